@@ -1,0 +1,356 @@
+"""The static world map: terrain, hexsides, territories, cities, rails, weather zones.
+
+A :class:`HexMap` never changes during a game; everything that does (control,
+installations, damage) lives in the game state.  It is built once, either by
+the map compiler in ``scenarios/`` or, in tests, by :func:`engine.mapbuilder.build_map`,
+and saved in a compact, canonical, compressed msgpack form (:meth:`HexMap.to_bytes`).
+
+Hexsides (``sides[h * 6 + d]``):
+
+* ``Side.LAND``  - land units may cross, ships may not;
+* ``Side.SEA``   - ships may cross, land units may not (an all-sea hexside);
+* ``Side.COAST`` - both may cross (a coastline runs through the side);
+* ``Side.EDGE``  - the top or bottom of the world: nothing crosses.
+
+A hex has a land part, a sea part or both (``kind``): only hexes with a land
+part take land units, only hexes with a sea part (and not icecap) take ships.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from dataclasses import dataclass, field
+from enum import IntEnum
+from functools import cached_property
+
+import msgpack
+import numpy as np
+
+from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
+
+MAP_FORMAT = "pbem-map"
+MAP_FORMAT_VERSION = 1
+
+
+class Terrain(IntEnum):
+    """Terrain of a hex's land part (SEA for all-sea hexes; ICECAP may be frozen sea)."""
+
+    SEA = 0
+    CLEAR = 1
+    FOREST = 2
+    MOUNTAIN = 3
+    TALL_MOUNTAIN = 4
+    DESERT = 5
+    ICECAP = 6
+
+
+class Kind(IntEnum):
+    SEA = 0
+    LAND = 1
+    COAST = 2
+
+
+class Side(IntEnum):
+    SEA = 0
+    LAND = 1
+    COAST = 2
+    EDGE = 3
+
+
+class WeatherZone(IntEnum):
+    POLAR = 0
+    NORTH_TEMPERATE = 1
+    SOUTH_TEMPERATE = 2
+    INDUSTRIAL = 3
+    FAIR = 4
+    TROPICAL = 5
+
+
+class MapError(ValueError):
+    """A map that is malformed or inconsistent."""
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    name: str
+    hex: int
+    capital: bool = False
+    major_port: bool = False
+    lake: bool = False  # on a lake: never a port
+
+
+@dataclass(frozen=True, slots=True)
+class Territory:
+    """A named piece of land: a country's home land or one of its colonies."""
+
+    name: str
+    country: str
+    colony: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Canal:
+    name: str
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, eq=False)
+class HexMap:
+    grid: HexGrid
+    terrain: bytes
+    kind: bytes
+    sides: bytes
+    territory: tuple[int, ...]  # index into territories; 0 is "no territory" (sea)
+    weather: bytes
+    rail: bytes
+    territories: tuple[Territory, ...]
+    cities: tuple[City, ...] = ()
+    resources: frozenset[int] = frozenset()
+    canals: tuple[Canal, ...] = ()
+    temp_borders: dict[str, frozenset[int]] = field(default_factory=dict)
+    fortifications: frozenset[int] = frozenset()  # built at the start of any scenario
+    airfields: frozenset[int] = frozenset()
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    # --- consistency -----------------------------------------------------
+
+    def validate(self) -> None:
+        n = self.grid.size
+        for name in ("terrain", "kind", "territory", "weather", "rail"):
+            if len(getattr(self, name)) != n:
+                raise MapError(f"map field '{name}' has {len(getattr(self, name))} entries, expected {n}")
+        if len(self.sides) != n * 6:
+            raise MapError(f"map field 'sides' has {len(self.sides)} entries, expected {n * 6}")
+        if not self.territories or self.territories[0].name != "":
+            raise MapError("territory 0 must be the empty territory of the sea")
+        nbr = self.neighbours
+        sides = self.sides
+        for h in range(n):
+            for d in DIRECTIONS:
+                o = nbr[h * 6 + d]
+                s = sides[h * 6 + d]
+                if o == NO_HEX:
+                    if s != Side.EDGE:
+                        raise MapError(f"hex {self.grid.label(h)} side {d} leaves the map but is not EDGE")
+                elif sides[o * 6 + opposite(d)] != s:
+                    raise MapError(f"hexside between {self.grid.label(h)} and {self.grid.label(o)} disagrees")
+        names = set()
+        for c in self.cities:
+            if c.name in names:
+                raise MapError(f"city '{c.name}' appears twice")
+            names.add(c.name)
+            if self.kind[c.hex] == Kind.SEA:
+                raise MapError(f"city '{c.name}' is in an all-sea hex {self.grid.label(c.hex)}")
+        for canal in self.canals:
+            if self.grid.distance(canal.a, canal.b) != 1:
+                raise MapError(f"canal '{canal.name}' hexes are not adjacent")
+
+    # --- lookups -----------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return self.grid.size
+
+    @cached_property
+    def neighbours(self) -> list[int]:
+        """Flat ``size * 6`` neighbour table (NO_HEX off the map)."""
+        return _neighbour_table(self.grid)
+
+    @cached_property
+    def city_at(self) -> dict[int, City]:
+        return {c.hex: c for c in self.cities}
+
+    @cached_property
+    def city_by_name(self) -> dict[str, City]:
+        return {c.name.lower(): c for c in self.cities}
+
+    @cached_property
+    def territory_index(self) -> dict[str, int]:
+        return {t.name: i for i, t in enumerate(self.territories)}
+
+    @cached_property
+    def country_of(self) -> list[str]:
+        """Owner country of each hex's territory ('' for the sea)."""
+        names = [t.country for t in self.territories]
+        return [names[t] for t in self.territory]
+
+    @cached_property
+    def hexes_of_country(self) -> dict[str, tuple[int, ...]]:
+        """Land hexes of each country, colonies included."""
+        out: dict[str, list[int]] = {}
+        for h, c in enumerate(self.country_of):
+            if c:
+                out.setdefault(c, []).append(h)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @cached_property
+    def hexes_of_territory(self) -> dict[str, tuple[int, ...]]:
+        out: dict[str, list[int]] = {}
+        for h, t in enumerate(self.territory):
+            if t:
+                out.setdefault(self.territories[t].name, []).append(h)
+        return {k: tuple(v) for k, v in out.items()}
+
+    def is_colony(self, h: int) -> bool:
+        return self.territories[self.territory[h]].colony
+
+    def has_land(self, h: int) -> bool:
+        return self.kind[h] != Kind.SEA
+
+    def has_sea(self, h: int) -> bool:
+        return self.kind[h] != Kind.LAND
+
+    def side(self, h: int, d: int) -> Side:
+        return Side(self.sides[h * 6 + d])
+
+    @cached_property
+    def land_neighbours(self) -> list[tuple[int, ...]]:
+        """For each hex, the neighbours a land unit may step to (ignoring weather)."""
+        out: list[tuple[int, ...]] = []
+        nbr, sides, kind = self.neighbours, self.sides, self.kind
+        for h in range(self.size):
+            if kind[h] == Kind.SEA:
+                out.append(())
+                continue
+            row = []
+            for d in DIRECTIONS:
+                o = nbr[h * 6 + d]
+                if o != NO_HEX and sides[h * 6 + d] in (Side.LAND, Side.COAST) and kind[o] != Kind.SEA:
+                    row.append(o)
+            out.append(tuple(row))
+        return out
+
+    @cached_property
+    def frozen_neighbours(self) -> list[tuple[int, ...]]:
+        """Extra land steps across all-sea icecap hexsides, usable in severe winter."""
+        out: list[tuple[int, ...]] = []
+        nbr, sides, kind, terrain = self.neighbours, self.sides, self.kind, self.terrain
+        for h in range(self.size):
+            row = []
+            if kind[h] != Kind.SEA:
+                for d in DIRECTIONS:
+                    o = nbr[h * 6 + d]
+                    if (
+                        o != NO_HEX
+                        and sides[h * 6 + d] == Side.SEA
+                        and kind[o] != Kind.SEA
+                        and (terrain[h] == Terrain.ICECAP or terrain[o] == Terrain.ICECAP)
+                    ):
+                        row.append(o)
+            out.append(tuple(row))
+        return out
+
+    @cached_property
+    def sea_neighbours(self) -> list[tuple[int, ...]]:
+        """For each hex, the neighbours a ship may step to, canals closed."""
+        canal_hexes = {c.a for c in self.canals} | {c.b for c in self.canals}
+        out: list[tuple[int, ...]] = []
+        nbr, sides, kind, terrain = self.neighbours, self.sides, self.kind, self.terrain
+        for h in range(self.size):
+            row = []
+            if kind[h] != Kind.LAND and terrain[h] != Terrain.ICECAP:
+                for d in DIRECTIONS:
+                    o = nbr[h * 6 + d]
+                    if (
+                        o != NO_HEX
+                        and sides[h * 6 + d] in (Side.SEA, Side.COAST)
+                        and kind[o] != Kind.LAND
+                        and terrain[o] != Terrain.ICECAP
+                        and o not in canal_hexes
+                        and h not in canal_hexes
+                    ):
+                        row.append(o)
+            out.append(tuple(row))
+        return out
+
+    def is_port(self, h: int) -> bool:
+        """A city on the coast that is not on a lake (damage is checked by the state)."""
+        city = self.city_at.get(h)
+        return city is not None and not city.lake and self.kind[h] == Kind.COAST
+
+    # --- serialisation -------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """Canonical compressed form: same map, same bytes."""
+        terr = np.asarray(self.territory, dtype="<u2").tobytes()
+        doc = {
+            "format": MAP_FORMAT,
+            "version": MAP_FORMAT_VERSION,
+            "width": self.grid.width,
+            "height": self.grid.height,
+            "lat_north": self.grid.lat_north,
+            "terrain": bytes(self.terrain),
+            "kind": bytes(self.kind),
+            "sides": bytes(self.sides),
+            "territory": terr,
+            "weather": bytes(self.weather),
+            "rail": bytes(self.rail),
+            "territories": [[t.name, t.country, t.colony] for t in self.territories],
+            "cities": [[c.name, c.hex, c.capital, c.major_port, c.lake] for c in self.cities],
+            "resources": sorted(self.resources),
+            "canals": [[c.name, c.a, c.b] for c in self.canals],
+            "temp_borders": {k: sorted(v) for k, v in sorted(self.temp_borders.items())},
+            "fortifications": sorted(self.fortifications),
+            "airfields": sorted(self.airfields),
+        }
+        raw = msgpack.packb(doc, use_bin_type=True)
+        return zlib.compress(raw, 9)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> HexMap:
+        try:
+            raw = zlib.decompress(data)
+            doc = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+        except (zlib.error, ValueError, msgpack.ExtraData) as exc:
+            raise MapError(f"map file is corrupt: {exc}") from exc
+        if not isinstance(doc, dict) or doc.get("format") != MAP_FORMAT:
+            raise MapError("not a pbem map file")
+        if doc.get("version") != MAP_FORMAT_VERSION:
+            raise MapError(f"map format version {doc.get('version')} is not supported")
+        try:
+            grid = HexGrid(doc["width"], doc["height"], doc["lat_north"])
+            territory = tuple(np.frombuffer(doc["territory"], dtype="<u2").tolist())
+            return cls(
+                grid=grid,
+                terrain=doc["terrain"],
+                kind=doc["kind"],
+                sides=doc["sides"],
+                territory=territory,
+                weather=doc["weather"],
+                rail=doc["rail"],
+                territories=tuple(Territory(n, c, bool(col)) for n, c, col in doc["territories"]),
+                cities=tuple(City(n, h, bool(cap), bool(mp), bool(lk)) for n, h, cap, mp, lk in doc["cities"]),
+                resources=frozenset(doc["resources"]),
+                canals=tuple(Canal(n, a, b) for n, a, b in doc["canals"]),
+                temp_borders={k: frozenset(v) for k, v in doc["temp_borders"].items()},
+                fortifications=frozenset(doc["fortifications"]),
+                airfields=frozenset(doc["airfields"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MapError(f"map file is malformed: {exc}") from exc
+
+    def digest(self) -> str:
+        """SHA-256 of the canonical form: pins the map in a game's genesis."""
+        return hashlib.sha256(self.to_bytes()).hexdigest()
+
+
+def _neighbour_table(grid: HexGrid) -> list[int]:
+    """Vectorised version of :meth:`HexGrid.neighbour_table` (the map is large)."""
+    w, hgt = grid.width, grid.height
+    ids = np.arange(grid.size, dtype=np.int64)
+    rows, cols = ids // w, ids % w
+    odd = (rows & 1).astype(bool)
+    even_off = ((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1))
+    odd_off = ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1))
+    table = np.empty((grid.size, 6), dtype=np.int64)
+    for d in DIRECTIONS:
+        dc = np.where(odd, odd_off[d][0], even_off[d][0])
+        dr = np.where(odd, odd_off[d][1], even_off[d][1])
+        r2 = rows + dr
+        c2 = (cols + dc) % w
+        table[:, d] = np.where((r2 < 0) | (r2 >= hgt), NO_HEX, r2 * w + c2)
+    return table.ravel().tolist()

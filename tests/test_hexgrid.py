@@ -1,0 +1,62 @@
+"""Grid geometry: neighbours are symmetric, distance is a metric that wraps east-west."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
+
+GRID = HexGrid(300, 185)
+hexes = st.integers(min_value=0, max_value=GRID.size - 1)
+
+
+@given(hexes)
+def test_neighbours_are_symmetric_and_at_distance_one(h: int) -> None:
+    for d in DIRECTIONS:
+        n = GRID.neighbour(h, d)
+        if n == NO_HEX:
+            continue
+        assert GRID.neighbour(n, opposite(d)) == h
+        assert GRID.distance(h, n) == 1
+
+
+def test_top_and_bottom_rows_have_no_neighbour_beyond() -> None:
+    assert GRID.neighbour(GRID.hex_id(5, 0), 1) == NO_HEX
+    assert GRID.neighbour(GRID.hex_id(5, GRID.height - 1), 5) == NO_HEX
+
+
+def test_east_west_wrap() -> None:
+    west_edge = GRID.hex_id(0, 10)
+    east_edge = GRID.hex_id(GRID.width - 1, 10)
+    assert GRID.neighbour(east_edge, 0) == west_edge
+    assert GRID.distance(west_edge, east_edge) == 1
+
+
+@given(hexes, hexes, hexes)
+def test_distance_is_a_metric(a: int, b: int, c: int) -> None:
+    assert GRID.distance(a, b) == GRID.distance(b, a)
+    assert GRID.distance(a, c) <= GRID.distance(a, b) + GRID.distance(b, c)
+    assert (GRID.distance(a, b) == 0) == (a == b)
+
+
+@given(hexes)
+def test_projection_round_trip(h: int) -> None:
+    lat, lon = GRID.center_latlon(h)
+    assert GRID.hex_at(lat, lon) == h
+
+
+def test_scale_and_extent() -> None:
+    assert GRID.lat_south < -60
+    berlin = GRID.hex_at(52.5, 13.4)
+    assert 70 < GRID.km_across(berlin) < 100
+
+
+def test_labels_round_trip_and_reject_garbage() -> None:
+    h = GRID.hex_id(41, 17)
+    assert GRID.parse_label(GRID.label(h)) == h
+    for bad in ("", "41", "a,b", "999,1", "1,999"):
+        try:
+            GRID.parse_label(bad)
+        except ValueError as exc:
+            assert str(exc)
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
