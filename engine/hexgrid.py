@@ -48,6 +48,7 @@ class HexGrid:
     width: int
     height: int
     lat_north: float = 75.0
+    wrap: bool = True  # False only for small test maps: nothing lies east of the last column
 
     @property
     def size(self) -> int:
@@ -58,6 +59,8 @@ class HexGrid:
     def hex_id(self, col: int, row: int) -> int:
         """The hex at ``col,row`` (the column wraps); NO_HEX off the top or bottom."""
         if row < 0 or row >= self.height:
+            return NO_HEX
+        if not self.wrap and not 0 <= col < self.width:
             return NO_HEX
         return row * self.width + col % self.width
 
@@ -118,7 +121,7 @@ class HexGrid:
         cb, rb = self.col_row(b)
         qa, _ = self._cube(ca, ra)
         best = None
-        for shift in (-self.width, 0, self.width):
+        for shift in (-self.width, 0, self.width) if self.wrap else (0,):
             qb, _ = self._cube(cb + shift, rb)
             dq = qb - qa
             dr = rb - ra

@@ -283,6 +283,7 @@ class HexMap:
             "width": self.grid.width,
             "height": self.grid.height,
             "lat_north": self.grid.lat_north,
+            "wrap": self.grid.wrap,
             "terrain": bytes(self.terrain),
             "kind": bytes(self.kind),
             "sides": bytes(self.sides),
@@ -312,7 +313,7 @@ class HexMap:
         if doc.get("version") != MAP_FORMAT_VERSION:
             raise MapError(f"map format version {doc.get('version')} is not supported")
         try:
-            grid = HexGrid(doc["width"], doc["height"], doc["lat_north"])
+            grid = HexGrid(doc["width"], doc["height"], doc["lat_north"], doc["wrap"])
             territory = tuple(np.frombuffer(doc["territory"], dtype="<u2").tolist())
             return cls(
                 grid=grid,
@@ -351,6 +352,10 @@ def _neighbour_table(grid: HexGrid) -> list[int]:
         dc = np.where(odd, odd_off[d][0], even_off[d][0])
         dr = np.where(odd, odd_off[d][1], even_off[d][1])
         r2 = rows + dr
-        c2 = (cols + dc) % w
-        table[:, d] = np.where((r2 < 0) | (r2 >= hgt), NO_HEX, r2 * w + c2)
+        raw_c2 = cols + dc
+        c2 = raw_c2 % w
+        off = (r2 < 0) | (r2 >= hgt)
+        if not grid.wrap:
+            off |= (raw_c2 < 0) | (raw_c2 >= w)
+        table[:, d] = np.where(off, NO_HEX, r2 * w + c2)
     return table.ravel().tolist()

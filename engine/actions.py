@@ -1,0 +1,117 @@
+"""Actions: the small plain records every decision is made of, and the errors
+that explain why one is not allowed.
+
+An action is a kind plus a tuple of ints, strings and bools.  Its wire form is
+the list ``[kind, *args]``, which msgpack serialises without custom hooks, so a
+turn file is just a list of them.  Each rules module declares its kinds in
+:data:`KINDS` with the phase it belongs to and the types of its arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Arg = int | str | bool
+
+MAX_ARGS = 64
+MAX_STR = 200
+
+
+class EngineError(Exception):
+    """Base of the engine's errors; ``str(err)`` is one sentence for a person."""
+
+
+class IllegalAction(EngineError):
+    """A well-formed action that the rules do not allow now."""
+
+
+class OrderError(EngineError):
+    """A text order that cannot be understood."""
+
+
+class StateError(EngineError):
+    """Serialised state that cannot be loaded."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str
+    args: tuple[Arg, ...] = ()
+
+    def to_wire(self) -> list[Arg]:
+        return [self.kind, *self.args]
+
+    @classmethod
+    def from_wire(cls, wire: object) -> Action:
+        """Rebuild an action from its wire form, checking its shape against :data:`KINDS`."""
+        if not isinstance(wire, list | tuple) or not wire or not isinstance(wire[0], str):
+            raise IllegalAction("an action must be a list starting with its kind")
+        kind, args = wire[0], tuple(wire[1:])
+        spec = KINDS.get(kind)
+        if spec is None:
+            raise IllegalAction(f"unknown action '{kind[:40]}'")
+        if len(args) > MAX_ARGS:
+            raise IllegalAction(f"action '{kind}' has too many arguments")
+        spec.check_shape(args)
+        return cls(kind, args)
+
+    def __str__(self) -> str:
+        return " ".join([self.kind, *(str(a) for a in self.args)])
+
+
+PASS = Action("pass")
+
+
+#: Argument roles: what an argument means, which fixes its type and its text form.
+ROLES: dict[str, type] = {"hex": int, "unit": int, "int": int, "str": str, "country": str, "bool": bool}
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    """The shape of one kind of action: argument roles; ``variadic`` repeats the last role."""
+
+    name: str
+    roles: tuple[str, ...]
+    variadic: bool = False
+    help: str = ""
+
+    def roles_for(self, count: int) -> list[str]:
+        if not self.variadic:
+            return list(self.roles)
+        return list(self.roles[:-1]) + [self.roles[-1]] * (count - len(self.roles) + 1)
+
+    def check_shape(self, args: tuple[object, ...]) -> None:
+        roles = self.roles
+        if self.variadic:
+            if len(args) < len(roles) - 1:
+                raise IllegalAction(f"action '{self.name}' needs at least {len(roles) - 1} arguments")
+        elif len(args) != len(roles):
+            raise IllegalAction(f"action '{self.name}' takes {len(roles)} arguments, got {len(args)}")
+        for i, (arg, role) in enumerate(zip(args, self.roles_for(len(args)), strict=True)):
+            typ = ROLES[role]
+            # bool is a subclass of int: keep the two apart so the wire form is canonical.
+            ok = isinstance(arg, bool) if typ is bool else isinstance(arg, typ) and not isinstance(arg, bool)
+            if not ok:
+                raise IllegalAction(f"argument {i + 1} of '{self.name}' must be a {role}")
+            if isinstance(arg, str) and len(arg) > MAX_STR:
+                raise IllegalAction(f"argument {i + 1} of '{self.name}' is too long")
+            if isinstance(arg, int) and not isinstance(arg, bool) and not -(2**31) <= arg < 2**31:
+                raise IllegalAction(f"argument {i + 1} of '{self.name}' is out of range")
+
+
+KINDS: dict[str, KindSpec] = {}
+
+
+def kind(name: str, *roles: str, variadic: bool = False, help: str = "") -> KindSpec:
+    """Declare an action kind (called at import time by the rules modules)."""
+    if name in KINDS:
+        raise ValueError(f"action kind '{name}' declared twice")
+    for role in roles:
+        if role not in ROLES:
+            raise ValueError(f"unknown argument role '{role}'")
+    spec = KindSpec(name, tuple(roles), variadic, help)
+    KINDS[name] = spec
+    return spec
+
+
+kind("pass", help="end my part of the current phase")

@@ -1,0 +1,193 @@
+"""The engine's whole interface: what the CLI, the protocol, the bot and the tests call.
+
+Every function is deterministic.  Functions that change a state either succeed
+completely or raise and leave the state exactly as it was: actions are checked
+before anything is changed, and a checked action always applies.
+"""
+
+from __future__ import annotations
+
+from engine import orders
+from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
+from engine.rng import SEED_BYTES, Rng
+from engine.sequence import STEPS, Decision, begin, current, finish
+from engine.sequence import decision as _decision
+from engine.setup import new_game as _new_game
+from engine.setup import scenario_digest, world_for
+from engine.state import SIDES, GameState
+from engine.world import World
+
+__all__ = [
+    "ENGINE_VERSION",
+    "Action",
+    "Decision",
+    "EngineError",
+    "GameState",
+    "IllegalAction",
+    "OrderError",
+    "StateError",
+    "apply",
+    "apply_chance",
+    "apply_simultaneous",
+    "check",
+    "decision",
+    "deserialize",
+    "format_action",
+    "legal_actions",
+    "new_game",
+    "parse_order",
+    "scenario_digest",
+    "serialize",
+    "state_hash",
+    "view",
+    "winner",
+]
+
+#: Bumped whenever a rule change can make the same actions give another state.
+ENGINE_VERSION = "0.1.0"
+
+
+def new_game(scenario: str | World, options: dict[str, object] | None = None) -> GameState:
+    """A new game at the start of a scenario ("1937", "1939") or of a custom world."""
+    state = _new_game(scenario, options or {})
+    begin(state)
+    return state
+
+
+def serialize(state: GameState) -> bytes:
+    return state.to_bytes()
+
+
+def deserialize(data: bytes, world: World | None = None) -> GameState:
+    """Load a state; the world is found from the state's own record unless given."""
+    if world is None:
+        world = world_for(data)
+    return GameState.from_bytes(data, world)
+
+
+def state_hash(state: GameState) -> bytes:
+    return state.digest()
+
+
+def decision(state: GameState) -> Decision:
+    return _decision(state)
+
+
+def winner(state: GameState) -> str | None:
+    return state.winner
+
+
+def view(state: GameState, side: str) -> GameState:
+    """What ``side`` may see.  Hidden decisions never enter the state before they are
+    revealed (the protocol keeps them), so a side sees the whole state."""
+    _side(side)
+    return state
+
+
+def _side(side: str) -> None:
+    if side not in SIDES:
+        raise IllegalAction(f"'{side}' is not a side; the sides are axis and allies")
+
+
+def legal_actions(state: GameState, side: str) -> list[Action]:
+    _side(side)
+    if side not in state.acting or state.winner is not None:
+        return []
+    return current(state).legal(state, side)
+
+
+def check(state: GameState, side: str, action: Action) -> None:
+    """Raise IllegalAction with a reason a player understands, or return if legal."""
+    _side(side)
+    d = _decision(state)
+    if d.kind == "end":
+        raise IllegalAction("the game is over")
+    if d.kind == "chance":
+        raise IllegalAction(f"the dice must be rolled for {d.phase} first")
+    if side not in d.sides:
+        raise IllegalAction(f"it is not the {side}' turn to act in {d.phase.replace('_', ' ')}")
+    if action.kind not in KINDS:
+        raise IllegalAction(f"unknown action '{action.kind}'")
+    KINDS[action.kind].check_shape(action.args)
+    current(state).check(state, side, action)
+
+
+def apply(state: GameState, side: str, action: Action) -> None:
+    """Apply one action of a sequential decision; ``pass`` ends the side's part."""
+    d = _decision(state)
+    if d.kind != "sequential":
+        raise IllegalAction(f"the {d.phase.replace('_', ' ')} phase is decided by both sides at once")
+    check(state, side, action)
+    # A checked action cannot fail, so it is applied in place (copying a large state
+    # for every move would dominate the cost of verifying a turn file).
+    if action.kind == "pass":
+        state.acting.remove(side)
+        if not state.acting:
+            finish(state)
+    else:
+        current(state).apply(state, side, action)
+
+
+def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]) -> None:
+    """Apply both sides' secret lists at once (each may end with ``pass``); all or nothing."""
+    d = _decision(state)
+    if d.kind != "simultaneous":
+        raise IllegalAction(f"{d.phase.replace('_', ' ')} is not a simultaneous decision")
+    if sorted(orders_by_side) != sorted(d.sides):
+        raise IllegalAction(f"both of {', '.join(d.sides)} must hand in their decisions together")
+    trial = state.copy()
+    step = current(trial)
+    checked: dict[str, list[Action]] = {}
+    for side in SIDES:
+        if side not in orders_by_side:
+            continue
+        actions = [a for a in orders_by_side[side] if a.kind != "pass"]
+        # Each side is checked on its own, against the state before either side acted,
+        # so neither side's orders can depend on the other's.
+        probe = state.copy()
+        probe_step = current(probe)
+        for i, action in enumerate(actions):
+            if action.kind not in KINDS:
+                raise IllegalAction(f"{side} order {i + 1}: unknown action '{action.kind}'")
+            KINDS[action.kind].check_shape(action.args)
+            try:
+                probe_step.check(probe, side, action)
+            except IllegalAction as exc:
+                raise IllegalAction(f"{side} order {i + 1} ({action}): {exc}") from None
+            probe_step.apply(probe, side, action)
+        checked[side] = actions
+    step.apply_simultaneous(trial, checked)
+    finish(trial)
+    _commit(state, trial)
+
+
+def apply_chance(state: GameState, seed: bytes) -> list[str]:
+    """Resolve the pending chance event with a 32-byte seed; returns lines for the players."""
+    d = _decision(state)
+    if d.kind != "chance":
+        raise IllegalAction("no dice are to be rolled now")
+    if len(seed) != SEED_BYTES:
+        raise IllegalAction(f"a chance seed must be {SEED_BYTES} bytes")
+    trial = state.copy()
+    log = current(trial).roll(trial, Rng(seed))
+    finish(trial)
+    _commit(state, trial)
+    return log
+
+
+def parse_order(state: GameState, side: str, line: str) -> Action:
+    _side(side)
+    return orders.parse_order(state.world.map, line)
+
+
+def format_action(state: GameState, action: Action) -> str:
+    return orders.format_action(state.world.map, action)
+
+
+def step_names() -> list[str]:
+    return [p.label for p in STEPS]
+
+
+def _commit(state: GameState, trial: GameState) -> None:
+    """Make ``state`` the trial state (which was built on a copy so failures change nothing)."""
+    state.__dict__.update(trial.__dict__)

@@ -1,0 +1,115 @@
+"""The text form of actions: a small order language a person can write by hand.
+
+One order per line: the action's kind, then its arguments separated by spaces::
+
+    move #12 41,17 42,17        a unit (``#12`` or ``12``), then hexes as COL,ROW
+    declare "Soviet Union"      names with spaces in double quotes
+    buy Germany armor 3
+    pass
+
+A hex may also be written as a city name in square brackets: ``[Warsaw]``.
+Blank lines and everything after ``#`` followed by a space are ignored.
+Every action has exactly one canonical text (:func:`format_action`) and
+:func:`parse_order` reads it back.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from engine.actions import KINDS, Action, IllegalAction, OrderError
+from engine.hexmap import HexMap
+
+
+def _split(line: str) -> list[str]:
+    try:
+        return shlex.split(line, comments=False, posix=True)
+    except ValueError as exc:
+        raise OrderError(f"cannot read the order: {exc}") from None
+
+
+def strip_comment(line: str) -> str:
+    if line.lstrip().startswith("# "):
+        return ""
+    pos = line.find(" # ")
+    return line if pos < 0 else line[:pos]
+
+
+def parse_order(hexmap: HexMap, line: str) -> Action:
+    """Parse one order; raises OrderError naming what is wrong."""
+    words = _split(strip_comment(line))
+    if not words:
+        raise OrderError("empty order")
+    name, raw = words[0].lower(), words[1:]
+    spec = KINDS.get(name)
+    if spec is None:
+        known = ", ".join(sorted(KINDS))
+        raise OrderError(f"unknown order '{words[0]}'; orders are: {known}")
+    if spec.variadic:
+        if len(raw) < len(spec.roles) - 1:
+            raise OrderError(f"'{name}' needs at least {len(spec.roles) - 1} arguments ({_usage(name)})")
+    elif len(raw) != len(spec.roles):
+        raise OrderError(f"'{name}' takes {len(spec.roles)} arguments ({_usage(name)})")
+    args: list[int | str | bool] = []
+    for word, role in zip(raw, spec.roles_for(len(raw)), strict=True):
+        args.append(_parse_arg(hexmap, word, role, name))
+    action = Action(name, tuple(args))
+    try:
+        spec.check_shape(action.args)
+    except IllegalAction as exc:
+        raise OrderError(str(exc)) from None
+    return action
+
+
+def _usage(name: str) -> str:
+    spec = KINDS[name]
+    parts = [name, *(r.upper() for r in spec.roles)]
+    if spec.variadic:
+        parts.append("...")
+    return " ".join(parts)
+
+
+def _parse_arg(hexmap: HexMap, word: str, role: str, order: str) -> int | str | bool:
+    if role == "hex":
+        if word.startswith("[") and word.endswith("]"):
+            city = hexmap.city_by_name.get(word[1:-1].lower())
+            if city is None:
+                raise OrderError(f"'{order}': there is no city named {word[1:-1]}")
+            return city.hex
+        try:
+            return hexmap.grid.parse_label(word)
+        except ValueError as exc:
+            raise OrderError(f"'{order}': {exc}") from None
+    if role == "unit":
+        text = word[1:] if word.startswith("#") else word
+        if not text.isdigit():
+            raise OrderError(f"'{order}': '{word}' is not a unit; write its number, e.g. #12")
+        return int(text)
+    if role == "int":
+        try:
+            return int(word)
+        except ValueError:
+            raise OrderError(f"'{order}': '{word}' is not a whole number") from None
+    if role == "bool":
+        if word.lower() in ("yes", "true", "1"):
+            return True
+        if word.lower() in ("no", "false", "0"):
+            return False
+        raise OrderError(f"'{order}': write yes or no, not '{word}'")
+    return word
+
+
+def format_action(hexmap: HexMap, action: Action) -> str:
+    """The canonical text of an action; :func:`parse_order` reads it back."""
+    spec = KINDS[action.kind]
+    words = [action.kind]
+    for arg, role in zip(action.args, spec.roles_for(len(action.args)), strict=True):
+        if role == "hex":
+            words.append(hexmap.grid.label(int(arg)))
+        elif role == "unit":
+            words.append(f"#{arg}")
+        elif role == "bool":
+            words.append("yes" if arg else "no")
+        else:
+            words.append(shlex.quote(str(arg)) if str(arg) else '""')
+    return " ".join(words)

@@ -1,0 +1,80 @@
+"""What every step of the sequence of play offers the engine.
+
+A step is one of:
+
+* ``simultaneous`` - both sides decide at once, secretly (war declaration,
+  deployment, money exchange, builds); each side hands in one list of actions;
+* ``sequential``   - one side acts, action by action, and ends with ``pass``;
+* ``chance``       - the engine needs a 32-byte seed to roll dice;
+* ``auto``         - the engine does the work itself (e.g. the supply phase).
+
+Rules modules subclass :class:`Phase`; :mod:`engine.sequence` lists them in order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.actions import PASS, Action, IllegalAction
+
+if TYPE_CHECKING:
+    from engine.rng import Rng
+    from engine.state import GameState
+
+
+class Phase:
+    name: ClassVar[str] = ""
+    kind: ClassVar[str] = "sequential"
+    #: action kinds this step accepts (besides "pass")
+    kinds: ClassVar[frozenset[str]] = frozenset()
+    prompt: ClassVar[str] = ""
+
+    def __init__(self, mover: str = "") -> None:
+        self.mover = mover  # the side whose main phase this step belongs to ('' outside main phases)
+
+    @property
+    def label(self) -> str:
+        return f"{self.mover}.{self.name}" if self.mover else self.name
+
+    # --- flow --------------------------------------------------------------------
+
+    def actors(self, state: GameState) -> tuple[str, ...]:
+        """Sides that decide in this step."""
+        if self.kind == "simultaneous":
+            return ("axis", "allies")
+        return (self.mover,) if self.mover else ()
+
+    def enter(self, state: GameState) -> None:
+        """Work done when the step begins (before anyone decides)."""
+
+    def needed(self, state: GameState, side: str) -> bool:
+        """Does ``side`` have anything to decide here?  If not, the engine does not ask."""
+        return True
+
+    def leave(self, state: GameState) -> None:
+        """Work done when the step is over."""
+
+    # --- decisions ---------------------------------------------------------------
+
+    def legal(self, state: GameState, side: str) -> list[Action]:
+        """Every legal action of ``side`` now (``pass`` included), sorted."""
+        return [PASS]
+
+    def check(self, state: GameState, side: str, action: Action) -> None:
+        """Raise IllegalAction with a reason if ``action`` is not allowed now."""
+        if action.kind != "pass":
+            raise IllegalAction(f"'{action.kind}' is not an order of the {self.label.replace('_', ' ')} phase")
+
+    def apply(self, state: GameState, side: str, action: Action) -> None:
+        """Carry out a checked action (``pass`` is handled by the engine)."""
+
+    def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
+        """Carry out both sides' checked lists.  The default applies them axis first."""
+        for side in sorted(orders):
+            for action in orders[side]:
+                if action.kind != "pass":
+                    self.apply(state, side, action)
+
+    def roll(self, state: GameState, rng: Rng) -> list[str]:
+        """Chance steps: resolve with the random stream, return lines for the players."""
+        return []

@@ -1,0 +1,118 @@
+"""The sequence of play as a table (rulebook: "Game Sequence"; supplement:
+"Sequence and who acts"), and the driver that walks it.
+
+A month is: war declaration, deployment, income, build, the Axis main phase,
+the Allied main phase, supply, and the weather roll for the next month.  Each
+main phase is: overrun (+ roll), first movement, interception, amphibious and
+paradrop, combat (+ roll, + advance after combat), second movement, and the
+landing of the other side's air units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.combat import Advance, Combat, CombatRoll, Overrun, OverrunRoll
+from engine.deployment import Deployment
+from engine.economy import Build, Income
+from engine.movement import FirstMovement, Landing, SecondMovement
+from engine.phase import Phase
+from engine.state import SIDES, GameState
+from engine.subphases import Amphibious, Interception
+from engine.supply import SupplyPhase
+from engine.war import WarDeclaration
+from engine.weather import WeatherRoll
+
+
+def _main_phase(mover: str) -> list[Phase]:
+    return [
+        Overrun(mover),
+        OverrunRoll(mover),
+        FirstMovement(mover),
+        Interception(mover),
+        Amphibious(mover),
+        Combat(mover),
+        CombatRoll(mover),
+        Advance(mover),
+        SecondMovement(mover),
+        Landing(mover),
+    ]
+
+
+STEPS: tuple[Phase, ...] = (
+    WarDeclaration(),
+    Deployment(),
+    Income(),
+    Build(),
+    *_main_phase(SIDES[0]),
+    *_main_phase(SIDES[1]),
+    SupplyPhase(),
+    WeatherRoll(),
+)
+
+STEP_INDEX = {p.label: i for i, p in enumerate(STEPS)}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    kind: str  # "sequential" | "simultaneous" | "chance" | "end"
+    sides: tuple[str, ...]
+    phase: str
+    prompt: str
+    chance: str = ""
+
+
+def current(state: GameState) -> Phase:
+    return STEPS[state.step]
+
+
+def decision(state: GameState) -> Decision:
+    if state.winner is not None:
+        return Decision("end", (), "end", f"the game is over: the {state.winner} have won")
+    step = current(state)
+    if step.kind == "chance":
+        return Decision("chance", (), step.label, f"dice for {step.name.replace('_', ' ')}", chance=step.name)
+    if step.kind == "simultaneous":
+        return Decision("simultaneous", tuple(state.acting), step.label, step.prompt)
+    return Decision("sequential", tuple(state.acting[:1]), step.label, step.prompt)
+
+
+def begin(state: GameState) -> None:
+    """Enter the current step and skip forward while nobody has anything to decide."""
+    while state.winner is None:
+        step = current(state)
+        step.enter(state)
+        if state.winner is not None:
+            return
+        if step.kind == "auto":
+            step.leave(state)
+            _next(state)
+            continue
+        if step.kind == "chance":
+            if step.needed(state, ""):
+                state.acting = []
+                return
+            step.leave(state)
+            _next(state)
+            continue
+        actors = [s for s in step.actors(state) if step.needed(state, s)]
+        if actors:
+            state.acting = actors
+            return
+        step.leave(state)
+        _next(state)
+
+
+def finish(state: GameState) -> None:
+    """The current step is over: leave it and begin the next one."""
+    current(state).leave(state)
+    _next(state)
+    begin(state)
+
+
+def _next(state: GameState) -> None:
+    state.acting = []
+    state.step += 1
+    if state.step == len(STEPS):
+        state.step = 0
+        state.date += 1

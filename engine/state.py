@@ -1,0 +1,425 @@
+"""The game state: everything that changes during a game, and its canonical bytes.
+
+The static world (map, country facts, scenario data) is a :class:`~engine.world.World`
+shared by reference and never serialised; the state records the world's digest so
+a state cannot be loaded against other data.
+
+Layout, chosen for speed on a map of ~100,000 hexes:
+
+* per-hex control is a ``bytearray`` of country numbers (0 = nobody, the sea);
+* installations and damage are sparse dicts/sets keyed by hex;
+* units are slotted records in a dict by id, with an index by hex kept up to date
+  by :meth:`GameState.place` / :meth:`GameState.remove` only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import msgpack
+
+from engine.actions import StateError
+from engine.hexgrid import NO_HEX
+from engine.units import Domain, UnitProfile, UnitType
+from engine.world import World
+
+AXIS, ALLIES, NEUTRAL = "axis", "allies", "neutral"
+SIDES = (AXIS, ALLIES)
+STATE_FORMAT = 1
+
+
+def other(side: str) -> str:
+    return ALLIES if side == AXIS else AXIS
+
+
+def date_text(date: int) -> str:
+    return f"{date // 12:04d}-{date % 12 + 1:02d}"
+
+
+def parse_date(text: str) -> int:
+    try:
+        year, month = text.strip().split("-")
+        y, m = int(year), int(month)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a date; write YYYY-MM, e.g. 1940-06") from None
+    if not 1 <= m <= 12:
+        raise ValueError(f"'{text}' is not a date; the month must be 01 to 12")
+    return y * 12 + m - 1
+
+
+@dataclass(slots=True)
+class Unit:
+    """A unit on the map, in transit, or embarked.  Numbers are copied from its profile."""
+
+    id: int
+    country: str
+    type: str
+    name: str = ""
+    strength: int = 0  # land: strength points
+    attack: int = 0  # naval: surface attack; air: fighter strength
+    sub_attack: int = 0
+    bomber: int = 0
+    defense: int = 0
+    move: int = 0
+    carrier_based: bool = False
+    kamikaze: bool = False
+    hex: int = NO_HEX
+    carrier: int = -1  # id of the ship or aircraft carrying this unit
+    in_port: bool = False  # naval: inside the port of its hex
+    damaged: bool = False
+    # bookkeeping of the current main phase
+    moved: bool = False  # land/naval: moved in the first movement phase
+    attacked: bool = False
+    overran: bool = False  # took part in a successful overrun
+    mp_used: int = 0  # movement points spent this main phase (air: both movements)
+    origin: int = NO_HEX  # hex at the start of the first movement phase
+    railed: bool = False
+    # supply
+    supplied: bool = True  # could trace supply at the last check
+    unsupplied: int = 0  # land: supply phases spent out of supply; naval: months away from a supplied base
+
+    @property
+    def unit_type(self) -> UnitType:
+        return UnitType(self.type)
+
+    @property
+    def domain(self) -> Domain:
+        return UnitType(self.type).domain
+
+    @property
+    def is_land(self) -> bool:
+        return UnitType(self.type).domain is Domain.LAND
+
+    @property
+    def is_naval(self) -> bool:
+        return UnitType(self.type).domain is Domain.NAVAL
+
+    @property
+    def is_air(self) -> bool:
+        return UnitType(self.type).domain is Domain.AIR
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex != NO_HEX
+
+    def profile(self) -> UnitProfile:
+        return UnitProfile(
+            type=UnitType(self.type),
+            name=self.name,
+            strength=self.strength,
+            attack=self.attack,
+            sub_attack=self.sub_attack,
+            bomber=self.bomber,
+            defense=self.defense,
+            move=self.move,
+            carrier_based=self.carrier_based,
+            kamikaze=self.kamikaze,
+        )
+
+    def label(self) -> str:
+        """How a player names the unit: ``#12 German armor 8-5``."""
+        what = self.name or self.type.replace("_", " ")
+        return f"#{self.id} {self.country} {what} {self.profile().text()}"
+
+
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+
+
+def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
+    return Unit(
+        id=uid,
+        country=country,
+        type=profile.type.value,
+        name=profile.name,
+        strength=profile.strength,
+        attack=profile.attack,
+        sub_attack=profile.sub_attack,
+        bomber=profile.bomber,
+        defense=profile.defense,
+        move=profile.move,
+        carrier_based=profile.carrier_based,
+        kamikaze=profile.kamikaze,
+    )
+
+
+@dataclass(slots=True)
+class CountryState:
+    name: str
+    side: str = NEUTRAL  # partnership: axis, allies or neutral
+    at_war: bool = False
+    entered: int = -1  # date it entered the war
+    conquered: bool = False
+    liberated: bool = False
+    never_liberate: bool = False  # Italy; atomic surrender
+    money: int = 0
+    #: units that may be bought: land points as {"infantry/3": n}, named ships/aircraft as profiles
+    pool_land: dict[str, int] = field(default_factory=dict)
+    pool_units: list[UnitProfile] = field(default_factory=list)
+    #: free units to place at the next deployment (entering the war, liberation, returned units)
+    free_land: dict[str, int] = field(default_factory=dict)
+    free_units: list[int] = field(default_factory=list)  # ids of off-map units to place free
+    #: bought units on their way: (arrival date, unit id)
+    transit: list[tuple[int, int]] = field(default_factory=list)
+    received_convoy_money: bool = False
+    flags: dict[str, int] = field(default_factory=dict)  # country-specific rules' memory
+
+    @property
+    def active(self) -> bool:
+        """At war and not conquered: receives income, builds, moves."""
+        return self.at_war and not self.conquered
+
+
+def land_key(unit_type: str, move: int) -> str:
+    return f"{unit_type}/{move}"
+
+
+def split_land_key(key: str) -> tuple[str, int]:
+    t, m = key.split("/")
+    return t, int(m)
+
+
+class GameState:
+    """Mutable game state.  Rules change it only through the engine's phase functions."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.date = 0
+        self.step = 0  # index into engine.sequence.STEPS
+        self.acting: list[str] = []  # sides that have not yet finished the current step
+        self.countries: dict[str, CountryState] = {c.name: CountryState(c.name) for c in world.countries}
+        self.controller = bytearray(world.map.size)
+        self.forts: dict[int, int] = {}  # hex -> months until finished (0 = built)
+        self.fort_owner: dict[int, str] = {}
+        self.airfields: dict[int, int] = {}
+        self.airfield_owner: dict[int, str] = {}
+        self.bombed: set[int] = set()  # installation bombing: no port, no airbase capacity
+        self.strategic: set[int] = set()  # strategic bombing: no income
+        self.atomized: set[int] = set()  # destroyed for good
+        self.units: dict[int, Unit] = {}
+        self.next_unit_id = 1
+        self.grounded_zones: set[int] = set()  # weather zones where air units are grounded this month
+        self.combats: list[list[Any]] = []  # declared, unresolved attacks of the current step
+        self.pending: dict[str, Any] = {}  # data of the current step (e.g. advances allowed)
+        self.winner: str | None = None
+        self._by_hex: dict[int, list[int]] | None = None
+
+    # --- countries and sides ---------------------------------------------------
+
+    def side_of(self, country: str) -> str:
+        return self.countries[country].side
+
+    def country_no(self, name: str) -> int:
+        return self.world.country_no[name]
+
+    def controller_of(self, h: int) -> str:
+        """Country controlling a hex ('' for the sea)."""
+        return self.world.country_names[self.controller[h]]
+
+    def side_controlling(self, h: int) -> str:
+        c = self.controller[h]
+        return self.countries[self.world.country_names[c]].side if c else ""
+
+    def set_controller(self, h: int, country: str) -> None:
+        self.controller[h] = self.world.country_no[country]
+
+    def enemies(self, a: str, b: str) -> bool:
+        """Are two countries on opposite sides?"""
+        sa, sb = self.countries[a].side, self.countries[b].side
+        return sa != sb and NEUTRAL not in (sa, sb)
+
+    # --- units -----------------------------------------------------------------
+
+    def _index(self) -> dict[int, list[int]]:
+        if self._by_hex is None:
+            idx: dict[int, list[int]] = {}
+            for u in self.units.values():
+                if u.hex != NO_HEX:
+                    idx.setdefault(u.hex, []).append(u.id)
+            self._by_hex = idx
+        return self._by_hex
+
+    def units_at(self, h: int) -> list[Unit]:
+        ids = self._index().get(h, ())
+        return [self.units[i] for i in ids]
+
+    def occupied_hexes(self) -> dict[int, list[int]]:
+        return self._index()
+
+    def new_unit(self, country: str, profile: UnitProfile) -> Unit:
+        u = unit_from_profile(self.next_unit_id, country, profile)
+        self.next_unit_id += 1
+        self.units[u.id] = u
+        return u
+
+    def place(self, u: Unit, h: int) -> None:
+        """Put (or move) a unit at hex h, keeping the hex index right."""
+        idx = self._index()
+        if u.hex != NO_HEX:
+            lst = idx.get(u.hex)
+            if lst is not None and u.id in lst:
+                lst.remove(u.id)
+                if not lst:
+                    del idx[u.hex]
+        u.hex = h
+        if h != NO_HEX:
+            idx.setdefault(h, []).append(u.id)
+        for cargo in self.cargo_of(u):
+            self.place(cargo, h)
+
+    def remove(self, u: Unit) -> None:
+        """Take a unit off the map (it stays known, e.g. to be bought back)."""
+        self.place(u, NO_HEX)
+        u.carrier = -1
+
+    def destroy(self, u: Unit) -> None:
+        """A unit ceases to exist (and what it carries with it)."""
+        for cargo in self.cargo_of(u):
+            self.destroy(cargo)
+        self.place(u, NO_HEX)
+        del self.units[u.id]
+
+    def cargo_of(self, u: Unit) -> list[Unit]:
+        if u.domain is Domain.LAND:
+            return []
+        return [c for c in self.units.values() if c.carrier == u.id]
+
+    def units_of(self, country: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.country == country]
+
+    def side_units(self, side: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.hex != NO_HEX and self.countries[u.country].side == side]
+
+    def invalidate(self) -> None:
+        """Drop derived indexes (after bulk changes)."""
+        self._by_hex = None
+
+    # --- serialisation ---------------------------------------------------------
+
+    def to_doc(self) -> dict[str, Any]:
+        countries = []
+        for name in sorted(self.countries):
+            c = self.countries[name]
+            countries.append(
+                [
+                    c.name,
+                    c.side,
+                    c.at_war,
+                    c.entered,
+                    c.conquered,
+                    c.liberated,
+                    c.never_liberate,
+                    c.money,
+                    sorted(c.pool_land.items()),
+                    [_profile_wire(p) for p in c.pool_units],
+                    sorted(c.free_land.items()),
+                    list(c.free_units),
+                    [list(t) for t in c.transit],
+                    c.received_convoy_money,
+                    sorted(c.flags.items()),
+                ]
+            )
+        units = [[getattr(u, f) for f in _UNIT_FIELDS] for _, u in sorted(self.units.items())]
+        return {
+            "format": STATE_FORMAT,
+            "world": self.world.digest,
+            "date": self.date,
+            "step": self.step,
+            "acting": list(self.acting),
+            "countries": countries,
+            "controller": bytes(self.controller),
+            "forts": sorted([h, m, self.fort_owner.get(h, "")] for h, m in self.forts.items()),
+            "airfields": sorted([h, m, self.airfield_owner.get(h, "")] for h, m in self.airfields.items()),
+            "bombed": sorted(self.bombed),
+            "strategic": sorted(self.strategic),
+            "atomized": sorted(self.atomized),
+            "units": units,
+            "next_unit_id": self.next_unit_id,
+            "grounded": sorted(self.grounded_zones),
+            "combats": self.combats,
+            "pending": _canonical(self.pending),
+            "winner": self.winner or "",
+        }
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(self.to_doc(), use_bin_type=True)
+
+    def digest(self) -> bytes:
+        return hashlib.sha256(self.to_bytes()).digest()
+
+    @classmethod
+    def from_bytes(cls, data: bytes, world: World) -> GameState:
+        try:
+            doc = msgpack.unpackb(data, raw=False, strict_map_key=False, use_list=True)
+        except Exception as exc:  # msgpack raises several unrelated types on garbage
+            raise StateError(f"saved game is corrupt: {exc}") from None
+        try:
+            return cls._from_doc(doc, world)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise StateError(f"saved game is malformed: {exc}") from None
+
+    @classmethod
+    def _from_doc(cls, doc: dict[str, Any], world: World) -> GameState:
+        if doc["format"] != STATE_FORMAT:
+            raise StateError(f"saved game format {doc['format']} is not supported")
+        if doc["world"] != world.digest:
+            raise StateError("saved game belongs to other scenario or map data")
+        s = cls(world)
+        s.date, s.step, s.acting = doc["date"], doc["step"], list(doc["acting"])
+        for row in doc["countries"]:
+            (name, side, at_war, entered, conquered, liberated, never_lib, money, pool_land, pool_units,
+             free_land, free_units, transit, convoy, flags) = row  # fmt: skip
+            c = s.countries[name]
+            c.side, c.at_war, c.entered = side, at_war, entered
+            c.conquered, c.liberated, c.never_liberate, c.money = conquered, liberated, never_lib, money
+            c.pool_land = dict(pool_land)
+            c.pool_units = [_profile_unwire(p) for p in pool_units]
+            c.free_land = dict(free_land)
+            c.free_units = list(free_units)
+            c.transit = [(a, b) for a, b in transit]
+            c.received_convoy_money = convoy
+            c.flags = dict(flags)
+        s.controller = bytearray(doc["controller"])
+        if len(s.controller) != world.map.size:
+            raise StateError("saved game has a control map of the wrong size")
+        for h, m, owner in doc["forts"]:
+            s.forts[h] = m
+            if owner:
+                s.fort_owner[h] = owner
+        for h, m, owner in doc["airfields"]:
+            s.airfields[h] = m
+            if owner:
+                s.airfield_owner[h] = owner
+        s.bombed, s.strategic, s.atomized = set(doc["bombed"]), set(doc["strategic"]), set(doc["atomized"])
+        for row in doc["units"]:
+            u = Unit(**dict(zip(_UNIT_FIELDS, row, strict=True)))
+            s.units[u.id] = u
+        s.next_unit_id = doc["next_unit_id"]
+        s.grounded_zones = set(doc["grounded"])
+        s.combats = doc["combats"]
+        s.pending = doc["pending"]
+        s.winner = doc["winner"] or None
+        return s
+
+    def copy(self) -> GameState:
+        return GameState.from_bytes(self.to_bytes(), self.world)
+
+
+def _profile_wire(p: UnitProfile) -> list[Any]:
+    return [p.type.value, p.name, p.strength, p.attack, p.sub_attack, p.bomber, p.defense, p.move,
+            p.carrier_based, p.kamikaze]  # fmt: skip
+
+
+def _profile_unwire(w: list[Any]) -> UnitProfile:
+    t, name, strength, attack, sub, bomber, defense, move, cb, kk = w
+    return UnitProfile(UnitType(t), name, strength, attack, sub, bomber, defense, move, cb, kk)
+
+
+def _canonical(x: Any) -> Any:
+    """Sort dict keys recursively so the same content always packs to the same bytes."""
+    if isinstance(x, dict):
+        return {k: _canonical(x[k]) for k in sorted(x)}
+    if isinstance(x, list | tuple):
+        return [_canonical(v) for v in x]
+    return x

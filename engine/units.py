@@ -1,0 +1,192 @@
+"""Unit types and their numbers: the rulebook's "Types of Units", "Buying Units"
+and "Strength Points" tables.
+
+A *profile* (:class:`UnitProfile`) is what a counter prints: a named unit of one
+country with its strengths and movement allowance.  Land units are bought and
+lose strength one point at a time, so a land profile's ``strength`` is the unit's
+current number of strength points; naval and air profiles are fixed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Domain(StrEnum):
+    LAND = "land"
+    NAVAL = "naval"
+    AIR = "air"
+
+
+class UnitType(StrEnum):
+    # land
+    INFANTRY = "infantry"
+    ARMOR = "armor"
+    PARATROOPER = "paratrooper"
+    MARINE = "marine"
+    SUPPLY = "supply"
+    # naval
+    BATTLESHIP = "battleship"
+    BATTLECRUISER = "battlecruiser"
+    HEAVY_CRUISER = "heavy_cruiser"
+    LIGHT_CRUISER = "light_cruiser"
+    DESTROYER = "destroyer"
+    DESTROYER_ESCORT = "destroyer_escort"
+    KAIBOKAN = "kaibokan"
+    SUBMARINE = "submarine"
+    CARRIER = "carrier"
+    TRANSPORT = "transport"
+    CONVOY = "convoy"
+    # air
+    FIGHTER = "fighter"
+    BOMBER = "bomber"
+    FIGHTER_BOMBER = "fighter_bomber"
+    AIR_TRANSPORT = "air_transport"
+    BOMBER_TRANSPORT = "bomber_transport"
+
+    @property
+    def domain(self) -> Domain:
+        return _DOMAIN[self]
+
+
+_LAND = {UnitType.INFANTRY, UnitType.ARMOR, UnitType.PARATROOPER, UnitType.MARINE, UnitType.SUPPLY}
+_AIR = {
+    UnitType.FIGHTER,
+    UnitType.BOMBER,
+    UnitType.FIGHTER_BOMBER,
+    UnitType.AIR_TRANSPORT,
+    UnitType.BOMBER_TRANSPORT,
+}
+_DOMAIN = {t: Domain.LAND if t in _LAND else Domain.AIR if t in _AIR else Domain.NAVAL for t in UnitType}
+
+#: Ships that cannot attack: transports, carriers and convoys ("T", "C", "$").
+NON_COMBAT_SHIPS = frozenset({UnitType.CARRIER, UnitType.TRANSPORT, UnitType.CONVOY})
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    price: int  # $B; for land units, per strength point
+    delay: int  # months from the build phase to the deployment phase of arrival
+
+
+#: "Buying Units" table.  Land costs are per strength point (the paratrooper is one point).
+COSTS: dict[UnitType, Cost] = {
+    UnitType.INFANTRY: Cost(100, 1),
+    UnitType.ARMOR: Cost(200, 3),
+    UnitType.MARINE: Cost(200, 3),
+    UnitType.PARATROOPER: Cost(300, 3),
+    UnitType.SUPPLY: Cost(0, 1),
+    UnitType.FIGHTER: Cost(800, 4),
+    UnitType.FIGHTER_BOMBER: Cost(800, 4),
+    UnitType.BOMBER: Cost(600, 4),
+    UnitType.BOMBER_TRANSPORT: Cost(600, 4),
+    UnitType.AIR_TRANSPORT: Cost(300, 2),
+    UnitType.CARRIER: Cost(1400, 12),  # includes its carrier-based air unit
+    UnitType.CONVOY: Cost(50, 2),
+    UnitType.DESTROYER_ESCORT: Cost(400, 3),
+    UnitType.DESTROYER: Cost(500, 6),
+    UnitType.KAIBOKAN: Cost(150, 3),
+    UnitType.LIGHT_CRUISER: Cost(200, 6),
+    UnitType.SUBMARINE: Cost(500, 6),
+    UnitType.TRANSPORT: Cost(400, 2),
+    UnitType.BATTLECRUISER: Cost(1400, 12),
+    UnitType.BATTLESHIP: Cost(1400, 12),
+    UnitType.HEAVY_CRUISER: Cost(1400, 12),
+}
+
+REPAIR_COST = 200  # damaged naval or air unit, or a bombed city/resource hex
+FORTIFICATION_COST, FORTIFICATION_DELAY = 500, 3
+AIRFIELD_COST, AIRFIELD_DELAY = 400, 3
+
+#: Default movement allowances of land units (the rulebook's counters: infantry 3;
+#: armor is faster).  Scenario data may give other values per profile.
+LAND_MOVE = {
+    UnitType.INFANTRY: 3,
+    UnitType.MARINE: 3,
+    UnitType.PARATROOPER: 3,
+    UnitType.SUPPLY: 3,
+    UnitType.ARMOR: 5,
+}
+
+
+def max_strength(country: str, unit_type: UnitType, year: int, move: int = 3) -> int:
+    """Largest number of strength points one land unit may hold ("Strength Points" table).
+
+    ``move`` distinguishes Germany's late-war infantry (movement 2, at most 5 points).
+    """
+    if unit_type is UnitType.SUPPLY:
+        return 0
+    if unit_type is UnitType.PARATROOPER:
+        return 0 if country in ("China", "France") else 1
+    infantry_like = unit_type in (UnitType.INFANTRY, UnitType.MARINE)
+    if country == "China":
+        return 3 if infantry_like else 0
+    if country == "France":
+        return 6 if infantry_like else 8
+    if country == "Germany":
+        if infantry_like:
+            return 5 if move == 2 else 8
+        return 10 if year < 1943 else 12
+    if country == "Soviet Union":
+        if infantry_like:
+            return 5 if year < 1943 else 6
+        return 8
+    if country == "United Kingdom":
+        if infantry_like:
+            return 6 if year < 1943 else 8
+        return 8 if year < 1943 else 10
+    if country == "United States":
+        return 8 if infantry_like else 12
+    return 5 if infantry_like else 8
+
+
+@dataclass(frozen=True, slots=True)
+class UnitProfile:
+    """What a counter shows.  Unused numbers are 0.
+
+    land:  ``strength`` (strength points) and ``move``;
+    naval: ``attack`` (surface), ``sub_attack``, ``defense``, ``move``;
+    air:   ``attack`` (fighter strength), ``bomber``, ``defense``, ``move``,
+           ``carrier_based`` ("C" by the movement allowance), ``kamikaze`` ("K": kamikaze only),
+           ``capacity``: land units it can carry (air transports, bomber-transports).
+    """
+
+    type: UnitType
+    name: str = ""
+    strength: int = 0
+    attack: int = 0
+    sub_attack: int = 0
+    bomber: int = 0
+    defense: int = 0
+    move: int = 0
+    carrier_based: bool = False
+    kamikaze: bool = False
+
+    @property
+    def domain(self) -> Domain:
+        return self.type.domain
+
+    @property
+    def is_fighter(self) -> bool:
+        return self.domain is Domain.AIR and self.attack > 0
+
+    @property
+    def is_bomber(self) -> bool:
+        return self.domain is Domain.AIR and self.bomber > 0
+
+    @property
+    def carries_land_units(self) -> bool:
+        return self.type in (UnitType.TRANSPORT, UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT)
+
+    def text(self) -> str:
+        """The counter's numbers as a player reads them, e.g. ``3-1-3-52``."""
+        if self.domain is Domain.LAND:
+            return f"{self.strength}-{self.move}"
+        if self.domain is Domain.NAVAL:
+            first = {UnitType.TRANSPORT: "T", UnitType.CARRIER: "C", UnitType.CONVOY: "$"}.get(self.type)
+            return f"{first or self.attack}-{self.sub_attack}-{self.defense}-{self.move}"
+        first = "T" if self.type in (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT) else str(self.attack)
+        bomber = f"{self.bomber}K" if self.kamikaze else str(self.bomber)
+        move = f"{self.move}C" if self.carrier_based else str(self.move)
+        return f"{first}-{bomber}-{self.defense}-{move}"

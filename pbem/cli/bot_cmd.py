@@ -1,0 +1,9 @@
+"""Command group (filled in by its owner)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""

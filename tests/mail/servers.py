@@ -1,0 +1,271 @@
+"""Private, throw-away Dovecot (IMAP + LMTP) and Postfix (SMTP) instances on loopback.
+
+Integration tests talk to real servers: mail clients and servers disagree in
+ways fakes never show (literal continuations, IDLE timing, 4xx replies, UID
+gaps). Both servers run from configuration files in a temporary directory and
+listen on 127.0.0.1 only; nothing of the system configuration is touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DOMAIN = "pbem.test"
+INSTALL_HINT = (
+    "real mail servers are needed for the mail integration tests: "
+    "apt-get install dovecot-imapd dovecot-lmtpd postfix"
+)
+
+
+class MailServerError(RuntimeError):
+    """The private mail servers could not be started or driven."""
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_port(port: int, up: bool, timeout: float = 15.0) -> None:
+    """Wait until 127.0.0.1:port accepts (up) or refuses (not up) connections."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                if up:
+                    return
+        except OSError:
+            if not up:
+                return
+        time.sleep(0.05)
+    raise MailServerError(f"port {port} did not go {'up' if up else 'down'} within {timeout:.0f} s")
+
+
+def missing_programs() -> list[str]:
+    wanted = ["dovecot", "doveadm", "postfix", "postconf"]
+    found = [name for name in wanted if shutil.which(name) or Path("/usr/sbin", name).exists()]
+    return [name for name in wanted if name not in found]
+
+
+def _program(name: str) -> str:
+    return shutil.which(name) or str(Path("/usr/sbin", name))
+
+
+def _run(args: list[str], timeout: float = 30.0) -> None:
+    # Output goes to a file, not a pipe: the daemons fork and would keep a pipe open forever.
+    with tempfile.TemporaryFile() as out:
+        done = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=out, stderr=out, timeout=timeout, check=False)
+        if done.returncode != 0:
+            out.seek(0)
+            text = out.read().decode(errors="replace").strip()
+            raise MailServerError(f"{' '.join(args)} failed: {text}")
+
+
+@dataclass
+class MailServers:
+    """A running Dovecot + Postfix pair; users are added on the fly."""
+
+    root: Path
+    imap_port: int = field(default_factory=free_port)
+    lmtp_port: int = field(default_factory=free_port)
+    smtp_port: int = field(default_factory=free_port)
+    sasl_port: int = field(default_factory=free_port)
+    users: dict[str, str] = field(default_factory=dict)
+
+    # --- paths -----------------------------------------------------------------------------------
+    @property
+    def dovecot_conf(self) -> Path:
+        return self.root / "dovecot" / "dovecot.conf"
+
+    @property
+    def postfix_dir(self) -> Path:
+        return self.root / "postfix"
+
+    @property
+    def passwd_file(self) -> Path:
+        return self.root / "dovecot" / "passwd"
+
+    @property
+    def access_file(self) -> Path:
+        return self.postfix_dir / "recipient_access"
+
+    # --- lifecycle -------------------------------------------------------------------------------
+    def start(self) -> None:
+        missing = missing_programs()
+        if missing:
+            raise MailServerError(f"{', '.join(missing)} not found; {INSTALL_HINT}")
+        if os.geteuid() != 0:
+            raise MailServerError("Postfix must be started as root; run the mail integration tests as root")
+        # Temporary directories are private (0700); the postfix and mail users must traverse them.
+        self.root.chmod(0o755)
+        self._write_dovecot()
+        self._write_postfix()
+        self.start_dovecot()
+        self.start_postfix()
+
+    def stop(self) -> None:
+        for action in (self.stop_postfix, self.stop_dovecot):
+            try:
+                action()
+            except (MailServerError, subprocess.TimeoutExpired):
+                pass
+
+    def start_dovecot(self) -> None:
+        _run([_program("dovecot"), "-c", str(self.dovecot_conf)])
+        wait_port(self.imap_port, up=True)
+        wait_port(self.lmtp_port, up=True)
+
+    def stop_dovecot(self) -> None:
+        _run([_program("doveadm"), "-c", str(self.dovecot_conf), "stop"])
+        wait_port(self.imap_port, up=False)
+
+    def start_postfix(self) -> None:
+        _run([_program("postfix"), "-c", str(self.postfix_dir), "start"])
+        wait_port(self.smtp_port, up=True)
+
+    def stop_postfix(self) -> None:
+        _run([_program("postfix"), "-c", str(self.postfix_dir), "stop"])
+        wait_port(self.smtp_port, up=False)
+
+    def reload_postfix(self) -> None:
+        _run([_program("postfix"), "-c", str(self.postfix_dir), "reload"])
+        time.sleep(0.3)  # smtpd processes pick up the new table on their next connection
+
+    def flush_postfix(self) -> None:
+        """Ask Postfix to retry its deferred queue now instead of after minutes."""
+        _run([_program("postfix"), "-c", str(self.postfix_dir), "flush"])
+
+    # --- users and faults ------------------------------------------------------------------------
+    def add_user(self, name: str, password: str = "secret") -> str:
+        """Create a mailbox; returns its address. Dovecot re-reads the passwd file when it changes."""
+        address = f"{name}@{DOMAIN}"
+        if address in self.users:
+            return address
+        self.users[address] = password
+        home = self.root / "homes" / name
+        home.mkdir(parents=True, exist_ok=True)
+        shutil.chown(home, "nobody", "nogroup")
+        lines = [f"{addr}:{{PLAIN}}{pw}:65534:65534::{self.root / 'homes' / addr.split('@')[0]}::"
+                 for addr, pw in self.users.items()]
+        tmp = self.passwd_file.with_suffix(".tmp")
+        tmp.write_text("\n".join(lines) + "\n")
+        os.replace(tmp, self.passwd_file)
+        time.sleep(0.01)
+        return address
+
+    def set_tempfail(self, addresses: list[str]) -> None:
+        """Make Postfix answer RCPT TO for these addresses with 450 (temporary), then reload."""
+        body = "".join(f"{addr} 450 4.7.1 test: mailbox temporarily unavailable\n" for addr in addresses)
+        self.access_file.write_text(body)
+        self.reload_postfix()
+
+    def maillog(self) -> str:
+        path = self.root / "postfix.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    # --- configuration files ---------------------------------------------------------------------
+    def _write_dovecot(self) -> None:
+        base = self.root / "dovecot"
+        (base / "run").mkdir(parents=True, exist_ok=True)
+        (base / "state").mkdir(parents=True, exist_ok=True)
+        (self.root / "homes").mkdir(parents=True, exist_ok=True)
+        self.passwd_file.write_text("")
+        self.dovecot_conf.write_text(f"""\
+protocols = imap lmtp
+base_dir = {base / 'run'}
+state_dir = {base / 'state'}
+log_path = {self.root / 'dovecot.log'}
+info_log_path = {self.root / 'dovecot.log'}
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+first_valid_uid = 1
+mail_location = maildir:~/Maildir
+imap_idle_notify_interval = 1 secs
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {self.passwd_file}
+}}
+userdb {{
+  driver = passwd-file
+  args = username_format=%u {self.passwd_file}
+}}
+service imap-login {{
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {self.imap_port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service lmtp {{
+  inet_listener lmtp {{
+    address = 127.0.0.1
+    port = {self.lmtp_port}
+  }}
+}}
+service auth {{
+  inet_listener {{
+    address = 127.0.0.1
+    port = {self.sasl_port}
+  }}
+}}
+protocol lmtp {{
+  postmaster_address = postmaster@{DOMAIN}
+}}
+""")
+
+    def _write_postfix(self) -> None:
+        conf = self.postfix_dir
+        conf.mkdir(parents=True, exist_ok=True)
+        queue = self.root / "spool"
+        data = self.root / "data"
+        queue.mkdir(exist_ok=True)
+        data.mkdir(exist_ok=True)
+        shutil.chown(data, "postfix", "postfix")
+        self.access_file.write_text("")
+        system_master = Path("/etc/postfix/master.cf").read_text()
+        master_lines = []
+        for line in system_master.splitlines():
+            if line.startswith("smtp ") and " inet " in f" {line} ":
+                line = f"127.0.0.1:{self.smtp_port} inet n - n - - smtpd"
+            master_lines.append(line)
+        (conf / "master.cf").write_text("\n".join(master_lines) + "\n")
+        (conf / "main.cf").write_text(f"""\
+compatibility_level = 3.6
+queue_directory = {queue}
+data_directory = {data}
+maillog_file = {self.root / 'postfix.log'}
+maillog_file_prefixes = {self.root}
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+myhostname = mail.{DOMAIN}
+mydestination =
+mynetworks = 127.0.0.0/8
+virtual_mailbox_domains = {DOMAIN}
+virtual_transport = lmtp:inet:127.0.0.1:{self.lmtp_port}
+smtpd_sasl_auth_enable = yes
+smtpd_sasl_type = dovecot
+smtpd_sasl_path = inet:127.0.0.1:{self.sasl_port}
+smtpd_tls_security_level = none
+smtpd_recipient_restrictions = check_recipient_access texthash:{self.access_file},
+    permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination
+message_size_limit = 20480000
+queue_run_delay = 1s
+minimal_backoff_time = 1s
+maximal_backoff_time = 2s
+alias_maps =
+alias_database =
+smtputf8_enable = no
+""")
+        _run([_program("postfix"), "-c", str(conf), "post-install", "create-missing"], timeout=60)
