@@ -1,30 +1,758 @@
-"""Land combat and overrun (rulebook: "Combat"; supplement: "Combat mathematics")."""
+"""Land combat and overrun (rulebook: "Land Combat", "Overrun", "Supply Units in Combat";
+supplement: "Combat mathematics", "Retreat").
+
+Orders, all of the moving side except ``stand``:
+
+* ``overrun HEX UNIT [UNIT ...]`` (overrun phase): armor attacks the enemy stack in HEX;
+* ``attack HEX UNIT [UNIT ...]`` (combat phase): land units attack the enemy stack in HEX;
+* ``support HEX UNIT``: a bomber or warship in HEX joins the last attack declared on HEX;
+* ``advance HEX UNIT [UNIT]`` (advance step): attackers move into a hex their attack emptied;
+* ``stand HEX yes|no``: the standing order of a side's own stack in HEX - ``yes`` means
+  it will not retreat (its losses are doubled instead), ``no`` (the default) that it
+  retreats.  Any phase in which a side decides may accept it through :func:`check_stand`
+  and :func:`apply_stand` (docs/rules-decisions-combat.md).
+
+Attacks are declared first and resolved together by the following chance step, in
+the order they were declared (``GameState.combats``).  Each resolution returns a line
+a player can read: the strengths and their modifiers, the odds, both draws and what
+they did.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from fractions import Fraction
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from engine import combat_math, weather
+from engine.actions import PASS, Action, IllegalAction, kind
+from engine.control import pass_to_side, resolve_pockets, take_control
+from engine.hexmap import Terrain
+from engine.losses import eliminate, lose_points
 from engine.phase import Phase
+from engine.stacking import can_stack_land
+from engine.state import GameState, Unit, other
+from engine.supply import SupplyMap
+from engine.units import NON_COMBAT_SHIPS, UnitType
+from engine.war import at_war_with, may_enter_country
+from engine.zoc import in_enemy_land_zoc
+
+if TYPE_CHECKING:
+    from engine.rng import Rng
+
+kind("overrun", "hex", "unit", variadic=True, help="overrun the enemy stack in HEX with armor: overrun HEX UNIT ...")
+kind("attack", "hex", "unit", variadic=True, help="attack the enemy stack in HEX with land units: attack HEX UNIT ...")
+kind("support", "hex", "unit", help="add a bomber or warship in HEX to your attack on HEX: support HEX UNIT")
+kind("advance", "hex", "unit", variadic=True, help="move up to two attackers into HEX, emptied by their attack")
+kind("stand", "hex", "bool", help="stand HEX yes: your stack in HEX will not retreat (losses doubled); no: it retreats")
+
+MAX_ADVANCE = 2
+#: Above this many possible attackers of one hex, legal() lists single attackers and all of them.
+MAX_LISTED_SUBSETS = 5
+
+# --- small helpers -----------------------------------------------------------------
 
 
-class Overrun(Phase):
+def _hex(state: GameState, h: int) -> str:
+    return state.world.map.grid.label(h)
+
+
+def _side(state: GameState, u: Unit) -> str:
+    return state.countries[u.country].side
+
+
+def _num(x: Fraction) -> str:
+    """A strength or ratio as a player reads it: 7, 7.5, 2.13."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    return f"{float(x):.2f}".rstrip("0").rstrip(".")
+
+
+def land_defenders(state: GameState, h: int, side: str) -> list[Unit]:
+    """Land units of ``side``'s enemies in hex ``h`` (not embarked), by id."""
+    enemy = other(side)
+    return sorted(
+        (u for u in state.units_at(h) if u.is_land and u.carrier == -1 and _side(state, u) == enemy),
+        key=lambda u: u.id,
+    )
+
+
+def _land_units_of(state: GameState, h: int, side: str) -> list[Unit]:
+    return [u for u in state.units_at(h) if u.is_land and u.carrier == -1 and _side(state, u) == side]
+
+
+def _crossing(state: GameState, a: int, b: int, armor: bool) -> bool:
+    """May a land unit in ``a`` attack or retreat into the adjacent hex ``b``?  Not across an
+    all-sea hexside, except frozen icecap hexsides in severe winter for units other than armor."""
+    hexmap = state.world.map
+    if b in hexmap.land_neighbours[a]:
+        return True
+    return (
+        not armor
+        and b in hexmap.frozen_neighbours[a]
+        and weather.icecap_frozen(state, a)
+        and weather.icecap_frozen(state, b)
+    )
+
+
+class _SupplyCache:
+    """The last supply maps computed, for one state (one entry: a new state replaces it)."""
+
+    state: GameState | None = None
+    key: object = None
+    maps: dict[str, SupplyMap] = {}  # noqa: RUF012 - replaced, never mutated in place at class level
+
+
+def _supply(state: GameState, side: str) -> SupplyMap:
+    """The side's supply map, reused while nothing that supply depends on has changed
+    (declaring attacks changes nothing; a check and legal() call it many times)."""
+    key = (
+        state.date,
+        state.step,
+        bytes(state.controller),
+        tuple((u.id, u.hex, u.carrier, u.supplied, u.unsupplied) for u in state.units.values()),
+        tuple(sorted(state.forts.items())),
+        tuple(sorted(state.airfields.items())),
+        tuple(sorted(state.bombed | state.atomized)),
+        tuple((c.side, c.at_war) for c in state.countries.values()),
+    )
+    cache = _SupplyCache
+    if cache.state is not state or cache.key != key:
+        cache.state, cache.key, cache.maps = state, key, {}
+    if side not in cache.maps:
+        cache.maps[side] = SupplyMap(state, side)
+    return cache.maps[side]
+
+
+# --- standing orders: stand HEX yes|no ------------------------------------------------
+
+
+def check_stand(state: GameState, side: str, action: Action) -> None:
+    """Check a ``stand`` order of ``side`` (callable from any phase)."""
+    h, hold = action.args
+    assert isinstance(h, int) and isinstance(hold, bool)
+    if not 0 <= h < state.world.map.size:
+        raise IllegalAction(f"hex {h} is not on the map")
+    if not _land_units_of(state, h, side):
+        raise IllegalAction(f"you have no land units in hex {_hex(state, h)} to give a standing order to")
+    current = state.stands.get(h) == side
+    if current and hold:
+        raise IllegalAction(f"your stack in hex {_hex(state, h)} already will not retreat")
+    if not current and not hold:
+        raise IllegalAction(f"your stack in hex {_hex(state, h)} already retreats when attacked")
+
+
+def apply_stand(state: GameState, side: str, action: Action) -> None:
+    h, hold = action.args
+    assert isinstance(h, int)
+    if hold:
+        state.stands[h] = side
+    else:
+        state.stands.pop(h, None)
+
+
+def stand_actions(state: GameState, side: str) -> list[Action]:
+    """The ``stand`` orders ``side`` may give now (each changes a standing order)."""
+    out = []
+    for h in sorted(state.occupied_hexes()):
+        if _land_units_of(state, h, side):
+            out.append(Action("stand", (h, state.stands.get(h) != side)))
+    return out
+
+
+def prune_stands(state: GameState) -> None:
+    """Drop standing orders of stacks that are gone (their side has no land units there)."""
+    for h in sorted(state.stands):
+        if not _land_units_of(state, h, state.stands[h]):
+            del state.stands[h]
+
+
+# --- declaring attacks ------------------------------------------------------------------
+
+
+def _declared_units(state: GameState) -> set[int]:
+    """Units already attacking or supporting in the current step."""
+    out: set[int] = set()
+    for entry in state.combats:
+        out.update(entry[2])
+        out.update(entry[3])
+    return out
+
+
+def attacker_refusal(
+    state: GameState,
+    side: str,
+    u: Unit | None,
+    uid: int,
+    h: int,
+    overrun: bool,
+    smap: SupplyMap | None = None,
+    declared: set[int] | None = None,
+) -> str:
+    """Why unit ``uid`` may not attack hex ``h`` now ('' if it may).  ``smap`` and
+    ``declared`` may be passed in when many units are asked about."""
+    where = _hex(state, h)
+    if u is None:
+        return f"there is no unit #{uid}"
+    label = u.label()
+    if _side(state, u) != side:
+        return f"{label} is not yours"
+    if not u.is_land:
+        return f"{label} is not a land unit; ships and bombers can only support an attack"
+    if u.type == UnitType.SUPPLY:
+        return f"{label} is a supply unit, and supply units cannot attack"
+    if overrun and u.type != UnitType.ARMOR:
+        return f"{label} is not armor; only armor can overrun"
+    if not u.on_map or u.carrier != -1:
+        return f"{label} is not on the map (or is embarked) and cannot attack"
+    if u.id in (_declared_units(state) if declared is None else declared):
+        return f"{label} already attacks in this phase"
+    if not _crossing(state, u.hex, h, u.type == UnitType.ARMOR):
+        return f"{label} in hex {_hex(state, u.hex)} is not adjacent to hex {where} across land"
+    if not may_enter_country(state, u, h):
+        return f"{label} may not attack into hex {where}"
+    for d in land_defenders(state, h, side):
+        if not at_war_with(state, u.country, d.country):
+            return f"{label} is not at war with {d.country}, whose units are in hex {where}"
+    if overrun and (weather.mud(state, u.hex) or weather.mud(state, h)):
+        return f"{label} may not overrun: spring or monsoon weather in hex {_hex(state, u.hex)} or {where}"
+    if not (smap or _supply(state, side)).in_supply(u):
+        return f"{label} is out of supply and cannot attack"
+    return ""
+
+
+def check_attack(state: GameState, side: str, action: Action, overrun: bool) -> None:
+    h = action.args[0]
+    assert isinstance(h, int)
+    ids = action.args[1:]
+    if not 0 <= h < state.world.map.size:
+        raise IllegalAction(f"hex {h} is not on the map")
+    where = _hex(state, h)
+    verb = "overrun" if overrun else "attack"
+    if not ids:
+        raise IllegalAction(f"name the units that {verb} hex {where}")
+    if len(set(ids)) != len(ids):
+        raise IllegalAction(f"a unit is named twice in the {verb} on hex {where}")
+    if not land_defenders(state, h, side):
+        raise IllegalAction(f"there are no enemy land units in hex {where} to {verb}")
+    smap, declared = _supply(state, side), _declared_units(state)
+    for uid in ids:
+        assert isinstance(uid, int)
+        why = attacker_refusal(state, side, state.units.get(uid), uid, h, overrun, smap, declared)
+        if why:
+            raise IllegalAction(why)
+
+
+def apply_attack(state: GameState, action: Action, overrun: bool) -> None:
+    h, *ids = action.args
+    state.combats.append(["overrun" if overrun else "attack", h, sorted(ids), []])
+    for uid in ids:
+        state.units[int(uid)].attacked = True
+
+
+def _support_target(state: GameState, h: int) -> list[object] | None:
+    """The last attack declared on ``h`` in this step."""
+    for entry in reversed(state.combats):
+        if entry[1] == h:
+            return entry
+    return None
+
+
+def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
+    where = _hex(state, h)
+    u = state.units.get(uid)
+    if _support_target(state, h) is None:
+        return f"declare an attack on hex {where} before supporting it"
+    if u is None:
+        return f"there is no unit #{uid}"
+    label = u.label()
+    if _side(state, u) != side:
+        return f"{label} is not yours"
+    if u.hex != h or u.carrier != -1:
+        return f"{label} is not in hex {where}; supporting units must be in the defender's hex"
+    if u.id in _declared_units(state):
+        return f"{label} already takes part in an attack in this phase"
+    if u.is_air:
+        if u.bomber <= 0:
+            return f"{label} has no bomber strength to support a land attack"
+        if u.kamikaze:
+            return f"{label} can only make kamikaze attacks and cannot support land combat"
+    elif u.is_naval:
+        if u.type == UnitType.SUBMARINE:
+            return f"{label} is a submarine, and submarines cannot support land combat"
+        if UnitType(u.type) in NON_COMBAT_SHIPS or u.attack <= 0:
+            return f"{label} has no surface attack to support a land attack"
+        if u.in_port:
+            return f"{label} is inside a port and cannot attack"
+    else:
+        return f"{label} is a land unit; land units attack, they do not support"
+    if not _supply(state, side).in_supply(u):
+        return f"{label} is out of supply and cannot attack"
+    return ""
+
+
+def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, list[int]]:
+    """Enemy hexes ``side`` may attack now, with the units that may attack each."""
+    hexmap = state.world.map
+    targets: dict[int, list[int]] = {}
+    smap: SupplyMap | None = None
+    declared = _declared_units(state)
+    for h, ids in sorted(state.occupied_hexes().items()):
+        mine = [state.units[i] for i in ids]
+        mine = [u for u in mine if u.is_land and u.carrier == -1 and _side(state, u) == side]
+        if not mine:
+            continue
+        near = set(hexmap.land_neighbours[h]) | set(hexmap.frozen_neighbours[h])
+        for o in sorted(near):
+            if not land_defenders(state, o, side):
+                continue
+            if smap is None:
+                smap = _supply(state, side)
+            for u in mine:
+                if not attacker_refusal(state, side, u, u.id, o, overrun, smap, declared):
+                    targets.setdefault(o, []).append(u.id)
+    return {h: sorted(v) for h, v in targets.items()}
+
+
+def attack_actions(state: GameState, side: str, overrun: bool) -> list[Action]:
+    verb = "overrun" if overrun else "attack"
+    out = []
+    for h, ids in attack_candidates(state, side, overrun).items():
+        if len(ids) <= MAX_LISTED_SUBSETS:
+            groups = [c for n in range(1, len(ids) + 1) for c in combinations(ids, n)]
+        else:
+            groups = [(i,) for i in ids] + [tuple(ids)]
+        out.extend(Action(verb, (h, *g)) for g in groups)
+    return out
+
+
+def support_actions(state: GameState, side: str) -> list[Action]:
+    out = []
+    for h in sorted({int(e[1]) for e in state.combats}):
+        for u in sorted(state.units_at(h), key=lambda x: x.id):
+            if not u.is_land and not support_refusal(state, side, u.id, h):
+                out.append(Action("support", (h, u.id)))
+    return out
+
+
+def _sorted(actions: Iterable[Action]) -> list[Action]:
+    return sorted(actions, key=lambda a: (a.kind, a.args))
+
+
+# --- resolving one combat ---------------------------------------------------------------
+
+
+def _terrain_factor(state: GameState, h: int) -> tuple[Fraction, list[str]]:
+    """Defence factor of the hex for its terrain, fortification and weather ("Land defence strength")."""
+    terrain = state.world.map.terrain[h]  # a coastal hex records its land part's terrain
+    factor, notes = Fraction(1), []
+    if terrain == Terrain.TALL_MOUNTAIN:
+        factor *= 2
+        notes.append("tall mountain x2")
+    elif terrain in (Terrain.MOUNTAIN, Terrain.FOREST):
+        factor *= Fraction(3, 2)
+        notes.append(("mountain" if terrain == Terrain.MOUNTAIN else "forest") + " x1.5")
+    if state.forts.get(h) == 0:
+        factor *= 2
+        notes.append("fortification x2")
+    cond = weather.condition(state, h)
+    if cond in weather.MUD:
+        factor *= 2
+        notes.append(f"{cond} x2")
+    return factor, notes
+
+
+def attack_strength(state: GameState, attackers: list[Unit], supports: list[Unit]) -> tuple[Fraction, list[str]]:
+    total, notes = Fraction(0), []
+    for u in attackers:
+        bonus = weather.winter_bonus(state, u.country, u.hex)[0]
+        total += u.strength * bonus
+        if bonus != 1:
+            notes.append(f"#{u.id} winter x{bonus}")
+    for u in supports:
+        if u.is_air:
+            value = Fraction(u.bomber, 2) if u.damaged else Fraction(u.bomber)
+        else:
+            value = Fraction(u.attack, 10) if u.damaged else Fraction(u.attack, 5)
+        total += value
+        notes.append(f"#{u.id} +{_num(value)}")
+    return total, notes
+
+
+def defence_strength(state: GameState, h: int, defenders: list[Unit], smap: SupplyMap) -> tuple[Fraction, list[str]]:
+    """Modified defence of the stack (supply units add nothing)."""
+    factor, notes = _terrain_factor(state, h)
+    total = Fraction(0)
+    for u in defenders:
+        if u.type == UnitType.SUPPLY:
+            continue
+        value = Fraction(u.strength) * weather.winter_bonus(state, u.country, h)[1]
+        if value != u.strength:
+            notes.append(f"#{u.id} winter x2")
+        if not smap.in_supply(u):
+            value /= 2
+            notes.append(f"#{u.id} out of supply /2")
+        total += value
+    return total * factor, notes
+
+
+def loss_split(units: list[Unit], points: int) -> dict[int, int]:
+    """Points each unit loses when ``points`` are taken one at a time, always from the
+    strongest unit (lowest id on ties); supply units have none to lose."""
+    left = {u.id: u.strength for u in units if u.type != UnitType.SUPPLY}
+    hit: dict[int, int] = {}
+    for _ in range(points):
+        alive = [i for i, s in left.items() if s > 0]
+        if not alive:
+            break
+        i = max(alive, key=lambda x: (left[x], -x))
+        left[i] -= 1
+        hit[i] = hit.get(i, 0) + 1
+    return hit
+
+
+def take_losses(state: GameState, units: list[Unit], points: int) -> list[str]:
+    """Take ``points`` strength points one at a time, always from the strongest unit (lowest
+    id on ties); units reduced to nothing are eliminated.  Returns what happened."""
+    hit = loss_split(units, points)
+    out = []
+    for u in units:
+        if u.id in hit:
+            lose_points(state, u, hit[u.id])
+            if u.id not in state.units:
+                out.append(f"#{u.id} eliminated")
+            else:
+                out.append(f"#{u.id} -{hit[u.id]}")
+    return out
+
+
+def _retreat_ok(state: GameState, side: str, u: Unit, frm: int, to: int) -> bool:
+    hexmap = state.world.map
+    armor = u.type == UnitType.ARMOR
+    if not _crossing(state, frm, to, armor):
+        return False
+    if armor and hexmap.terrain[to] in (Terrain.DESERT, Terrain.ICECAP):
+        return False
+    if not may_enter_country(state, u, to):
+        return False
+    return not any(_side(state, x) not in (side, "neutral") and x.carrier == -1 for x in state.units_at(to))
+
+
+def retreat_plan(
+    state: GameState, side: str, h: int, units: list[Unit], attackers: list[Unit]
+) -> dict[int, int] | None:
+    """Where each of ``units`` retreats from ``h``, or None if they cannot all retreat.
+
+    A retreat goes one hex, into a hex free of enemy units and of enemy control zones
+    unless friendly land units are there, within stacking, never into neutral hexes.
+    The engine chooses for the defender: the whole stack to one hex if possible, hexes
+    with friendly land units first, then cities, then hexes farther from the attackers,
+    then the lowest hex number; otherwise unit by unit, strongest first, in that order
+    of hexes (docs/rules-decisions-combat.md)."""
+    hexmap = state.world.map
+    grid = hexmap.grid
+    near = sorted(set(hexmap.land_neighbours[h]) | set(hexmap.frozen_neighbours[h]))
+    options = []
+    for o in near:
+        friends = bool(_land_units_of(state, o, side))
+        if not friends and in_enemy_land_zoc(state, side, o):
+            continue
+        distance = min((grid.distance(o, a.hex) for a in attackers if a.on_map), default=0)
+        options.append(((not friends, o not in hexmap.city_at, -distance, o), o))
+    dests = [o for _, o in sorted(options)]
+    for o in dests:
+        if all(_retreat_ok(state, side, u, h, o) for u in units) and can_stack_land(state, o, units):
+            return {u.id: o for u in units}
+    plan: dict[int, int] = {}
+    order = sorted(units, key=lambda u: (u.type == UnitType.SUPPLY, -u.strength, u.id))
+    for u in order:
+        for o in dests:
+            going = [x for x in units if plan.get(x.id) == o] + [u]
+            if _retreat_ok(state, side, u, h, o) and can_stack_land(state, o, going):
+                plan[u.id] = o
+                break
+        else:
+            return None
+    return plan
+
+
+def resolve(state: GameState, rng: Rng, entry: list[object]) -> list[str]:
+    """Resolve one declared attack or overrun; returns its log lines."""
+    what, h, ids, support_ids = entry
+    assert isinstance(h, int) and isinstance(ids, list) and isinstance(support_ids, list)
+    overrun = what == "overrun"
+    where = _hex(state, h)
+    attackers = [state.units[i] for i in ids if i in state.units and state.units[i].on_map]
+    if not attackers:
+        return [f"{what} on {where}: no attacker is left"]
+    side = _side(state, attackers[0])
+    defenders = land_defenders(state, h, side)
+    if not defenders:
+        return [f"{what} on {where}: no enemy land units are left there"]
+    enemy = other(side)
+    names = ", ".join(u.label() for u in attackers)
+    head = f"{what} on {where} by {names} against {', '.join(u.label() for u in defenders)}"
+    if all(u.type == UnitType.SUPPLY for u in defenders):
+        # "Supply Units in Combat": a stack of supply units alone is always eliminated.
+        for u in defenders:
+            eliminate(state, u)
+        _after_combat(state, h, side, attackers, overrun, lost=0)
+        return [f"{head}: the supply units are eliminated; no attacker losses"]
+    supports = [state.units[i] for i in support_ids if i in state.units]
+    attack, a_notes = attack_strength(state, attackers, supports)
+    defence, d_notes = defence_strength(state, h, defenders, _supply(state, enemy))
+    ratio = attack / defence
+    total = sum(u.strength for u in defenders if u.type != UnitType.SUPPLY)
+    u1, loss, u2, a_loss = combat_math.roll_land_combat(rng, ratio, total)
+    parts = [
+        f"{head}: attack {_num(attack)}" + (f" ({', '.join(a_notes)})" if a_notes else ""),
+        f"defence {_num(defence)}" + (f" ({', '.join(d_notes)})" if d_notes else ""),
+        f"odds {float(ratio):.2f}",
+    ]
+    # the attacker's losses first: an eliminated attacker exerts no control zone on the retreat
+    if a_loss is None:
+        for u in attackers:
+            eliminate(state, u)
+        a_text = "every attacker is eliminated"
+    elif a_loss:
+        a_text = f"attacker loses {a_loss}: " + ", ".join(take_losses(state, attackers, a_loss))
+    else:
+        a_text = "no attacker losses"
+    attackers = [u for u in attackers if u.id in state.units]
+    before = total
+    d_text = _defender_losses(state, h, side, defenders, attackers, loss) if loss else "no defender losses"
+    survivors = [u for u in defenders if u.id in state.units]
+    lost = before - sum(u.strength for u in survivors if u.type != UnitType.SUPPLY)
+    parts.append(f"defender draw {float(u1):.3f}: {d_text}")
+    parts.append(f"attacker draw {float(u2):.3f}: {a_text}")
+    _after_combat(state, h, side, attackers, overrun, lost)
+    return ["; ".join(parts)]
+
+
+def _defender_losses(
+    state: GameState, h: int, side: str, defenders: list[Unit], attackers: list[Unit], loss: int
+) -> str:
+    """Apply ``loss`` (doubled if the stack will not or cannot retreat) and the retreat."""
+    enemy = other(side)
+    total = sum(u.strength for u in defenders if u.type != UnitType.SUPPLY)
+    willing = state.stands.get(h) != enemy
+    if willing and loss < total:
+        # who would survive single losses, and can they all retreat?
+        hit = loss_split(defenders, loss)
+        left = [u for u in defenders if u.type == UnitType.SUPPLY or hit.get(u.id, 0) < u.strength]
+        plan = retreat_plan(state, enemy, h, left, attackers)
+        if plan is not None:
+            text = [f"defender loses {loss}", *take_losses(state, defenders, loss)]
+            moves = []
+            for u in defenders:
+                if u.id in state.units and u.id in plan:
+                    state.place(u, plan[u.id])
+                    pass_to_side(state, plan[u.id], u.country)
+                    moves.append(f"#{u.id} to {_hex(state, plan[u.id])}")
+            state.stands.pop(h, None)
+            return ", ".join(text) + "; retreats " + ", ".join(moves)
+        reason = "cannot retreat, losses doubled"
+    elif willing:
+        reason = ""
+    else:
+        reason = "will not retreat, losses doubled"
+    points = loss * 2 if reason else loss
+    text = [f"defender loses {points}" + (f" ({reason})" if reason else "")]
+    text += take_losses(state, defenders, points)
+    if not any(u.id in state.units and u.type != UnitType.SUPPLY for u in defenders):
+        # "Supply Units in Combat": supply units fall with the rest of their stack.
+        for u in defenders:
+            if u.id in state.units:
+                eliminate(state, u)
+                text.append(f"#{u.id} eliminated")
+        state.stands.pop(h, None)
+    return ", ".join(text)
+
+
+def _after_combat(state: GameState, h: int, side: str, attackers: list[Unit], overrun: bool, lost: int) -> None:
+    """Hex control, pockets, overrun success and the advance that may follow."""
+    alive = [u for u in attackers if u.id in state.units]
+    if overrun and lost > 0:
+        for u in alive:
+            u.overran = True
+    if land_defenders(state, h, side) or not alive:
+        return
+    take_control(state, h, alive[0].country)
+    resolve_pockets(state)
+    if not overrun:
+        advances = state.pending.setdefault("advance", [])
+        for row in advances:
+            if row[0] == h:
+                row[1] = sorted(set(row[1]) | {u.id for u in alive})
+                break
+        else:
+            advances.append([h, sorted(u.id for u in alive), 0])
+
+
+# --- the phases -------------------------------------------------------------------------------
+
+
+class _Declare(Phase):
+    """Shared by the overrun and combat phases: declare attacks, give standing orders."""
+
+    overrun = False
+
+    def needed(self, state: GameState, side: str) -> bool:
+        return bool(attack_candidates(state, side, self.overrun))
+
+    def legal(self, state: GameState, side: str) -> list[Action]:
+        actions = attack_actions(state, side, self.overrun) + stand_actions(state, side)
+        if not self.overrun:
+            actions += support_actions(state, side)
+        return [PASS, *_sorted(actions)]
+
+    def check(self, state: GameState, side: str, action: Action) -> None:
+        verb = "overrun" if self.overrun else "attack"
+        if action.kind == verb:
+            check_attack(state, side, action, self.overrun)
+        elif action.kind == "support" and not self.overrun:
+            h, uid = action.args
+            assert isinstance(h, int) and isinstance(uid, int)
+            on_map = 0 <= h < state.world.map.size
+            why = support_refusal(state, side, uid, h) if on_map else f"hex {h} is not on the map"
+            if why:
+                raise IllegalAction(why)
+        elif action.kind == "stand":
+            check_stand(state, side, action)
+        else:
+            super().check(state, side, action)
+
+    def apply(self, state: GameState, side: str, action: Action) -> None:
+        if action.kind == "stand":
+            apply_stand(state, side, action)
+        elif action.kind == "support":
+            h, uid = action.args
+            target = _support_target(state, int(h))
+            assert target is not None
+            target[3].append(uid)  # type: ignore[union-attr]
+        else:
+            apply_attack(state, action, self.overrun)
+
+
+class _Roll(Phase):
+    kind = "chance"
+
+    def needed(self, state: GameState, side: str) -> bool:
+        return bool(state.combats)
+
+    def roll(self, state: GameState, rng: Rng) -> list[str]:
+        log: list[str] = []
+        for entry in list(state.combats):
+            log.extend(resolve(state, rng, entry))
+        state.combats = []
+        prune_stands(state)
+        return log
+
+    def leave(self, state: GameState) -> None:
+        state.combats = []
+
+
+class Overrun(_Declare):
     name = "overrun"
     prompt = "declare overrun attacks with armor, or pass"
+    kinds = frozenset({"overrun", "stand"})
+    overrun = True
 
 
-class OverrunRoll(Phase):
+class OverrunRoll(_Roll):
     name = "overrun_roll"
-    kind = "chance"
 
 
-class Combat(Phase):
+class Combat(_Declare):
     name = "combat"
     prompt = "declare attacks, or pass"
+    kinds = frozenset({"attack", "support", "stand"})
 
 
-class CombatRoll(Phase):
+class CombatRoll(_Roll):
     name = "combat_roll"
-    kind = "chance"
+
+
+def advance_refusal(state: GameState, side: str, action: Action) -> str:
+    h = action.args[0]
+    assert isinstance(h, int)
+    ids = [int(x) for x in action.args[1:]]
+    rows = [r for r in state.pending.get("advance", []) if r[0] == h]
+    where = _hex(state, h) if 0 <= h < state.world.map.size else str(h)
+    if not rows:
+        return f"no attack of yours emptied hex {where} in this phase"
+    eligible, done = rows[0][1], rows[0][2]
+    if not ids:
+        return f"name the units that advance into hex {where}"
+    if len(set(ids)) != len(ids):
+        return f"a unit is named twice in the advance into hex {where}"
+    if done + len(ids) > MAX_ADVANCE:
+        return f"at most {MAX_ADVANCE} units may advance into hex {where}"
+    if land_defenders(state, h, side):
+        return f"hex {where} holds enemy land units"
+    units = []
+    for uid in ids:
+        u = state.units.get(uid)
+        if u is None:
+            return f"there is no unit #{uid}"
+        if uid not in eligible:
+            return f"{u.label()} did not attack hex {where} or has already advanced"
+        if u.type == UnitType.ARMOR and state.world.map.terrain[h] in (Terrain.DESERT, Terrain.ICECAP):
+            return f"{u.label()} may not enter {Terrain(state.world.map.terrain[h]).name.lower()} hex {where}"
+        if not may_enter_country(state, u, h):
+            return f"{u.label()} may not enter hex {where}"
+        units.append(u)
+    if not can_stack_land(state, h, units):
+        return f"hex {where} has no room for these units (stacking)"
+    return ""
 
 
 class Advance(Phase):
     name = "advance"
     prompt = "advance into hexes emptied by your attacks, or pass"
+    kinds = frozenset({"advance", "stand"})
+
+    def needed(self, state: GameState, side: str) -> bool:
+        return bool(self._actions(state, side))
+
+    def _actions(self, state: GameState, side: str) -> list[Action]:
+        out = []
+        for h, eligible, done in state.pending.get("advance", []):
+            room = MAX_ADVANCE - done
+            for n in range(1, room + 1):
+                for group in combinations(sorted(eligible), n):
+                    action = Action("advance", (h, *group))
+                    if not advance_refusal(state, side, action):
+                        out.append(action)
+        return out
+
+    def legal(self, state: GameState, side: str) -> list[Action]:
+        return [PASS, *_sorted(self._actions(state, side) + stand_actions(state, side))]
+
+    def check(self, state: GameState, side: str, action: Action) -> None:
+        if action.kind == "advance":
+            why = advance_refusal(state, side, action)
+            if why:
+                raise IllegalAction(why)
+        elif action.kind == "stand":
+            check_stand(state, side, action)
+        else:
+            super().check(state, side, action)
+
+    def apply(self, state: GameState, side: str, action: Action) -> None:
+        if action.kind == "stand":
+            apply_stand(state, side, action)
+            return
+        h = int(action.args[0])
+        ids = [int(x) for x in action.args[1:]]
+        row = next(r for r in state.pending["advance"] if r[0] == h)
+        for uid in ids:
+            u = state.units[uid]
+            state.place(u, h)
+            pass_to_side(state, h, u.country)
+        row[1] = [i for i in row[1] if i not in ids]
+        row[2] += len(ids)
+
+    def leave(self, state: GameState) -> None:
+        state.pending.pop("advance", None)

@@ -1,12 +1,534 @@
 """The deployment phase: placing units, merging and splitting, installations
-(rulebook: "Game Sequence", "Strength Points"; supplement: "Placement", "Installations and repairs")."""
+(rulebook: "Game Sequence", "Strength Points"; supplement: "Placement", "Placing units",
+"Installations and repairs").
+
+What may be placed: a country's *free* units - its pool when it entered the war,
+liberated forces, units sent home - and the units it bought whose arrival date has
+come (moved from ``CountryState.transit`` when the phase begins).  Land units wait
+as strength points (``free_land``, keyed ``type/move``) and are merged into units
+when placed; naval and air units wait as off-map units (``free_units``).  Whatever
+is not placed goes back to the pool that can be bought when the phase ends.
+
+Orders::
+
+    place_land COUNTRY TYPE MOVE POINTS HEX    e.g. place_land Germany armor 5 8 12,40
+    place UNIT HEX                             a naval or air unit (or a returned land unit)
+    merge UNIT UNIT                            the second unit joins the first
+    split UNIT POINTS                          POINTS leave the unit as a new unit
+    fortify HEX        build_airfield HEX      repair_site HEX
+"""
 
 from __future__ import annotations
 
+import weakref
+from collections import deque
+
+from engine import stacking, supply, zoc
+from engine.actions import PASS, Action, IllegalAction, kind
+from engine.hexmap import Kind, Terrain
 from engine.phase import Phase
+from engine.state import ALLIES, AXIS, SIDES, GameState, Unit, land_key, split_land_key
+from engine.units import (
+    AIRFIELD_COST,
+    AIRFIELD_DELAY,
+    FORTIFICATION_COST,
+    FORTIFICATION_DELAY,
+    REPAIR_COST,
+    Domain,
+    UnitProfile,
+    UnitType,
+    max_strength,
+)
+from engine.war import FLAG_PLACE
+
+kind("place_land", "country", "str", "int", "int", "hex", help="place_land COUNTRY TYPE MOVE POINTS HEX")
+kind("place", "unit", "hex", help="place an arrived naval or air unit: place UNIT HEX")
+kind("merge", "unit", "unit", help="merge the second land unit into the first: merge UNIT UNIT")
+kind("split", "unit", "int", help="split POINTS off a land unit: split UNIT POINTS")
+kind("fortify", "hex", help=f"build a fortification (${FORTIFICATION_COST}B, {FORTIFICATION_DELAY} months)")
+kind("build_airfield", "hex", help=f"build an airfield (${AIRFIELD_COST}B, {AIRFIELD_DELAY} months)")
+kind("repair_site", "hex", help=f"repair a bombed city or resource hex (${REPAIR_COST}B)")
+
+NO_ARMOR_TERRAIN = frozenset({Terrain.DESERT, Terrain.ICECAP})
+#: Supplement "Placing units": Polish ships may also be placed in British (home) ports.
+NAVAL_GUESTS = {"Poland": ("United Kingdom",)}
+#: American air units may be placed in any port of these countries out of enemy naval zones.
+AIR_PORT_HOSTS = {"United States": ("United States", "United Kingdom")}
+
+
+# ----------------------------------------------------------- placement areas
+
+_cache: weakref.WeakKeyDictionary[GameState, tuple[tuple[int, ...], dict[str, frozenset[int]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _stamp(state: GameState) -> tuple[int, ...]:
+    # The area changes with control (hashed, in case a caller changed it) and, on a
+    # country's turn of entry, with its placed supply units (counted in ``pending``);
+    # other placements leave it alone, so a long list of orders reuses one search.
+    return (state.date, state.step, state.pending.get("supply_placed", 0), hash(bytes(state.controller)))
+
+
+def home_area(state: GameState, country: str) -> frozenset[int]:
+    """Land hexes where ``country`` may place land and air units (supplement "Placement")."""
+    stamp = _stamp(state)
+    entry = _cache.get(state)
+    if entry is None or entry[0] != stamp:
+        entry = (stamp, {})
+        _cache[state] = entry
+    area = entry[1].get(country)
+    if area is None:
+        area = _compute_area(state, country)
+        entry[1][country] = area
+    return area
+
+
+def _compute_area(state: GameState, country: str) -> frozenset[int]:
+    c = state.countries[country]
+    side = c.side
+    hexmap = state.world.map
+    controller, side_of = state.controller, _side_table(state)
+    home = [h for h in hexmap.hexes_of_territory.get(country, ()) if side_of[controller[h]] == side]
+    supplied = supply.supplied_hexes(state, country)
+    area = {h for h in home if h in supplied}
+    if c.entered == state.date:
+        area |= _reach_of_supply_units(state, country, set(home))
+    # Supplement "Placing units": first-turn areas (Japan in China 1939, the Soviet borders).
+    own = state.world.country_no[country]
+    for flag, when in c.flags.items():
+        if flag.startswith(FLAG_PLACE) and when == state.date:
+            border = hexmap.temp_borders.get(flag[len(FLAG_PLACE) :], frozenset())
+            area |= {h for h in border if controller[h] == own}
+    return frozenset(area)
+
+
+def _side_table(state: GameState) -> list[str]:
+    return ["", *(state.countries[n].side for n in state.world.country_names[1:])]
+
+
+def _reach_of_supply_units(state: GameState, country: str, home: set[int]) -> set[int]:
+    """On a country's turn of entry its supply units may stand out of supply, and home
+    hexes connected to them count as in supply (supplement "Placing units")."""
+    starts = [u.hex for u in state.units_of(country) if u.type == UnitType.SUPPLY and u.hex in home]
+    seen = set(starts)
+    queue = deque(starts)
+    nbr = state.world.map.land_neighbours
+    while queue:
+        h = queue.popleft()
+        for o in nbr[h]:
+            if o in home and o not in seen:
+                seen.add(o)
+                queue.append(o)
+    return seen
+
+
+def land_refusal(state: GameState, country: str, unit_type: str, h: int, units: list[Unit]) -> str:
+    """Why a land unit of ``country`` may not be placed in ``h`` ('' if it may)."""
+    hexmap = state.world.map
+    where = hexmap.grid.label(h)
+    if not 0 <= h < hexmap.size or hexmap.kind[h] == Kind.SEA:
+        return f"hex {where} has no land"
+    supply_exception = unit_type == UnitType.SUPPLY and state.countries[country].entered == state.date
+    if h not in home_area(state, country) and not (supply_exception and _own_home(state, country, h)):
+        return f"{country} may not place units in hex {where}: not a home hex its side controls and supplies"
+    if unit_type == UnitType.ARMOR and hexmap.terrain[h] in NO_ARMOR_TERRAIN:
+        return f"armor may not be placed in {Terrain(hexmap.terrain[h]).name.lower()} hex {where}"
+    if not stacking.can_stack_land(state, h, units):
+        return f"hex {where} has no room for another land unit"
+    return ""
+
+
+def _own_home(state: GameState, country: str, h: int) -> bool:
+    hexmap = state.world.map
+    return (
+        hexmap.country_of[h] == country
+        and not hexmap.is_colony(h)
+        and state.side_controlling(h) == state.countries[country].side
+    )
+
+
+def unit_refusal(state: GameState, u: Unit, h: int) -> str:
+    """Why off-map unit ``u`` may not be placed in ``h`` ('' if it may)."""
+    if not 0 <= h < state.world.map.size:
+        return "there is no such hex"
+    if u.is_land:
+        why = land_refusal(state, u.country, u.type, h, [u])
+        return f"{u.label()}: {why}" if why else ""
+    problem = _unit_problem(state, u, h, home_area(state, u.country))
+    if not problem:
+        return ""
+    where = state.world.map.grid.label(h)
+    return {
+        "port": f"{u.label()} must be placed in a port its side holds, and {where} is none",
+        "home_port": f"{u.label()} may not be placed in {where}: not a home port of {u.country}",
+        "full": f"{u.label()} may not be placed in {where}: the hex is full",
+        "area": f"{u.label()} may not be placed in {where}: not a home hex its side controls and supplies",
+        "airbase": f"{u.label()} may not be placed in {where}: no free airbase place",
+    }[problem]
+
+
+def _unit_problem(state: GameState, u: Unit, h: int, area: frozenset[int]) -> str:
+    """'' if naval or air unit ``u`` may be placed in ``h``, else a short code (kept cheap:
+    legal() asks it for many hexes)."""
+    hexmap = state.world.map
+    side = state.countries[u.country].side
+    if u.is_naval:
+        if not stacking.friendly_port(state, h, side):
+            return "port"
+        guests = NAVAL_GUESTS.get(u.country, ())
+        if h not in area and not (hexmap.country_of[h] in guests and not hexmap.is_colony(h)):
+            return "home_port"
+        return "" if stacking.naval_room(state, h, side) >= 1 else "full"
+    in_area = h in area
+    if not in_area and u.country in AIR_PORT_HOSTS:
+        in_area = (
+            stacking.friendly_port(state, h, side)
+            and state.controller_of(h) in AIR_PORT_HOSTS[u.country]
+            and not zoc.in_enemy_naval_zoc(state, side, h)
+        )
+    if not in_area:
+        return "area"
+    return "" if stacking.air_room(state, h, side) >= 1 else "airbase"
+
+
+# --------------------------------------------------------------------- phase
+
+
+def _country_of_side(state: GameState, side: str, name: str) -> str:
+    c = state.countries.get(name)
+    if c is None:
+        return f"there is no country named {name}"
+    if c.side != side:
+        return f"{name} is not on the {side}' side"
+    if not c.active:
+        return f"{name} is not at war" if not c.at_war else f"{name} is conquered"
+    return ""
+
+
+def _owned_unit(state: GameState, side: str, uid: int) -> Unit:
+    u = state.units.get(uid)
+    if u is None:
+        raise IllegalAction(f"there is no unit #{uid}")
+    if state.countries[u.country].side != side:
+        raise IllegalAction(f"{u.label()} is not yours")
+    return u
+
+
+def _land_on_map(state: GameState, side: str, uid: int) -> Unit:
+    u = _owned_unit(state, side, uid)
+    if not u.is_land or not u.on_map or u.carrier != -1:
+        raise IllegalAction(f"{u.label()} is not a land unit on the map (and not embarked)")
+    return u
+
+
+def _payer(state: GameState, side: str, h: int, cost: int, what: str) -> str:
+    """The country that builds in ``h`` (its controller), or raise why it cannot."""
+    hexmap = state.world.map
+    if not 0 <= h < hexmap.size or hexmap.kind[h] == Kind.SEA:
+        raise IllegalAction(f"{what} needs a land hex")
+    where = hexmap.grid.label(h)
+    owner = state.controller_of(h)
+    if not owner or state.countries[owner].side != side:
+        raise IllegalAction(f"your side does not control hex {where}")
+    c = state.countries[owner]
+    if not c.active:
+        raise IllegalAction(f"{owner}, which holds hex {where}, cannot build: it is not an active country at war")
+    if c.money < cost:
+        raise IllegalAction(f"{owner} has ${c.money}B, and {what} in hex {where} costs ${cost}B")
+    return owner
+
+
+def _new_unit(state: GameState, side: str, country: str, profile: UnitProfile) -> Unit:
+    """A new unit whose id does not depend on the other side's orders.
+
+    Each side's list is checked on its own copy of the state, and later orders of a
+    list name units its earlier orders created (merge, split); the two sides therefore
+    draw ids from interleaved sequences (Axis even offsets, Allies odd ones) from the
+    counter at the start of the phase."""
+    ids = state.pending.setdefault("ids", {"base": state.next_unit_id, AXIS: 0, ALLIES: 0})
+    n = ids[side]
+    ids[side] = n + 1
+    state.next_unit_id = ids["base"] + 2 * n + SIDES.index(side)
+    u = state.new_unit(country, profile)
+    state.next_unit_id = ids["base"] + 2 * max(ids[AXIS], ids[ALLIES])
+    return u
 
 
 class Deployment(Phase):
     name = "deployment"
     kind = "simultaneous"
+    kinds = frozenset({"place_land", "place", "merge", "split", "fortify", "build_airfield", "repair_site"})
     prompt = "place new units, merge or split units, build fortifications and airfields"
+
+    def enter(self, state: GameState) -> None:
+        state.pending = {}
+        # Construction started in earlier deployment phases advances by one month.
+        for sites in (state.forts, state.airfields):
+            for h in sorted(sites):
+                if sites[h] > 0:
+                    sites[h] -= 1
+        for name in sorted(state.countries):
+            c = state.countries[name]
+            due = [(d, uid) for d, uid in c.transit if d <= state.date]
+            if not due:
+                continue
+            c.transit = [(d, uid) for d, uid in c.transit if d > state.date]
+            for _, uid in due:
+                u = state.units[uid]
+                if u.is_land:
+                    # A bought land purchase travels as one off-map unit holding the points.
+                    key = land_key(u.type, u.move)
+                    c.free_land[key] = c.free_land.get(key, 0) + u.strength
+                    state.destroy(u)
+                else:
+                    c.free_units.append(uid)
+
+    def needed(self, state: GameState, side: str) -> bool:
+        return any(c.side == side and c.active for c in state.countries.values())
+
+    def leave(self, state: GameState) -> None:
+        state.pending = {}
+        # Supplement "Countries and sides at the start": what is not placed goes back to the pool.
+        for name in sorted(state.countries):
+            c = state.countries[name]
+            for key, n in sorted(c.free_land.items()):
+                if n:
+                    c.pool_land[key] = c.pool_land.get(key, 0) + n
+            c.free_land = {}
+            for uid in c.free_units:
+                u = state.units[uid]
+                if u.is_land:
+                    key = land_key(u.type, u.move)
+                    c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type == "supply" else 0)
+                else:
+                    c.pool_units.append(u.profile())
+                state.destroy(u)
+            c.free_units = []
+
+    # --- legal actions ------------------------------------------------------------
+
+    def legal(self, state: GameState, side: str) -> list[Action]:
+        out = [PASS]
+        year = state.date // 12
+        countries = [n for n in sorted(state.countries) if not _country_of_side(state, side, n)]
+        for name in countries:
+            c = state.countries[name]
+            area = sorted(home_area(state, name))
+            for key, n in sorted(c.free_land.items()):
+                t, move = split_land_key(key)
+                top = 1 if t == UnitType.SUPPLY else min(n, max_strength(name, UnitType(t), year, move))
+                for h in area:
+                    probe = Unit(id=-1, country=name, type=t, strength=1, move=move)
+                    if land_refusal(state, name, t, h, [probe]):
+                        continue
+                    out.extend(Action("place_land", (name, t, move, p, h)) for p in range(1, min(top, n) + 1))
+            # Where a unit may go depends only on its country, domain and type: test each
+            # kind of unit once, not every unit (a fleet has dozens of ships).
+            allowed: dict[str, list[int]] = {}
+            ports = [city.hex for city in state.world.map.cities if state.world.map.is_port(city.hex)]
+            for uid in c.free_units:
+                u = state.units[uid]
+                if u.type not in allowed:
+                    if u.is_land:
+                        ok = [h for h in area if not unit_refusal(state, u, h)]
+                    else:
+                        home = home_area(state, name)
+                        candidates = ports if u.is_naval else sorted(home.union(ports))
+                        ok = [h for h in candidates if not _unit_problem(state, u, h, home)]
+                    allowed[u.type] = sorted(ok)
+                out.extend(Action("place", (uid, h)) for h in allowed[u.type])
+        out.extend(self._legal_merges(state, side, year))
+        out.extend(self._legal_sites(state, side))
+        return sorted(out, key=lambda a: (a.kind, a.args))
+
+    def _legal_merges(self, state: GameState, side: str, year: int) -> list[Action]:
+        out = []
+        for u in sorted(state.side_units(side), key=lambda x: x.id):
+            if not u.is_land or u.carrier != -1 or not state.countries[u.country].active:
+                continue
+            out.extend(Action("split", (u.id, p)) for p in range(1, u.strength) if not self._split_refusal(state, u, p))
+            for o in state.units_at(u.hex):
+                if o.id != u.id and not self._merge_refusal(state, u, o, year):
+                    out.append(Action("merge", (u.id, o.id)))
+        return out
+
+    def _legal_sites(self, state: GameState, side: str) -> list[Action]:
+        out = []
+        hexmap = state.world.map
+        no_of = state.world.country_no
+        payers = {
+            no_of[n]: c.money
+            for n, c in state.countries.items()
+            if c.side == side and c.active and c.money >= REPAIR_COST
+        }
+        if not payers:
+            return out
+        controller, kinds = state.controller, hexmap.kind
+        for h in range(hexmap.size):
+            money = payers.get(controller[h])
+            if money is None or kinds[h] == Kind.SEA:
+                continue
+            if money >= FORTIFICATION_COST and h not in state.forts:
+                out.append(Action("fortify", (h,)))
+            if money >= AIRFIELD_COST and h not in state.airfields:
+                out.append(Action("build_airfield", (h,)))
+            if (h in state.bombed or h in state.strategic) and h not in state.atomized:
+                out.append(Action("repair_site", (h,)))
+        return out
+
+    # --- checks ---------------------------------------------------------------------
+
+    def check(self, state: GameState, side: str, action: Action) -> None:
+        k, a = action.kind, action.args
+        if k == "place_land":
+            self._check_place_land(state, side, str(a[0]), str(a[1]), int(a[2]), int(a[3]), int(a[4]))
+        elif k == "place":
+            u = _owned_unit(state, side, int(a[0]))
+            if u.id not in state.countries[u.country].free_units:
+                raise IllegalAction(f"{u.label()} is not waiting to be placed")
+            why = _country_of_side(state, side, u.country) or unit_refusal(state, u, int(a[1]))
+            if why:
+                raise IllegalAction(why)
+        elif k == "merge":
+            u, o = _land_on_map(state, side, int(a[0])), _land_on_map(state, side, int(a[1]))
+            why = self._merge_refusal(state, u, o, state.date // 12)
+            if why:
+                raise IllegalAction(why)
+        elif k == "split":
+            u = _land_on_map(state, side, int(a[0]))
+            why = self._split_refusal(state, u, int(a[1]))
+            if why:
+                raise IllegalAction(why)
+        elif k == "fortify":
+            h = int(a[0])
+            _payer(state, side, h, FORTIFICATION_COST, "a fortification")
+            if h in state.forts:
+                raise IllegalAction(f"hex {state.world.map.grid.label(h)} already has a fortification")
+        elif k == "build_airfield":
+            h = int(a[0])
+            _payer(state, side, h, AIRFIELD_COST, "an airfield")
+            if h in state.airfields:
+                raise IllegalAction(f"hex {state.world.map.grid.label(h)} already has an airfield")
+        elif k == "repair_site":
+            h = int(a[0])
+            _payer(state, side, h, REPAIR_COST, "a repair")
+            where = state.world.map.grid.label(h)
+            if h in state.atomized:
+                raise IllegalAction(f"hex {where} was destroyed by an atomic bomb and cannot be repaired")
+            if h not in state.bombed and h not in state.strategic:
+                raise IllegalAction(f"hex {where} is not damaged by bombing")
+        else:
+            super().check(state, side, action)
+
+    def _check_place_land(self, state: GameState, side: str, name: str, t: str, move: int, points: int, h: int) -> None:
+        why = _country_of_side(state, side, name)
+        if why:
+            raise IllegalAction(why)
+        try:
+            unit_type = UnitType(t)
+        except ValueError:
+            raise IllegalAction(f"'{t}' is not a unit type") from None
+        if unit_type.domain is not Domain.LAND:
+            raise IllegalAction(f"{t} is not a land type; place naval and air units with 'place UNIT HEX'")
+        have = state.countries[name].free_land.get(land_key(t, move), 0)
+        what = f"{t} points with movement {move}"
+        if points < 1:
+            raise IllegalAction("place at least one strength point")
+        if points > have:
+            raise IllegalAction(f"{name} has {have} {what} to place, not {points}")
+        if unit_type is UnitType.SUPPLY:
+            if points != 1:
+                raise IllegalAction("supply units are placed one at a time: give POINTS 1")
+        else:
+            top = max_strength(name, unit_type, state.date // 12, move)
+            if top == 0:
+                raise IllegalAction(f"{name} has no {t} units")
+            if points > top:
+                raise IllegalAction(f"a {name} {t} unit holds at most {top} strength points, not {points}")
+        if not 0 <= h < state.world.map.size:
+            raise IllegalAction("there is no such hex")
+        probe = Unit(id=-1, country=name, type=t, strength=points, move=move)
+        why = land_refusal(state, name, t, h, [probe])
+        if why:
+            raise IllegalAction(why)
+
+    def _merge_refusal(self, state: GameState, u: Unit, o: Unit, year: int) -> str:
+        if u.id == o.id:
+            return f"{u.label()} cannot merge with itself"
+        if u.hex != o.hex or (u.country, u.type, u.move) != (o.country, o.type, o.move):
+            return f"{u.label()} and {o.label()} must be in the same hex, of the same nationality, type and movement"
+        if u.type == UnitType.SUPPLY:
+            return "supply units do not merge"
+        top = max_strength(u.country, UnitType(u.type), year, u.move)
+        if u.strength + o.strength > top:
+            return f"{u.label()} and {o.label()} together exceed the largest unit of {top} strength points"
+        return ""
+
+    def _split_refusal(self, state: GameState, u: Unit, points: int) -> str:
+        if not 1 <= points < u.strength:
+            return f"{u.label()} can split off 1 to {u.strength - 1} strength points, not {points}"
+        part = Unit(id=-1, country=u.country, type=u.type, strength=points, move=u.move)
+        if not stacking.can_stack_land(state, u.hex, [u, part]):
+            return f"hex {state.world.map.grid.label(u.hex)} has no room for another land unit"
+        return ""
+
+    # --- applying ---------------------------------------------------------------
+
+    def apply(self, state: GameState, side: str, action: Action) -> None:
+        k, a = action.kind, action.args
+        if k == "place_land":
+            name, t, move, points, h = str(a[0]), str(a[1]), int(a[2]), int(a[3]), int(a[4])
+            c = state.countries[name]
+            key = land_key(t, move)
+            c.free_land[key] -= points
+            if not c.free_land[key]:
+                del c.free_land[key]
+            strength = 0 if t == UnitType.SUPPLY else points
+            if t == UnitType.SUPPLY:
+                state.pending["supply_placed"] = state.pending.get("supply_placed", 0) + 1
+            u = _new_unit(state, side, name, UnitProfile(UnitType(t), strength=strength, move=move))
+            state.place(u, h)
+        elif k == "place":
+            u = state.units[int(a[0])]
+            state.countries[u.country].free_units.remove(u.id)
+            u.in_port = u.is_naval
+            if u.type == UnitType.SUPPLY:
+                state.pending["supply_placed"] = state.pending.get("supply_placed", 0) + 1
+            state.place(u, int(a[1]))
+        elif k == "merge":
+            u, o = state.units[int(a[0])], state.units[int(a[1])]
+            u.strength += o.strength
+            u.unsupplied = max(u.unsupplied, o.unsupplied)
+            u.supplied = u.supplied and o.supplied
+            state.destroy(o)
+        elif k == "split":
+            u, points = state.units[int(a[0])], int(a[1])
+            part = _new_unit(state, side, u.country, UnitProfile(UnitType(u.type), strength=points, move=u.move))
+            for f in ("supplied", "unsupplied", "moved", "attacked", "origin"):
+                setattr(part, f, getattr(u, f))
+            u.strength -= points
+            state.place(part, u.hex)
+        elif k in ("fortify", "build_airfield"):
+            h = int(a[0])
+            owner = state.controller_of(h)
+            cost, delay, sites, owners = (
+                (FORTIFICATION_COST, FORTIFICATION_DELAY, state.forts, state.fort_owner)
+                if k == "fortify"
+                else (AIRFIELD_COST, AIRFIELD_DELAY, state.airfields, state.airfield_owner)
+            )
+            state.countries[owner].money -= cost
+            sites[h] = delay
+            owners[h] = owner
+        elif k == "repair_site":
+            h = int(a[0])
+            state.countries[state.controller_of(h)].money -= REPAIR_COST
+            state.bombed.discard(h)
+            state.strategic.discard(h)
+
+    def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
+        # The sides place in hexes they control and spend their own countries' money,
+        # so the order between them does not matter.
+        for side in SIDES:
+            for action in orders.get(side, ()):
+                self.apply(state, side, action)

@@ -1,17 +1,389 @@
-"""Income, money exchange and unit builds (rulebook: "Money", "Buying Units")."""
+"""Income, money exchange and unit builds (rulebook: "Money", "Money Exchange",
+"Buying Units", "Buying Back Eliminated Units"; supplement "Installations and repairs").
+
+Orders of the income phase::
+
+    send FROM TO AMOUNT            e.g. send Germany Italy 300
+
+Orders of the unit build phase::
+
+    buy COUNTRY TYPE MOVE POINTS   land strength points from the pool, e.g. buy Germany armor 5 4
+    buy_unit COUNTRY NAME          a named naval or air unit of the pool
+    repair UNIT                    a damaged naval unit in port, or a damaged air unit
+
+A bought purchase travels as an off-map unit in ``CountryState.transit`` until its
+arrival date; the deployment phase makes it placeable (land purchases hold their
+points in ``strength``, supply purchases their number of supply units).
+"""
 
 from __future__ import annotations
 
+from engine import stacking
+from engine.actions import PASS, Action, IllegalAction, kind
+from engine.hexmap import Terrain
 from engine.phase import Phase
+from engine.state import AXIS, SIDES, GameState, land_key, split_land_key
+from engine.units import COSTS, REPAIR_COST, Domain, UnitProfile, UnitType
+
+kind("send", "country", "country", "int", help="send money to a partner: send FROM TO AMOUNT")
+kind("buy", "country", "str", "int", "int", help="buy land strength points: buy COUNTRY TYPE MOVE POINTS")
+kind("buy_unit", "country", "str", help="buy a naval or air unit of the pool: buy_unit COUNTRY NAME")
+kind("repair", "unit", help=f"repair a damaged naval (in port) or air unit (${REPAIR_COST}B)")
+
+# ----------------------------------------------------------------------- income
+
+RESOURCE_INCOME = 50
+#: Income per resource hex a country controls in its own home territory (rulebook "Money").
+HOME_RESOURCE_INCOME = {"Germany": 100, "Japan": 200}
+UK_CONVOY_HOME_INCOME = 100  # only if the UK received convoy money during the past turn
+US_HOME_INCOME, US_HOME_INCOME_LATER, US_LATER_AFTER = 100, 150, 12  # months at war
+CHINA_EXTRA = 600
+CANADA_EXTRA = 500  # while the United States is neutral
+
+
+def home_resource_value(state: GameState, country: str) -> int:
+    c = state.countries[country]
+    if country == "United Kingdom":
+        return UK_CONVOY_HOME_INCOME if c.received_convoy_money else RESOURCE_INCOME
+    if country == "United States":
+        return US_HOME_INCOME_LATER if state.date - c.entered >= US_LATER_AFTER else US_HOME_INCOME
+    return HOME_RESOURCE_INCOME.get(country, RESOURCE_INCOME)
+
+
+def income_of(state: GameState, country: str) -> int:
+    """This month's income of ``country`` (0 unless it is at war and not conquered)."""
+    c = state.countries[country]
+    if not c.active:
+        return 0
+    hexmap = state.world.map
+    own = state.world.country_no[country]
+    home = home_resource_value(state, country)
+    total = 0
+    for h in hexmap.resources:
+        if state.controller[h] != own or h in state.strategic or h in state.atomized:
+            continue
+        at_home = hexmap.country_of[h] == country and not hexmap.is_colony(h)
+        total += home if at_home else RESOURCE_INCOME
+    if country == "China":
+        total += CHINA_EXTRA
+    us = state.countries.get("United States")
+    if country == "Canada" and (us is None or not us.at_war):
+        total += CANADA_EXTRA
+    return total
+
+
+def collect_income(state: GameState) -> dict[str, int]:
+    paid = {}
+    for name in sorted(state.countries):
+        amount = income_of(state, name)
+        if amount:
+            state.countries[name].money += amount
+            paid[name] = amount
+    # The convoy bonus counts the past turn only; convoys arriving this turn set it again.
+    uk = state.countries.get("United Kingdom")
+    if uk is not None:
+        uk.received_convoy_money = False
+    return paid
+
+
+# --------------------------------------------------------------- money exchange
+
+GERMAN_SEND_LIMIT = 500
+THIRD_LIMIT = ("United States", "United Kingdom")  # may send a third of their money per month
+CHINA_ROUTE = ("China", "Burma")  # country, territory: the Burma road
+
+
+_route_pairs: dict[str, tuple[tuple[int, int], ...]] = {}
+
+
+def _china_route_pairs(state: GameState) -> tuple[tuple[int, int], ...]:
+    key = state.world.digest
+    if key not in _route_pairs:
+        hexmap = state.world.map
+        burma = hexmap.hexes_of_territory.get(CHINA_ROUTE[1], ())
+        pairs = []
+        for b in burma:
+            if hexmap.terrain[b] == Terrain.TALL_MOUNTAIN:
+                continue
+            for o in hexmap.land_neighbours[b]:
+                if hexmap.country_of[o] == CHINA_ROUTE[0] and hexmap.terrain[o] != Terrain.TALL_MOUNTAIN:
+                    pairs.append((b, o))
+        _route_pairs[key] = tuple(sorted(pairs))
+    return _route_pairs[key]
+
+
+def china_route_open(state: GameState) -> bool:
+    """Do the Allies hold an adjacent pair of non-tall-mountain hexes in Burma and China?"""
+    return any(
+        state.side_controlling(b) == "allies" and state.side_controlling(c) == "allies"
+        for b, c in _china_route_pairs(state)
+    )
+
+
+def exchange_allowed(state: GameState, frm: str, to: str) -> bool:
+    """May ``frm`` send money directly to ``to`` (rulebook "Money Exchange")?"""
+    region = state.world.info
+    side = state.countries[frm].side
+    if side == AXIS:
+        if "Germany" in (frm, to):
+            partner = to if frm == "Germany" else frm
+            return region[partner].region == "europe"
+        return frm == "Thailand" and to == "Japan"
+    if to == "China" and frm in THIRD_LIMIT:
+        return china_route_open(state)
+    for hub, area in (("United States", "americas"), ("United Kingdom", "europe")):
+        if hub in (frm, to):
+            partner = to if frm == hub else frm
+            if region[partner].region == area:
+                return True
+    return False
+
+
+def send_limit(state: GameState, frm: str) -> int | None:
+    """Most ``frm`` may still send this month (None: no limit beyond its money)."""
+    sent = state.pending.get("sent", {}).get(frm, 0)
+    if frm == "Germany":
+        return max(0, GERMAN_SEND_LIMIT - sent)
+    if frm in THIRD_LIMIT:
+        return max(0, state.pending.get("base", {}).get(frm, 0) // 3 - sent)
+    return None
+
+
+def send_refusal(state: GameState, side: str, frm: str, to: str, amount: int) -> str:
+    for name in (frm, to):
+        c = state.countries.get(name)
+        if c is None:
+            return f"there is no country named {name}"
+        if c.side != side or not c.active:
+            return f"{name} is not an active {side} country at war"
+    if frm == to:
+        return f"{frm} cannot send money to itself"
+    if not exchange_allowed(state, frm, to):
+        return f"{frm} cannot send money directly to {to}"
+    if amount < 1:
+        return "send at least $1B"
+    money = state.countries[frm].money
+    if amount > money:
+        return f"{frm} has only ${money}B"
+    limit = send_limit(state, frm)
+    if limit is not None and amount > limit:
+        return f"{frm} may send only ${limit}B more this month"
+    return ""
 
 
 class Income(Phase):
     name = "income"
     kind = "simultaneous"
+    kinds = frozenset({"send"})
     prompt = "send money to partners, or pass"
+
+    def enter(self, state: GameState) -> None:
+        collect_income(state)
+        # The third a country may send is a third of its money after this month's income.
+        state.pending = {"base": {n: c.money for n, c in sorted(state.countries.items()) if c.active}, "sent": {}}
+
+    def leave(self, state: GameState) -> None:
+        state.pending = {}
+
+    def _pairs(self, state: GameState, side: str) -> list[tuple[str, str, int]]:
+        names = [n for n in sorted(state.countries) if state.countries[n].side == side and state.countries[n].active]
+        out = []
+        for frm in names:
+            money = state.countries[frm].money
+            limit = send_limit(state, frm)
+            top = money if limit is None else min(money, limit)
+            if top < 1:
+                continue
+            out.extend((frm, to, top) for to in names if to != frm and exchange_allowed(state, frm, to))
+        return out
+
+    def needed(self, state: GameState, side: str) -> bool:
+        return bool(self._pairs(state, side))
+
+    def legal(self, state: GameState, side: str) -> list[Action]:
+        out = [PASS]
+        for frm, to, top in self._pairs(state, side):
+            out.extend(Action("send", (frm, to, n)) for n in range(1, top + 1))
+        return sorted(out, key=lambda a: (a.kind, a.args))
+
+    def check(self, state: GameState, side: str, action: Action) -> None:
+        if action.kind != "send":
+            super().check(state, side, action)
+            return
+        frm, to, amount = action.args
+        why = send_refusal(state, side, str(frm), str(to), int(amount))
+        if why:
+            raise IllegalAction(why)
+
+    def apply(self, state: GameState, side: str, action: Action) -> None:
+        frm, to, amount = str(action.args[0]), str(action.args[1]), int(action.args[2])
+        state.countries[frm].money -= amount
+        state.countries[to].money += amount
+        sent = state.pending.setdefault("sent", {})
+        sent[frm] = sent.get(frm, 0) + amount
+
+    def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
+        # Each side moves only its own countries' money: the order between sides is immaterial.
+        for side in SIDES:
+            for action in orders.get(side, ()):
+                self.apply(state, side, action)
+
+
+# ------------------------------------------------------------------------ builds
+
+
+def _buyer(state: GameState, side: str, name: str) -> str:
+    c = state.countries.get(name)
+    if c is None:
+        return f"there is no country named {name}"
+    if c.side != side:
+        return f"{name} is not on the {side}' side"
+    if c.conquered:
+        return f"{name} is conquered and cannot buy units"
+    if not c.at_war:
+        return f"{name} is not at war and cannot buy units"
+    return ""
+
+
+def _find_profile(state: GameState, country: str, unit_name: str) -> int:
+    for i, p in enumerate(state.countries[country].pool_units):
+        if p.name == unit_name:
+            return i
+    return -1
+
+
+def buy_refusal(state: GameState, side: str, name: str, t: str, move: int, points: int) -> str:
+    why = _buyer(state, side, name)
+    if why:
+        return why
+    try:
+        unit_type = UnitType(t)
+    except ValueError:
+        return f"'{t}' is not a unit type"
+    if unit_type.domain is not Domain.LAND:
+        return f"{t} is not a land type; buy naval and air units by name with buy_unit"
+    c = state.countries[name]
+    have = c.pool_land.get(land_key(t, move), 0)
+    if points < 1:
+        return "buy at least one strength point"
+    if points > have:
+        return f"{name} has {have} {t} points with movement {move} available, not {points}"
+    cost = COSTS[unit_type].price * points
+    if cost > c.money:
+        return f"{points} {t} points cost ${cost}B and {name} has ${c.money}B"
+    return ""
+
+
+def unit_refusal(state: GameState, side: str, name: str, unit_name: str) -> str:
+    why = _buyer(state, side, name)
+    if why:
+        return why
+    i = _find_profile(state, name, unit_name)
+    if i < 0:
+        return f"{name} has no unit named {unit_name} available"
+    c = state.countries[name]
+    cost = COSTS[c.pool_units[i].type].price
+    if cost > c.money:
+        return f"{unit_name} costs ${cost}B and {name} has ${c.money}B"
+    return ""
+
+
+def repair_refusal(state: GameState, side: str, uid: int) -> str:
+    u = state.units.get(uid)
+    if u is None:
+        return f"there is no unit #{uid}"
+    why = _buyer(state, side, u.country)
+    if why:
+        return why
+    if not u.damaged:
+        return f"{u.label()} is not damaged"
+    if u.is_land or not u.on_map:
+        return f"{u.label()} cannot be repaired: only damaged naval and air units on the map can"
+    if u.is_naval and not (u.in_port and stacking.friendly_port(state, u.hex, side)):
+        return f"{u.label()} must be in a port its side holds to be repaired"
+    money = state.countries[u.country].money
+    if money < REPAIR_COST:
+        return f"repairing {u.label()} costs ${REPAIR_COST}B and {u.country} has ${money}B"
+    return ""
 
 
 class Build(Phase):
     name = "build"
     kind = "simultaneous"
+    kinds = frozenset({"buy", "buy_unit", "repair"})
     prompt = "buy units and repair damaged units"
+
+    def needed(self, state: GameState, side: str) -> bool:
+        return len(self.legal(state, side)) > 1
+
+    def legal(self, state: GameState, side: str) -> list[Action]:
+        out = [PASS]
+        for name in sorted(state.countries):
+            if _buyer(state, side, name):
+                continue
+            c = state.countries[name]
+            for key, have in sorted(c.pool_land.items()):
+                t, move = split_land_key(key)
+                price = COSTS[UnitType(t)].price
+                top = have if price == 0 else min(have, c.money // price)
+                out.extend(Action("buy", (name, t, move, n)) for n in range(1, top + 1))
+            for unit_name in sorted({p.name for p in c.pool_units}):
+                if not unit_refusal(state, side, name, unit_name):
+                    out.append(Action("buy_unit", (name, unit_name)))
+        for u in sorted(state.side_units(side), key=lambda x: x.id):
+            if u.damaged and not repair_refusal(state, side, u.id):
+                out.append(Action("repair", (u.id,)))
+        return sorted(out, key=lambda a: (a.kind, a.args))
+
+    def check(self, state: GameState, side: str, action: Action) -> None:
+        k, a = action.kind, action.args
+        if k == "buy":
+            why = buy_refusal(state, side, str(a[0]), str(a[1]), int(a[2]), int(a[3]))
+        elif k == "buy_unit":
+            why = unit_refusal(state, side, str(a[0]), str(a[1]))
+        elif k == "repair":
+            why = repair_refusal(state, side, int(a[0]))
+        else:
+            super().check(state, side, action)
+            return
+        if why:
+            raise IllegalAction(why)
+
+    def apply(self, state: GameState, side: str, action: Action) -> None:
+        k, a = action.kind, action.args
+        if k == "buy":
+            name, t, move, points = str(a[0]), str(a[1]), int(a[2]), int(a[3])
+            c = state.countries[name]
+            unit_type = UnitType(t)
+            key = land_key(t, move)
+            c.pool_land[key] -= points
+            if not c.pool_land[key]:
+                del c.pool_land[key]
+            c.money -= COSTS[unit_type].price * points
+            u = state.new_unit(name, UnitProfile(unit_type, strength=points, move=move))
+            c.transit.append((state.date + COSTS[unit_type].delay, u.id))
+        elif k == "buy_unit":
+            name, unit_name = str(a[0]), str(a[1])
+            c = state.countries[name]
+            profile = c.pool_units.pop(_find_profile(state, name, unit_name))
+            cost = COSTS[profile.type]
+            c.money -= cost.price
+            bought = [profile]
+            if profile.type is UnitType.CARRIER:
+                # The carrier's price includes a carrier-based air unit of the pool.
+                for i, p in enumerate(c.pool_units):
+                    if p.domain is Domain.AIR and p.carrier_based:
+                        bought.append(c.pool_units.pop(i))
+                        break
+            for p in bought:
+                c.transit.append((state.date + cost.delay, state.new_unit(name, p).id))
+        elif k == "repair":
+            u = state.units[int(a[0])]
+            state.countries[u.country].money -= REPAIR_COST
+            u.damaged = False
+
+    def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
+        # Each side spends only its own countries' money: the order between sides is immaterial.
+        for side in SIDES:
+            for action in orders.get(side, ()):
+                self.apply(state, side, action)

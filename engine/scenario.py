@@ -378,6 +378,9 @@ def parse_countries(text: str, file: str = COUNTRIES_FILE) -> tuple[Country, ...
     return tuple(out)
 
 
+_TYPE_INDEX = {t: i for i, t in enumerate(UnitType)}
+
+
 _NAVAL_LETTER = {UnitType.TRANSPORT: "T", UnitType.CARRIER: "C", UnitType.CONVOY: "$"}
 _AIR_TRANSPORTS = (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT)
 _PROFILE = re.compile(r"^([0-9]+|[TC$])-([0-9]+)(K?)-([0-9]+)-([0-9]+)(C?)$")
@@ -486,8 +489,10 @@ def _parse_units(ctx: _Ctx, entries: Any, where: str, domain: Domain | None) -> 
             count = ctx.integer(t["count"], f"{at}.count", low=1, high=99) if "count" in t else 1
             (naval if unit_type.domain is Domain.NAVAL else air).extend([profile] * count)
     return Units(
+        # rulebook order (infantry, armor, paratrooper, marine), then movement allowance
         land=tuple(
-            LandPoints(ut, mv, pts) for (ut, mv), pts in sorted(land.items(), key=lambda kv: (kv[0][0].value, kv[0][1]))
+            LandPoints(ut, mv, pts)
+            for (ut, mv), pts in sorted(land.items(), key=lambda kv: (_TYPE_INDEX[kv[0][0]], -kv[0][1]))
         ),
         supply=supply,
         naval=tuple(naval),
@@ -661,7 +666,7 @@ def parse_scenario(
     return Scenario(
         name=name,
         title=ctx.string(head["title"], "scenario.title"),
-        description=ctx.string(head.get("description", "-"), "scenario.description").strip(),
+        description=ctx.string(head["description"], "scenario.description").strip() if "description" in head else "",
         start=start,
         start_phase=phase,
         countries=country_list,
@@ -682,15 +687,15 @@ def _read(file: str) -> str:
     return resources.files("scenarios").joinpath(file).read_text(encoding="utf-8")
 
 
-def _check_name(name: str) -> None:
-    if name not in SCENARIOS:
-        raise UnknownScenario(name)
-
-
 class UnknownScenario(ScenarioError):
     def __init__(self, name: str) -> None:
         super().__init__(f"unknown scenario '{name}'; choose one of: {', '.join(SCENARIOS)}")
         self.name = name
+
+
+def _check_name(name: str) -> None:
+    if name not in SCENARIOS:
+        raise UnknownScenario(name)
 
 
 def list_scenarios() -> list[str]:

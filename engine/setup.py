@@ -20,9 +20,7 @@ def new_game(scenario: str | World, options: dict[str, object]) -> GameState:
 def control_home_lands(state: GameState) -> None:
     """Every land hex starts controlled by the country that owns its territory."""
     hexmap = state.world.map
-    country_no = state.world.country_no
-    names = [country_no.get(t.country, 0) for t in hexmap.territories]
-    state.controller = bytearray(names[t] for t in hexmap.territory)
+    state.controller = bytearray(state.world.home_control)
     for h in hexmap.fortifications:
         state.forts[h] = 0
         state.fort_owner[h] = hexmap.country_of[h]

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 import msgpack
+import numpy as np
 
 from engine.actions import StateError
 from engine.hexgrid import NO_HEX
@@ -125,6 +127,7 @@ class Unit:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+_unit_values = attrgetter(*_UNIT_FIELDS)
 
 
 def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
@@ -201,6 +204,8 @@ class GameState:
         self.next_unit_id = 1
         self.grounded_zones: set[int] = set()  # weather zones where air units are grounded this month
         self.combats: list[list[Any]] = []  # declared, unresolved attacks of the current step
+        #: standing orders "stand HEX yes": hex -> side whose land units there will not retreat
+        self.stands: dict[int, str] = {}
         self.pending: dict[str, Any] = {}  # data of the current step (e.g. advances allowed)
         self.winner: str | None = None
         self._by_hex: dict[int, list[int]] | None = None
@@ -320,7 +325,7 @@ class GameState:
                     sorted(c.flags.items()),
                 ]
             )
-        units = [[getattr(u, f) for f in _UNIT_FIELDS] for _, u in sorted(self.units.items())]
+        units = [_unit_values(self.units[k]) for k in sorted(self.units)]
         return {
             "format": STATE_FORMAT,
             "world": self.world.digest,
@@ -328,7 +333,9 @@ class GameState:
             "step": self.step,
             "acting": list(self.acting),
             "countries": countries,
-            "controller": bytes(self.controller),
+            # Only hexes whose controller differs from the start of the world are stored:
+            # a few hundred entries instead of one byte per hex of a 100,000-hex map.
+            "control": self._control_changes(),
             "forts": sorted([h, m, self.fort_owner.get(h, "")] for h, m in self.forts.items()),
             "airfields": sorted([h, m, self.airfield_owner.get(h, "")] for h, m in self.airfields.items()),
             "bombed": sorted(self.bombed),
@@ -338,9 +345,16 @@ class GameState:
             "next_unit_id": self.next_unit_id,
             "grounded": sorted(self.grounded_zones),
             "combats": self.combats,
+            "stands": sorted([h, side] for h, side in self.stands.items()),
             "pending": _canonical(self.pending),
             "winner": self.winner or "",
         }
+
+    def _control_changes(self) -> list[list[int]]:
+        now = np.frombuffer(self.controller, dtype=np.uint8)
+        base = np.frombuffer(self.world.home_control, dtype=np.uint8)
+        changed = np.flatnonzero(now != base)
+        return [[int(h), int(now[h])] for h in changed]
 
     def to_bytes(self) -> bytes:
         return msgpack.packb(self.to_doc(), use_bin_type=True)
@@ -380,9 +394,12 @@ class GameState:
             c.transit = [(a, b) for a, b in transit]
             c.received_convoy_money = convoy
             c.flags = dict(flags)
-        s.controller = bytearray(doc["controller"])
-        if len(s.controller) != world.map.size:
-            raise StateError("saved game has a control map of the wrong size")
+        s.controller = bytearray(world.home_control)
+        size, names = world.map.size, len(world.country_names)
+        for h, c in doc["control"]:
+            if not (0 <= h < size and 0 <= c < names):
+                raise StateError("saved game controls a hex or country that does not exist")
+            s.controller[h] = c
         for h, m, owner in doc["forts"]:
             s.forts[h] = m
             if owner:
@@ -398,6 +415,7 @@ class GameState:
         s.next_unit_id = doc["next_unit_id"]
         s.grounded_zones = set(doc["grounded"])
         s.combats = doc["combats"]
+        s.stands = {h: side for h, side in doc.get("stands", [])}
         s.pending = doc["pending"]
         s.winner = doc["winner"] or None
         return s

@@ -1,10 +1,417 @@
-"""Supply lines, supply sources and the supply phase (rulebook: "Supply")."""
+"""Supply lines, supply sources and the supply phase (rulebook: "Supply", "Terrain").
+
+A supply line runs from a unit's hex to a source through hexes that are on land,
+controlled by a country of the unit's side, free of enemy units, and in no enemy
+land control zone unless friendly land units stand there.  It may end in, but not
+pass through, a tall mountain or desert hex, and crosses no all-sea hexside except
+frozen icecap hexsides in severe winter.
+
+Sources: city resource hexes located in a friendly country and controlled by a
+friendly country; supply units (for units other than supply units); fortifications
+(for the units in them only); any city in China (for Chinese units).  Sources are
+restricted by nationality ("Supply Sources"), which splits a side into *classes*:
+the Soviet Union, China, Japan with Thailand, and everyone else.
+
+Speed: all of a side's supply is a handful of multi-source searches - one per class
+that has units, plus one from its supply units that only explores what the cities do
+not already reach - run as numpy frontier expansions over a precomputed neighbour
+table.  :func:`supply_map` returns them; the per-unit questions are array look-ups.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from engine import stacking
+from engine.hexgrid import NO_HEX
+from engine.hexmap import HexMap, Kind, Terrain
+from engine.losses import eliminate, lose_points
 from engine.phase import Phase
+from engine.state import SIDES, GameState, Unit, other
+from engine.units import UnitType
+from engine.weather import frozen_zones
+from engine.zoc import fort_blocks
+
+LAND_TYPES = frozenset({"infantry", "armor", "paratrooper", "marine", "supply"})
+NAVAL_TYPES = frozenset(t.value for t in UnitType if t.domain.value == "naval")
+AIR_TYPES = frozenset(t.value for t in UnitType if t.domain.value == "air")
+#: Land units that stay in supply until the next supply phase once they could trace.
+LASTING = frozenset({"armor", "supply"})
+#: Months a ship may spend away from a supplied base and still be in supply.
+NAVAL_MONTHS = 3
+
+CLASSES = ("soviet", "chinese", "japanese", "other")
+_ROLE = {"infantry": 1, "armor": 1, "paratrooper": 1, "marine": 1, "supply": 2}
+_CLASS_OF = {"Soviet Union": "soviet", "China": "chinese", "Japan": "japanese", "Thailand": "japanese"}
+
+
+def supply_class(country: str) -> str:
+    """Which sources a country's units may use, within its side ("Supply Sources")."""
+    return _CLASS_OF.get(country, "other")
+
+
+# --- static tables (once per map) ---------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Tables:
+    nbr: np.ndarray  # (size + 1, 6) land neighbours padded with the sentinel hex ``size``
+    land: np.ndarray  # (size + 1,) bool: hex has a land part
+    through: np.ndarray  # (size + 1,) bool: a supply line may pass through (not tall mountain/desert)
+    weather: np.ndarray  # (size + 1,) weather zone
+    territory_country: np.ndarray  # (size,) territory owner's country number
+    city_resources: tuple[int, ...]  # city hexes that are also resource hexes
+    cities: tuple[int, ...]
+
+
+@cache
+def _tables(hexmap: HexMap, country_names: tuple[str, ...]) -> _Tables:
+    n = hexmap.size
+    nbr = np.full((n + 1, 6), n, dtype=np.int64)
+    for h, row in enumerate(hexmap.land_neighbours):
+        if row:
+            nbr[h, : len(row)] = row
+    kind = np.frombuffer(hexmap.kind, dtype=np.uint8)
+    terrain = np.frombuffer(hexmap.terrain, dtype=np.uint8)
+    land = np.zeros(n + 1, dtype=bool)
+    land[:n] = kind != Kind.SEA
+    through = land.copy()
+    through[:n] &= (terrain != Terrain.TALL_MOUNTAIN) & (terrain != Terrain.DESERT)
+    weather = np.zeros(n + 1, dtype=np.uint8)
+    weather[:n] = np.frombuffer(hexmap.weather, dtype=np.uint8)
+    number = {name: i for i, name in enumerate(country_names)}
+    terr_country = np.array([number.get(t.country, 0) for t in hexmap.territories], dtype=np.int64)
+    territory_country = terr_country[np.asarray(hexmap.territory, dtype=np.int64)]
+    cities = tuple(sorted(hexmap.city_at))
+    city_resources = tuple(h for h in cities if h in hexmap.resources)
+    return _Tables(nbr, land, through, weather, territory_country, city_resources, cities)
+
+
+@cache
+def _frozen_table(hexmap: HexMap, zones: frozenset[int]) -> np.ndarray | None:
+    """Frozen icecap crossings usable when ``zones`` have severe winter (both ends frozen)."""
+    n = hexmap.size
+    weather = hexmap.weather
+    rows = [
+        [o for o in row if weather[h] in zones and weather[o] in zones]
+        for h, row in enumerate(hexmap.frozen_neighbours)
+    ]
+    width = max((len(r) for r in rows), default=0)
+    if width == 0:
+        return None
+    table = np.full((n + 1, width), n, dtype=np.int64)
+    for h, row in enumerate(rows):
+        if row:
+            table[h, : len(row)] = row
+    return table
+
+
+def _search(
+    nbrs: list[np.ndarray], passable: np.ndarray, through: np.ndarray, seeds: list[tuple[np.ndarray, int]]
+) -> np.ndarray:
+    """Multi-source search carrying up to 8 independent searches as bits of one byte.
+
+    ``seeds`` pairs source hexes (passable) with the bits they start.  Returns, per
+    hex, the bits of the searches that reach it.  A hex is entered when passable and
+    expanded from when a line may pass through it; sources are always expanded from
+    (a line may end in a desert source).  Running every search in one sweep costs
+    the numpy call overhead of the deepest search only."""
+    # Impassable hexes start with every bit set, so "bits not yet here" filters them too.
+    reach = np.where(passable, np.uint8(0), np.uint8(255))
+    for hexes, bit in seeds:
+        reach[hexes] |= np.uint8(bit)
+    frontier = np.flatnonzero(passable & (reach != 0))
+    fbits = reach[frontier]
+    table = nbrs[0] if len(nbrs) == 1 else np.concatenate(nbrs, axis=1)
+    width = table.shape[1]
+    stamp = np.zeros(len(passable), dtype=np.int64)
+    # ndarray.take is cheaper than fancy indexing for these small gathers
+    while frontier.size:
+        cand = table.take(frontier, axis=0).ravel()
+        old = reach.take(cand)
+        bits = fbits.repeat(width)
+        bits &= ~old
+        keep = bits.nonzero()[0]
+        if not keep.size:
+            break
+        cand, bits, old = cand.take(keep), bits.take(keep), old.take(keep)
+        # merge the bits arriving at the same hex, then keep one copy of each hex
+        np.bitwise_or.at(reach, cand, bits)
+        order = np.arange(1, cand.size + 1)
+        stamp[cand] = order
+        first = (stamp.take(cand) == order).nonzero()[0]
+        cand = cand.take(first)
+        new = reach.take(cand) & ~old.take(first)
+        go = through.take(cand).nonzero()[0]
+        frontier, fbits = cand.take(go), new.take(go)
+    reach[~passable] = 0
+    return reach
+
+
+# --- the supply of one side -----------------------------------------------------
+
+
+class Supplied:
+    """Hexes in supply, as a boolean array with set-like membership (``h in s``)."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: np.ndarray) -> None:
+        self.mask = mask
+
+    def __contains__(self, h: object) -> bool:
+        return isinstance(h, int | np.integer) and 0 <= h < len(self.mask) - 1 and bool(self.mask[h])
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(np.flatnonzero(self.mask[:-1]).tolist())
+
+    def __len__(self) -> int:
+        return int(self.mask[:-1].sum())
+
+
+class SupplyMap:
+    """Where the units of one side can trace supply now.
+
+    ``cities[c]``: hexes that reach a city (or Chinese city) source of class ``c``;
+    ``full[c]``: the same plus supply units of class ``c`` as sources; ``forts``:
+    the side's built fortifications (in supply for units inside, any nationality)."""
+
+    def __init__(self, state: GameState, side: str, classes: frozenset[str] | None = None) -> None:
+        self.state = state
+        self.side = side
+        self.cities: dict[str, np.ndarray] = {}
+        self.full: dict[str, np.ndarray] = {}
+        self._build(classes)
+
+    def _build(self, classes: frozenset[str] | None) -> None:
+        state, side = self.state, self.side
+        world = state.world
+        hexmap = world.map
+        t = _tables(hexmap, world.country_names)
+        n = hexmap.size
+        names = world.country_names
+        side_of = {name: state.countries[name].side for name in names if name}
+        # side code per country number: 1 = this side, 2 = the enemy, 0 = neither
+        enemy = other(side)
+        codes = np.array([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]],
+                         dtype=np.uint8)  # fmt: skip
+        ctrl = np.frombuffer(bytes(state.controller), dtype=np.uint8)
+        friendly = np.zeros(n + 1, dtype=bool)
+        friendly[:n] = codes[ctrl] == 1
+        # One pass over the units into arrays (the only per-unit Python work), then numpy.
+        us = list(state.units.values())
+        count = len(us)
+        who = {name: 1 if x == side else 2 if x == enemy else 0 for name, x in side_of.items()}
+        cls_no = {name: CLASSES.index(supply_class(name)) for name in side_of}
+        hx = np.fromiter((u.hex for u in us), np.int64, count)
+        wh = np.fromiter((who[u.country] for u in us), np.int8, count)
+        role = np.fromiter((_ROLE.get(u.type, 0) if u.carrier == -1 else 0 for u in us), np.int8, count)
+        cl = np.fromiter((cls_no[u.country] for u in us), np.int8, count)
+        on = hx != NO_HEX
+        mine, theirs = on & (wh == 1), on & (wh == 2)
+        zoc = np.zeros(n + 1, dtype=bool)
+        zoc_sources = hx[theirs & (role == 1)]
+        zoc_sources = zoc_sources[codes[ctrl[zoc_sources]] == 2]  # only from hexes the enemy holds
+        if zoc_sources.size:
+            zoc[zoc_sources] = True
+            zoc[t.nbr[zoc_sources].ravel()] = True
+            zoc[n] = False
+            for h in state.forts:
+                if zoc[h] and fort_blocks(state, h, enemy):
+                    zoc[h] = False
+        zoc[hx[mine & (role > 0)]] = False  # friendly land units open their hex
+        present = {CLASSES[c] for c in np.unique(cl[mine]).tolist()}
+        sup = mine & (role == 2)
+        supply_units = {CLASSES[c]: hx[sup & (cl == c)] for c in np.unique(cl[sup]).tolist()}
+        passable = friendly & t.land & ~zoc
+        passable[hx[theirs]] = False
+        through = passable & t.through
+        nbrs = [t.nbr]
+        frozen = frozen_zones(state.date)
+        if frozen:
+            ft = _frozen_table(hexmap, frozen)
+            if ft is not None:
+                nbrs.append(ft)
+        self.passable = passable
+        self.forts = frozenset(
+            h for h, m in state.forts.items() if m == 0 and side_of.get(state.controller_of(h)) == side
+        )
+        wanted = sorted(present if classes is None else classes)
+        # city sources by class: located in a friendly country, controlled by a friendly country
+        cr = np.asarray(t.city_resources, dtype=np.int64)
+        cr = cr[(codes[t.territory_country[cr]] == 1) & passable[cr]]
+        by_class: dict[str, list[int]] = {}
+        for h in cr.tolist():
+            by_class.setdefault(supply_class(names[t.territory_country[h]]), []).append(h)
+        if "chinese" in wanted:
+            china = world.country_no.get("China", -1)
+            extra = [h for h in t.cities if t.territory_country[h] == china and passable[h]]
+            by_class["chinese"] = sorted(set(by_class.get("chinese", [])) | set(extra))
+        # bit 2k: class k from cities only (for supply units); bit 2k+1: cities and supply units
+        seeds: list[tuple[np.ndarray, int]] = []
+        for k, cls in enumerate(wanted):
+            cities = np.asarray(by_class.get(cls, []), dtype=np.int64)
+            seeds.append((cities, 3 << (2 * k)))
+            sus = supply_units.get(cls)
+            if sus is not None and sus.size:
+                seeds.append((sus[passable[sus]], 2 << (2 * k)))
+        reach = _search(nbrs, passable, through, seeds) if wanted else np.zeros(n + 1, dtype=np.uint8)
+        for k, cls in enumerate(wanted):
+            self.cities[cls] = (reach & (1 << (2 * k))) != 0
+            self.full[cls] = (reach & (2 << (2 * k))) != 0
+
+    # --- questions ---------------------------------------------------------------
+
+    def _mask(self, cls: str, supply_unit: bool) -> np.ndarray:
+        if cls not in self.cities:
+            # a class asked for after the build: search it now (rare: e.g. placement)
+            extra = SupplyMap(self.state, self.side, frozenset({cls}))
+            self.cities[cls], self.full[cls] = extra.cities[cls], extra.full[cls]
+        return self.cities[cls] if supply_unit else self.full[cls]
+
+    def hex_traces(self, country: str, h: int, supply_unit: bool = False) -> bool:
+        """Can a unit of ``country`` standing in ``h`` trace supply now?"""
+        if h == NO_HEX:
+            return False
+        if h in self.forts:
+            return True
+        return bool(self._mask(supply_class(country), supply_unit)[h])
+
+    def can_trace(self, u: Unit) -> bool:
+        """Can ``u`` trace supply now (land: from its hex; air: from its base; ships: in a
+        supplied friendly port; embarked: through its carrier)?"""
+        state = self.state
+        if u.hex == NO_HEX:
+            return False
+        if u.carrier != -1:
+            carrier = state.units.get(u.carrier)
+            return carrier is not None and self.in_supply(carrier)
+        if u.type in LAND_TYPES:
+            return self.hex_traces(u.country, u.hex, u.type == "supply")
+        if u.type in AIR_TYPES:
+            return stacking.airbase_capacity(state, u.hex, self.side) > 0 and self.hex_traces(u.country, u.hex)
+        return stacking.friendly_port(state, u.hex, self.side) and self.hex_traces(u.country, u.hex)
+
+    def in_supply(self, u: Unit) -> bool:
+        """Is ``u`` in supply now, with the memory each kind of unit has ("Supply")."""
+        t = u.type
+        if u.carrier == -1 and t in LAND_TYPES:
+            # the common case, inlined: a land unit on the map traces from its own hex
+            h = u.hex
+            if h == NO_HEX:
+                return False
+            if (u.supplied and t in LASTING) or h in self.forts:
+                return True
+            return bool(self._mask(_CLASS_OF.get(u.country, "other"), t == "supply")[h])
+        if u.carrier != -1:
+            return self.can_trace(u)
+        if u.type in AIR_TYPES:
+            return u.supplied or self.can_trace(u)
+        return u.unsupplied < NAVAL_MONTHS or self.can_trace(u)
+
+
+def supply_map(state: GameState, side: str) -> SupplyMap:
+    """Supply of every unit of ``side`` (one set of searches; see the module doc)."""
+    return SupplyMap(state, side)
+
+
+def supplied_hexes(state: GameState, country: str) -> Supplied:
+    """Hexes from which a (non-supply) unit of ``country`` can trace supply now,
+    fortifications of its side included."""
+    side = state.countries[country].side
+    cls = supply_class(country)
+    smap = SupplyMap(state, side, frozenset({cls}))
+    mask = smap.full[cls].copy()
+    for h in smap.forts:
+        mask[h] = True
+    return Supplied(mask)
+
+
+def can_trace_supply(state: GameState, unit: Unit) -> bool:
+    """Can ``unit`` trace supply now (see :meth:`SupplyMap.can_trace`)?"""
+    side = state.countries[unit.country].side
+    return SupplyMap(state, side, frozenset({supply_class(unit.country)})).can_trace(unit)
+
+
+def unit_in_supply(state: GameState, unit: Unit) -> bool:
+    """Is ``unit`` in supply (see :meth:`SupplyMap.in_supply`)?  For many units, build
+    one :func:`supply_map` and ask it instead."""
+    side = state.countries[unit.country].side
+    return SupplyMap(state, side, frozenset({supply_class(unit.country)})).in_supply(unit)
+
+
+# --- the supply phase -------------------------------------------------------------
+
+
+def half_rounded_up(strength: int) -> int:
+    return (strength + 1) // 2
+
+
+def run_supply_phase(state: GameState) -> list[str]:
+    """Apply the supply phase's effects ("Supply": "Effects"); returns what happened."""
+    log: list[str] = []
+    maps = {side: supply_map(state, side) for side in SIDES}
+    side_of = {name: c.side for name, c in state.countries.items()}
+    units = [u for _, u in sorted(state.units.items()) if u.hex != NO_HEX and side_of[u.country] in SIDES]
+    # ships and aircraft first: embarked units take their carrier's new status
+    carriers = [u for u in units if u.type not in LAND_TYPES]
+    land = [u for u in units if u.type in LAND_TYPES]
+    for u in carriers:
+        smap = maps[side_of[u.country]]
+        traces = smap.can_trace(u)
+        if u.type in AIR_TYPES:
+            u.supplied = traces
+            u.unsupplied = 0 if traces else u.unsupplied + 1
+        else:
+            u.unsupplied = 0 if traces else u.unsupplied + 1
+            u.supplied = u.unsupplied < NAVAL_MONTHS
+    for u in land:
+        if u.id not in state.units:
+            continue
+        smap = maps[side_of[u.country]]
+        traces = smap.can_trace(u)
+        if traces:
+            u.supplied, u.unsupplied = True, 0
+            continue
+        # Armor and supply units only suffer once they were already out at the last check.
+        suffers = u.type not in LASTING or not u.supplied
+        u.supplied = False
+        u.unsupplied += 1
+        if not suffers:
+            log.append(f"{u.label()} is out of supply")
+            continue
+        if u.type == "supply":
+            log.append(f"{u.label()} has been out of supply for a whole turn and is eliminated")
+            eliminate(state, u)
+            continue
+        loss = half_rounded_up(u.strength)
+        label = u.label()
+        lose_points(state, u, loss)
+        if u.id not in state.units:
+            log.append(f"{label} is out of supply and is eliminated")
+        else:
+            log.append(f"{label} is out of supply and loses {loss} strength points")
+    return log
+
+
+def reset_month_flags(state: GameState) -> None:
+    """Per-month bookkeeping of the main phases starts afresh after the supply phase."""
+    for u in state.units.values():
+        u.moved = u.attacked = u.overran = u.railed = False
+        u.mp_used = 0
 
 
 class SupplyPhase(Phase):
+    """Out-of-supply losses, then the reset of the month's unit flags (auto step)."""
+
     name = "supply"
     kind = "auto"
+
+    def enter(self, state: GameState) -> None:
+        run_supply_phase(state)
+
+    def leave(self, state: GameState) -> None:
+        reset_month_flags(state)

@@ -51,6 +51,12 @@ class World:
         return {n: i for i, n in enumerate(self.country_names)}
 
     @cached_property
+    def home_control(self) -> bytes:
+        """Country number controlling each hex at the start: the owner of its territory."""
+        by_territory = [self.country_no.get(t.country, 0) for t in self.map.territories]
+        return bytes(by_territory[t] for t in self.map.territory)
+
+    @cached_property
     def info(self) -> dict[str, CountryInfo]:
         return {c.name: c for c in self.countries}
 

@@ -1,0 +1,77 @@
+"""Benchmarks of the hot paths: ``python -m benchmarks [NAME ...]`` prints numbers.
+
+Each benchmark runs its work several times and reports the median and the best
+time.  They are not tests: nothing here fails on a slow machine.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from benchmarks.synthetic import synthetic_game, synthetic_world
+from engine.state import ALLIES, AXIS
+
+
+def timeit(fn: Callable[[], object], repeat: int = 15) -> tuple[float, float]:
+    fn()  # warm caches that a real game would have warm too
+    samples = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t)
+    return statistics.median(samples), min(samples)
+
+
+def report(name: str, median: float, best: float, target_ms: float | None = None) -> None:
+    target = f"   (target < {target_ms:g} ms)" if target_ms else ""
+    print(f"{name:<48} median {median * 1000:9.2f} ms   best {best * 1000:9.2f} ms{target}")
+
+
+def engine_benchmarks() -> None:
+    from benchmarks.bench_movement import bench_reach, bench_zoc
+    from benchmarks.bench_supply import bench_supply
+
+    t = time.perf_counter()
+    world = synthetic_world()
+    state = synthetic_game(world)
+    world.map.land_neighbours  # noqa: B018 - built once per map, like loading it
+    print(f"synthetic world: {world.map.size} hexes, {len(state.units)} units, built in {time.perf_counter() - t:.2f} s")
+    report("state hash (serialise + sha256)", *timeit(state.digest), target_ms=10)
+    report("serialise whole state", *timeit(state.to_bytes), target_ms=10)
+    report("zones of control of one side", *timeit(lambda: bench_zoc(state, AXIS)), target_ms=5)
+    report("supply for every unit of one side", *timeit(lambda: bench_supply(state, ALLIES)), target_ms=20)
+    armor = next(u for u in sorted(state.units.values(), key=lambda u: u.id) if u.type == "armor")
+    report("all legal moves of one armor unit", *timeit(lambda: bench_reach(state, armor)), target_ms=2)
+
+
+def protocol_benchmarks() -> None:
+    from benchmarks.bench_verify import bench_verify
+
+    bench_verify(report)
+
+
+def ai_benchmarks() -> None:
+    from benchmarks.bench_ai import bench_ai
+
+    bench_ai(report)
+
+
+GROUPS = {"engine": engine_benchmarks, "protocol": protocol_benchmarks, "ai": ai_benchmarks}
+
+
+def main(argv: list[str]) -> None:
+    names = argv or list(GROUPS)
+    print(f"{platform.node()} · {platform.processor() or platform.machine()} · Python {platform.python_version()}")
+    for name in names:
+        if name not in GROUPS:
+            sys.exit(f"unknown benchmark group '{name}'; choose from: {', '.join(GROUPS)}")
+        print(f"--- {name}")
+        GROUPS[name]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

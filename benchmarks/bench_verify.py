@@ -1,0 +1,82 @@
+"""Verifying and applying one received turn file (pbem/protocol.py); goal < 50 ms.
+
+A 1939 game is played by the computer in memory (real signed files, real dice and
+commitments) into its second month; the Axis main-phase file with the most
+actions is then verified and applied from the state before it, as a receiver does:
+parse, signature, chain link, re-execution of every action, state hash.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from pbem import protocol, turnfile
+from pbem.memplay import MemoryMatch
+
+
+def typical_file(scenario: str = "1939", seed: int = 1) -> tuple[bytes, bytes, int]:
+    """(game snapshot before the file, the file's bytes, its record count)."""
+    match = MemoryMatch(scenario, seed)
+    start = getattr(match.game.state, "date", 0)
+    match.play(lambda g: getattr(g.state, "date", 0) > start + 1, max_files=2000)
+    files = match.files
+    best = max((f for f in files[2:] if f.side == "axis"),
+               key=lambda f: sum(1 for r in f.body["records"] if r[0] == "act"))
+    game = protocol.start(files[0], files[1])
+    for f in files[2:best.seq]:
+        protocol.apply_turn(game, f)
+    return game.to_bytes(), best.raw, len(best.body["records"])
+
+
+def bench_verify(report: Callable[..., None]) -> None:
+    t = time.perf_counter()
+    try:
+        before, raw, n = typical_file()
+    except Exception as exc:  # the engine or its data may not be ready
+        print(f"verify a turn file: skipped ({type(exc).__name__}: {exc})")
+        return
+    print(f"recorded a 1939 game in memory in {time.perf_counter() - t:.1f} s; file of {n} records, {len(raw)} bytes")
+    repeat = 15
+    games = [protocol.Game.from_bytes(before) for _ in range(repeat + 1)]
+
+    def verify() -> None:
+        protocol.apply_turn(games.pop(), turnfile.parse(raw))
+
+    samples = []
+    for _ in range(repeat + 1):
+        t0 = time.perf_counter()
+        verify()
+        samples.append(time.perf_counter() - t0)
+    samples = sorted(samples[1:])
+    median = samples[len(samples) // 2]
+    report(f"verify+apply one main-phase file ({n} records)", median, samples[0], target_ms=50)
+    report("  per record", median / n, samples[0] / n)
+
+    tf = turnfile.parse(raw)
+    key = protocol.Game.from_bytes(before).genesis.key(tf.side)
+    state = protocol.Game.from_bytes(before).state
+    from pbem import engine_link
+
+    api = engine_link.api()
+
+    def protocol_only() -> None:
+        turnfile.parse(raw).verify_signature(key)
+        api.state_hash(state)
+
+    samples = []
+    for _ in range(50):
+        t0 = time.perf_counter()
+        protocol_only()
+        samples.append(time.perf_counter() - t0)
+    samples.sort()
+    report("  of which parse + signature + state hash", samples[25], samples[0])
+
+    def load_and_save() -> None:
+        protocol.Game.from_bytes(before).to_bytes()
+
+    t0 = time.perf_counter()
+    for _ in range(5):
+        load_and_save()
+    per = (time.perf_counter() - t0) / 5
+    report("load + save the game snapshot (import overhead)", per, per)

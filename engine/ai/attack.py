@@ -1,0 +1,191 @@
+"""Attacks, overruns, advances after combat and standing orders.
+
+An attack is worth making when the expected result, computed with the
+supplement's combat formulas (:mod:`engine.ai.odds`) on the engine's own
+modified strengths, is good: the combat ratio reaches a threshold, and what the
+enemy is expected to lose (plus the value of the hex if it is emptied)
+outweighs what we expect to lose.  Attackers are combined: one attack with
+several units has the same odds as several small ones against the same stack
+but risks the attacker's losses only once.  Targets are taken best ratio first,
+each with the fewest units (strongest first) that reach a comfortable ratio, so
+the rest stay free for the next target.
+
+Our own stacks in cities, resource hexes and fortifications facing the enemy
+get the standing order not to retreat (losses doubled, but the hex is held);
+everything else retreats (the engine's default).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.actions import Action
+from engine.ai.front import aims
+from engine.ai.odds import Estimate, estimate
+from engine.ai.odds import defence_strength as rough_defence
+from engine.ai.picture import Picture
+from engine.state import GameState, Unit, other
+
+if TYPE_CHECKING:
+    from engine.ai.bot import Turn
+
+#: Lowest combat ratio the bot attacks at, by situation.
+MIN_RATIO = 1.5
+MIN_RATIO_OBJECTIVE = 1.2  # a city or resource hex is worth some risk
+MIN_RATIO_OFF_AIM = 2.0  # outside the countries we are attacking: only good odds
+MIN_RATIO_OVERRUN = 2.5  # overruns cannot be supported
+#: Ratio at which an attack stops taking more units.
+ENOUGH = 3.0
+
+
+def overrun(turn: Turn) -> None:
+    _attacks(turn, overrun=True)
+    _stands(turn)
+
+
+def combat(turn: Turn) -> None:
+    _attacks(turn, overrun=False)
+    _stands(turn)
+
+
+def advance(turn: Turn) -> None:
+    """Advance into emptied hexes: two units into a city or resource hex, otherwise one,
+    preferring a unit whose own hex keeps another defender (the front must not open)."""
+    state = turn.state
+    pic = Picture(state, turn.side)
+    for row in state.pending.get("advance", []):
+        h, eligible, done = int(row[0]), [int(i) for i in row[1]], int(row[2])
+        room = (2 if h in pic.objectives else 1) - done
+        units = [state.units[i] for i in eligible if i in state.units]
+        units.sort(key=lambda u: (pic.my_count_at.get(u.hex, 0) < 2 and u.hex in pic.frontier,
+                                  u.type != "armor", -u.strength, u.id))
+        chosen: list[int] = []
+        for u in units:
+            if len(chosen) >= room:
+                break
+            if turn.batch.offer(Action("advance", (h, u.id))):
+                chosen.append(u.id)
+                pic.my_count_at[u.hex] = pic.my_count_at.get(u.hex, 0) - 1
+    _stands(turn)
+
+
+# --- choosing attacks ----------------------------------------------------------------
+
+
+class Judge:
+    """Modified strengths from the engine's combat rules where they are available."""
+
+    def __init__(self, state: GameState, side: str) -> None:
+        self.state = state
+        try:
+            from engine import combat as rules
+            from engine.supply import SupplyMap
+
+            self.rules = rules
+            self.enemy_supply = SupplyMap(state, other(side))
+        except ImportError:  # pragma: no cover - the combat rules ship with the engine
+            self.rules = None
+
+    def attack(self, attackers: list[Unit], supports: list[Unit] | None = None) -> float:
+        if self.rules is None:
+            return float(sum(u.strength for u in attackers) + sum(u.bomber for u in supports or ()))
+        return float(self.rules.attack_strength(self.state, attackers, supports or [])[0])
+
+    def defence(self, h: int, defenders: list[Unit]) -> float:
+        if self.rules is None:
+            return rough_defence(self.state, h, defenders)
+        return float(self.rules.defence_strength(self.state, h, defenders, self.enemy_supply)[0])
+
+    def estimate(self, h: int, attackers: list[Unit], defenders: list[Unit], side: str,
+                 supports: list[Unit] | None = None) -> Estimate:
+        retreats = self.state.stands.get(h) != other(side) if hasattr(self.state, "stands") else True
+        return estimate(self.attack(attackers, supports), self.defence(h, defenders),
+                        sum(u.strength for u in attackers),
+                        sum(u.strength for u in defenders if u.type != "supply"), retreats)
+
+
+def candidates(state: GameState, side: str, overrun: bool) -> dict[int, list[int]]:
+    """Enemy hexes we may attack now, with the units that may attack each (the engine's list)."""
+    try:
+        from engine.combat import attack_candidates
+    except ImportError:  # pragma: no cover
+        return {}
+    return attack_candidates(state, side, overrun)
+
+
+def _attacks(turn: Turn, overrun: bool) -> None:
+    state = turn.state
+    side = turn.side
+    pic = Picture(state, side)
+    targets_now = candidates(state, side, overrun)
+    if not targets_now:
+        return
+    judge = Judge(state, side)
+    targets = aims(pic)
+    enemy = other(side)
+    plans = []
+    for h, ids in targets_now.items():
+        defenders = [u for u in state.units_at(h) if u.is_land and u.carrier == -1
+                     and state.countries[u.country].side == enemy]
+        if not defenders:
+            continue
+        attackers = [state.units[i] for i in ids]
+        supports = [] if overrun else _supports(state, side, h)
+        plans.append((judge.estimate(h, attackers, defenders, side, supports).ratio, h, defenders, attackers,
+                      supports))
+    plans.sort(key=lambda p: (-p[0], p[1]))
+    used: set[int] = set()
+    verb = "overrun" if overrun else "attack"
+    for _, h, defenders, attackers, supports in plans[: turn.limits.attacks]:
+        free = sorted((u for u in attackers if u.id not in used), key=lambda u: (-u.strength, u.id))
+        if not free:
+            continue
+        value = pic.objectives.get(h, 0)
+        if overrun:
+            threshold = MIN_RATIO_OVERRUN
+        elif value:
+            threshold = MIN_RATIO_OBJECTIVE
+        elif state.controller_of(h) in targets:
+            threshold = MIN_RATIO
+        else:
+            threshold = MIN_RATIO_OFF_AIM
+        group: list[Unit] = []
+        for u in free:
+            group.append(u)
+            if judge.estimate(h, group, defenders, side, supports).ratio >= ENOUGH:
+                break
+        est = judge.estimate(h, group, defenders, side, supports)
+        gain = est.defender_loss + est.p_clear * (1.0 + value) - est.attacker_loss
+        if est.ratio < threshold or gain <= 0:
+            continue
+        if turn.batch.offer(Action(verb, (h, *sorted(u.id for u in group)))):
+            used.update(u.id for u in group)
+            for u in supports:
+                turn.batch.offer(Action("support", (h, u.id)))
+
+
+def _supports(state: GameState, side: str, h: int) -> list[Unit]:
+    """Our bombers (and warships) in hex ``h`` that can add to an attack on it."""
+    out = []
+    for u in state.units_at(h):
+        if state.countries[u.country].side != side or u.carrier != -1:
+            continue
+        if (u.is_air and u.bomber > 0 and not u.kamikaze) or (
+            u.is_naval and u.attack > 0 and u.type not in ("submarine", "carrier", "transport", "convoy")
+            and not u.in_port
+        ):
+            out.append(u)
+    return sorted(out, key=lambda u: u.id)
+
+
+def _stands(turn: Turn) -> None:
+    """Hold cities, resource hexes and fortifications that face the enemy; retreat elsewhere."""
+    state = turn.state
+    if not hasattr(state, "stands"):
+        return
+    pic = Picture(state, turn.side)
+    for h in sorted(pic.my_at):
+        facing = bool(pic.enemy_neighbours(h))
+        hold = facing and (h in pic.objectives or state.forts.get(h) == 0)
+        if hold != (state.stands.get(h) == turn.side):
+            turn.batch.offer(Action("stand", (h, hold)))

@@ -1,0 +1,71 @@
+"""The heuristic computer player: one policy per kind of decision.
+
+Each policy proposes actions on a :class:`~engine.ai.batch.Batch`, which keeps
+only those the rules accept, so a policy may be wrong about the rules without
+the bot ever submitting an illegal action.  Decisions the bot has no policy for
+are passed, or, if the engine does not let a side pass there, answered with the
+first legal actions until it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.ai import attack, declare, deploy, economy, move
+from engine.ai.batch import Batch
+from engine.ai.batch import finish as finish_batch
+from engine.ai.limits import Limits
+from engine.ai.seeding import stream
+from engine.rng import Rng
+from engine.state import GameState
+
+
+@dataclass(slots=True)
+class Turn:
+    """What a policy gets: the batch to fill and the fixed parameters of the decision."""
+
+    batch: Batch
+    side: str
+    rng: Rng
+    limits: Limits
+
+    @property
+    def state(self) -> GameState:
+        """The working copy: the game as it will be after the actions proposed so far."""
+        return self.batch.work
+
+
+Policy = Callable[[Turn], None]
+
+POLICIES: dict[str, Policy] = {
+    "war_declaration": declare.war_declaration,
+    "deployment": deploy.deployment,
+    "income": economy.income,
+    "build": economy.build,
+    "overrun": attack.overrun,
+    "first_movement": move.first_movement,
+    "combat": attack.combat,
+    "advance": attack.advance,
+    "second_movement": move.second_movement,
+    "landing": move.landing,
+}
+
+
+def step_name(phase: str) -> str:
+    """``axis.first_movement`` -> ``first_movement``."""
+    return phase.rsplit(".", 1)[-1]
+
+
+def decide(state: GameState, side: str, seed: bytes, budget_s: float | None = None) -> list[Action]:
+    batch = Batch(state, side)
+    turn = Turn(batch, side, stream(seed, "bot", side, state.date, batch.phase), Limits.for_budget(budget_s))
+    policy = POLICIES.get(step_name(batch.phase))
+    if policy is not None:
+        policy(turn)
+    return finish(turn)
+
+
+def finish(turn: Turn) -> list[Action]:
+    return finish_batch(turn.batch, turn.limits.refusals)

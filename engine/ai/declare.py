@@ -1,0 +1,83 @@
+"""War declarations and entries into the war (rulebook: "War Declaration, Conquest
+and Liberation").
+
+The Axis follows the historical order of aims: Poland as soon as Germany is at
+war, the Low Countries and Scandinavia once Poland has fallen (the road to
+France), the Balkans once France has fallen, and the Soviet Union in the summer
+after that.  Japan keeps to China.  The Allies hold and never open new fronts by
+declaring war.  Every offer that brings a country in on our side (Italy, Vichy,
+Hungary, Finland's surrender, ...) is taken, except the Spanish gamble, which
+waits for France to fall.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.ai import reading
+from engine.state import GameState, parse_date
+
+if TYPE_CHECKING:
+    from engine.ai.bot import Turn
+
+#: (country, earliest date, countries that must be conquered first) in the Axis order of aims.
+AXIS_AIMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Poland", "1939-09", ()),
+    ("Denmark", "1940-04", ("Poland",)),
+    ("Norway", "1940-04", ("Poland",)),
+    ("Luxembourg", "1940-05", ("Poland",)),
+    ("Belgium", "1940-05", ("Poland",)),
+    ("Netherlands", "1940-05", ("Poland",)),
+    ("Yugoslavia", "1941-04", ("France",)),
+    ("Greece", "1941-04", ("France",)),
+    ("Soviet Union", "1941-06", ("France",)),
+)
+
+#: Gambles taken only once the named country has fallen.
+WAIT_FOR = {"Spain": "France"}
+
+
+def war_declaration(turn: Turn) -> None:
+    batch = turn.batch
+    state = turn.state
+    wanted = set(axis_targets(state)) if turn.side == "axis" else set()
+    for action in batch.legal():
+        if action.kind == "pass":
+            continue
+        country = reading.country(action)
+        if is_declaration(action):
+            if country in wanted:
+                batch.offer(action)
+        elif welcome(state, country):
+            batch.offer(action)
+
+
+def is_declaration(action: object) -> bool:
+    kind = getattr(action, "kind", "")
+    return "declare" in kind or kind == "war"
+
+
+def welcome(state: GameState, country: str | None) -> bool:
+    """Should we accept an offer about ``country`` (entry on our side, Vichy, surrender)?"""
+    if country is None:
+        return True
+    waits = WAIT_FOR.get(country)
+    if waits is not None and waits in state.countries:
+        return state.countries[waits].conquered
+    return True
+
+
+def axis_targets(state: GameState) -> list[str]:
+    """Countries the Axis wants to declare war on now."""
+    if "Germany" not in state.countries or not state.countries["Germany"].active:
+        return []
+    out = []
+    for country, date, after in AXIS_AIMS:
+        c = state.countries.get(country)
+        if c is None or c.at_war or c.side != "neutral":
+            continue
+        if state.date < parse_date(date):
+            continue
+        if all(state.countries[p].conquered for p in after if p in state.countries):
+            out.append(country)
+    return out

@@ -1,0 +1,147 @@
+"""Deployment: put new units where they matter, and merge small units.
+
+Land strength points are formed into the largest units the rules allow and put
+where the front still needs strength (the same need map movement fills: front
+hexes, threatened capitals, cities and resource hexes); when the front is
+covered they go to the hexes closest to it.  Ships go to the port with the most
+room (the fleet stays home), aircraft to the airbase nearest the front.
+Small land units of one kind sharing a hex are merged, which frees stacking
+room at the front.  A country that can spare the money fortifies its most
+threatened city or resource hex on the front.  Supply units are not placed
+(see docs/ai.md, "Limits").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.actions import Action
+from engine.ai.front import need_map
+from engine.ai.picture import Picture
+from engine.state import GameState, split_land_key
+from engine.units import UnitType, max_strength
+
+if TYPE_CHECKING:
+    from engine.ai.bot import Turn
+
+FAR = 40
+#: Hexes tried per unit to place before giving up on it.
+TRIES = 16
+
+
+def placement_area(state: GameState, country: str) -> list[int]:
+    """Hexes where ``country`` may place land units (the engine's rule if it offers one)."""
+    try:
+        from engine.deployment import home_area
+    except ImportError:  # pragma: no cover - the deployment rules are always there in a release
+        home_area = None
+    if home_area is not None:
+        return sorted(home_area(state, country))
+    side = state.countries[country].side
+    return [h for h in state.world.map.hexes_of_territory.get(country, ()) if state.side_controlling(h) == side]
+
+
+def deployment(turn: Turn) -> None:
+    state = turn.state
+    pic = Picture(state, turn.side)
+    need = need_map(pic)
+    have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
+    to_front = pic.to_front
+    year = state.date // 12
+
+    def score(h: int, strength: float) -> float:
+        gap = max(0.0, need.get(h, 0.0) - have.get(h, 0.0))
+        return min(strength, gap) * 2.0 + pic.objectives.get(h, 0) * 0.2 - to_front.get(h, FAR) * 0.3
+
+    _merge(turn, year)
+    _fortify(turn, pic)
+    for name in sorted(state.countries):
+        c = state.countries[name]
+        if c.side != turn.side or not c.active:
+            continue
+        area = placement_area(state, name)
+        if c.free_land and area:
+            for key, n in sorted(c.free_land.items(), key=lambda kv: (kv[0] != "armor", kv[0])):
+                t, move = split_land_key(key)
+                if t == UnitType.SUPPLY:
+                    continue
+                top = max(1, max_strength(name, UnitType(t), year, move))
+                left = n
+                while left > 0:
+                    points = min(top, left)
+                    ranked = sorted(area, key=lambda h: (-score(h, points), h))
+                    placed = False
+                    for h in ranked[:TRIES]:
+                        if turn.batch.offer(Action("place_land", (name, t, move, points, h))):
+                            have[h] = have.get(h, 0.0) + points
+                            placed = True
+                            break
+                    if not placed:
+                        break
+                    left -= points
+        for uid in list(c.free_units):
+            _place_unit(turn, pic, uid, area)
+
+
+def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:
+    state = turn.state
+    u = state.units[uid]
+    m = state.world.map
+    if u.is_naval:
+        ports = [c.hex for c in m.cities if m.is_port(c.hex)]
+        # home ports first (the rules allow few others); the fleet stays out of harm's way:
+        # major ports first, then the least threatened
+        ranked = sorted(ports, key=lambda h: (m.country_of[h] != u.country, not m.city_at[h].major_port,
+                                              pic.threat.get(h, 0.0), h))
+    elif u.is_air:
+        bases = [h for h in area if h in m.city_at or h in m.resources or h in state.airfields]
+        ranked = sorted(bases, key=lambda h: (pic.to_front.get(h, FAR), h))
+    else:
+        ranked = sorted(area, key=lambda h: (pic.to_front.get(h, FAR), h))
+    for h in ranked[:TRIES]:
+        if turn.batch.offer(Action("place", (uid, h))):
+            return
+
+
+def _merge(turn: Turn, year: int) -> None:
+    """Merge pairs of small units of one country, type and movement sharing a hex."""
+    state = turn.state
+    by_hex: dict[int, list] = {}
+    for u in state.side_units(turn.side):
+        if u.is_land and u.carrier == -1 and u.type != UnitType.SUPPLY and state.countries[u.country].active:
+            by_hex.setdefault(u.hex, []).append(u)
+    for h in sorted(by_hex):
+        units = sorted(by_hex[h], key=lambda x: (x.strength, x.id))
+        if len(units) < 2:
+            continue
+        a, b = units[0], units[1]
+        if (a.country, a.type, a.move) != (b.country, b.type, b.move):
+            continue
+        if a.strength + b.strength <= max_strength(a.country, UnitType(a.type), year, a.move):
+            turn.batch.offer(Action("merge", (b.id, a.id)))
+
+
+#: Money a country keeps after paying for a fortification (builds come after deployment).
+FORT_RESERVE = 1000
+
+
+def _fortify(turn: Turn, pic: Picture) -> None:
+    """One fortification a month per country that can spare the money: at its most
+    threatened city or resource hex on the front line."""
+    state = turn.state
+    try:
+        from engine.units import FORTIFICATION_COST
+    except ImportError:  # pragma: no cover
+        return
+    spots = sorted(
+        (h for h in pic.frontier if h in pic.objectives and h not in state.forts),
+        key=lambda h: (-pic.threat.get(h, 0.0), h),
+    )
+    done: set[str] = set()
+    for h in spots:
+        owner = state.controller_of(h)
+        c = state.countries.get(owner)
+        if c is None or owner in done or c.money < FORTIFICATION_COST + FORT_RESERVE:
+            continue
+        if pic.threat.get(h, 0.0) > 0 and turn.batch.offer(Action("fortify", (h,))):
+            done.add(owner)

@@ -1,0 +1,100 @@
+"""Where our land strength is needed: the front line, threatened objectives, and,
+for a side on the offensive, the hexes from which to strike its aims.
+
+``need[h]`` is the land strength (in strength points) we would like to have in
+hex ``h`` at the end of our movement.  Movement, rail and deployment all fill
+the same map, which is what keeps the front without gaps: every front hex asks
+for at least a minimal garrison, and more where the enemy is strong or a city is
+at stake.
+"""
+
+from __future__ import annotations
+
+from engine.ai.odds import defence_strength
+from engine.ai.picture import Picture
+
+#: Strength asked of every front hex, whatever the threat (a front without gaps).
+MIN_HOLD = 2
+#: Extra strength asked per point of nearby enemy strength.
+THREAT_SHARE = 0.6
+#: Attack ratio the offensive side wants to assemble against a target stack.
+WANTED_RATIO = 2.0
+
+
+#: The Axis' second stage: France, and the neutrals on the way to it.
+WEST = ("France", "Belgium", "Netherlands", "Luxembourg", "Denmark", "Norway")
+
+
+def aims(pic: Picture) -> set[str]:
+    """Enemy countries our side is attacking now (historical aims; see docs/ai.md).
+
+    The Axis takes Poland first, then France and the countries on the way, then
+    whoever else it is at war with; Japan always fights China.  The Allies
+    counter-attack wherever the enemy is weak: every enemy is an aim, and the odds
+    thresholds keep the attacks to the good ones."""
+    state = pic.state
+    enemies = {n for n, c in state.countries.items() if c.at_war and not c.conquered and c.side == pic.enemy}
+    if pic.side != "axis":
+        return enemies
+    if "Poland" in enemies:
+        chosen = {"Poland"}
+    elif enemies & set(WEST):
+        chosen = enemies & set(WEST)
+    else:
+        chosen = set(enemies)
+    if "China" in enemies:
+        chosen.add("China")  # Japan's own war
+    return chosen
+
+
+def need_map(pic: Picture) -> dict[int, float]:
+    """Strength wanted per hex at the end of our movement."""
+    need: dict[int, float] = {}
+    threat = pic.threat
+    objectives = pic.objectives
+    for h in pic.frontier:
+        want = MIN_HOLD + THREAT_SHARE * threat.get(h, 0.0)
+        if h in objectives:
+            want += objectives[h] * 0.5
+        need[h] = want
+    # threatened objectives anywhere (behind the line too): a garrison, so that an enemy
+    # unit slipping through cannot walk into a city and cut our supply
+    for h, value in objectives.items():
+        if pic.role(h) == "mine" and threat.get(h, 0.0) > 0:
+            need[h] = max(need.get(h, 0.0), MIN_HOLD + value * 0.5 + THREAT_SHARE * threat[h])
+    targets = aims(pic)
+    if not targets:
+        return need
+    state = pic.state
+    for h in pic.enemy_at:
+        owner = state.controller_of(h)
+        if owner not in targets:
+            continue
+        defenders = [u for u in state.units_at(h) if u.is_land and u.carrier == -1]
+        d = defence_strength(state, h, defenders)
+        bonus = objectives.get(h, 0) * 0.5
+        spots = [o for o in pic.nbr[h] if pic.role(o) == "mine" and o not in pic.enemy_at]
+        if not spots:
+            continue
+        share = (WANTED_RATIO * d + bonus) / len(spots)
+        for o in spots:
+            need[o] = max(need.get(o, 0.0), MIN_HOLD) + share
+    return need
+
+
+#: How strongly each side is drawn towards enemy objectives (hexes gained per move).
+PULL = {"axis": 0.8, "allies": 0.5}
+
+
+def objective_distance(pic: Picture) -> dict[int, int]:
+    """Land distance to the nearest enemy-held city or resource hex of the countries we
+    attack (our aims), through land that is not neutral."""
+    targets = aims(pic)
+    state = pic.state
+    sources = [
+        h for h in pic.objectives
+        if pic.role(h) == "enemy" and state.controller_of(h) in targets
+    ]
+    if not sources:
+        return {}
+    return pic.distances(sources, limit=60, passable="not_neutral")

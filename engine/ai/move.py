@@ -1,0 +1,198 @@
+"""Land movement and rail: fill the front, bring reserves up, take what lies open.
+
+One greedy pass over our land units.  Each unit weighs the destinations the
+engine offers it (plus staying where it is) with a simple score:
+
+* strength it adds where the front still needs it (:func:`engine.ai.front.need_map`),
+* enemy land it takes by walking in, much more for an undefended city or
+  resource hex,
+* minus the distance from the front for hexes behind it (reserves move up).
+
+Units nearest the front choose first, so the front is filled from close by and
+the rear feeds whatever gaps are left.  Rail (second movement only) is used by
+units far behind the front to reach a gap directly.  Bombers fly out to support
+attacks and back again (:mod:`engine.ai.air`); other air units and all naval units
+stay where they are based (see docs/ai.md, "Limits").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.actions import Action
+from engine.ai import air, reading
+from engine.ai.front import PULL, need_map, objective_distance
+from engine.ai.odds import terrain_factor
+from engine.ai.picture import Picture
+from engine.state import Unit
+
+if TYPE_CHECKING:
+    from engine.ai.bot import Turn
+
+#: Units at least this far behind the front prefer rail to marching.
+RAIL_DISTANCE = 4
+#: Weight of one hex of distance from the front for units in the rear.
+DISTANCE_WEIGHT = 0.35
+FAR = 40
+
+
+def first_movement(turn: Turn) -> None:
+    _move_land(turn, second=False)
+    air.send_bombers(turn)
+
+
+def second_movement(turn: Turn) -> None:
+    air.return_aircraft(turn)
+    _move_land(turn, second=True)
+
+
+def landing(turn: Turn) -> None:
+    """Aircraft of ours still in the air (they should not be) fly back to a base."""
+    air.return_aircraft(turn)
+
+
+def is_rail(action: Action) -> bool:
+    return "rail" in action.kind
+
+
+class Plan:
+    """Bookkeeping of strength per hex while units are being moved."""
+
+    def __init__(self, pic: Picture) -> None:
+        self.pic = pic
+        self.need = need_map(pic)
+        self.have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
+        self.count: dict[int, int] = dict(pic.my_count_at)
+        self.to_front = pic.to_front
+        self.objectives = pic.objectives
+        self.to_goal = objective_distance(pic)
+        self.pull = PULL.get(pic.side, 0.5)
+
+    def gap(self, h: int) -> float:
+        return max(0.0, self.need.get(h, 0.0) - self.have.get(h, 0.0))
+
+    def value(self, u: Unit, h: int, staying: bool) -> float:
+        s = float(max(u.strength, 1))
+        pic = self.pic
+        if staying:
+            # what the unit is worth where it stands: the gap it would leave, which
+            # matters little where no enemy is near and nothing of value is at stake
+            have = self.have.get(h, 0.0) - s
+            score = min(s, max(0.0, self.need.get(h, 0.0) - have))
+            if not pic.threat.get(h) and h not in self.objectives:
+                score *= 0.2
+        else:
+            if self.count.get(h, 0) >= 2:
+                return -1e9  # two ordinary land units per hex
+            score = min(s, self.gap(h))
+        role = pic.role(h)
+        if not staying and not pic.supplied_near(u.country, h):
+            score -= 4.0  # out of supply a unit cannot attack and withers away
+        if role == "enemy" and not staying:
+            score += 1.5 + 2.0 * self.objectives.get(h, 0)
+        if self.to_goal:
+            # drawn towards the enemy's cities and resources (measured from the unit's own hex)
+            score -= self.pull * self.to_goal.get(h, FAR)
+        if h not in self.need and role == "mine":
+            score -= DISTANCE_WEIGHT * self.to_front.get(h, FAR)
+        score += 0.05 * terrain_factor(pic.state, h)
+        return score
+
+    def moved(self, u: Unit, src: int, dst: int) -> None:
+        s = float(u.strength)
+        self.have[src] = self.have.get(src, 0.0) - s
+        self.have[dst] = self.have.get(dst, 0.0) + s
+        self.count[src] = self.count.get(src, 0) - 1
+        self.count[dst] = self.count.get(dst, 0) + 1
+
+
+def _options(turn: Turn, pic: Picture, second: bool) -> dict[int, dict[int, Action]]:
+    """Per land unit of ours, the moves worth proposing, by destination.
+
+    They come from the engine's own reach searches for our land units only (the full
+    list of legal actions would also search every ship and aircraft).  Whatever is
+    proposed is still checked by the batch, so a unit wrongly thought able to move
+    is simply refused.
+    """
+    try:
+        from engine.reach import land_reach, rail_search
+    except ImportError:  # pragma: no cover - the movement rules ship with the engine
+        return _options_from_legal(turn)
+    state = turn.state
+    out: dict[int, dict[int, Action]] = {}
+    for u in pic.my_land:
+        if u.type == "supply" or u.strength <= 0:
+            continue
+        if second and (u.moved or u.railed or (u.attacked and u.type != "armor")):
+            continue
+        per: dict[int, Action] = {}
+        for h in land_reach(state, u, ignore_zoc=None if not second else False):
+            if h != u.hex:
+                per[h] = Action("move", (u.id, h))
+        far = pic.to_front.get(u.hex, FAR) >= RAIL_DISTANCE and u.hex not in pic.frontier
+        if second and far and not u.attacked and not u.mp_used and state.world.info[u.country].rail_capacity > 0:
+            for h in rail_search(state, u).cost:
+                if h != u.hex and h not in per:
+                    per[h] = Action("rail", (u.id, h))
+        if per:
+            out[u.id] = per
+    return out
+
+
+def _options_from_legal(turn: Turn) -> dict[int, dict[int, Action]]:
+    state = turn.state
+    out: dict[int, dict[int, Action]] = {}
+    for action in turn.batch.legal():
+        if action.kind == "pass":
+            continue
+        uid = reading.unit(action)
+        dst = reading.target_hex(action)
+        if uid is None or dst is None:
+            continue
+        u = state.units.get(uid)
+        if u is None or not u.is_land or u.type == "supply" or u.carrier != -1 or dst == u.hex:
+            continue
+        per = out.setdefault(uid, {})
+        old = per.get(dst)
+        if old is None or _better(action, old):
+            per[dst] = action
+    return out
+
+
+def _better(a: Action, b: Action) -> bool:
+    """Prefer marching to rail (rail capacity is scarce), then the shorter order."""
+    if is_rail(a) != is_rail(b):
+        return not is_rail(a)
+    return (len(a.args), a.to_wire().__repr__()) < (len(b.args), b.to_wire().__repr__())
+
+
+def _move_land(turn: Turn, second: bool) -> None:
+    pic = Picture(turn.state, turn.side)
+    options = _options(turn, pic, second)
+    if not options:
+        return
+    plan = Plan(pic)
+    state = turn.state
+    units = [state.units[uid] for uid in options]
+    units.sort(key=lambda u: (plan.to_front.get(u.hex, 0 if u.hex in plan.need else FAR), u.id))
+    limits = turn.limits
+    refusals = 0
+    for u in units[: limits.units_per_phase]:
+        src = u.hex
+        here = plan.value(u, src, staying=True)
+        far_behind = plan.to_front.get(src, FAR) >= RAIL_DISTANCE and src not in plan.need
+        scored = []
+        for dst, action in options[u.id].items():
+            if is_rail(action) and not far_behind:
+                continue
+            scored.append((plan.value(u, dst, staying=False), dst, action))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        for score, dst, action in scored[: limits.moves_per_unit]:
+            if score <= here + 0.01:
+                break
+            if turn.batch.offer(action):
+                plan.moved(u, src, dst)
+                break
+            refusals += 1
+            if refusals > limits.refusals:
+                return

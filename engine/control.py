@@ -1,0 +1,164 @@
+"""Hex control (supplement: "Control zones and hex control").
+
+* :func:`take_control` passes one hex to a country; the other side's fortifications
+  and airfields in it, built or under construction, are destroyed.
+* :func:`resolve_pockets` flips pockets: a connected group of one side's land hexes
+  cut off from that side - every land hex next to it is held by the other side -
+  passes to the encircling side, unless it holds a city, a resource hex, a
+  fortification, an airbase or a land unit of its side.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from engine.hexmap import HexMap
+from engine.state import AXIS, SIDES, GameState, other
+
+_SIDE_CODE = {AXIS: 1, "allies": 2}
+
+
+def _installation_side(state: GameState, owner: str | None, old_controller: str) -> str:
+    who = owner or old_controller
+    return state.countries[who].side if who else ""
+
+
+def take_control(state: GameState, h: int, country: str) -> None:
+    """``country`` takes control of hex ``h``."""
+    old = state.controller_of(h)
+    if old == country:
+        return
+    state.set_controller(h, country)
+    side = state.countries[country].side
+    if h in state.forts and _installation_side(state, state.fort_owner.get(h), old) != side:
+        del state.forts[h]
+        state.fort_owner.pop(h, None)
+    if h in state.airfields and _installation_side(state, state.airfield_owner.get(h), old) != side:
+        del state.airfields[h]
+        state.airfield_owner.pop(h, None)
+
+
+def pass_to_side(state: GameState, h: int, country: str) -> bool:
+    """A land unit of ``country`` moves through or retreats into ``h``: the hex passes to
+    ``country`` unless a country of its side already holds it (an ally's hexes stay the
+    ally's).  Returns whether control changed."""
+    if state.side_controlling(h) == state.countries[country].side:
+        return False
+    take_control(state, h, country)
+    return True
+
+
+@cache
+def _land_table(hexmap: HexMap) -> np.ndarray:
+    """``(size, 6)`` land neighbours, padded with ``size`` (an extra hex of nobody)."""
+    n = hexmap.size
+    table = np.full((n, 6), n, dtype=np.int64)
+    for h, row in enumerate(hexmap.land_neighbours):
+        table[h, : len(row)] = row
+    return table
+
+
+def _side_of_hexes(state: GameState) -> np.ndarray:
+    """Side code (0 none/neutral, 1 axis, 2 allies) of every hex, plus a trailing 0."""
+    codes = np.zeros(len(state.world.country_names), dtype=np.uint8)
+    for i, name in enumerate(state.world.country_names):
+        if name:
+            codes[i] = _SIDE_CODE.get(state.countries[name].side, 0)
+    ctrl = np.frombuffer(bytes(state.controller), dtype=np.uint8)
+    return np.append(codes[ctrl], np.uint8(0))
+
+
+def _anchors(state: GameState, side: str) -> set[int]:
+    """Hexes that keep a pocket of ``side`` from flipping."""
+    hexmap = state.world.map
+    out = set(hexmap.city_at) | set(hexmap.resources)
+    out.update(h for h, m in state.forts.items() if m == 0)
+    out.update(h for h, m in state.airfields.items() if m == 0)
+    for h, ids in state.occupied_hexes().items():
+        for i in ids:
+            u = state.units[i]
+            if u.is_land and u.carrier == -1 and state.countries[u.country].side == side:
+                out.add(h)
+                break
+    return out
+
+
+def resolve_pockets(state: GameState) -> list[int]:
+    """Flip every pocket; returns the hexes that changed control, sorted."""
+    hexmap = state.world.map
+    table = _land_table(hexmap)
+    changed: list[int] = []
+    for side in SIDES:
+        code, enemy_code = _SIDE_CODE[side], _SIDE_CODE[other(side)]
+        sides_now = _side_of_hexes(state)
+        mine = sides_now[:-1] == code
+        touches_enemy = (sides_now[table] == enemy_code).any(axis=1)
+        seeds = np.flatnonzero(mine & touches_enemy).tolist()
+        if not seeds:
+            continue
+        anchors = _anchors(state, side)
+        land_nbr = hexmap.land_neighbours
+        seen: set[int] = set()
+        for seed in seeds:
+            if seed in seen:
+                continue
+            group, border, anchored = _component(seed, sides_now, code, enemy_code, land_nbr, anchors, seen)
+            if anchored:
+                continue
+            winner = _encircler(state, border)
+            for h in group:
+                take_control(state, h, winner)
+            changed.extend(group)
+    return sorted(changed)
+
+
+def _component(
+    seed: int,
+    sides_now: np.ndarray,
+    code: int,
+    enemy_code: int,
+    land_nbr: list[tuple[int, ...]],
+    anchors: set[int],
+    seen: set[int],
+) -> tuple[list[int], list[int], bool]:
+    """The connected hexes of side ``code`` around ``seed``, the enemy hexes bordering
+    them, and whether the group is anchored (an anchor, or a border with anyone but the
+    enemy).  The search stops as soon as the group is known to be anchored; what it
+    visited stays in ``seen``, and a later search that reaches a hex in ``seen`` outside
+    its own group has reached that anchored group."""
+    group = [seed]
+    members = {seed}
+    seen.add(seed)
+    border: set[int] = set()
+    stack = [seed]
+    while stack:
+        h = stack.pop()
+        if h in anchors:
+            return group, [], True
+        for o in land_nbr[h]:
+            s = sides_now[o]
+            if s == code:
+                if o in members:
+                    continue
+                if o in seen:  # reached a group an earlier search found anchored
+                    return group, [], True
+                seen.add(o)
+                members.add(o)
+                group.append(o)
+                stack.append(o)
+            elif s == enemy_code:
+                border.add(o)
+            else:
+                return group, [], True
+    return group, sorted(border), False
+
+
+def _encircler(state: GameState, border: list[int]) -> str:
+    """The enemy country holding most of a pocket's border (ties: the first by name)."""
+    counts: dict[str, int] = {}
+    for h in border:
+        c = state.controller_of(h)
+        counts[c] = counts.get(c, 0) + 1
+    return min(counts, key=lambda c: (-counts[c], c))

@@ -1,0 +1,45 @@
+"""Losses: units eliminated and strength points lost, and what may be bought back
+(rulebook: "Buying Back Eliminated Units").  Every rule that removes a unit calls here."""
+
+from __future__ import annotations
+
+from engine import stacking
+from engine.state import GameState, Unit, land_key
+from engine.units import UnitType
+
+
+def eliminate(state: GameState, u: Unit, buy_back: bool = True) -> None:
+    """``u`` is eliminated: what may be bought back returns to its country's pool
+    (rulebook "Buying Back Eliminated Units"), then the unit (and its cargo) is gone.
+
+    Land points always return; ships only if in port (convoys and transports always);
+    air units only if based.  ``buy_back=False`` for atomic bombs.
+    """
+    for cargo in state.cargo_of(u):
+        eliminate(state, cargo, buy_back)
+    c = state.countries[u.country]
+    if buy_back and not c.conquered:
+        if u.is_land:
+            key = land_key(u.type, u.move)
+            points = 1 if u.type == UnitType.SUPPLY else u.strength
+            if points:
+                c.pool_land[key] = c.pool_land.get(key, 0) + points
+        elif u.is_naval:
+            if u.in_port or u.type in (UnitType.CONVOY, UnitType.TRANSPORT):
+                c.pool_units.append(u.profile())
+        elif u.carrier != -1 or stacking.is_based(u):
+            c.pool_units.append(u.profile())
+    if u.id in state.units:
+        state.destroy(u)
+
+
+def lose_points(state: GameState, u: Unit, points: int) -> None:
+    """A land unit loses ``points`` strength points, which may be bought back; at 0 it is eliminated."""
+    lost = min(points, u.strength)
+    c = state.countries[u.country]
+    if lost and not c.conquered:
+        key = land_key(u.type, u.move)
+        c.pool_land[key] = c.pool_land.get(key, 0) + lost
+    u.strength -= lost
+    if u.strength <= 0:
+        eliminate(state, u)

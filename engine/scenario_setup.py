@@ -1,0 +1,93 @@
+"""Setting up a scenario game: the packaged world and the state at a scenario's start
+(supplement: "Countries and sides at the start", "Placing units").
+
+The world of a scenario is the packaged map (``scenarios/world.map``) plus the
+country facts and the scenario data (:mod:`engine.scenario`); its digest covers
+all of them, so a saved game names the data it was made with.  The scenario object
+rides along in ``World.extra["scenario"]`` for the monthly arrivals.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import msgpack
+
+from engine import scenario as scenario_data
+from engine.hexmap import HexMap
+from engine.scenario import Scenario, ScenarioError
+from engine.sequence import STEP_INDEX
+from engine.setup import control_home_lands
+from engine.state import GameState
+from engine.war import FLAG_JOINS, FLAG_PLACE, JOIN_CODE, add_to_pool, enter_war, units_to_pool
+from engine.world import CountryInfo, World
+
+MAP_FILE = "world.map"
+
+
+@cache
+def world_map() -> HexMap:
+    """The packaged world map (loaded once)."""
+    return HexMap.from_bytes(resources.files("scenarios").joinpath(MAP_FILE).read_bytes())
+
+
+@cache
+def world_of(name: str) -> World:
+    """The world of a packaged scenario (cached)."""
+    scenario = scenario_data.load_scenario(name)
+    return World(
+        map=world_map(),
+        countries=tuple(
+            CountryInfo(c.name, c.region, c.leans_allied, c.has_units, c.rail_capacity) for c in scenario.countries
+        ),
+        name=name,
+        data_digest=scenario_data.scenario_digest(name),
+        extra={"scenario": scenario},
+    )
+
+
+def world_matching(data: bytes) -> World | None:
+    """The packaged world a serialised state was made in, or None if none matches."""
+    try:
+        doc = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        digest = doc["world"]
+    except Exception:  # garbage of any shape: the loader reports it properly later
+        return None
+    for name in scenario_data.list_scenarios():
+        try:
+            world = world_of(name)
+        except (OSError, ValueError):  # data not packaged or broken: it cannot be the match
+            continue
+        if world.digest == digest:
+            return world
+    return None
+
+
+def new_scenario_game(name: str, options: dict[str, object]) -> GameState:
+    """A game at the start of the packaged scenario ``name``."""
+    if options:
+        raise ScenarioError(f"unknown game option(s): {', '.join(sorted(options))}; no options are defined")
+    return start_scenario(world_of(name), scenario_data.load_scenario(name))
+
+
+def start_scenario(world: World, scenario: Scenario) -> GameState:
+    """The state at the start of ``scenario`` in ``world`` (any world naming its countries)."""
+    state = GameState(world)
+    control_home_lands(state)
+    state.date = scenario.start
+    state.step = STEP_INDEX[scenario.start_phase]
+    for name in sorted(state.countries):
+        state.countries[name].money = scenario.money.get(name, 0)
+        add_to_pool(state, name, *units_to_pool(scenario.pool(name)))
+    for start in scenario.start_control:
+        for h in sorted(world.map.temp_borders.get(start.temp_border, ())):
+            state.set_controller(h, start.country)
+        if start.first_turn_placement:
+            state.countries[start.country].flags[FLAG_PLACE + start.temp_border] = scenario.start
+    # Countries at war at the start place their whole pool at the first deployment.
+    for name, side in sorted(scenario.at_war.items()):
+        enter_war(state, name, side)
+    for name, side in sorted(scenario.joins_at_start.items()):
+        state.countries[name].flags[FLAG_JOINS] = JOIN_CODE[side]
+    return state

@@ -1,0 +1,234 @@
+"""The deployment phase (rulebook "Game Sequence", "Strength Points"; supplement
+"Placement", "Placing units", "Installations and repairs")."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import api, supply
+from engine.actions import PASS, Action, IllegalAction
+from engine.mapbuilder import build_world
+from engine.sequence import STEP_INDEX, begin
+from engine.state import GameState
+from engine.units import UnitProfile, UnitType
+from engine.war import enter_war
+
+WORLD = build_world(
+    """
+    ~   U:c U:c ~   ~   G:c G:c G:d P:c P:c S:c
+     ~  U:c ~   ~   G:c G:c G:c G:c P:c P:c S:c
+    ~   ~   ~   ~   G:c G:c G:c G:c P:c P:c S:c
+    """,
+    cities={
+        "London": "1,0 capital port",
+        "Hamburg": "5,0 port",
+        "Berlin": "6,1 capital",
+        "Warsaw": "9,0 capital",
+        "Moscow": "10,1 capital",
+    },
+    resources=["1,0", "6,1", "6,2", "9,0", "10,1"],
+    temp_borders={"poland_east": ["9,1", "9,2"]},
+)
+SHIP = UnitProfile(UnitType.DESTROYER, "Z1", attack=1, sub_attack=1, defense=1, move=30)
+PLANE = UnitProfile(UnitType.FIGHTER, "Bf 109", attack=2, defense=2, move=8)
+
+
+def hx(label: str) -> int:
+    return WORLD.map.grid.parse_label(label)
+
+
+def deployment(**pools: dict[str, int]) -> GameState:
+    """A state at the deployment phase with Germany (Axis) and Poland, UK (Allies) at war."""
+    state = api.new_game(WORLD)
+    for name, pool in pools.items():
+        state.countries[name].pool_land = dict(pool)
+    enter_war(state, "Germany", "axis")
+    enter_war(state, "Poland", "allies")
+    enter_war(state, "United Kingdom", "allies")
+    state.step = STEP_INDEX["deployment"]
+    begin(state)
+    assert api.decision(state).phase == "deployment"
+    return state
+
+
+def deploy(state: GameState, axis: list[Action] = (), allies: list[Action] = ()) -> None:  # type: ignore[assignment]
+    api.apply_simultaneous(state, {"axis": [*axis, PASS], "allies": [*allies, PASS]})
+
+
+def land_at(state: GameState, label: str) -> list[tuple[str, str, int]]:
+    return sorted((u.country, u.type, u.strength) for u in state.units_at(hx(label)) if u.is_land)
+
+
+def test_land_points_are_merged_into_units_up_to_the_largest_size() -> None:
+    """Rulebook "Strength Points": points are combined when placed, up to the table's maximum
+    (Germany infantry with movement 3: 8); supplement "Placement": in the home country."""
+    state = deployment(Germany={"infantry/3": 12})
+    with pytest.raises(IllegalAction, match="at most 8 strength points"):
+        api.check(state, "axis", Action("place_land", ("Germany", "infantry", 3, 9, hx("6,1"))))
+    with pytest.raises(IllegalAction, match="has 12 infantry points"):
+        api.check(state, "axis", Action("place_land", ("Germany", "infantry", 3, 13, hx("6,1"))))
+    with pytest.raises(IllegalAction, match="not a home hex"):
+        api.check(state, "axis", Action("place_land", ("Germany", "infantry", 3, 2, hx("8,0"))))
+    deploy(state, axis=[Action("place_land", ("Germany", "infantry", 3, 8, hx("6,1")))])
+    assert land_at(state, "6,1") == [("Germany", "infantry", 8)]
+    # The 4 points not placed went back to the pool that can be bought.
+    assert state.countries["Germany"].free_land == {}
+    assert state.countries["Germany"].pool_land == {"infantry/3": 4}
+
+
+def test_armor_may_not_be_placed_in_desert_and_stacking_counts() -> None:
+    """Supplement "Placement": no armor in desert or icecap; "Stacking": 2 ordinary land units."""
+    state = deployment(Germany={"armor/5": 4, "infantry/3": 3})
+    with pytest.raises(IllegalAction, match="desert hex 7,0"):
+        api.check(state, "axis", Action("place_land", ("Germany", "armor", 5, 1, hx("7,0"))))
+    place = [Action("place_land", ("Germany", "infantry", 3, 1, hx("6,0"))) for _ in range(3)]
+    with pytest.raises(IllegalAction, match="no room for another land unit"):
+        deploy(state, axis=place)
+
+
+def test_naval_units_need_a_port_and_polish_ships_may_use_british_ports() -> None:
+    """Supplement "Placement": naval units in a port; "Placing units": Polish naval units
+    may also be placed in the United Kingdom."""
+    state = api.new_game(WORLD)
+    state.countries["Germany"].pool_units = [SHIP]
+    state.countries["Poland"].pool_units = [UnitProfile(UnitType.DESTROYER, "Grom", attack=1, defense=1, move=30)]
+    enter_war(state, "Germany", "axis")
+    enter_war(state, "Poland", "allies")
+    enter_war(state, "United Kingdom", "allies")
+    state.step = STEP_INDEX["deployment"]
+    begin(state)
+    (z1,) = state.countries["Germany"].free_units
+    (grom,) = state.countries["Poland"].free_units
+    with pytest.raises(IllegalAction, match="must be placed in a port"):
+        api.check(state, "axis", Action("place", (z1, hx("6,1"))))
+    assert Action("place", (grom, hx("1,0"))) in api.legal_actions(state, "allies")
+    deploy(state, axis=[Action("place", (z1, hx("5,0")))], allies=[Action("place", (grom, hx("1,0")))])
+    assert state.units[z1].hex == hx("5,0") and state.units[z1].in_port
+    assert state.units[grom].hex == hx("1,0")
+
+
+def test_air_units_need_spare_airbase_capacity() -> None:
+    """Supplement "Placement": air units need spare airbase capacity (a city gives 2)."""
+    state = api.new_game(WORLD)
+    state.countries["Germany"].pool_units = [PLANE, PLANE, PLANE]
+    enter_war(state, "Germany", "axis")
+    enter_war(state, "Poland", "allies")
+    state.step = STEP_INDEX["deployment"]
+    begin(state)
+    a, b, c = state.countries["Germany"].free_units
+    hamburg = hx("5,0")  # a city without a resource: 2 places
+    with pytest.raises(IllegalAction, match="no free airbase place"):
+        deploy(state, axis=[Action("place", (u, hamburg)) for u in (a, b, c)])
+    deploy(state, axis=[Action("place", (u, hamburg)) for u in (a, b)])
+    assert sorted(u.id for u in state.units_at(hamburg)) == [a, b]
+    # The third was not placed: it is back in the pool as a unit that can be bought.
+    assert [p.name for p in state.countries["Germany"].pool_units] == ["Bf 109"]
+    assert c not in state.units
+
+
+def test_merge_and_split() -> None:
+    """Rulebook "Strength Points": units of the same hex, type and nationality merge within
+    the maximum; a unit may be split in two."""
+    state = deployment(Germany={"infantry/3": 10})
+    deploy(
+        state,
+        axis=[
+            Action("place_land", ("Germany", "infantry", 3, 5, hx("6,1"))),
+            Action("place_land", ("Germany", "infantry", 3, 3, hx("6,1"))),
+            Action("place_land", ("Germany", "infantry", 3, 2, hx("5,1"))),
+        ],
+    )
+    state.step = STEP_INDEX["deployment"]
+    begin(state)
+    a, b = sorted(state.units_at(hx("6,1")), key=lambda u: u.id)
+    (c,) = state.units_at(hx("5,1"))
+    with pytest.raises(IllegalAction, match="same hex"):
+        api.check(state, "axis", Action("merge", (a.id, c.id)))
+    with pytest.raises(IllegalAction, match="no room"):
+        api.check(state, "axis", Action("split", (a.id, 2)))
+    assert Action("merge", (a.id, b.id)) in api.legal_actions(state, "axis")
+    deploy(state, axis=[Action("merge", (a.id, b.id)), Action("split", (a.id, 1))])
+    assert land_at(state, "6,1") == [("Germany", "infantry", 1), ("Germany", "infantry", 7)]
+
+
+def test_fortifications_and_airfields_take_three_months_and_sites_are_repaired() -> None:
+    """Supplement "Installations and repairs": fortification $500B, airfield $400B, both
+    3 months; repairing a bombed site $200B, immediate."""
+    state = deployment()
+    state.countries["Germany"].money = 1200
+    state.strategic.add(hx("6,2"))
+    with pytest.raises(IllegalAction, match="does not control"):
+        api.check(state, "axis", Action("fortify", (hx("8,0"),)))
+    deploy(
+        state,
+        axis=[
+            Action("fortify", (hx("6,0"),)),
+            Action("build_airfield", (hx("5,1"),)),
+            Action("repair_site", (hx("6,2"),)),
+        ],
+    )
+    assert state.countries["Germany"].money == 1200 - 500 - 400 - 200 + 200  # + the next income phase
+    assert state.forts[hx("6,0")] == 3 and state.airfields[hx("5,1")] == 3
+    assert hx("6,2") not in state.strategic
+    for months_left in (2, 1, 0):
+        state.step = STEP_INDEX["deployment"]
+        begin(state)
+        assert state.forts[hx("6,0")] == months_left == state.airfields[hx("5,1")]
+
+
+def test_bought_units_arrive_at_the_deployment_phase_of_their_arrival_date() -> None:
+    """Rulebook "Buying Units": units arrive at a deployment phase after their delay."""
+    state = deployment()
+    u = state.new_unit("Germany", UnitProfile(UnitType.ARMOR, strength=4, move=5))
+    state.countries["Germany"].transit = [(state.date + 1, u.id)]
+    deploy(state)
+    state.date += 1
+    state.step = STEP_INDEX["deployment"]
+    begin(state)
+    assert state.countries["Germany"].free_land == {"armor/5": 4}
+    assert state.countries["Germany"].transit == []
+
+
+def test_soviet_units_may_use_the_border_hexes_in_the_first_turn_after_entry() -> None:
+    """Supplement "Placing units": in the first turn after the Soviet Union enters the war,
+    its units may also be placed in the border hexes it controls."""
+    state = api.new_game(WORLD)
+    state.countries["Soviet Union"].pool_land = {"infantry/3": 4}
+    for h in ("9,1", "9,2"):
+        state.set_controller(hx(h), "Soviet Union")
+    enter_war(state, "Germany", "axis")
+    enter_war(state, "Soviet Union", "allies")
+    state.step = STEP_INDEX["deployment"]
+    begin(state)
+    order = Action("place_land", ("Soviet Union", "infantry", 3, 2, hx("9,1")))
+    api.check(state, "allies", order)
+    state.date += 1
+    state.countries["Soviet Union"].free_land = {"infantry/3": 2}
+    with pytest.raises(IllegalAction, match="not a home hex"):
+        api.check(state, "allies", order)
+
+
+def test_placement_needs_supply_except_supply_units_on_the_turn_of_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Supplement "Placement": in a hex in supply; "Placing units": on the turn of entry
+    supply units may be placed out of supply, and hexes connected to them count as supplied."""
+    supplied = {hx("5,1")}
+    monkeypatch.setattr(supply, "supplied_hexes", lambda state, country: supplied, raising=False)
+    state = deployment(Germany={"infantry/3": 3, "supply/3": 1})
+    far = Action("place_land", ("Germany", "infantry", 3, 1, hx("7,2")))
+    with pytest.raises(IllegalAction, match="supplies"):
+        api.check(state, "axis", far)
+    deploy(state, axis=[Action("place_land", ("Germany", "supply", 3, 1, hx("7,1"))), far])
+    assert land_at(state, "7,2") == [("Germany", "infantry", 1)]
+    assert land_at(state, "7,1") == [("Germany", "supply", 0)]
+
+
+def test_legal_actions_agree_with_check() -> None:
+    """Every action legal() lists passes check() (engine rule: check agrees with legal)."""
+    state = deployment(Germany={"infantry/3": 3, "armor/5": 2})
+    state.countries["Germany"].money = 500
+    legal = api.legal_actions(state, "axis")
+    assert legal == sorted(legal, key=lambda a: (a.kind, a.args))
+    kinds = {a.kind for a in legal}
+    assert {"place_land", "fortify", "build_airfield", "pass"} <= kinds
+    for action in legal:
+        api.check(state, "axis", action)
