@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine import orders
 from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
+from engine.combat import apply_stand, check_stand, stand_actions
 from engine.rng import SEED_BYTES, Rng
 from engine.sequence import STEPS, Decision, begin, current, finish
 from engine.sequence import decision as _decision
@@ -38,6 +39,7 @@ __all__ = [
     "parse_order",
     "scenario_digest",
     "serialize",
+    "standing_orders",
     "state_hash",
     "view",
     "winner",
@@ -96,6 +98,13 @@ def legal_actions(state: GameState, side: str) -> list[Action]:
     return current(state).legal(state, side)
 
 
+def standing_orders(state: GameState, side: str) -> list[Action]:
+    """The ``stand`` orders ``side`` may give now; they are accepted in any of its decisions
+    and are not repeated in :func:`legal_actions`."""
+    _side(side)
+    return stand_actions(state, side)
+
+
 def check(state: GameState, side: str, action: Action) -> None:
     """Raise IllegalAction with a reason a player understands, or return if legal."""
     _side(side)
@@ -109,7 +118,12 @@ def check(state: GameState, side: str, action: Action) -> None:
     if action.kind not in KINDS:
         raise IllegalAction(f"unknown action '{action.kind}'")
     KINDS[action.kind].check_shape(action.args)
-    current(state).check(state, side, action)
+    if action.kind == "stand":
+        # Standing orders ("willing to retreat") may be changed in any decision of
+        # their side, so they are always fixed before the enemy's dice are rolled.
+        check_stand(state, side, action)
+    else:
+        current(state).check(state, side, action)
 
 
 def apply(state: GameState, side: str, action: Action) -> None:
@@ -124,6 +138,8 @@ def apply(state: GameState, side: str, action: Action) -> None:
         state.acting.remove(side)
         if not state.acting:
             finish(state)
+    elif action.kind == "stand":
+        apply_stand(state, side, action)
     else:
         current(state).apply(state, side, action)
 
@@ -150,12 +166,16 @@ def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]
             if action.kind not in KINDS:
                 raise IllegalAction(f"{side} order {i + 1}: unknown action '{action.kind}'")
             KINDS[action.kind].check_shape(action.args)
+            is_stand = action.kind == "stand"
             try:
-                probe_step.check(probe, side, action)
+                (check_stand if is_stand else probe_step.check)(probe, side, action)
             except IllegalAction as exc:
                 raise IllegalAction(f"{side} order {i + 1} ({action}): {exc}") from None
-            probe_step.apply(probe, side, action)
-        checked[side] = actions
+            (apply_stand if is_stand else probe_step.apply)(probe, side, action)
+        checked[side] = [a for a in actions if a.kind != "stand"]
+        for action in actions:
+            if action.kind == "stand":
+                apply_stand(trial, side, action)
     step.apply_simultaneous(trial, checked)
     finish(trial)
     _commit(state, trial)

@@ -1,7 +1,8 @@
 """Land combat and overrun (rulebook: "Land Combat", "Overrun", "Supply Units in Combat";
 supplement: "Combat mathematics", "Retreat").
 
-Orders, all of the moving side except ``stand``:
+Orders of the moving side, and the defender's standing order ``stand`` (accepted by the
+engine in any decision of its side, see :mod:`engine.api`):
 
 * ``overrun HEX UNIT [UNIT ...]`` (overrun phase): armor attacks the enemy stack in HEX;
 * ``attack HEX UNIT [UNIT ...]`` (combat phase): land units attack the enemy stack in HEX;
@@ -9,8 +10,7 @@ Orders, all of the moving side except ``stand``:
 * ``advance HEX UNIT [UNIT]`` (advance step): attackers move into a hex their attack emptied;
 * ``stand HEX yes|no``: the standing order of a side's own stack in HEX - ``yes`` means
   it will not retreat (its losses are doubled instead), ``no`` (the default) that it
-  retreats.  Any phase in which a side decides may accept it through :func:`check_stand`
-  and :func:`apply_stand` (docs/rules-decisions-combat.md).
+  retreats (docs/rules-decisions-combat.md).
 
 Attacks are declared first and resolved together by the following chance step, in
 the order they were declared (``GameState.combats``).  Each resolution returns a line
@@ -602,7 +602,7 @@ class _Declare(Phase):
         return bool(attack_candidates(state, side, self.overrun))
 
     def legal(self, state: GameState, side: str) -> list[Action]:
-        actions = attack_actions(state, side, self.overrun) + stand_actions(state, side)
+        actions = attack_actions(state, side, self.overrun)
         if not self.overrun:
             actions += support_actions(state, side)
         return [PASS, *_sorted(actions)]
@@ -618,15 +618,11 @@ class _Declare(Phase):
             why = support_refusal(state, side, uid, h) if on_map else f"hex {h} is not on the map"
             if why:
                 raise IllegalAction(why)
-        elif action.kind == "stand":
-            check_stand(state, side, action)
         else:
             super().check(state, side, action)
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
-        if action.kind == "stand":
-            apply_stand(state, side, action)
-        elif action.kind == "support":
+        if action.kind == "support":
             h, uid = action.args
             target = _support_target(state, int(h))
             assert target is not None
@@ -656,7 +652,7 @@ class _Roll(Phase):
 class Overrun(_Declare):
     name = "overrun"
     prompt = "declare overrun attacks with armor, or pass"
-    kinds = frozenset({"overrun", "stand"})
+    kinds = frozenset({"overrun"})
     overrun = True
 
 
@@ -667,7 +663,7 @@ class OverrunRoll(_Roll):
 class Combat(_Declare):
     name = "combat"
     prompt = "declare attacks, or pass"
-    kinds = frozenset({"attack", "support", "stand"})
+    kinds = frozenset({"attack", "support"})
 
 
 class CombatRoll(_Roll):
@@ -711,7 +707,7 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
 class Advance(Phase):
     name = "advance"
     prompt = "advance into hexes emptied by your attacks, or pass"
-    kinds = frozenset({"advance", "stand"})
+    kinds = frozenset({"advance"})
 
     def needed(self, state: GameState, side: str) -> bool:
         return bool(self._actions(state, side))
@@ -728,22 +724,17 @@ class Advance(Phase):
         return out
 
     def legal(self, state: GameState, side: str) -> list[Action]:
-        return [PASS, *_sorted(self._actions(state, side) + stand_actions(state, side))]
+        return [PASS, *_sorted(self._actions(state, side))]
 
     def check(self, state: GameState, side: str, action: Action) -> None:
         if action.kind == "advance":
             why = advance_refusal(state, side, action)
             if why:
                 raise IllegalAction(why)
-        elif action.kind == "stand":
-            check_stand(state, side, action)
         else:
             super().check(state, side, action)
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
-        if action.kind == "stand":
-            apply_stand(state, side, action)
-            return
         h = int(action.args[0])
         ids = [int(x) for x in action.args[1:]]
         row = next(r for r in state.pending["advance"] if r[0] == h)
