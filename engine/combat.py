@@ -10,7 +10,7 @@ engine in any decision of its side, see :mod:`engine.api`):
 * ``advance HEX UNIT [UNIT]`` (advance step): attackers move into a hex their attack emptied;
 * ``stand HEX yes|no``: the standing order of a side's own stack in HEX - ``yes`` means
   it will not retreat (its losses are doubled instead), ``no`` (the default) that it
-  retreats (docs/rules-decisions-combat.md).
+  retreats (docs/rules-decisions.md).
 
 Attacks are declared first and resolved together by the following chance step, in
 the order they were declared (``GameState.combats``).  Each resolution returns a line
@@ -449,7 +449,7 @@ def retreat_plan(
     The engine chooses for the defender: the whole stack to one hex if possible, hexes
     with friendly land units first, then cities, then hexes farther from the attackers,
     then the lowest hex number; otherwise unit by unit, strongest first, in that order
-    of hexes (docs/rules-decisions-combat.md)."""
+    of hexes (docs/rules-decisions.md)."""
     hexmap = state.world.map
     grid = hexmap.grid
     near = sorted(set(hexmap.land_neighbours[h]) | set(hexmap.frozen_neighbours[h]))

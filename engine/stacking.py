@@ -98,7 +98,7 @@ def airbase_capacity(state: GameState, h: int, side: str) -> int:
 
 def is_based(u: Unit) -> bool:
     """An air unit is based when it is on the map and not on a mission: missions set
-    ``Unit.origin`` to the hex flown from, landing clears it (docs/rules-decisions-movement.md).
+    ``Unit.origin`` to the hex flown from, landing clears it (docs/rules-decisions.md).
     Air units on carriers are based on the carrier and use no airbase place."""
     return u.is_air and u.hex != NO_HEX and u.origin == NO_HEX
 

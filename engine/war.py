@@ -8,7 +8,7 @@ The war declaration phase does, in this order (supplement "Sequence and who acts
 2. the month's new units (:func:`receive_arrivals`) and automatic entries
    (scenario ``joins_at_start``, Germany in September 1939);
 3. both sides' secret declarations, revealed and applied together
-   (the Axis's first, then the Allies': see docs/rules-decisions-war-economy.md);
+   (the Axis's first, then the Allies': see docs/rules-decisions.md);
 4. at its end, the victory check.
 
 Country-specific ways of entering the war (Italy, Spain, Thailand, ...) are
@@ -508,7 +508,7 @@ class WarDeclaration(Phase):
         state.pending.setdefault("declared", {}).setdefault(side, []).append(action.args[0])
 
     def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
-        # The Axis's declarations first, then the Allies' (docs/rules-decisions-war-economy.md).
+        # The Axis's declarations first, then the Allies' (docs/rules-decisions.md).
         for side in SIDES:
             for action in orders.get(side, ()):
                 if action.kind == "declare":

@@ -96,7 +96,7 @@ def icecap_frozen(state: GameState, h: int) -> bool:
     """Severe winter in hex ``h``: its icecap hexsides are frozen.
 
     A land step or supply line along ``HexMap.frozen_neighbours`` from ``a`` to ``b``
-    is open when both ``a`` and ``b`` are frozen (docs/rules-decisions-combat.md)."""
+    is open when both ``a`` and ``b`` are frozen (docs/rules-decisions.md)."""
     return _TABLE[state.date % 12][state.world.map.weather[h]] == SEVERE_WINTER
 
 

@@ -210,7 +210,7 @@ def test_soviet_winter_bonus_doubles_attack_and_defence() -> None:
 
 def test_losses_are_taken_from_the_strongest_unit_first() -> None:
     """Supplement "Defender losses": lost points are taken one at a time from the stack's
-    units (largest first, docs/rules-decisions-combat.md)."""
+    units (largest first, docs/rules-decisions.md)."""
     state = game()
     a, b = put(state, "Poland", "2,1", strength=5), put(state, "Poland", "2,1", strength=3)
     take_losses(state, [a, b], 3)  # 5,3 -> 4,3 -> 3,3 -> 2,3 (ties: the lower id)
@@ -253,7 +253,7 @@ def test_no_attack_across_an_all_sea_hexside() -> None:
 
 def test_unit_attacks_once_per_phase_and_stack_may_be_attacked_twice() -> None:
     """Rulebook "Land Combat": attack by stack; each attacker attacks once; several attacks
-    on one stack are allowed (docs/rules-decisions-combat.md)."""
+    on one stack are allowed (docs/rules-decisions.md)."""
     state = game()
     state.set_controller(hx(state, "2,2"), "Germany")
     a, b = put(state, "Germany", "1,1"), put(state, "Germany", "2,2")
@@ -521,7 +521,7 @@ def test_stand_orders_survive_serialisation() -> None:
 def test_retreat_prefers_friendly_units_even_inside_an_enemy_zone() -> None:
     """Rulebook "Land Combat": a retreat may end in an enemy control zone if friendly land
     units are there; supplement "Retreat": the engine picks for the defender (friendly
-    units first, docs/rules-decisions-combat.md)."""
+    units first, docs/rules-decisions.md)."""
     state = game()
     att = put(state, "Germany", "1,1", strength=6)
     dfd = put(state, "Poland", "2,1", strength=3)

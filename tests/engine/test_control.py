@@ -37,7 +37,7 @@ BERLIN = {"Berlin": "4,0"}
 
 def test_pocket_flips_to_the_encircling_side() -> None:
     """Supplement "Hex control": a pocket of enemy hexes cut off from its side flips
-    (docs/rules-decisions-movement.md: a group without a city is cut off from its side)."""
+    (docs/rules-decisions.md: a group without a city is cut off from its side)."""
     s = game(POCKET, cities=BERLIN)
     assert resolve_pockets(s) == sorted([hx(s, "1,1"), hx(s, "2,1")])
     assert s.controller_of(hx(s, "1,1")) == "Germany"
@@ -56,7 +56,7 @@ def test_pocket_with_city_resource_fort_airbase_or_unit_holds() -> None:
 
 
 def test_pocket_touching_a_neutral_or_its_own_side_holds() -> None:
-    """A group bordering anyone but the enemy is not cut off (docs/rules-decisions-movement.md)."""
+    """A group bordering anyone but the enemy is not cut off (docs/rules-decisions.md)."""
     s = game(
         """
         G:c G:c G:c

@@ -242,7 +242,7 @@ def test_no_step_from_one_control_zone_hex_to_another() -> None:
 
 def test_armor_moves_one_extra_hex_through_control_zones() -> None:
     """Rulebook "Armor": armor may move an extra space through enemy control zones
-    (docs/rules-decisions-movement.md: after entering a zone it may move one more hex)."""
+    (docs/rules-decisions.md: after entering a zone it may move one more hex)."""
     from engine.hexmap import Side
 
     pic = """
@@ -315,7 +315,7 @@ def test_enemy_zone_does_not_extend_into_own_fortification() -> None:
 
 def test_destination_order_takes_the_cheapest_path_and_takes_control() -> None:
     """Supplement "Hex control": every hex a land unit moves through passes to its side;
-    a move to a hex takes the cheapest path (docs/rules-decisions-movement.md)."""
+    a move to a hex takes the cheapest path (docs/rules-decisions.md)."""
     s = game(
         """
         G:c P:M P:M P:c
@@ -331,7 +331,7 @@ def test_destination_order_takes_the_cheapest_path_and_takes_control() -> None:
 
 
 def test_equal_paths_are_chosen_deterministically() -> None:
-    """docs/rules-decisions-movement.md: among paths of equal cost the search expands
+    """docs/rules-decisions.md: among paths of equal cost the search expands
     lower hex numbers first, so the path over 1,0 beats the one over 0,1 and 1,1."""
     s = game(
         """
@@ -365,7 +365,7 @@ def test_explicit_path_is_followed_and_checked() -> None:
 
 def test_allied_hexes_stay_with_their_controller() -> None:
     """Supplement "Hex control": control passes to the mover's side; an ally's hex is
-    already the side's and stays the ally's (docs/rules-decisions-movement.md)."""
+    already the side's and stays the ally's (docs/rules-decisions.md)."""
     s = game("G:c I:c P:c", axis=("Germany", "Italy"))
     put(s, "Germany", "infantry", "0,0")
     order(s, "axis", "move #1 2,0")
@@ -469,7 +469,7 @@ def test_ships_move_their_allowance_over_sea() -> None:
 
 def test_ships_end_in_port_in_a_friendly_port() -> None:
     """Supplement "Stacking": ships inside a friendly major port; ports are friendly coastal
-    cities (docs/rules-decisions-movement.md: in_port is set by ending a move there)."""
+    cities (docs/rules-decisions.md: in_port is set by ending a move there)."""
     s = game(SEA, cities={"Kiel": "0,0 port"})
     dd = put(s, "Germany", "destroyer", "2,0")
     order(s, "axis", "move #1 0,0")
@@ -540,7 +540,7 @@ def test_air_mission_must_keep_a_base_within_reach() -> None:
 
 def test_air_returns_to_a_base_in_the_second_movement_or_is_eliminated() -> None:
     """Rulebook "Game Sequence": air units return to a base using the points not used in
-    the first movement; one left without a base is eliminated (docs/rules-decisions-movement.md)."""
+    the first movement; one left without a base is eliminated (docs/rules-decisions.md)."""
     s = game(AIR, cities={"Berlin": "0,0"})
     ftr = put(s, "Germany", "fighter", "0,0")
     lost = put(s, "Germany", "fighter", "0,0")
@@ -739,7 +739,7 @@ def test_air_transport_carries_only_small_units_and_damaged_carriers_take_none()
 
 def test_disembark_only_into_own_sides_hexes() -> None:
     """Amphibious assaults into enemy hexes are a later phase: a plain disembark needs a
-    hex of the unit's side (docs/rules-decisions-movement.md)."""
+    hex of the unit's side (docs/rules-decisions.md)."""
     s = game(
         """
         G:c ~ ~ P:c
@@ -757,7 +757,7 @@ def test_disembark_only_into_own_sides_hexes() -> None:
 
 
 def test_first_movement_resets_the_months_bookkeeping() -> None:
-    """Rulebook "Game Sequence": each main phase starts afresh (docs/rules-decisions-movement.md)."""
+    """Rulebook "Game Sequence": each main phase starts afresh (docs/rules-decisions.md)."""
     s = game(ROW, step="allies.second_movement")
     inf = put(s, "Germany", "infantry", "0,0", moved=True, mp_used=3, railed=True)
     goto(s, "axis.first_movement")
@@ -766,7 +766,7 @@ def test_first_movement_resets_the_months_bookkeeping() -> None:
 
 def test_unlanded_air_units_of_the_other_side_are_lost_after_landing() -> None:
     """Rulebook "Game Sequence": air units of both sides must return to their bases;
-    one that does not is eliminated (docs/rules-decisions-movement.md)."""
+    one that does not is eliminated (docs/rules-decisions.md)."""
     s = game(AIR, cities={"Posen": "6,0"}, step="axis.landing")
     s.set_controller(hx(s, "6,0"), "Poland")
     pol = put(s, "Poland", "fighter", "1,0", origin=hx(s, "6,0"), mp_used=1)

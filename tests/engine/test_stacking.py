@@ -40,7 +40,7 @@ def test_embarked_units_do_not_count() -> None:
 def test_airbase_capacity() -> None:
     """Supplement "Stacking" (air): a city gives 2, a resource hex 1, an airfield 2; a
     destroyed or atomic-bombed site 0; only for the side controlling the hex
-    (docs/rules-decisions-movement.md: the places add up)."""
+    (docs/rules-decisions.md: the places add up)."""
     s = game(MAP, cities={"Berlin": "0,0"}, resources=["0,0", "0,1"], airfields=["1,1"])
     assert airbase_capacity(s, hx(s, "0,0"), "axis") == 3
     assert airbase_capacity(s, hx(s, "0,1"), "axis") == 1

@@ -334,7 +334,7 @@ def test_air_units_need_a_base_that_traces_supply() -> None:
 
 def test_supply_phase_resets_the_months_unit_flags() -> None:
     """Rulebook "Game Sequence": the month's movement and combat bookkeeping ends with the
-    supply phase (docs/rules-decisions-combat.md)."""
+    supply phase (docs/rules-decisions.md)."""
     state = game(CORRIDOR)
     u = put(state, "Germany", "1,0")
     u.moved = u.attacked = u.overran = u.railed = True

@@ -184,7 +184,7 @@ def test_while_china_alone_has_land_units_the_allies_declare_only_on_its_neighbo
 
 def test_both_sides_declaring_on_the_same_country_the_axis_declaration_counts() -> None:
     """Rulebook "War Declaration" with simultaneous declarations (supplement "Sequence and who
-    acts"); the Axis's declarations are applied first (docs/rules-decisions-war-economy.md)."""
+    acts"); the Axis's declarations are applied first (docs/rules-decisions.md)."""
     state = fresh()
     declare(state, axis=["Soviet Union"], allies=["Soviet Union"])
     assert state.countries["Soviet Union"].side == "allies"

@@ -43,7 +43,7 @@ def test_no_zone_while_the_unit_hex_is_held_by_the_other_side() -> None:
 
 def test_supply_and_embarked_units_exert_no_zone() -> None:
     """Supplement: supply units exert no control zone; embarked units are cargo
-    (docs/rules-decisions-movement.md)."""
+    (docs/rules-decisions.md)."""
     s = game(MAP)
     put(s, "Germany", "supply", "1,1")
     tr = put(s, "Germany", "transport", "0,0")
@@ -61,7 +61,7 @@ def test_zone_does_not_extend_into_enemy_fortifications() -> None:
 
 
 def test_zone_does_not_cross_all_sea_hexsides() -> None:
-    """docs/rules-decisions-movement.md: a land zone reaches only hexes a land unit could
+    """docs/rules-decisions.md: a land zone reaches only hexes a land unit could
     step to (not across all-sea hexsides)."""
     s = game("G:c G:c P:c", sides={("1,0", "2,0"): Side.SEA})
     put(s, "Germany", "infantry", "1,0")
