@@ -1,9 +1,31 @@
-"""Command group (filled in by its owner)."""
+"""`pbem bot play GAME`: the computer makes my side's pending decisions, then sends."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+
+from pbem import session
+from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+
+bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
+
+
+@bot_app.command("play")
+@user_errors
+def play(
+    game: Annotated[str, typer.Argument(help="Game id")],
+    player: Annotated[str, typer.Option("--player", help="bot (heuristic) or random")] = "bot",
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Let the computer decide for my side, then seal the turn into outbox/."""
+    ws = workspace(ws_path)
+    path = session.bot_play(ws, game, player=player)
+    typer.echo(f"sealed {path.relative_to(ws.root)}")
+    typer.echo(session.status(ws, game)[0])
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.add_typer(bot_app, name="bot")

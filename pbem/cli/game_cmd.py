@@ -1,9 +1,199 @@
-"""Command group (filled in by its owner)."""
+"""Game commands: identities, new/join, import, status, orders, send, undo, verify, audit, selfplay."""
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from pbem import audit, exchange, keys, session
+from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.errors import PbemError
+from pbem.store import atomic_write
+
+key_app = typer.Typer(help="Identity keys.", no_args_is_help=True)
+
+
+@user_errors
+def keygen(
+    name: Annotated[str, typer.Argument(help="Identity name, e.g. your first name")],
+    email: Annotated[str, typer.Option("--email", help="Your e-mail address (written into the public key)")] = "",
+    passphrase_env: Annotated[str, typer.Option("--passphrase-env", help="Env variable holding the passphrase")] = "",
+) -> None:
+    """Create an identity (Ed25519 key pair) in $PBEM_HOME and print its fingerprint."""
+    passphrase = None
+    if passphrase_env:
+        passphrase = os.environ.get(passphrase_env)
+        if not passphrase:
+            raise PbemError(f"--passphrase-env {passphrase_env}: that variable is not set or empty", "usage")
+    ident = keys.keygen(name, email, passphrase, passphrase_env=passphrase_env)
+    typer.echo(f"identity {name}: fingerprint {ident.public.fingerprint}")
+    typer.echo(f"give your opponent the file from `pbem key export {name} -o {name}.pub`")
+
+
+@key_app.command("export")
+@user_errors
+def key_export(
+    name: Annotated[str, typer.Argument(help="Identity name")],
+    out: Annotated[Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout")] = None,
+) -> None:
+    """Write the public key file of an identity."""
+    keys.check_name(name)
+    path = keys.home() / f"{name}.pub"
+    try:
+        pub = keys.read_public_key(path)
+    except PbemError:
+        pub = keys.load(name).public
+    if out is None:
+        typer.echo(pub.to_text(), nl=False)
+    else:
+        atomic_write(out, pub.to_text().encode())
+        typer.echo(f"wrote {out}")
+
+
+@user_errors
+def new(
+    scenario: Annotated[str, typer.Option("--scenario", help="Scenario name, e.g. 1939")],
+    side: Annotated[str, typer.Option("--side", help="axis or allies")],
+    me: Annotated[str, typer.Option("--me", help="Your identity name")],
+    opponent: Annotated[Path, typer.Option("--opponent", help="The opponent's public key file")],
+    opponent_email: Annotated[str, typer.Option("--opponent-email", help="The opponent's e-mail address")] = "",
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Start a game: write the signed invitation (genesis) into outbox/ and print the game id."""
+    ws = workspace(ws_path)
+    gid, path = session.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email)
+    typer.echo(gid)
+    typer.echo(f"invitation written to {path.relative_to(ws.root)}; send it to your opponent", err=True)
+
+
+@user_errors
+def join(
+    file: Annotated[Path, typer.Argument(help="The invitation file")],
+    me: Annotated[str, typer.Option("--me", help="Your identity name")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Verify an invitation and write the answer (join file) into outbox/."""
+    ws = workspace(ws_path)
+    gid, path = session.join(ws, file, me)
+    typer.echo(f"joined game {gid}; answer written to {path.relative_to(ws.root)}")
+    typer.echo(session.status(ws, gid)[0])
+
+
+def import_paths(ws_root: Path, files: list[Path]) -> int:
+    """Import files (default: all of inbox/); prints one line each; returns the number rejected."""
+    paths = files or sorted(p for p in (ws_root / "inbox").glob("*") if p.is_file() and not p.name.startswith("."))
+    if not paths:
+        typer.echo("nothing to import (inbox/ is empty)")
+        return 0
+    rejected = 0
+    for p in paths:
+        res = exchange.import_file(ws_root, p)
+        if res.status == "rejected":
+            rejected += 1
+            typer.echo(f"rejected: {res.message}", err=True)
+        else:
+            typer.echo(res.message)
+    return rejected
+
+
+@user_errors
+def import_(
+    files: Annotated[list[Path] | None, typer.Argument(help="Files to import (default: all of inbox/)")] = None,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Verify and apply received files; automatic answers go to outbox/."""
+    if import_paths(workspace(ws_path).root, files or []):
+        raise typer.Exit(1)
+
+
+@user_errors
+def status(
+    game: Annotated[str | None, typer.Argument(help="Game id (default: every game)")] = None,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Date, phase, who must act, what is awaited and which command to run next."""
+    for line in session.status(workspace(ws_path), game):
+        typer.echo(line)
+
+
+@user_errors
+def orders(
+    game: Annotated[str, typer.Argument(help="Game id")],
+    file: Annotated[str, typer.Argument(help="Text file of orders, one per line, or - for stdin")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Add orders to my pending turn (all or nothing; errors name the line)."""
+    if file == "-":
+        text = sys.stdin.read(8 << 20)
+    else:
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            raise PbemError(f"cannot read the orders file {Path(file).name}", "usage") from None
+    typer.echo(session.orders(workspace(ws_path), game, text.splitlines()))
+
+
+@user_errors
+def send(game: Annotated[str, typer.Argument(help="Game id")], ws_path: WorkspaceOpt = None) -> None:
+    """Seal my pending turn into a signed file in outbox/."""
+    ws = workspace(ws_path)
+    path = session.send(ws, game)
+    typer.echo(f"sealed {path.relative_to(ws.root)}")
+    typer.echo(session.status(ws, game)[0])
+
+
+@user_errors
+def undo(game: Annotated[str, typer.Argument(help="Game id")], ws_path: WorkspaceOpt = None) -> None:
+    """Take back my last unsent action."""
+    typer.echo(session.undo(workspace(ws_path), game))
+
+
+@user_errors
+def verify(file: Annotated[Path, typer.Argument(help="A turn file")], ws_path: WorkspaceOpt = None) -> None:
+    """Check one file against the local game; changes nothing."""
+    typer.echo(audit.verify_file(workspace(ws_path), file))
+
+
+@user_errors
+def audit_cmd(directory: Annotated[Path, typer.Argument(help="Directory holding a game's files")]) -> None:
+    """Re-verify a whole game from its files: signatures, chain, every action, roll and commitment."""
+    for report in audit.audit_dir(directory):
+        typer.echo(report.line())
+
+
+@user_errors
+def selfplay(
+    scenario: Annotated[str, typer.Option("--scenario", help="Scenario name, e.g. 1939")],
+    until: Annotated[str, typer.Option("--until", help="Stop when the game reaches this month (YYYY-MM)")],
+    out: Annotated[Path, typer.Option("--out", help="Directory that receives every file")],
+    seed: Annotated[int, typer.Option("--seed", help="Seed for keys, game id and the computer players")] = 1,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="One line per file")] = False,
+) -> None:
+    """Two computer players exchange real signed files; every file is verified by its receiver."""
+    from pbem.selfplay import selfplay as run
+
+    result = run(scenario, session.parse_date(until), seed, out, log=typer.echo if verbose else lambda s: None)
+    end = "game over" if result.over else f"reached {result.date} ({result.phase})"
+    typer.echo(f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "
+               f"{end}; files in {out}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.command("keygen")(keygen)
+    app.add_typer(key_app, name="key")
+    app.command("new")(new)
+    app.command("join")(join)
+    app.command("import")(import_)
+    app.command("status")(status)
+    app.command("orders")(orders)
+    app.command("send")(send)
+    app.command("undo")(undo)
+    app.command("verify")(verify)
+    app.command("audit")(audit_cmd)
+    app.command("selfplay")(selfplay)
+

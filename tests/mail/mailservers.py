@@ -8,8 +8,11 @@ listen on 127.0.0.1 only; nothing of the system configuration is touched.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DOMAIN = "pbem.test"
+PASSWORD = "secret"
 INSTALL_HINT = (
     "real mail servers are needed for the mail integration tests: "
     "apt-get install dovecot-imapd dovecot-lmtpd postfix"
@@ -49,14 +53,21 @@ def wait_port(port: int, up: bool, timeout: float = 15.0) -> None:
     raise MailServerError(f"port {port} did not go {'up' if up else 'down'} within {timeout:.0f} s")
 
 
+def find_program(name: str) -> str | None:
+    """The servers live in sbin, which is not on every PATH."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidate = Path("/usr/sbin", name)
+    return str(candidate) if candidate.exists() else None
+
+
 def missing_programs() -> list[str]:
-    wanted = ["dovecot", "doveadm", "postfix", "postconf"]
-    found = [name for name in wanted if shutil.which(name) or Path("/usr/sbin", name).exists()]
-    return [name for name in wanted if name not in found]
+    return [name for name in ("dovecot", "doveadm", "postfix", "postconf") if find_program(name) is None]
 
 
 def _program(name: str) -> str:
-    return shutil.which(name) or str(Path("/usr/sbin", name))
+    return find_program(name) or name
 
 
 def _run(args: list[str], timeout: float = 30.0) -> None:
@@ -90,10 +101,6 @@ class MailServers:
         return self.root / "postfix"
 
     @property
-    def passwd_file(self) -> Path:
-        return self.root / "dovecot" / "passwd"
-
-    @property
     def access_file(self) -> Path:
         return self.postfix_dir / "recipient_access"
 
@@ -113,10 +120,8 @@ class MailServers:
 
     def stop(self) -> None:
         for action in (self.stop_postfix, self.stop_dovecot):
-            try:
+            with contextlib.suppress(MailServerError, subprocess.TimeoutExpired):
                 action()
-            except (MailServerError, subprocess.TimeoutExpired):
-                pass
 
     def start_dovecot(self) -> None:
         _run([_program("dovecot"), "-c", str(self.dovecot_conf)])
@@ -126,6 +131,17 @@ class MailServers:
     def stop_dovecot(self) -> None:
         _run([_program("doveadm"), "-c", str(self.dovecot_conf), "stop"])
         wait_port(self.imap_port, up=False)
+        # Logged-in IMAP processes outlive the master here; a real restart ends them.
+        self.kill_imap_sessions()
+
+    def kill_imap_sessions(self) -> None:
+        """End the IMAP processes serving connections on this instance's port (found by socket)."""
+        done = subprocess.run(["ss", "-Htnp", "state", "established", f"( sport = :{self.imap_port} )"],
+                              capture_output=True, text=True, timeout=10, check=False)
+        pids = {int(m) for m in re.findall(r"pid=(\d+)", done.stdout)}
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
 
     def start_postfix(self) -> None:
         _run([_program("postfix"), "-c", str(self.postfix_dir), "start"])
@@ -144,27 +160,20 @@ class MailServers:
         _run([_program("postfix"), "-c", str(self.postfix_dir), "flush"])
 
     # --- users and faults ------------------------------------------------------------------------
-    def add_user(self, name: str, password: str = "secret") -> str:
-        """Create a mailbox; returns its address. Dovecot re-reads the passwd file when it changes."""
+    def add_user(self, name: str) -> str:
+        """A mailbox; returns its address.
+
+        Every address of the test domain exists with the password PASSWORD
+        (static passdb/userdb): Dovecot re-reads a passwd-file at most once a
+        second, which made freshly added users fail to log in now and then.
+        """
         address = f"{name}@{DOMAIN}"
-        if address in self.users:
-            return address
-        self.users[address] = password
-        home = self.root / "homes" / name
-        home.mkdir(parents=True, exist_ok=True)
-        shutil.chown(home, "nobody", "nogroup")
-        lines = [f"{addr}:{{PLAIN}}{pw}:65534:65534::{self.root / 'homes' / addr.split('@')[0]}::"
-                 for addr, pw in self.users.items()]
-        tmp = self.passwd_file.with_suffix(".tmp")
-        tmp.write_text("\n".join(lines) + "\n")
-        os.replace(tmp, self.passwd_file)
-        time.sleep(0.01)
+        self.users[address] = PASSWORD
         return address
 
-    def set_tempfail(self, addresses: list[str]) -> None:
-        """Make Postfix answer RCPT TO for these addresses with 450 (temporary), then reload."""
-        body = "".join(f"{addr} 450 4.7.1 test: mailbox temporarily unavailable\n" for addr in addresses)
-        self.access_file.write_text(body)
+    def set_access(self, rules: dict[str, str]) -> None:
+        """Answer RCPT TO for these addresses with the given reply (e.g. "450 4.7.1 later"), then reload."""
+        self.access_file.write_text("".join(f"{addr} {reply}\n" for addr, reply in rules.items()))
         self.reload_postfix()
 
     def maillog(self) -> str:
@@ -176,8 +185,9 @@ class MailServers:
         base = self.root / "dovecot"
         (base / "run").mkdir(parents=True, exist_ok=True)
         (base / "state").mkdir(parents=True, exist_ok=True)
-        (self.root / "homes").mkdir(parents=True, exist_ok=True)
-        self.passwd_file.write_text("")
+        homes = self.root / "homes"
+        homes.mkdir(parents=True, exist_ok=True)
+        shutil.chown(homes, "nobody", "nogroup")
         self.dovecot_conf.write_text(f"""\
 protocols = imap lmtp
 base_dir = {base / 'run'}
@@ -191,13 +201,14 @@ auth_mechanisms = plain login
 first_valid_uid = 1
 mail_location = maildir:~/Maildir
 imap_idle_notify_interval = 1 secs
+shutdown_clients = yes
 passdb {{
-  driver = passwd-file
-  args = scheme=PLAIN username_format=%u {self.passwd_file}
+  driver = static
+  args = password={PASSWORD}
 }}
 userdb {{
-  driver = passwd-file
-  args = username_format=%u {self.passwd_file}
+  driver = static
+  args = uid=65534 gid=65534 home={self.root / 'homes'}/%n allow_all_users=yes
 }}
 service imap-login {{
   inet_listener imap {{

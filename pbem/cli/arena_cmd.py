@@ -1,0 +1,29 @@
+"""`pbem arena`: computer players against each other, without files or mail."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pbem.cli.common import user_errors
+
+
+@user_errors
+def arena(
+    scenario: Annotated[str, typer.Option("--scenario", help="Scenario: 1937 or 1939")] = "1939",
+    until: Annotated[str, typer.Option("--until", help="Stop when this month begins (YYYY-MM)")] = "1940-09",
+    games: Annotated[int, typer.Option("--games", min=1, help="Number of games")] = 1,
+    axis: Annotated[str, typer.Option("--axis", help="Axis player: bot or random")] = "bot",
+    allies: Annotated[str, typer.Option("--allies", help="Allied player: bot or random")] = "bot",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game; game i uses seed + i")] = 0,
+    budget: Annotated[float | None, typer.Option("--budget", help="Seconds per decision (weaker, faster)")] = None,
+) -> None:
+    """Play computer against computer and print each game's result and a summary."""
+    from pbem import arena as arena_mod
+
+    arena_mod.run(scenario, until, games, axis, allies, seed, budget, report=typer.echo)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("arena")(arena)

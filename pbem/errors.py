@@ -1,0 +1,27 @@
+"""The one exception type for user errors.
+
+Everything a player, a file or the opponent can get wrong ends in a
+:class:`PbemError` carrying one human sentence.  The CLI prints that sentence
+to stderr and exits non-zero; no traceback ever reaches a user.
+"""
+
+from __future__ import annotations
+
+
+class PbemError(Exception):
+    """A user-facing error: ``str(err)`` is one line for a person.
+
+    ``code`` is a short machine word ("signature", "chain", "parse", ...) so
+    callers and tests can tell reasons apart without matching prose.
+    """
+
+    def __init__(self, message: str, code: str = "error") -> None:
+        # One line, always: a reason coming from a hostile file must not be able
+        # to forge extra lines in a terminal or a log.
+        line = " ".join(str(message).split())
+        super().__init__(line)
+        self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self)

@@ -1,0 +1,184 @@
+"""Receiving files: verify, apply atomically, answer automatically (the mail daemon's entry point)."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem import protocol, session, turnfile
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.store import Transaction, Workspace
+from pbem.turnfile import TurnFile
+
+
+@dataclass
+class ImportResult:
+    status: str  # "applied" | "duplicate" | "rejected" | "stored"
+    game_id: str | None
+    seq: int | None
+    message: str
+    replies: list[Path] = field(default_factory=list)
+    code: str = ""  # the reason's short word when rejected
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "rejected"
+
+
+@dataclass
+class GameInfo:
+    my_side: str
+    my_email: str
+    opponent_email: str
+    my_turn: bool
+    status_line: str
+
+
+def _inbox_rel(ws: Workspace, path: Path) -> str | None:
+    """The workspace-relative name of ``path`` if it sits in inbox/ (consumed on import)."""
+    with contextlib.suppress(OSError, ValueError):
+        if path.resolve().parent == ws.inbox.resolve():
+            return f"inbox/{path.name}"
+    return None
+
+
+def import_file(workspace: Path, path: Path, home: Path | None = None) -> ImportResult:
+    """Verify ``path`` and apply it to its game, all or nothing; see docs/turn-file-format.md."""
+    ws = Workspace(workspace)
+    with ws.locked():
+        return import_locked(ws, Path(path), home)
+
+
+def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> ImportResult:
+    tx = Transaction()
+    src = _inbox_rel(ws, path)
+    tf: TurnFile | None = None
+    try:
+        tf = turnfile.read(path)
+        result = _route(ws, tf, tx, home)
+    except PbemError as exc:
+        result = ImportResult("rejected", tf.game if tf else None, tf.seq if tf else None, str(exc), code=exc.code)
+        # A rejection changes nothing but the inbox, and keeps the evidence of an equivocation.
+        tx = exc.tx if isinstance(exc, _Equivocation) else Transaction()
+        if src is not None:
+            with contextlib.suppress(OSError):
+                if path.is_file() and path.stat().st_size <= turnfile.MAX_FILE:
+                    tx.put(f".pbem/rejected/{path.name}", path.read_bytes())
+    if src is not None:
+        tx.delete(src)
+    ws.commit(tx)
+    return result
+
+
+def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> ImportResult:
+    gid = tf.game
+    if not (ws.game_dir(gid) / "meta.json").exists():
+        if tf.type != "genesis":
+            raise PbemError(f"{tf.name}: file for game {gid}, which this workspace has not joined", "game")
+        g = protocol.check_genesis(tf)
+        rel = f".pbem/invitations/{gid}.pbem"
+        old = ws.root / rel
+        if old.exists() and turnfile.read(old).hash == tf.hash:
+            return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
+        tx.put(rel, tf.raw)
+        names = g.body["names"]
+        return ImportResult("stored", gid, 0, f"invitation to game {gid} ({g.body['scenario']}) from "
+                            f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
+                            f"accept with `pbem join {rel} --me NAME`")
+    lg = LocalGame(ws, gid, home)
+    genesis = lg.genesis()
+    game = lg.game()
+    head = 0 if game is None else game.seq
+    if tf.seq <= head:
+        return _already_taken(lg, tf, tx, genesis)
+    tf.verify_signature(genesis.body["keys"][tf.side])
+    if tf.seq > head + 1:
+        return _keep_waiting(lg, tf, tx, head)
+    game = protocol.start(genesis, tf) if game is None else _applied(game, tf)
+    lg.stage_history(tx, tf)
+    applied = {tf.seq: tf}
+    notes: list[str] = []
+    for path, wf in lg.waiting():  # files that arrived early, in sequence order
+        if wf.seq > game.seq + 1:
+            break  # still a gap before this one: it stays stored
+        tx.delete(str(path.relative_to(ws.root)))
+        if wf.seq <= game.seq:  # overtaken: a duplicate, or a second version of that position
+            existing = applied.get(wf.seq) or lg.history_file(wf.seq)
+            if existing is not None and existing.hash != wf.hash and existing.side == wf.side:
+                lg.stage_evidence(tx, existing, wf)
+                notes.append(f"EQUIVOCATION: {wf.side} also signed another file {wf.seq}; both kept as evidence")
+            continue
+        trial = game.clone()
+        try:
+            trial = _applied(trial, wf)
+        except PbemError as exc:
+            notes.append(f"dropped waiting file {wf.seq}: {exc}")
+            continue
+        game = trial
+        applied[wf.seq] = wf
+        lg.stage_history(tx, wf)
+        notes.append(f"then file {wf.seq}")
+    replies = session.answer(lg, game, tx)
+    rolled = f"; {game.log[-1]}" if game.log and tf.type == "turn" and _rolled(tf) else ""
+    msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "") + rolled
+    if replies:
+        msg += f"; answered with {replies[0].name}"
+    msg += f". {session.status_line(lg, game, lg.pending() if not replies else None)}"
+    return ImportResult("applied", tf.game, tf.seq, msg, replies)
+
+
+def _rolled(tf: TurnFile) -> bool:
+    return any(r[0] == "dice" for r in tf.body.get("records", []))
+
+
+def _applied(game: protocol.Game, tf: TurnFile) -> protocol.Game:
+    protocol.apply_turn(game, tf)
+    return game
+
+
+def _already_taken(lg: LocalGame, tf: TurnFile, tx: Transaction, genesis: TurnFile) -> ImportResult:
+    """A file for a position the history already fills: duplicate, equivocation or out of turn."""
+    existing = lg.history_file(tf.seq)
+    if existing is not None and existing.hash == tf.hash:
+        return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} was already applied (nothing to do)")
+    tf.verify_signature(genesis.body["keys"][tf.side])
+    if existing is not None and existing.side == tf.side:
+        where = lg.stage_evidence(tx, existing, tf)
+        raise _Equivocation(tf, where, tx)
+    raise PbemError(f"{tf.name}: position {tf.seq} of game {tf.game} is already filled by a file from "
+                    f"{existing.side if existing else 'the other side'} (out of turn)", "sequence")
+
+
+def _keep_waiting(lg: LocalGame, tf: TurnFile, tx: Transaction, head: int) -> ImportResult:
+    for _, wf in lg.waiting():
+        if wf.seq == tf.seq:
+            if wf.hash == tf.hash:
+                return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} is already waiting for file {head + 1}")
+            if wf.side == tf.side:
+                where = lg.stage_evidence(tx, wf, tf)
+                raise _Equivocation(tf, where, tx)
+    lg.stage_waiting(tx, tf)
+    return ImportResult("stored", tf.game, tf.seq, f"kept {tf.name}; it will be applied once file {head + 1} "
+                        "arrives")
+
+
+class _Equivocation(PbemError):
+    """Rejection that still commits its evidence."""
+
+    def __init__(self, tf: TurnFile, where: str, tx: Transaction) -> None:
+        super().__init__(f"{tf.name}: EQUIVOCATION: {tf.side} signed two different files for position {tf.seq} "
+                         f"of game {tf.game}; both are kept as evidence in {where}", "equivocation")
+        self.tx = tx
+
+
+def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameInfo:
+    ws = Workspace(workspace)
+    with ws.locked():
+        lg = LocalGame(ws, game_id, home)
+        line = session.status(ws, game_id, home)[0]
+        game = lg.game()
+        exp = protocol.expected(game) if game is not None else None
+        return GameInfo(lg.me, lg.meta.get("my_email", ""), lg.meta.get("opponent_email", ""),
+                        exp is not None and exp[0] == lg.me, line)

@@ -1,0 +1,22 @@
+"""The default computer player of the bot mailbox: the game layer's join and `pbem bot play`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem import session
+from pbem.store import Workspace
+
+
+def accept(workspace: Path, game_id: str, identity: str, home: Path | None) -> list[Path]:
+    """Join the game if its invitation was kept by the import (``.pbem/invitations/<game>.pbem``)."""
+    invitation = workspace / ".pbem" / "invitations" / f"{game_id}.pbem"
+    if not invitation.is_file():
+        return []
+    _, path = session.join(Workspace(workspace), invitation, identity, home)
+    return [path]
+
+
+def play(workspace: Path, game_id: str, home: Path | None) -> list[Path]:
+    """Make every pending decision of the bot's side and seal it into outbox/."""
+    return [session.bot_play(Workspace(workspace), game_id, home)]

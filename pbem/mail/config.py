@@ -1,0 +1,238 @@
+"""The mail configuration file (TOML): servers, account, limits, bot policy.
+
+Passwords never live in the configuration itself: each server names an
+environment variable (``password_env``) or a file (``password_file``) that
+holds it, so the configuration can be shared, committed or shown in a bug
+report without leaking a secret.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import PbemError
+
+SECURITY_MODES = ("tls", "starttls", "none")
+DEFAULT_PORTS = {"imap": {"tls": 993, "starttls": 143, "none": 143},
+                 "smtp": {"tls": 465, "starttls": 587, "none": 25}}
+# Turn files are bounded at 4 MiB by the wire format; an attachment larger than
+# that cannot be a valid turn file, so it is refused before it is decoded.
+DEFAULT_MAX_ATTACHMENT_BYTES = 4 * 1024 * 1024
+
+
+class MailConfigError(PbemError):
+    """The configuration file is missing, malformed or incomplete."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="mail-config")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """One server (IMAP or SMTP) and the account used on it."""
+
+    kind: str  # "imap" | "smtp", used in messages
+    host: str
+    port: int
+    security: str
+    user: str
+    password_env: str = ""
+    password_file: str = ""
+    timeout_seconds: float = 30.0
+
+    def password(self) -> str:
+        """Read the password now (not at load time) so rotating it needs no restart."""
+        if self.password_env:
+            value = os.environ.get(self.password_env)
+            if value is None:
+                raise MailConfigError(
+                    f"environment variable {self.password_env} is not set — "
+                    f"it holds the {self.kind} password ({self.kind}.password_env)")
+            return value
+        if self.password_file:
+            path = Path(self.password_file).expanduser()
+            try:
+                return path.read_text(encoding="utf-8").strip("\r\n")
+            except OSError as err:
+                raise MailConfigError(
+                    f"cannot read {self.kind}.password_file {path}: {err.strerror or err}") from err
+        return ""
+
+    @property
+    def where(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class ImapOptions:
+    folder: str = "INBOX"
+    processed: str = "move"  # "move" to processed_folder, or "flag" (keep in folder, mark seen+keyword)
+    processed_folder: str = "pbem"
+    idle: bool = True
+    poll_seconds: float = 60.0
+    idle_seconds: float = 600.0  # re-issue IDLE well before servers drop it (RFC 2177: 29 minutes)
+
+
+@dataclass(frozen=True)
+class RetryOptions:
+    base_seconds: float = 10.0
+    max_seconds: float = 3600.0
+
+
+@dataclass(frozen=True)
+class BotOptions:
+    allow: tuple[str, ...] = ()  # empty: accept invitations from anyone
+    identity: str = "bot"  # the identity (key name) the bot joins games with
+    player: str = "pbem.mail.botplayer"  # module offering accept() and play(), see pbem.mail.bot
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    address: str
+    workspace: Path
+    imap: ServerConfig
+    smtp: ServerConfig
+    imap_options: ImapOptions = field(default_factory=ImapOptions)
+    retry: RetryOptions = field(default_factory=RetryOptions)
+    bot: BotOptions = field(default_factory=BotOptions)
+    notify_mail: bool = False
+    max_attachment_bytes: int = DEFAULT_MAX_ATTACHMENT_BYTES
+    exchange: str = "pbem.exchange"  # module offering import_file() and game_info()
+    home: Path | None = None  # identity directory; None: $PBEM_HOME, then the user configuration directory
+    source: Path | None = None
+
+    @property
+    def domain(self) -> str:
+        return self.address.rpartition("@")[2] or "localhost"
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+def _take(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, default: Any = None) -> Any:
+    if key not in table:
+        if default is None:
+            raise MailConfigError(f"{where}.{key} is missing")
+        return default
+    value = table.pop(key)
+    # bool is an int in Python; a port of `true` is a mistake worth naming.
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise MailConfigError(f"{where}.{key} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _no_leftovers(table: dict[str, Any], where: str) -> None:
+    if table:
+        raise MailConfigError(f"unknown setting {where}.{sorted(table)[0]}")
+
+
+def _server(raw: Any, kind: str, base: Path) -> ServerConfig:
+    if not isinstance(raw, dict):
+        raise MailConfigError(f"section [{kind}] is missing")
+    table = dict(raw)
+    if "password" in table:  # checked first: the most important mistake to point out
+        raise MailConfigError(f"{kind}.password is not allowed in the configuration — "
+                              f"use {kind}.password_env or {kind}.password_file")
+    host = _take(table, "host", str, kind)
+    security = _take(table, "security", str, kind, "tls")
+    if security not in SECURITY_MODES:
+        raise MailConfigError(f"{kind}.security must be one of {', '.join(SECURITY_MODES)}, not {security!r}")
+    port = _take(table, "port", int, kind, DEFAULT_PORTS[kind][security])
+    if not 0 < port < 65536:
+        raise MailConfigError(f"{kind}.port {port} is not a TCP port")
+    user = _take(table, "user", str, kind, "")
+    password_env = _take(table, "password_env", str, kind, "")
+    password_file = _take(table, "password_file", str, kind, "")
+    if password_env and password_file:
+        raise MailConfigError(f"{kind}: set password_env or password_file, not both")
+    if password_file:
+        path = Path(password_file).expanduser()
+        password_file = str(path if path.is_absolute() else base / path)
+    if user and not (password_env or password_file):
+        raise MailConfigError(f"{kind}.user is set but neither {kind}.password_env nor {kind}.password_file")
+    timeout = float(_take(table, "timeout_seconds", (int, float), kind, 30.0))
+    _no_leftovers(table, kind)
+    return ServerConfig(kind, host, port, security, user, password_env, password_file, timeout)
+
+
+_IMAP_OPTION_KEYS = ("folder", "processed", "processed_folder", "idle", "poll_seconds", "idle_seconds")
+
+
+def _imap_options(table: dict[str, Any]) -> ImapOptions:
+    opts = ImapOptions(
+        folder=_take(table, "folder", str, "imap", "INBOX"),
+        processed=_take(table, "processed", str, "imap", "move"),
+        processed_folder=_take(table, "processed_folder", str, "imap", "pbem"),
+        idle=_take(table, "idle", bool, "imap", True),
+        poll_seconds=float(_take(table, "poll_seconds", (int, float), "imap", 60.0)),
+        idle_seconds=float(_take(table, "idle_seconds", (int, float), "imap", 600.0)),
+    )
+    if opts.processed not in ("move", "flag"):
+        raise MailConfigError(f'imap.processed must be "move" or "flag", not {opts.processed!r}')
+    if not 0 < opts.poll_seconds <= 86400:
+        raise MailConfigError("imap.poll_seconds must be more than 0 and at most 86400")
+    if not 1 <= opts.idle_seconds <= 1740:
+        raise MailConfigError("imap.idle_seconds must be between 1 and 1740 (servers drop IDLE after 30 minutes)")
+    return opts
+
+
+def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -> MailConfig:
+    """Build a :class:`MailConfig` from parsed TOML; relative paths are taken from ``base``."""
+    table = dict(data)
+    address = _take(table, "address", str, "mail")
+    if "@" not in address or address.startswith("@") or address.endswith("@"):
+        raise MailConfigError(f"address {address!r} is not a mail address")
+    workspace = Path(_take(table, "workspace", str, "mail", ".")).expanduser()
+    workspace = workspace if workspace.is_absolute() else base / workspace
+    imap_raw = table.pop("imap", None)
+    if not isinstance(imap_raw, dict):
+        raise MailConfigError("section [imap] is missing")
+    # IMAP-only options share the [imap] section with the server settings.
+    opts = _imap_options({k: v for k, v in imap_raw.items() if k in _IMAP_OPTION_KEYS})
+    imap = _server({k: v for k, v in imap_raw.items() if k not in _IMAP_OPTION_KEYS}, "imap", base)
+    smtp = _server(table.pop("smtp", None), "smtp", base)
+    retry_raw = dict(table.pop("retry", {}))
+    retry = RetryOptions(float(_take(retry_raw, "base_seconds", (int, float), "retry", 10.0)),
+                         float(_take(retry_raw, "max_seconds", (int, float), "retry", 3600.0)))
+    _no_leftovers(retry_raw, "retry")
+    if not 0 < retry.base_seconds <= retry.max_seconds:
+        raise MailConfigError("retry.base_seconds must be positive and at most retry.max_seconds")
+    bot_raw = dict(table.pop("bot", {}))
+    allow = _take(bot_raw, "allow", list, "bot", [])
+    if not all(isinstance(a, str) for a in allow):
+        raise MailConfigError("bot.allow must be a list of mail addresses")
+    bot = BotOptions(tuple(a.strip().lower() for a in allow),
+                     _take(bot_raw, "identity", str, "bot", BotOptions.identity),
+                     _take(bot_raw, "player", str, "bot", BotOptions.player))
+    _no_leftovers(bot_raw, "bot")
+    notify_raw = dict(table.pop("notify", {}))
+    notify_mail = _take(notify_raw, "mail", bool, "notify", False)
+    _no_leftovers(notify_raw, "notify")
+    max_bytes = _take(table, "max_attachment_bytes", int, "mail", DEFAULT_MAX_ATTACHMENT_BYTES)
+    if not 1024 <= max_bytes <= 64 * 1024 * 1024:
+        raise MailConfigError("max_attachment_bytes must be between 1 KiB and 64 MiB")
+    exchange = _take(table, "exchange", str, "mail", "pbem.exchange")
+    home_raw = _take(table, "home", str, "mail", "")
+    home = None
+    if home_raw:
+        home = Path(home_raw).expanduser()
+        home = home if home.is_absolute() else base / home
+    _no_leftovers(table, "mail")
+    return MailConfig(address.strip(), workspace, imap, smtp, opts, retry, bot, notify_mail, max_bytes,
+                      exchange, home, source)
+
+
+def load_config(path: Path) -> MailConfig:
+    """Read and check a configuration file; every problem is one :class:`MailConfigError` line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise MailConfigError(f"cannot read mail configuration {path}: {err.strerror or err}") from err
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise MailConfigError(f"{path} is not valid TOML: {err}") from err
+    return parse_config(data, path.parent.resolve(), path)

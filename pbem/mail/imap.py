@@ -1,0 +1,267 @@
+"""Fetching turn files over IMAP with imapclient.
+
+Only mail that carries a ``*.pbem`` attachment is touched. The decision is made
+from the BODYSTRUCTURE, so ordinary mail is never downloaded, and bodies are
+read with BODY.PEEK, so nothing is marked read by looking at it. Processed
+turn mail is moved to a folder of its own (or flagged, if so configured).
+
+The position in the mailbox (UIDVALIDITY and the highest UID handled) is kept
+in ``.pbem/mail/state``. It only moves forward after a mail was handled
+completely; a daemon killed half-way sees the same mail again, and the game
+layer recognises a file it already applied.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import logging
+import socket
+import ssl
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import imapclient
+import imapclient.exceptions
+
+from pbem.errors import PbemError
+from pbem.mail.config import ImapOptions, ServerConfig
+from pbem.mail.message import has_turn_attachment
+from pbem.mail.store import load_json, mail_dir, save_json
+
+log = logging.getLogger("pbem.mail")
+
+# Everything a dropped connection, a restarted server or a confused protocol
+# state can raise; the daemon reconnects after any of these.
+IMAP_ERRORS: tuple[type[BaseException], ...] = (
+    imaplib.IMAP4.error, imapclient.exceptions.IMAPClientError, OSError, ssl.SSLError, EOFError, TimeoutError)
+FETCH_CHUNK = 10  # mails handled per round; small rounds let answers go out sooner
+PROCESSED_KEYWORD = "$PbemDone"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    uid: int
+    size: int
+    has_turn: bool
+
+
+class ImapPosition:
+    """UIDVALIDITY and last UID, per account and folder, persisted atomically."""
+
+    def __init__(self, workspace: Path, account: str) -> None:
+        self.path = mail_dir(workspace) / "state"
+        self.account = account
+        raw = load_json(self.path, {})
+        mine = raw.get("imap", {}) if raw.get("imap", {}).get("account") == account else {}
+        self.uidvalidity: int = int(mine.get("uidvalidity", 0))
+        self.last_uid: int = int(mine.get("last_uid", 0))
+
+    def save(self) -> None:
+        raw = load_json(self.path, {})
+        raw["imap"] = {"account": self.account, "uidvalidity": self.uidvalidity, "last_uid": self.last_uid}
+        save_json(self.path, raw)
+
+    def reset_if_changed(self, uidvalidity: int) -> bool:
+        """A new UIDVALIDITY means old UIDs mean nothing: start from the beginning again."""
+        if uidvalidity == self.uidvalidity:
+            return False
+        changed = self.uidvalidity != 0
+        self.uidvalidity, self.last_uid = uidvalidity, 0
+        self.save()
+        return changed
+
+    def advance(self, uid: int, save: bool = True) -> None:
+        if uid > self.last_uid:
+            self.last_uid = uid
+            if save:
+                self.save()
+
+
+def describe_imap_error(server: ServerConfig, err: BaseException) -> str:
+    """One line naming the server, the problem and the setting to look at."""
+    text = " ".join(str(err).split())
+    lower = text.lower()
+    where = f"IMAP server {server.where}"
+    if isinstance(err, imapclient.exceptions.LoginError) or "authenticationfailed" in lower:
+        return (f"{where} refused the login of {server.user!r}: {text} — "
+                f"check imap.user and the password in imap.password_env/password_file")
+    if isinstance(err, ConnectionRefusedError) or "refused" in lower:
+        return f"cannot reach {where}: connection refused — check imap.host/imap.port"
+    if isinstance(err, (TimeoutError, socket.timeout)) or "timed out" in lower:
+        return f"cannot reach {where}: no answer within {server.timeout_seconds:g} s — check imap.host/imap.port"
+    if isinstance(err, socket.gaierror):
+        return f"cannot resolve IMAP host {server.host!r} — check imap.host"
+    if isinstance(err, ssl.SSLError) or "ssl" in lower or "tls" in lower:
+        return f"TLS with {where} failed: {text} — check imap.security (tls, starttls or none)"
+    return f"{where}: {text or type(err).__name__}"
+
+
+class ImapMailbox:
+    """One logged-in IMAP session on the configured folder."""
+
+    def __init__(self, server: ServerConfig, options: ImapOptions, workspace: Path) -> None:
+        self.server = server
+        self.options = options
+        self.position = ImapPosition(workspace, f"{server.user}@{server.host}:{server.port}/{options.folder}")
+        self.client: imapclient.IMAPClient | None = None
+        self._processed_ready = False
+
+    # --- session -------------------------------------------------------------------------------
+    def connect(self) -> None:
+        self.close()
+        context = ssl.create_default_context() if self.server.security != "none" else None
+        client = imapclient.IMAPClient(self.server.host, port=self.server.port,
+                                       ssl=self.server.security == "tls", ssl_context=context,
+                                       timeout=self.server.timeout_seconds)
+        try:
+            if self.server.security == "starttls":
+                client.starttls(context)
+            password = self.server.password()
+            if self.server.user:
+                client.login(self.server.user, password)
+            info = client.select_folder(self.options.folder)
+        except BaseException:
+            with contextlib.suppress(*IMAP_ERRORS):
+                client.shutdown()
+            raise
+        self.client = client
+        uidvalidity = int(info.get(b"UIDVALIDITY", 0))
+        if self.position.reset_if_changed(uidvalidity):
+            log.warning("UIDVALIDITY of %s changed; looking at every mail again (duplicates are harmless)",
+                        self.options.folder)
+
+    def close(self) -> None:
+        if self.client is not None:
+            with contextlib.suppress(*IMAP_ERRORS):
+                self.client.logout()
+            with contextlib.suppress(*IMAP_ERRORS):
+                self.client.shutdown()
+        self.client = None
+        self._processed_ready = False
+
+    def _c(self) -> imapclient.IMAPClient:
+        if self.client is None:
+            raise imapclient.exceptions.IllegalStateError("not connected")
+        return self.client
+
+    @property
+    def can_idle(self) -> bool:
+        return self.options.idle and self.client is not None and self.client.has_capability("IDLE")
+
+    # --- reading -------------------------------------------------------------------------------
+    def candidates(self, limit: int = FETCH_CHUNK) -> tuple[list[Candidate], bool]:
+        """Up to ``limit`` mails newer than the remembered position, and whether more wait.
+
+        Each comes with its size and whether it carries a turn file.
+        """
+        client = self._c()
+        first = self.position.last_uid + 1
+        # "n:*" always matches the highest UID, even below n, hence the filter.
+        uids = sorted(u for u in client.search(["UID", f"{first}:*"]) if u >= first)
+        more = len(uids) > limit
+        uids = uids[:limit]
+        found: list[Candidate] = []
+        for start in range(0, len(uids), FETCH_CHUNK):
+            chunk = uids[start:start + FETCH_CHUNK]
+            data = client.fetch(chunk, ["RFC822.SIZE", "BODYSTRUCTURE"])
+            for uid in chunk:
+                item = data.get(uid)
+                if item is None:  # expunged meanwhile
+                    continue
+                found.append(Candidate(uid, int(item.get(b"RFC822.SIZE", 0)),
+                                       has_turn_attachment(item.get(b"BODYSTRUCTURE"))))
+        return found, more
+
+    def has_new(self) -> bool:
+        first = self.position.last_uid + 1
+        return any(u >= first for u in self._c().search(["UID", f"{first}:*"]))
+
+    def fetch_raw(self, uids: list[int]) -> dict[int, bytes]:
+        """Whole mails, without setting \\Seen (BODY.PEEK), in one command."""
+        if not uids:
+            return {}
+        data = self._c().fetch(uids, ["BODY.PEEK[]"])
+        found = {}
+        for uid, item in data.items():
+            raw = item.get(b"BODY[]")
+            if raw is not None:
+                found[uid] = bytes(raw)
+        return found
+
+    # --- finishing -----------------------------------------------------------------------------
+    def finish(self, uids: list[int]) -> None:
+        """Take handled turn mail out of the way: move it, or flag it."""
+        if not uids:
+            return
+        client = self._c()
+        if self.options.processed == "flag":
+            client.add_flags(uids, [b"\\Seen", PROCESSED_KEYWORD.encode()])
+            return
+        folder = self.options.processed_folder
+        if not self._processed_ready:
+            if not client.folder_exists(folder):
+                try:
+                    client.create_folder(folder)
+                except IMAP_ERRORS:
+                    if not client.folder_exists(folder):  # another client may have made it meanwhile
+                        raise
+            self._processed_ready = True
+        if client.has_capability("MOVE"):
+            client.move(uids, folder)
+        else:
+            client.copy(uids, folder)
+            client.add_flags(uids, [b"\\Deleted"])
+            if client.has_capability("UIDPLUS"):
+                client.uid_expunge(uids)
+            else:
+                client.expunge()
+
+    # --- waiting -------------------------------------------------------------------------------
+    def wait(self, seconds: float, wake: Callable[[], bool]) -> None:
+        """Wait for new mail (IDLE) or until ``seconds`` pass or ``wake()`` says there is work."""
+        deadline = time.monotonic() + max(0.0, seconds)
+        if not self.can_idle:
+            while time.monotonic() < deadline and not wake():
+                time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
+            self._c().noop()  # also notices a dead connection
+            return
+        client = self._c()
+        # Mail that arrived while we were busy may have been announced in the answer to
+        # an earlier command (and dropped there); IDLE would then wait for the next one.
+        if self.has_new():
+            return
+        client.idle()
+        try:
+            while time.monotonic() < deadline:
+                step = min(1.0, max(0.05, deadline - time.monotonic()))
+                began = time.monotonic()
+                responses = client.idle_check(timeout=step)
+                if not responses and time.monotonic() - began < step / 2:
+                    # imapclient swallows EOF and returns nothing at once: the server has gone.
+                    raise imapclient.exceptions.IMAPClientAbortError("connection closed by the server")
+                if any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses):
+                    return
+                if wake():
+                    return
+        finally:
+            client.idle_done()
+
+
+def check_imap(server: ServerConfig, options: ImapOptions, workspace: Path) -> str | None:
+    """Connect, log in and open the folder; None when all is well, else one line."""
+    box = ImapMailbox(server, options, workspace)
+    try:
+        box.connect()
+    except PbemError as err:
+        return str(err)
+    except IMAP_ERRORS as err:
+        text = " ".join(str(err).split()).lower()
+        if box.client is None and ("select" in text or "mailbox" in text) and "doesn't exist" in text:
+            return f"IMAP folder {options.folder!r} does not exist — check imap.folder"
+        return describe_imap_error(server, err)
+    finally:
+        box.close()
+    return None

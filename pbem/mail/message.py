@@ -1,0 +1,183 @@
+"""Turn files as mail: names, subjects, threading headers, attachments.
+
+Pure functions, no network: what goes into a mail and what is taken out of one.
+"""
+
+from __future__ import annotations
+
+import email
+import email.header
+import email.policy
+import hashlib
+import re
+from dataclasses import dataclass
+from email.message import EmailMessage, Message
+from email.utils import formatdate, getaddresses, make_msgid
+from pathlib import Path
+
+TURN_NAME = re.compile(r"^(?P<game>[0-9a-f]{12})-(?P<seq>[0-9]{5})-(?P<side>axis|allies)\.pbem$")
+TURN_SUFFIX = ".pbem"
+MIME_TYPE = ("application", "x-pbem")
+# How many earlier Message-IDs a References header carries; long enough to keep
+# a thread together in every client, short enough to keep headers small.
+MAX_REFERENCES = 12
+
+
+@dataclass(frozen=True)
+class TurnName:
+    game_id: str
+    seq: int
+    side: str
+
+    @property
+    def filename(self) -> str:
+        return f"{self.game_id}-{self.seq:05d}-{self.side}.pbem"
+
+
+def parse_turn_name(name: str) -> TurnName | None:
+    match = TURN_NAME.match(name)
+    if not match:
+        return None
+    return TurnName(match["game"], int(match["seq"]), match["side"])
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def thread_root(game_id: str) -> str:
+    """The Message-ID both players use as the root of a game's thread.
+
+    It names no real message; clients still gather every mail that refers to
+    it into one thread, and both sides compute it without talking.
+    """
+    return f"<game-{game_id}@pbem.invalid>"
+
+
+def turn_message_id(turn: TurnName, digest: str, domain: str) -> str:
+    """Deterministic, so a resend after a crash is recognisably the same mail."""
+    return f"<{turn.game_id}.{turn.seq:05d}.{turn.side}.{digest[:16]}@{domain}>"
+
+
+def turn_subject(turn: TurnName) -> str:
+    return f"[pbem] game {turn.game_id} turn {turn.seq:05d} ({turn.side})"
+
+
+def build_turn_mail(*, sender: str, recipient: str, turn: TurnName, data: bytes, message_id: str,
+                    references: list[str], body: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = recipient
+    msg["Subject"] = turn_subject(turn)
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = message_id
+    if references:
+        msg["In-Reply-To"] = references[-1]
+        msg["References"] = " ".join(references[-MAX_REFERENCES:])
+    msg["X-Pbem-Game"] = turn.game_id
+    msg["X-Pbem-Seq"] = str(turn.seq)
+    msg.set_content(body)
+    msg.add_attachment(data, maintype=MIME_TYPE[0], subtype=MIME_TYPE[1], filename=turn.filename)
+    return msg
+
+
+def build_text_mail(*, sender: str, recipient: str, subject: str, body: str, domain: str,
+                    references: list[str] | None = None) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = recipient
+    msg["Subject"] = subject
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = make_msgid(domain=domain)
+    if references:
+        msg["In-Reply-To"] = references[-1]
+        msg["References"] = " ".join(references[-MAX_REFERENCES:])
+    msg.set_content(body)
+    return msg
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    message_id: str
+    sender: str
+    attachments: list[Attachment]  # only the *.pbem ones
+    problems: list[str]  # attachments refused before the game layer saw them, one line each
+
+
+def parse_mail(raw: bytes, max_attachment_bytes: int) -> IncomingMail:
+    """Take the turn-file attachments out of a raw mail; never raises on hostile input."""
+    msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)
+    message_id = str(msg.get("Message-ID", "") or "").strip()
+    senders = getaddresses([str(msg.get("From", ""))])
+    sender = senders[0][1].strip().lower() if senders else ""
+    attachments: list[Attachment] = []
+    problems: list[str] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename()
+        if not filename or not filename.lower().endswith(TURN_SUFFIX):
+            continue
+        filename = Path(filename.replace("\\", "/")).name  # never let a name climb out of inbox/
+        if parse_turn_name(filename) is None:
+            problems.append(f"attachment {filename!r} is not named <game-id>-<seq>-<side>.pbem")
+            continue
+        try:
+            payload = part.get_payload(decode=True)
+        except Exception as err:  # a mangled encoding is the sender's problem, not a crash
+            problems.append(f"attachment {filename} cannot be decoded: {err}")
+            continue
+        if not isinstance(payload, bytes) or not payload:
+            problems.append(f"attachment {filename} is empty")
+            continue
+        if len(payload) > max_attachment_bytes:
+            problems.append(f"attachment {filename} is {len(payload)} bytes, over the limit of "
+                            f"{max_attachment_bytes} (max_attachment_bytes)")
+            continue
+        attachments.append(Attachment(filename, payload))
+    return IncomingMail(message_id, sender, attachments, problems)
+
+
+def bodystructure_filenames(structure: object) -> list[str]:
+    """File names of all parts in an IMAP BODYSTRUCTURE (as imapclient returns it).
+
+    Used to decide from the structure alone whether a mail carries a turn file,
+    so ordinary mail is never downloaded. The shape varies between servers, so
+    the walk looks for ("filename"|"name", value) pairs anywhere in the tree.
+    """
+    names: list[str] = []
+
+    def walk(node: object, depth: int) -> None:
+        if depth > 40 or not isinstance(node, (tuple, list)):
+            return
+        items = list(node)
+        for i, item in enumerate(items):
+            if isinstance(item, bytes) and item.lower() in (b"filename", b"name") and i + 1 < len(items):
+                value = items[i + 1]
+                if isinstance(value, bytes):
+                    names.append(_decode_header_word(value))
+            else:
+                walk(item, depth + 1)
+
+    walk(structure, 0)
+    return names
+
+
+def _decode_header_word(value: bytes) -> str:
+    text = value.decode("utf-8", errors="replace")
+    if "=?" in text:
+        try:
+            return str(email.header.make_header(email.header.decode_header(text)))
+        except Exception:
+            return text
+    return text
+
+
+def has_turn_attachment(structure: object) -> bool:
+    return any(name.lower().endswith(TURN_SUFFIX) for name in bodystructure_filenames(structure))

@@ -1,0 +1,167 @@
+"""The sending side: files in ``outbox/`` become queued mails, due mails go out over SMTP.
+
+A file is queued once per content (name and hash), addressed to the opponent of
+its game, with a Message-ID derived from its content and References that
+thread it with the rest of the game. Sending happens in batches over one SMTP
+connection; outcomes are sorted into sent, retry later (4xx, connection
+trouble) and failed for good (5xx), see :mod:`pbem.mail.outqueue`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pbem.mail import smtp
+from pbem.mail.config import MailConfig
+from pbem.mail.exchange_api import Exchange
+from pbem.mail.message import TURN_NAME, build_text_mail, build_turn_mail, parse_turn_name, sha256_hex, turn_message_id
+from pbem.mail.outqueue import Entry, SendQueue
+from pbem.mail.threads import ThreadBook
+
+log = logging.getLogger("pbem.mail")
+
+TURN_BODY = (
+    "This mail carries a turn file of the pbem game {game} (file {file}).\n\n"
+    "If you run `pbem mail run`, it is fetched and checked automatically. Otherwise save the\n"
+    "attachment into the inbox/ folder of your game workspace.\n"
+)
+
+
+class Outbox:
+    def __init__(self, config: MailConfig, exchange: Exchange, queue: SendQueue, threads: ThreadBook,
+                 home_kw: dict[str, Any]) -> None:
+        self.config = config
+        self.exchange = exchange
+        self.queue = queue
+        self.threads = threads
+        self.home_kw = home_kw
+        self.workspace = config.workspace
+        self.outbox = config.workspace / "outbox"
+        self.outbox.mkdir(exist_ok=True)
+        self._hash_cache: dict[tuple[str, int, int], str] = {}
+        self._outbox_mark: tuple[tuple[str, int], ...] = ()
+        self._warned: set[str] = set()
+
+    def files(self) -> list[Path]:
+        try:
+            names = sorted(os.listdir(self.outbox))
+        except FileNotFoundError:
+            return []
+        return [self.outbox / n for n in names if TURN_NAME.match(n)]
+
+    def mark(self) -> tuple[tuple[str, int], ...]:
+        marks = []
+        for path in self.files():
+            with contextlib.suppress(OSError):
+                marks.append((path.name, path.stat().st_mtime_ns))
+        return tuple(marks)
+
+    def _digest(self, path: Path) -> str | None:
+        try:
+            st = path.stat()
+            key = (path.name, st.st_size, st.st_mtime_ns)
+            if key not in self._hash_cache:
+                self._hash_cache[key] = sha256_hex(path.read_bytes())
+            return self._hash_cache[key]
+        except OSError:
+            return None
+
+    def enqueue(self, count: Callable[[str], None]) -> None:
+        """Queue every new file of outbox/; ``count`` hears \"queued\" for each."""
+        self._outbox_mark = self.mark()
+        queued = False
+        for path in self.files():
+            digest = self._digest(path)
+            turn = parse_turn_name(path.name)
+            if digest is None or turn is None:
+                continue
+            key = f"{path.name}:{digest}"
+            if key in self.queue:
+                continue
+            try:
+                info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
+                recipient = str(info.opponent_email or "").strip()
+            except Exception as err:
+                self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
+                continue
+            if "@" not in recipient:
+                self._warn_once(key, f"{path.name} waits in outbox/: no opponent address known for game "
+                                     f"{turn.game_id}")
+                continue
+            message_id = turn_message_id(turn, digest, self.config.domain)
+            references = self.threads.references(turn.game_id)
+            self.queue.add(Entry(key=key, kind="turn", recipient=recipient, message_id=message_id,
+                                 references=references, filename=path.name, sha256=digest), save=False)
+            self.threads.add(turn.game_id, message_id)
+            count("queued")
+            queued = True
+        if queued:
+            self.queue.save()
+        self.threads.flush()
+
+    def _warn_once(self, key: str, line: str) -> None:
+        if key not in self._warned:
+            self._warned.add(key)
+            log.warning("%s", line)
+
+    def send_due(self, count: Callable[[str], None]) -> None:
+        """Send what is due; ``count`` hears \"sent\", \"deferred\" or \"failed\" per mail."""
+        due = self.queue.due()
+        if not due:
+            return
+        batch: list[tuple[Entry, Any]] = []
+        for entry in due:
+            msg = self.build(entry)
+            if msg is None:
+                count("failed")
+                self.queue.mark_failed(entry, f"{entry.filename} is no longer in outbox/")
+                log.error("cannot send %s: it is no longer in outbox/ (kept in the failed list)", entry.filename)
+                continue
+            batch.append((entry, msg))
+        outcomes = smtp.send_batch(self.config.smtp, [m for _, m in batch])
+        # One save for the whole batch: a crash before it only means these mails
+        # go out once more, with the same Message-ID, and are recognised as duplicates.
+        for (entry, _), outcome in zip(batch, outcomes, strict=True):
+            what = entry.filename or entry.subject
+            if outcome.status == smtp.SENT:
+                self.queue.mark_sent(entry, save=False)
+                count("sent")
+                log.info("sent %s to %s", what, entry.recipient)
+            elif outcome.status == smtp.PERMANENT:
+                self.queue.mark_failed(entry, outcome.detail, save=False)
+                count("failed")
+                log.error("FAILED to send %s to %s: %s — kept in the failed list "
+                          "(`pbem mail status`; `pbem mail retry` after fixing it)", what, entry.recipient,
+                          outcome.detail)
+            else:
+                delay = self.queue.mark_retry(entry, outcome.detail, save=False)
+                count("deferred")
+                log.warning("could not send %s to %s yet: %s; retry %d in %.0f s", what, entry.recipient,
+                            outcome.detail, entry.attempts, delay)
+        if batch:
+            self.queue.save()
+
+    def build(self, entry: Entry) -> Any:
+        if entry.kind == "notify":
+            return build_text_mail(sender=self.config.address, recipient=entry.recipient, subject=entry.subject,
+                                   body=entry.body, domain=self.config.domain, references=entry.references)
+        path = self.outbox / entry.filename
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        turn = parse_turn_name(entry.filename)
+        if turn is None or sha256_hex(data) != entry.sha256:
+            return None
+        return build_turn_mail(sender=self.config.address, recipient=entry.recipient, turn=turn, data=data,
+                               message_id=entry.message_id, references=entry.references,
+                               body=TURN_BODY.format(game=turn.game_id, file=entry.filename))
+
+    def changed(self) -> bool:
+        """Did a file appear in (or change in) outbox/ since the last enqueue?"""
+        return self.mark() != self._outbox_mark

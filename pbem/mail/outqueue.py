@@ -1,0 +1,113 @@
+"""The persistent send queue: what must still be mailed, what was sent, what failed.
+
+Files in ``outbox/`` are the source of truth for *what* to send; this queue
+records *how far* each one got. An entry is keyed by file name and content hash,
+so a file is sent once, a changed file is sent again, and a restart resumes
+exactly where the previous run stopped. Temporary failures (4xx replies,
+refused or broken connections) are retried with exponential back-off; a
+permanent failure (5xx) moves the entry to the failed list, where it stays
+until a person looks at it. Nothing is ever dropped.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from pbem.mail.store import load_json, mail_dir, save_json
+
+PENDING, SENT, FAILED = "pending", "sent", "failed"
+
+
+@dataclass
+class Entry:
+    key: str  # "<file name>:<sha256>" for turn files, "notify:<game>:<seq>" for notices
+    kind: str  # "turn" | "notify"
+    recipient: str
+    message_id: str
+    references: list[str]
+    filename: str = ""
+    sha256: str = ""
+    subject: str = ""
+    body: str = ""
+    status: str = PENDING
+    attempts: int = 0
+    next_at: float = 0.0
+    created_at: float = field(default_factory=time.time)
+    sent_at: float = 0.0
+    last_error: str = ""
+
+
+class SendQueue:
+    """All entries in one JSON file, rewritten atomically on every change (it stays small)."""
+
+    def __init__(self, workspace: Path, base_delay: float, max_delay: float) -> None:
+        self.path = mail_dir(workspace) / "queue.json"
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        raw = load_json(self.path, {"entries": []})
+        self.entries: dict[str, Entry] = {e["key"]: Entry(**e) for e in raw.get("entries", [])}
+
+    def save(self) -> None:
+        save_json(self.path, {"entries": [asdict(e) for e in self.entries.values()]})
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.entries
+
+    def add(self, entry: Entry, save: bool = True) -> None:
+        if entry.key not in self.entries:
+            self.entries[entry.key] = entry
+            if save:
+                self.save()
+
+    def due(self, now: float | None = None) -> list[Entry]:
+        now = time.time() if now is None else now
+        ready = [e for e in self.entries.values() if e.status == PENDING and e.next_at <= now]
+        return sorted(ready, key=lambda e: (e.created_at, e.key))
+
+    def pending(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.status == PENDING]
+
+    def failed(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.status == FAILED]
+
+    def next_due_at(self) -> float | None:
+        times = [e.next_at for e in self.entries.values() if e.status == PENDING]
+        return min(times) if times else None
+
+    def delay_for(self, attempts: int) -> float:
+        """Exponential back-off: base, 2 base, 4 base, ... capped at max."""
+        return min(self.base_delay * (2 ** max(0, attempts - 1)), self.max_delay)
+
+    def mark_sent(self, entry: Entry, save: bool = True) -> None:
+        entry.status, entry.sent_at, entry.last_error = SENT, time.time(), ""
+        entry.attempts += 1
+        if save:
+            self.save()
+
+    def mark_retry(self, entry: Entry, error: str, now: float | None = None, save: bool = True) -> float:
+        now = time.time() if now is None else now
+        entry.attempts += 1
+        entry.last_error = error
+        delay = self.delay_for(entry.attempts)
+        entry.next_at = now + delay
+        if save:
+            self.save()
+        return delay
+
+    def mark_failed(self, entry: Entry, error: str, save: bool = True) -> None:
+        entry.status, entry.last_error = FAILED, error
+        entry.attempts += 1
+        if save:
+            self.save()
+
+    def retry_failed(self) -> int:
+        """Put every failed entry back in the queue (after a person fixed the cause)."""
+        count = 0
+        for entry in self.failed():
+            entry.status, entry.next_at = PENDING, 0.0
+            count += 1
+        if count:
+            self.save()
+        return count

@@ -1,0 +1,176 @@
+"""Sending over SMTP with aiosmtplib, and sorting failures into temporary and permanent.
+
+RFC 5321 splits replies cleanly: 4xx means "try again later", 5xx means "this
+will never work". Connection problems (refused, reset, timeout) are temporary
+too. Authentication failures are a configuration problem, not a property of
+the mail, so they never mark a mail as failed: the mail waits until the
+password is fixed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import ssl
+from dataclasses import dataclass
+from email.message import EmailMessage
+
+import aiosmtplib
+
+from pbem.errors import PbemError
+from pbem.mail.config import ServerConfig
+
+SENT, TEMPORARY, PERMANENT = "sent", "temporary", "permanent"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # SENT | TEMPORARY | PERMANENT
+    detail: str  # one line: the server's reply or the connection problem
+
+
+class SmtpSetupError(Exception):
+    """Connecting or logging in failed; nothing was sent in this batch."""
+
+    def __init__(self, line: str, permanent_config: bool = False) -> None:
+        super().__init__(line)
+        self.permanent_config = permanent_config
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _client(server: ServerConfig) -> aiosmtplib.SMTP:
+    context = ssl.create_default_context() if server.security != "none" else None
+    return aiosmtplib.SMTP(
+        hostname=server.host, port=server.port, timeout=server.timeout_seconds,
+        use_tls=server.security == "tls", start_tls=(server.security == "starttls"),
+        tls_context=context)
+
+
+def _refused(err: BaseException | None) -> bool:
+    """aiosmtplib wraps the OS error; look through the chain for a refused connection."""
+    for _ in range(6):
+        if err is None:
+            return False
+        if isinstance(err, ConnectionRefusedError) or getattr(err, "errno", None) == errno.ECONNREFUSED:
+            return True
+        if "connect call failed" in str(err).lower():
+            return True
+        err = err.__cause__ or err.__context__
+    return False
+
+
+def describe_connect_error(server: ServerConfig, err: BaseException) -> str:
+    """One line naming the server, the problem and the setting to look at."""
+    text = _one_line(err).lower()
+    where = f"SMTP server {server.where}"
+    if _refused(err):
+        return f"cannot reach {where}: connection refused — check smtp.host/smtp.port"
+    if isinstance(err, aiosmtplib.SMTPAuthenticationError):
+        return (f"{where} refused the login of {server.user!r}: {_one_line(err.message)} — "
+                f"check smtp.user and the password in smtp.password_env/password_file")
+    if "refused" in text:
+        return f"cannot reach {where}: connection refused — check smtp.host/smtp.port"
+    if "timed out" in text or isinstance(err, (TimeoutError, aiosmtplib.SMTPTimeoutError)):
+        return f"cannot reach {where}: no answer within {server.timeout_seconds:g} s — check smtp.host/smtp.port"
+    if isinstance(err, ssl.SSLError) or "ssl" in text or "tls" in text:
+        return f"TLS with {where} failed: {_one_line(err)} — check smtp.security (tls, starttls or none)"
+    if "name or service not known" in text or "nodename" in text or "getaddrinfo" in text:
+        return f"cannot resolve SMTP host {server.host!r} — check smtp.host"
+    return f"cannot use {where}: {_one_line(err)} — check the [smtp] section"
+
+
+async def _open(server: ServerConfig) -> aiosmtplib.SMTP:
+    client = _client(server)
+    try:
+        await client.connect()
+        if client.is_ehlo_or_helo_needed:  # connect() alone does not greet; the AUTH check needs EHLO
+            await client.ehlo()
+        if server.user:
+            if not client.supports_extension("auth"):
+                raise SmtpSetupError(
+                    f"SMTP server {server.where} offers no AUTH — clear smtp.user or use smtp.security = "
+                    f'"starttls"/"tls"', permanent_config=True)
+            await client.login(server.user, server.password())
+    except SmtpSetupError:
+        client.close()
+        raise
+    except PbemError as err:  # the password could not be read
+        client.close()
+        raise SmtpSetupError(str(err), permanent_config=True) from err
+    except (aiosmtplib.SMTPException, OSError, TimeoutError) as err:
+        client.close()
+        raise SmtpSetupError(describe_connect_error(server, err),
+                             permanent_config=isinstance(err, aiosmtplib.SMTPAuthenticationError)) from err
+    return client
+
+
+def classify(err: BaseException) -> Outcome:
+    """Map an exception raised while sending one mail to an outcome."""
+    if isinstance(err, aiosmtplib.SMTPRecipientsRefused):
+        codes = [r.code for r in err.recipients]
+        detail = "; ".join(f"{r.recipient}: {r.code} {_one_line(r.message)}" for r in err.recipients)
+        status = PERMANENT if codes and all(500 <= c < 600 for c in codes) else TEMPORARY
+        return Outcome(status, detail)
+    if isinstance(err, aiosmtplib.SMTPServerDisconnected):
+        return Outcome(TEMPORARY, f"connection lost: {_one_line(err)}")
+    if isinstance(err, aiosmtplib.SMTPResponseException):
+        status = PERMANENT if 500 <= err.code < 600 else TEMPORARY
+        return Outcome(status, f"{err.code} {_one_line(err.message)}")
+    return Outcome(TEMPORARY, _one_line(err) or type(err).__name__)
+
+
+async def send_batch_async(server: ServerConfig, messages: list[EmailMessage]) -> list[Outcome]:
+    """Send messages over one connection; every message gets an outcome, in order."""
+    outcomes: list[Outcome] = []
+    try:
+        client = await _open(server)
+    except SmtpSetupError as err:
+        return [Outcome(TEMPORARY, str(err)) for _ in messages]
+    try:
+        for msg in messages:
+            if not client.is_connected:
+                outcomes.append(Outcome(TEMPORARY, "connection lost earlier in this batch"))
+                continue
+            try:
+                await client.send_message(msg)
+                outcomes.append(Outcome(SENT, "250"))
+            except (aiosmtplib.SMTPException, OSError, TimeoutError) as err:
+                outcomes.append(classify(err))
+                if client.is_connected:
+                    try:  # a refused mail leaves the session mid-transaction; start clean
+                        await client.rset()
+                    except (aiosmtplib.SMTPException, OSError, TimeoutError):
+                        client.close()
+    finally:
+        try:
+            if client.is_connected:
+                await client.quit()
+        except (aiosmtplib.SMTPException, OSError, TimeoutError):
+            client.close()
+    return outcomes
+
+
+def send_batch(server: ServerConfig, messages: list[EmailMessage]) -> list[Outcome]:
+    if not messages:
+        return []
+    return asyncio.run(send_batch_async(server, messages))
+
+
+async def _check(server: ServerConfig) -> str | None:
+    try:
+        client = await _open(server)
+    except SmtpSetupError as err:
+        return str(err)
+    try:
+        await client.quit()
+    except (aiosmtplib.SMTPException, OSError, TimeoutError):
+        client.close()
+    return None
+
+
+def check_smtp(server: ServerConfig) -> str | None:
+    """Connect and log in; None when all is well, else one line saying what is wrong."""
+    return asyncio.run(_check(server))

@@ -1,0 +1,191 @@
+"""The local game store under ``<workspace>/.pbem/``, with all-or-nothing commits.
+
+Every change a command makes (accepted turn files, the state snapshot, my
+pending turn, the automatic answer for ``outbox/``) goes through one
+:class:`Transaction`.  Committing writes a journal holding every new file's
+bytes (temp file + fsync + ``os.replace``, so the journal exists whole or not
+at all), then writes each target the same way, then removes the journal.
+Opening the store replays a journal left by a killed process; replaying is
+idempotent.  So a kill at any instant leaves either the old game (journal
+absent: the file is simply importable again) or the new one (journal present:
+it is rolled forward).
+
+Layout (``<gid>`` = 12 hex characters)::
+
+    .pbem/lock                         flock: one command at a time per workspace
+    .pbem/journal                      only while a commit is in flight
+    .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
+    .pbem/games/<gid>/meta.json        who I am in this game
+    .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file
+    .pbem/games/<gid>/files/           the accepted history, one file per sequence number
+    .pbem/games/<gid>/waiting/         files that arrived ahead of a gap
+    .pbem/games/<gid>/evidence/        equivocation: both signed files of a disputed position
+    .pbem/games/<gid>/pending          my unsent actions
+    .pbem/games/<gid>/secrets          my committed-but-unrevealed simultaneous actions
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from pbem import wire
+from pbem.errors import PbemError
+
+STORE_DIR = ".pbem"
+_crash_counter = 0
+_held: dict[str, int] = {}  # store path -> nesting depth of locked() in this process
+
+
+def crash_point() -> None:
+    """Test hook: with ``PBEM_CRASH_AT=k`` the process dies at the k-th step of a commit.
+
+    The crash test in tests/protocol kills imports at every step this way.
+    """
+    global _crash_counter
+    at = os.environ.get("PBEM_CRASH_AT")
+    if not at:
+        return
+    _crash_counter += 1
+    if _crash_counter == int(at):
+        os._exit(86)
+
+
+def _fsync_dir(path: Path) -> None:
+    # A rename is durable only once its directory entry is on disk.
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` to ``path`` so that readers see the old or the new content, never a mix."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fchmod(fd, mode)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    crash_point()
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+    crash_point()
+
+
+def read_bytes(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
+    try:
+        with path.open("rb") as f:
+            return f.read(limit)
+    except FileNotFoundError:
+        return None
+
+
+class Transaction:
+    """A set of writes and deletes, relative to the workspace, applied together."""
+
+    def __init__(self) -> None:
+        self.writes: dict[str, bytes | None] = {}
+
+    def put(self, rel: str, data: bytes) -> None:
+        self.writes[rel] = data
+
+    def delete(self, rel: str) -> None:
+        self.writes[rel] = None
+
+
+class Workspace:
+    """A game workspace: ``inbox/``, ``outbox/`` and the store in ``.pbem/``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.store = self.root / STORE_DIR
+        self.inbox = self.root / "inbox"
+        self.outbox = self.root / "outbox"
+
+    # -- locking and recovery -------------------------------------------------
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[Workspace]:
+        """Hold the workspace lock, after rolling forward any interrupted commit (re-entrant)."""
+        key = str(self.store.resolve())
+        if _held.get(key):
+            _held[key] += 1
+            try:
+                yield self
+            finally:
+                _held[key] -= 1
+            return
+        try:
+            self.store.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.store / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise PbemError(f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            _held[key] = 1
+            self.recover()
+            yield self
+        finally:
+            _held.pop(key, None)
+            os.close(fd)
+
+    def recover(self) -> None:
+        journal = self.store / "journal"
+        data = read_bytes(journal)
+        if data is not None:
+            entries = wire.unpack(data, wire.Limits(max_bytes=1 << 30, max_bin=1 << 30, max_map=4, max_array=100_000))
+            self._apply(entries["writes"])
+            journal.unlink()
+            _fsync_dir(self.store)
+        # Temp files of a writer killed before its rename: we hold the lock, so nobody owns them.
+        for d in (self.store, self.outbox, self.inbox):
+            for stray in d.rglob(".*.tmp*") if d.is_dir() else []:
+                stray.unlink(missing_ok=True)
+
+    def _apply(self, writes: list[list]) -> None:
+        for rel, data in writes:
+            target = self.root / rel
+            if data is None:
+                target.unlink(missing_ok=True)
+                crash_point()
+            else:
+                atomic_write(target, data)
+
+    def commit(self, tx: Transaction) -> None:
+        if not tx.writes:
+            return
+        for rel in tx.writes:  # paths are built by this package; refuse anything escaping the workspace
+            if rel.startswith("/") or ".." in Path(rel).parts:
+                raise PbemError("internal error: a store path escapes the workspace", "store")
+        writes = [[rel, tx.writes[rel]] for rel in sorted(tx.writes)]
+        crash_point()
+        atomic_write(self.store / "journal", wire.pack({"writes": writes}))
+        self._apply(writes)
+        (self.store / "journal").unlink()
+        _fsync_dir(self.store)
+        crash_point()
+
+    # -- paths ------------------------------------------------------------------
+    def game_rel(self, gid: str) -> str:
+        return f"{STORE_DIR}/games/{gid}"
+
+    def game_dir(self, gid: str) -> Path:
+        return self.root / self.game_rel(gid)
+
+    def games(self) -> list[str]:
+        d = self.store / "games"
+        return sorted(p.name for p in d.iterdir() if (p / "meta.json").exists()) if d.is_dir() else []

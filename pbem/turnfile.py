@@ -1,0 +1,260 @@
+"""The signed turn file: layout, strict bounded parsing, signing.
+
+Layout (all integers big-endian)::
+
+    magic      17 bytes  b"pbem turn file 1\\n"
+    length      4 bytes  length of body
+    body       length    canonical msgpack map (see below)
+    signature  64 bytes  Ed25519 over b"pbem/sign/v1\\0" + body
+
+The file hash, which the next file names as ``prev``, is
+``sha256(pack(["pbem/file/v1", body]))``; it covers the body only, so the
+signature's encoding can never make one content look like two files.
+
+Body fields by ``type`` (no other field is accepted):
+
+    every file: v=1, type, game (12 hex), seq, prev (32 bytes), side
+    genesis   : scenario, digest, engine, options, keys, names, emails, anchor, chain
+    join      : anchor, chain, state
+    turn      : records, state
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem import wire
+from pbem.errors import PbemError
+from pbem.hashing import D_FILE, D_SIGN, h
+
+MAGIC = b"pbem turn file 1\n"
+SIG_LEN = 64
+MAX_FILE = 4 * 1024 * 1024
+VERSION = 1
+SIDES = ("axis", "allies")
+GID_RE = re.compile(r"^[0-9a-f]{12}$")
+MAX_RECORDS = 20_000
+MAX_CHAIN = 1 << 20
+
+_COMMON = {"v", "type", "game", "seq", "prev", "side"}
+FIELDS = {
+    "genesis": _COMMON | {"scenario", "digest", "engine", "options", "keys", "names", "emails", "anchor", "chain"},
+    "join": _COMMON | {"anchor", "chain", "state"},
+    "turn": _COMMON | {"records", "state"},
+}
+RECORD_KINDS = {"act": 1, "commit": 1, "sim": 1, "reveal": 2, "dice": 2}
+
+
+def other(side: str) -> str:
+    return "allies" if side == "axis" else "axis"
+
+
+def filename(game: str, seq: int, side: str) -> str:
+    return f"{game}-{seq:05d}-{side}.pbem"
+
+
+@dataclass(frozen=True)
+class TurnFile:
+    body: dict[str, Any]
+    body_bytes: bytes
+    signature: bytes
+    raw: bytes
+
+    @property
+    def hash(self) -> bytes:
+        return h(D_FILE, self.body_bytes)
+
+    @property
+    def type(self) -> str:
+        return self.body["type"]
+
+    @property
+    def game(self) -> str:
+        return self.body["game"]
+
+    @property
+    def seq(self) -> int:
+        return self.body["seq"]
+
+    @property
+    def side(self) -> str:
+        return self.body["side"]
+
+    @property
+    def prev(self) -> bytes:
+        return self.body["prev"]
+
+    @property
+    def name(self) -> str:
+        return filename(self.game, self.seq, self.side)
+
+    def verify_signature(self, public_raw: bytes) -> None:
+        from pbem.keys import PublicKey
+
+        if not PublicKey("x", "", public_raw).verify(self.signature, D_SIGN + self.body_bytes):
+            raise PbemError(f"{self.name}: the signature is not valid for the {self.side} player's key", "signature")
+
+
+def seal(body: dict[str, Any], sign: Any) -> TurnFile:
+    """Encode ``body`` canonically and sign it with ``sign(message) -> 64 bytes``."""
+    validate(body)
+    body_bytes = wire.pack(body)
+    if len(body_bytes) + len(MAGIC) + 4 + SIG_LEN > MAX_FILE:
+        raise PbemError("the turn is too large for one file", "usage")
+    signature = sign(D_SIGN + body_bytes)
+    raw = MAGIC + len(body_bytes).to_bytes(4, "big") + body_bytes + signature
+    return TurnFile(wire.unpack(body_bytes), body_bytes, signature, raw)
+
+
+def parse(data: bytes) -> TurnFile:
+    """Parse untrusted bytes into a structurally valid (not yet authenticated) turn file."""
+    if len(data) > MAX_FILE:
+        raise PbemError(f"the file is larger than the {MAX_FILE // 1024 // 1024} MiB a turn file may have", "parse")
+    if not data.startswith(MAGIC):
+        raise PbemError("this is not a pbem turn file (wrong magic bytes)", "parse")
+    if len(data) < len(MAGIC) + 4 + SIG_LEN:
+        raise PbemError("the turn file is truncated", "parse")
+    n = int.from_bytes(data[len(MAGIC) : len(MAGIC) + 4], "big")
+    start = len(MAGIC) + 4
+    if start + n + SIG_LEN != len(data):
+        raise PbemError("the turn file's declared length does not match its size", "parse")
+    body_bytes = data[start : start + n]
+    body = wire.unpack(body_bytes, wire.Limits(max_bytes=MAX_FILE))
+    validate(body)
+    return TurnFile(body, body_bytes, data[start + n :], data)
+
+
+def read(path: Path) -> TurnFile:
+    """Read and parse a file, turning every I/O problem into one line."""
+    try:
+        if path.is_dir():
+            raise PbemError(f"{path.name} is a directory, not a turn file", "parse")
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise PbemError(f"cannot read {path.name}: {exc.strerror}", "io") from None
+    if not data:
+        raise PbemError(f"{path.name} is empty", "parse")
+    try:
+        return parse(data)
+    except PbemError as exc:
+        raise PbemError(f"{path.name}: {exc}", exc.code) from None
+
+
+# -- schema -------------------------------------------------------------------
+
+def _bad(why: str) -> PbemError:
+    return PbemError(f"malformed turn file: {why}", "schema")
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _bin32(x: Any, what: str) -> None:
+    if not isinstance(x, bytes) or len(x) != 32:
+        raise _bad(f"'{what}' must be 32 bytes")
+
+
+def _text(x: Any, what: str, limit: int) -> None:
+    if not isinstance(x, str) or len(x) > limit:
+        raise _bad(f"'{what}' must be a string of at most {limit} characters")
+
+
+def _action(x: Any) -> None:
+    if not isinstance(x, list) or not x or not isinstance(x[0], str) or len(x) > 65:
+        raise _bad("an action must be a list starting with its kind")
+    for a in x[1:]:
+        if not isinstance(a, int | str):
+            raise _bad("action arguments must be integers, strings or booleans")
+
+
+def _side_map(x: Any, what: str, check: Any) -> None:
+    if not isinstance(x, dict) or set(x) != set(SIDES):
+        raise _bad(f"'{what}' must name exactly 'axis' and 'allies'")
+    for v in x.values():
+        check(v)
+
+
+def validate_record(rec: Any) -> None:
+    if not isinstance(rec, list) or not rec or not isinstance(rec[0], str) or rec[0] not in RECORD_KINDS:
+        raise _bad("unknown or misshapen record")
+    if len(rec) != 1 + RECORD_KINDS[rec[0]]:
+        raise _bad("unknown or misshapen record")
+    kind = rec[0]
+    if kind == "act":
+        _action(rec[1])
+    elif kind == "commit":
+        _bin32(rec[1], "commit")
+    elif kind in ("sim", "reveal"):
+        if not isinstance(rec[1], list):
+            raise _bad(f"'{kind}' must carry a list of actions")
+        for a in rec[1]:
+            _action(a)
+        if kind == "reveal":
+            _bin32(rec[2], "salt")
+    elif kind == "dice":
+        if not _is_int(rec[1]) or not 1 <= rec[1] <= MAX_CHAIN:
+            raise _bad("dice index out of range")
+        _bin32(rec[2], "dice value")
+
+
+def validate(body: Any) -> None:
+    """Check fields, types and bounds of a decoded body (never its meaning)."""
+    try:
+        _validate(body)
+    except (TypeError, KeyError, ValueError, AttributeError):  # belt and braces: a type we did not foresee
+        raise _bad("a field has the wrong type") from None
+
+
+def _validate(body: Any) -> None:
+    if not isinstance(body, dict) or not isinstance(body.get("type"), str) or body["type"] not in FIELDS:
+        raise _bad("unknown file type")
+    t = body["type"]
+    if set(body) != FIELDS[t]:
+        extra = sorted(set(body) - FIELDS[t])
+        raise _bad(f"unexpected field '{extra[0][:30]}'" if extra else "a required field is missing")
+    if body["v"] != VERSION or isinstance(body["v"], bool):
+        raise _bad(f"format version {str(body['v'])[:10]} is not supported")
+    if not isinstance(body["game"], str) or not GID_RE.match(body["game"]):
+        raise _bad("the game id must be 12 lowercase hex characters")
+    if not _is_int(body["seq"]) or not 0 <= body["seq"] < 10**5:
+        raise _bad("the sequence number is out of range")
+    _bin32(body["prev"], "prev")
+    if not isinstance(body["side"], str) or body["side"] not in SIDES:
+        raise _bad("the side must be 'axis' or 'allies'")
+    expect_seq = {"genesis": 0, "join": 1}.get(t)
+    if expect_seq is not None and body["seq"] != expect_seq:
+        raise _bad(f"a {t} file has sequence number {expect_seq}")
+    if t == "turn" and body["seq"] < 2:
+        raise _bad("a turn file has a sequence number of 2 or more")
+    if t in ("genesis", "join"):
+        _bin32(body["anchor"], "anchor")
+        if not _is_int(body["chain"]) or not 1 <= body["chain"] <= MAX_CHAIN:
+            raise _bad("the dice chain length is out of range")
+    if t in ("join", "turn"):
+        _bin32(body["state"], "state")
+    if t == "genesis":
+        if body["prev"] != bytes(32):
+            raise _bad("genesis has no previous file")
+        _text(body["scenario"], "scenario", 64)
+        _text(body["engine"], "engine", 64)
+        if not isinstance(body["digest"], str) or not re.fullmatch(r"[0-9a-f]{64}", body["digest"]):
+            raise _bad("the scenario digest must be 64 hex characters")
+        opts = body["options"]
+        if not isinstance(opts, dict) or any(not isinstance(v, int | str) for v in opts.values()):
+            raise _bad("options must map names to integers, strings or booleans")
+        _side_map(body["keys"], "keys", lambda v: _bin32(v, "key"))
+        _side_map(body["names"], "names", lambda v: _text(v, "name", 64))
+        _side_map(body["emails"], "emails", lambda v: _text(v, "email", 254))
+        if body["keys"]["axis"] == body["keys"]["allies"]:
+            raise _bad("the two sides must have different keys")
+    if t == "turn":
+        recs = body["records"]
+        if not isinstance(recs, list) or not recs or len(recs) > MAX_RECORDS:
+            raise _bad("a turn file carries between 1 and 20000 records")
+        for r in recs:
+            validate_record(r)

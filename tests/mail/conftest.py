@@ -1,0 +1,57 @@
+"""Fixtures for the mail tests: real private mail servers and ready-made players.
+
+The servers are started once per test session (about two seconds) and every
+test gets fresh mailboxes, so tests never see each other's mail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from mailservers import MailServerError, MailServers
+from mailtesting import Player, write_config
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def mail_servers() -> Iterator[MailServers]:
+    # Not under pytest's tmp_path: its parents are private (0700) and the postfix
+    # user must be able to reach its data directory.
+    root = Path(tempfile.mkdtemp(prefix="pbem-mail-"))
+    servers = MailServers(root)
+    try:
+        servers.start()
+    except MailServerError as err:
+        servers.stop()
+        shutil.rmtree(root, ignore_errors=True)
+        pytest.fail(str(err), pytrace=False)
+    yield servers
+    servers.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def make_player(mail_servers: MailServers, tmp_path: Path) -> Callable[..., Player]:
+    def make(name: str, extra: str = "", imap_extra: str = "", exchange: str = "fake_exchange") -> Player:
+        unique = f"{name}{next(_counter)}x{os.getpid()}"
+        address = mail_servers.add_user(unique)
+        workspace = tmp_path / unique
+        workspace.mkdir()
+        config_path = tmp_path / f"{unique}.toml"
+        write_config(config_path, mail_servers, address, workspace, extra, imap_extra, exchange=exchange)
+        return Player(name, address, workspace, config_path, mail_servers)
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _mail_logs(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="pbem.mail")

@@ -1,0 +1,107 @@
+"""Whole games through real mail servers with the real protocol: two bot mailboxes play each other.
+
+Everything is real — identities, signed and hash-chained turn files, verification
+by re-execution, commit-reveal, dice, the game store, the mail daemon, Postfix
+and Dovecot. The rules engine is the real one (the 1939 scenario, for a few
+months) or, for a game played to its very end in seconds, the protocol tests'
+small deterministic double.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from mailtesting import Player
+
+from pbem import engine_link, keys, protocol, session
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.mail.bot import BotMailbox
+from pbem.store import Workspace
+
+pytestmark = pytest.mark.mail
+REAL_MONTHS = int(os.environ.get("PBEM_MAIL_MONTHS", "2"))
+
+
+@pytest.fixture(params=["double", pytest.param("real", marks=pytest.mark.slow)])
+def engine(request: pytest.FixtureRequest) -> Iterator[tuple[str, int | None]]:
+    """(scenario, months to play or None for the whole game)."""
+    if request.param == "real":
+        try:
+            engine_link.api().scenario_digest("1939")
+        except Exception as err:
+            pytest.fail(f"the real engine cannot load the 1939 scenario: {err}")
+        yield "1939", REAL_MONTHS
+        return
+    from tests.protocol import fakeengine
+
+    engine_link.use(fakeengine, fakeengine.ai)  # type: ignore[arg-type]
+    yield "tiny", None
+    engine_link.use(None)
+
+
+def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) -> None:
+    scenario, months = engine
+    made: dict[str, Player] = {}
+    for side in ("axis", "allies"):
+        home = tmp_path / f"home-{side}"
+        extra = f'home = "{home}"\n[bot]\nidentity = "{side}-bot"\nallow = ["AXIS"]'
+        made[side] = make_player(side, extra=extra, exchange="pbem.exchange")
+    axis, allies = made["axis"], made["allies"]
+    # The allies bot accepts invitations from the axis player only.
+    allies.config_path.write_text(allies.config_path.read_text().replace("AXIS", axis.address))
+    for side, player in made.items():
+        keys.keygen(f"{side}-bot", player.address, directory=tmp_path / f"home-{side}")
+    opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
+    gid, _ = session.new_game(Workspace(axis.workspace), scenario, "axis", "axis-bot", opponent,
+                              opponent_email=allies.address, home=tmp_path / "home-axis")
+
+    def game(side: str) -> protocol.Game | None:
+        try:
+            return LocalGame(Workspace(made[side].workspace), gid, tmp_path / f"home-{side}").game()
+        except PbemError:  # not joined yet
+            return None
+
+    start_date: list[int] = []
+
+    def reached() -> bool:
+        games = [game("axis"), game("allies")]
+        if any(g is None for g in games):
+            return False
+        if months is None:
+            return all(protocol.expected(g) is None for g in games) and games[0].seq == games[1].seq  # type: ignore
+        dates = [session.game_date(g) or 0 for g in games]  # type: ignore[arg-type]
+        if not start_date:
+            start_date.append(min(dates))
+        return min(dates) >= start_date[0] + months
+
+    bots = [BotMailbox(axis.config), BotMailbox(allies.config)]
+    limit = 120 if months is None else 150 * months
+    workers = [threading.Thread(target=b.run, kwargs={"max_seconds": limit}, daemon=True) for b in bots]
+    started = time.monotonic()
+    for w in workers:
+        w.start()
+    try:
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline and not reached():
+            if not all(w.is_alive() for w in workers):
+                break
+            time.sleep(0.2)
+        assert reached(), f"game did not get there: {caplog.text[-3000:]}"
+    finally:
+        for b in bots:
+            b.stopping = True
+        for w in workers:
+            w.join(timeout=60)
+    elapsed = time.monotonic() - started
+    g_axis, g_allies = game("axis"), game("allies")
+    assert g_axis is not None and g_allies is not None
+    common = min(len(g_axis.hashes), len(g_allies.hashes))
+    assert common > 3 and g_axis.hashes[:common] == g_allies.hashes[:common]  # one history on both sides
+    assert " rejected " not in caplog.text and "EQUIVOCATION" not in caplog.text, caplog.text[-3000:]
+    assert bots[0].played > 0 and bots[1].played > 0
+    print(f"{scenario}: {max(g_axis.seq, g_allies.seq)} files in {elapsed:.1f} s through the mail servers")

@@ -1,0 +1,238 @@
+"""A tiny deterministic test double of engine.api + engine.ai (protocol unit tests only).
+
+A month is: declaration (simultaneous, both), axis move (sequential), combat
+(chance), allied deployment (simultaneous, allies only), allied move
+(sequential), build (simultaneous, both), weather (chance).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+ENGINE_VERSION = "fake-1"
+SCENARIOS = {"tiny": 3, "long": 24}
+
+
+class EngineError(Exception):
+    pass
+
+
+class IllegalAction(EngineError):
+    pass
+
+
+class OrderError(EngineError):
+    pass
+
+
+class StateError(EngineError):
+    pass
+
+
+KINDS = {"pass": 0, "move": 1, "declare": 1, "build": 1, "deploy": 1}
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    args: tuple[Any, ...] = ()
+
+    def to_wire(self) -> list[Any]:
+        return [self.kind, *self.args]
+
+    @classmethod
+    def from_wire(cls, wire: Any) -> Action:
+        if not isinstance(wire, list | tuple) or not wire or wire[0] not in KINDS:
+            raise IllegalAction("unknown action")
+        if len(wire) - 1 != KINDS[wire[0]] or not all(isinstance(a, int) for a in wire[1:]):
+            raise IllegalAction(f"bad arguments for {wire[0]}")
+        return cls(wire[0], tuple(wire[1:]))
+
+
+@dataclass(frozen=True)
+class Decision:
+    kind: str
+    sides: tuple[str, ...]
+    phase: str
+    prompt: str
+    chance: str = ""
+
+
+CYCLE = [
+    ("simultaneous", ("axis", "allies"), "declaration", ""),
+    ("sequential", ("axis",), "axis.move", ""),
+    ("chance", (), "combat", "combat"),
+    ("simultaneous", ("allies",), "allies.deploy", ""),
+    ("sequential", ("allies",), "allies.move", ""),
+    ("simultaneous", ("axis", "allies"), "build", ""),
+    ("chance", (), "weather", "weather"),
+]
+
+
+class State:
+    def __init__(self, d: dict[str, Any]) -> None:
+        self.d = d
+
+    @property
+    def date(self) -> int:
+        return self.d["date"]
+
+
+def new_game(name: str, options: dict[str, Any] | None = None) -> State:
+    if name not in SCENARIOS:
+        raise KeyError(name)
+    return State({"date": 1939 * 12 + 8, "end": 1939 * 12 + 8 + SCENARIOS[name], "step": 0, "moves": 0,
+                  "pos": {"axis": 5, "allies": 15}, "money": {"axis": 10, "allies": 10}, "rolls": [], "decl": []})
+
+
+def serialize(state: State) -> bytes:
+    return msgpack.packb(state.d, use_bin_type=True)
+
+
+def deserialize(data: bytes) -> State:
+    try:
+        return State(msgpack.unpackb(data, raw=False))
+    except Exception as exc:
+        raise StateError(str(exc)) from None
+
+
+def state_hash(state: State) -> bytes:
+    return hashlib.sha256(serialize(state)).digest()
+
+
+def scenario_digest(name: str) -> str:
+    if name not in SCENARIOS:
+        raise KeyError(name)
+    return hashlib.sha256(f"fake scenario {name}".encode()).hexdigest()
+
+
+def decision(state: State) -> Decision:
+    if state.d["date"] >= state.d["end"]:
+        return Decision("end", (), "end", "the game is over")
+    kind, sides, phase, chance = CYCLE[state.d["step"]]
+    return Decision(kind, sides, phase, f"{phase}: decide", chance)
+
+
+def _advance(state: State) -> None:
+    state.d["step"] += 1
+    state.d["moves"] = 0
+    if state.d["step"] == len(CYCLE):
+        state.d["step"] = 0
+        state.d["date"] += 1
+
+
+def legal_actions(state: State, side: str) -> list[Action]:
+    d = decision(state)
+    if side not in d.sides:
+        return []
+    if d.kind == "sequential":
+        out = [Action("pass")]
+        if state.d["moves"] < 3:
+            out += [Action("move", (x,)) for x in (-1, 1) if 0 <= state.d["pos"][side] + x <= 20]
+        return out
+    if d.phase == "declaration":
+        return [Action("declare", (n,)) for n in range(4)]
+    if d.phase == "allies.deploy":
+        return [Action("deploy", (n,)) for n in range(3)]
+    return [Action("build", (n,)) for n in range(state.d["money"][side] + 1)]
+
+
+def check(state: State, side: str, action: Action) -> None:
+    if action.kind == "pass" and side in decision(state).sides:
+        return
+    if action not in legal_actions(state, side):
+        raise IllegalAction(f"{format_action(state, action)} is not allowed now")
+
+
+def apply(state: State, side: str, action: Action) -> None:
+    d = decision(state)
+    if d.kind != "sequential" or side not in d.sides:
+        raise IllegalAction(f"it is not {side}'s move")
+    check(state, side, action)
+    if action.kind == "pass":
+        _advance(state)
+    else:
+        state.d["pos"][side] += action.args[0]
+        state.d["moves"] += 1
+
+
+def apply_simultaneous(state: State, lists: dict[str, list[Action]]) -> None:
+    d = decision(state)
+    if d.kind != "simultaneous":
+        raise IllegalAction("no simultaneous decision now")
+    if sorted(lists) != sorted(d.sides):
+        raise IllegalAction("exactly the deciding sides must hand in lists")
+    for side in ("axis", "allies"):
+        acts = [a for a in lists.get(side, []) if a.kind != "pass"]
+        if side not in d.sides and acts:
+            raise IllegalAction(f"{side} has nothing to decide")
+        if len(acts) > 2:
+            raise IllegalAction("at most two actions")
+        for a in acts:
+            check(state, side, a)
+        if d.phase == "build" and sum(a.args[0] for a in acts) > state.d["money"][side]:
+            raise IllegalAction(f"{side} cannot pay for that")
+    for side in ("axis", "allies"):
+        for a in [a for a in lists.get(side, []) if a.kind != "pass"]:
+            state.d["decl"].append([side, a.kind, a.args[0]])
+            if a.kind == "build":
+                state.d["money"][side] -= a.args[0]
+    _advance(state)
+
+
+def apply_chance(state: State, seed: bytes) -> list[str]:
+    if decision(state).kind != "chance" or len(seed) != 32:
+        raise IllegalAction("no chance event now")
+    roll = seed[0] % 6 + 1
+    state.d["rolls"].append(roll)
+    for side in ("axis", "allies"):
+        state.d["money"][side] += 1
+    _advance(state)
+    return [f"rolled {roll}"]
+
+
+def winner(state: State) -> str | None:
+    return None
+
+
+def view(state: State, side: str) -> State:
+    return State(copy.deepcopy(state.d))
+
+
+def parse_order(state: State, side: str, line: str) -> Action:
+    parts = line.split()
+    try:
+        a = Action.from_wire([parts[0], *(int(x) for x in parts[1:])])
+    except (IndexError, ValueError, IllegalAction):
+        raise OrderError(f"cannot understand '{line}'") from None
+    return a
+
+
+def format_action(state: State, action: Action) -> str:
+    return " ".join([action.kind, *(str(a) for a in action.args)])
+
+
+class ai:  # stands in for the engine.ai module
+    @staticmethod
+    def decide(state: State, side: str, seed: bytes, player: str = "bot", budget_s: Any = None) -> list[Action]:
+        d = decision(state)
+        r = seed[0]
+        if d.kind == "sequential":
+            out = []
+            pos = state.d["pos"][side]
+            for i in range(r % 3):
+                step = 1 if (seed[i + 1] & 1) else -1
+                if 0 <= pos + step <= 20:
+                    out.append(Action("move", (step,)))
+                    pos += step
+            return [*out, Action("pass")]
+        if d.phase == "declaration":
+            return [Action("declare", (r % 4,))]
+        if d.phase == "allies.deploy":
+            return [Action("deploy", (r % 3,))]
+        return [Action("build", (r % (state.d["money"][side] + 1),))]

@@ -1,0 +1,51 @@
+"""A whole game between two players, and the commands a person uses on the way."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem import audit, session
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from tests.protocol.conftest import Duo
+
+
+def test_game_runs_to_the_end_and_both_sides_agree(duo: Duo) -> None:
+    duo.play_until(lambda d: d.to_move() is None)
+    a, b = duo.game("axis"), duo.game("allies")
+    assert a.hashes == b.hashes and a.k == b.k == 6
+    reports = audit.audit_dir(duo.out)
+    assert reports[0].files == a.seq + 1 and reports[0].rolls == 6 and reports[0].over
+
+
+def test_orders_undo_send_for_a_person(duo: Duo) -> None:
+    # The joiner (allies) commits first to the opening simultaneous decision.
+    p = duo.allies
+    st = session.status(p.ws, duo.gid, p.home)[0]
+    assert "your move" in st and f"pbem orders {duo.gid}" in st
+    session.orders(p.ws, duo.gid, ["declare 1", "declare 2"], p.home)
+    assert "took back" in session.undo(p.ws, duo.gid, p.home)
+    with pytest.raises(PbemError, match="line 2"):
+        session.orders(p.ws, duo.gid, ["declare 1", "fly to the moon"], p.home)
+    assert session.my_turn(LocalGame(p.ws, duo.gid, p.home)).pending["sim"] == [["declare", 1]]
+    session.send(p.ws, duo.gid, p.home)
+    (res,) = duo.deliver("axis")
+    assert res.status == "applied"
+    # Axis answers in the clear; the allied reveal and the combat dice then flow automatically.
+    session.orders(duo.axis.ws, duo.gid, ["declare 3"], duo.axis.home)
+    session.send(duo.axis.ws, duo.gid, duo.axis.home)
+    (res,) = duo.deliver("allies")
+    assert res.replies, "the reveal is an automatic answer"
+    duo.deliver("axis")
+    assert duo.game("axis").state.d["decl"] == duo.game("allies").state.d["decl"] == [
+        ["axis", "declare", 3], ["allies", "declare", 1]]
+    # Axis must now move: a sequential decision cannot be sent unfinished.
+    session.orders(duo.axis.ws, duo.gid, ["move 1"], duo.axis.home)
+    with pytest.raises(PbemError, match="not finished"):
+        session.send(duo.axis.ws, duo.gid, duo.axis.home)
+    session.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
+    session.send(duo.axis.ws, duo.gid, duo.axis.home)
+    with pytest.raises(PbemError, match="not your turn"):
+        session.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
+
+
