@@ -1,4 +1,4 @@
-"""Benchmarks of the hot paths: ``python -m benchmarks [NAME ...]`` prints numbers.
+"""Benchmarks of the hot paths: ``python -m benchmarks [engine|protocol|ai|mail ...]`` prints numbers.
 
 Each benchmark runs its work several times and reports the median and the best
 time.  They are not tests: nothing here fails on a slow machine.
@@ -39,7 +39,8 @@ def engine_benchmarks() -> None:
     world = synthetic_world()
     state = synthetic_game(world)
     world.map.land_neighbours  # noqa: B018 - built once per map, like loading it
-    print(f"synthetic world: {world.map.size} hexes, {len(state.units)} units, built in {time.perf_counter() - t:.2f} s")
+    built = time.perf_counter() - t
+    print(f"synthetic world: {world.map.size} hexes, {len(state.units)} units, built in {built:.2f} s")
     report("state hash (serialise + sha256)", *timeit(state.digest), target_ms=10)
     report("serialise whole state", *timeit(state.to_bytes), target_ms=10)
     report("zones of control of one side", *timeit(lambda: bench_zoc(state, AXIS)), target_ms=5)
@@ -60,11 +61,21 @@ def ai_benchmarks() -> None:
     bench_ai(report)
 
 
-GROUPS = {"engine": engine_benchmarks, "protocol": protocol_benchmarks, "ai": ai_benchmarks}
+def mail_benchmarks() -> None:
+    """The bot mailbox through real local Dovecot and Postfix (needs them installed; run as root)."""
+    from benchmarks.bench_mail import bench_mail
+
+    bench_mail(games=50, turns_per_game=5, layer="protocol", engine="double")
+    bench_mail(games=10, turns_per_game=3, layer="protocol", engine="real")
+
+
+GROUPS = {"engine": engine_benchmarks, "protocol": protocol_benchmarks, "ai": ai_benchmarks, "mail": mail_benchmarks}
+#: run when no group is named: the mail group needs mail servers and takes minutes
+DEFAULT_GROUPS = ("engine", "protocol", "ai")
 
 
 def main(argv: list[str]) -> None:
-    names = argv or list(GROUPS)
+    names = argv or list(DEFAULT_GROUPS)
     print(f"{platform.node()} · {platform.processor() or platform.machine()} · Python {platform.python_version()}")
     for name in names:
         if name not in GROUPS:

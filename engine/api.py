@@ -7,6 +7,8 @@ before anything is changed, and a checked action always applies.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import orders
 from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
 from engine.combat import apply_stand, check_stand, stand_actions
@@ -37,6 +39,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "parse_order",
+    "preview",
     "scenario_digest",
     "serialize",
     "standing_orders",
@@ -107,6 +110,11 @@ def standing_orders(state: GameState, side: str) -> list[Action]:
 
 def check(state: GameState, side: str, action: Action) -> None:
     """Raise IllegalAction with a reason a player understands, or return if legal."""
+    _check(state, side, action)
+
+
+def _check(state: GameState, side: str, action: Action) -> Callable[[], None] | None:
+    """:func:`check`, returning the planned change when the phase worked it out."""
     _side(side)
     d = _decision(state)
     if d.kind == "end":
@@ -122,8 +130,8 @@ def check(state: GameState, side: str, action: Action) -> None:
         # Standing orders ("willing to retreat") may be changed in any decision of
         # their side, so they are always fixed before the enemy's dice are rolled.
         check_stand(state, side, action)
-    else:
-        current(state).check(state, side, action)
+        return None
+    return current(state).check(state, side, action)
 
 
 def apply(state: GameState, side: str, action: Action) -> None:
@@ -131,7 +139,7 @@ def apply(state: GameState, side: str, action: Action) -> None:
     d = _decision(state)
     if d.kind != "sequential":
         raise IllegalAction(f"the {d.phase.replace('_', ' ')} phase is decided by both sides at once")
-    check(state, side, action)
+    plan = _check(state, side, action)
     # A checked action cannot fail, so it is applied in place (copying a large state
     # for every move would dominate the cost of verifying a turn file).
     if action.kind == "pass":
@@ -140,6 +148,8 @@ def apply(state: GameState, side: str, action: Action) -> None:
             finish(state)
     elif action.kind == "stand":
         apply_stand(state, side, action)
+    elif plan is not None:
+        plan()
     else:
         current(state).apply(state, side, action)
 
@@ -152,33 +162,45 @@ def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]
     if sorted(orders_by_side) != sorted(d.sides):
         raise IllegalAction(f"both of {', '.join(d.sides)} must hand in their decisions together")
     trial = state.copy()
-    step = current(trial)
     checked: dict[str, list[Action]] = {}
     for side in SIDES:
         if side not in orders_by_side:
             continue
-        actions = [a for a in orders_by_side[side] if a.kind != "pass"]
         # Each side is checked on its own, against the state before either side acted,
         # so neither side's orders can depend on the other's.
-        probe = state.copy()
-        probe_step = current(probe)
-        for i, action in enumerate(actions):
-            if action.kind not in KINDS:
-                raise IllegalAction(f"{side} order {i + 1}: unknown action '{action.kind}'")
-            KINDS[action.kind].check_shape(action.args)
-            is_stand = action.kind == "stand"
-            try:
-                (check_stand if is_stand else probe_step.check)(probe, side, action)
-            except IllegalAction as exc:
-                raise IllegalAction(f"{side} order {i + 1} ({action}): {exc}") from None
-            (apply_stand if is_stand else probe_step.apply)(probe, side, action)
-        checked[side] = [a for a in actions if a.kind != "stand"]
-        for action in actions:
+        preview(state, side, orders_by_side[side])
+        checked[side] = [a for a in orders_by_side[side] if a.kind not in ("pass", "stand")]
+        for action in orders_by_side[side]:
             if action.kind == "stand":
                 apply_stand(trial, side, action)
-    step.apply_simultaneous(trial, checked)
+    current(trial).apply_simultaneous(trial, checked)
     finish(trial)
     _commit(state, trial)
+
+
+def preview(state: GameState, side: str, actions: list[Action]) -> GameState:
+    """A copy of ``state`` with ``side``'s list for the current simultaneous decision applied
+    in order, each action checked first (the order of a list matters: a merge may make room
+    for a placement).  Raises IllegalAction naming the first order that is refused."""
+    _side(side)
+    d = _decision(state)
+    if d.kind != "simultaneous" or side not in d.sides:
+        raise IllegalAction(f"the {side} have no hidden orders to give in {d.phase.replace('_', ' ')}")
+    probe = state.copy()
+    step = current(probe)
+    for i, action in enumerate(actions):
+        if action.kind == "pass":
+            continue
+        if action.kind not in KINDS:
+            raise IllegalAction(f"{side} order {i + 1}: unknown action '{action.kind}'")
+        KINDS[action.kind].check_shape(action.args)
+        is_stand = action.kind == "stand"
+        try:
+            (check_stand if is_stand else step.check)(probe, side, action)
+        except IllegalAction as exc:
+            raise IllegalAction(f"{side} order {i + 1} ({action}): {exc}") from None
+        (apply_stand if is_stand else step.apply)(probe, side, action)
+    return probe
 
 
 def apply_chance(state: GameState, seed: bytes) -> list[str]:

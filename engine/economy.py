@@ -171,6 +171,17 @@ def send_refusal(state: GameState, side: str, frm: str, to: str, amount: int) ->
     return ""
 
 
+#: Fixed amounts ($B) listed for ``send`` besides all, half and a quarter of what may be sent.
+SEND_STEPS = (50, 100, 200, 300, 500, 1000)
+
+
+def send_amounts(top: int) -> list[int]:
+    """The amounts ``legal()`` lists for one send: a representative set, not every
+    integer up to ``top`` (which made the list thousands of actions long per pair);
+    ``check`` accepts any amount from 1 to ``top``."""
+    return sorted({n for n in (top, top // 2, top // 4, *SEND_STEPS) if 1 <= n <= top})
+
+
 class Income(Phase):
     name = "income"
     kind = "simultaneous"
@@ -203,7 +214,7 @@ class Income(Phase):
     def legal(self, state: GameState, side: str) -> list[Action]:
         out = [PASS]
         for frm, to, top in self._pairs(state, side):
-            out.extend(Action("send", (frm, to, n)) for n in range(1, top + 1))
+            out.extend(Action("send", (frm, to, n)) for n in send_amounts(top))
         return sorted(out, key=lambda a: (a.kind, a.args))
 
     def check(self, state: GameState, side: str, action: Action) -> None:

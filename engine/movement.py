@@ -34,12 +34,14 @@ from engine.reach import (
     SideMemo,
     air_search,
     base_distance,
+    base_within,
     can_land,
     check_land_path,
     check_naval_path,
     land_allowance,
     land_search,
     landing_carrier,
+    naval_destinations,
     naval_search,
     rail_search,
     start_zoc,
@@ -148,8 +150,8 @@ class _Movement(Phase):
                 if not self.may_move_naval(u):
                     if naval_zone is None:
                         naval_zone = naval_zoc(state, other(side))
-                    dests = naval_search(state, u, max(0, u.move - u.mp_used), naval_zone).cost
-                    out += [Action("move", (u.id, h)) for h in sorted(dests)]
+                    dests = naval_destinations(state, u, max(0, u.move - u.mp_used), naval_zone)
+                    out += [Action("move", (u.id, h)) for h in dests]
             else:
                 if not self.may_move_air(u):
                     out += [Action("move", (u.id, h)) for h in sorted(self._air_destinations(state, u, side))]
@@ -159,8 +161,8 @@ class _Movement(Phase):
 
     # --- check ---------------------------------------------------------------------
 
-    def check(self, state: GameState, side: str, action: Action) -> None:
-        self._plan(state, side, action)
+    def check(self, state: GameState, side: str, action: Action) -> Apply:
+        return self._plan(state, side, action)
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
         plan = self._plan(state, side, action)
@@ -212,7 +214,7 @@ class _Movement(Phase):
             dest = hexes[0]
             if dest == u.hex:
                 raise IllegalAction(f"{u.label()} is already in hex {label(dest)}")
-            search = land_search(rules, allowance)
+            search = land_search(rules, allowance, target=dest)
             if dest not in search.cost:
                 raise IllegalAction(self._land_refusal(state, rules, u, dest, allowance))
             path, cost = search.path(dest), search.cost[dest]
@@ -354,8 +356,8 @@ class _Movement(Phase):
         if hexmap.weather[u.hex] in state.grounded_zones:
             raise IllegalAction(f"{u.label()} is grounded by the weather in hex {label(u.hex)}")
         allowance = max(0, u.move - u.mp_used)
-        search = air_search(state, u, allowance)
         dest = hexes[-1]
+        search = air_search(state, u, allowance, target=dest if len(hexes) == 1 else None)
         if len(hexes) == 1:
             if dest not in search.cost:
                 raise IllegalAction(self._air_refusal(state, u, dest, allowance))
@@ -373,10 +375,7 @@ class _Movement(Phase):
                 raise IllegalAction(f"{u.label()} has only {allowance} movement points left")
         cost = len(path)
         if self.air_mission():
-            region = dict(search.cost)
-            region[u.hex] = 0
-            to_base = base_distance(state, u, region, side)
-            if to_base.get(dest, allowance + 1) > allowance - cost:
+            if not base_within(state, u, dest, allowance - cost, side):
                 raise IllegalAction(
                     f"{u.label()} may not fly to {label(dest)}: no friendly base with room would be within "
                     f"its {allowance - cost} remaining movement points"

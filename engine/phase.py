@@ -13,6 +13,7 @@ Rules modules subclass :class:`Phase`; :mod:`engine.sequence` lists them in orde
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import PASS, Action, IllegalAction
@@ -60,10 +61,15 @@ class Phase:
         """Every legal action of ``side`` now (``pass`` included), sorted."""
         return [PASS]
 
-    def check(self, state: GameState, side: str, action: Action) -> None:
-        """Raise IllegalAction with a reason if ``action`` is not allowed now."""
+    def check(self, state: GameState, side: str, action: Action) -> Callable[[], None] | None:
+        """Raise IllegalAction with a reason if ``action`` is not allowed now.
+
+        A phase whose check has already worked out the whole change may return it as a
+        function; the engine then calls that instead of :meth:`apply`, so a received
+        turn file does not plan every move twice."""
         if action.kind != "pass":
             raise IllegalAction(f"'{action.kind}' is not an order of the {self.label.replace('_', ' ')} phase")
+        return None
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
         """Carry out a checked action (``pass`` is handled by the engine)."""

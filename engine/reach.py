@@ -19,8 +19,11 @@ SW, SE), so the chosen path is the same on every machine.
 from __future__ import annotations
 
 import heapq
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from engine import weather
 from engine.hexgrid import NO_HEX
@@ -194,8 +197,10 @@ def start_zoc(rules: LandRules) -> int:
     return STOPPED
 
 
-def land_search(rules: LandRules, allowance: int) -> Search:
-    """Every hex the unit may end in with at most ``allowance`` movement points."""
+def land_search(rules: LandRules, allowance: int, target: int | None = None) -> Search:
+    """Every hex the unit may end in with at most ``allowance`` movement points.  With a
+    ``target`` the search stops once the target's cheapest ending is known (costs and
+    paths found so far are final: nodes leave the heap in order of cost)."""
     start = rules.unit.hex
     result = Search(start)
     z0 = start_zoc(rules)
@@ -213,6 +218,8 @@ def land_search(rules: LandRules, allowance: int) -> Search:
         if a != start and a not in result.cost and rules.can_end(a):
             result.cost[a] = c
             result.end_node[a] = node
+            if a == target:
+                break
         if za == STOPPED:
             continue
         a_free = ignore or not in_zoc(a)
@@ -400,8 +407,13 @@ def naval_search(state: GameState, unit: Unit, allowance: int, enemy_zoc: set[in
     if z0 == STOPPED or allowance <= 0:
         return result
     # Every step costs 1: a search by layers finds each node at its least cost.
+    # Ships move 40+ hexes, so this loop visits thousands of hexes: the common step
+    # (neither hex in an enemy zone: the condition is unchanged) is decided inline,
+    # and whether a hex may be entered or ended in is computed once per hex.
     seen = {start * 4 + z0}
     layer = [start * 4 + z0]
+    parent, cost, end_node = result.parent, result.cost, result.end_node
+    enterable: dict[int, bool] = {}
     for c in range(1, allowance + 1):
         nxt: list[int] = []
         for node in layer:
@@ -410,30 +422,119 @@ def naval_search(state: GameState, unit: Unit, allowance: int, enemy_zoc: set[in
                 continue
             a_zoc = a in zoc
             for b in steps(a):
-                zb = naval_step(a_zoc, b in zoc, za, sub)
-                if zb < 0:
-                    continue
+                if a_zoc or b in zoc:
+                    zb = naval_step(a_zoc, b in zoc, za, sub)
+                    if zb < 0:
+                        continue
+                else:
+                    zb = za
                 nb = b * 4 + zb
-                if nb in seen or (ctrl[b] and not may_enter_country(state, unit, b)):
+                if nb in seen:
                     continue
+                if ctrl[b]:
+                    e = enterable.get(b)
+                    if e is None:
+                        e = enterable[b] = may_enter_country(state, unit, b)
+                    if not e:
+                        continue
                 if zb == STOPPED and not can_end(b):
                     continue
                 seen.add(nb)
-                result.parent[nb] = node
+                parent[nb] = node
                 nxt.append(nb)
-                if b != start and b not in result.cost and can_end(b):
-                    result.cost[b] = c
-                    result.end_node[b] = nb
+                if b not in cost and b != start and can_end(b):
+                    cost[b] = c
+                    end_node[b] = nb
         layer = sorted(nxt)
     return result
+
+
+_SEA_TABLE: weakref.WeakKeyDictionary[object, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+def _sea_table(state: GameState) -> np.ndarray:
+    """The sea neighbours of every hex as an ``(hexes, 6)`` array; a missing neighbour is
+    the extra index ``hexes``, which the search keeps marked as closed."""
+    hexmap = state.world.map
+    table = _SEA_TABLE.get(hexmap)
+    if table is None:
+        table = np.full((hexmap.size, 6), hexmap.size, dtype=np.int64)
+        for h, row in enumerate(hexmap.sea_neighbours):
+            table[h, : len(row)] = row
+        _SEA_TABLE[hexmap] = table
+    return table
+
+
+def naval_destinations(state: GameState, unit: Unit, allowance: int, enemy_zoc: set[int] | None = None) -> list[int]:
+    """The hexes of ``naval_search(...).cost``, sorted, found faster for the move list.
+
+    A breadth-first search by layers over whole arrays.  A ship that does not start in
+    an enemy naval zone is, at every hex, either free (outside the zones) or stopped (it
+    entered one): so a zone hex is a destination when the ship may end there and is not
+    searched on, which is what :func:`naval_search` finds.  Ships starting in a zone,
+    and submarines (an extra hex through zones) once a zone is within reach, are left
+    to the exact search.
+    """
+    side = state.countries[unit.country].side
+    zoc = naval_zoc(state, other(side)) if enemy_zoc is None else enemy_zoc
+    start = unit.hex
+    if allowance <= 0:
+        return []
+    sub = unit.type == UnitType.SUBMARINE
+    if start in zoc:
+        return sorted(naval_search(state, unit, allowance, zoc).cost)
+    world = state.world
+    size = world.map.size
+    table = _sea_table(state)
+    # A hex of a country not in the war (other than the unit's own) may not be entered;
+    # hexes already reached are closed too, and so is the padding index.
+    closed_country = np.array(
+        [i > 0 and n != unit.country and not state.countries[n].at_war for i, n in enumerate(world.country_names)]
+    )
+    closed = np.empty(size + 1, dtype=bool)
+    closed[:size] = closed_country[np.frombuffer(state.controller, dtype=np.uint8)]
+    closed[size] = True
+    closed[start] = True
+    canals = open_canals(state, side) if world.map.canals else {}
+    canal_at = np.zeros(size, dtype=bool)
+    canal_at[list(canals)] = True
+    in_zoc = np.zeros(size, dtype=bool)
+    in_zoc[list(zoc)] = True
+    index = state.occupied_hexes()
+    reached: list[np.ndarray] = []
+    frontier = np.array([start], dtype=np.int64)
+    for _ in range(allowance):
+        cand = table[frontier].ravel()
+        if canals and canal_at[frontier].any():
+            extra = [b for a in frontier[canal_at[frontier]].tolist() for b in canals[a]]
+            cand = np.concatenate([cand, np.array(extra, dtype=np.int64)])
+        cand = np.unique(cand[~closed[cand]])
+        if not len(cand):
+            break
+        closed[cand] = True
+        stop = in_zoc[cand]
+        if stop.any():
+            if sub:
+                return sorted(naval_search(state, unit, allowance, zoc).cost)
+            # A zone hex stops the ship: reached only where it may end, never searched on
+            # (a later path would reach it stopped as well).
+            ends = [h for h in cand[stop].tolist() if h not in index or naval_room(state, h, side) > 0]
+            reached.append(np.array(ends, dtype=np.int64))
+            cand = cand[~stop]
+        reached.append(cand)
+        frontier = cand
+    hexes = np.concatenate(reached) if reached else frontier[:0]
+    return [h for h in sorted(hexes.tolist()) if h not in index or naval_room(state, h, side) > 0]
 
 
 # --- air --------------------------------------------------------------------------------
 
 
-def air_search(state: GameState, unit: Unit, allowance: int, start: int | None = None) -> Search:
+def air_search(state: GameState, unit: Unit, allowance: int, start: int | None = None,
+               target: int | None = None) -> Search:
     """Every hex an air unit may fly to: 1 point a hex over land and sea, never into a
-    hex where air units are grounded or a hex held by a country not at war."""
+    hex where air units are grounded or a hex held by a country not at war.  With a
+    ``target`` the search stops as soon as it is reached (the rest is then incomplete)."""
     hexmap = state.world.map
     nbr = hexmap.neighbours
     grounded = state.grounded_zones
@@ -458,6 +559,9 @@ def air_search(state: GameState, unit: Unit, allowance: int, start: int | None =
                 result.parent[b * 4] = a * 4
                 result.cost[b] = c
                 result.end_node[b] = b * 4
+                if b == target:
+                    # a breadth-first search has found the shortest flight to it: stop early
+                    return result
                 nxt.append(b)
         frontier = sorted(nxt)
     return result
@@ -477,6 +581,31 @@ def landing_carrier(state: GameState, h: int, side: str) -> Unit | None:
         if c.type == UnitType.CARRIER and state.countries[c.country].side == side and carrier_slot(state, c):
             return c
     return None
+
+
+def base_within(state: GameState, unit: Unit, start: int, budget: int, side: str) -> bool:
+    """Is there a hex where ``unit`` could be based within ``budget`` flying steps of
+    ``start``?  The one-flight form of :func:`base_distance`: checking one mission needs
+    only a small search around its end, not distances for the whole reachable region."""
+    hexmap = state.world.map
+    nbr, zone, grounded = hexmap.neighbours, hexmap.weather, state.grounded_zones
+    seen = {start}
+    frontier = [start]
+    for steps in range(budget + 1):
+        if any(can_land(state, unit, h, side) for h in frontier):
+            return True
+        if steps == budget:
+            break
+        nxt = []
+        for a in frontier:
+            for b in nbr[a * 6 : a * 6 + 6]:
+                if b == NO_HEX or b in seen or (grounded and zone[b] in grounded):
+                    continue
+                if may_enter_country(state, unit, b):
+                    seen.add(b)
+                    nxt.append(b)
+        frontier = sorted(nxt)
+    return False
 
 
 def base_distance(state: GameState, unit: Unit, region: dict[int, int], side: str) -> dict[int, int]:

@@ -121,6 +121,20 @@ def status(
 
 
 @user_errors
+def show(
+    game: Annotated[str, typer.Argument(help="Game id")],
+    legal: Annotated[int, typer.Option("--legal", help="How many of the allowed orders to list (0: all)")] = 40,
+    units: Annotated[bool, typer.Option("--units/--no-units", help="List my units")] = True,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """My countries, my units and the orders I may give now (after my pending orders)."""
+    from pbem.show import show as show_game
+
+    for line in show_game(workspace(ws_path), game, legal_limit=legal, units=units):
+        typer.echo(line)
+
+
+@user_errors
 def orders(
     game: Annotated[str, typer.Argument(help="Game id")],
     file: Annotated[str, typer.Argument(help="Text file of orders, one per line, or - for stdin")],
@@ -190,6 +204,7 @@ def register(app: typer.Typer) -> None:
     app.command("join")(join)
     app.command("import")(import_)
     app.command("status")(status)
+    app.command("show")(show)
     app.command("orders")(orders)
     app.command("send")(send)
     app.command("undo")(undo)

@@ -142,6 +142,25 @@ def test_money_exchange_partners_and_limits() -> None:
     assert state.countries["Thailand"].money == 0
 
 
+def test_legal_lists_representative_send_amounts_and_check_accepts_any() -> None:
+    """Rulebook "Money Exchange" sets only limits; listing every amount up to them made
+    the income list thousands of actions long.  ``legal`` lists all, half, a quarter and
+    fixed steps; every listed amount passes ``check``, and ``check`` still accepts any
+    amount within the limit (docs/rules-decisions.md, "Income and money exchange")."""
+    state = at_war()
+    for name in state.countries:
+        state.countries[name].money = 900
+    enter(state, "income")
+    legal = api.legal_actions(state, "axis")
+    amounts = sorted(int(a.args[2]) for a in legal if a.kind == "send" and a.args[:2] == ("Germany", "Italy"))
+    # Germany may send $500B a month: all of it, half, a quarter and the steps below it.
+    assert amounts == [50, 100, 125, 200, 250, 300, 500]
+    for action in legal:
+        api.check(state, "axis", action)
+    api.check(state, "axis", Action("send", ("Germany", "Italy", 37)))
+    assert len(legal) < 100
+
+
 def test_china_receives_us_and_uk_money_over_the_burma_road() -> None:
     """Rulebook "Money Exchange": while the Allies hold adjacent non-tall-mountain hexes in
     China and Burma, the US and UK may send money to China."""

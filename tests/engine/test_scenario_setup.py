@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 
 from engine import api
@@ -148,12 +146,6 @@ def test_unknown_options_are_refused() -> None:
         new_scenario_game("1939", {"fog": True})
 
 
-def _packaged() -> bool:
-    files = resources.files("scenarios")
-    return all(files.joinpath(f).is_file() for f in ("world.map", "1937.toml", "1939.toml"))
-
-
-@pytest.mark.skipif(not _packaged(), reason="the packaged world map or scenarios are not built yet")
 def test_new_game_1939_on_the_real_data() -> None:
     """Supplement "Countries and sides at the start": the packaged 1939 scenario starts."""
     state = api.new_game("1939")

@@ -24,7 +24,7 @@ from pbem.mail.bot import BotMailbox
 from pbem.store import Workspace
 
 pytestmark = pytest.mark.mail
-REAL_MONTHS = int(os.environ.get("PBEM_MAIL_MONTHS", "2"))
+REAL_MONTHS = int(os.environ.get("PBEM_MAIL_MONTHS", "4"))
 
 
 @pytest.fixture(params=["double", pytest.param("real", marks=pytest.mark.slow)])

@@ -1,0 +1,74 @@
+"""`pbem show`: what a player needs in front of them to write orders.
+
+The game as it stands after my pending orders: my countries' money and what they
+may place or buy, my units with where they are, and the orders the rules allow me
+now, in the text form `pbem orders` reads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem import engine_link, protocol
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.session import my_turn, status_line
+from pbem.store import Workspace
+
+
+def show(ws: Workspace, gid: str, home: Path | None = None, legal_limit: int = 40, units: bool = True) -> list[str]:
+    api = engine_link.api()
+    with ws.locked():
+        lg = LocalGame(ws, gid, home)
+        t = my_turn(lg)
+    state = t.work.state
+    side = lg.me
+    lines = [status_line(lg, t.work, t.pending)]
+    sim = [api.Action.from_wire(w) for w in (t.pending.get("sim") or [])]
+    if sim:
+        try:
+            state = api.preview(state, side, sim)
+        except api.IllegalAction as exc:  # cannot happen: orders are tried when they are added
+            raise PbemError(f"your listed orders no longer fit: {exc}; run `pbem undo {gid}`", "turn") from None
+        lines.append(f"listed so far ({len(sim)}): " + "; ".join(api.format_action(state, a) for a in sim))
+    grid = state.world.map.grid
+    cities = state.world.map.city_at
+    lines.append("")
+    lines.append(f"{'country':<16} {'money':>7}  status     to place / in the pool")
+    for name in sorted(state.countries):
+        c = state.countries[name]
+        if c.side != side:
+            continue
+        status = "conquered" if c.conquered else "at war" if c.at_war else "not at war"
+        free = ", ".join(f"{n} {k.replace('/', ' move ')}" for k, n in sorted(c.free_land.items()) if n)
+        free_units = len(c.free_units)
+        pool = sum(c.pool_land.values())
+        place = f"{free or '-'}" + (f" + {free_units} units" if free_units else "")
+        lines.append(f"{name:<16} {c.money:>6}B  {status:<10} {place} / {pool} land points, {len(c.pool_units)} units")
+    if units:
+        mine = sorted((u for u in state.units.values() if state.countries[u.country].side == side),
+                      key=lambda u: (u.country, u.hex, u.id))  # fmt: skip
+        lines.append("")
+        lines.append(f"my units ({len(mine)}):")
+        for u in mine:
+            if u.hex < 0:
+                where = "off the map"
+            else:
+                city = cities.get(u.hex)
+                where = grid.label(u.hex) + (f" [{city.name}]" if city else "")
+                if u.carrier != -1:
+                    where += f" aboard #{u.carrier}"
+            flags = [f for f, on in (("damaged", u.damaged), ("out of supply", not u.supplied)) if on]
+            lines.append(f"  {u.label():<48} {where}" + (f"  ({', '.join(flags)})" if flags else ""))
+    exp = protocol.expected(t.work)
+    if exp is not None and exp[0] == side and exp[1] in ("act", "commit", "sim"):
+        legal = api.legal_actions(state, side)
+        lines.append("")
+        shown = legal[:legal_limit] if legal_limit else legal
+        lines.append(f"orders you may give now ({len(legal)}" + (f", first {len(shown)}" if len(shown) < len(legal)
+                                                                  else "") + "):")  # fmt: skip
+        lines += [f"  {api.format_action(state, a)}" for a in shown]
+        stands = api.standing_orders(state, side)
+        if stands:
+            lines.append(f"  (and {len(stands)} standing orders: stand HEX yes|no, see `pbem show --help`)")
+    return lines
