@@ -245,9 +245,8 @@ class HexMap:
         return out
 
     @cached_property
-    def sea_neighbours(self) -> list[tuple[int, ...]]:
-        """For each hex, the neighbours a ship may step to, canals closed."""
-        canal_hexes = {c.a for c in self.canals} | {c.b for c in self.canals}
+    def sea_links(self) -> list[tuple[int, ...]]:
+        """For each hex, the neighbours a ship could step to if every canal were open."""
         out: list[tuple[int, ...]] = []
         nbr, sides, kind, terrain = self.neighbours, self.sides, self.kind, self.terrain
         for h in range(self.size):
@@ -260,12 +259,21 @@ class HexMap:
                         and sides[h * 6 + d] in (Side.SEA, Side.COAST)
                         and kind[o] != Kind.LAND
                         and terrain[o] != Terrain.ICECAP
-                        and o not in canal_hexes
-                        and h not in canal_hexes
                     ):
                         row.append(o)
             out.append(tuple(row))
         return out
+
+    @cached_property
+    def canal_hexes(self) -> frozenset[int]:
+        return frozenset(c.a for c in self.canals) | frozenset(c.b for c in self.canals)
+
+    @cached_property
+    def sea_neighbours(self) -> list[tuple[int, ...]]:
+        """For each hex, the neighbours a ship may step to, canals closed (the engine
+        opens a canal for a side that controls both its hexes)."""
+        closed = self.canal_hexes
+        return [() if h in closed else tuple(o for o in row if o not in closed) for h, row in enumerate(self.sea_links)]
 
     def is_port(self, h: int) -> bool:
         """A city on the coast that is not on a lake (damage is checked by the state)."""

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.hexgrid import DIRECTIONS, NO_HEX
-from engine.hexmap import HexMap, Kind, Side, Terrain
+from engine.hexmap import HexMap
 from engine.state import GameState, Unit, other
 from engine.units import Domain, UnitType
 
@@ -155,20 +154,4 @@ def naval_zoc_neighbours(hexmap: HexMap) -> tuple[tuple[int, ...], ...]:
     """Adjacent hexes with a sea part joined by a hexside ships may cross, except the
     link between the two hexes of a canal (control zones never cross a canal)."""
     canal_links = {(c.a, c.b) for c in hexmap.canals} | {(c.b, c.a) for c in hexmap.canals}
-    nbr, sides, kind, terrain = hexmap.neighbours, hexmap.sides, hexmap.kind, hexmap.terrain
-    out: list[tuple[int, ...]] = []
-    for h in range(hexmap.size):
-        row: list[int] = []
-        if kind[h] != Kind.LAND and terrain[h] != Terrain.ICECAP:
-            for d in DIRECTIONS:
-                o = nbr[h * 6 + d]
-                if (
-                    o != NO_HEX
-                    and sides[h * 6 + d] in (Side.SEA, Side.COAST)
-                    and kind[o] != Kind.LAND
-                    and terrain[o] != Terrain.ICECAP
-                    and (h, o) not in canal_links
-                ):
-                    row.append(o)
-        out.append(tuple(row))
-    return tuple(out)
+    return tuple(tuple(o for o in row if (h, o) not in canal_links) for h, row in enumerate(hexmap.sea_links))

@@ -48,15 +48,15 @@ def _fail(err: PbemError) -> None:
     raise typer.Exit(1)
 
 
-def run_cmd(config: ConfigOption = None, once: OnceOption = False, verbose: VerboseOption = False) -> None:
-    """Fetch, verify and import turn files by mail; mail everything in outbox/ to the opponent."""
+def _serve(config: Path | None, once: bool, verbose: bool, bot: bool) -> None:
+    from pbem.mail.bot import BotMailbox
     from pbem.mail.config import load_config
     from pbem.mail.daemon import MailDaemon
 
     _setup_logging(verbose)
     try:
-        daemon = MailDaemon(load_config(_config_path(config)))
-        report = daemon.run(once=once)
+        cfg = load_config(_config_path(config))
+        report = (BotMailbox(cfg) if bot else MailDaemon(cfg)).run(once=once)
     except PbemError as err:
         _fail(err)
         return
@@ -64,24 +64,16 @@ def run_cmd(config: ConfigOption = None, once: OnceOption = False, verbose: Verb
         typer.echo(report.line())
         if report.imap_error:
             raise typer.Exit(1)
+
+
+def run_cmd(config: ConfigOption = None, once: OnceOption = False, verbose: VerboseOption = False) -> None:
+    """Fetch, verify and import turn files by mail; mail everything in outbox/ to the opponent."""
+    _serve(config, once, verbose, bot=False)
 
 
 def bot_cmd(config: ConfigOption = None, once: OnceOption = False, verbose: VerboseOption = False) -> None:
     """Run the bot as a mailbox: accept invitations and answer every move by mail."""
-    from pbem.mail.bot import BotMailbox
-    from pbem.mail.config import load_config
-
-    _setup_logging(verbose)
-    try:
-        bot = BotMailbox(load_config(_config_path(config)))
-        report = bot.run(once=once)
-    except PbemError as err:
-        _fail(err)
-        return
-    if once:
-        typer.echo(report.line())
-        if report.imap_error:
-            raise typer.Exit(1)
+    _serve(config, once, verbose, bot=True)
 
 
 def check_cmd(config: ConfigOption = None) -> None:
