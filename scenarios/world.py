@@ -1,25 +1,20 @@
 """The compiled world map shipped with the game.
 
 ``scenarios/world.map`` is produced by ``python -m scenarios.mapgen`` from open
-geographic data (see scenarios/README.md); playing only needs this loader.
+geographic data (see scenarios/README.md); playing only needs the loader, which is
+the engine's own (one parsed copy per process, shared with every game).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from importlib import resources
 
-from engine.hexmap import HexMap
+from engine.scenario_setup import MAP_FILE
+from engine.scenario_setup import world_map as load_world
 
-MAP_RESOURCE = "world.map"
+__all__ = ["load_world", "world_map_bytes"]
 
 
 def world_map_bytes() -> bytes:
     """The compiled map file exactly as shipped (its digest pins the map in a game)."""
-    return (resources.files("scenarios") / MAP_RESOURCE).read_bytes()
-
-
-@lru_cache(maxsize=1)
-def load_world() -> HexMap:
-    """The world map, parsed once per process (a HexMap never changes)."""
-    return HexMap.from_bytes(world_map_bytes())
+    return (resources.files("scenarios") / MAP_FILE).read_bytes()
