@@ -9,6 +9,7 @@ report without leaking a secret.
 from __future__ import annotations
 
 import os
+import ssl
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,13 @@ class ServerConfig:
     password_env: str = ""
     password_file: str = ""
     timeout_seconds: float = 30.0
+    ca_file: str = ""  # PEM file of certificate authorities to trust; empty: the system's trust store
+
+    def tls_context(self) -> ssl.SSLContext | None:
+        """The context for "tls"/"starttls" (None for "none"); certificate and host name are always checked."""
+        if self.security == "none":
+            return None
+        return ssl.create_default_context(cafile=self.ca_file or None)
 
     def password(self) -> str:
         """Read the password now (not at load time) so rotating it needs no restart."""
@@ -154,8 +162,26 @@ def _server(raw: Any, kind: str, base: Path) -> ServerConfig:
     if user and not (password_env or password_file):
         raise MailConfigError(f"{kind}.user is set but neither {kind}.password_env nor {kind}.password_file")
     timeout = float(_take(table, "timeout_seconds", (int, float), kind, 30.0))
+    ca_file = _take(table, "ca_file", str, kind, "")
+    if ca_file:
+        ca_file = _ca_file(ca_file, kind, base)
     _no_leftovers(table, kind)
-    return ServerConfig(kind, host, port, security, user, password_env, password_file, timeout)
+    return ServerConfig(kind, host, port, security, user, password_env, password_file, timeout, ca_file)
+
+
+def _ca_file(value: str, kind: str, base: Path) -> str:
+    """Resolve ``ca_file`` against ``base`` and make sure it holds certificates now, not at the first connect."""
+    path = Path(value).expanduser()
+    path = path if path.is_absolute() else base / path
+    if not path.is_file():
+        raise MailConfigError(f"{kind}.ca_file {path} does not exist — it must name a PEM file of "
+                              f"certificate authorities (leave it out to use the system's trust store)")
+    try:
+        ssl.create_default_context(cafile=str(path))
+    except (ssl.SSLError, OSError) as err:
+        reason = " ".join(str(getattr(err, "strerror", None) or err).split())
+        raise MailConfigError(f"{kind}.ca_file {path} holds no usable PEM certificates: {reason}") from err
+    return str(path)
 
 
 _IMAP_OPTION_KEYS = ("folder", "processed", "processed_folder", "idle", "poll_seconds", "idle_seconds")

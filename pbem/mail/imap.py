@@ -94,6 +94,9 @@ def describe_imap_error(server: ServerConfig, err: BaseException) -> str:
         return f"cannot reach {where}: no answer within {server.timeout_seconds:g} s — check imap.host/imap.port"
     if isinstance(err, socket.gaierror):
         return f"cannot resolve IMAP host {server.host!r} — check imap.host"
+    if isinstance(err, ssl.SSLCertVerificationError) or "certificate" in lower:
+        return (f"TLS with {where} failed: the server's certificate is not trusted ({text}) — "
+                f"check imap.host, or set imap.ca_file to the certificate authority that signed it")
     if isinstance(err, ssl.SSLError) or "ssl" in lower or "tls" in lower:
         return f"TLS with {where} failed: {text} — check imap.security (tls, starttls or none)"
     return f"{where}: {text or type(err).__name__}"
@@ -112,7 +115,7 @@ class ImapMailbox:
     # --- session -------------------------------------------------------------------------------
     def connect(self) -> None:
         self.close()
-        context = ssl.create_default_context() if self.server.security != "none" else None
+        context = self.server.tls_context()
         client = imapclient.IMAPClient(self.server.host, port=self.server.port,
                                        ssl=self.server.security == "tls", ssl_context=context,
                                        timeout=self.server.timeout_seconds)

@@ -42,7 +42,7 @@ def _one_line(text: object) -> str:
 
 
 def _client(server: ServerConfig) -> aiosmtplib.SMTP:
-    context = ssl.create_default_context() if server.security != "none" else None
+    context = server.tls_context()
     return aiosmtplib.SMTP(
         hostname=server.host, port=server.port, timeout=server.timeout_seconds,
         use_tls=server.security == "tls", start_tls=(server.security == "starttls"),
@@ -62,6 +62,17 @@ def _refused(err: BaseException | None) -> bool:
     return False
 
 
+def _cert_untrusted(err: BaseException | None) -> bool:
+    """aiosmtplib may wrap the verification error too; look through the chain."""
+    for _ in range(6):
+        if err is None:
+            return False
+        if isinstance(err, ssl.SSLCertVerificationError):
+            return True
+        err = err.__cause__ or err.__context__
+    return False
+
+
 def describe_connect_error(server: ServerConfig, err: BaseException) -> str:
     """One line naming the server, the problem and the setting to look at."""
     text = _one_line(err).lower()
@@ -75,6 +86,9 @@ def describe_connect_error(server: ServerConfig, err: BaseException) -> str:
         return f"cannot reach {where}: connection refused — check smtp.host/smtp.port"
     if "timed out" in text or isinstance(err, (TimeoutError, aiosmtplib.SMTPTimeoutError)):
         return f"cannot reach {where}: no answer within {server.timeout_seconds:g} s — check smtp.host/smtp.port"
+    if _cert_untrusted(err) or "certificate" in text:
+        return (f"TLS with {where} failed: the server's certificate is not trusted ({_one_line(err)}) — "
+                f"check smtp.host, or set smtp.ca_file to the certificate authority that signed it")
     if isinstance(err, ssl.SSLError) or "ssl" in text or "tls" in text:
         return f"TLS with {where} failed: {_one_line(err)} — check smtp.security (tls, starttls or none)"
     if "name or service not known" in text or "nodename" in text or "getaddrinfo" in text:

@@ -21,12 +21,11 @@ from mailtesting import Player, write_config
 _counter = itertools.count(1)
 
 
-@pytest.fixture(scope="session")
-def mail_servers() -> Iterator[MailServers]:
+def _running_servers(tls: bool) -> Iterator[MailServers]:
     # Not under pytest's tmp_path: its parents are private (0700) and the postfix
     # user must be able to reach its data directory.
     root = Path(tempfile.mkdtemp(prefix="pbem-mail-"))
-    servers = MailServers(root)
+    servers = MailServers(root, tls=tls)
     try:
         servers.start()
     except MailServerError as err:
@@ -36,6 +35,17 @@ def mail_servers() -> Iterator[MailServers]:
     yield servers
     servers.stop()
     shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def mail_servers() -> Iterator[MailServers]:
+    yield from _running_servers(tls=False)
+
+
+@pytest.fixture(scope="session")
+def tls_mail_servers() -> Iterator[MailServers]:
+    """A second pair with TLS: imaps/smtps listeners and STARTTLS, certificates from a test CA (ca_file)."""
+    yield from _running_servers(tls=True)
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ listen on 127.0.0.1 only; nothing of the system configuration is touched.
 from __future__ import annotations
 
 import contextlib
+import datetime
+import ipaddress
 import os
 import re
 import shutil
@@ -19,6 +21,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 DOMAIN = "pbem.test"
 PASSWORD = "secret"
@@ -51,6 +58,49 @@ def wait_port(port: int, up: bool, timeout: float = 15.0) -> None:
                 return
         time.sleep(0.05)
     raise MailServerError(f"port {port} did not go {'up' if up else 'down'} within {timeout:.0f} s")
+
+
+def write_test_certificates(directory: Path, ca_file: Path, cert_file: Path, key_file: Path) -> None:
+    """A throw-away CA and a certificate it signed for localhost/127.0.0.1, valid for a day, as PEM files.
+
+    Strict enough for Python's default verification (key identifiers, key usage, basic constraints).
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    now = datetime.datetime.now(datetime.UTC)
+    start, end = now - datetime.timedelta(minutes=5), now + datetime.timedelta(days=1)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "pbem test CA")])
+    ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())
+    no_usage = dict(content_commitment=False, key_encipherment=False, data_encipherment=False,
+                    key_agreement=False, encipher_only=False, decipher_only=False)
+    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
+          .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
+          .not_valid_before(start).not_valid_after(end)
+          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+          .add_extension(x509.KeyUsage(digital_signature=False, key_cert_sign=True, crl_sign=True, **no_usage),
+                         critical=True)
+          .add_extension(ca_ski, critical=False)
+          .sign(ca_key, hashes.SHA256()))
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (x509.CertificateBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(start).not_valid_after(end)
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=False, crl_sign=False, **no_usage),
+                           critical=True)
+            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
+                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    ca_file.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    key_file.chmod(0o600)
 
 
 def find_program(name: str) -> str | None:
@@ -90,6 +140,11 @@ class MailServers:
     smtp_port: int = field(default_factory=free_port)
     sasl_port: int = field(default_factory=free_port)
     users: dict[str, str] = field(default_factory=dict)
+    # With tls: implicit TLS listeners (imaps, smtps) and STARTTLS on the plain ports,
+    # with a certificate for localhost/127.0.0.1 signed by a throw-away CA (ca_file).
+    tls: bool = False
+    imaps_port: int = 0
+    smtps_port: int = 0
 
     # --- paths -----------------------------------------------------------------------------------
     @property
@@ -104,6 +159,23 @@ class MailServers:
     def access_file(self) -> Path:
         return self.postfix_dir / "recipient_access"
 
+    @property
+    def tls_dir(self) -> Path:
+        return self.root / "tls"
+
+    @property
+    def ca_file(self) -> Path:
+        """The PEM certificate of the test CA; clients trust the servers with it."""
+        return self.tls_dir / "ca.pem"
+
+    @property
+    def cert_file(self) -> Path:
+        return self.tls_dir / "server.pem"
+
+    @property
+    def key_file(self) -> Path:
+        return self.tls_dir / "server.key"
+
     # --- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
         missing = missing_programs()
@@ -113,6 +185,10 @@ class MailServers:
             raise MailServerError("Postfix must be started as root; run the mail integration tests as root")
         # Temporary directories are private (0700); the postfix and mail users must traverse them.
         self.root.chmod(0o755)
+        if self.tls:
+            self.imaps_port = self.imaps_port or free_port()
+            self.smtps_port = self.smtps_port or free_port()
+            write_test_certificates(self.tls_dir, self.ca_file, self.cert_file, self.key_file)
         self._write_dovecot()
         self._write_postfix()
         self.start_dovecot()
@@ -127,6 +203,8 @@ class MailServers:
         _run([_program("dovecot"), "-c", str(self.dovecot_conf)])
         wait_port(self.imap_port, up=True)
         wait_port(self.lmtp_port, up=True)
+        if self.tls:
+            wait_port(self.imaps_port, up=True)
 
     def stop_dovecot(self) -> None:
         _run([_program("doveadm"), "-c", str(self.dovecot_conf), "stop"])
@@ -146,6 +224,8 @@ class MailServers:
     def start_postfix(self) -> None:
         _run([_program("postfix"), "-c", str(self.postfix_dir), "start"])
         wait_port(self.smtp_port, up=True)
+        if self.tls:
+            wait_port(self.smtps_port, up=True)
 
     def stop_postfix(self) -> None:
         _run([_program("postfix"), "-c", str(self.postfix_dir), "stop"])
@@ -188,6 +268,12 @@ class MailServers:
         homes = self.root / "homes"
         homes.mkdir(parents=True, exist_ok=True)
         shutil.chown(homes, "nobody", "nogroup")
+        if self.tls:
+            # ssl = yes also makes the plain listener offer STARTTLS.
+            ssl_settings = f"ssl = yes\nssl_cert = <{self.cert_file}\nssl_key = <{self.key_file}"
+            imaps = f"address = 127.0.0.1\n    port = {self.imaps_port}"
+        else:
+            ssl_settings, imaps = "ssl = no", "port = 0"
         self.dovecot_conf.write_text(f"""\
 protocols = imap lmtp
 base_dir = {base / 'run'}
@@ -195,7 +281,7 @@ state_dir = {base / 'state'}
 log_path = {self.root / 'dovecot.log'}
 info_log_path = {self.root / 'dovecot.log'}
 listen = 127.0.0.1
-ssl = no
+{ssl_settings}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 first_valid_uid = 1
@@ -216,7 +302,7 @@ service imap-login {{
     port = {self.imap_port}
   }}
   inet_listener imaps {{
-    port = 0
+    {imaps}
   }}
 }}
 service lmtp {{
@@ -251,6 +337,13 @@ protocol lmtp {{
             if line.startswith("smtp ") and " inet " in f" {line} ":
                 line = f"127.0.0.1:{self.smtp_port} inet n - n - - smtpd"
             master_lines.append(line)
+        if self.tls:
+            master_lines.append(f"127.0.0.1:{self.smtps_port} inet n - n - - smtpd\n"
+                                "  -o smtpd_tls_wrappermode=yes\n  -o smtpd_tls_security_level=encrypt")
+            tls_settings = (f"smtpd_tls_security_level = may\nsmtpd_tls_cert_file = {self.cert_file}\n"
+                            f"smtpd_tls_key_file = {self.key_file}")
+        else:
+            tls_settings = "smtpd_tls_security_level = none"
         (conf / "master.cf").write_text("\n".join(master_lines) + "\n")
         (conf / "main.cf").write_text(f"""\
 compatibility_level = 3.6
@@ -268,7 +361,7 @@ virtual_transport = lmtp:inet:127.0.0.1:{self.lmtp_port}
 smtpd_sasl_auth_enable = yes
 smtpd_sasl_type = dovecot
 smtpd_sasl_path = inet:127.0.0.1:{self.sasl_port}
-smtpd_tls_security_level = none
+{tls_settings}
 smtpd_recipient_restrictions = check_recipient_access texthash:{self.access_file},
     permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination
 message_size_limit = 20480000
