@@ -98,7 +98,7 @@ class Judge:
 
     def estimate(self, h: int, attackers: list[Unit], defenders: list[Unit], side: str,
                  supports: list[Unit] | None = None) -> Estimate:
-        retreats = self.state.stands.get(h) != other(side) if hasattr(self.state, "stands") else True
+        retreats = self.state.stands.get(h) != other(side)
         return estimate(self.attack(attackers, supports), self.defence(h, defenders),
                         sum(u.strength for u in attackers),
                         sum(u.strength for u in defenders if u.type != "supply"), retreats)
@@ -181,8 +181,6 @@ def _supports(state: GameState, side: str, h: int) -> list[Unit]:
 def _stands(turn: Turn) -> None:
     """Hold cities, resource hexes and fortifications that face the enemy; retreat elsewhere."""
     state = turn.state
-    if not hasattr(state, "stands"):
-        return
     pic = Picture(state, turn.side)
     for h in sorted(pic.my_at):
         facing = bool(pic.enemy_neighbours(h))
