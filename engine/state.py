@@ -107,18 +107,7 @@ class Unit:
         return self.hex != NO_HEX
 
     def profile(self) -> UnitProfile:
-        return UnitProfile(
-            type=UnitType(self.type),
-            name=self.name,
-            strength=self.strength,
-            attack=self.attack,
-            sub_attack=self.sub_attack,
-            bomber=self.bomber,
-            defense=self.defense,
-            move=self.move,
-            carrier_based=self.carrier_based,
-            kamikaze=self.kamikaze,
-        )
+        return UnitProfile(UnitType(self.type), **{f: getattr(self, f) for f in _PROFILE_NUMBERS})
 
     def label(self) -> str:
         """How a player names the unit: ``#12 German armor 8-5``."""
@@ -127,24 +116,13 @@ class Unit:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+#: what a unit copies from its profile, besides the type (same names in both records)
+_PROFILE_NUMBERS = tuple(f.name for f in fields(UnitProfile) if f.name != "type")
 _unit_values = attrgetter(*_UNIT_FIELDS)
 
 
 def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
-    return Unit(
-        id=uid,
-        country=country,
-        type=profile.type.value,
-        name=profile.name,
-        strength=profile.strength,
-        attack=profile.attack,
-        sub_attack=profile.sub_attack,
-        bomber=profile.bomber,
-        defense=profile.defense,
-        move=profile.move,
-        carrier_based=profile.carrier_based,
-        kamikaze=profile.kamikaze,
-    )
+    return Unit(id=uid, country=country, type=profile.type.value, **{f: getattr(profile, f) for f in _PROFILE_NUMBERS})
 
 
 @dataclass(slots=True)

@@ -6,6 +6,7 @@ interface through :func:`use`; everything else calls :func:`api` / :func:`ai`.
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
 from pbem.errors import PbemError
@@ -20,23 +21,22 @@ def use(api_module: ModuleType | None, ai_module: ModuleType | None = None) -> N
     _api, _ai = api_module, ai_module
 
 
+def _load(name: str, what: str) -> ModuleType:
+    try:
+        return importlib.import_module(f"engine.{name}")
+    except ImportError as exc:
+        raise PbemError(f"{what} is not available (engine.{name}: {exc})", "engine") from None
+
+
 def api() -> ModuleType:
     global _api
     if _api is None:
-        try:
-            from engine import api as module
-        except ImportError as exc:
-            raise PbemError(f"the rules engine is not available (engine.api: {exc})", "engine") from None
-        _api = module
+        _api = _load("api", "the rules engine")
     return _api
 
 
 def ai() -> ModuleType:
     global _ai
     if _ai is None:
-        try:
-            from engine import ai as module
-        except ImportError as exc:
-            raise PbemError(f"the computer player is not available (engine.ai: {exc})", "engine") from None
-        _ai = module
+        _ai = _load("ai", "the computer player")
     return _ai

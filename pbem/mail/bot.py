@@ -13,7 +13,6 @@ between receiving and answering answers after its restart.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any, Protocol
 from pbem.errors import PbemError
 from pbem.mail.config import MailConfig
 from pbem.mail.daemon import CycleReport, MailDaemon
-from pbem.mail.exchange_api import Exchange
+from pbem.mail.exchange_api import Exchange, load_module
 from pbem.mail.store import load_json, mail_dir, save_json
 
 log = logging.getLogger("pbem.mail")
@@ -45,15 +44,8 @@ class Player(Protocol):
 
 
 def load_player(module_name: str) -> Player:
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as err:
-        raise PbemError(f"cannot load the bot player {module_name!r}: {err} — check bot.player",
-                        code="mail-config") from err
-    for name in ("accept", "play"):
-        if not callable(getattr(module, name, None)):
-            raise PbemError(f"{module_name} has no {name}() — check bot.player", code="mail-config")
-    return module  # type: ignore[return-value]
+    module: Player = load_module(module_name, ("accept", "play"), "the bot player", "bot.player", "mail-config")
+    return module
 
 
 class BotMailbox(MailDaemon):

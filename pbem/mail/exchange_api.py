@@ -39,13 +39,20 @@ class Exchange(Protocol):
     def game_info(self, workspace: Path, game_id: str) -> Any: ...
 
 
-def load_exchange(module_name: str) -> Exchange:
+def load_module(module_name: str, functions: tuple[str, ...], what: str, setting: str, code: str) -> Any:
+    """Import a module named in the configuration and check it has ``functions``;
+    every failure is one line naming the setting to fix."""
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:
-        raise PbemError(f"cannot load the game layer {module_name!r}: {err} — check the exchange setting",
-                        code="mail-exchange") from err
-    for name in ("import_file", "game_info"):
+        raise PbemError(f"cannot load {what} {module_name!r}: {err} — check {setting}", code=code) from err
+    for name in functions:
         if not callable(getattr(module, name, None)):
-            raise PbemError(f"{module_name} has no {name}() — check the exchange setting", code="mail-exchange")
-    return module  # type: ignore[return-value]
+            raise PbemError(f"{module_name} has no {name}() — check {setting}", code=code)
+    return module
+
+
+def load_exchange(module_name: str) -> Exchange:
+    module: Exchange = load_module(module_name, ("import_file", "game_info"), "the game layer",
+                                   "the exchange setting", "mail-exchange")
+    return module
