@@ -27,8 +27,13 @@ def _seed(n: int, *parts: str) -> bytes:
     return hashlib.sha256(b"bench/ai\0" + n.to_bytes(8, "big") + "/".join(parts).encode()).digest()
 
 
-def _play(state: GameState, stop: Callable[[GameState], bool], side: str, measure: Callable[[GameState], bool],
-          budget_s: float | None = None) -> float:
+def _play(
+    state: GameState,
+    stop: Callable[[GameState], bool],
+    side: str,
+    measure: Callable[[GameState], bool],
+    budget_s: float | None = None,
+) -> float:
     """Play with the bot until ``stop``; sum the time of ``side``'s decisions where ``measure``."""
     spent = 0.0
     n = 0
@@ -66,8 +71,9 @@ def month_one_side(side: str = "axis", month: int = 1, scenario: str = "1939", b
     return _play(state, lambda s: s.date >= end, side, lambda s: True, budget_s)
 
 
-def main_phase_one_side(side: str = "axis", month: int = 1, scenario: str = "1939",
-                        budget_s: float | None = None) -> float:
+def main_phase_one_side(
+    side: str = "axis", month: int = 1, scenario: str = "1939", budget_s: float | None = None
+) -> float:
     state = api.new_game(scenario)
     start = state.date
     _play(state, lambda s: s.date >= start + month, side, lambda s: False)

@@ -44,8 +44,14 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def bench_mail(games: int = 50, turns_per_game: int = 5, layer: str = "stand-in", engine: str = "double",
-               timeout_s: float = 600.0, out: Callable[[str], None] = print) -> dict[str, float]:
+def bench_mail(
+    games: int = 50,
+    turns_per_game: int = 5,
+    layer: str = "stand-in",
+    engine: str = "double",
+    timeout_s: float = 600.0,
+    out: Callable[[str], None] = print,
+) -> dict[str, float]:
     """Run the load; return the numbers (also printed through ``out``)."""
     for path in (str(TESTS_MAIL), str(ROOT)):
         if path not in sys.path:
@@ -68,8 +74,9 @@ def bench_mail(games: int = 50, turns_per_game: int = 5, layer: str = "stand-in"
                 imported.setdefault(game_id, []).append((int(getattr(result, "seq", 0) or 0), time.time()))
 
         bot.on_imported.append(record)
-        threads = [threading.Thread(target=d.run, kwargs={"max_seconds": timeout_s}, daemon=True)
-                   for d in (player, bot)]
+        threads = [
+            threading.Thread(target=d.run, kwargs={"max_seconds": timeout_s}, daemon=True) for d in (player, bot)
+        ]
         started = time.monotonic()
         for t in threads:
             t.start()
@@ -92,18 +99,24 @@ def bench_mail(games: int = 50, turns_per_game: int = 5, layer: str = "stand-in"
             if before:
                 delays.append(entry.sent_at - max(before))
         numbers = {
-            "games": float(games), "elapsed_s": elapsed, "bot_turns": float(bot_turns),
+            "games": float(games),
+            "elapsed_s": elapsed,
+            "bot_turns": float(bot_turns),
             "bot_turns_per_minute": bot_turns / elapsed * 60 if elapsed else 0.0,
             "answer_delay_median_s": statistics.median(delays) if delays else float("nan"),
             "answer_delay_p95_s": _percentile(delays, 0.95),
             "finished": float(done(bot)),
         }
         what = layer if layer == "stand-in" else f"{layer}/{engine} engine"
-        out(f"mail bot mailbox ({what}): {games} games, {bot_turns} bot turns in {elapsed:.1f} s"
-            f"{'' if done(bot) else ' (TIMED OUT)'}")
+        out(
+            f"mail bot mailbox ({what}): {games} games, {bot_turns} bot turns in {elapsed:.1f} s"
+            f"{'' if done(bot) else ' (TIMED OUT)'}"
+        )
         out(f"mail bot turns per minute                        {numbers['bot_turns_per_minute']:9.1f}")
-        out(f"mail bot answer delay (import -> SMTP accepted)  median {numbers['answer_delay_median_s']:.3f} s, "
-            f"p95 {numbers['answer_delay_p95_s']:.3f} s")
+        out(
+            f"mail bot answer delay (import -> SMTP accepted)  median {numbers['answer_delay_median_s']:.3f} s, "
+            f"p95 {numbers['answer_delay_p95_s']:.3f} s"
+        )
         return numbers
     finally:
         servers.stop()
@@ -135,8 +148,15 @@ def _stand_in(root: Path, servers: Any, games: int, turns: int, engine: str) -> 
     configs = _configs(root, servers, {}, "fake_exchange")
     moves = 2 * turns  # the bot plays allies: every even file
     for i in range(1, games + 1):
-        fx.new_game(configs["player"].workspace, f"{i:012x}", "axis", configs["player"].address,
-                    configs["bot"].address, autoplay_until=moves, opponent_autoplay=0)
+        fx.new_game(
+            configs["player"].workspace,
+            f"{i:012x}",
+            "axis",
+            configs["player"].address,
+            configs["bot"].address,
+            autoplay_until=moves,
+            opponent_autoplay=0,
+        )
     player = MailDaemon(configs["player"], exchange=fx)  # type: ignore[arg-type]
     bot = BotMailbox(configs["bot"], exchange=fx, player=fx)  # type: ignore[arg-type]
 
@@ -165,8 +185,15 @@ def _protocol(root: Path, servers: Any, games: int, turns: int, engine: str) -> 
         keys.keygen(name, configs[name].address, directory=home)
     bot_key = keys.read_public_key(homes["bot"] / "bot.pub")
     for _ in range(games):
-        session.new_game(Workspace(configs["player"].workspace), scenario, "axis", "player", bot_key,
-                         opponent_email=configs["bot"].address, home=homes["player"])
+        session.new_game(
+            Workspace(configs["player"].workspace),
+            scenario,
+            "axis",
+            "player",
+            bot_key,
+            opponent_email=configs["bot"].address,
+            home=homes["player"],
+        )
     # The player side is a bot mailbox too: an opponent that answers at once.
     player, bot = BotMailbox(configs["player"]), BotMailbox(configs["bot"])
 

@@ -21,10 +21,11 @@ def typical_file(scenario: str = "1939", seed: int = 1) -> tuple[bytes, bytes, i
     start = getattr(match.game.state, "date", 0)
     match.play(lambda g: getattr(g.state, "date", 0) > start + 1, max_files=2000)
     files = match.files
-    best = max((f for f in files[2:] if f.side == "axis"),
-               key=lambda f: sum(1 for r in f.body["records"] if r[0] == "act"))
+    best = max(
+        (f for f in files[2:] if f.side == "axis"), key=lambda f: sum(1 for r in f.body["records"] if r[0] == "act")
+    )
     game = protocol.start(files[0], files[1])
-    for f in files[2:best.seq]:
+    for f in files[2 : best.seq]:
         protocol.apply_turn(game, f)
     return game.to_bytes(), best.raw, len(best.body["records"])
 

@@ -530,8 +530,9 @@ def naval_destinations(state: GameState, unit: Unit, allowance: int, enemy_zoc: 
 # --- air --------------------------------------------------------------------------------
 
 
-def air_search(state: GameState, unit: Unit, allowance: int, start: int | None = None,
-               target: int | None = None) -> Search:
+def air_search(
+    state: GameState, unit: Unit, allowance: int, start: int | None = None, target: int | None = None
+) -> Search:
     """Every hex an air unit may fly to: 1 point a hex over land and sea, never into a
     hex where air units are grounded or a hex held by a country not at war.  With a
     ``target`` the search stops as soon as it is reached (the rest is then incomplete)."""

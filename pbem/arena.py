@@ -156,8 +156,9 @@ def play_game(
                 orders = {}
                 for side in d.sides:
                     t0 = clock()
-                    orders[side] = ai.decide(state, side, _seed(game_seed, "ai", side, decision_no), players[side],
-                                             budget_s)
+                    orders[side] = ai.decide(
+                        state, side, _seed(game_seed, "ai", side, decision_no), players[side], budget_s
+                    )
                     decide_seconds[side] += clock() - t0
                     decisions[side] += 1
                     decision_no += 1
@@ -203,8 +204,21 @@ def play_game(
     else:
         winner = "axis" if g["axis"] > g["allies"] else "allies" if g["allies"] > g["axis"] else "draw"
         by = "territory"
-    return GameResult(seed, winner, by, date_text(state.date), h, g, fallen, overrun, furthest, month_seconds,
-                      decide_seconds, decisions, error)
+    return GameResult(
+        seed,
+        winner,
+        by,
+        date_text(state.date),
+        h,
+        g,
+        fallen,
+        overrun,
+        furthest,
+        month_seconds,
+        decide_seconds,
+        decisions,
+        error,
+    )
 
 
 @dataclass(slots=True)

@@ -26,8 +26,10 @@ class AuditReport:
 
     def line(self) -> str:
         end = "game over" if self.over else f"last file {self.last}"
-        return (f"audit OK: game {self.game_id}: {self.files} files, {self.rolls} rolls and {self.commitments} "
-                f"commitments verified; {end}")
+        return (
+            f"audit OK: game {self.game_id}: {self.files} files, {self.rolls} rolls and {self.commitments} "
+            f"commitments verified; {end}"
+        )
 
 
 def audit_dir(directory: Path) -> list[AuditReport]:
@@ -72,8 +74,9 @@ def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
         raise PbemError(f"{p.name}: belongs to game {gid}, whose genesis file (number 0) is not here", "sequence")
     # Every genesis was checked (self-signed by its creator's key) in audit_dir.
     if len({g.hash for _, g in geneses}) > 1:
-        raise PbemError(f"{geneses[1][0].name}: a second, different genesis for game {gid} ({geneses[0][0].name})",
-                        "equivocation")
+        raise PbemError(
+            f"{geneses[1][0].name}: a second, different genesis for game {gid} ({geneses[0][0].name})", "equivocation"
+        )
     genesis = geneses[0][1]
     by_seq: dict[int, tuple[Path, TurnFile]] = {}
     for p, tf in entries:
@@ -81,8 +84,11 @@ def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
         _named(p, tf.verify_signature, genesis.body["keys"][tf.side])
         old = by_seq.get(tf.seq)
         if old is not None and old[1].hash != tf.hash:
-            raise PbemError(f"{p.name}: {tf.side} signed two different files for position {tf.seq} ({old[0].name} "
-                            "and this one): equivocation", "equivocation")
+            raise PbemError(
+                f"{p.name}: {tf.side} signed two different files for position {tf.seq} ({old[0].name} "
+                "and this one): equivocation",
+                "equivocation",
+            )
         by_seq[tf.seq] = (p, tf)
     last = max(by_seq)
     if last == 0:
@@ -119,8 +125,11 @@ def verify_file(ws: Workspace, path: Path) -> str:
             if existing is not None and existing.hash == tf.hash:
                 return f"{tf.name}: valid; already applied"
             if existing is not None and existing.side == tf.side:
-                raise PbemError(f"{tf.name}: EQUIVOCATION: differs from the file {tf.seq} already applied, "
-                                f"yet is signed by {tf.side}", "equivocation")
+                raise PbemError(
+                    f"{tf.name}: EQUIVOCATION: differs from the file {tf.seq} already applied, "
+                    f"yet is signed by {tf.side}",
+                    "equivocation",
+                )
             raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
         if tf.seq > head + 1:
             return f"{tf.name}: signature valid; it can be re-executed once file {head + 1} arrives"

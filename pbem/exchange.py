@@ -84,9 +84,14 @@ def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> I
             return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
         tx.put(rel, tf.raw)
         names = g.body["names"]
-        return ImportResult("stored", gid, 0, f"invitation to game {gid} ({g.body['scenario']}) from "
-                            f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
-                            f"accept with `pbem join {rel} --me NAME`")
+        return ImportResult(
+            "stored",
+            gid,
+            0,
+            f"invitation to game {gid} ({g.body['scenario']}) from "
+            f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
+            f"accept with `pbem join {rel} --me NAME`",
+        )
     lg = LocalGame(ws, gid, home)
     genesis = lg.genesis()
     game = lg.game()
@@ -147,8 +152,11 @@ def _already_taken(lg: LocalGame, tf: TurnFile, tx: Transaction, genesis: TurnFi
     if existing is not None and existing.side == tf.side:
         where = lg.stage_evidence(tx, existing, tf)
         raise _Equivocation(tf, where, tx)
-    raise PbemError(f"{tf.name}: position {tf.seq} of game {tf.game} is already filled by a file from "
-                    f"{existing.side if existing else 'the other side'} (out of turn)", "sequence")
+    raise PbemError(
+        f"{tf.name}: position {tf.seq} of game {tf.game} is already filled by a file from "
+        f"{existing.side if existing else 'the other side'} (out of turn)",
+        "sequence",
+    )
 
 
 def _keep_waiting(lg: LocalGame, tf: TurnFile, tx: Transaction, head: int) -> ImportResult:
@@ -160,16 +168,18 @@ def _keep_waiting(lg: LocalGame, tf: TurnFile, tx: Transaction, head: int) -> Im
                 where = lg.stage_evidence(tx, wf, tf)
                 raise _Equivocation(tf, where, tx)
     lg.stage_waiting(tx, tf)
-    return ImportResult("stored", tf.game, tf.seq, f"kept {tf.name}; it will be applied once file {head + 1} "
-                        "arrives")
+    return ImportResult("stored", tf.game, tf.seq, f"kept {tf.name}; it will be applied once file {head + 1} arrives")
 
 
 class _Equivocation(PbemError):
     """Rejection that still commits its evidence."""
 
     def __init__(self, tf: TurnFile, where: str, tx: Transaction) -> None:
-        super().__init__(f"{tf.name}: EQUIVOCATION: {tf.side} signed two different files for position {tf.seq} "
-                         f"of game {tf.game}; both are kept as evidence in {where}", "equivocation")
+        super().__init__(
+            f"{tf.name}: EQUIVOCATION: {tf.side} signed two different files for position {tf.seq} "
+            f"of game {tf.game}; both are kept as evidence in {where}",
+            "equivocation",
+        )
         self.tx = tx
 
 
@@ -180,5 +190,10 @@ def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameIn
         line = session.status(ws, game_id, home)[0]
         game = lg.game()
         exp = protocol.expected(game) if game is not None else None
-        return GameInfo(lg.me, lg.meta.get("my_email", ""), lg.meta.get("opponent_email", ""),
-                        exp is not None and exp[0] == lg.me, line)
+        return GameInfo(
+            lg.me,
+            lg.meta.get("my_email", ""),
+            lg.meta.get("opponent_email", ""),
+            exp is not None and exp[0] == lg.me,
+            line,
+        )

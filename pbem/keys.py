@@ -149,8 +149,14 @@ class Identity:
         return hkdf.derive(raw)
 
 
-def keygen(name: str, email: str = "", passphrase: str | None = None, directory: Path | None = None,
-           passphrase_env: str = "", seed: bytes | None = None) -> Identity:
+def keygen(
+    name: str,
+    email: str = "",
+    passphrase: str | None = None,
+    directory: Path | None = None,
+    passphrase_env: str = "",
+    seed: bytes | None = None,
+) -> Identity:
     """Create and store a new identity; refuses to overwrite an existing one.
 
     ``seed`` (32 bytes) makes the key deterministic; only self-play uses it, so

@@ -17,8 +17,15 @@ from pbem.store import Transaction, Workspace, read_bytes
 from pbem.turnfile import TurnFile
 
 MAX_WAITING = 64
-LOCAL_LIMITS = wire.Limits(max_bytes=64 << 20, max_bin=64 << 20, max_str=1 << 20, max_array=1 << 20,
-                           max_items=1 << 24, max_map=1 << 16, max_depth=10)
+LOCAL_LIMITS = wire.Limits(
+    max_bytes=64 << 20,
+    max_bin=64 << 20,
+    max_str=1 << 20,
+    max_array=1 << 20,
+    max_items=1 << 24,
+    max_map=1 << 16,
+    max_depth=10,
+)
 
 
 def dice_secret(ident: keys.Identity, gid: str) -> bytes:
@@ -153,7 +160,10 @@ class LocalGame:
             assert p is not None
             actions = self.secrets().get(str(p["commit_seq"]))
             if actions is None:
-                raise PbemError(f"game {self.gid}: the actions committed in file {p['commit_seq']} are missing "
-                                "from this store; they cannot be revealed", "store")
+                raise PbemError(
+                    f"game {self.gid}: the actions committed in file {p['commit_seq']} are missing "
+                    "from this store; they cannot be revealed",
+                    "store",
+                )
             return ["reveal", actions, commit_salt(self.identity(), self.gid, p["commit_seq"])]
         return None

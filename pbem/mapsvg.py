@@ -38,10 +38,19 @@ FROZEN_SEA_COLOUR = (200, 222, 240)
 
 # A few distinct tints for the powers; the others get a colour derived from their name.
 COUNTRY_COLOURS = {
-    "Germany": (110, 110, 110), "Italy": (60, 140, 60), "Japan": (230, 200, 40), "United Kingdom": (200, 60, 60),
-    "France": (70, 110, 220), "Soviet Union": (170, 30, 30), "United States": (60, 160, 90),
-    "China": (230, 140, 60), "Netherlands": (240, 140, 20), "Belgium": (160, 120, 40),
-    "Portugal": (40, 160, 160), "Spain": (200, 170, 40), "Denmark": (200, 100, 140),
+    "Germany": (110, 110, 110),
+    "Italy": (60, 140, 60),
+    "Japan": (230, 200, 40),
+    "United Kingdom": (200, 60, 60),
+    "France": (70, 110, 220),
+    "Soviet Union": (170, 30, 30),
+    "United States": (60, 160, 90),
+    "China": (230, 140, 60),
+    "Netherlands": (240, 140, 20),
+    "Belgium": (160, 120, 40),
+    "Portugal": (40, 160, 160),
+    "Spain": (200, 170, 40),
+    "Denmark": (200, 100, 140),
 }
 
 
@@ -128,8 +137,10 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
     for h, shift in cells:
         cx, cy = centre(h, shift)
         corners = tuple(
-            (cx + rad * scale * math.cos(math.radians(30 + 60 * k)),
-             cy - rad * scale * math.sin(math.radians(30 + 60 * k)))
+            (
+                cx + rad * scale * math.cos(math.radians(30 + 60 * k)),
+                cy - rad * scale * math.sin(math.radians(30 + 60 * k)),
+            )
             for k in range(6)
         )
         max_x, max_y = max(max_x, cx + scale / 2), max(max_y, cy + scale * rad)
@@ -158,8 +169,14 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
             p1 = (cx + rad * scale * math.cos(a), cy - rad * scale * math.sin(a))
             p2 = (cx + rad * scale * math.cos(b), cy - rad * scale * math.sin(b))
             same_country = terr_names[hexmap.territory[o]].country == terr_names[hexmap.territory[h]].country
-            prims.append(Prim("line", (p1, p2), stroke=(90, 90, 90) if same_country else (30, 30, 30),
-                              width=max(1.0, scale / (10 if same_country else 5))))
+            prims.append(
+                Prim(
+                    "line",
+                    (p1, p2),
+                    stroke=(90, 90, 90) if same_country else (30, 30, 30),
+                    width=max(1.0, scale / (10 if same_country else 5)),
+                )
+            )
     # railways: short strokes toward railway neighbours
     for h, shift in cells:
         if not hexmap.rail[h]:
@@ -173,8 +190,14 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
                 prims.append(Prim("line", ((cx, cy), p2), stroke=(150, 120, 120), width=max(0.5, scale / 22)))
     for canal in hexmap.canals:
         if canal.a in shift_of and canal.b in shift_of:
-            prims.append(Prim("line", (centre(canal.a, shift_of[canal.a]), centre(canal.b, shift_of[canal.b])),
-                              stroke=(20, 60, 200), width=max(2.0, scale / 3)))
+            prims.append(
+                Prim(
+                    "line",
+                    (centre(canal.a, shift_of[canal.a]), centre(canal.b, shift_of[canal.b])),
+                    stroke=(20, 60, 200),
+                    width=max(2.0, scale / 3),
+                )
+            )
     for h in sorted(hexmap.resources):
         if h in shift_of:
             cx, cy = centre(h, shift_of[h])
@@ -184,8 +207,14 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
         if h in shift_of:
             cx, cy = centre(h, shift_of[h])
             s = scale * 0.25
-            prims.append(Prim("poly", ((cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)),
-                              stroke=(220, 0, 0), width=max(1.0, scale / 8)))
+            prims.append(
+                Prim(
+                    "poly",
+                    ((cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)),
+                    stroke=(220, 0, 0),
+                    width=max(1.0, scale / 8),
+                )
+            )
     labels = []
     for city in hexmap.cities:
         if city.hex not in shift_of:
@@ -196,8 +225,15 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
         if city.major_port:
             prims.append(Prim("circle", ((cx, cy),), stroke=(0, 60, 220), width=r * 1.9))
         if city.capital or city.major_port or scale >= 14:
-            labels.append(Prim("text", ((cx + r + 1, cy - r),), fill=(0, 0, 0), text=city.name,
-                               size=max(7.0, scale * (0.75 if city.capital else 0.6))))
+            labels.append(
+                Prim(
+                    "text",
+                    ((cx + r + 1, cy - r),),
+                    fill=(0, 0, 0),
+                    text=city.name,
+                    size=max(7.0, scale * (0.75 if city.capital else 0.6)),
+                )
+            )
     prims.extend(labels)
     return Frame(math.ceil(max_x) + 2, math.ceil(max_y) + 2, prims)
 
@@ -218,19 +254,25 @@ def render_svg(hexmap: HexMap, region: str | None = None) -> str:
             out.append(f'<polygon points="{pts}" fill="{fill}"{stroke}/>')
         elif p.kind == "line":
             (x1, y1), (x2, y2) = p.pts
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                       f'stroke="{_hex(p.stroke or (0, 0, 0))}" stroke-width="{p.width:.1f}"/>')
+            out.append(
+                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                f'stroke="{_hex(p.stroke or (0, 0, 0))}" stroke-width="{p.width:.1f}"/>'
+            )
         elif p.kind == "circle":
-            (x, y), = p.pts
+            ((x, y),) = p.pts
             if p.fill:
                 out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="{_hex(p.fill)}"/>')
             else:
-                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="none" '
-                           f'stroke="{_hex(p.stroke or (0, 0, 0))}" stroke-width="1.2"/>')
+                out.append(
+                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="none" '
+                    f'stroke="{_hex(p.stroke or (0, 0, 0))}" stroke-width="1.2"/>'
+                )
         elif p.kind == "text":
-            (x, y), = p.pts
-            out.append(f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{p.size:.1f}" '
-                       f'fill="#000">{escape(p.text)}</text>')
+            ((x, y),) = p.pts
+            out.append(
+                f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{p.size:.1f}" '
+                f'fill="#000">{escape(p.text)}</text>'
+            )
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -249,7 +291,7 @@ def render_png(hexmap: HexMap, region: str | None, path: Path) -> None:
         elif p.kind == "line":
             dr.line(list(p.pts), fill=p.stroke, width=max(1, round(p.width)))
         elif p.kind == "circle":
-            (x, y), = p.pts
+            ((x, y),) = p.pts
             r = p.width
             if p.fill:
                 dr.ellipse((x - r, y - r, x + r, y + r), fill=p.fill)
@@ -262,7 +304,7 @@ def render_png(hexmap: HexMap, region: str | None, path: Path) -> None:
                     fonts[size] = ImageFont.load_default(size=size)
                 except TypeError:  # old Pillow without sizes
                     fonts[size] = ImageFont.load_default()
-            (x, y), = p.pts
+            ((x, y),) = p.pts
             dr.text((x, y - size), p.text, fill=p.fill, font=fonts[size])
     img.save(path, optimize=True)
 

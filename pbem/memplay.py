@@ -23,26 +23,49 @@ def _d(seed: int, what: str) -> bytes:
 
 
 class MemoryMatch:
-    def __init__(self, scenario: str, seed: int = 1, creator: str = "axis", chain: int = dice.DEFAULT_LENGTH,
-                 player: str = "bot") -> None:
+    def __init__(
+        self, scenario: str, seed: int = 1, creator: str = "axis", chain: int = dice.DEFAULT_LENGTH, player: str = "bot"
+    ) -> None:
         api = engine_link.api()
         self.seed, self.player = seed, player
-        self.ids = {s: keys.Identity(f"{s}-bot", "", Ed25519PrivateKey.from_private_bytes(_d(seed, f"key/{s}")))
-                    for s in SIDES}
+        self.ids = {
+            s: keys.Identity(f"{s}-bot", "", Ed25519PrivateKey.from_private_bytes(_d(seed, f"key/{s}"))) for s in SIDES
+        }
         self.gid = _d(seed, "game")[:6].hex()
         self.secret = {s: _d(seed, f"dice/{s}") for s in SIDES}
         self.chain = chain
         self.commits: dict[int, list[Any]] = {}
         joiner = other(creator)
-        g = {"v": 1, "type": "genesis", "game": self.gid, "seq": 0, "prev": bytes(32), "side": creator,
-             "scenario": scenario, "digest": api.scenario_digest(scenario), "engine": api.ENGINE_VERSION,
-             "options": {}, "keys": {s: self.ids[s].public.raw for s in SIDES},
-             "names": {s: self.ids[s].name for s in SIDES}, "emails": {s: "" for s in SIDES},
-             "anchor": dice.anchor(self.secret[creator], chain), "chain": chain}
+        g = {
+            "v": 1,
+            "type": "genesis",
+            "game": self.gid,
+            "seq": 0,
+            "prev": bytes(32),
+            "side": creator,
+            "scenario": scenario,
+            "digest": api.scenario_digest(scenario),
+            "engine": api.ENGINE_VERSION,
+            "options": {},
+            "keys": {s: self.ids[s].public.raw for s in SIDES},
+            "names": {s: self.ids[s].name for s in SIDES},
+            "emails": {s: "" for s in SIDES},
+            "anchor": dice.anchor(self.secret[creator], chain),
+            "chain": chain,
+        }
         genesis = turnfile.seal(g, self.ids[creator].sign)
         state = protocol.new_state(protocol.Genesis(genesis.body))
-        j = {"v": 1, "type": "join", "game": self.gid, "seq": 1, "prev": genesis.hash, "side": joiner,
-             "anchor": dice.anchor(self.secret[joiner], chain), "chain": chain, "state": api.state_hash(state)}
+        j = {
+            "v": 1,
+            "type": "join",
+            "game": self.gid,
+            "seq": 1,
+            "prev": genesis.hash,
+            "side": joiner,
+            "anchor": dice.anchor(self.secret[joiner], chain),
+            "chain": chain,
+            "state": api.state_hash(state),
+        }
         join = turnfile.seal(j, self.ids[joiner].sign)
         self.game: Game = protocol.start(genesis, join)
         self.files: list[TurnFile] = [genesis, join]

@@ -24,8 +24,9 @@ from pbem import commit, dice, engine_link, turnfile, wire
 from pbem.errors import PbemError
 from pbem.turnfile import SIDES, TurnFile, other
 
-SNAPSHOT_LIMITS = wire.Limits(max_bytes=1 << 30, max_bin=1 << 30, max_str=1 << 20, max_array=1 << 22,
-                              max_items=1 << 26, max_map=64, max_depth=12)
+SNAPSHOT_LIMITS = wire.Limits(
+    max_bytes=1 << 30, max_bin=1 << 30, max_str=1 << 20, max_array=1 << 22, max_items=1 << 26, max_map=64, max_depth=12
+)
 
 
 def _engine_call(what: str, fn: Any, *args: Any) -> Any:
@@ -85,11 +86,21 @@ class Game:
     # -- persistence ------------------------------------------------------------
     def to_bytes(self) -> bytes:
         api = engine_link.api()
-        return wire.pack({
-            "genesis": self.genesis.body, "state": api.serialize(self.state), "seq": self.seq, "hashes": self.hashes,
-            "k": self.k, "chain": self.chain, "chain_len": self.chain_len, "last_author": self.last_author,
-            "last_seq": self.last_seq, "pending": self.pending, "log": self.log,
-        })
+        return wire.pack(
+            {
+                "genesis": self.genesis.body,
+                "state": api.serialize(self.state),
+                "seq": self.seq,
+                "hashes": self.hashes,
+                "k": self.k,
+                "chain": self.chain,
+                "chain_len": self.chain_len,
+                "last_author": self.last_author,
+                "last_seq": self.last_seq,
+                "pending": self.pending,
+                "log": self.log,
+            }
+        )
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Game:
@@ -99,14 +110,26 @@ class Game:
             state = api.deserialize(d["state"])
         except api.StateError as exc:
             raise PbemError(f"the saved game state cannot be loaded: {exc}", "store") from None
-        return cls(Genesis(d["genesis"]), state, d["seq"], d["hashes"], d["k"], d["chain"], d["chain_len"],
-                   d["last_author"], d["last_seq"], d["pending"], d["log"])
+        return cls(
+            Genesis(d["genesis"]),
+            state,
+            d["seq"],
+            d["hashes"],
+            d["k"],
+            d["chain"],
+            d["chain_len"],
+            d["last_author"],
+            d["last_seq"],
+            d["pending"],
+            d["log"],
+        )
 
     def clone(self) -> Game:
         return Game.from_bytes(self.to_bytes())
 
 
 # -- genesis and join ------------------------------------------------------------
+
 
 def check_genesis(tf: TurnFile) -> Genesis:
     """Authenticate an invitation and check that this program can play it."""
@@ -116,16 +139,22 @@ def check_genesis(tf: TurnFile) -> Genesis:
     g = Genesis(tf.body)
     tf.verify_signature(g.key(tf.side))
     if tf.body["engine"] != api.ENGINE_VERSION:
-        raise PbemError(f"{tf.name}: the game needs engine version {tf.body['engine']}, this program has "
-                        f"{api.ENGINE_VERSION}", "version")
+        raise PbemError(
+            f"{tf.name}: the game needs engine version {tf.body['engine']}, this program has {api.ENGINE_VERSION}",
+            "version",
+        )
     try:
         digest = api.scenario_digest(tf.body["scenario"])
     except Exception as exc:
-        raise PbemError(f"{tf.name}: cannot load scenario '{tf.body['scenario']}' here ({type(exc).__name__})",
-                        "scenario") from None
+        raise PbemError(
+            f"{tf.name}: cannot load scenario '{tf.body['scenario']}' here ({type(exc).__name__})", "scenario"
+        ) from None
     if digest != tf.body["digest"]:
-        raise PbemError(f"{tf.name}: your scenario data for '{tf.body['scenario']}' differs from your opponent's "
-                        "(digest mismatch); both players need the same release", "scenario")
+        raise PbemError(
+            f"{tf.name}: your scenario data for '{tf.body['scenario']}' differs from your opponent's "
+            "(digest mismatch); both players need the same release",
+            "scenario",
+        )
     return g
 
 
@@ -148,17 +177,26 @@ def start(genesis_tf: TurnFile, join_tf: TurnFile) -> Game:
     join_tf.verify_signature(g.key(joiner))
     state = new_state(g)
     if api.state_hash(state) != join_tf.body["state"]:
-        raise PbemError(f"{join_tf.name}: the opponent's starting position differs from yours (engine or "
-                        "scenario data differ)", "state")
-    game = Game(g, state, seq=1, hashes=[genesis_tf.hash, join_tf.hash],
-                chain={g.creator: g.body["anchor"], joiner: join_tf.body["anchor"]},
-                chain_len={g.creator: g.body["chain"], joiner: join_tf.body["chain"]},
-                last_author=joiner, last_seq=1)
+        raise PbemError(
+            f"{join_tf.name}: the opponent's starting position differs from yours (engine or scenario data differ)",
+            "state",
+        )
+    game = Game(
+        g,
+        state,
+        seq=1,
+        hashes=[genesis_tf.hash, join_tf.hash],
+        chain={g.creator: g.body["anchor"], joiner: join_tf.body["anchor"]},
+        chain_len={g.creator: g.body["chain"], joiner: join_tf.body["chain"]},
+        last_author=joiner,
+        last_seq=1,
+    )
     settle(game)
     return game
 
 
 # -- the state machine -------------------------------------------------------------
+
 
 def settle(game: Game) -> None:
     """Open the protocol step for a simultaneous decision or chance event that just became current.
@@ -173,11 +211,21 @@ def settle(game: Game) -> None:
     if d.kind == "simultaneous":
         sides = [s for s in SIDES if s in d.sides]
         committer = game.last_author if len(sides) == 2 else None
-        game.pending = {"kind": "sim", "sides": sides, "committer": committer, "commit": None, "commit_seq": 0,
-                        "clear": None}
+        game.pending = {
+            "kind": "sim",
+            "sides": sides,
+            "committer": committer,
+            "commit": None,
+            "commit_seq": 0,
+            "clear": None,
+        }
     elif d.kind == "chance":
-        game.pending = {"kind": "chance", "trigger_seq": game.last_seq, "trigger_author": game.last_author,
-                        "values": {}}
+        game.pending = {
+            "kind": "chance",
+            "trigger_seq": game.last_seq,
+            "trigger_author": game.last_author,
+            "values": {},
+        }
 
 
 def expected(game: Game) -> tuple[str, str] | None:
@@ -214,8 +262,9 @@ def apply_record(game: Game, author: str, seq: int, rec: list[Any], where: str =
     side, what = exp
     kind = rec[0]
     if side != author or kind != what:
-        raise PbemError(f"{where}: out of turn: the game awaits '{what}' from {side}, got '{kind}' from {author}",
-                        "order")
+        raise PbemError(
+            f"{where}: out of turn: the game awaits '{what}' from {side}, got '{kind}' from {author}", "order"
+        )
     p = game.pending
     if kind == "act":
         action = _actions([rec[1]], where)[0]
@@ -234,8 +283,11 @@ def apply_record(game: Game, author: str, seq: int, rec: list[Any], where: str =
     elif kind == "reveal":
         assert p is not None
         if not commit.matches(p["commit"], game.gid, p["commit_seq"], author, rec[1], rec[2]):
-            raise PbemError(f"{where}: the revealed actions do not match {author}'s commitment in file "
-                            f"{p['commit_seq']} (protocol violation)", "commit")
+            raise PbemError(
+                f"{where}: the revealed actions do not match {author}'s commitment in file "
+                f"{p['commit_seq']} (protocol violation)",
+                "commit",
+            )
         _resolve_sim(game, where, {author: _actions(rec[1], where), other(author): _actions(p["clear"], where)})
     elif kind == "dice":
         assert p is not None
@@ -243,8 +295,10 @@ def apply_record(game: Game, author: str, seq: int, rec: list[Any], where: str =
         if rec[1] != k:
             raise PbemError(f"{where}: dice value for event {rec[1]}, but event {k} is being rolled", "chain")
         if not dice.check_reveal(game.chain[author], rec[2]):
-            raise PbemError(f"{where}: {author}'s dice value does not hash to its previous chain value "
-                            "(protocol violation)", "chain")
+            raise PbemError(
+                f"{where}: {author}'s dice value does not hash to its previous chain value (protocol violation)",
+                "chain",
+            )
         game.chain[author] = rec[2]
         p["values"][author] = rec[2]
         if len(p["values"]) == 2:
@@ -301,8 +355,11 @@ def apply_turn(game: Game, tf: TurnFile) -> None:
     for i, rec in enumerate(tf.body["records"], 1):
         apply_record(game, tf.side, tf.seq, rec, f"{name}: record {i}")
     if api.state_hash(game.state) != tf.body["state"]:
-        raise PbemError(f"{name}: after re-executing it the game state differs from the sender's (state hash "
-                        "mismatch: different engine, scenario data or a modified program)", "state")
+        raise PbemError(
+            f"{name}: after re-executing it the game state differs from the sender's (state hash "
+            "mismatch: different engine, scenario data or a modified program)",
+            "state",
+        )
     game.seq = tf.seq
     game.hashes.append(tf.hash)
 
@@ -320,8 +377,16 @@ def seal_turn(game: Game, side: str, records: list[list[Any]], sign: Any) -> Tur
     """Seal ``records``, already applied to ``game`` as file ``game.seq + 1``, into a signed file."""
     api = engine_link.api()
     seq = game.seq + 1
-    body = {"v": turnfile.VERSION, "type": "turn", "game": game.gid, "seq": seq, "prev": game.hashes[-1],
-            "side": side, "records": records, "state": api.state_hash(game.state)}
+    body = {
+        "v": turnfile.VERSION,
+        "type": "turn",
+        "game": game.gid,
+        "seq": seq,
+        "prev": game.hashes[-1],
+        "side": side,
+        "records": records,
+        "state": api.state_hash(game.state),
+    }
     tf = turnfile.seal(body, sign)
     game.seq = seq
     game.hashes.append(tf.hash)

@@ -44,8 +44,15 @@ def _derived(seed: int, what: str, n: int = 32) -> bytes:
     return hashlib.sha256(f"pbem/selfplay/v1/{seed}/{what}".encode()).digest()[:n]
 
 
-def selfplay(scenario: str, until: int | None, seed: int, out: Path, log: Callable[[str], None] = lambda s: None,
-             max_files: int = 100_000, root: Path | None = None) -> SelfplayResult:
+def selfplay(
+    scenario: str,
+    until: int | None,
+    seed: int,
+    out: Path,
+    log: Callable[[str], None] = lambda s: None,
+    max_files: int = 100_000,
+    root: Path | None = None,
+) -> SelfplayResult:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pbem-selfplay-", dir=root) as tmp:
         base = Path(tmp)
@@ -56,8 +63,9 @@ def selfplay(scenario: str, until: int | None, seed: int, out: Path, log: Callab
             players[side] = p
         axis, allies = players["axis"], players["allies"]
         opponent = keys.read_public_key(allies.home / "allies-bot.pub")
-        gid, _ = session.new_game(axis.ws, scenario, "axis", "axis-bot", opponent, home=axis.home,
-                                  gid=_derived(seed, "game", 6).hex())
+        gid, _ = session.new_game(
+            axis.ws, scenario, "axis", "axis-bot", opponent, home=axis.home, gid=_derived(seed, "game", 6).hex()
+        )
         files = _collect(axis, out)
         session.join(allies.ws, out / files[0], "allies-bot", home=allies.home)
         count = len(files)  # the join file is delivered by the loop below
@@ -114,5 +122,11 @@ def _result(gid: str, files: int, game: protocol.Game) -> SelfplayResult:
 
     d = engine_link.api().decision(game.state)
     date = session.game_date(game)
-    return SelfplayResult(gid, files, game.k, session.date_text(date) if date is not None else "?", d.phase,
-                          protocol.expected(game) is None)
+    return SelfplayResult(
+        gid,
+        files,
+        game.k,
+        session.date_text(date) if date is not None else "?",
+        d.phase,
+        protocol.expected(game) is None,
+    )

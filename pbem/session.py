@@ -48,9 +48,19 @@ def game_date(game: Game) -> int | None:
 
 # -- creating and joining --------------------------------------------------------------
 
-def new_game(ws: Workspace, scenario: str, side: str, me: str, opponent: keys.PublicKey, opponent_email: str = "",
-             home: Path | None = None, gid: str | None = None, options: dict[str, Any] | None = None,
-             chain_length: int = dice.DEFAULT_LENGTH) -> tuple[str, Path]:
+
+def new_game(
+    ws: Workspace,
+    scenario: str,
+    side: str,
+    me: str,
+    opponent: keys.PublicKey,
+    opponent_email: str = "",
+    home: Path | None = None,
+    gid: str | None = None,
+    options: dict[str, Any] | None = None,
+    chain_length: int = dice.DEFAULT_LENGTH,
+) -> tuple[str, Path]:
     """Write the genesis file (the invitation) into outbox/; returns (game id, path)."""
     api = engine_link.api()
     if side not in SIDES:
@@ -61,25 +71,42 @@ def new_game(ws: Workspace, scenario: str, side: str, me: str, opponent: keys.Pu
     try:
         digest = api.scenario_digest(scenario)
     except Exception as exc:
-        raise PbemError(f"cannot load scenario '{scenario[:40]}' ({type(exc).__name__}: {str(exc)[:120]})",
-                        "usage") from None
+        raise PbemError(
+            f"cannot load scenario '{scenario[:40]}' ({type(exc).__name__}: {str(exc)[:120]})", "usage"
+        ) from None
     gid = gid or os.urandom(6).hex()
     opp_email = keys.check_email(opponent_email or opponent.email)
     body = {
-        "v": turnfile.VERSION, "type": "genesis", "game": gid, "seq": 0, "prev": bytes(32), "side": side,
-        "scenario": scenario, "digest": digest, "engine": api.ENGINE_VERSION, "options": dict(options or {}),
+        "v": turnfile.VERSION,
+        "type": "genesis",
+        "game": gid,
+        "seq": 0,
+        "prev": bytes(32),
+        "side": side,
+        "scenario": scenario,
+        "digest": digest,
+        "engine": api.ENGINE_VERSION,
+        "options": dict(options or {}),
         "keys": {side: ident.public.raw, other(side): opponent.raw},
         "names": {side: ident.name, other(side): opponent.name},
         "emails": {side: ident.email, other(side): opp_email},
-        "anchor": dice.anchor(dice_secret(ident, gid), chain_length), "chain": chain_length,
+        "anchor": dice.anchor(dice_secret(ident, gid), chain_length),
+        "chain": chain_length,
     }
     tf = turnfile.seal(body, ident.sign)
     with ws.locked():
         if (ws.game_dir(gid) / "meta.json").exists():
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
-        meta = {"game": gid, "me": me, "side": side, "my_email": ident.email, "opponent_email": opp_email,
-                "opponent_name": opponent.name, "scenario": scenario}
+        meta = {
+            "game": gid,
+            "me": me,
+            "side": side,
+            "my_email": ident.email,
+            "opponent_email": opp_email,
+            "opponent_name": opponent.name,
+            "scenario": scenario,
+        }
         rel = ws.game_rel(gid)
         tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
         tx.put(f"{rel}/files/00000-{side}.pbem", tf.raw)
@@ -96,22 +123,39 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
     side = other(g.creator)
     ident = keys.load(me, home)
     if g.key(side) != ident.public.raw:
-        raise PbemError(f"this invitation is for the key {keys.fingerprint(g.key(side))}, not for identity '{me}' "
-                        f"({ident.public.fingerprint})", "key")
+        raise PbemError(
+            f"this invitation is for the key {keys.fingerprint(g.key(side))}, not for identity '{me}' "
+            f"({ident.public.fingerprint})",
+            "key",
+        )
     gid = g.game
     state = protocol.new_state(g)
-    body = {"v": turnfile.VERSION, "type": "join", "game": gid, "seq": 1, "prev": genesis.hash, "side": side,
-            "anchor": dice.anchor(dice_secret(ident, gid), dice.DEFAULT_LENGTH), "chain": dice.DEFAULT_LENGTH,
-            "state": api.state_hash(state)}
+    body = {
+        "v": turnfile.VERSION,
+        "type": "join",
+        "game": gid,
+        "seq": 1,
+        "prev": genesis.hash,
+        "side": side,
+        "anchor": dice.anchor(dice_secret(ident, gid), dice.DEFAULT_LENGTH),
+        "chain": dice.DEFAULT_LENGTH,
+        "state": api.state_hash(state),
+    }
     join_tf = turnfile.seal(body, ident.sign)
     game = protocol.start(genesis, join_tf)
     with ws.locked():
         if (ws.game_dir(gid) / "meta.json").exists():
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
         tx = Transaction()
-        meta = {"game": gid, "me": me, "side": side, "my_email": ident.email,
-                "opponent_email": g.body["emails"][g.creator], "opponent_name": g.body["names"][g.creator],
-                "scenario": g.body["scenario"]}
+        meta = {
+            "game": gid,
+            "me": me,
+            "side": side,
+            "my_email": ident.email,
+            "opponent_email": g.body["emails"][g.creator],
+            "opponent_name": g.body["names"][g.creator],
+            "scenario": g.body["scenario"],
+        }
         rel = ws.game_rel(gid)
         tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
         tx.put(f"{rel}/files/00000-{g.creator}.pbem", genesis.raw)
@@ -124,6 +168,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
 
 
 # -- automatic answers ----------------------------------------------------------------
+
 
 def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
     """After ``game`` changed, produce what I owe automatically; stages snapshot, pending, outbox.
@@ -150,13 +195,14 @@ def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
 
 # -- my pending turn ------------------------------------------------------------------
 
+
 @dataclass
 class Turn:
     """The game as it stands, and my unsent turn on top of it."""
 
     lg: LocalGame
-    game: Game          # after the last accepted file
-    work: Game          # after my pending records too
+    game: Game  # after the last accepted file
+    work: Game  # after my pending records too
     pending: dict[str, Any]
 
 
@@ -265,8 +311,11 @@ def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
     if exp is not None and exp[0] == lg.me:
         if exp[1] == "act":
             d = engine_link.api().decision(t.work.state)
-            raise PbemError(f"your decision is not finished ({d.phase}): add orders, ending with the phase's "
-                            "end order (e.g. 'pass'), or run `pbem bot play`", "turn")
+            raise PbemError(
+                f"your decision is not finished ({d.phase}): add orders, ending with the phase's "
+                "end order (e.g. 'pass'), or run `pbem bot play`",
+                "turn",
+            )
         if exp[1] in ("commit", "sim") and t.pending["sim"] is not None:
             # Only a list the player has started is sealed; to decide "nothing", order `pass`.
             sim = t.pending["sim"]
@@ -278,8 +327,11 @@ def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
             else:
                 records.append(["sim", sim])
     if not records:
-        hint = f": give orders for {engine_link.api().decision(t.work.state).phase} (`pass` alone means none)" \
-            if exp is not None and exp[0] == lg.me else ""
+        hint = (
+            f": give orders for {engine_link.api().decision(t.work.state).phase} (`pass` alone means none)"
+            if exp is not None and exp[0] == lg.me
+            else ""
+        )
         raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")
     game = t.game.clone()
     tf = protocol.build_turn(game, lg.me, records, lg.identity().sign)
@@ -356,9 +408,15 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
 
 # -- status -------------------------------------------------------------------------
 
+
 def _what(kind: str) -> str:
-    return {"act": "orders", "commit": "hidden orders, sealed by a commitment", "sim": "orders in the clear",
-            "reveal": "opening of its commitment (automatic)", "dice": "dice value (automatic)"}.get(kind, kind)
+    return {
+        "act": "orders",
+        "commit": "hidden orders, sealed by a commitment",
+        "sim": "orders in the clear",
+        "reveal": "opening of its commitment (automatic)",
+        "dice": "dice value (automatic)",
+    }.get(kind, kind)
 
 
 def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None = None) -> str:
@@ -383,19 +441,25 @@ def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None
     if side != lg.me:
         if kind in ("dice", "reveal"):
             what = "opening of its commitment" if kind == "reveal" else "dice value"
-            return (f"{head}: waiting for {side}'s next file (its {what} is automatic, but may travel with its next "
-                    "decision); next: `pbem import` when their file arrives")
+            return (
+                f"{head}: waiting for {side}'s next file (its {what} is automatic, but may travel with its next "
+                "decision); next: `pbem import` when their file arrives"
+            )
         return f"{head}: waiting for {side}'s {_what(kind)}; next: `pbem import` when their file arrives"
     auto = (pending or {}).get("auto", 0)
     if auto:
         head += f" ({auto} automatic record(s) go out with your next file)"
     if kind in ("commit", "sim"):
         n = len((pending or {}).get("sim") or [])
-        return (f"{head}: your move: {d.prompt} ({_what(kind)}; {n} listed); next: `pbem orders {gid} FILE` "
-                f"then `pbem send {gid}`, or `pbem bot play {gid}`")
+        return (
+            f"{head}: your move: {d.prompt} ({_what(kind)}; {n} listed); next: `pbem orders {gid} FILE` "
+            f"then `pbem send {gid}`, or `pbem bot play {gid}`"
+        )
     if kind == "act":
-        return (f"{head}: your move: {d.prompt}; next: `pbem orders {gid} FILE` then `pbem send {gid}`, "
-                f"or `pbem bot play {gid}`")
+        return (
+            f"{head}: your move: {d.prompt}; next: `pbem orders {gid} FILE` then `pbem send {gid}`, "
+            f"or `pbem bot play {gid}`"
+        )
     return f"{head}: you owe an automatic {kind}; next: `pbem import`"
 
 

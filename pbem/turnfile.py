@@ -146,6 +146,7 @@ def read(path: Path) -> TurnFile:
 
 # -- schema -------------------------------------------------------------------
 
+
 def _bad(why: str) -> PbemError:
     return PbemError(f"malformed turn file: {why}", "schema")
 

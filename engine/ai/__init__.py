@@ -23,8 +23,9 @@ PLAYERS = ("bot", "random")
 __all__ = ["PLAYERS", "decide"]
 
 
-def decide(state: GameState, side: str, seed: bytes, player: str = "bot",
-           budget_s: float | None = None) -> list[Action]:
+def decide(
+    state: GameState, side: str, seed: bytes, player: str = "bot", budget_s: float | None = None
+) -> list[Action]:
     if player not in PLAYERS:
         raise ValueError(f"unknown computer player '{player}'; choose one of {', '.join(PLAYERS)}")
     view = api.view(state, side)

@@ -45,8 +45,9 @@ def send_bombers(turn: Turn) -> None:
     enemy = other(turn.side)
     plans = []
     for h, ids in candidates(state, turn.side, overrun=False).items():
-        defenders = [u for u in state.units_at(h) if u.is_land and u.carrier == -1
-                     and state.countries[u.country].side == enemy]
+        defenders = [
+            u for u in state.units_at(h) if u.is_land and u.carrier == -1 and state.countries[u.country].side == enemy
+        ]
         if not defenders:
             continue
         attackers = [state.units[i] for i in ids]

@@ -57,8 +57,14 @@ def advance(turn: Turn) -> None:
         h, eligible, done = int(row[0]), [int(i) for i in row[1]], int(row[2])
         room = (2 if h in pic.objectives else 1) - done
         units = [state.units[i] for i in eligible if i in state.units]
-        units.sort(key=lambda u: (pic.my_count_at.get(u.hex, 0) < 2 and u.hex in pic.frontier,
-                                  u.type != "armor", -u.strength, u.id))
+        units.sort(
+            key=lambda u: (
+                pic.my_count_at.get(u.hex, 0) < 2 and u.hex in pic.frontier,
+                u.type != "armor",
+                -u.strength,
+                u.id,
+            )
+        )
         chosen: list[int] = []
         for u in units:
             if len(chosen) >= room:
@@ -96,12 +102,17 @@ class Judge:
             return rough_defence(self.state, h, defenders)
         return float(self.rules.defence_strength(self.state, h, defenders, self.enemy_supply)[0])
 
-    def estimate(self, h: int, attackers: list[Unit], defenders: list[Unit], side: str,
-                 supports: list[Unit] | None = None) -> Estimate:
+    def estimate(
+        self, h: int, attackers: list[Unit], defenders: list[Unit], side: str, supports: list[Unit] | None = None
+    ) -> Estimate:
         retreats = self.state.stands.get(h) != other(side)
-        return estimate(self.attack(attackers, supports), self.defence(h, defenders),
-                        sum(u.strength for u in attackers),
-                        sum(u.strength for u in defenders if u.type != "supply"), retreats)
+        return estimate(
+            self.attack(attackers, supports),
+            self.defence(h, defenders),
+            sum(u.strength for u in attackers),
+            sum(u.strength for u in defenders if u.type != "supply"),
+            retreats,
+        )
 
 
 def candidates(state: GameState, side: str, overrun: bool) -> dict[int, list[int]]:
@@ -125,14 +136,14 @@ def _attacks(turn: Turn, overrun: bool) -> None:
     enemy = other(side)
     plans = []
     for h, ids in targets_now.items():
-        defenders = [u for u in state.units_at(h) if u.is_land and u.carrier == -1
-                     and state.countries[u.country].side == enemy]
+        defenders = [
+            u for u in state.units_at(h) if u.is_land and u.carrier == -1 and state.countries[u.country].side == enemy
+        ]
         if not defenders:
             continue
         attackers = [state.units[i] for i in ids]
         supports = [] if overrun else _supports(state, side, h)
-        plans.append((judge.estimate(h, attackers, defenders, side, supports).ratio, h, defenders, attackers,
-                      supports))
+        plans.append((judge.estimate(h, attackers, defenders, side, supports).ratio, h, defenders, attackers, supports))
     plans.sort(key=lambda p: (-p[0], p[1]))
     used: set[int] = set()
     verb = "overrun" if overrun else "attack"
@@ -171,7 +182,9 @@ def _supports(state: GameState, side: str, h: int) -> list[Unit]:
         if state.countries[u.country].side != side or u.carrier != -1:
             continue
         if (u.is_air and u.bomber > 0 and not u.kamikaze) or (
-            u.is_naval and u.attack > 0 and u.type not in ("submarine", "carrier", "transport", "convoy")
+            u.is_naval
+            and u.attack > 0
+            and u.type not in ("submarine", "carrier", "transport", "convoy")
             and not u.in_port
         ):
             out.append(u)

@@ -91,8 +91,9 @@ def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:
         ports = [c.hex for c in m.cities if m.is_port(c.hex)]
         # home ports first (the rules allow few others); the fleet stays out of harm's way:
         # major ports first, then the least threatened
-        ranked = sorted(ports, key=lambda h: (m.country_of[h] != u.country, not m.city_at[h].major_port,
-                                              pic.threat.get(h, 0.0), h))
+        ranked = sorted(
+            ports, key=lambda h: (m.country_of[h] != u.country, not m.city_at[h].major_port, pic.threat.get(h, 0.0), h)
+        )
     elif u.is_air:
         bases = [h for h in area if h in m.city_at or h in m.resources or h in state.airfields]
         ranked = sorted(bases, key=lambda h: (pic.to_front.get(h, FAR), h))

@@ -64,8 +64,13 @@ def _buy_bombers(turn: Turn, country: str) -> None:
     """Money the land pool cannot absorb goes to bombers, which support land attacks."""
     c = turn.state.countries[country]
     bought = 0
-    names = sorted({p.name for p in c.pool_units
-                    if p.type in (UnitType.BOMBER, UnitType.FIGHTER_BOMBER) and p.bomber > 0 and not p.kamikaze})
+    names = sorted(
+        {
+            p.name
+            for p in c.pool_units
+            if p.type in (UnitType.BOMBER, UnitType.FIGHTER_BOMBER) and p.bomber > 0 and not p.kamikaze
+        }
+    )
     for name in names:
         if bought >= BOMBERS_PER_MONTH or c.money < COSTS[UnitType.BOMBER].price:
             break

@@ -91,10 +91,7 @@ def objective_distance(pic: Picture) -> dict[int, int]:
     attack (our aims), through land that is not neutral."""
     targets = aims(pic)
     state = pic.state
-    sources = [
-        h for h in pic.objectives
-        if pic.role(h) == "enemy" and state.controller_of(h) in targets
-    ]
+    sources = [h for h in pic.objectives if pic.role(h) == "enemy" and state.controller_of(h) in targets]
     if not sources:
         return {}
     return pic.distances(sources, limit=60, passable="not_neutral")

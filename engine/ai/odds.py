@@ -93,8 +93,9 @@ class Estimate:
     p_clear: float  # the hex is emptied (defender retreats or dies)
 
 
-def estimate(attack: float, defence: float, attackers_points: int, defender_points: int,
-             defender_retreats: bool) -> Estimate:
+def estimate(
+    attack: float, defence: float, attackers_points: int, defender_points: int, defender_retreats: bool
+) -> Estimate:
     """Expected outcome of attacking a stack of ``defender_points`` with ``attack`` strength."""
     if defence <= 0:
         return Estimate(99.0, float(defender_points), 0.0, 1.0)

@@ -192,8 +192,10 @@ def selfplay(
 
     result = run(scenario, session.parse_date(until), seed, out, log=typer.echo if verbose else lambda s: None)
     end = "game over" if result.over else f"reached {result.date} ({result.phase})"
-    typer.echo(f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "
-               f"{end}; files in {out}")
+    typer.echo(
+        f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "
+        f"{end}; files in {out}"
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -211,4 +213,3 @@ def register(app: typer.Typer) -> None:
     app.command("verify")(verify)
     app.command("audit")(audit_cmd)
     app.command("selfplay")(selfplay)
-

@@ -15,8 +15,12 @@ from pbem.errors import PbemError
 CONFIG_ENV = "PBEM_MAIL_CONFIG"
 ConfigOption = Annotated[
     Path | None,
-    typer.Option("--config", "-c", help=f"mail configuration (TOML); default ${CONFIG_ENV}, then ./pbem-mail.toml, "
-                                        "then the user configuration directory's pbem/mail.toml"),
+    typer.Option(
+        "--config",
+        "-c",
+        help=f"mail configuration (TOML); default ${CONFIG_ENV}, then ./pbem-mail.toml, "
+        "then the user configuration directory's pbem/mail.toml",
+    ),
 ]
 OnceOption = Annotated[bool, typer.Option("--once", help="run one fetch/send cycle and exit")]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="log every step")]
@@ -36,8 +40,12 @@ def _config_path(given: Path | None) -> Path:
 
 
 def _setup_logging(verbose: bool) -> None:
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(message)s", datefmt="%Y-%m-%dT%H:%M:%S")
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(message)s",
+        datefmt="%Y-%m-%dT%H:%M:%S",
+    )
     # Library chatter (imapclient logs every command at DEBUG) is not for players.
     for name in ("imapclient", "aiosmtplib", "asyncio"):
         logging.getLogger(name).setLevel(logging.WARNING)

@@ -137,7 +137,12 @@ class BotMailbox(MailDaemon):
                 log.exception("bot: playing game %s failed: %s", game_id, err)
                 return
             self.played += 1
-            log.info("bot: played game %s as %s in %.2f s: %s", game_id, info.my_side,
-                     time.monotonic() - started, ", ".join(p.name for p in files) or "no file")
+            log.info(
+                "bot: played game %s as %s in %.2f s: %s",
+                game_id,
+                info.my_side,
+                time.monotonic() - started,
+                ", ".join(p.name for p in files) or "no file",
+            )
             if not files:
                 return

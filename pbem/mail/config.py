@@ -18,8 +18,7 @@ from typing import Any
 from pbem.errors import PbemError
 
 SECURITY_MODES = ("tls", "starttls", "none")
-DEFAULT_PORTS = {"imap": {"tls": 993, "starttls": 143, "none": 143},
-                 "smtp": {"tls": 465, "starttls": 587, "none": 25}}
+DEFAULT_PORTS = {"imap": {"tls": 993, "starttls": 143, "none": 143}, "smtp": {"tls": 465, "starttls": 587, "none": 25}}
 # Turn files are bounded at 4 MiB by the wire format; an attachment larger than
 # that cannot be a valid turn file, so it is refused before it is decoded.
 DEFAULT_MAX_ATTACHMENT_BYTES = 4 * 1024 * 1024
@@ -59,15 +58,15 @@ class ServerConfig:
             if value is None:
                 raise MailConfigError(
                     f"environment variable {self.password_env} is not set — "
-                    f"it holds the {self.kind} password ({self.kind}.password_env)")
+                    f"it holds the {self.kind} password ({self.kind}.password_env)"
+                )
             return value
         if self.password_file:
             path = Path(self.password_file).expanduser()
             try:
                 return path.read_text(encoding="utf-8").strip("\r\n")
             except OSError as err:
-                raise MailConfigError(
-                    f"cannot read {self.kind}.password_file {path}: {err.strerror or err}") from err
+                raise MailConfigError(f"cannot read {self.kind}.password_file {path}: {err.strerror or err}") from err
         return ""
 
     @property
@@ -120,6 +119,7 @@ class MailConfig:
 
 # --- loading ------------------------------------------------------------------------------------
 
+
 def _take(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, default: Any = None) -> Any:
     if key not in table:
         if default is None:
@@ -142,8 +142,9 @@ def _server(raw: Any, kind: str, base: Path) -> ServerConfig:
         raise MailConfigError(f"section [{kind}] is missing")
     table = dict(raw)
     if "password" in table:  # checked first: the most important mistake to point out
-        raise MailConfigError(f"{kind}.password is not allowed in the configuration — "
-                              f"use {kind}.password_env or {kind}.password_file")
+        raise MailConfigError(
+            f"{kind}.password is not allowed in the configuration — use {kind}.password_env or {kind}.password_file"
+        )
     host = _take(table, "host", str, kind)
     security = _take(table, "security", str, kind, "tls")
     if security not in SECURITY_MODES:
@@ -174,8 +175,10 @@ def _ca_file(value: str, kind: str, base: Path) -> str:
     path = Path(value).expanduser()
     path = path if path.is_absolute() else base / path
     if not path.is_file():
-        raise MailConfigError(f"{kind}.ca_file {path} does not exist — it must name a PEM file of "
-                              f"certificate authorities (leave it out to use the system's trust store)")
+        raise MailConfigError(
+            f"{kind}.ca_file {path} does not exist — it must name a PEM file of "
+            f"certificate authorities (leave it out to use the system's trust store)"
+        )
     try:
         ssl.create_default_context(cafile=str(path))
     except (ssl.SSLError, OSError) as err:
@@ -221,8 +224,10 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
     imap = _server({k: v for k, v in imap_raw.items() if k not in _IMAP_OPTION_KEYS}, "imap", base)
     smtp = _server(table.pop("smtp", None), "smtp", base)
     retry_raw = dict(table.pop("retry", {}))
-    retry = RetryOptions(float(_take(retry_raw, "base_seconds", (int, float), "retry", 10.0)),
-                         float(_take(retry_raw, "max_seconds", (int, float), "retry", 3600.0)))
+    retry = RetryOptions(
+        float(_take(retry_raw, "base_seconds", (int, float), "retry", 10.0)),
+        float(_take(retry_raw, "max_seconds", (int, float), "retry", 3600.0)),
+    )
     _no_leftovers(retry_raw, "retry")
     if not 0 < retry.base_seconds <= retry.max_seconds:
         raise MailConfigError("retry.base_seconds must be positive and at most retry.max_seconds")
@@ -230,9 +235,11 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
     allow = _take(bot_raw, "allow", list, "bot", [])
     if not all(isinstance(a, str) for a in allow):
         raise MailConfigError("bot.allow must be a list of mail addresses")
-    bot = BotOptions(tuple(a.strip().lower() for a in allow),
-                     _take(bot_raw, "identity", str, "bot", BotOptions.identity),
-                     _take(bot_raw, "player", str, "bot", BotOptions.player))
+    bot = BotOptions(
+        tuple(a.strip().lower() for a in allow),
+        _take(bot_raw, "identity", str, "bot", BotOptions.identity),
+        _take(bot_raw, "player", str, "bot", BotOptions.player),
+    )
     _no_leftovers(bot_raw, "bot")
     notify_raw = dict(table.pop("notify", {}))
     notify_mail = _take(notify_raw, "mail", bool, "notify", False)
@@ -247,8 +254,9 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
         home = Path(home_raw).expanduser()
         home = home if home.is_absolute() else base / home
     _no_leftovers(table, "mail")
-    return MailConfig(address.strip(), workspace, imap, smtp, opts, retry, bot, notify_mail, max_bytes,
-                      exchange, home, source)
+    return MailConfig(
+        address.strip(), workspace, imap, smtp, opts, retry, bot, notify_mail, max_bytes, exchange, home, source
+    )
 
 
 def load_config(path: Path) -> MailConfig:

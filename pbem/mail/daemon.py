@@ -64,8 +64,10 @@ class CycleReport:
 
     def line(self) -> str:
         imports = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items())) or "none"
-        text = (f"fetched {self.fetched} turn file(s) (imports: {imports}; refused {self.refused}); "
-                f"queued {self.queued}, sent {self.sent}, deferred {self.deferred}, failed {self.failed}")
+        text = (
+            f"fetched {self.fetched} turn file(s) (imports: {imports}; refused {self.refused}); "
+            f"queued {self.queued}, sent {self.sent}, deferred {self.deferred}, failed {self.failed}"
+        )
         return text + (f"; IMAP: {self.imap_error}" if self.imap_error else "")
 
 
@@ -80,8 +82,9 @@ class MailDaemon:
         self.config = config
         self.workspace = config.workspace
         if not self.workspace.is_dir():
-            raise PbemError(f"workspace {self.workspace} does not exist — check the workspace setting",
-                            code="mail-config")
+            raise PbemError(
+                f"workspace {self.workspace} does not exist — check the workspace setting", code="mail-config"
+            )
         self.inbox = self.workspace / "inbox"
         self.inbox.mkdir(exist_ok=True)
         self.exchange = exchange if exchange is not None else load_exchange(config.exchange)
@@ -150,8 +153,13 @@ class MailDaemon:
         for cand in candidates:
             if cand.has_turn and cand.size > limit:
                 report.refused += 1
-                log.warning("mail UID %d is %d bytes, too large for a turn file (limit %d, see "
-                            "max_attachment_bytes); not imported", cand.uid, cand.size, limit)
+                log.warning(
+                    "mail UID %d is %d bytes, too large for a turn file (limit %d, see "
+                    "max_attachment_bytes); not imported",
+                    cand.uid,
+                    cand.size,
+                    limit,
+                )
         raws = self.mailbox.fetch_raw([c.uid for c in candidates if c.has_turn and c.size <= limit])
         for uid in sorted(raws):
             if self.stopping:
@@ -179,8 +187,7 @@ class MailDaemon:
         mail = parse_mail(raw, self.config.max_attachment_bytes)
         for problem in mail.problems:
             report.refused += 1
-            log.warning("mail %s from %s: %s; not imported", mail.message_id or "(no id)", mail.sender or "?",
-                        problem)
+            log.warning("mail %s from %s: %s; not imported", mail.message_id or "(no id)", mail.sender or "?", problem)
         for att in mail.attachments:
             turn = parse_turn_name(att.filename)
             assert turn is not None  # parse_mail only keeps well-named files
@@ -316,6 +323,7 @@ class MailDaemon:
 @contextlib.contextmanager
 def _stop_on_signals(daemon: MailDaemon) -> Iterator[None]:
     """SIGTERM and SIGINT finish the current step, then stop (only in the main thread)."""
+
     def handler(signum: int, frame: object) -> None:
         daemon.stopping = True
 
@@ -339,11 +347,12 @@ def status_lines(config: MailConfig) -> list[str]:
     for entry in queue.pending():
         wait = max(0.0, entry.next_at - time.time())
         error = f": {entry.last_error}" if entry.last_error else ""
-        lines.append(f"pending  {entry.filename or entry.subject} -> {entry.recipient} "
-                     f"(attempts {entry.attempts}, next in {wait:.0f} s){error}")
+        lines.append(
+            f"pending  {entry.filename or entry.subject} -> {entry.recipient} "
+            f"(attempts {entry.attempts}, next in {wait:.0f} s){error}"
+        )
     for entry in queue.failed():
         lines.append(f"FAILED   {entry.filename or entry.subject} -> {entry.recipient}: {entry.last_error}")
     sent = sum(1 for e in queue.entries.values() if e.status == "sent")
     lines.append(f"{sent} mail(s) sent, {len(queue.pending())} pending, {len(queue.failed())} failed")
     return lines
-

@@ -53,6 +53,7 @@ def load_module(module_name: str, functions: tuple[str, ...], what: str, setting
 
 
 def load_exchange(module_name: str) -> Exchange:
-    module: Exchange = load_module(module_name, ("import_file", "game_info"), "the game layer",
-                                   "the exchange setting", "mail-exchange")
+    module: Exchange = load_module(
+        module_name, ("import_file", "game_info"), "the game layer", "the exchange setting", "mail-exchange"
+    )
     return module

@@ -36,7 +36,13 @@ log = logging.getLogger("pbem.mail")
 # Everything a dropped connection, a restarted server or a confused protocol
 # state can raise; the daemon reconnects after any of these.
 IMAP_ERRORS: tuple[type[BaseException], ...] = (
-    imaplib.IMAP4.error, imapclient.exceptions.IMAPClientError, OSError, ssl.SSLError, EOFError, TimeoutError)
+    imaplib.IMAP4.error,
+    imapclient.exceptions.IMAPClientError,
+    OSError,
+    ssl.SSLError,
+    EOFError,
+    TimeoutError,
+)
 FETCH_CHUNK = 10  # mails handled per round; small rounds let answers go out sooner
 PROCESSED_KEYWORD = "$PbemDone"
 
@@ -86,8 +92,10 @@ def describe_imap_error(server: ServerConfig, err: BaseException) -> str:
     lower = text.lower()
     where = f"IMAP server {server.where}"
     if isinstance(err, imapclient.exceptions.LoginError) or "authenticationfailed" in lower:
-        return (f"{where} refused the login of {server.user!r}: {text} — "
-                f"check imap.user and the password in imap.password_env/password_file")
+        return (
+            f"{where} refused the login of {server.user!r}: {text} — "
+            f"check imap.user and the password in imap.password_env/password_file"
+        )
     if isinstance(err, ConnectionRefusedError) or "refused" in lower:
         return f"cannot reach {where}: connection refused — check imap.host/imap.port"
     if isinstance(err, (TimeoutError, socket.timeout)) or "timed out" in lower:
@@ -95,8 +103,10 @@ def describe_imap_error(server: ServerConfig, err: BaseException) -> str:
     if isinstance(err, socket.gaierror):
         return f"cannot resolve IMAP host {server.host!r} — check imap.host"
     if isinstance(err, ssl.SSLCertVerificationError) or "certificate" in lower:
-        return (f"TLS with {where} failed: the server's certificate is not trusted ({text}) — "
-                f"check imap.host, or set imap.ca_file to the certificate authority that signed it")
+        return (
+            f"TLS with {where} failed: the server's certificate is not trusted ({text}) — "
+            f"check imap.host, or set imap.ca_file to the certificate authority that signed it"
+        )
     if isinstance(err, ssl.SSLError) or "ssl" in lower or "tls" in lower:
         return f"TLS with {where} failed: {text} — check imap.security (tls, starttls or none)"
     return f"{where}: {text or type(err).__name__}"
@@ -116,9 +126,13 @@ class ImapMailbox:
     def connect(self) -> None:
         self.close()
         context = self.server.tls_context()
-        client = imapclient.IMAPClient(self.server.host, port=self.server.port,
-                                       ssl=self.server.security == "tls", ssl_context=context,
-                                       timeout=self.server.timeout_seconds)
+        client = imapclient.IMAPClient(
+            self.server.host,
+            port=self.server.port,
+            ssl=self.server.security == "tls",
+            ssl_context=context,
+            timeout=self.server.timeout_seconds,
+        )
         try:
             if self.server.security == "starttls":
                 client.starttls(context)
@@ -133,8 +147,9 @@ class ImapMailbox:
         self.client = client
         uidvalidity = int(info.get(b"UIDVALIDITY", 0))
         if self.position.reset_if_changed(uidvalidity):
-            log.warning("UIDVALIDITY of %s changed; looking at every mail again (duplicates are harmless)",
-                        self.options.folder)
+            log.warning(
+                "UIDVALIDITY of %s changed; looking at every mail again (duplicates are harmless)", self.options.folder
+            )
 
     def close(self) -> None:
         if self.client is not None:
@@ -168,14 +183,15 @@ class ImapMailbox:
         uids = uids[:limit]
         found: list[Candidate] = []
         for start in range(0, len(uids), FETCH_CHUNK):
-            chunk = uids[start:start + FETCH_CHUNK]
+            chunk = uids[start : start + FETCH_CHUNK]
             data = client.fetch(chunk, ["RFC822.SIZE", "BODYSTRUCTURE"])
             for uid in chunk:
                 item = data.get(uid)
                 if item is None:  # expunged meanwhile
                     continue
-                found.append(Candidate(uid, int(item.get(b"RFC822.SIZE", 0)),
-                                       has_turn_attachment(item.get(b"BODYSTRUCTURE"))))
+                found.append(
+                    Candidate(uid, int(item.get(b"RFC822.SIZE", 0)), has_turn_attachment(item.get(b"BODYSTRUCTURE")))
+                )
         return found, more
 
     def has_new(self) -> bool:

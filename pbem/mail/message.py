@@ -63,8 +63,9 @@ def turn_subject(turn: TurnName) -> str:
     return f"[pbem] game {turn.game_id} turn {turn.seq:05d} ({turn.side})"
 
 
-def build_turn_mail(*, sender: str, recipient: str, turn: TurnName, data: bytes, message_id: str,
-                    references: list[str], body: str) -> EmailMessage:
+def build_turn_mail(
+    *, sender: str, recipient: str, turn: TurnName, data: bytes, message_id: str, references: list[str], body: str
+) -> EmailMessage:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = recipient
@@ -81,8 +82,9 @@ def build_turn_mail(*, sender: str, recipient: str, turn: TurnName, data: bytes,
     return msg
 
 
-def build_text_mail(*, sender: str, recipient: str, subject: str, body: str, domain: str,
-                    references: list[str] | None = None) -> EmailMessage:
+def build_text_mail(
+    *, sender: str, recipient: str, subject: str, body: str, domain: str, references: list[str] | None = None
+) -> EmailMessage:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = recipient
@@ -137,8 +139,10 @@ def parse_mail(raw: bytes, max_attachment_bytes: int) -> IncomingMail:
             problems.append(f"attachment {filename} is empty")
             continue
         if len(payload) > max_attachment_bytes:
-            problems.append(f"attachment {filename} is {len(payload)} bytes, over the limit of "
-                            f"{max_attachment_bytes} (max_attachment_bytes)")
+            problems.append(
+                f"attachment {filename} is {len(payload)} bytes, over the limit of "
+                f"{max_attachment_bytes} (max_attachment_bytes)"
+            )
             continue
         attachments.append(Attachment(filename, payload))
     return IncomingMail(message_id, sender, attachments, problems)

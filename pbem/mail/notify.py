@@ -38,16 +38,29 @@ class Notifier:
         if not info.my_turn:
             return
         status = " ".join(str(info.status_line).split())
-        log.info("YOUR MOVE in game %s (%s): %s — give your orders and seal them with `pbem send`",
-                 game_id, info.my_side, status)
+        log.info(
+            "YOUR MOVE in game %s (%s): %s — give your orders and seal them with `pbem send`",
+            game_id,
+            info.my_side,
+            status,
+        )
         if not self.config.notify_mail:
             return
         # One notice per received file: the queue key makes a restart resend nothing twice.
         key = f"notify:{game_id}:{int(getattr(result, 'seq', 0)):05d}"
         if key in self.queue:
             return
-        body = NOTICE_BODY.format(game=game_id, side=info.my_side, status=status,
-                                  opponent=info.opponent_email or "your opponent")
-        self.queue.add(Entry(key=key, kind="notify", recipient=self.config.address, message_id="",
-                             references=self.threads.references(game_id),
-                             subject=f"[pbem] your move in game {game_id}", body=body))
+        body = NOTICE_BODY.format(
+            game=game_id, side=info.my_side, status=status, opponent=info.opponent_email or "your opponent"
+        )
+        self.queue.add(
+            Entry(
+                key=key,
+                kind="notify",
+                recipient=self.config.address,
+                message_id="",
+                references=self.threads.references(game_id),
+                subject=f"[pbem] your move in game {game_id}",
+                body=body,
+            )
+        )

@@ -33,8 +33,9 @@ TURN_BODY = (
 
 
 class Outbox:
-    def __init__(self, config: MailConfig, exchange: Exchange, queue: SendQueue, threads: ThreadBook,
-                 home_kw: dict[str, Any]) -> None:
+    def __init__(
+        self, config: MailConfig, exchange: Exchange, queue: SendQueue, threads: ThreadBook, home_kw: dict[str, Any]
+    ) -> None:
         self.config = config
         self.exchange = exchange
         self.queue = queue
@@ -90,13 +91,22 @@ class Outbox:
                 self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
                 continue
             if "@" not in recipient:
-                self._warn_once(key, f"{path.name} waits in outbox/: no opponent address known for game "
-                                     f"{turn.game_id}")
+                self._warn_once(key, f"{path.name} waits in outbox/: no opponent address known for game {turn.game_id}")
                 continue
             message_id = turn_message_id(turn, digest, self.config.domain)
             references = self.threads.references(turn.game_id)
-            self.queue.add(Entry(key=key, kind="turn", recipient=recipient, message_id=message_id,
-                                 references=references, filename=path.name, sha256=digest), save=False)
+            self.queue.add(
+                Entry(
+                    key=key,
+                    kind="turn",
+                    recipient=recipient,
+                    message_id=message_id,
+                    references=references,
+                    filename=path.name,
+                    sha256=digest,
+                ),
+                save=False,
+            )
             self.threads.add(turn.game_id, message_id)
             count("queued")
             queued = True
@@ -135,21 +145,37 @@ class Outbox:
             elif outcome.status == smtp.PERMANENT:
                 self.queue.mark_failed(entry, outcome.detail, save=False)
                 count("failed")
-                log.error("FAILED to send %s to %s: %s — kept in the failed list "
-                          "(`pbem mail status`; `pbem mail retry` after fixing it)", what, entry.recipient,
-                          outcome.detail)
+                log.error(
+                    "FAILED to send %s to %s: %s — kept in the failed list "
+                    "(`pbem mail status`; `pbem mail retry` after fixing it)",
+                    what,
+                    entry.recipient,
+                    outcome.detail,
+                )
             else:
                 delay = self.queue.mark_retry(entry, outcome.detail, save=False)
                 count("deferred")
-                log.warning("could not send %s to %s yet: %s; retry %d in %.0f s", what, entry.recipient,
-                            outcome.detail, entry.attempts, delay)
+                log.warning(
+                    "could not send %s to %s yet: %s; retry %d in %.0f s",
+                    what,
+                    entry.recipient,
+                    outcome.detail,
+                    entry.attempts,
+                    delay,
+                )
         if batch:
             self.queue.save()
 
     def build(self, entry: Entry) -> Any:
         if entry.kind == "notify":
-            return build_text_mail(sender=self.config.address, recipient=entry.recipient, subject=entry.subject,
-                                   body=entry.body, domain=self.config.domain, references=entry.references)
+            return build_text_mail(
+                sender=self.config.address,
+                recipient=entry.recipient,
+                subject=entry.subject,
+                body=entry.body,
+                domain=self.config.domain,
+                references=entry.references,
+            )
         path = self.outbox / entry.filename
         try:
             data = path.read_bytes()
@@ -158,9 +184,15 @@ class Outbox:
         turn = parse_turn_name(entry.filename)
         if turn is None or sha256_hex(data) != entry.sha256:
             return None
-        return build_turn_mail(sender=self.config.address, recipient=entry.recipient, turn=turn, data=data,
-                               message_id=entry.message_id, references=entry.references,
-                               body=TURN_BODY.format(game=turn.game_id, file=entry.filename))
+        return build_turn_mail(
+            sender=self.config.address,
+            recipient=entry.recipient,
+            turn=turn,
+            data=data,
+            message_id=entry.message_id,
+            references=entry.references,
+            body=TURN_BODY.format(game=turn.game_id, file=entry.filename),
+        )
 
     def changed(self) -> bool:
         """Did a file appear in (or change in) outbox/ since the last enqueue?"""

@@ -44,9 +44,13 @@ def _one_line(text: object) -> str:
 def _client(server: ServerConfig) -> aiosmtplib.SMTP:
     context = server.tls_context()
     return aiosmtplib.SMTP(
-        hostname=server.host, port=server.port, timeout=server.timeout_seconds,
-        use_tls=server.security == "tls", start_tls=(server.security == "starttls"),
-        tls_context=context)
+        hostname=server.host,
+        port=server.port,
+        timeout=server.timeout_seconds,
+        use_tls=server.security == "tls",
+        start_tls=(server.security == "starttls"),
+        tls_context=context,
+    )
 
 
 def _refused(err: BaseException | None) -> bool:
@@ -80,15 +84,19 @@ def describe_connect_error(server: ServerConfig, err: BaseException) -> str:
     if _refused(err):
         return f"cannot reach {where}: connection refused — check smtp.host/smtp.port"
     if isinstance(err, aiosmtplib.SMTPAuthenticationError):
-        return (f"{where} refused the login of {server.user!r}: {_one_line(err.message)} — "
-                f"check smtp.user and the password in smtp.password_env/password_file")
+        return (
+            f"{where} refused the login of {server.user!r}: {_one_line(err.message)} — "
+            f"check smtp.user and the password in smtp.password_env/password_file"
+        )
     if "refused" in text:
         return f"cannot reach {where}: connection refused — check smtp.host/smtp.port"
     if "timed out" in text or isinstance(err, (TimeoutError, aiosmtplib.SMTPTimeoutError)):
         return f"cannot reach {where}: no answer within {server.timeout_seconds:g} s — check smtp.host/smtp.port"
     if _cert_untrusted(err) or "certificate" in text:
-        return (f"TLS with {where} failed: the server's certificate is not trusted ({_one_line(err)}) — "
-                f"check smtp.host, or set smtp.ca_file to the certificate authority that signed it")
+        return (
+            f"TLS with {where} failed: the server's certificate is not trusted ({_one_line(err)}) — "
+            f"check smtp.host, or set smtp.ca_file to the certificate authority that signed it"
+        )
     if isinstance(err, ssl.SSLError) or "ssl" in text or "tls" in text:
         return f"TLS with {where} failed: {_one_line(err)} — check smtp.security (tls, starttls or none)"
     if "name or service not known" in text or "nodename" in text or "getaddrinfo" in text:
@@ -106,7 +114,9 @@ async def _open(server: ServerConfig) -> aiosmtplib.SMTP:
             if not client.supports_extension("auth"):
                 raise SmtpSetupError(
                     f"SMTP server {server.where} offers no AUTH — clear smtp.user or use smtp.security = "
-                    f'"starttls"/"tls"', permanent_config=True)
+                    f'"starttls"/"tls"',
+                    permanent_config=True,
+                )
             await client.login(server.user, server.password())
     except SmtpSetupError:
         client.close()
@@ -116,8 +126,9 @@ async def _open(server: ServerConfig) -> aiosmtplib.SMTP:
         raise SmtpSetupError(str(err), permanent_config=True) from err
     except (aiosmtplib.SMTPException, OSError, TimeoutError) as err:
         client.close()
-        raise SmtpSetupError(describe_connect_error(server, err),
-                             permanent_config=isinstance(err, aiosmtplib.SMTPAuthenticationError)) from err
+        raise SmtpSetupError(
+            describe_connect_error(server, err), permanent_config=isinstance(err, aiosmtplib.SMTPAuthenticationError)
+        ) from err
     return client
 
 

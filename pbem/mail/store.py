@@ -71,8 +71,9 @@ def load_json(path: Path, default: Any) -> Any:
     except FileNotFoundError:
         return default
     except (OSError, ValueError) as err:
-        raise PbemError(f"mail state file {path} is unreadable ({err}); move it away to start afresh",
-                        code="mail-state") from err
+        raise PbemError(
+            f"mail state file {path} is unreadable ({err}); move it away to start afresh", code="mail-state"
+        ) from err
 
 
 def save_json(path: Path, value: Any) -> None:

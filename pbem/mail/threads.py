@@ -17,7 +17,7 @@ class ThreadBook:
     def references(self, game_id: str) -> list[str]:
         """The root first, then the latest mails of the game; the last one is In-Reply-To."""
         ids = self.games.get(game_id, [])
-        return [thread_root(game_id), *ids[-(MAX_REFERENCES - 1):]]
+        return [thread_root(game_id), *ids[-(MAX_REFERENCES - 1) :]]
 
     def add(self, game_id: str, message_id: str) -> None:
         message_id = message_id.strip()

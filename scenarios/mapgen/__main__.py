@@ -26,8 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     kinds = Counter(hexmap.kind)
     print(f"grid {hexmap.grid.width}x{hexmap.grid.height}, lat {hexmap.grid.lat_north} to {hexmap.grid.lat_south:.1f}")
     print(f"land hexes {kinds[Kind.LAND] + kinds[Kind.COAST]} (coast {kinds[Kind.COAST]}), sea {kinds[Kind.SEA]}")
-    print(f"cities {len(hexmap.cities)}, capitals {sum(c.capital for c in hexmap.cities)}, "
-          f"major ports {sum(c.major_port for c in hexmap.cities)}, resources {len(hexmap.resources)}")
+    print(
+        f"cities {len(hexmap.cities)}, capitals {sum(c.capital for c in hexmap.cities)}, "
+        f"major ports {sum(c.major_port for c in hexmap.cities)}, resources {len(hexmap.resources)}"
+    )
     print(f"wrote {args.out} ({len(data)} bytes), digest {hexmap.digest()[:16]}")
     if args.verbose:
         for n in notes:

@@ -84,8 +84,14 @@ def build_surface(grid: HexGrid) -> World:
     frac = raster.land_fractions(geo, mask)
     land_x, sea_x = raster.side_crossings(geo, mask)
     w = World(
-        grid=grid, geo=geo, nbr=neighbour_array(grid), frac=frac,
-        has_land=frac >= LAND_MIN, has_sea=frac <= 1.0 - SEA_MIN, land_x=land_x, sea_x=sea_x,
+        grid=grid,
+        geo=geo,
+        nbr=neighbour_array(grid),
+        frac=frac,
+        has_land=frac >= LAND_MIN,
+        has_sea=frac <= 1.0 - SEA_MIN,
+        land_x=land_x,
+        sea_x=sea_x,
     )
     w.mask = mask  # type: ignore[attr-defined]
     return w
@@ -185,7 +191,7 @@ def assign_territories(w: World) -> None:
         ccx, ccy = w.geo.centre(left)
         la, lo = w.geo.to_latlon(ccx, ccy)
         near = tree.query_nearest(shapely.points(lo, la))
-        for (i, g) in zip(near[0].tolist(), near[1].tolist(), strict=True):
+        for i, g in zip(near[0].tolist(), near[1].tolist(), strict=True):
             code = codes[g]
             territory[int(left[i])] = index.get(NE.get(code, ""), 0)
     # whatever still has no owner (Antarctic scraps, unnamed rocks) goes back to the sea
@@ -221,8 +227,9 @@ def freeze_sides(w: World) -> bytearray:
             elif (h, d) in w.land_block:
                 s = Side.SEA
             else:
-                s = raster.decide_side(bool(w.land_x[h, d]), bool(w.sea_x[h, d]), bool(hl[h]), bool(hs[h]),
-                                       bool(hl[o]), bool(hs[o]))
+                s = raster.decide_side(
+                    bool(w.land_x[h, d]), bool(w.sea_x[h, d]), bool(hl[h]), bool(hs[h]), bool(hl[o]), bool(hs[o])
+                )
             sides[h * 6 + d] = s
             if o != NO_HEX:
                 sides[o * 6 + d + 3] = s
@@ -243,8 +250,6 @@ def territories_tuple(w: World) -> tuple[Territory, ...]:
 def kinds(w: World) -> bytes:
     k = np.where(w.has_land & w.has_sea, Kind.COAST, np.where(w.has_land, Kind.LAND, Kind.SEA))
     return bytes(k.astype(np.uint8).tolist())
-
-
 
 
 # --------------------------------------------------------------------------- straits and canals
@@ -392,31 +397,208 @@ def isolate_canals(w: World, canals: list[Canal]) -> None:
 
 
 REQUIRED_CITIES = (
-    "Paris", "Antwerp", "Brussels", "Esbjerg", "Aalborg", "Copenhagen", "Tripoli", "Benghazi", "Addis Ababa",
-    "Mogadishu", "Karachi", "Urumchi", "Ashkhabad", "Tashkent", "Saipan", "Gibraltar", "Malta", "Sevastopol",
-    "Okinawa", "Chicago", "Cleveland", "Toronto", "Astrakhan", "Baku", "Krasnovodsk", "Irkutsk", "Kampala",
-    "Stalingrad", "Leningrad", "Kiev", "Kharkov", "Smolensk", "Warsaw", "Danzig", "Konigsberg", "Narvik",
-    "Bergen", "Brest", "Marseille", "Naples", "Tobruk", "Alexandria", "Cairo", "Suez", "Haifa", "Singapore",
-    "Manila", "Pearl Harbor", "Rangoon", "Shanghai", "Nanking", "Chungking", "Hong Kong", "Vladivostok",
-    "Harbin", "Dairen", "Keijo", "Tokyo", "Osaka", "Nagasaki", "Hiroshima", "San Francisco", "Seattle",
-    "New York", "Norfolk", "Halifax", "Murmansk", "Archangel", "Luxembourg", "Tallinn", "Riga", "Kaunas",
-    "Tirana", "Beirut", "Damascus", "Panama", "San Salvador", "Port-au-Prince", "Guam", "Wake", "Midway",
-    "Iwo Jima", "Guadalcanal", "Tarawa", "Truk", "Rabaul", "Colombo", "Nicosia", "Reykjavik", "Torshavn",
-    "Wilno", "Lwow", "Vienna", "Prague", "Viipuri", "Kishinev", "Trieste", "Rhodes", "Taihoku", "Toyohara",
-    "Hsinking", "Ploesti", "Abadan", "Lhasa", "Malmo", "Colon", "Aden", "Lisbon", "Athens", "Hamburg", "Berlin",
-    "Moscow", "Madrid", "London", "Delhi", "Johannesburg", "Omsk", "Buenos Aires", "Petsamo", "Memel",
-    "Stettin", "Breslau", "Kirkenes", "Tetuan", "Port Said", "Batavia", "Saigon", "Hanoi", "Bangkok", "Mukden",
-    "Odessa", "Minsk", "Baghdad", "Basra", "Leopoldville", "Salonika", "Bordeaux", "Edinburgh", "Dutch Harbor",
-    "Kiska", "Attu", "Anchorage", "Port Moresby", "Noumea", "Suva", "Mandalay", "Tsingtao", "Kobe", "Fusan",
+    "Paris",
+    "Antwerp",
+    "Brussels",
+    "Esbjerg",
+    "Aalborg",
+    "Copenhagen",
+    "Tripoli",
+    "Benghazi",
+    "Addis Ababa",
+    "Mogadishu",
+    "Karachi",
+    "Urumchi",
+    "Ashkhabad",
+    "Tashkent",
+    "Saipan",
+    "Gibraltar",
+    "Malta",
+    "Sevastopol",
+    "Okinawa",
+    "Chicago",
+    "Cleveland",
+    "Toronto",
+    "Astrakhan",
+    "Baku",
+    "Krasnovodsk",
+    "Irkutsk",
+    "Kampala",
+    "Stalingrad",
+    "Leningrad",
+    "Kiev",
+    "Kharkov",
+    "Smolensk",
+    "Warsaw",
+    "Danzig",
+    "Konigsberg",
+    "Narvik",
+    "Bergen",
+    "Brest",
+    "Marseille",
+    "Naples",
+    "Tobruk",
+    "Alexandria",
+    "Cairo",
+    "Suez",
+    "Haifa",
+    "Singapore",
+    "Manila",
+    "Pearl Harbor",
+    "Rangoon",
+    "Shanghai",
+    "Nanking",
+    "Chungking",
+    "Hong Kong",
+    "Vladivostok",
+    "Harbin",
+    "Dairen",
+    "Keijo",
+    "Tokyo",
+    "Osaka",
+    "Nagasaki",
+    "Hiroshima",
+    "San Francisco",
+    "Seattle",
+    "New York",
+    "Norfolk",
+    "Halifax",
+    "Murmansk",
+    "Archangel",
+    "Luxembourg",
+    "Tallinn",
+    "Riga",
+    "Kaunas",
+    "Tirana",
+    "Beirut",
+    "Damascus",
+    "Panama",
+    "San Salvador",
+    "Port-au-Prince",
+    "Guam",
+    "Wake",
+    "Midway",
+    "Iwo Jima",
+    "Guadalcanal",
+    "Tarawa",
+    "Truk",
+    "Rabaul",
+    "Colombo",
+    "Nicosia",
+    "Reykjavik",
+    "Torshavn",
+    "Wilno",
+    "Lwow",
+    "Vienna",
+    "Prague",
+    "Viipuri",
+    "Kishinev",
+    "Trieste",
+    "Rhodes",
+    "Taihoku",
+    "Toyohara",
+    "Hsinking",
+    "Ploesti",
+    "Abadan",
+    "Lhasa",
+    "Malmo",
+    "Colon",
+    "Aden",
+    "Lisbon",
+    "Athens",
+    "Hamburg",
+    "Berlin",
+    "Moscow",
+    "Madrid",
+    "London",
+    "Delhi",
+    "Johannesburg",
+    "Omsk",
+    "Buenos Aires",
+    "Petsamo",
+    "Memel",
+    "Stettin",
+    "Breslau",
+    "Kirkenes",
+    "Tetuan",
+    "Port Said",
+    "Batavia",
+    "Saigon",
+    "Hanoi",
+    "Bangkok",
+    "Mukden",
+    "Odessa",
+    "Minsk",
+    "Baghdad",
+    "Basra",
+    "Leopoldville",
+    "Salonika",
+    "Bordeaux",
+    "Edinburgh",
+    "Dutch Harbor",
+    "Kiska",
+    "Attu",
+    "Anchorage",
+    "Port Moresby",
+    "Noumea",
+    "Suva",
+    "Mandalay",
+    "Tsingtao",
+    "Kobe",
+    "Fusan",
 )
 # Second tier: cities a player of the war expects, kept before the spread-out fill.
 IMPORTANT_CITIES = (
-    "Voronezh", "Kazan", "Saratov", "Tiflis", "Khabarovsk", "Krasnoyarsk", "Chita", "Alma-Ata", "Kursk",
-    "Yakutsk", "Petropavlovsk", "Sian", "Lanchow", "Port Arthur", "Brisbane", "Perth", "Darwin", "Atlanta",
-    "Mosul", "Aleppo", "Jerusalem", "Oran", "Massawa", "Nairobi", "Luanda", "Lourenco Marques", "Salisbury",
-    "Kano", "Manaus", "Sapporo", "Valencia", "Salonika", "Poznan", "Constanta", "Bari", "Messina", "Penang",
-    "Phnom Penh", "Makassar", "Khartoum", "Windhoek", "St. John's", "Kingston", "San Juan", "Valparaiso",
-    "Palau", "Kwajalein", "Asmara", "Port Sudan", "Diego Suarez",
+    "Voronezh",
+    "Kazan",
+    "Saratov",
+    "Tiflis",
+    "Khabarovsk",
+    "Krasnoyarsk",
+    "Chita",
+    "Alma-Ata",
+    "Kursk",
+    "Yakutsk",
+    "Petropavlovsk",
+    "Sian",
+    "Lanchow",
+    "Port Arthur",
+    "Brisbane",
+    "Perth",
+    "Darwin",
+    "Atlanta",
+    "Mosul",
+    "Aleppo",
+    "Jerusalem",
+    "Oran",
+    "Massawa",
+    "Nairobi",
+    "Luanda",
+    "Lourenco Marques",
+    "Salisbury",
+    "Kano",
+    "Manaus",
+    "Sapporo",
+    "Valencia",
+    "Salonika",
+    "Poznan",
+    "Constanta",
+    "Bari",
+    "Messina",
+    "Penang",
+    "Phnom Penh",
+    "Makassar",
+    "Khartoum",
+    "Windhoek",
+    "St. John's",
+    "Kingston",
+    "San Juan",
+    "Valparaiso",
+    "Palau",
+    "Kwajalein",
+    "Asmara",
+    "Port Sudan",
+    "Diego Suarez",
 )
 CITY_TARGET = 440
 
@@ -510,8 +692,7 @@ def place_cities(w: World) -> tuple[list[City], list[str]]:
             dist = np.minimum(dist, (np.abs(a) + np.abs(dr) + np.abs(a + dr)) // 2)
         np.fill_diagonal(dist, 1 << 30)
         alive = np.ones(len(names), dtype=bool)
-        spare = np.array([not kept[n][2] and n not in REQUIRED_CITIES and n not in IMPORTANT_CITIES
-                          for n in names])
+        spare = np.array([not kept[n][2] and n not in REQUIRED_CITIES and n not in IMPORTANT_CITIES for n in names])
         order_idx = np.array([kept[n][3] for n in names])
         # places.py lists each territory's cities roughly by importance: every
         # territory keeps its first spare cities longest, so the long lists (the
@@ -545,23 +726,86 @@ def place_cities(w: World) -> tuple[list[City], list[str]]:
 # weights (see scenarios/README.md); candidates are taken in list order, cities first.
 RESOURCE_QUOTA: dict[str, int] = {
     # the powers (home land)
-    "United States": 34, "Germany": 16, "United Kingdom": 7, "Soviet Union": 28, "France": 14, "Japan": 3,
-    "Italy": 12, "China": 16,
+    "United States": 34,
+    "Germany": 16,
+    "United Kingdom": 7,
+    "Soviet Union": 28,
+    "France": 14,
+    "Japan": 3,
+    "Italy": 12,
+    "China": 16,
     # colonies of the powers
-    "India": 5, "Burma": 2, "Malaya": 2, "Egypt": 1, "Iraq": 2, "Kuwait": 1, "Bahrain": 1,
-    "Northern Rhodesia": 1, "Southern Rhodesia": 1, "Nigeria": 1, "Gold Coast": 1,
-    "French North Africa": 4, "French Indochina": 2, "French West Africa": 1, "New Caledonia": 1,
-    "Manchukuo": 4, "Korea": 2, "Formosa": 1, "Karafuto": 1,
-    "Libya": 1, "Italian East Africa": 1, "Albania": 1, "Philippines": 3,
-    "Dutch East Indies": 8, "Curacao": 1, "Belgian Congo": 3, "Angola": 1, "Mozambique": 1,
+    "India": 5,
+    "Burma": 2,
+    "Malaya": 2,
+    "Egypt": 1,
+    "Iraq": 2,
+    "Kuwait": 1,
+    "Bahrain": 1,
+    "Northern Rhodesia": 1,
+    "Southern Rhodesia": 1,
+    "Nigeria": 1,
+    "Gold Coast": 1,
+    "French North Africa": 4,
+    "French Indochina": 2,
+    "French West Africa": 1,
+    "New Caledonia": 1,
+    "Manchukuo": 4,
+    "Korea": 2,
+    "Formosa": 1,
+    "Karafuto": 1,
+    "Libya": 1,
+    "Italian East Africa": 1,
+    "Albania": 1,
+    "Philippines": 3,
+    "Dutch East Indies": 8,
+    "Curacao": 1,
+    "Belgian Congo": 3,
+    "Angola": 1,
+    "Mozambique": 1,
     "South West Africa": 1,
     # the other countries
-    "Netherlands": 2, "Belgium": 3, "Canada": 10, "Australia": 7, "South Africa": 6, "Brazil": 7,
-    "Argentina": 6, "Mexico": 5, "Chile": 5, "Spain": 5, "Poland": 6, "Sweden": 5, "Turkey": 4, "Romania": 4,
-    "Yugoslavia": 4, "Venezuela": 4, "Portugal": 2, "Peru": 3, "Iran": 4, "Uruguay": 2, "Thailand": 3,
-    "Saudi Arabia": 2, "New Zealand": 3, "Hungary": 3, "Finland": 3, "Colombia": 3, "Bolivia": 2,
-    "Switzerland": 2, "Norway": 3, "Greece": 2, "Cuba": 2, "Denmark": 1, "Ireland": 1, "Bulgaria": 1,
-    "Estonia": 1, "Latvia": 1, "Lithuania": 1, "Ecuador": 1, "Paraguay": 1, "Afghanistan": 1, "Mongolia": 1,
+    "Netherlands": 2,
+    "Belgium": 3,
+    "Canada": 10,
+    "Australia": 7,
+    "South Africa": 6,
+    "Brazil": 7,
+    "Argentina": 6,
+    "Mexico": 5,
+    "Chile": 5,
+    "Spain": 5,
+    "Poland": 6,
+    "Sweden": 5,
+    "Turkey": 4,
+    "Romania": 4,
+    "Yugoslavia": 4,
+    "Venezuela": 4,
+    "Portugal": 2,
+    "Peru": 3,
+    "Iran": 4,
+    "Uruguay": 2,
+    "Thailand": 3,
+    "Saudi Arabia": 2,
+    "New Zealand": 3,
+    "Hungary": 3,
+    "Finland": 3,
+    "Colombia": 3,
+    "Bolivia": 2,
+    "Switzerland": 2,
+    "Norway": 3,
+    "Greece": 2,
+    "Cuba": 2,
+    "Denmark": 1,
+    "Ireland": 1,
+    "Bulgaria": 1,
+    "Estonia": 1,
+    "Latvia": 1,
+    "Lithuania": 1,
+    "Ecuador": 1,
+    "Paraguay": 1,
+    "Afghanistan": 1,
+    "Mongolia": 1,
 }
 
 
@@ -610,8 +854,9 @@ def assign_terrain(w: World) -> bytearray:
     size = w.grid.size
     ids = np.arange(size, dtype=np.int64)
     cx, cy = w.geo.centre(ids)
-    offs = [(0.0, 0.0)] + [(0.3 * math.cos(math.radians(30 + 60 * k)), 0.3 * math.sin(math.radians(30 + 60 * k)))
-                           for k in range(6)]
+    offs = [(0.0, 0.0)] + [
+        (0.3 * math.cos(math.radians(30 + 60 * k)), 0.3 * math.sin(math.radians(30 + 60 * k))) for k in range(6)
+    ]
     lats, lons = [], []
     for ox, oy in offs:
         la, lo = w.geo.to_latlon(cx + ox, cy + oy)
@@ -640,7 +885,7 @@ def assign_weather(w: World) -> bytearray:
     cx, cy = w.geo.centre(ids)
     lat, lon = w.geo.to_latlon(cx, cy)
     zone = np.full(size, int(WeatherZone.NORTH_TEMPERATE), dtype=np.int64)
-    tropical = (np.abs(lat) <= 23.5)
+    tropical = np.abs(lat) <= 23.5
     # the monsoon lands of southern and eastern Asia reach further north
     names = np.array(w.territory_names, dtype=object)[w.territory]
     monsoon = np.isin(names, ["India", "Burma", "Ceylon", "Hong Kong"])
@@ -660,9 +905,33 @@ def assign_weather(w: World) -> bytearray:
 
 
 EUROPE_RAIL = {
-    "United Kingdom", "Ireland", "France", "Belgium", "Netherlands", "Luxembourg", "Switzerland", "Germany",
-    "Denmark", "Norway", "Sweden", "Finland", "Estonia", "Latvia", "Lithuania", "Poland", "Hungary", "Romania",
-    "Yugoslavia", "Bulgaria", "Greece", "Italy", "Spain", "Portugal", "Gibraltar", "Malta", "Albania",
+    "United Kingdom",
+    "Ireland",
+    "France",
+    "Belgium",
+    "Netherlands",
+    "Luxembourg",
+    "Switzerland",
+    "Germany",
+    "Denmark",
+    "Norway",
+    "Sweden",
+    "Finland",
+    "Estonia",
+    "Latvia",
+    "Lithuania",
+    "Poland",
+    "Hungary",
+    "Romania",
+    "Yugoslavia",
+    "Bulgaria",
+    "Greece",
+    "Italy",
+    "Spain",
+    "Portugal",
+    "Gibraltar",
+    "Malta",
+    "Albania",
     "Dodecanese",
 }
 JAPAN_RAIL = {"Japan", "Korea", "Formosa", "Manchukuo", "Karafuto", "South Seas Mandate"}
@@ -695,16 +964,62 @@ def assign_rail(w: World, terrain: bytearray, weather: bytearray) -> bytearray:
 # --------------------------------------------------------------------------- temporary borders
 
 
-POLAND_EAST: geodata.Ring = ((22.0, 53.45), (22.6, 52.6), (23.2, 52.3), (23.6, 52.1), (23.7, 51.6), (24.1, 50.9),
-                             (23.5, 50.4), (22.8, 49.8), (22.6, 49.1), (30.0, 47.0), (30.0, 57.0), (22.0, 55.0))
-FRANCE_NORTH: geodata.Ring = ((-1.2, 43.1), (-0.5, 43.9), (-0.25, 44.55), (0.15, 45.65), (0.6, 46.4), (1.0, 47.1),
-                              (2.07, 47.22), (3.33, 46.57), (4.85, 46.78), (5.5, 47.1), (6.1, 46.25), (8.0, 46.3),
-                              (9.0, 51.5), (-6.0, 51.5), (-6.0, 43.1))
+POLAND_EAST: geodata.Ring = (
+    (22.0, 53.45),
+    (22.6, 52.6),
+    (23.2, 52.3),
+    (23.6, 52.1),
+    (23.7, 51.6),
+    (24.1, 50.9),
+    (23.5, 50.4),
+    (22.8, 49.8),
+    (22.6, 49.1),
+    (30.0, 47.0),
+    (30.0, 57.0),
+    (22.0, 55.0),
+)
+FRANCE_NORTH: geodata.Ring = (
+    (-1.2, 43.1),
+    (-0.5, 43.9),
+    (-0.25, 44.55),
+    (0.15, 45.65),
+    (0.6, 46.4),
+    (1.0, 47.1),
+    (2.07, 47.22),
+    (3.33, 46.57),
+    (4.85, 46.78),
+    (5.5, 47.1),
+    (6.1, 46.25),
+    (8.0, 46.3),
+    (9.0, 51.5),
+    (-6.0, 51.5),
+    (-6.0, 43.1),
+)
 CHINA_JAPAN: tuple[geodata.Ring, ...] = (
-    ((108.0, 40.0), (108.0, 42.5), (116.0, 46.0), (120.0, 42.0), (122.0, 40.0), (122.5, 37.5), (121.0, 36.5),
-     (122.0, 32.0), (121.8, 30.5), (120.5, 30.0), (118.5, 30.5), (116.5, 30.0), (115.5, 29.5), (113.5, 29.8),
-     (113.0, 31.0), (114.5, 32.5), (115.5, 34.0), (114.0, 35.0), (112.5, 35.2), (111.0, 35.5), (110.5, 37.0),
-     (110.5, 39.0)),
+    (
+        (108.0, 40.0),
+        (108.0, 42.5),
+        (116.0, 46.0),
+        (120.0, 42.0),
+        (122.0, 40.0),
+        (122.5, 37.5),
+        (121.0, 36.5),
+        (122.0, 32.0),
+        (121.8, 30.5),
+        (120.5, 30.0),
+        (118.5, 30.5),
+        (116.5, 30.0),
+        (115.5, 29.5),
+        (113.5, 29.8),
+        (113.0, 31.0),
+        (114.5, 32.5),
+        (115.5, 34.0),
+        (114.0, 35.0),
+        (112.5, 35.2),
+        (111.0, 35.5),
+        (110.5, 37.0),
+        (110.5, 39.0),
+    ),
     ((112.3, 21.8), (114.6, 22.2), (114.6, 23.8), (113.0, 23.9), (112.3, 23.0)),
 )
 

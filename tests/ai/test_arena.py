@@ -39,8 +39,9 @@ def test_bot_beats_random_on_a_small_europe() -> None:
     """The bot's Axis takes Poland from a random Allied player within a few months."""
     from tests.ai.worlds import EUROPE_WORLD, europe_1939
 
-    result = arena.play_game(EUROPE_WORLD, 1940 * 12 + 1, {"axis": "bot", "allies": "random"}, seed=3,
-                             setup=europe_1939)
+    result = arena.play_game(
+        EUROPE_WORLD, 1940 * 12 + 1, {"axis": "bot", "allies": "random"}, seed=3, setup=europe_1939
+    )
     assert not result.error
     assert result.winner == "axis"
     assert "Poland" in result.fallen

@@ -51,11 +51,14 @@ def _walk(state: GameState, players: dict[str, str], steps: int = 80) -> list[st
     return seen
 
 
-@pytest.mark.parametrize("players", [
-    {"axis": "bot", "allies": "bot"},
-    {"axis": "random", "allies": "bot"},
-    {"axis": "bot", "allies": "random"},
-])
+@pytest.mark.parametrize(
+    "players",
+    [
+        {"axis": "bot", "allies": "bot"},
+        {"axis": "random", "allies": "bot"},
+        {"axis": "bot", "allies": "random"},
+    ],
+)
 def test_players_only_make_legal_decisions_for_several_months(players: dict[str, str]) -> None:
     state = _game()
     start = state.date

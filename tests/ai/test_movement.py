@@ -8,7 +8,6 @@ from tests.ai.worlds import LONG_WORLD, advance_to, at_war, hx, infantry
 SEED = b"\x03" * 32
 
 
-
 def _moves(actions: list[api.Action]) -> dict[int, tuple[str, int]]:
     return {int(a.args[0]): (a.kind, int(a.args[-1])) for a in actions if a.kind in ("move", "rail")}
 

@@ -10,7 +10,6 @@ from tests.ai.worlds import advance_to, at_war, hx, infantry
 SEED = b"\x02" * 32
 
 
-
 def test_deployment_forms_full_units_at_the_front() -> None:
     state = at_war()
     infantry(state, "Poland", "3,3", 5)

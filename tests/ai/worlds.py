@@ -101,10 +101,19 @@ def _europe_picture() -> str:
 EUROPE_WORLD = build_world(
     _europe_picture(),
     cities={
-        "Paris": "3,5 capital", "Lyon": "6,9", "Lille": "8,2",
-        "Berlin": "15,3 capital", "Munich": "13,9", "Breslau": "20,7", "Hamburg": "12,1",
-        "Warsaw": "26,5 capital", "Krakow": "24,9", "Danzig": "23,1",
-        "Moscow": "38,5 capital", "Kiev": "33,9", "Minsk": "32,4",
+        "Paris": "3,5 capital",
+        "Lyon": "6,9",
+        "Lille": "8,2",
+        "Berlin": "15,3 capital",
+        "Munich": "13,9",
+        "Breslau": "20,7",
+        "Hamburg": "12,1",
+        "Warsaw": "26,5 capital",
+        "Krakow": "24,9",
+        "Danzig": "23,1",
+        "Moscow": "38,5 capital",
+        "Kiev": "33,9",
+        "Minsk": "32,4",
     },
     resources=["3,5", "8,2", "15,3", "13,9", "20,7", "12,1", "26,5", "24,9", "38,5", "33,9", "6,9"],
     countries=[
@@ -119,8 +128,12 @@ EUROPE_WORLD = build_world(
 def europe_1939(state: GameState) -> None:
     """Germany at war in September 1939 with its army placed; the others neutral with pools."""
     state.date = 1939 * 12 + 8
-    pools = {"Germany": {"infantry/3": 60, "armor/5": 30}, "Poland": {"infantry/3": 30},
-             "France": {"infantry/3": 70}, "Soviet Union": {"infantry/3": 80, "armor/5": 10}}
+    pools = {
+        "Germany": {"infantry/3": 60, "armor/5": 30},
+        "Poland": {"infantry/3": 30},
+        "France": {"infantry/3": 70},
+        "Soviet Union": {"infantry/3": 80, "armor/5": 10},
+    }
     for name, pool in pools.items():
         state.countries[name].pool_land = dict(pool)
     enter_war(state, "Germany", "axis")

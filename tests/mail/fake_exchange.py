@@ -89,12 +89,23 @@ def make_turn(game_id: str, seq: int, payload: dict[str, object] | None = None, 
     return f"{game_id}-{seq:05d}-{side}.pbem", data
 
 
-def new_game(ws: Path, game_id: str, my_side: str, my_email: str, opponent_email: str,
-             autoplay_until: int = 0, opponent_autoplay: int | None = None) -> Path | None:
+def new_game(
+    ws: Path,
+    game_id: str,
+    my_side: str,
+    my_email: str,
+    opponent_email: str,
+    autoplay_until: int = 0,
+    opponent_autoplay: int | None = None,
+) -> Path | None:
     """Start a game here; the axis side writes the invitation (seq 1) into outbox/."""
     table = games(ws)
-    table[game_id] = {"my_side": my_side, "my_email": my_email, "opponent_email": opponent_email,
-                      "autoplay_until": autoplay_until}
+    table[game_id] = {
+        "my_side": my_side,
+        "my_email": my_email,
+        "opponent_email": opponent_email,
+        "autoplay_until": autoplay_until,
+    }
     _save(ws, "games.json", table)
     if my_side != "axis":
         return None
@@ -129,7 +140,7 @@ def _parse(data: bytes) -> dict[str, object]:
     if not data.startswith(MAGIC):
         raise FakeError("not a turn file (bad magic)")
     try:
-        head = data[len(MAGIC):].split(b"\n", 1)[0]
+        head = data[len(MAGIC) :].split(b"\n", 1)[0]
         body = json.loads(head)
     except ValueError as err:
         raise FakeError(f"corrupt turn file: {err}") from err
@@ -156,8 +167,12 @@ def import_file(ws: Path, path: Path, home: Path | None = None) -> ImportResult:
             return ImportResult("stored", game_id, seq, "waits for the invitation")
         if not isinstance(invite, dict):
             return ImportResult("rejected", game_id, seq, f"unknown game {game_id}")
-        table[game_id] = {"my_side": "allies", "my_email": invite["allies"], "opponent_email": invite["axis"],
-                          "autoplay_until": int(invite.get("autoplay_until", 0))}
+        table[game_id] = {
+            "my_side": "allies",
+            "my_email": invite["allies"],
+            "opponent_email": invite["axis"],
+            "autoplay_until": int(invite.get("autoplay_until", 0)),
+        }
         _save(ws, "games.json", table)
     game = table[game_id]
     if side_of(seq) == game["my_side"]:
@@ -200,8 +215,13 @@ def game_info(ws: Path, game_id: str, home: Path | None = None) -> GameInfo:
         raise FakeError(f"unknown game {game_id}")
     game = table[game_id]
     nxt = _last_seq(ws, game_id) + 1
-    return GameInfo(str(game["my_side"]), str(game["my_email"]), str(game["opponent_email"]),
-                    side_of(nxt) == game["my_side"], f"file {nxt} is {side_of(nxt)}'s to write")
+    return GameInfo(
+        str(game["my_side"]),
+        str(game["my_email"]),
+        str(game["opponent_email"]),
+        side_of(nxt) == game["my_side"],
+        f"file {nxt} is {side_of(nxt)}'s to write",
+    )
 
 
 def accept(ws: Path, game_id: str, identity: str, home: Path | None = None) -> list[Path]:

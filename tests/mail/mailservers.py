@@ -30,8 +30,7 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 DOMAIN = "pbem.test"
 PASSWORD = "secret"
 INSTALL_HINT = (
-    "real mail servers are needed for the mail integration tests: "
-    "apt-get install dovecot-imapd dovecot-lmtpd postfix"
+    "real mail servers are needed for the mail integration tests: apt-get install dovecot-imapd dovecot-lmtpd postfix"
 )
 
 
@@ -71,35 +70,56 @@ def write_test_certificates(directory: Path, ca_file: Path, cert_file: Path, key
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "pbem test CA")])
     ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())
-    no_usage = dict(content_commitment=False, key_encipherment=False, data_encipherment=False,
-                    key_agreement=False, encipher_only=False, decipher_only=False)
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
-          .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
-          .not_valid_before(start).not_valid_after(end)
-          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-          .add_extension(x509.KeyUsage(digital_signature=False, key_cert_sign=True, crl_sign=True, **no_usage),
-                         critical=True)
-          .add_extension(ca_ski, critical=False)
-          .sign(ca_key, hashes.SHA256()))
+    no_usage = dict(
+        content_commitment=False,
+        key_encipherment=False,
+        data_encipherment=False,
+        key_agreement=False,
+        encipher_only=False,
+        decipher_only=False,
+    )
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(digital_signature=False, key_cert_sign=True, crl_sign=True, **no_usage), critical=True
+        )
+        .add_extension(ca_ski, critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
     key = ec.generate_private_key(ec.SECP256R1())
-    cert = (x509.CertificateBuilder()
-            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
-            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(start).not_valid_after(end)
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=False, crl_sign=False, **no_usage),
-                           critical=True)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
-                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                           critical=False)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski), critical=False)
-            .sign(ca_key, hashes.SHA256()))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(digital_signature=True, key_cert_sign=False, crl_sign=False, **no_usage), critical=True
+        )
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
     ca_file.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
     cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     key_file.chmod(0o600)
 
 
@@ -214,8 +234,13 @@ class MailServers:
 
     def kill_imap_sessions(self) -> None:
         """End the IMAP processes serving connections on this instance's port (found by socket)."""
-        done = subprocess.run(["ss", "-Htnp", "state", "established", f"( sport = :{self.imap_port} )"],
-                              capture_output=True, text=True, timeout=10, check=False)
+        done = subprocess.run(
+            ["ss", "-Htnp", "state", "established", f"( sport = :{self.imap_port} )"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
         pids = {int(m) for m in re.findall(r"pid=(\d+)", done.stdout)}
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
@@ -276,10 +301,10 @@ class MailServers:
             ssl_settings, imaps = "ssl = no", "port = 0"
         self.dovecot_conf.write_text(f"""\
 protocols = imap lmtp
-base_dir = {base / 'run'}
-state_dir = {base / 'state'}
-log_path = {self.root / 'dovecot.log'}
-info_log_path = {self.root / 'dovecot.log'}
+base_dir = {base / "run"}
+state_dir = {base / "state"}
+log_path = {self.root / "dovecot.log"}
+info_log_path = {self.root / "dovecot.log"}
 listen = 127.0.0.1
 {ssl_settings}
 disable_plaintext_auth = no
@@ -294,7 +319,7 @@ passdb {{
 }}
 userdb {{
   driver = static
-  args = uid=65534 gid=65534 home={self.root / 'homes'}/%n allow_all_users=yes
+  args = uid=65534 gid=65534 home={self.root / "homes"}/%n allow_all_users=yes
 }}
 service imap-login {{
   inet_listener imap {{
@@ -338,10 +363,14 @@ protocol lmtp {{
                 line = f"127.0.0.1:{self.smtp_port} inet n - n - - smtpd"
             master_lines.append(line)
         if self.tls:
-            master_lines.append(f"127.0.0.1:{self.smtps_port} inet n - n - - smtpd\n"
-                                "  -o smtpd_tls_wrappermode=yes\n  -o smtpd_tls_security_level=encrypt")
-            tls_settings = (f"smtpd_tls_security_level = may\nsmtpd_tls_cert_file = {self.cert_file}\n"
-                            f"smtpd_tls_key_file = {self.key_file}")
+            master_lines.append(
+                f"127.0.0.1:{self.smtps_port} inet n - n - - smtpd\n"
+                "  -o smtpd_tls_wrappermode=yes\n  -o smtpd_tls_security_level=encrypt"
+            )
+            tls_settings = (
+                f"smtpd_tls_security_level = may\nsmtpd_tls_cert_file = {self.cert_file}\n"
+                f"smtpd_tls_key_file = {self.key_file}"
+            )
         else:
             tls_settings = "smtpd_tls_security_level = none"
         (conf / "master.cf").write_text("\n".join(master_lines) + "\n")
@@ -349,7 +378,7 @@ protocol lmtp {{
 compatibility_level = 3.6
 queue_directory = {queue}
 data_directory = {data}
-maillog_file = {self.root / 'postfix.log'}
+maillog_file = {self.root / "postfix.log"}
 maillog_file_prefixes = {self.root}
 inet_interfaces = 127.0.0.1
 inet_protocols = ipv4

@@ -35,9 +35,17 @@ class Player:
         return MailDaemon(self.config, exchange=fake_exchange)  # type: ignore[arg-type]
 
 
-def write_config(path: Path, servers: MailServers, address: str, workspace: Path, extra: str = "",
-                 imap_extra: str = "", smtp_port: int | None = None, imap_port: int | None = None,
-                 exchange: str = "fake_exchange") -> None:
+def write_config(
+    path: Path,
+    servers: MailServers,
+    address: str,
+    workspace: Path,
+    extra: str = "",
+    imap_extra: str = "",
+    smtp_port: int | None = None,
+    imap_port: int | None = None,
+    exchange: str = "fake_exchange",
+) -> None:
     secret = path.parent / f"{path.stem}.password"
     secret.write_text(servers.users[address] + "\n")
     path.write_text(f"""\
@@ -70,8 +78,9 @@ max_seconds = 2
 """)
 
 
-def wait_until(predicate: Callable[[], bool], timeout: float, step: Callable[[], object] | None = None,
-               what: str = "condition") -> None:
+def wait_until(
+    predicate: Callable[[], bool], timeout: float, step: Callable[[], object] | None = None, what: str = "condition"
+) -> None:
     """Poll (running ``step`` each round) until ``predicate`` holds; bounded in time."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -22,8 +22,9 @@ def test_turn_file_goes_from_outbox_to_opponent_store(make_player) -> None:
     a, b = alice.daemon(), bob.daemon()
     report = a.cycle()
     assert report.queued == 1 and report.sent == 1
-    wait_until(lambda: [e["seq"] for e in fx.ledger(bob.workspace)] == [1], 10, step=b.cycle,
-               what="bob to apply file 1")
+    wait_until(
+        lambda: [e["seq"] for e in fx.ledger(bob.workspace)] == [1], 10, step=b.cycle, what="bob to apply file 1"
+    )
     # The mail left INBOX for the processed folder; the file sits in inbox/.
     assert count(bob) == 0 and count(bob, "pbem") == 1
     assert (bob.workspace / "inbox" / f"{GAME}-00001-axis.pbem").exists()
@@ -51,8 +52,10 @@ def test_game_of_many_moves_is_one_thread(make_player) -> None:
     done = lambda: len(fx.ledger(alice.workspace)) == moves and len(fx.ledger(bob.workspace)) == moves  # noqa: E731
     wait_until(done, 60, step=both, what=f"{moves} moves")
     assert fx.history(alice.workspace) == fx.history(bob.workspace)
-    mails = [email.message_from_bytes(raw, policy=email.policy.default)
-             for raw in fetch_all(alice, "pbem") + fetch_all(bob, "pbem")]
+    mails = [
+        email.message_from_bytes(raw, policy=email.policy.default)
+        for raw in fetch_all(alice, "pbem") + fetch_all(bob, "pbem")
+    ]
     by_seq = {int(m["X-Pbem-Seq"]): m for m in mails}
     assert sorted(by_seq) == list(range(1, moves + 1))
     for seq in range(2, moves + 1):

@@ -18,14 +18,22 @@ MOVES = 8  # even: the bot (allies) makes the last move
 
 def test_bot_plays_many_games_for_allowed_players_only(make_player, caplog) -> None:
     alice, mallory = make_player("alice"), make_player("mallory")
-    bot_player = make_player("bot", extra="[bot]\nallow = [\"ALLOWED\"]")
+    bot_player = make_player("bot", extra='[bot]\nallow = ["ALLOWED"]')
     bot_player.config_path.write_text(bot_player.config_path.read_text().replace("ALLOWED", alice.address.upper()))
     games = [f"b0{i:010x}" for i in range(6)]
     for gid in games:
-        fx.new_game(alice.workspace, gid, "axis", alice.address, bot_player.address, autoplay_until=MOVES,
-                    opponent_autoplay=0)
-    fx.new_game(mallory.workspace, "ee0000000001", "axis", mallory.address, bot_player.address,
-                autoplay_until=MOVES, opponent_autoplay=0)
+        fx.new_game(
+            alice.workspace, gid, "axis", alice.address, bot_player.address, autoplay_until=MOVES, opponent_autoplay=0
+        )
+    fx.new_game(
+        mallory.workspace,
+        "ee0000000001",
+        "axis",
+        mallory.address,
+        bot_player.address,
+        autoplay_until=MOVES,
+        opponent_autoplay=0,
+    )
     bot = BotMailbox(bot_player.config, exchange=fx, player=fx)  # type: ignore[arg-type]
     a, m = alice.daemon(), mallory.daemon()
     workers = [threading.Thread(target=d.run, kwargs={"max_seconds": 90}, daemon=True) for d in (bot, a)]
@@ -33,8 +41,9 @@ def test_bot_plays_many_games_for_allowed_players_only(make_player, caplog) -> N
         w.start()
     try:
         m.cycle()  # mallory's invitation goes out once
-        wait_until(lambda: len(fx.ledger(alice.workspace)) == len(games) * MOVES, 60,
-                   what="every game to its last move")
+        wait_until(
+            lambda: len(fx.ledger(alice.workspace)) == len(games) * MOVES, 60, what="every game to its last move"
+        )
     finally:
         bot.stopping = a.stopping = True
         for w in workers:

@@ -49,7 +49,7 @@ def test_check_names_the_problem_in_one_line(make_player, monkeypatch) -> None:
     code, out = check(alice.config_path)
     assert "environment variable PBEM_TEST_NO_SUCH_VAR is not set" in out
 
-    alice.config_path.write_text(good + "\npassword = \"oops\"\n")
+    alice.config_path.write_text(good + '\npassword = "oops"\n')
     code, out = check(alice.config_path)
     assert code == 1 and len(out.strip().splitlines()) == 1
 

@@ -117,11 +117,13 @@ def test_hostile_attachments_are_refused_and_the_daemon_goes_on(make_player, cap
     oversized = turn_mail(alice.address, bob.address, f"{GAME}-00005-axis.pbem", fx.MAGIC + b"x" * 100_000)
     huge = turn_mail(alice.address, bob.address, f"{GAME}-00007-axis.pbem", fx.MAGIC + b"y" * 600_000)
     misnamed = turn_mail(alice.address, bob.address, "../../evil.pbem", good)
-    broken = (f"From: {alice.address}\r\nTo: {bob.address}\r\nSubject: broken\r\nMIME-Version: 1.0\r\n"
-              "Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\n"
-              f'Content-Type: application/octet-stream; name="{GAME}-00009-axis.pbem"\r\n'
-              f'Content-Disposition: attachment; filename="{GAME}-00009-axis.pbem"\r\n'
-              "Content-Transfer-Encoding: base64\r\n\r\n!!!not*base64===\r\n--XX--\r\n").encode()
+    broken = (
+        f"From: {alice.address}\r\nTo: {bob.address}\r\nSubject: broken\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\n"
+        f'Content-Type: application/octet-stream; name="{GAME}-00009-axis.pbem"\r\n'
+        f'Content-Disposition: attachment; filename="{GAME}-00009-axis.pbem"\r\n'
+        "Content-Transfer-Encoding: base64\r\n\r\n!!!not*base64===\r\n--XX--\r\n"
+    ).encode()
     for mail in (corrupt, oversized, huge, misnamed, broken):
         send_raw(alice, bob.address, mail)
     send_raw(alice, bob.address, turn_mail(alice.address, bob.address, good_name, good))

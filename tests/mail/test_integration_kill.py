@@ -32,7 +32,11 @@ class Running:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 pbem_command("mail", self.command, "--config", str(self.player.config_path)),
-                stdout=out, stderr=out, env=subprocess_env(), cwd=self.player.workspace)
+                stdout=out,
+                stderr=out,
+                env=subprocess_env(),
+                cwd=self.player.workspace,
+            )
         self.starts += 1
 
     def kill(self) -> None:

@@ -33,12 +33,19 @@ def test_real_protocol_game_survives_kills(make_player, tmp_path, engine_double)
     made = {}
     for side in ("axis", "allies"):
         home = tmp_path / f"home-{side}"
-        extra = (f'home = "{home}"\n[bot]\nidentity = "{side}-bot"\nplayer = "fake_engine_exchange"')
+        extra = f'home = "{home}"\n[bot]\nidentity = "{side}-bot"\nplayer = "fake_engine_exchange"'
         made[side] = make_player(side, extra=extra, exchange="fake_engine_exchange")
         keys.keygen(f"{side}-bot", made[side].address, directory=home)
     opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
-    gid, _ = session.new_game(Workspace(made["axis"].workspace), "tiny", "axis", "axis-bot", opponent,
-                              opponent_email=made["allies"].address, home=tmp_path / "home-axis")
+    gid, _ = session.new_game(
+        Workspace(made["axis"].workspace),
+        "tiny",
+        "axis",
+        "axis-bot",
+        opponent,
+        opponent_email=made["allies"].address,
+        home=tmp_path / "home-axis",
+    )
 
     def game(side: str) -> protocol.Game | None:
         try:
@@ -48,8 +55,7 @@ def test_real_protocol_game_survives_kills(make_player, tmp_path, engine_double)
 
     def over() -> bool:
         games = [game("axis"), game("allies")]
-        return all(g is not None and protocol.expected(g) is None for g in games) and \
-            games[0].seq == games[1].seq  # type: ignore[union-attr]
+        return all(g is not None and protocol.expected(g) is None for g in games) and games[0].seq == games[1].seq  # type: ignore[union-attr]
 
     daemons = [Running(made[s], tmp_path / f"{s}.log", command="bot") for s in ("axis", "allies")]
     rng = random.Random(4242)
@@ -84,14 +90,15 @@ def test_player_daemon_against_bot_mailbox(make_player, tmp_path, engine_double)
     made = {}
     for side in ("axis", "allies"):
         home = tmp_path / f"home-{side}"
-        extra = (f'home = "{home}"\n[bot]\nidentity = "{side}-bot"\nplayer = "fake_engine_exchange"')
+        extra = f'home = "{home}"\n[bot]\nidentity = "{side}-bot"\nplayer = "fake_engine_exchange"'
         made[side] = make_player(side, extra=extra, exchange="fake_engine_exchange")
         keys.keygen(f"{side}-bot", made[side].address, directory=home)
     opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
     home_axis = tmp_path / "home-axis"
     ws_axis = Workspace(made["axis"].workspace)
-    gid, _ = session.new_game(ws_axis, "tiny", "axis", "axis-bot", opponent,
-                              opponent_email=made["allies"].address, home=home_axis)
+    gid, _ = session.new_game(
+        ws_axis, "tiny", "axis", "axis-bot", opponent, opponent_email=made["allies"].address, home=home_axis
+    )
     person = Running(made["axis"], tmp_path / "axis.log", command="run")
     bot = Running(made["allies"], tmp_path / "allies.log", command="bot")
     moves = 0

@@ -57,8 +57,15 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
     for side, player in made.items():
         keys.keygen(f"{side}-bot", player.address, directory=tmp_path / f"home-{side}")
     opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
-    gid, _ = session.new_game(Workspace(axis.workspace), scenario, "axis", "axis-bot", opponent,
-                              opponent_email=allies.address, home=tmp_path / "home-axis")
+    gid, _ = session.new_game(
+        Workspace(axis.workspace),
+        scenario,
+        "axis",
+        "axis-bot",
+        opponent,
+        opponent_email=allies.address,
+        home=tmp_path / "home-axis",
+    )
 
     def game(side: str) -> protocol.Game | None:
         try:

@@ -43,8 +43,14 @@ def make_tls_player(tls_mail_servers: MailServers, tmp_path: Path) -> Callable[.
         workspace = tmp_path / unique
         workspace.mkdir()
         config_path = tmp_path / f"{unique}.toml"
-        write_config(config_path, servers, address, workspace,
-                     imap_port=_section_ports(servers, imap)[0], smtp_port=_section_ports(servers, smtp)[1])
+        write_config(
+            config_path,
+            servers,
+            address,
+            workspace,
+            imap_port=_section_ports(servers, imap)[0],
+            smtp_port=_section_ports(servers, smtp)[1],
+        )
         head, _, smtp_part = config_path.read_text().partition("[smtp]")
         ca = f'\nca_file = "{servers.ca_file}"' if trusted else ""
         head = head.replace('security = "none"', f'security = "{imap}"' + (ca if imap != "none" else ""), 1)
@@ -99,11 +105,19 @@ def test_turn_file_round_trip_over_tls_and_starttls(make_tls_player) -> None:
 
     assert "queued 1, sent 1" in run_once(alice)
     # Bob fetches file 1 over IMAP STARTTLS and answers with file 2 over SMTP STARTTLS ...
-    wait_until(lambda: [e["seq"] for e in fx.ledger(bob.workspace)] == [1, 2], 15,
-               step=lambda: run_once(bob), what="bob to apply file 1 and answer")
+    wait_until(
+        lambda: [e["seq"] for e in fx.ledger(bob.workspace)] == [1, 2],
+        15,
+        step=lambda: run_once(bob),
+        what="bob to apply file 1 and answer",
+    )
     # ... which Alice fetches over IMAPS.
-    wait_until(lambda: [e["seq"] for e in fx.ledger(alice.workspace)] == [1, 2], 15,
-               step=lambda: run_once(alice), what="alice to apply file 2")
+    wait_until(
+        lambda: [e["seq"] for e in fx.ledger(alice.workspace)] == [1, 2],
+        15,
+        step=lambda: run_once(alice),
+        what="alice to apply file 2",
+    )
     assert (bob.workspace / "inbox" / f"{GAME}-00001-axis.pbem").exists()
     assert (alice.workspace / "inbox" / f"{GAME}-00002-allies.pbem").exists()
 

@@ -45,16 +45,19 @@ def test_defaults_and_relative_paths(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert cfg.smtp.password() == "other"
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (('password_env = "PBEM_TEST_IMAP_PW"', 'password = "x"'), "imap.password is not allowed"),
-    (('security = "starttls"', 'security = "ssl"'), "smtp.security must be one of"),
-    (('host = "imap.example.org"', 'host = "imap.example.org"\nport = 0'), "imap.port 0 is not a TCP port"),
-    (('host = "imap.example.org"', 'host = "imap.example.org"\nport = true'), "imap.port has the wrong type"),
-    (('address = "alice@example.org"', 'address = "alice"'), "is not a mail address"),
-    (('[smtp]', '[smtp]\ncolour = "blue"'), "unknown setting smtp.colour"),
-    (('[imap]', '[imap]\nprocessed = "delete"'), 'imap.processed must be "move" or "flag"'),
-    (('password_env = "PBEM_TEST_IMAP_PW"', ''), "imap.user is set but neither"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('password_env = "PBEM_TEST_IMAP_PW"', 'password = "x"'), "imap.password is not allowed"),
+        (('security = "starttls"', 'security = "ssl"'), "smtp.security must be one of"),
+        (('host = "imap.example.org"', 'host = "imap.example.org"\nport = 0'), "imap.port 0 is not a TCP port"),
+        (('host = "imap.example.org"', 'host = "imap.example.org"\nport = true'), "imap.port has the wrong type"),
+        (('address = "alice@example.org"', 'address = "alice"'), "is not a mail address"),
+        (("[smtp]", '[smtp]\ncolour = "blue"'), "unknown setting smtp.colour"),
+        (("[imap]", '[imap]\nprocessed = "delete"'), 'imap.processed must be "move" or "flag"'),
+        (('password_env = "PBEM_TEST_IMAP_PW"', ""), "imap.user is set but neither"),
+    ],
+)
 def test_mistakes_are_named(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     with pytest.raises(MailConfigError) as err:
         load_config(write(tmp_path, GOOD.replace(*change, 1)))
@@ -86,8 +89,9 @@ def test_documented_example_parses(tmp_path: Path) -> None:
     assert cfg.address and cfg.imap.host and cfg.smtp.host
 
 
-def test_missing_mail_servers_are_named_with_the_install_command(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_mail_servers_are_named_with_the_install_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import mailservers
 
     monkeypatch.setattr(mailservers, "find_program", lambda name: None)

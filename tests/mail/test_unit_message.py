@@ -22,8 +22,13 @@ def test_turn_names() -> None:
     turn = parse_turn_name(f"{GAME}-00012-allies.pbem")
     assert turn is not None and (turn.game_id, turn.seq, turn.side) == (GAME, 12, "allies")
     assert turn.filename == f"{GAME}-00012-allies.pbem"
-    for bad in ("x.pbem", f"{GAME}-12-allies.pbem", f"{GAME.upper()}-00012-allies.pbem",
-                f"{GAME}-00012-neutral.pbem", f"../{GAME}-00012-axis.pbem"):
+    for bad in (
+        "x.pbem",
+        f"{GAME}-12-allies.pbem",
+        f"{GAME.upper()}-00012-allies.pbem",
+        f"{GAME}-00012-neutral.pbem",
+        f"../{GAME}-00012-axis.pbem",
+    ):
         assert parse_turn_name(bad) is None
 
 
@@ -32,8 +37,15 @@ def test_built_mail_round_trips() -> None:
     assert turn is not None
     mid = turn_message_id(turn, "ab" * 32, "example.org")
     refs = [thread_root(GAME), "<earlier@example.org>"]
-    msg = build_turn_mail(sender="a@example.org", recipient="b@example.org", turn=turn, data=b"\x00\x01data",
-                          message_id=mid, references=refs, body="hello")
+    msg = build_turn_mail(
+        sender="a@example.org",
+        recipient="b@example.org",
+        turn=turn,
+        data=b"\x00\x01data",
+        message_id=mid,
+        references=refs,
+        body="hello",
+    )
     assert msg["In-Reply-To"] == "<earlier@example.org>"
     assert msg["References"] == " ".join(refs)
     assert GAME in msg["Subject"] and "00003" in msg["Subject"]
@@ -70,10 +82,29 @@ def test_hostile_attachments_become_problems_not_exceptions() -> None:
 
 def test_bodystructure_walk() -> None:
     # The shape imapclient returns from Dovecot for a text part plus one attachment.
-    structure = ([(b"text", b"plain", (b"charset", b"utf-8"), None, None, b"7bit", 3, 1, None, None, None, None),
-                  (b"application", b"octet-stream", None, None, None, b"base64", 6, None,
-                   (b"attachment", (b"filename", f"{GAME}-00001-axis.pbem".encode())), None, None)],
-                 b"mixed", (b"boundary", b"xx"), None, None, None)
+    structure = (
+        [
+            (b"text", b"plain", (b"charset", b"utf-8"), None, None, b"7bit", 3, 1, None, None, None, None),
+            (
+                b"application",
+                b"octet-stream",
+                None,
+                None,
+                None,
+                b"base64",
+                6,
+                None,
+                (b"attachment", (b"filename", f"{GAME}-00001-axis.pbem".encode())),
+                None,
+                None,
+            ),
+        ],
+        b"mixed",
+        (b"boundary", b"xx"),
+        None,
+        None,
+        None,
+    )
     assert has_turn_attachment(structure)
     plain = (b"text", b"plain", (b"charset", b"utf-8"), None, None, b"7bit", 3, 1, None, None, None, None)
     assert not has_turn_attachment(plain)
@@ -84,7 +115,14 @@ def test_bodystructure_walk() -> None:
 def test_policy_default_parsing_of_built_mail() -> None:
     turn = parse_turn_name(f"{GAME}-00001-axis.pbem")
     assert turn is not None
-    msg = build_turn_mail(sender="a@example.org", recipient="b@example.org", turn=turn, data=b"d",
-                          message_id="<m@x>", references=[], body="b")
+    msg = build_turn_mail(
+        sender="a@example.org",
+        recipient="b@example.org",
+        turn=turn,
+        data=b"d",
+        message_id="<m@x>",
+        references=[],
+        body="b",
+    )
     again = email.message_from_bytes(msg.as_bytes(), policy=email.policy.default)
     assert again["In-Reply-To"] is None

@@ -12,8 +12,15 @@ from pbem.mail.threads import ThreadBook
 
 
 def entry(key: str) -> Entry:
-    return Entry(key=key, kind="turn", recipient="b@example.org", message_id=f"<{key}@x>", references=[],
-                 filename=f"{key}.pbem", sha256="00")
+    return Entry(
+        key=key,
+        kind="turn",
+        recipient="b@example.org",
+        message_id=f"<{key}@x>",
+        references=[],
+        filename=f"{key}.pbem",
+        sha256="00",
+    )
 
 
 def test_backoff_doubles_up_to_the_cap(tmp_path: Path) -> None:

@@ -96,8 +96,11 @@ class Duo:
     def snapshot(self, side: str) -> dict[str, bytes]:
         """Every file of ``side``'s store, to show an import changed nothing."""
         root = self.player(side).ws.store
-        return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
-                and p.name != "lock" and "rejected" not in p.parts}
+        return {
+            str(p.relative_to(root)): p.read_bytes()
+            for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != "lock" and "rejected" not in p.parts
+        }
 
     def forge(self, side: str, body: dict[str, Any], key: keys.Identity | None = None) -> TurnFile:
         """A file signed with ``side``'s real key (or ``key``) but with content of our choosing."""
@@ -106,8 +109,16 @@ class Duo:
 
     def next_body(self, side: str, records: list[Any], state: bytes | None = None) -> dict[str, Any]:
         g = self.game(other(side))
-        return {"v": 1, "type": "turn", "game": self.gid, "seq": g.seq + 1, "prev": g.hashes[-1], "side": side,
-                "records": records, "state": state or bytes(32)}
+        return {
+            "v": 1,
+            "type": "turn",
+            "game": self.gid,
+            "seq": g.seq + 1,
+            "prev": g.hashes[-1],
+            "side": side,
+            "records": records,
+            "state": state or bytes(32),
+        }
 
 
 def make_duo(tmp_path: Path, scenario: str = "tiny") -> Duo:

@@ -86,8 +86,18 @@ class State:
 def new_game(name: str, options: dict[str, Any] | None = None) -> State:
     if name not in SCENARIOS:
         raise KeyError(name)
-    return State({"date": 1939 * 12 + 8, "end": 1939 * 12 + 8 + SCENARIOS[name], "step": 0, "moves": 0,
-                  "pos": {"axis": 5, "allies": 15}, "money": {"axis": 10, "allies": 10}, "rolls": [], "decl": []})
+    return State(
+        {
+            "date": 1939 * 12 + 8,
+            "end": 1939 * 12 + 8 + SCENARIOS[name],
+            "step": 0,
+            "moves": 0,
+            "pos": {"axis": 5, "allies": 15},
+            "money": {"axis": 10, "allies": 10},
+            "rolls": [],
+            "decl": [],
+        }
+    )
 
 
 def serialize(state: State) -> bytes:

@@ -45,6 +45,7 @@ def allies_commit(duo: Duo) -> TurnFile:
 
 # -- authenticity ------------------------------------------------------------------------
 
+
 def test_forged_signature(duo: Duo) -> None:
     tf = allies_commit(duo)
     raw = bytearray(tf.raw)
@@ -76,6 +77,7 @@ def test_every_flipped_byte_of_a_real_file_is_refused(duo: Duo) -> None:
 
 
 # -- one linear history --------------------------------------------------------------------
+
 
 def test_duplicate_and_replay_are_harmless(duo: Duo) -> None:
     tf = allies_commit(duo)
@@ -194,6 +196,7 @@ def test_equivocation_among_waiting_files(duo: Duo) -> None:
 
 # -- legality by re-execution ------------------------------------------------------------------
 
+
 def _to_axis_move(duo: Duo) -> None:
     duo.play_until(lambda d: fakeengine.decision(d.game("allies").state).phase == "axis.move")
 
@@ -219,6 +222,7 @@ def test_a_file_must_end_with_records_in_turn(duo: Duo) -> None:
 
 # -- commit-reveal ---------------------------------------------------------------------------
 
+
 def test_reveal_must_match_commitment(duo: Duo) -> None:
     assert drop(duo, "axis", allies_commit(duo)).status == "applied"
     session.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)  # axis answers in the clear
@@ -227,8 +231,12 @@ def test_reveal_must_match_commitment(duo: Duo) -> None:
     assert real.body["records"][0][0] == "reveal"
     _, actions, salt = real.body["records"][0]
     changed = [["declare", (actions[0][1] + 1) % 4]] if actions else [["declare", 1]]
-    for fake_actions, fake_salt in (([*actions, ["declare", 0]], salt), (changed, salt), ([], salt),
-                                    (actions, os.urandom(32))):
+    for fake_actions, fake_salt in (
+        ([*actions, ["declare", 0]], salt),
+        (changed, salt),
+        ([], salt),
+        (actions, os.urandom(32)),
+    ):
         body = dict(real.body, records=[["reveal", fake_actions, fake_salt]])
         assert "commitment" in refused(duo, "axis", duo.forge("allies", body), "commit").message
     assert drop(duo, "axis", real).status == "applied"
@@ -238,12 +246,17 @@ def test_commitment_hides_and_binds() -> None:
     salt = os.urandom(32)
     c = commit.commitment("0123456789ab", 2, "allies", [["declare", 1]], salt)
     assert commit.matches(c, "0123456789ab", 2, "allies", [["declare", 1]], salt)
-    for args in (("0123456789ab", 3, "allies", [["declare", 1]]), ("0123456789ab", 2, "axis", [["declare", 1]]),
-                 ("ffffffffffff", 2, "allies", [["declare", 1]]), ("0123456789ab", 2, "allies", [["declare", 2]])):
+    for args in (
+        ("0123456789ab", 3, "allies", [["declare", 1]]),
+        ("0123456789ab", 2, "axis", [["declare", 1]]),
+        ("ffffffffffff", 2, "allies", [["declare", 1]]),
+        ("0123456789ab", 2, "allies", [["declare", 2]]),
+    ):
         assert not commit.matches(c, *args, salt)
 
 
 # -- dice ----------------------------------------------------------------------------------------
+
 
 def _to_first_dice(duo: Duo) -> TurnFile:
     """Play until allies owe the first combat dice value; return that (undelivered) file."""
@@ -324,6 +337,7 @@ def test_rolls_cannot_be_retried(duo: Duo) -> None:
 
 # -- same game, same rules -------------------------------------------------------------------
 
+
 def test_different_scenario_data_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     duo = make_duo(tmp_path)
     genesis = LocalGame(duo.axis.ws, duo.gid, duo.axis.home).genesis()
@@ -372,8 +386,11 @@ def test_neither_contribution_depends_on_the_trigger(duo: Duo) -> None:
     lg_allies = LocalGame(duo.allies.ws, duo.gid, duo.allies.home)
     lg_axis = LocalGame(duo.axis.ws, duo.gid, duo.axis.home)
     values = set()
-    for moves in ([["act", ["move", 1]], ["act", ["pass"]]], [["act", ["pass"]]],
-                  [["act", ["move", -1]], ["act", ["move", -1]], ["act", ["pass"]]]):
+    for moves in (
+        [["act", ["move", 1]], ["act", ["pass"]]],
+        [["act", ["pass"]]],
+        [["act", ["move", -1]], ["act", ["move", -1]], ["act", ["pass"]]],
+    ):
         g = base.clone()
         tf = protocol.build_turn(g, "axis", moves, duo.axis.ident().sign)
         assert protocol.expected(g) == ("allies", "dice")

@@ -15,8 +15,10 @@ from tests.protocol.test_crash import cli
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     rec = tmp_path_factory.mktemp("rec")
-    run = cli(["selfplay", "--scenario", "tiny", "--until", "1939-11", "--seed", "1", "--out", str(rec)],
-              rec.parent / "nohome")
+    run = cli(
+        ["selfplay", "--scenario", "tiny", "--until", "1939-11", "--seed", "1", "--out", str(rec)],
+        rec.parent / "nohome",
+    )
     assert run.returncode == 0, run.stderr
     assert "files exchanged and verified" in run.stdout
     return rec
@@ -86,8 +88,22 @@ def test_person_plays_through_the_cli(tmp_path: Path) -> None:
         assert b"ENCRYPTED" in (hb / "bob.key").read_bytes()
         assert cli(["key", "export", "bob", "-o", str(tmp_path / "bob.pub")], hb).returncode == 0
         assert one_line_failure(cli(["keygen", "ann"], ha))
-        new = cli(["new", "--scenario", "tiny", "--side", "axis", "--me", "ann", "--opponent",
-                   str(tmp_path / "bob.pub"), "--workspace", str(wa)], ha)
+        new = cli(
+            [
+                "new",
+                "--scenario",
+                "tiny",
+                "--side",
+                "axis",
+                "--me",
+                "ann",
+                "--opponent",
+                str(tmp_path / "bob.pub"),
+                "--workspace",
+                str(wa),
+            ],
+            ha,
+        )
         assert new.returncode == 0, new.stderr
         gid = new.stdout.strip()
         invite = next((wa / "outbox").glob("*.pbem"))

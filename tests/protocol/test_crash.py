@@ -23,8 +23,9 @@ def cli(args: list[str], home: Path, crash_at: int | None = None) -> subprocess.
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and p.name != "lock"}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != "lock"
+    }
 
 
 def test_kill_at_every_step_of_an_import(duo: Duo, tmp_path: Path) -> None:

@@ -37,8 +37,11 @@ def test_orders_undo_send_for_a_person(duo: Duo) -> None:
     (res,) = duo.deliver("allies")
     assert res.replies, "the reveal is an automatic answer"
     duo.deliver("axis")
-    assert duo.game("axis").state.d["decl"] == duo.game("allies").state.d["decl"] == [
-        ["axis", "declare", 3], ["allies", "declare", 1]]
+    assert (
+        duo.game("axis").state.d["decl"]
+        == duo.game("allies").state.d["decl"]
+        == [["axis", "declare", 3], ["allies", "declare", 1]]
+    )
     # Axis must now move: a sequential decision cannot be sent unfinished.
     session.orders(duo.axis.ws, duo.gid, ["move 1"], duo.axis.home)
     with pytest.raises(PbemError, match="not finished"):
@@ -47,5 +50,3 @@ def test_orders_undo_send_for_a_person(duo: Duo) -> None:
     session.send(duo.axis.ws, duo.gid, duo.axis.home)
     with pytest.raises(PbemError, match="not your turn"):
         session.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
-
-

@@ -14,8 +14,16 @@ from pbem.errors import PbemError
 
 
 def body(**over: Any) -> dict[str, Any]:
-    b = {"v": 1, "type": "turn", "game": "0123456789ab", "seq": 2, "prev": bytes(32), "side": "axis",
-         "records": [["act", ["pass"]]], "state": bytes(32)}
+    b = {
+        "v": 1,
+        "type": "turn",
+        "game": "0123456789ab",
+        "seq": 2,
+        "prev": bytes(32),
+        "side": "axis",
+        "records": [["act", ["pass"]]],
+        "state": bytes(32),
+    }
     b.update(over)
     return b
 
@@ -39,8 +47,13 @@ def test_deep_nesting_is_refused_before_decoding() -> None:
 
 
 def test_huge_declared_lengths_are_refused_before_allocating() -> None:
-    for data in (b"\xdd\xff\xff\xff\xff", b"\xdf\xff\xff\xff\xff", b"\xdb\xff\xff\xff\xff", b"\xc6\x7f\xff\xff\xff",
-                 b"\xdc\xff\xff" + b"\xc0" * 10):
+    for data in (
+        b"\xdd\xff\xff\xff\xff",
+        b"\xdf\xff\xff\xff\xff",
+        b"\xdb\xff\xff\xff\xff",
+        b"\xc6\x7f\xff\xff\xff",
+        b"\xdc\xff\xff" + b"\xc0" * 10,
+    ):
         refused(framed(data), "parse")
 
 
@@ -73,13 +86,34 @@ def test_non_canonical_encoding() -> None:
     refused(framed(wide_int), "parse")
 
 
-@pytest.mark.parametrize("over", [
-    {"extra": 1}, {"v": 2}, {"v": True}, {"game": "XYZ"}, {"game": 5}, {"seq": -1}, {"seq": "2"}, {"seq": True},
-    {"prev": b"short"}, {"side": "neutral"}, {"records": []}, {"records": "pass"}, {"records": [["fly"]]},
-    {"records": [["act", "pass"]]}, {"records": [["act", [1]]]}, {"records": [["act", ["x", 1.0]]]},
-    {"records": [["dice", 0, bytes(32)]]}, {"records": [["commit", b"x"]]}, {"records": [["reveal", [], b"s"]]},
-    {"state": None}, {"type": "genesis"}, {"type": "other"}, {"seq": 1},
-])
+@pytest.mark.parametrize(
+    "over",
+    [
+        {"extra": 1},
+        {"v": 2},
+        {"v": True},
+        {"game": "XYZ"},
+        {"game": 5},
+        {"seq": -1},
+        {"seq": "2"},
+        {"seq": True},
+        {"prev": b"short"},
+        {"side": "neutral"},
+        {"records": []},
+        {"records": "pass"},
+        {"records": [["fly"]]},
+        {"records": [["act", "pass"]]},
+        {"records": [["act", [1]]]},
+        {"records": [["act", ["x", 1.0]]]},
+        {"records": [["dice", 0, bytes(32)]]},
+        {"records": [["commit", b"x"]]},
+        {"records": [["reveal", [], b"s"]]},
+        {"state": None},
+        {"type": "genesis"},
+        {"type": "other"},
+        {"seq": 1},
+    ],
+)
 def test_schema_is_strict(over: dict[str, Any]) -> None:
     refused(framed(wire.pack(body(**over))))
 

@@ -17,42 +17,140 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # (city, country that owns its hex)
 PLACES = {
-    "Paris": "France", "Antwerp": "Belgium", "Brussels": "Belgium", "Esbjerg": "Denmark", "Aalborg": "Denmark",
-    "Copenhagen": "Denmark", "Tripoli": "Italy", "Benghazi": "Italy", "Addis Ababa": "Italy",
-    "Mogadishu": "Italy", "Karachi": "United Kingdom", "Urumchi": "China", "Ashkhabad": "Soviet Union",
-    "Tashkent": "Soviet Union", "Saipan": "Japan", "Gibraltar": "United Kingdom", "Malta": "United Kingdom",
-    "Sevastopol": "Soviet Union", "Okinawa": "Japan", "Chicago": "United States", "Cleveland": "United States",
-    "Toronto": "Canada", "Astrakhan": "Soviet Union", "Baku": "Soviet Union", "Krasnovodsk": "Soviet Union",
-    "Irkutsk": "Soviet Union", "Kampala": "United Kingdom", "Stalingrad": "Soviet Union",
-    "Leningrad": "Soviet Union", "Kiev": "Soviet Union", "Kharkov": "Soviet Union", "Smolensk": "Soviet Union",
-    "Warsaw": "Poland", "Danzig": "Germany", "Konigsberg": "Germany", "Narvik": "Norway", "Bergen": "Norway",
-    "Brest": "France", "Marseille": "France", "Naples": "Italy", "Tobruk": "Italy",
-    "Alexandria": "United Kingdom", "Cairo": "United Kingdom", "Suez": "United Kingdom",
-    "Haifa": "United Kingdom", "Singapore": "United Kingdom", "Manila": "United States",
-    "Pearl Harbor": "United States", "Rangoon": "United Kingdom", "Shanghai": "China", "Nanking": "China",
-    "Chungking": "China", "Hong Kong": "United Kingdom", "Vladivostok": "Soviet Union", "Harbin": "Japan",
-    "Dairen": "Japan", "Keijo": "Japan", "Tokyo": "Japan", "Osaka": "Japan", "Nagasaki": "Japan",
-    "Hiroshima": "Japan", "San Francisco": "United States", "Seattle": "United States",
-    "New York": "United States", "Norfolk": "United States", "Halifax": "Canada", "Murmansk": "Soviet Union",
-    "Archangel": "Soviet Union", "Luxembourg": "Luxembourg", "Tallinn": "Estonia", "Riga": "Latvia",
-    "Kaunas": "Lithuania", "Tirana": "Italy", "Beirut": "France", "Damascus": "France", "Panama": "Panama",
-    "San Salvador": "El Salvador", "Port-au-Prince": "Haiti", "Wilno": "Poland", "Lwow": "Poland",
-    "Vienna": "Germany", "Prague": "Germany", "Viipuri": "Finland", "Kishinev": "Romania",
-    "Trieste": "Italy", "Rhodes": "Italy", "Iwo Jima": "Japan", "Guam": "United States",
-    "Wake": "United States", "Midway": "United States", "Truk": "Japan", "Tarawa": "United Kingdom",
-    "Guadalcanal": "United Kingdom", "Rabaul": "Australia", "Reykjavik": "Denmark",
-    "Torshavn": "Denmark", "Colombo": "United Kingdom", "Nicosia": "United Kingdom", "Taihoku": "Japan",
-    "Toyohara": "Japan", "Hsinking": "Japan", "Ploesti": "Romania", "Abadan": "Iran", "Lhasa": "Tibet",
+    "Paris": "France",
+    "Antwerp": "Belgium",
+    "Brussels": "Belgium",
+    "Esbjerg": "Denmark",
+    "Aalborg": "Denmark",
+    "Copenhagen": "Denmark",
+    "Tripoli": "Italy",
+    "Benghazi": "Italy",
+    "Addis Ababa": "Italy",
+    "Mogadishu": "Italy",
+    "Karachi": "United Kingdom",
+    "Urumchi": "China",
+    "Ashkhabad": "Soviet Union",
+    "Tashkent": "Soviet Union",
+    "Saipan": "Japan",
+    "Gibraltar": "United Kingdom",
+    "Malta": "United Kingdom",
+    "Sevastopol": "Soviet Union",
+    "Okinawa": "Japan",
+    "Chicago": "United States",
+    "Cleveland": "United States",
+    "Toronto": "Canada",
+    "Astrakhan": "Soviet Union",
+    "Baku": "Soviet Union",
+    "Krasnovodsk": "Soviet Union",
+    "Irkutsk": "Soviet Union",
+    "Kampala": "United Kingdom",
+    "Stalingrad": "Soviet Union",
+    "Leningrad": "Soviet Union",
+    "Kiev": "Soviet Union",
+    "Kharkov": "Soviet Union",
+    "Smolensk": "Soviet Union",
+    "Warsaw": "Poland",
+    "Danzig": "Germany",
+    "Konigsberg": "Germany",
+    "Narvik": "Norway",
+    "Bergen": "Norway",
+    "Brest": "France",
+    "Marseille": "France",
+    "Naples": "Italy",
+    "Tobruk": "Italy",
+    "Alexandria": "United Kingdom",
+    "Cairo": "United Kingdom",
+    "Suez": "United Kingdom",
+    "Haifa": "United Kingdom",
+    "Singapore": "United Kingdom",
+    "Manila": "United States",
+    "Pearl Harbor": "United States",
+    "Rangoon": "United Kingdom",
+    "Shanghai": "China",
+    "Nanking": "China",
+    "Chungking": "China",
+    "Hong Kong": "United Kingdom",
+    "Vladivostok": "Soviet Union",
+    "Harbin": "Japan",
+    "Dairen": "Japan",
+    "Keijo": "Japan",
+    "Tokyo": "Japan",
+    "Osaka": "Japan",
+    "Nagasaki": "Japan",
+    "Hiroshima": "Japan",
+    "San Francisco": "United States",
+    "Seattle": "United States",
+    "New York": "United States",
+    "Norfolk": "United States",
+    "Halifax": "Canada",
+    "Murmansk": "Soviet Union",
+    "Archangel": "Soviet Union",
+    "Luxembourg": "Luxembourg",
+    "Tallinn": "Estonia",
+    "Riga": "Latvia",
+    "Kaunas": "Lithuania",
+    "Tirana": "Italy",
+    "Beirut": "France",
+    "Damascus": "France",
+    "Panama": "Panama",
+    "San Salvador": "El Salvador",
+    "Port-au-Prince": "Haiti",
+    "Wilno": "Poland",
+    "Lwow": "Poland",
+    "Vienna": "Germany",
+    "Prague": "Germany",
+    "Viipuri": "Finland",
+    "Kishinev": "Romania",
+    "Trieste": "Italy",
+    "Rhodes": "Italy",
+    "Iwo Jima": "Japan",
+    "Guam": "United States",
+    "Wake": "United States",
+    "Midway": "United States",
+    "Truk": "Japan",
+    "Tarawa": "United Kingdom",
+    "Guadalcanal": "United Kingdom",
+    "Rabaul": "Australia",
+    "Reykjavik": "Denmark",
+    "Torshavn": "Denmark",
+    "Colombo": "United Kingdom",
+    "Nicosia": "United Kingdom",
+    "Taihoku": "Japan",
+    "Toyohara": "Japan",
+    "Hsinking": "Japan",
+    "Ploesti": "Romania",
+    "Abadan": "Iran",
+    "Lhasa": "Tibet",
 }
 LAKE_CITIES = ("Chicago", "Cleveland", "Toronto", "Astrakhan", "Baku", "Krasnovodsk", "Irkutsk", "Kampala")
 TERRITORY_OF = {
-    "Tripoli": "Libya", "Addis Ababa": "Italian East Africa", "Beirut": "Lebanon-Syria", "Keijo": "Korea",
-    "Harbin": "Manchukuo", "Saipan": "South Seas Mandate", "Hong Kong": "Hong Kong", "Karachi": "India",
-    "Rangoon": "Burma", "Singapore": "Malaya", "Cairo": "Egypt", "Taihoku": "Formosa", "Toyohara": "Karafuto",
-    "Manila": "Philippines", "Pearl Harbor": "Hawaii", "Reykjavik": "Iceland", "Tirana": "Albania",
+    "Tripoli": "Libya",
+    "Addis Ababa": "Italian East Africa",
+    "Beirut": "Lebanon-Syria",
+    "Keijo": "Korea",
+    "Harbin": "Manchukuo",
+    "Saipan": "South Seas Mandate",
+    "Hong Kong": "Hong Kong",
+    "Karachi": "India",
+    "Rangoon": "Burma",
+    "Singapore": "Malaya",
+    "Cairo": "Egypt",
+    "Taihoku": "Formosa",
+    "Toyohara": "Karafuto",
+    "Manila": "Philippines",
+    "Pearl Harbor": "Hawaii",
+    "Reykjavik": "Iceland",
+    "Tirana": "Albania",
 }
-TEMP_BORDERS = {"poland_east", "romania_east", "finland_south", "finland_north", "france_north",
-                "china_japan_1939", "baltic"}
+TEMP_BORDERS = {
+    "poland_east",
+    "romania_east",
+    "finland_south",
+    "finland_north",
+    "france_north",
+    "china_japan_1939",
+    "baltic",
+}
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +188,7 @@ def _sea_hex_near(world: HexMap, h: int) -> int:
     """A hex ships may stand in, at or next to h (a port's own hex if it has a sea part)."""
     if world.sea_neighbours[h]:
         return h
-    for o in world.neighbours[h * 6: h * 6 + 6]:
+    for o in world.neighbours[h * 6 : h * 6 + 6]:
         if o >= 0 and world.sea_neighbours[o]:
             return o
     raise AssertionError(f"no sea near {world.grid.label(h)}")
@@ -219,10 +317,16 @@ def test_canals(world: HexMap, canal: str, west: str, east: str, closed_min: int
     assert world.kind[c.a] != Kind.SEA and world.kind[c.b] != Kind.SEA
     a = _sea_hex_near(world, _city(world, west)) if world.sea_neighbours[_city(world, west)] else None
     b = _sea_hex_near(world, _city(world, east)) if world.sea_neighbours[_city(world, east)] else None
-    a = a if a is not None and a not in (c.a, c.b) else next(o for o in world.neighbours[c.a * 6: c.a * 6 + 6]
-                                                              if o >= 0 and world.sea_neighbours[o])
-    b = b if b is not None and b not in (c.a, c.b) else next(o for o in world.neighbours[c.b * 6: c.b * 6 + 6]
-                                                              if o >= 0 and world.sea_neighbours[o])
+    a = (
+        a
+        if a is not None and a not in (c.a, c.b)
+        else next(o for o in world.neighbours[c.a * 6 : c.a * 6 + 6] if o >= 0 and world.sea_neighbours[o])
+    )
+    b = (
+        b
+        if b is not None and b not in (c.a, c.b)
+        else next(o for o in world.neighbours[c.b * 6 : c.b * 6 + 6] if o >= 0 and world.sea_neighbours[o])
+    )
     closed = _bfs(world.sea_neighbours, a, b)
     assert closed is None or closed >= closed_min, f"{canal}: a short way bypasses the canal ({closed})"
     opened_adj = _sea_adj_with_canals(world)
@@ -238,8 +342,14 @@ def test_canals(world: HexMap, canal: str, west: str, east: str, closed_min: int
 
 def test_temporary_borders(world: HexMap) -> None:
     assert set(world.temp_borders) == TEMP_BORDERS
-    owner = {"poland_east": "Poland", "romania_east": "Romania", "finland_south": "Finland",
-             "finland_north": "Finland", "france_north": "France", "china_japan_1939": "China"}
+    owner = {
+        "poland_east": "Poland",
+        "romania_east": "Romania",
+        "finland_south": "Finland",
+        "finland_north": "Finland",
+        "france_north": "France",
+        "china_japan_1939": "China",
+    }
     for name, hexes in world.temp_borders.items():
         assert hexes, name
         for h in hexes:
@@ -267,8 +377,10 @@ def test_rails_and_weather(world: HexMap) -> None:
     for name in ("Paris", "Berlin", "Shanghai", "Delhi", "Chicago", "Tokyo", "Johannesburg", "Omsk", "Irkutsk"):
         assert world.rail[_city(world, name)], name
     assert not world.rail[_city(world, "Lhasa")]
-    zone = {name: world.weather[_city(world, name)] for name in ("Murmansk", "Berlin", "Cairo", "Singapore",
-                                                                   "Buenos Aires", "Chicago", "Kiev")}
+    zone = {
+        name: world.weather[_city(world, name)]
+        for name in ("Murmansk", "Berlin", "Cairo", "Singapore", "Buenos Aires", "Chicago", "Kiev")
+    }
     assert zone["Murmansk"] == 0 and zone["Berlin"] == 3 and zone["Chicago"] == 3
     assert zone["Cairo"] == 4 and zone["Singapore"] == 5 and zone["Buenos Aires"] == 2 and zone["Kiev"] == 1
 
