@@ -22,7 +22,23 @@ class EngineError(Exception):
 
 
 class IllegalAction(EngineError):
-    """A well-formed action that the rules do not allow now."""
+    """A well-formed action that the rules do not allow now.
+
+    The sentence is for a person; the fields are for programs, which must never read
+    the sentence: ``rule`` is a stable slug naming the rule that refuses (``terrain.armor``,
+    ``stacking.land``, ...), ``side`` the side whose order it is and ``index`` the position
+    (from 0) of the refused order in a list, when the refusal concerns one of a list.
+    """
+
+    def __init__(self, message: str, *, rule: str = "", side: str | None = None, index: int | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.side = side
+        self.index = index
+
+    def located(self, side: str, index: int, prefix: str) -> IllegalAction:
+        """The same refusal, placed in ``side``'s list at ``index``, its sentence prefixed."""
+        return IllegalAction(f"{prefix}{self}", rule=self.rule, side=side, index=index)
 
 
 class OrderError(EngineError):

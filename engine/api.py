@@ -191,14 +191,17 @@ def preview(state: GameState, side: str, actions: list[Action]) -> GameState:
     for i, action in enumerate(actions):
         if action.kind == "pass":
             continue
-        if action.kind not in KINDS:
-            raise IllegalAction(f"{side} order {i + 1}: unknown action '{action.kind}'")
-        KINDS[action.kind].check_shape(action.args)
+        try:
+            if action.kind not in KINDS:
+                raise IllegalAction(f"unknown action '{action.kind}'", rule="action.unknown")
+            KINDS[action.kind].check_shape(action.args)
+        except IllegalAction as exc:
+            raise exc.located(side, i, f"{side} order {i + 1}: ") from None
         is_stand = action.kind == "stand"
         try:
             (check_stand if is_stand else step.check)(probe, side, action)
         except IllegalAction as exc:
-            raise IllegalAction(f"{side} order {i + 1} ({action}): {exc}") from None
+            raise exc.located(side, i, f"{side} order {i + 1} ({action}): ") from None
         (apply_stand if is_stand else step.apply)(probe, side, action)
     return probe
 

@@ -323,7 +323,7 @@ def trial_list(game: Game, side: str, actions: list[Any], where: str) -> None:
     try:
         api.apply_simultaneous(trial.state, {s: actions if s == side else [] for s in sides})
     except api.IllegalAction as exc:
-        if str(exc).startswith(side):  # the engine names the side whose list it refuses
+        if getattr(exc, "side", None) == side:  # the engine says whose list it refuses
             raise PbemError(f"{where}: illegal: {exc}", "illegal") from None
     except Exception as exc:
         raise PbemError(f"{where}: the engine refused it ({type(exc).__name__}: {str(exc)[:120]})", "illegal") from None

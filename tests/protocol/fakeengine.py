@@ -23,7 +23,9 @@ class EngineError(Exception):
 
 
 class IllegalAction(EngineError):
-    pass
+    def __init__(self, message: str, *, rule: str = "", side: str | None = None, index: int | None = None) -> None:
+        super().__init__(message)
+        self.rule, self.side, self.index = rule, side, index
 
 
 class OrderError(EngineError):
@@ -180,13 +182,16 @@ def apply_simultaneous(state: State, lists: dict[str, list[Action]]) -> None:
     for side in ("axis", "allies"):
         acts = [a for a in lists.get(side, []) if a.kind != "pass"]
         if side not in d.sides and acts:
-            raise IllegalAction(f"{side} has nothing to decide")
+            raise IllegalAction(f"{side} has nothing to decide", rule="decision.none", side=side)
         if len(acts) > 2:
-            raise IllegalAction("at most two actions")
-        for a in acts:
-            check(state, side, a)
+            raise IllegalAction("at most two actions", rule="list.length", side=side, index=2)
+        for i, a in enumerate(acts):
+            try:
+                check(state, side, a)
+            except IllegalAction as exc:
+                raise IllegalAction(str(exc), rule=exc.rule, side=side, index=i) from None
         if d.phase == "build" and sum(a.args[0] for a in acts) > state.d["money"][side]:
-            raise IllegalAction(f"{side} cannot pay for that")
+            raise IllegalAction(f"{side} cannot pay for that", rule="money", side=side)
     for side in ("axis", "allies"):
         for a in [a for a in lists.get(side, []) if a.kind != "pass"]:
             state.d["decl"].append([side, a.kind, a.args[0]])
