@@ -93,7 +93,7 @@ def synthetic_world(width: int = 420, height: int = 240, seed: int = 1) -> World
 def synthetic_game(world: World, units_per_side: int = 1500, seed: int = 1) -> GameState:
     """Both sides at war, each with land units spread over its own countries' land,
     denser toward the enemy, plus some air and naval units."""
-    from engine.setup import control_home_lands
+    from engine.newgame import control_home_lands
 
     rng = _rng(seed + 1000)
     state = GameState(world)

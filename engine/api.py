@@ -12,11 +12,11 @@ from collections.abc import Callable
 from engine import orders
 from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
 from engine.combat import apply_stand, check_stand, stand_actions
+from engine.newgame import new_game as _new_game
+from engine.newgame import scenario_digest, world_for
 from engine.rng import SEED_BYTES, Rng
 from engine.sequence import STEPS, Decision, begin, current, finish
 from engine.sequence import decision as _decision
-from engine.setup import new_game as _new_game
-from engine.setup import scenario_digest, world_for
 from engine.state import SIDES, GameState
 from engine.world import World
 

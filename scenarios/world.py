@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from importlib import resources
 
-from engine.scenario_setup import MAP_FILE
-from engine.scenario_setup import world_map as load_world
+from engine.newgame import MAP_FILE
+from engine.newgame import world_map as load_world
 
 __all__ = ["load_world", "world_map_bytes"]
 

@@ -21,7 +21,7 @@ from engine.hexgrid import NO_HEX
 from engine.state import Unit, other
 
 if TYPE_CHECKING:
-    from engine.ai.bot import Turn
+    from engine.ai.turn import Turn
 
 #: Land-only odds from which air support is worth sending (below: hopeless; above: not needed).
 SUPPORT_FROM, SUPPORT_UNTIL = 0.8, ENOUGH

@@ -27,7 +27,7 @@ from engine.ai.picture import Picture
 from engine.state import GameState, Unit, other
 
 if TYPE_CHECKING:
-    from engine.ai.bot import Turn
+    from engine.ai.turn import Turn
 
 #: Lowest combat ratio the bot attacks at, by situation.
 MIN_RATIO = 1.5

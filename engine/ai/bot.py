@@ -9,35 +9,14 @@ first legal actions until it does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from engine.actions import Action
 from engine.ai import attack, declare, deploy, economy, move
 from engine.ai.batch import Batch
 from engine.ai.batch import finish as finish_batch
 from engine.ai.limits import Limits
 from engine.ai.seeding import stream
-from engine.rng import Rng
+from engine.ai.turn import Policy, Turn
 from engine.state import GameState
-
-
-@dataclass(slots=True)
-class Turn:
-    """What a policy gets: the batch to fill and the fixed parameters of the decision."""
-
-    batch: Batch
-    side: str
-    rng: Rng
-    limits: Limits
-
-    @property
-    def state(self) -> GameState:
-        """The working copy: the game as it will be after the actions proposed so far."""
-        return self.batch.work
-
-
-Policy = Callable[[Turn], None]
 
 POLICIES: dict[str, Policy] = {
     "war_declaration": declare.war_declaration,

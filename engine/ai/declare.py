@@ -18,7 +18,7 @@ from engine.ai import reading
 from engine.state import GameState, parse_date
 
 if TYPE_CHECKING:
-    from engine.ai.bot import Turn
+    from engine.ai.turn import Turn
 
 #: (country, earliest date, countries that must be conquered first) in the Axis order of aims.
 AXIS_AIMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (

@@ -22,7 +22,7 @@ from engine.state import GameState, split_land_key
 from engine.units import UnitType, max_strength
 
 if TYPE_CHECKING:
-    from engine.ai.bot import Turn
+    from engine.ai.turn import Turn
 
 FAR = 40
 #: Hexes tried per unit to place before giving up on it.

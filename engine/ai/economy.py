@@ -19,7 +19,7 @@ from engine.state import split_land_key
 from engine.units import COSTS, REPAIR_COST, UnitType
 
 if TYPE_CHECKING:
-    from engine.ai.bot import Turn
+    from engine.ai.turn import Turn
 
 #: Share of land spending that goes to armor when the pool has armor.
 ARMOR_SHARE = 1 / 3

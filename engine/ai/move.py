@@ -27,7 +27,7 @@ from engine.ai.picture import Picture
 from engine.state import Unit
 
 if TYPE_CHECKING:
-    from engine.ai.bot import Turn
+    from engine.ai.turn import Turn
 
 #: Units at least this far behind the front prefer rail to marching.
 RAIL_DISTANCE = 4

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 import typer
 
 from pbem.cli.common import user_errors
+from pbem.errors import PbemError
 
 
 @user_errors
@@ -20,9 +22,13 @@ def arena(
     budget: Annotated[float | None, typer.Option("--budget", help="Seconds per decision (weaker, faster)")] = None,
 ) -> None:
     """Play computer against computer and print each game's result and a summary."""
-    from pbem import arena as arena_mod
+    from engine.ai import arena as arena_mod
+    from engine.api import EngineError
 
-    arena_mod.run(scenario, until, games, axis, allies, seed, budget, report=typer.echo)
+    try:
+        arena_mod.run(scenario, until, games, axis, allies, seed, budget, report=typer.echo, clock=time.perf_counter)
+    except EngineError as exc:
+        raise PbemError(str(exc), "arena") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ def map_command(
     ] = "europe",
 ) -> None:
     """Write the map (terrain, borders, cities, ports, railways, canals) of a region as SVG."""
-    from pbem.mapsvg import REGIONS, render_svg
+    from scenarios.mapview import REGIONS, render_svg
     from scenarios.world import load_world
 
     if scenario not in SCENARIOS:

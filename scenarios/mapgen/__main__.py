@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in notes:
             print("  " + n)
     if args.png:
-        from pbem.mapsvg import write_pngs
+        from scenarios.mapview import write_pngs
 
         for path in write_pngs(hexmap, ROOT / "docs"):
             print(f"wrote {path}")

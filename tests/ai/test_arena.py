@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.ai import arena
 from engine.state import date_text
-from pbem import arena
 from tests.ai.worlds import FRONT_WORLD, at_war
 
 

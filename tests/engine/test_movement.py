@@ -11,9 +11,9 @@ from engine.actions import Action, IllegalAction
 from engine.hexgrid import NO_HEX
 from engine.hexmap import WeatherZone
 from engine.mapbuilder import build_world
+from engine.newgame import control_home_lands
 from engine.reach import land_reach, naval_destinations, naval_search
 from engine.sequence import STEP_INDEX, current
-from engine.setup import control_home_lands
 from engine.state import GameState, Unit, parse_date
 from engine.units import UnitProfile, UnitType
 from engine.world import CountryInfo

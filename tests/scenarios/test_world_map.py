@@ -407,7 +407,7 @@ def test_svg_and_map_command(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from pbem.cli.main import app
-    from pbem.mapsvg import REGIONS, render_svg
+    from scenarios.mapview import REGIONS, render_svg
 
     world = load_world()
     svg = render_svg(world, "europe")

@@ -19,14 +19,13 @@ engine's winner if there is one, else the side that gained more.
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import ai, api
-from engine.state import SIDES, GameState, date_text
+from engine.actions import EngineError
+from engine.state import SIDES, GameState, date_text, parse_date
 from engine.world import World
-from pbem.errors import PbemError
 
 #: Countries whose fall the arena records (the bot-vs-bot acceptance questions).
 WATCHED = ("Poland", "France", "Soviet Union", "China", "United Kingdom", "Germany", "Italy", "Japan")
@@ -120,11 +119,12 @@ def play_game(
     budget_s: float | None = None,
     on_month: Callable[[GameState], None] | None = None,
     setup: Callable[[GameState], None] | None = None,
+    clock: Callable[[], float] = lambda: 0.0,
 ) -> GameResult:
     """Play one game from the scenario's start until the date ``until`` begins (or the game ends).
 
-    ``setup`` may change the new game before play (tests on hand-made worlds)."""
-    clock = time.perf_counter
+    ``setup`` may change the new game before play (tests on hand-made worlds).  The engine
+    has no clock: timings are measured only with the ``clock`` the caller hands in."""
     state = api.new_game(scenario)
     if setup is not None:
         setup(state)
@@ -285,21 +285,20 @@ def run(
     budget_s: float | None = None,
     report: Callable[[str], None] | None = None,
     setup: Callable[[GameState], None] | None = None,
+    clock: Callable[[], float] = lambda: 0.0,
 ) -> Summary:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; report each result line."""
     for p in (axis, allies):
         if p not in ai.PLAYERS:
-            raise PbemError(f"unknown player '{p}'; choose one of {', '.join(ai.PLAYERS)}", "arena")
-    from engine.state import parse_date
-
+            raise EngineError(f"unknown player '{p}'; choose one of {', '.join(ai.PLAYERS)}")
     try:
         end = parse_date(until)
     except ValueError as exc:
-        raise PbemError(str(exc), "arena") from None
+        raise EngineError(str(exc)) from None
     players = {"axis": axis, "allies": allies}
     results = []
     for i in range(games):
-        r = play_game(scenario, end, players, seed + i, budget_s, setup=setup)
+        r = play_game(scenario, end, players, seed + i, budget_s, setup=setup, clock=clock)
         results.append(r)
         if report is not None:
             report(r.line())

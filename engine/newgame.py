@@ -1,5 +1,6 @@
-"""Setting up a scenario game: the packaged world and the state at a scenario's start
-(supplement: "Countries and sides at the start", "Placing units").
+"""Creating a game: the packaged world of a scenario and the state at its start, or a
+state on a custom world (tests, benchmarks) (supplement: "Countries and sides at the
+start", "Placing units").
 
 The world of a scenario is the packaged map (``scenarios/world.map``) plus the
 country facts and the scenario data (:mod:`engine.scenario`); its digest covers
@@ -15,10 +16,10 @@ from importlib import resources
 import msgpack
 
 from engine import scenario as scenario_data
+from engine.actions import StateError
 from engine.hexmap import HexMap
 from engine.scenario import Scenario, ScenarioError
 from engine.sequence import STEP_INDEX
-from engine.setup import control_home_lands
 from engine.state import GameState
 from engine.war import FLAG_JOINS, FLAG_PLACE, JOIN_CODE, add_to_pool, enter_war, units_to_pool
 from engine.world import CountryInfo, World
@@ -91,3 +92,36 @@ def start_scenario(world: World, scenario: Scenario) -> GameState:
     for name, side in sorted(scenario.joins_at_start.items()):
         state.countries[name].flags[FLAG_JOINS] = JOIN_CODE[side]
     return state
+
+
+def new_game(scenario: str | World, options: dict[str, object]) -> GameState:
+    """A state at the start of a packaged scenario, or a bare state on a custom world."""
+    if isinstance(scenario, World):
+        state = GameState(scenario)
+        control_home_lands(state)
+        return state
+    return new_scenario_game(scenario, options)
+
+
+def control_home_lands(state: GameState) -> None:
+    """Every land hex starts controlled by the country that owns its territory."""
+    hexmap = state.world.map
+    state.controller = bytearray(state.world.home_control)
+    for h in hexmap.fortifications:
+        state.forts[h] = 0
+        state.fort_owner[h] = hexmap.country_of[h]
+    for h in hexmap.airfields:
+        state.airfields[h] = 0
+        state.airfield_owner[h] = hexmap.country_of[h]
+
+
+def scenario_digest(name: str) -> str:
+    return world_of(name).digest
+
+
+def world_for(data: bytes) -> World:
+    """The world a serialised state was made in (only the packaged scenarios are known)."""
+    world = world_matching(data)
+    if world is None:
+        raise StateError("saved game belongs to a world this program does not have")
+    return world
