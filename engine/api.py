@@ -8,13 +8,17 @@ before anything is changed, and a checked action always applies.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine import orders
 from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
 from engine.combat import apply_stand, check_stand, stand_actions
+from engine.hexmap import HexMap as WorldMap
 from engine.newgame import new_game as _new_game
-from engine.newgame import scenario_digest, world_for
+from engine.newgame import scenario_digest, world_for, world_map
 from engine.rng import SEED_BYTES, Rng
+from engine.scenario import ScenarioError, list_scenarios, load_scenario
+from engine.scenario_info import scenario_info
 from engine.sequence import STEPS, Decision, begin, current, finish
 from engine.sequence import decision as _decision
 from engine.state import SIDES, GameState
@@ -28,12 +32,15 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "OrderError",
+    "ScenarioError",
     "StateError",
+    "WorldMap",
     "apply",
     "apply_chance",
     "apply_simultaneous",
     "check",
     "decision",
+    "describe_scenario",
     "deserialize",
     "format_action",
     "legal_actions",
@@ -41,6 +48,7 @@ __all__ = [
     "parse_order",
     "preview",
     "scenario_digest",
+    "scenarios",
     "serialize",
     "standing_orders",
     "state_hash",
@@ -57,6 +65,17 @@ def new_game(scenario: str | World, options: dict[str, object] | None = None) ->
     state = _new_game(scenario, options or {})
     begin(state)
     return state
+
+
+def scenarios() -> dict[str, str]:
+    """The packaged scenarios by name ("1937", "1939"), with their titles."""
+    return {name: load_scenario(name).title for name in list_scenarios()}
+
+
+def describe_scenario(name: str, on_map: WorldMap | None = None) -> dict[str, Any]:
+    """What scenario ``name`` sets up (sides, money, pools, cities), as plain data for people;
+    ``on_map`` replaces the packaged world map (tests).  Raises ScenarioError."""
+    return scenario_info(load_scenario(name), world_map() if on_map is None else on_map)
 
 
 def serialize(state: GameState) -> bytes:
