@@ -32,7 +32,7 @@ class IllegalAction(EngineError):
 
     def __init__(self, message: str, *, rule: str = "", side: str | None = None, index: int | None = None) -> None:
         super().__init__(message)
-        self.rule = rule
+        self.rule = rule or rule_of(message)
         self.side = side
         self.index = index
 
@@ -42,7 +42,34 @@ class IllegalAction(EngineError):
 
 
 class OrderError(EngineError):
-    """A text order that cannot be understood."""
+    """A text order that cannot be understood; ``rule`` says why, as for IllegalAction."""
+
+    def __init__(self, message: str, *, rule: str = "order.syntax") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class Refusal(str):
+    """A rule's refusal: its sentence, which is also the text ``str`` of it, carrying the
+    slug of the rule.  Rule helpers return ``""`` for "allowed" or a Refusal, so callers
+    test it like a string and raise ``IllegalAction(why)``, which takes the slug along."""
+
+    rule: str
+
+    def __new__(cls, rule: str, sentence: str) -> Refusal:
+        made = super().__new__(cls, sentence)
+        made.rule = rule
+        return made
+
+
+def rule_of(why: str) -> str:
+    """The slug of a refusal's rule ('' for a plain sentence)."""
+    return why.rule if isinstance(why, Refusal) else ""
+
+
+def prefixed(prefix: str, why: str) -> Refusal:
+    """The same refusal behind a prefix (usually the unit's label)."""
+    return Refusal(rule_of(why), prefix + why)
 
 
 class StateError(EngineError):
@@ -61,13 +88,13 @@ class Action:
     def from_wire(cls, wire: object) -> Action:
         """Rebuild an action from its wire form, checking its shape against :data:`KINDS`."""
         if not isinstance(wire, list | tuple) or not wire or not isinstance(wire[0], str):
-            raise IllegalAction("an action must be a list starting with its kind")
+            raise IllegalAction("an action must be a list starting with its kind", rule="action.shape")
         kind, args = wire[0], tuple(wire[1:])
         spec = KINDS.get(kind)
         if spec is None:
-            raise IllegalAction(f"unknown action '{kind[:40]}'")
+            raise IllegalAction(f"unknown action '{kind[:40]}'", rule="action.unknown")
         if len(args) > MAX_ARGS:
-            raise IllegalAction(f"action '{kind}' has too many arguments")
+            raise IllegalAction(f"action '{kind}' has too many arguments", rule="action.shape")
         spec.check_shape(args)
         return cls(kind, args)
 
@@ -100,19 +127,23 @@ class KindSpec:
         roles = self.roles
         if self.variadic:
             if len(args) < len(roles) - 1:
-                raise IllegalAction(f"action '{self.name}' needs at least {len(roles) - 1} arguments")
+                raise IllegalAction(
+                    f"action '{self.name}' needs at least {len(roles) - 1} arguments", rule="action.shape"
+                )
         elif len(args) != len(roles):
-            raise IllegalAction(f"action '{self.name}' takes {len(roles)} arguments, got {len(args)}")
+            raise IllegalAction(
+                f"action '{self.name}' takes {len(roles)} arguments, got {len(args)}", rule="action.shape"
+            )
         for i, (arg, role) in enumerate(zip(args, self.roles_for(len(args)), strict=True)):
             typ = ROLES[role]
             # bool is a subclass of int: keep the two apart so the wire form is canonical.
             ok = isinstance(arg, bool) if typ is bool else isinstance(arg, typ) and not isinstance(arg, bool)
             if not ok:
-                raise IllegalAction(f"argument {i + 1} of '{self.name}' must be a {role}")
+                raise IllegalAction(f"argument {i + 1} of '{self.name}' must be a {role}", rule="action.shape")
             if isinstance(arg, str) and len(arg) > MAX_STR:
-                raise IllegalAction(f"argument {i + 1} of '{self.name}' is too long")
+                raise IllegalAction(f"argument {i + 1} of '{self.name}' is too long", rule="action.shape")
             if isinstance(arg, int) and not isinstance(arg, bool) and not -(2**31) <= arg < 2**31:
-                raise IllegalAction(f"argument {i + 1} of '{self.name}' is out of range")
+                raise IllegalAction(f"argument {i + 1} of '{self.name}' is out of range", rule="action.shape")
 
 
 KINDS: dict[str, KindSpec] = {}

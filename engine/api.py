@@ -110,7 +110,7 @@ def view(state: GameState, side: str) -> GameState:
 
 def _side(side: str) -> None:
     if side not in SIDES:
-        raise IllegalAction(f"'{side}' is not a side; the sides are axis and allies")
+        raise IllegalAction(f"'{side}' is not a side; the sides are axis and allies", rule="side.unknown")
 
 
 def legal_actions(state: GameState, side: str) -> list[Action]:
@@ -137,13 +137,15 @@ def _check(state: GameState, side: str, action: Action) -> Callable[[], None] | 
     _side(side)
     d = _decision(state)
     if d.kind == "end":
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", rule="game.over")
     if d.kind == "chance":
-        raise IllegalAction(f"the dice must be rolled for {d.phase} first")
+        raise IllegalAction(f"the dice must be rolled for {d.phase} first", rule="decision.dice-first")
     if side not in d.sides:
-        raise IllegalAction(f"it is not the {side}' turn to act in {d.phase.replace('_', ' ')}")
+        raise IllegalAction(
+            f"it is not the {side}' turn to act in {d.phase.replace('_', ' ')}", rule="decision.not-your-turn"
+        )
     if action.kind not in KINDS:
-        raise IllegalAction(f"unknown action '{action.kind}'")
+        raise IllegalAction(f"unknown action '{action.kind}'", rule="action.unknown")
     KINDS[action.kind].check_shape(action.args)
     if action.kind == "stand":
         # Standing orders ("willing to retreat") may be changed in any decision of
@@ -157,7 +159,9 @@ def apply(state: GameState, side: str, action: Action) -> None:
     """Apply one action of a sequential decision; ``pass`` ends the side's part."""
     d = _decision(state)
     if d.kind != "sequential":
-        raise IllegalAction(f"the {d.phase.replace('_', ' ')} phase is decided by both sides at once")
+        raise IllegalAction(
+            f"the {d.phase.replace('_', ' ')} phase is decided by both sides at once", rule="decision.simultaneous"
+        )
     plan = _check(state, side, action)
     # A checked action cannot fail, so it is applied in place (copying a large state
     # for every move would dominate the cost of verifying a turn file).
@@ -177,9 +181,13 @@ def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]
     """Apply both sides' secret lists at once (each may end with ``pass``); all or nothing."""
     d = _decision(state)
     if d.kind != "simultaneous":
-        raise IllegalAction(f"{d.phase.replace('_', ' ')} is not a simultaneous decision")
+        raise IllegalAction(
+            f"{d.phase.replace('_', ' ')} is not a simultaneous decision", rule="decision.not-simultaneous"
+        )
     if sorted(orders_by_side) != sorted(d.sides):
-        raise IllegalAction(f"both of {', '.join(d.sides)} must hand in their decisions together")
+        raise IllegalAction(
+            f"both of {', '.join(d.sides)} must hand in their decisions together", rule="decision.both-sides"
+        )
     trial = state.copy()
     checked: dict[str, list[Action]] = {}
     for side in SIDES:
@@ -204,7 +212,9 @@ def preview(state: GameState, side: str, actions: list[Action]) -> GameState:
     _side(side)
     d = _decision(state)
     if d.kind != "simultaneous" or side not in d.sides:
-        raise IllegalAction(f"the {side} have no hidden orders to give in {d.phase.replace('_', ' ')}")
+        raise IllegalAction(
+            f"the {side} have no hidden orders to give in {d.phase.replace('_', ' ')}", rule="decision.no-hidden-orders"
+        )
     probe = state.copy()
     step = current(probe)
     for i, action in enumerate(actions):
@@ -229,9 +239,9 @@ def apply_chance(state: GameState, seed: bytes) -> list[str]:
     """Resolve the pending chance event with a 32-byte seed; returns lines for the players."""
     d = _decision(state)
     if d.kind != "chance":
-        raise IllegalAction("no dice are to be rolled now")
+        raise IllegalAction("no dice are to be rolled now", rule="decision.no-dice")
     if len(seed) != SEED_BYTES:
-        raise IllegalAction(f"a chance seed must be {SEED_BYTES} bytes")
+        raise IllegalAction(f"a chance seed must be {SEED_BYTES} bytes", rule="decision.seed")
     trial = state.copy()
     log = current(trial).roll(trial, Rng(seed))
     finish(trial)

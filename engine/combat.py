@@ -26,14 +26,15 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine import combat_math, weather
-from engine.actions import PASS, Action, IllegalAction, kind
+from engine.actions import PASS, Action, IllegalAction, Refusal, kind
 from engine.control import pass_to_side, resolve_pockets, take_control
 from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
 from engine.stacking import can_stack_land
-from engine.state import GameState, Unit, other
+from engine.state import DeclaredAttack, GameState, Unit, other
 from engine.supply import SupplyMap
+from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
 from engine.war import at_war_with, may_enter_country
 from engine.zoc import in_enemy_land_zoc
@@ -133,14 +134,18 @@ def check_stand(state: GameState, side: str, action: Action) -> None:
     h, hold = action.args
     assert isinstance(h, int) and isinstance(hold, bool)
     if not 0 <= h < state.world.map.size:
-        raise IllegalAction(f"hex {h} is not on the map")
+        raise IllegalAction(f"hex {h} is not on the map", rule="hex.off-map")
     if not _land_units_of(state, h, side):
-        raise IllegalAction(f"you have no land units in hex {_hex(state, h)} to give a standing order to")
+        raise IllegalAction(
+            f"you have no land units in hex {_hex(state, h)} to give a standing order to", rule="stand.no-units"
+        )
     current = state.stands.get(h) == side
     if current and hold:
-        raise IllegalAction(f"your stack in hex {_hex(state, h)} already will not retreat")
+        raise IllegalAction(f"your stack in hex {_hex(state, h)} already will not retreat", rule="stand.unchanged")
     if not current and not hold:
-        raise IllegalAction(f"your stack in hex {_hex(state, h)} already retreats when attacked")
+        raise IllegalAction(
+            f"your stack in hex {_hex(state, h)} already retreats when attacked", rule="stand.unchanged"
+        )
 
 
 def apply_stand(state: GameState, side: str, action: Action) -> None:
@@ -175,8 +180,8 @@ def _declared_units(state: GameState) -> set[int]:
     """Units already attacking or supporting in the current step."""
     out: set[int] = set()
     for entry in state.combats:
-        out.update(entry[2])
-        out.update(entry[3])
+        out.update(entry.attackers)
+        out.update(entry.supports)
     return out
 
 
@@ -194,31 +199,36 @@ def attacker_refusal(
     ``declared`` may be passed in when many units are asked about."""
     where = _hex(state, h)
     if u is None:
-        return f"there is no unit #{uid}"
+        return Refusal("unit.unknown", f"there is no unit #{uid}")
     label = u.label()
     if _side(state, u) != side:
-        return f"{label} is not yours"
+        return Refusal("unit.not-yours", f"{label} is not yours")
     if not u.is_land:
-        return f"{label} is not a land unit; ships and bombers can only support an attack"
+        return Refusal("attack.not-land", f"{label} is not a land unit; ships and bombers can only support an attack")
     if u.type == UnitType.SUPPLY:
-        return f"{label} is a supply unit, and supply units cannot attack"
+        return Refusal("attack.supply-unit", f"{label} is a supply unit, and supply units cannot attack")
     if overrun and u.type != UnitType.ARMOR:
-        return f"{label} is not armor; only armor can overrun"
+        return Refusal("overrun.not-armor", f"{label} is not armor; only armor can overrun")
     if not u.on_map or u.carrier != -1:
-        return f"{label} is not on the map (or is embarked) and cannot attack"
+        return Refusal("unit.not-on-map", f"{label} is not on the map (or is embarked) and cannot attack")
     if u.id in (_declared_units(state) if declared is None else declared):
-        return f"{label} already attacks in this phase"
+        return Refusal("attack.already", f"{label} already attacks in this phase")
     if not _crossing(state, u.hex, h, u.type == UnitType.ARMOR):
-        return f"{label} in hex {_hex(state, u.hex)} is not adjacent to hex {where} across land"
+        return Refusal(
+            "attack.not-adjacent", f"{label} in hex {_hex(state, u.hex)} is not adjacent to hex {where} across land"
+        )
     if not may_enter_country(state, u, h):
-        return f"{label} may not attack into hex {where}"
+        return Refusal("attack.across-sea", f"{label} may not attack into hex {where}")
     for d in land_defenders(state, h, side):
         if not at_war_with(state, u.country, d.country):
-            return f"{label} is not at war with {d.country}, whose units are in hex {where}"
+            return Refusal("war.not-at-war", f"{label} is not at war with {d.country}, whose units are in hex {where}")
     if overrun and (weather.mud(state, u.hex) or weather.mud(state, h)):
-        return f"{label} may not overrun: spring or monsoon weather in hex {_hex(state, u.hex)} or {where}"
+        return Refusal(
+            "overrun.weather",
+            f"{label} may not overrun: spring or monsoon weather in hex {_hex(state, u.hex)} or {where}",
+        )
     if not (smap or _supply(state, side)).in_supply(u):
-        return f"{label} is out of supply and cannot attack"
+        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
     return ""
 
 
@@ -227,15 +237,15 @@ def check_attack(state: GameState, side: str, action: Action, overrun: bool) -> 
     assert isinstance(h, int)
     ids = action.args[1:]
     if not 0 <= h < state.world.map.size:
-        raise IllegalAction(f"hex {h} is not on the map")
+        raise IllegalAction(f"hex {h} is not on the map", rule="hex.off-map")
     where = _hex(state, h)
     verb = "overrun" if overrun else "attack"
     if not ids:
-        raise IllegalAction(f"name the units that {verb} hex {where}")
+        raise IllegalAction(f"name the units that {verb} hex {where}", rule="attack.no-units")
     if len(set(ids)) != len(ids):
-        raise IllegalAction(f"a unit is named twice in the {verb} on hex {where}")
+        raise IllegalAction(f"a unit is named twice in the {verb} on hex {where}", rule="attack.named-twice")
     if not land_defenders(state, h, side):
-        raise IllegalAction(f"there are no enemy land units in hex {where} to {verb}")
+        raise IllegalAction(f"there are no enemy land units in hex {where} to {verb}", rule="attack.no-enemy")
     smap, declared = _supply(state, side), _declared_units(state)
     for uid in ids:
         assert isinstance(uid, int)
@@ -246,15 +256,15 @@ def check_attack(state: GameState, side: str, action: Action, overrun: bool) -> 
 
 def apply_attack(state: GameState, action: Action, overrun: bool) -> None:
     h, *ids = action.args
-    state.combats.append(["overrun" if overrun else "attack", h, sorted(ids), []])
+    state.combats.append(DeclaredAttack("overrun" if overrun else "attack", int(h), sorted(int(i) for i in ids)))
     for uid in ids:
         state.units[int(uid)].attacked = True
 
 
-def _support_target(state: GameState, h: int) -> list[object] | None:
+def _support_target(state: GameState, h: int) -> DeclaredAttack | None:
     """The last attack declared on ``h`` in this step."""
     for entry in reversed(state.combats):
-        if entry[1] == h:
+        if entry.hex == h:
             return entry
     return None
 
@@ -263,32 +273,36 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
     where = _hex(state, h)
     u = state.units.get(uid)
     if _support_target(state, h) is None:
-        return f"declare an attack on hex {where} before supporting it"
+        return Refusal("support.no-attack", f"declare an attack on hex {where} before supporting it")
     if u is None:
-        return f"there is no unit #{uid}"
+        return Refusal("unit.unknown", f"there is no unit #{uid}")
     label = u.label()
     if _side(state, u) != side:
-        return f"{label} is not yours"
+        return Refusal("unit.not-yours", f"{label} is not yours")
     if u.hex != h or u.carrier != -1:
-        return f"{label} is not in hex {where}; supporting units must be in the defender's hex"
+        return Refusal(
+            "support.not-in-hex", f"{label} is not in hex {where}; supporting units must be in the defender's hex"
+        )
     if u.id in _declared_units(state):
-        return f"{label} already takes part in an attack in this phase"
+        return Refusal("attack.already", f"{label} already takes part in an attack in this phase")
     if u.is_air:
         if u.bomber <= 0:
-            return f"{label} has no bomber strength to support a land attack"
+            return Refusal("support.no-bomber", f"{label} has no bomber strength to support a land attack")
         if u.kamikaze:
-            return f"{label} can only make kamikaze attacks and cannot support land combat"
+            return Refusal(
+                "support.kamikaze-only", f"{label} can only make kamikaze attacks and cannot support land combat"
+            )
     elif u.is_naval:
         if u.type == UnitType.SUBMARINE:
-            return f"{label} is a submarine, and submarines cannot support land combat"
+            return Refusal("support.submarine", f"{label} is a submarine, and submarines cannot support land combat")
         if UnitType(u.type) in NON_COMBAT_SHIPS or u.attack <= 0:
-            return f"{label} has no surface attack to support a land attack"
+            return Refusal("support.no-surface-attack", f"{label} has no surface attack to support a land attack")
         if u.in_port:
-            return f"{label} is inside a port and cannot attack"
+            return Refusal("support.in-port", f"{label} is inside a port and cannot attack")
     else:
-        return f"{label} is a land unit; land units attack, they do not support"
+        return Refusal("support.land-unit", f"{label} is a land unit; land units attack, they do not support")
     if not _supply(state, side).in_supply(u):
-        return f"{label} is out of supply and cannot attack"
+        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
     return ""
 
 
@@ -317,7 +331,7 @@ def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, l
 
 def attack_actions(state: GameState, side: str, overrun: bool) -> list[Action]:
     verb = "overrun" if overrun else "attack"
-    out = []
+    out: list[Action] = []
     for h, ids in attack_candidates(state, side, overrun).items():
         if len(ids) <= MAX_LISTED_SUBSETS:
             groups = [c for n in range(1, len(ids) + 1) for c in combinations(ids, n)]
@@ -329,7 +343,7 @@ def attack_actions(state: GameState, side: str, overrun: bool) -> list[Action]:
 
 def support_actions(state: GameState, side: str) -> list[Action]:
     out = []
-    for h in sorted({int(e[1]) for e in state.combats}):
+    for h in sorted({e.hex for e in state.combats}):
         for u in sorted(state.units_at(h), key=lambda x: x.id):
             if not u.is_land and not support_refusal(state, side, u.id, h):
                 out.append(Action("support", (h, u.id)))
@@ -345,14 +359,11 @@ def _sorted(actions: Iterable[Action]) -> list[Action]:
 
 def _terrain_factor(state: GameState, h: int) -> tuple[Fraction, list[str]]:
     """Defence factor of the hex for its terrain, fortification and weather ("Land defence strength")."""
-    terrain = state.world.map.terrain[h]  # a coastal hex records its land part's terrain
+    terrain = TERRAIN[Terrain(state.world.map.terrain[h])]  # a coastal hex records its land part's terrain
     factor, notes = Fraction(1), []
-    if terrain == Terrain.TALL_MOUNTAIN:
-        factor *= 2
-        notes.append("tall mountain x2")
-    elif terrain in (Terrain.MOUNTAIN, Terrain.FOREST):
-        factor *= Fraction(3, 2)
-        notes.append(("mountain" if terrain == Terrain.MOUNTAIN else "forest") + " x1.5")
+    if terrain.defence != 1:
+        factor *= terrain.defence
+        notes.append(f"{terrain.name} x{float(terrain.defence):g}")
     if state.forts.get(h) == 0:
         factor *= 2
         notes.append("fortification x2")
@@ -428,11 +439,9 @@ def take_losses(state: GameState, units: list[Unit], points: int) -> list[str]:
 
 
 def _retreat_ok(state: GameState, side: str, u: Unit, frm: int, to: int) -> bool:
-    hexmap = state.world.map
-    armor = u.type == UnitType.ARMOR
-    if not _crossing(state, frm, to, armor):
+    if not _crossing(state, frm, to, u.type == UnitType.ARMOR):
         return False
-    if armor and hexmap.terrain[to] in (Terrain.DESERT, Terrain.ICECAP):
+    if barred_terrain(state.world.map, u.type, to):
         return False
     if not may_enter_country(state, u, to):
         return False
@@ -477,10 +486,9 @@ def retreat_plan(
     return plan
 
 
-def resolve(state: GameState, rng: Rng, entry: list[object]) -> list[str]:
+def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
     """Resolve one declared attack or overrun; returns its log lines."""
-    what, h, ids, support_ids = entry
-    assert isinstance(h, int) and isinstance(ids, list) and isinstance(support_ids, list)
+    what, h, ids, support_ids = entry.kind, entry.hex, entry.attackers, entry.supports
     overrun = what == "overrun"
     where = _hex(state, h)
     attackers = [state.units[i] for i in ids if i in state.units and state.units[i].on_map]
@@ -626,7 +634,7 @@ class _Declare(Phase):
             h, uid = action.args
             target = _support_target(state, int(h))
             assert target is not None
-            target[3].append(uid)  # type: ignore[union-attr]
+            target.supports.append(int(uid))
         else:
             apply_attack(state, action, self.overrun)
 
@@ -677,30 +685,30 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
     rows = [r for r in state.pending.get("advance", []) if r[0] == h]
     where = _hex(state, h) if 0 <= h < state.world.map.size else str(h)
     if not rows:
-        return f"no attack of yours emptied hex {where} in this phase"
+        return Refusal("advance.no-right", f"no attack of yours emptied hex {where} in this phase")
     eligible, done = rows[0][1], rows[0][2]
     if not ids:
-        return f"name the units that advance into hex {where}"
+        return Refusal("advance.no-units", f"name the units that advance into hex {where}")
     if len(set(ids)) != len(ids):
-        return f"a unit is named twice in the advance into hex {where}"
+        return Refusal("advance.named-twice", f"a unit is named twice in the advance into hex {where}")
     if done + len(ids) > MAX_ADVANCE:
-        return f"at most {MAX_ADVANCE} units may advance into hex {where}"
+        return Refusal("advance.too-many", f"at most {MAX_ADVANCE} units may advance into hex {where}")
     if land_defenders(state, h, side):
-        return f"hex {where} holds enemy land units"
+        return Refusal("advance.enemy", f"hex {where} holds enemy land units")
     units = []
     for uid in ids:
         u = state.units.get(uid)
         if u is None:
-            return f"there is no unit #{uid}"
+            return Refusal("unit.unknown", f"there is no unit #{uid}")
         if uid not in eligible:
-            return f"{u.label()} did not attack hex {where} or has already advanced"
-        if u.type == UnitType.ARMOR and state.world.map.terrain[h] in (Terrain.DESERT, Terrain.ICECAP):
-            return f"{u.label()} may not enter {Terrain(state.world.map.terrain[h]).name.lower()} hex {where}"
+            return Refusal("advance.not-eligible", f"{u.label()} did not attack hex {where} or has already advanced")
+        if barred := barred_terrain(state.world.map, u.type, h):
+            return Refusal("terrain.armor", f"{u.label()} may not enter {barred} hex {where}")
         if not may_enter_country(state, u, h):
-            return f"{u.label()} may not enter hex {where}"
+            return Refusal("war.neutral-territory", f"{u.label()} may not enter hex {where}")
         units.append(u)
     if not can_stack_land(state, h, units):
-        return f"hex {where} has no room for these units (stacking)"
+        return Refusal("stacking.land", f"hex {where} has no room for these units (stacking)")
     return ""
 
 

@@ -27,7 +27,7 @@ def probability(base: Fraction, exponent: Fraction) -> float:
     """``1 - base ** (-exponent)`` as a float (for display and estimates)."""
     if exponent <= 0:
         return 0.0
-    return 1.0 - float(base) ** (-float(exponent))
+    return 1.0 - float(float(base) ** (-float(exponent)))
 
 
 def draw_below(u: Fraction, base: int | Fraction, exponent: int | Fraction) -> bool:
@@ -44,7 +44,7 @@ def draw_below(u: Fraction, base: int | Fraction, exponent: int | Fraction) -> b
     # u < 1 - b^(-e)  <=>  b^e > 1 / (1 - u)  <=>  b^(ep) * (1-u)^(eq) > 1  with e = ep/eq
     w = ONE - u
     ep, eq = e.numerator, e.denominator
-    return b.numerator**ep * w.numerator**eq > b.denominator**ep * w.denominator**eq
+    return bool(b.numerator**ep * w.numerator**eq > b.denominator**ep * w.denominator**eq)
 
 
 # --- land combat ----------------------------------------------------------------

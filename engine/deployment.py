@@ -24,10 +24,11 @@ import weakref
 from collections import deque
 
 from engine import stacking, supply, zoc
-from engine.actions import PASS, Action, IllegalAction, kind
-from engine.hexmap import Kind, Terrain
+from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
+from engine.hexmap import Kind
 from engine.phase import Phase
 from engine.state import ALLIES, AXIS, SIDES, GameState, Unit, land_key, split_land_key
+from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,
     AIRFIELD_DELAY,
@@ -49,7 +50,6 @@ kind("fortify", "hex", help=f"build a fortification (${FORTIFICATION_COST}B, {FO
 kind("build_airfield", "hex", help=f"build an airfield (${AIRFIELD_COST}B, {AIRFIELD_DELAY} months)")
 kind("repair_site", "hex", help=f"repair a bombed city or resource hex (${REPAIR_COST}B)")
 
-NO_ARMOR_TERRAIN = frozenset({Terrain.DESERT, Terrain.ICECAP})
 #: Supplement "Placing units": Polish ships may also be placed in British (home) ports.
 NAVAL_GUESTS = {"Poland": ("United Kingdom",)}
 #: American air units may be placed in any port of these countries out of enemy naval zones.
@@ -128,14 +128,17 @@ def land_refusal(state: GameState, country: str, unit_type: str, h: int, units: 
     hexmap = state.world.map
     where = hexmap.grid.label(h)
     if not 0 <= h < hexmap.size or hexmap.kind[h] == Kind.SEA:
-        return f"hex {where} has no land"
+        return Refusal("placement.no-land", f"hex {where} has no land")
     supply_exception = unit_type == UnitType.SUPPLY and state.countries[country].entered == state.date
     if h not in home_area(state, country) and not (supply_exception and _own_home(state, country, h)):
-        return f"{country} may not place units in hex {where}: not a home hex its side controls and supplies"
-    if unit_type == UnitType.ARMOR and hexmap.terrain[h] in NO_ARMOR_TERRAIN:
-        return f"armor may not be placed in {Terrain(hexmap.terrain[h]).name.lower()} hex {where}"
+        return Refusal(
+            "placement.area",
+            f"{country} may not place units in hex {where}: not a home hex its side controls and supplies",
+        )
+    if barred := barred_terrain(hexmap, unit_type, h):
+        return Refusal("terrain.armor", f"armor may not be placed in {barred} hex {where}")
     if not stacking.can_stack_land(state, h, units):
-        return f"hex {where} has no room for another land unit"
+        return Refusal("stacking.land", f"hex {where} has no room for another land unit")
     return ""
 
 
@@ -151,21 +154,27 @@ def _own_home(state: GameState, country: str, h: int) -> bool:
 def unit_refusal(state: GameState, u: Unit, h: int) -> str:
     """Why off-map unit ``u`` may not be placed in ``h`` ('' if it may)."""
     if not 0 <= h < state.world.map.size:
-        return "there is no such hex"
+        return Refusal("hex.off-map", "there is no such hex")
     if u.is_land:
         why = land_refusal(state, u.country, u.type, h, [u])
-        return f"{u.label()}: {why}" if why else ""
+        return prefixed(f"{u.label()}: ", why) if why else ""
     problem = _unit_problem(state, u, h, home_area(state, u.country))
     if not problem:
         return ""
     where = state.world.map.grid.label(h)
-    return {
-        "port": f"{u.label()} must be placed in a port its side holds, and {where} is none",
-        "home_port": f"{u.label()} may not be placed in {where}: not a home port of {u.country}",
-        "full": f"{u.label()} may not be placed in {where}: the hex is full",
-        "area": f"{u.label()} may not be placed in {where}: not a home hex its side controls and supplies",
-        "airbase": f"{u.label()} may not be placed in {where}: no free airbase place",
-    }[problem]
+    if problem == "port":
+        return Refusal("placement.port", f"{u.label()} must be placed in a port its side holds, and {where} is none")
+    if problem == "home_port":
+        return Refusal(
+            "placement.home-port", f"{u.label()} may not be placed in {where}: not a home port of {u.country}"
+        )
+    if problem == "full":
+        return Refusal("stacking.naval", f"{u.label()} may not be placed in {where}: the hex is full")
+    if problem == "area":
+        return Refusal(
+            "placement.area", f"{u.label()} may not be placed in {where}: not a home hex its side controls and supplies"
+        )
+    return Refusal("stacking.air", f"{u.label()} may not be placed in {where}: no free airbase place")
 
 
 def _unit_problem(state: GameState, u: Unit, h: int, area: frozenset[int]) -> str:
@@ -198,27 +207,29 @@ def _unit_problem(state: GameState, u: Unit, h: int, area: frozenset[int]) -> st
 def _country_of_side(state: GameState, side: str, name: str) -> str:
     c = state.countries.get(name)
     if c is None:
-        return f"there is no country named {name}"
+        return Refusal("country.unknown", f"there is no country named {name}")
     if c.side != side:
-        return f"{name} is not on the {side}' side"
+        return Refusal("country.not-yours", f"{name} is not on the {side}' side")
     if not c.active:
-        return f"{name} is not at war" if not c.at_war else f"{name} is conquered"
+        if not c.at_war:
+            return Refusal("country.not-at-war", f"{name} is not at war")
+        return Refusal("country.conquered", f"{name} is conquered")
     return ""
 
 
 def _owned_unit(state: GameState, side: str, uid: int) -> Unit:
     u = state.units.get(uid)
     if u is None:
-        raise IllegalAction(f"there is no unit #{uid}")
+        raise IllegalAction(f"there is no unit #{uid}", rule="unit.unknown")
     if state.countries[u.country].side != side:
-        raise IllegalAction(f"{u.label()} is not yours")
+        raise IllegalAction(f"{u.label()} is not yours", rule="unit.not-yours")
     return u
 
 
 def _land_on_map(state: GameState, side: str, uid: int) -> Unit:
     u = _owned_unit(state, side, uid)
     if not u.is_land or not u.on_map or u.carrier != -1:
-        raise IllegalAction(f"{u.label()} is not a land unit on the map (and not embarked)")
+        raise IllegalAction(f"{u.label()} is not a land unit on the map (and not embarked)", rule="unit.not-on-map")
     return u
 
 
@@ -226,16 +237,19 @@ def _payer(state: GameState, side: str, h: int, cost: int, what: str) -> str:
     """The country that builds in ``h`` (its controller), or raise why it cannot."""
     hexmap = state.world.map
     if not 0 <= h < hexmap.size or hexmap.kind[h] == Kind.SEA:
-        raise IllegalAction(f"{what} needs a land hex")
+        raise IllegalAction(f"{what} needs a land hex", rule="build.no-land")
     where = hexmap.grid.label(h)
     owner = state.controller_of(h)
     if not owner or state.countries[owner].side != side:
-        raise IllegalAction(f"your side does not control hex {where}")
+        raise IllegalAction(f"your side does not control hex {where}", rule="build.not-controlled")
     c = state.countries[owner]
     if not c.active:
-        raise IllegalAction(f"{owner}, which holds hex {where}, cannot build: it is not an active country at war")
+        raise IllegalAction(
+            f"{owner}, which holds hex {where}, cannot build: it is not an active country at war",
+            rule="country.not-active",
+        )
     if c.money < cost:
-        raise IllegalAction(f"{owner} has ${c.money}B, and {what} in hex {where} costs ${cost}B")
+        raise IllegalAction(f"{owner} has ${c.money}B, and {what} in hex {where} costs ${cost}B", rule="money.short")
     return owner
 
 
@@ -343,7 +357,7 @@ class Deployment(Phase):
         return sorted(out, key=lambda a: (a.kind, a.args))
 
     def _legal_merges(self, state: GameState, side: str, year: int) -> list[Action]:
-        out = []
+        out: list[Action] = []
         for u in sorted(state.side_units(side), key=lambda x: x.id):
             if not u.is_land or u.carrier != -1 or not state.countries[u.country].active:
                 continue
@@ -354,7 +368,7 @@ class Deployment(Phase):
         return out
 
     def _legal_sites(self, state: GameState, side: str) -> list[Action]:
-        out = []
+        out: list[Action] = []
         hexmap = state.world.map
         no_of = state.world.country_no
         payers = {
@@ -386,7 +400,7 @@ class Deployment(Phase):
         elif k == "place":
             u = _owned_unit(state, side, int(a[0]))
             if u.id not in state.countries[u.country].free_units:
-                raise IllegalAction(f"{u.label()} is not waiting to be placed")
+                raise IllegalAction(f"{u.label()} is not waiting to be placed", rule="placement.not-waiting")
             why = _country_of_side(state, side, u.country) or unit_refusal(state, u, int(a[1]))
             if why:
                 raise IllegalAction(why)
@@ -404,20 +418,27 @@ class Deployment(Phase):
             h = int(a[0])
             _payer(state, side, h, FORTIFICATION_COST, "a fortification")
             if h in state.forts:
-                raise IllegalAction(f"hex {state.world.map.grid.label(h)} already has a fortification")
+                raise IllegalAction(
+                    f"hex {state.world.map.grid.label(h)} already has a fortification",
+                    rule="build.fortification-exists",
+                )
         elif k == "build_airfield":
             h = int(a[0])
             _payer(state, side, h, AIRFIELD_COST, "an airfield")
             if h in state.airfields:
-                raise IllegalAction(f"hex {state.world.map.grid.label(h)} already has an airfield")
+                raise IllegalAction(
+                    f"hex {state.world.map.grid.label(h)} already has an airfield", rule="build.airfield-exists"
+                )
         elif k == "repair_site":
             h = int(a[0])
             _payer(state, side, h, REPAIR_COST, "a repair")
             where = state.world.map.grid.label(h)
             if h in state.atomized:
-                raise IllegalAction(f"hex {where} was destroyed by an atomic bomb and cannot be repaired")
+                raise IllegalAction(
+                    f"hex {where} was destroyed by an atomic bomb and cannot be repaired", rule="repair.atomic"
+                )
             if h not in state.bombed and h not in state.strategic:
-                raise IllegalAction(f"hex {where} is not damaged by bombing")
+                raise IllegalAction(f"hex {where} is not damaged by bombing", rule="repair.not-damaged")
         else:
             super().check(state, side, action)
 
@@ -428,26 +449,31 @@ class Deployment(Phase):
         try:
             unit_type = UnitType(t)
         except ValueError:
-            raise IllegalAction(f"'{t}' is not a unit type") from None
+            raise IllegalAction(f"'{t}' is not a unit type", rule="unit.unknown-type") from None
         if unit_type.domain is not Domain.LAND:
-            raise IllegalAction(f"{t} is not a land type; place naval and air units with 'place UNIT HEX'")
+            raise IllegalAction(
+                f"{t} is not a land type; place naval and air units with 'place UNIT HEX'",
+                rule="placement.not-land-type",
+            )
         have = state.countries[name].free_land.get(land_key(t, move), 0)
         what = f"{t} points with movement {move}"
         if points < 1:
-            raise IllegalAction("place at least one strength point")
+            raise IllegalAction("place at least one strength point", rule="placement.points")
         if points > have:
-            raise IllegalAction(f"{name} has {have} {what} to place, not {points}")
+            raise IllegalAction(f"{name} has {have} {what} to place, not {points}", rule="placement.pool")
         if unit_type is UnitType.SUPPLY:
             if points != 1:
-                raise IllegalAction("supply units are placed one at a time: give POINTS 1")
+                raise IllegalAction("supply units are placed one at a time: give POINTS 1", rule="placement.supply-one")
         else:
             top = max_strength(name, unit_type, state.date // 12, move)
             if top == 0:
-                raise IllegalAction(f"{name} has no {t} units")
+                raise IllegalAction(f"{name} has no {t} units", rule="placement.pool")
             if points > top:
-                raise IllegalAction(f"a {name} {t} unit holds at most {top} strength points, not {points}")
+                raise IllegalAction(
+                    f"a {name} {t} unit holds at most {top} strength points, not {points}", rule="strength.maximum"
+                )
         if not 0 <= h < state.world.map.size:
-            raise IllegalAction("there is no such hex")
+            raise IllegalAction("there is no such hex", rule="hex.off-map")
         probe = Unit(id=-1, country=name, type=t, strength=points, move=move)
         why = land_refusal(state, name, t, h, [probe])
         if why:
@@ -455,22 +481,32 @@ class Deployment(Phase):
 
     def _merge_refusal(self, state: GameState, u: Unit, o: Unit, year: int) -> str:
         if u.id == o.id:
-            return f"{u.label()} cannot merge with itself"
+            return Refusal("merge.self", f"{u.label()} cannot merge with itself")
         if u.hex != o.hex or (u.country, u.type, u.move) != (o.country, o.type, o.move):
-            return f"{u.label()} and {o.label()} must be in the same hex, of the same nationality, type and movement"
+            return Refusal(
+                "merge.mismatch",
+                f"{u.label()} and {o.label()} must be in the same hex, of the same nationality, type and movement",
+            )
         if u.type == UnitType.SUPPLY:
-            return "supply units do not merge"
+            return Refusal("merge.supply", "supply units do not merge")
         top = max_strength(u.country, UnitType(u.type), year, u.move)
         if u.strength + o.strength > top:
-            return f"{u.label()} and {o.label()} together exceed the largest unit of {top} strength points"
+            return Refusal(
+                "strength.maximum",
+                f"{u.label()} and {o.label()} together exceed the largest unit of {top} strength points",
+            )
         return ""
 
     def _split_refusal(self, state: GameState, u: Unit, points: int) -> str:
         if not 1 <= points < u.strength:
-            return f"{u.label()} can split off 1 to {u.strength - 1} strength points, not {points}"
+            return Refusal(
+                "split.points", f"{u.label()} can split off 1 to {u.strength - 1} strength points, not {points}"
+            )
         part = Unit(id=-1, country=u.country, type=u.type, strength=points, move=u.move)
         if not stacking.can_stack_land(state, u.hex, [u, part]):
-            return f"hex {state.world.map.grid.label(u.hex)} has no room for another land unit"
+            return Refusal(
+                "stacking.land", f"hex {state.world.map.grid.label(u.hex)} has no room for another land unit"
+            )
         return ""
 
     # --- applying ---------------------------------------------------------------

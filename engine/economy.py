@@ -19,7 +19,7 @@ points in ``strength``, supply purchases their number of supply units).
 from __future__ import annotations
 
 from engine import stacking
-from engine.actions import PASS, Action, IllegalAction, kind
+from engine.actions import PASS, Action, IllegalAction, Refusal, kind
 from engine.hexmap import Terrain
 from engine.phase import Phase
 from engine.state import AXIS, SIDES, GameState, land_key, split_land_key
@@ -141,11 +141,11 @@ def exchange_allowed(state: GameState, frm: str, to: str) -> bool:
 
 def send_limit(state: GameState, frm: str) -> int | None:
     """Most ``frm`` may still send this month (None: no limit beyond its money)."""
-    sent = state.pending.get("sent", {}).get(frm, 0)
+    sent = int(state.pending.get("sent", {}).get(frm, 0))
     if frm == "Germany":
         return max(0, GERMAN_SEND_LIMIT - sent)
     if frm in THIRD_LIMIT:
-        return max(0, state.pending.get("base", {}).get(frm, 0) // 3 - sent)
+        return max(0, int(state.pending.get("base", {}).get(frm, 0)) // 3 - sent)
     return None
 
 
@@ -153,21 +153,21 @@ def send_refusal(state: GameState, side: str, frm: str, to: str, amount: int) ->
     for name in (frm, to):
         c = state.countries.get(name)
         if c is None:
-            return f"there is no country named {name}"
+            return Refusal("country.unknown", f"there is no country named {name}")
         if c.side != side or not c.active:
-            return f"{name} is not an active {side} country at war"
+            return Refusal("country.not-active", f"{name} is not an active {side} country at war")
     if frm == to:
-        return f"{frm} cannot send money to itself"
+        return Refusal("money.send-self", f"{frm} cannot send money to itself")
     if not exchange_allowed(state, frm, to):
-        return f"{frm} cannot send money directly to {to}"
+        return Refusal("money.send-route", f"{frm} cannot send money directly to {to}")
     if amount < 1:
-        return "send at least $1B"
+        return Refusal("money.amount", "send at least $1B")
     money = state.countries[frm].money
     if amount > money:
-        return f"{frm} has only ${money}B"
+        return Refusal("money.short", f"{frm} has only ${money}B")
     limit = send_limit(state, frm)
     if limit is not None and amount > limit:
-        return f"{frm} may send only ${limit}B more this month"
+        return Refusal("money.send-limit", f"{frm} may send only ${limit}B more this month")
     return ""
 
 
@@ -198,7 +198,7 @@ class Income(Phase):
 
     def _pairs(self, state: GameState, side: str) -> list[tuple[str, str, int]]:
         names = [n for n in sorted(state.countries) if state.countries[n].side == side and state.countries[n].active]
-        out = []
+        out: list[tuple[str, str, int]] = []
         for frm in names:
             money = state.countries[frm].money
             limit = send_limit(state, frm)
@@ -246,13 +246,13 @@ class Income(Phase):
 def _buyer(state: GameState, side: str, name: str) -> str:
     c = state.countries.get(name)
     if c is None:
-        return f"there is no country named {name}"
+        return Refusal("country.unknown", f"there is no country named {name}")
     if c.side != side:
-        return f"{name} is not on the {side}' side"
+        return Refusal("country.not-yours", f"{name} is not on the {side}' side")
     if c.conquered:
-        return f"{name} is conquered and cannot buy units"
+        return Refusal("country.conquered", f"{name} is conquered and cannot buy units")
     if not c.at_war:
-        return f"{name} is not at war and cannot buy units"
+        return Refusal("country.not-at-war", f"{name} is not at war and cannot buy units")
     return ""
 
 
@@ -270,18 +270,18 @@ def buy_refusal(state: GameState, side: str, name: str, t: str, move: int, point
     try:
         unit_type = UnitType(t)
     except ValueError:
-        return f"'{t}' is not a unit type"
+        return Refusal("unit.unknown-type", f"'{t}' is not a unit type")
     if unit_type.domain is not Domain.LAND:
-        return f"{t} is not a land type; buy naval and air units by name with buy_unit"
+        return Refusal("buy.not-land-type", f"{t} is not a land type; buy naval and air units by name with buy_unit")
     c = state.countries[name]
     have = c.pool_land.get(land_key(t, move), 0)
     if points < 1:
-        return "buy at least one strength point"
+        return Refusal("buy.points", "buy at least one strength point")
     if points > have:
-        return f"{name} has {have} {t} points with movement {move} available, not {points}"
+        return Refusal("buy.pool", f"{name} has {have} {t} points with movement {move} available, not {points}")
     cost = COSTS[unit_type].price * points
     if cost > c.money:
-        return f"{points} {t} points cost ${cost}B and {name} has ${c.money}B"
+        return Refusal("money.short", f"{points} {t} points cost ${cost}B and {name} has ${c.money}B")
     return ""
 
 
@@ -291,30 +291,32 @@ def unit_refusal(state: GameState, side: str, name: str, unit_name: str) -> str:
         return why
     i = _find_profile(state, name, unit_name)
     if i < 0:
-        return f"{name} has no unit named {unit_name} available"
+        return Refusal("buy.pool", f"{name} has no unit named {unit_name} available")
     c = state.countries[name]
     cost = COSTS[c.pool_units[i].type].price
     if cost > c.money:
-        return f"{unit_name} costs ${cost}B and {name} has ${c.money}B"
+        return Refusal("money.short", f"{unit_name} costs ${cost}B and {name} has ${c.money}B")
     return ""
 
 
 def repair_refusal(state: GameState, side: str, uid: int) -> str:
     u = state.units.get(uid)
     if u is None:
-        return f"there is no unit #{uid}"
+        return Refusal("unit.unknown", f"there is no unit #{uid}")
     why = _buyer(state, side, u.country)
     if why:
         return why
     if not u.damaged:
-        return f"{u.label()} is not damaged"
+        return Refusal("repair.not-damaged", f"{u.label()} is not damaged")
     if u.is_land or not u.on_map:
-        return f"{u.label()} cannot be repaired: only damaged naval and air units on the map can"
+        return Refusal(
+            "repair.not-repairable", f"{u.label()} cannot be repaired: only damaged naval and air units on the map can"
+        )
     if u.is_naval and not (u.in_port and stacking.friendly_port(state, u.hex, side)):
-        return f"{u.label()} must be in a port its side holds to be repaired"
+        return Refusal("repair.not-in-port", f"{u.label()} must be in a port its side holds to be repaired")
     money = state.countries[u.country].money
     if money < REPAIR_COST:
-        return f"repairing {u.label()} costs ${REPAIR_COST}B and {u.country} has ${money}B"
+        return Refusal("money.short", f"repairing {u.label()} costs ${REPAIR_COST}B and {u.country} has ${money}B")
     return ""
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.actions import PASS, Action, IllegalAction, kind
+from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
 from engine.control import pass_to_side, resolve_pockets
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Terrain
@@ -48,6 +48,7 @@ from engine.reach import (
 )
 from engine.stacking import air_room, can_stack_land, carrier_slot, friendly_port, is_based
 from engine.state import GameState, Unit, other
+from engine.terrain import barred_terrain
 from engine.units import UnitType
 from engine.war import may_enter_country
 from engine.zoc import has_enemy_land_unit, naval_zoc
@@ -84,10 +85,10 @@ class _Movement(Phase):
 
     def may_move_land(self, u: Unit) -> str:
         """'' if the land unit may move (normally) in this phase, else why not."""
-        return "land units do not move in this phase"
+        return Refusal("movement.phase", "land units do not move in this phase")
 
     def may_move_naval(self, u: Unit) -> str:
-        return "naval units do not move in this phase"
+        return Refusal("movement.phase", "naval units do not move in this phase")
 
     def air_mission(self) -> bool:
         """First movement: air moves are missions; later: returns to a base."""
@@ -104,12 +105,12 @@ class _Movement(Phase):
     def _unit(self, state: GameState, side: str, uid: object) -> Unit:
         u = state.units.get(uid) if isinstance(uid, int) else None
         if u is None or u.hex == NO_HEX:
-            raise IllegalAction(f"there is no unit #{uid} on the map")
+            raise IllegalAction(f"there is no unit #{uid} on the map", rule="unit.unknown")
         c = state.countries[u.country]
         if c.side != side:
-            raise IllegalAction(f"{u.label()} is not a unit of the {side}")
+            raise IllegalAction(f"{u.label()} is not a unit of the {side}", rule="unit.not-yours")
         if not c.active:
-            raise IllegalAction(f"{u.label()} belongs to a country that is not at war")
+            raise IllegalAction(f"{u.label()} belongs to a country that is not at war", rule="war.not-at-war")
         return u
 
     def _land_rules(self, state: GameState, u: Unit, memo: SideMemo | None = None) -> LandRules:
@@ -150,8 +151,10 @@ class _Movement(Phase):
                 if not self.may_move_naval(u):
                     if naval_zone is None:
                         naval_zone = naval_zoc(state, other(side))
-                    dests = naval_destinations(state, u, max(0, u.move - u.mp_used), naval_zone)
-                    out += [Action("move", (u.id, h)) for h in dests]
+                    out += [
+                        Action("move", (u.id, h))
+                        for h in naval_destinations(state, u, max(0, u.move - u.mp_used), naval_zone)
+                    ]
             else:
                 if not self.may_move_air(u):
                     out += [Action("move", (u.id, h)) for h in sorted(self._air_destinations(state, u, side))]
@@ -173,12 +176,14 @@ class _Movement(Phase):
         if action.kind == "pass":
             return lambda: None
         if action.kind not in self.kinds or not self.allows(action.kind):
-            raise IllegalAction(f"'{action.kind}' is not an order of the {self.name.replace('_', ' ')} phase")
+            raise IllegalAction(
+                f"'{action.kind}' is not an order of the {self.name.replace('_', ' ')} phase", rule="action.wrong-phase"
+            )
         u = self._unit(state, side, action.args[0])
         if action.kind == "move":
             hexes = [int(h) for h in action.args[1:]]
             if not hexes:
-                raise IllegalAction(f"say where {u.label()} should move")
+                raise IllegalAction(f"say where {u.label()} should move", rule="movement.no-destination")
             self._hexes_on_map(state, hexes)
             if u.is_land:
                 return self._plan_land(state, u, hexes)
@@ -197,23 +202,25 @@ class _Movement(Phase):
         size = state.world.map.size
         for h in hexes:
             if not 0 <= h < size:
-                raise IllegalAction(f"hex number {h} is off the map")
+                raise IllegalAction(f"hex number {h} is off the map", rule="hex.off-map")
 
     # --- land ------------------------------------------------------------------------
 
     def _plan_land(self, state: GameState, u: Unit, hexes: list[int]) -> Apply:
         if u.carrier != -1:
-            raise IllegalAction(f"{u.label()} is embarked; it moves with its carrier or disembarks")
+            raise IllegalAction(
+                f"{u.label()} is embarked; it moves with its carrier or disembarks", rule="movement.embarked"
+            )
         why = self.may_move_land(u)
         if why:
-            raise IllegalAction(f"{u.label()} {why}")
+            raise IllegalAction(prefixed(f"{u.label()} ", why))
         rules = self._land_rules(state, u)
         allowance = land_allowance(u)
         label = state.world.map.grid.label
         if len(hexes) == 1:
             dest = hexes[0]
             if dest == u.hex:
-                raise IllegalAction(f"{u.label()} is already in hex {label(dest)}")
+                raise IllegalAction(f"{u.label()} is already in hex {label(dest)}", rule="movement.already-there")
             search = land_search(rules, allowance, target=dest)
             if dest not in search.cost:
                 raise IllegalAction(self._land_refusal(state, rules, u, dest, allowance))
@@ -229,21 +236,27 @@ class _Movement(Phase):
     def _land_refusal(state: GameState, rules: LandRules, u: Unit, dest: int, allowance: int) -> str:
         grid = state.world.map.grid
         if start_zoc(rules) == STOPPED:
-            return f"{u.label()} entered an enemy control zone at {grid.label(u.hex)} and must stay there"
+            return Refusal(
+                "zoc.stop", f"{u.label()} entered an enemy control zone at {grid.label(u.hex)} and must stay there"
+            )
         why = rules.why_not_enter(dest)
         if why:
-            return f"{u.label()} {why}"
+            return prefixed(f"{u.label()} ", why)
         if not rules.can_end(dest):
-            return f"{u.label()} may not end its move in {grid.label(dest)}: the stacking limit is reached"
+            return Refusal(
+                "stacking.land",
+                f"{u.label()} may not end its move in {grid.label(dest)}: the stacking limit is reached",
+            )
         if allowance == 0:
-            return f"{u.label()} has no movement points left"
+            return Refusal("movement.points", f"{u.label()} has no movement points left")
         if dest in rules.neighbours(u.hex):
             _, reason = check_land_path(rules, [dest], allowance)
             if reason:
                 return reason
-        return (
+        return Refusal(
+            "movement.unreachable",
             f"{u.label()} cannot reach hex {grid.label(dest)} with its {allowance} remaining movement points "
-            "(terrain, weather, enemy units and control zones, and neutral countries considered)"
+            "(terrain, weather, enemy units and control zones, and neutral countries considered)",
         )
 
     def _do_land(self, state: GameState, u: Unit, path: list[int], cost: int) -> None:
@@ -256,26 +269,29 @@ class _Movement(Phase):
 
     def _why_no_rail(self, state: GameState, u: Unit) -> str:
         if not u.is_land or u.carrier != -1:
-            return "only land units on the map move by rail"
+            return Refusal("rail.not-land", "only land units on the map move by rail")
         if u.moved or u.attacked or u.railed or u.mp_used:
-            return "has moved or attacked this month and may not move by rail"
+            return Refusal("rail.moved", "has moved or attacked this month and may not move by rail")
         cap = state.world.info[u.country].rail_capacity
         used = state.pending.get(RAIL_USED, {}).get(u.country, 0)
         if used >= cap:
-            return f"may not move by rail: {u.country} has used its {cap} rail moves this turn"
+            return Refusal(
+                "rail.capacity", f"may not move by rail: {u.country} has used its {cap} rail moves this turn"
+            )
         return ""
 
     def _plan_rail(self, state: GameState, u: Unit, dest: int) -> Apply:
         why = self._why_no_rail(state, u)
         if why:
-            raise IllegalAction(f"{u.label()} {why}")
+            raise IllegalAction(prefixed(f"{u.label()} ", why))
         self._hexes_on_map(state, [dest])
         search = rail_search(state, u)
         if dest not in search.cost:
             label = state.world.map.grid.label
             raise IllegalAction(
                 f"{u.label()} cannot reach hex {label(dest)} by rail: it needs a line of railway hexes "
-                "controlled by its side, free of enemy units, not passing from one enemy control zone to another"
+                "controlled by its side, free of enemy units, not passing from one enemy control zone to another",
+                rule="rail.unreachable",
             )
         path = search.path(dest)
 
@@ -296,7 +312,7 @@ class _Movement(Phase):
     def _plan_naval(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> Apply:
         why = self.may_move_naval(u)
         if why:
-            raise IllegalAction(f"{u.label()} {why}")
+            raise IllegalAction(prefixed(f"{u.label()} ", why))
         allowance = max(0, u.move - u.mp_used)
         dest = hexes[-1]
         if len(hexes) == 1:
@@ -327,12 +343,16 @@ class _Movement(Phase):
         hexmap = state.world.map
         label = hexmap.grid.label(dest)
         if not hexmap.has_sea(dest) or hexmap.terrain[dest] == Terrain.ICECAP:
-            return f"{u.label()} may not enter hex {label}: ships need open sea"
+            return Refusal("naval.open-sea", f"{u.label()} may not enter hex {label}: ships need open sea")
         if not may_enter_country(state, u, dest):
-            return f"{u.label()} may not enter hex {label} of {state.controller_of(dest)}, which is not at war"
-        return (
+            return Refusal(
+                "war.neutral-territory",
+                f"{u.label()} may not enter hex {label} of {state.controller_of(dest)}, which is not at war",
+            )
+        return Refusal(
+            "naval.unreachable",
             f"{u.label()} cannot reach hex {label} with its {allowance} remaining movement points "
-            "(stacking, canals and enemy naval control zones considered)"
+            "(stacking, canals and enemy naval control zones considered)",
         )
 
     # --- air ---------------------------------------------------------------------------
@@ -350,11 +370,13 @@ class _Movement(Phase):
     def _plan_air(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> Apply:
         why = self.may_move_air(u)
         if why:
-            raise IllegalAction(f"{u.label()} {why}")
+            raise IllegalAction(prefixed(f"{u.label()} ", why))
         hexmap = state.world.map
         label = hexmap.grid.label
         if hexmap.weather[u.hex] in state.grounded_zones:
-            raise IllegalAction(f"{u.label()} is grounded by the weather in hex {label(u.hex)}")
+            raise IllegalAction(
+                f"{u.label()} is grounded by the weather in hex {label(u.hex)}", rule="weather.grounded"
+            )
         allowance = max(0, u.move - u.mp_used)
         dest = hexes[-1]
         search = air_search(state, u, allowance, target=dest if len(hexes) == 1 else None)
@@ -367,21 +389,26 @@ class _Movement(Phase):
             prev = u.hex
             for h in path:
                 if h not in hexmap.neighbours[prev * 6 : prev * 6 + 6]:
-                    raise IllegalAction(f"{u.label()}: hex {label(h)} is not next to {label(prev)}")
+                    raise IllegalAction(
+                        f"{u.label()}: hex {label(h)} is not next to {label(prev)}", rule="movement.path"
+                    )
                 if h not in search.cost:
                     raise IllegalAction(self._air_refusal(state, u, h, allowance))
                 prev = h
             if len(path) > allowance:
-                raise IllegalAction(f"{u.label()} has only {allowance} movement points left")
+                raise IllegalAction(f"{u.label()} has only {allowance} movement points left", rule="movement.points")
         cost = len(path)
         if self.air_mission():
             if not base_within(state, u, dest, allowance - cost, side):
                 raise IllegalAction(
                     f"{u.label()} may not fly to {label(dest)}: no friendly base with room would be within "
-                    f"its {allowance - cost} remaining movement points"
+                    f"its {allowance - cost} remaining movement points",
+                    rule="air.no-base-in-reach",
                 )
         elif not can_land(state, u, dest, side):
-            raise IllegalAction(f"{u.label()} must return to a base: hex {label(dest)} has no room for it")
+            raise IllegalAction(
+                f"{u.label()} must return to a base: hex {label(dest)} has no room for it", rule="air.no-base-room"
+            )
         return lambda: self._do_air(state, side, u, path, cost)
 
     @staticmethod
@@ -389,10 +416,17 @@ class _Movement(Phase):
         hexmap = state.world.map
         label = hexmap.grid.label(dest)
         if hexmap.weather[dest] in state.grounded_zones:
-            return f"{u.label()} may not fly into hex {label}: air units are grounded there"
+            return Refusal(
+                "weather.grounded", f"{u.label()} may not fly into hex {label}: air units are grounded there"
+            )
         if not may_enter_country(state, u, dest):
-            return f"{u.label()} may not enter hex {label} of {state.controller_of(dest)}, which is not at war"
-        return f"{u.label()} cannot reach hex {label} with its {allowance} remaining movement points"
+            return Refusal(
+                "war.neutral-territory",
+                f"{u.label()} may not enter hex {label} of {state.controller_of(dest)}, which is not at war",
+            )
+        return Refusal(
+            "movement.points", f"{u.label()} cannot reach hex {label} with its {allowance} remaining movement points"
+        )
 
     def _do_air(self, state: GameState, side: str, u: Unit, path: list[int], cost: int) -> None:
         if u.origin == NO_HEX:
@@ -418,39 +452,46 @@ class _Movement(Phase):
     def _why_no_embark(self, state: GameState, u: Unit, c: Unit) -> str:
         label = state.world.map.grid.label
         if u.carrier != -1:
-            return f"{u.label()} is already embarked"
+            return Refusal("embark.already", f"{u.label()} is already embarked")
         if c.hex != u.hex:
-            return f"{u.label()} is not in the hex of {c.label()}"
+            return Refusal("embark.not-same-hex", f"{u.label()} is not in the hex of {c.label()}")
         if c.carrier != -1:
-            return f"{c.label()} is itself embarked"
+            return Refusal("embark.carrier-embarked", f"{c.label()} is itself embarked")
         if u.is_air:
             if not u.carrier_based or c.type != UnitType.CARRIER:
-                return f"{u.label()} can only embark on a carrier if it is carrier-based"
+                return Refusal(
+                    "embark.not-carrier-based", f"{u.label()} can only embark on a carrier if it is carrier-based"
+                )
             if not is_based(u):
-                return f"{u.label()} is on a mission; it lands on a carrier by moving to it"
+                return Refusal(
+                    "embark.on-mission", f"{u.label()} is on a mission; it lands on a carrier by moving to it"
+                )
             if not carrier_slot(state, c):
-                return f"{c.label()} is damaged or already carries an air unit"
+                return Refusal("embark.carrier-full", f"{c.label()} is damaged or already carries an air unit")
             return ""
         if not u.is_land:
-            return f"{u.label()} cannot embark"
+            return Refusal("embark.cannot", f"{u.label()} cannot embark")
         why = self.may_move_land(u)
         if why:
-            return f"{u.label()} {why}"
+            return prefixed(f"{u.label()} ", why)
         if c.damaged:
-            return f"{c.label()} is damaged; units may not embark on it"
+            return Refusal("damage.no-embark", f"{c.label()} is damaged; units may not embark on it")
         if any(x.is_land for x in state.cargo_of(c)):
-            return f"{c.label()} already carries a land unit"
+            return Refusal("embark.carrier-full", f"{c.label()} already carries a land unit")
         if c.type == UnitType.TRANSPORT:
             if not friendly_port(state, u.hex, state.countries[u.country].side):
-                return f"{u.label()} may board a transport only in a friendly port, and {label(u.hex)} is not one"
+                return Refusal(
+                    "embark.port",
+                    f"{u.label()} may board a transport only in a friendly port, and {label(u.hex)} is not one",
+                )
             return ""
         if c.type in _AIR_CARRIERS:
             if u.strength > 1:
-                return f"{c.label()} carries only land units of strength 0 or 1"
+                return Refusal("embark.transport-size", f"{c.label()} carries only land units of strength 0 or 1")
             if not is_based(c):
-                return f"{c.label()} is on a mission"
+                return Refusal("embark.on-mission", f"{c.label()} is on a mission")
             return ""
-        return f"{c.label()} does not carry land units"
+        return Refusal("embark.cannot", f"{c.label()} does not carry land units")
 
     def _plan_embark(self, state: GameState, u: Unit, c: Unit) -> Apply:
         why = self._why_no_embark(state, u, c)
@@ -484,34 +525,40 @@ class _Movement(Phase):
         label = hexmap.grid.label(h)
         side = state.countries[u.country].side
         if not hexmap.has_land(h):
-            return f"{u.label()} cannot land in all-sea hex {label}"
+            return Refusal("disembark.sea", f"{u.label()} cannot land in all-sea hex {label}")
         if h != c.hex:
             if c.is_air:
-                return f"{u.label()} can only leave {c.label()} in its own hex"
+                return Refusal("disembark.air-own-hex", f"{u.label()} can only leave {c.label()} in its own hex")
             d = hexmap.grid.direction_to(c.hex, h)
             if hexmap.sides[c.hex * 6 + d] == 3:  # Side.EDGE
-                return f"{u.label()} cannot reach hex {label}"
+                return Refusal("disembark.unreachable", f"{u.label()} cannot reach hex {label}")
         if state.side_controlling(h) != side:
-            return f"{u.label()} may disembark only into a hex its side controls, and {label} is not one"
-        if u.type == UnitType.ARMOR and hexmap.terrain[h] in (Terrain.DESERT, Terrain.ICECAP):
-            what = "desert" if hexmap.terrain[h] == Terrain.DESERT else "icecap"
-            return f"{u.label()} may not enter {what} hex {label}"
+            return Refusal(
+                "disembark.not-controlled",
+                f"{u.label()} may disembark only into a hex its side controls, and {label} is not one",
+            )
+        if barred := barred_terrain(hexmap, u.type, h):
+            return Refusal("terrain.armor", f"{u.label()} may not enter {barred} hex {label}")
         if has_enemy_land_unit(state, side, h):
-            return f"{u.label()} may not enter hex {label}, which holds enemy land units"
+            return Refusal("disembark.enemy", f"{u.label()} may not enter hex {label}, which holds enemy land units")
         if not can_stack_land(state, h, [u]):
-            return f"{u.label()} may not disembark into {label}: the stacking limit is reached"
+            return Refusal(
+                "stacking.land", f"{u.label()} may not disembark into {label}: the stacking limit is reached"
+            )
         return ""
 
     def _plan_disembark(self, state: GameState, side: str, u: Unit, h: int) -> Apply:
         if not u.is_land or u.carrier == -1:
-            raise IllegalAction(f"{u.label()} is not an embarked land unit")
+            raise IllegalAction(f"{u.label()} is not an embarked land unit", rule="disembark.not-embarked")
         self._hexes_on_map(state, [h])
         c = state.units.get(u.carrier)
         if c is None or c.hex == NO_HEX:
-            raise IllegalAction(f"{u.label()} has no carrier on the map")
+            raise IllegalAction(f"{u.label()} has no carrier on the map", rule="disembark.no-carrier")
         label = state.world.map.grid.label
         if h != c.hex and state.world.map.grid.distance(h, c.hex) != 1:
-            raise IllegalAction(f"{u.label()} may disembark only into {label(c.hex)} or an adjacent hex")
+            raise IllegalAction(
+                f"{u.label()} may disembark only into {label(c.hex)} or an adjacent hex", rule="disembark.unreachable"
+            )
         why = self._why_no_disembark(state, u, c, h)
         if why:
             raise IllegalAction(why)
@@ -557,11 +604,11 @@ def _record_path(state: GameState, u: Unit, path: list[int]) -> None:
 
 def _land_units_may_move_second(u: Unit) -> str:
     if u.moved:
-        return "moved in the first movement phase and may not move again"
+        return Refusal("movement.second-moved", "moved in the first movement phase and may not move again")
     if u.attacked and u.type != UnitType.ARMOR:
-        return "attacked this turn; only armor may move after attacking"
+        return Refusal("movement.second-attacked", "attacked this turn; only armor may move after attacking")
     if u.railed:
-        return "moved by rail this turn"
+        return Refusal("movement.second-railed", "moved by rail this turn")
     return ""
 
 
@@ -630,7 +677,9 @@ class Landing(_Movement):
         return kind_ == "move"
 
     def may_move_air(self, u: Unit) -> str:
-        return "" if u.origin != NO_HEX else "is based; only air units in the air land in this phase"
+        if u.origin != NO_HEX:
+            return ""
+        return Refusal("movement.phase", "is based; only air units in the air land in this phase")
 
     def needed(self, state: GameState, side: str) -> bool:
         return any(u.is_air and u.origin != NO_HEX for u in state.side_units(side))

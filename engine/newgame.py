@@ -40,7 +40,8 @@ def world_of(name: str) -> World:
     return World(
         map=world_map(),
         countries=tuple(
-            CountryInfo(c.name, c.region, c.leans_allied, c.has_units, c.rail_capacity) for c in scenario.countries
+            CountryInfo(c.name, c.region, c.leans_allied, c.has_units, c.rail_capacity, c.leans_axis)
+            for c in scenario.countries
         ),
         name=name,
         data_digest=scenario_data.scenario_digest(name),

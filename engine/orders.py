@@ -25,7 +25,7 @@ def _split(line: str) -> list[str]:
     try:
         return shlex.split(line, comments=False, posix=True)
     except ValueError as exc:
-        raise OrderError(f"cannot read the order: {exc}") from None
+        raise OrderError(f"cannot read the order: {exc}", rule="order.syntax") from None
 
 
 def strip_comment(line: str) -> str:
@@ -39,17 +39,19 @@ def parse_order(hexmap: HexMap, line: str) -> Action:
     """Parse one order; raises OrderError naming what is wrong."""
     words = _split(strip_comment(line))
     if not words:
-        raise OrderError("empty order")
+        raise OrderError("empty order", rule="order.empty")
     name, raw = words[0].lower(), words[1:]
     spec = KINDS.get(name)
     if spec is None:
         known = ", ".join(sorted(KINDS))
-        raise OrderError(f"unknown order '{words[0]}'; orders are: {known}")
+        raise OrderError(f"unknown order '{words[0]}'; orders are: {known}", rule="order.unknown")
     if spec.variadic:
         if len(raw) < len(spec.roles) - 1:
-            raise OrderError(f"'{name}' needs at least {len(spec.roles) - 1} arguments ({_usage(name)})")
+            raise OrderError(
+                f"'{name}' needs at least {len(spec.roles) - 1} arguments ({_usage(name)})", rule="order.arguments"
+            )
     elif len(raw) != len(spec.roles):
-        raise OrderError(f"'{name}' takes {len(spec.roles)} arguments ({_usage(name)})")
+        raise OrderError(f"'{name}' takes {len(spec.roles)} arguments ({_usage(name)})", rule="order.arguments")
     args: list[int | str | bool] = []
     for word, role in zip(raw, spec.roles_for(len(raw)), strict=True):
         args.append(_parse_arg(hexmap, word, role, name))
@@ -57,7 +59,7 @@ def parse_order(hexmap: HexMap, line: str) -> Action:
     try:
         spec.check_shape(action.args)
     except IllegalAction as exc:
-        raise OrderError(str(exc)) from None
+        raise OrderError(str(exc), rule=exc.rule) from None
     return action
 
 
@@ -74,28 +76,28 @@ def _parse_arg(hexmap: HexMap, word: str, role: str, order: str) -> int | str | 
         if word.startswith("[") and word.endswith("]"):
             city = hexmap.city_by_name.get(word[1:-1].lower())
             if city is None:
-                raise OrderError(f"'{order}': there is no city named {word[1:-1]}")
+                raise OrderError(f"'{order}': there is no city named {word[1:-1]}", rule="order.unknown-place")
             return city.hex
         try:
             return hexmap.grid.parse_label(word)
         except ValueError as exc:
-            raise OrderError(f"'{order}': {exc}") from None
+            raise OrderError(f"'{order}': {exc}", rule="order.hex") from None
     if role == "unit":
         text = word[1:] if word.startswith("#") else word
         if not text.isdigit():
-            raise OrderError(f"'{order}': '{word}' is not a unit; write its number, e.g. #12")
+            raise OrderError(f"'{order}': '{word}' is not a unit; write its number, e.g. #12", rule="order.unit")
         return int(text)
     if role == "int":
         try:
             return int(word)
         except ValueError:
-            raise OrderError(f"'{order}': '{word}' is not a whole number") from None
+            raise OrderError(f"'{order}': '{word}' is not a whole number", rule="order.number") from None
     if role == "bool":
         if word.lower() in ("yes", "true", "1"):
             return True
         if word.lower() in ("no", "false", "0"):
             return False
-        raise OrderError(f"'{order}': write yes or no, not '{word}'")
+        raise OrderError(f"'{order}': write yes or no, not '{word}'", rule="order.yes-no")
     return word
 
 

@@ -68,7 +68,10 @@ class Phase:
         function; the engine then calls that instead of :meth:`apply`, so a received
         turn file does not plan every move twice."""
         if action.kind != "pass":
-            raise IllegalAction(f"'{action.kind}' is not an order of the {self.label.replace('_', ' ')} phase")
+            raise IllegalAction(
+                f"'{action.kind}' is not an order of the {self.label.replace('_', ' ')} phase",
+                rule="action.wrong-phase",
+            )
         return None
 
     def apply(self, state: GameState, side: str, action: Action) -> None:

@@ -26,10 +26,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import weather
+from engine.actions import Refusal
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Kind, Side, Terrain
 from engine.stacking import air_room, can_stack_land, carrier_slot, is_based, naval_room
 from engine.state import GameState, Unit, other
+from engine.terrain import TERRAIN, barred_terrain
 from engine.units import UnitType
 from engine.war import may_enter_country
 from engine.zoc import has_enemy_land_unit, in_enemy_land_zoc, naval_zoc
@@ -39,8 +41,6 @@ FREE = 0  # not held by a control zone (it may have started in one)
 PASS = 1  # armor (submarine) that entered an enemy zone and may move one extra hex
 SPENT = 2  # armor (submarine) whose extra hex is used
 STOPPED = 3  # must stop here
-
-_NO_ARMOR = (Terrain.DESERT, Terrain.ICECAP)
 
 
 @dataclass(slots=True)
@@ -121,10 +121,7 @@ class LandRules:
         """Movement points to enter ``h`` (rail: every hex costs 1, the distance is unlimited)."""
         if self.rail:
             return 1
-        cost = 1 + self.slow[self.hexmap.weather[h]]
-        if self.hexmap.terrain[h] == Terrain.TALL_MOUNTAIN:
-            cost += 1
-        return cost
+        return 1 + self.slow[self.hexmap.weather[h]] + TERRAIN[Terrain(self.hexmap.terrain[h])].extra_move
 
     def in_zoc(self, h: int) -> bool:
         z = self._zoc.get(h)
@@ -142,16 +139,22 @@ class LandRules:
     def why_not_enter(self, h: int) -> str:
         """'' if the unit may enter ``h`` at all, else the reason (a sentence's end)."""
         state, hexmap = self.state, self.hexmap
-        if self.armor and hexmap.terrain[h] in _NO_ARMOR:
-            what = "desert" if hexmap.terrain[h] == Terrain.DESERT else "icecap"
-            return f"may not enter {what} hex {hexmap.grid.label(h)}"
+        if barred := barred_terrain(hexmap, self.unit.type, h):
+            return Refusal("terrain.armor", f"may not enter {barred} hex {hexmap.grid.label(h)}")
         if not may_enter_country(state, self.unit, h):
-            return f"may not enter hex {hexmap.grid.label(h)} of {state.controller_of(h)}, which is not at war"
+            return Refusal(
+                "war.neutral-territory",
+                f"may not enter hex {hexmap.grid.label(h)} of {state.controller_of(h)}, which is not at war",
+            )
         if has_enemy_land_unit(state, self.side, h):
-            return f"may not enter hex {hexmap.grid.label(h)}, which holds enemy land units"
+            return Refusal(
+                "movement.enemy-units", f"may not enter hex {hexmap.grid.label(h)}, which holds enemy land units"
+            )
         if self.rail and (not hexmap.rail[h] or state.side_controlling(h) != self.side):
-            return (
-                f"may not go by rail through hex {hexmap.grid.label(h)}: it is not a railway hex controlled by its side"
+            return Refusal(
+                "rail.not-rail-hex",
+                f"may not go by rail through hex {hexmap.grid.label(h)}: "
+                "it is not a railway hex controlled by its side",
             )
         return ""
 
@@ -183,7 +186,8 @@ class LandRules:
             return -1
         if self.armor and za in (FREE, PASS):
             return STOPPED
-        if self.hexmap.terrain[a] == Terrain.FOREST and self.hexmap.terrain[b] == Terrain.FOREST:
+        terrain = self.hexmap.terrain
+        if TERRAIN[Terrain(terrain[a])].zoc_to_zoc and TERRAIN[Terrain(terrain[b])].zoc_to_zoc:
             return STOPPED
         return -1
 
@@ -359,25 +363,33 @@ def check_naval_path(state: GameState, unit: Unit, path: list[int], allowance: i
     zoc = naval_zoc(state, other(side))
     sub = unit.type == UnitType.SUBMARINE
     if len(path) > allowance:
-        return f"{unit.label()} has only {allowance} movement points left"
+        return Refusal("movement.points", f"{unit.label()} has only {allowance} movement points left")
     a = unit.hex
     za = STOPPED if unit.mp_used and a in zoc else FREE
     for b in path:
         if za == STOPPED:
-            return f"{unit.label()} must stop at {grid.label(a)}, in an enemy naval control zone"
+            return Refusal(
+                "zoc.naval-stop", f"{unit.label()} must stop at {grid.label(a)}, in an enemy naval control zone"
+            )
         if b not in steps(a):
-            return f"{unit.label()} cannot sail from {grid.label(a)} to {grid.label(b)}"
+            return Refusal("naval.crossing", f"{unit.label()} cannot sail from {grid.label(a)} to {grid.label(b)}")
         if not may_enter_country(state, unit, b):
-            return f"{unit.label()} may not enter hex {grid.label(b)} of {state.controller_of(b)}, which is not at war"
+            return Refusal(
+                "war.neutral-territory",
+                f"{unit.label()} may not enter hex {grid.label(b)} of {state.controller_of(b)}, which is not at war",
+            )
         za = naval_step(a in zoc, b in zoc, za, sub)
         if za < 0:
-            return (
+            return Refusal(
+                "zoc.naval-stop",
                 f"{unit.label()} may not sail from {grid.label(a)} to {grid.label(b)}: "
-                "both are in enemy naval control zones"
+                "both are in enemy naval control zones",
             )
         a = b
     if naval_room(state, a, side) <= 0 and a != unit.hex:
-        return f"{unit.label()} may not end its move in {grid.label(a)}: 5 ships are there already"
+        return Refusal(
+            "stacking.naval", f"{unit.label()} may not end its move in {grid.label(a)}: 5 ships are there already"
+        )
     return ""
 
 

@@ -161,6 +161,26 @@ def split_land_key(key: str) -> tuple[str, int]:
     return t, int(m)
 
 
+@dataclass(slots=True)
+class DeclaredAttack:
+    """An attack or overrun declared in the current step and not yet resolved: the target
+    hex, the attacking units and the aircraft and ships supporting it.  Its wire form is
+    the list ``[kind, hex, attackers, supports]``."""
+
+    kind: str  # "attack" or "overrun"
+    hex: int
+    attackers: list[int]
+    supports: list[int] = field(default_factory=list)
+
+    def to_wire(self) -> list[Any]:
+        return [self.kind, self.hex, self.attackers, self.supports]
+
+    @classmethod
+    def from_wire(cls, row: list[Any]) -> DeclaredAttack:
+        kind, h, attackers, supports = row
+        return cls(kind, h, list(attackers), list(supports))
+
+
 class GameState:
     """Mutable game state.  Rules change it only through the engine's phase functions."""
 
@@ -181,7 +201,7 @@ class GameState:
         self.units: dict[int, Unit] = {}
         self.next_unit_id = 1
         self.grounded_zones: set[int] = set()  # weather zones where air units are grounded this month
-        self.combats: list[list[Any]] = []  # declared, unresolved attacks of the current step
+        self.combats: list[DeclaredAttack] = []  # declared, unresolved attacks of the current step
         #: standing orders "stand HEX yes": hex -> side whose land units there will not retreat
         self.stands: dict[int, str] = {}
         self.pending: dict[str, Any] = {}  # data of the current step (e.g. advances allowed)
@@ -322,7 +342,7 @@ class GameState:
             "units": units,
             "next_unit_id": self.next_unit_id,
             "grounded": sorted(self.grounded_zones),
-            "combats": self.combats,
+            "combats": [c.to_wire() for c in self.combats],
             "stands": sorted([h, side] for h, side in self.stands.items()),
             "pending": _canonical(self.pending),
             "winner": self.winner or "",
@@ -335,7 +355,7 @@ class GameState:
         return [[int(h), int(now[h])] for h in changed]
 
     def to_bytes(self) -> bytes:
-        return msgpack.packb(self.to_doc(), use_bin_type=True)
+        return bytes(msgpack.packb(self.to_doc(), use_bin_type=True))
 
     def digest(self) -> bytes:
         return hashlib.sha256(self.to_bytes()).digest()
@@ -392,7 +412,7 @@ class GameState:
             s.units[u.id] = u
         s.next_unit_id = doc["next_unit_id"]
         s.grounded_zones = set(doc["grounded"])
-        s.combats = doc["combats"]
+        s.combats = [DeclaredAttack.from_wire(row) for row in doc["combats"]]
         s.stands = {h: side for h, side in doc.get("stands", [])}
         s.pending = doc["pending"]
         s.winner = doc["winner"] or None

@@ -27,10 +27,11 @@ import numpy as np
 
 from engine import stacking
 from engine.hexgrid import NO_HEX
-from engine.hexmap import HexMap, Kind, Terrain
+from engine.hexmap import HexMap, Kind
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
 from engine.state import SIDES, GameState, Unit, other
+from engine.terrain import TERRAIN
 from engine.units import UnitType
 from engine.weather import frozen_zones
 from engine.zoc import fort_blocks
@@ -79,7 +80,8 @@ def _tables(hexmap: HexMap, country_names: tuple[str, ...]) -> _Tables:
     land = np.zeros(n + 1, dtype=bool)
     land[:n] = kind != Kind.SEA
     through = land.copy()
-    through[:n] &= (terrain != Terrain.TALL_MOUNTAIN) & (terrain != Terrain.DESERT)
+    passes = np.array([TERRAIN[t].supply_passes for t in sorted(TERRAIN)], dtype=bool)
+    through[:n] &= passes[terrain]
     weather = np.zeros(n + 1, dtype=np.uint8)
     weather[:n] = np.frombuffer(hexmap.weather, dtype=np.uint8)
     number = {name: i for i, name in enumerate(country_names)}
@@ -163,7 +165,7 @@ class Supplied:
         self.mask = mask
 
     def __contains__(self, h: object) -> bool:
-        return isinstance(h, int | np.integer) and 0 <= h < len(self.mask) - 1 and bool(self.mask[h])
+        return bool(isinstance(h, int | np.integer) and 0 <= h < len(self.mask) - 1 and self.mask[h])
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(np.flatnonzero(self.mask[:-1]).tolist())

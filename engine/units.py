@@ -110,6 +110,21 @@ LAND_MOVE = {
 }
 
 
+#: The rulebook's "Strength Points" table: the most points one land unit of an owner may
+#: hold, as (before 1943, from 1943) per column; 0 where the owner has no such unit.
+#: Germany's infantry has two rows: movement allowance 3 and movement allowance 2.
+STRENGTH_POINTS: dict[str, dict[str, tuple[int, int]]] = {
+    #                 infantry/marine  armor     paratrooper
+    "China":          {"infantry": (3, 3), "armor": (0, 0),   "paratrooper": (0, 0)},
+    "France":         {"infantry": (6, 6), "armor": (8, 8),   "paratrooper": (0, 0)},
+    "Germany":        {"infantry": (8, 8), "armor": (10, 12), "paratrooper": (1, 1), "infantry/2": (5, 5)},
+    "Soviet Union":   {"infantry": (5, 6), "armor": (8, 8),   "paratrooper": (1, 1)},
+    "United Kingdom": {"infantry": (6, 8), "armor": (8, 10),  "paratrooper": (1, 1)},
+    "United States":  {"infantry": (8, 8), "armor": (12, 12), "paratrooper": (1, 1)},
+    "Other":          {"infantry": (5, 5), "armor": (8, 8),   "paratrooper": (1, 1)},
+}  # fmt: skip
+
+
 def max_strength(country: str, unit_type: UnitType, year: int, move: int = 3) -> int:
     """Largest number of strength points one land unit may hold ("Strength Points" table).
 
@@ -117,28 +132,15 @@ def max_strength(country: str, unit_type: UnitType, year: int, move: int = 3) ->
     """
     if unit_type is UnitType.SUPPLY:
         return 0
-    if unit_type is UnitType.PARATROOPER:
-        return 0 if country in ("China", "France") else 1
-    infantry_like = unit_type in (UnitType.INFANTRY, UnitType.MARINE)
-    if country == "China":
-        return 3 if infantry_like else 0
-    if country == "France":
-        return 6 if infantry_like else 8
-    if country == "Germany":
-        if infantry_like:
-            return 5 if move == 2 else 8
-        return 10 if year < 1943 else 12
-    if country == "Soviet Union":
-        if infantry_like:
-            return 5 if year < 1943 else 6
-        return 8
-    if country == "United Kingdom":
-        if infantry_like:
-            return 6 if year < 1943 else 8
-        return 8 if year < 1943 else 10
-    if country == "United States":
-        return 8 if infantry_like else 12
-    return 5 if infantry_like else 8
+    row = STRENGTH_POINTS.get(country, STRENGTH_POINTS["Other"])
+    if unit_type in (UnitType.INFANTRY, UnitType.MARINE):
+        column = "infantry"
+    else:
+        column = "paratrooper" if unit_type is UnitType.PARATROOPER else "armor"
+    if column == "infantry" and move == 2 and "infantry/2" in row:
+        column = "infantry/2"
+    before, since = row[column]
+    return before if year < 1943 else since
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +150,7 @@ class UnitProfile:
     land:  ``strength`` (strength points) and ``move``;
     naval: ``attack`` (surface), ``sub_attack``, ``defense``, ``move``;
     air:   ``attack`` (fighter strength), ``bomber``, ``defense``, ``move``,
-           ``carrier_based`` ("C" by the movement allowance), ``kamikaze`` ("K": kamikaze only),
-           ``capacity``: land units it can carry (air transports, bomber-transports).
+           ``carrier_based`` ("C" by the movement allowance), ``kamikaze`` ("K": kamikaze only).
     """
 
     type: UnitType

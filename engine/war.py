@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from engine.actions import PASS, Action, IllegalAction, kind
+from engine.actions import PASS, Action, IllegalAction, Refusal, kind, rule_of
 from engine.control import take_control
 from engine.phase import Phase
 from engine.scenario import Units
@@ -46,7 +46,6 @@ ALSO_DECLARES = {
     "Hungary": ("Germany",),
     "Bulgaria": ("Germany",),
 }
-AXIS_MAY_NOT_DECLARE = frozenset({"Germany", "Italy", "Hungary", "Bulgaria", "Thailand", "Japan"})
 NEVER_DECLARED_ON = frozenset({"Finland"})
 #: Temporary borders the neutral Soviet Union takes when the Axis declares war on Poland,
 #: and where Soviet units may be placed in the first turn after the Soviet Union enters.
@@ -219,26 +218,29 @@ def refusal(state: GameState, side: str, target: str) -> str:
     """Why ``side`` may not declare war on ``target`` now ('' if it may)."""
     c = state.countries.get(target)
     if c is None:
-        return f"there is no country named {target}"
+        return Refusal("country.unknown", f"there is no country named {target}")
     if c.at_war or c.side != NEUTRAL:
-        return f"{target} is not neutral"
+        return Refusal("war.not-neutral", f"{target} is not neutral")
     if target in NEVER_DECLARED_ON:
-        return f"nobody may declare war on {target}; it enters the war against the Soviet Union"
+        return Refusal(
+            "war.never-declared-on", f"nobody may declare war on {target}; it enters the war against the Soviet Union"
+        )
     if side == ALLIES:
         if state.world.info[target].leans_allied:
-            return f"the Allies may not declare war on {target}"
+            return Refusal("war.allies-may-not-declare", f"the Allies may not declare war on {target}")
         allied_with_land = [n for n, x in state.countries.items() if x.side == ALLIES and x.at_war
                             and _has_land_units(state, n)]  # fmt: skip
         if allied_with_land == ["China"] and target not in land_neighbours_of(state, "China"):
-            return (
+            return Refusal(
+                "war.china-neighbours",
                 f"while China is the only Allied country at war with land units, the Allies may only "
-                f"declare war on China's neighbours, and {target} does not border China"
+                f"declare war on China's neighbours, and {target} does not border China",
             )
-    elif target in AXIS_MAY_NOT_DECLARE:
-        return f"the Axis may not declare war on {target}"
+    elif state.world.info[target].leans_axis:
+        return Refusal("war.axis-may-not-declare", f"the Axis may not declare war on {target}")
     soviet = state.countries.get("Soviet Union")
     if target == "Mongolia" and soviet is not None and soviet.side == side:
-        return "the side of the Soviet Union may not declare war on Mongolia"
+        return Refusal("war.mongolia", "the side of the Soviet Union may not declare war on Mongolia")
     return ""
 
 
@@ -498,10 +500,10 @@ class WarDeclaration(Phase):
         (target,) = action.args
         assert isinstance(target, str)
         if target in state.pending.get("declared", {}).get(side, ()):
-            raise IllegalAction(f"war on {target} is already declared in this list")
+            raise IllegalAction(f"war on {target} is already declared in this list", rule="war.declared-twice")
         why = refusal(state, side, target)
         if why:
-            raise IllegalAction(f"{why}.")
+            raise IllegalAction(f"{why}.", rule=rule_of(why))
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
         # Declarations are secret and revealed together: a probe only records them.

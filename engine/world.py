@@ -21,6 +21,7 @@ class CountryInfo:
     leans_allied: bool = False  # the Allies may not declare war on it
     has_units: bool = True
     rail_capacity: int = 0  # units it may move by rail per turn
+    leans_axis: bool = False  # the Axis may not declare war on it
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,6 +38,8 @@ class World:
         h = hashlib.sha256(b"pbem/world/v1\0")
         h.update(self.map.digest().encode())
         for c in self.countries:
+            # leans_axis came later and is left out so that saved games keep their digest;
+            # a packaged scenario's data_digest covers it through its country file.
             h.update(repr((c.name, c.region, c.leans_allied, c.has_units, c.rail_capacity)).encode())
         h.update(self.data_digest.encode())
         return h.hexdigest()

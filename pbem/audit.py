@@ -64,7 +64,7 @@ def _named(p: Path, fn: Any, *args: Any) -> Any:
         return fn(*args)
     except PbemError as exc:
         msg = str(exc)
-        raise PbemError(msg if msg.startswith(p.name) else f"{p.name}: {msg}", exc.code) from None
+        raise PbemError(msg if msg.startswith(p.name) else f"{p.name}: {msg}", exc.code, exc.rule) from None
 
 
 def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:

@@ -12,15 +12,17 @@ class PbemError(Exception):
     """A user-facing error: ``str(err)`` is one line for a person.
 
     ``code`` is a short machine word ("signature", "chain", "parse", ...) so
-    callers and tests can tell reasons apart without matching prose.
+    callers and tests can tell reasons apart without matching prose; where the rules
+    engine refused an order, ``rule`` is its slug (``terrain.armor``, see engine/refusals.py).
     """
 
-    def __init__(self, message: str, code: str = "error") -> None:
+    def __init__(self, message: str, code: str = "error", rule: str = "") -> None:
         # One line, always: a reason coming from a hostile file must not be able
         # to forge extra lines in a terminal or a log.
         line = " ".join(str(message).split())
         super().__init__(line)
         self.code = code
+        self.rule = rule
 
     @property
     def message(self) -> str:

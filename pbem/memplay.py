@@ -80,7 +80,8 @@ class MemoryMatch:
         exp = protocol.expected(game)
         if exp is None:
             return None
-        side, seq, records = exp[0], game.seq + 1, []
+        side, seq = exp[0], game.seq + 1
+        records: list[list[Any]] = []
         while (exp := protocol.expected(game)) is not None and exp[0] == side:
             kind = exp[1]
             recs: list[list[Any]]

@@ -35,7 +35,7 @@ def _engine_call(what: str, fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
     except api.IllegalAction as exc:
-        raise PbemError(f"{what}: illegal: {exc}", "illegal") from None
+        raise PbemError(f"{what}: illegal: {exc}", "illegal", exc.rule) from None
     except PbemError:
         raise
     except Exception as exc:  # a hostile file must not crash the receiver
@@ -324,7 +324,7 @@ def trial_list(game: Game, side: str, actions: list[Any], where: str) -> None:
         api.apply_simultaneous(trial.state, {s: actions if s == side else [] for s in sides})
     except api.IllegalAction as exc:
         if getattr(exc, "side", None) == side:  # the engine says whose list it refuses
-            raise PbemError(f"{where}: illegal: {exc}", "illegal") from None
+            raise PbemError(f"{where}: illegal: {exc}", "illegal", exc.rule) from None
     except Exception as exc:
         raise PbemError(f"{where}: the engine refused it ({type(exc).__name__}: {str(exc)[:120]})", "illegal") from None
 

@@ -240,7 +240,7 @@ def add_action(t: Turn, action: Any, where: str, check_list: bool = True) -> Non
             try:
                 _trial_sim(t, t.pending["sim"])
             except PbemError as exc:
-                raise PbemError(f"{where}: {exc}", exc.code) from None
+                raise PbemError(f"{where}: {exc}", exc.code, exc.rule) from None
         return
     if what != "act":
         raise PbemError(f"{where}: the game awaits an automatic {what} first", "turn")
@@ -265,15 +265,13 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
             _need_my_decision(t)
             try:
                 action = api.parse_order(t.work.state, lg.me, text)
-            except api.OrderError as exc:
-                raise PbemError(f"line {n}: {exc}", "order") from None
-            except api.IllegalAction as exc:
-                raise PbemError(f"line {n}: {exc}", "order") from None
+            except (api.OrderError, api.IllegalAction) as exc:
+                raise PbemError(f"line {n}: {exc}", "order", exc.rule) from None
             try:
                 add_action(t, action, f"line {n}")
             except PbemError as exc:
                 msg = str(exc).removeprefix(f"line {n}: ")
-                raise PbemError(f"line {n}: {msg}", exc.code) from None
+                raise PbemError(f"line {n}: {msg}", exc.code, exc.rule) from None
             count += 1
         tx = Transaction()
         lg.stage_pending(tx, t.pending)
@@ -388,7 +386,7 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
                 raise PbemError(f"the computer player failed: {type(exc).__name__}: {str(exc)[:160]}", "bot") from None
             if exp[1] == "sim":
                 # A list in the clear binds nothing hidden: record it now and play on.
-                rec = ["sim", [a.to_wire() for a in actions]]
+                rec: list[Any] = ["sim", [a.to_wire() for a in actions]]
                 _trial_sim(t, rec[1])
                 protocol.apply_record(t.work, lg.me, t.game.seq + 1, rec, "bot orders")
                 t.pending["records"].append(rec)

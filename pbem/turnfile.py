@@ -141,7 +141,7 @@ def read(path: Path) -> TurnFile:
     try:
         return parse(data)
     except PbemError as exc:
-        raise PbemError(f"{path.name}: {exc}", exc.code) from None
+        raise PbemError(f"{path.name}: {exc}", exc.code, exc.rule) from None
 
 
 # -- schema -------------------------------------------------------------------

@@ -284,7 +284,7 @@ def render_png(hexmap: HexMap, region: str | None, path: Path) -> None:
     f = build_frame(hexmap, region)
     img = Image.new("RGB", (f.width, f.height), SEA_COLOUR)
     dr = ImageDraw.Draw(img)
-    fonts: dict[int, ImageFont.ImageFont] = {}
+    fonts: dict[int, ImageFont.ImageFont | ImageFont.FreeTypeFont] = {}
     for p in f.prims:
         if p.kind == "poly":
             dr.polygon(list(p.pts), fill=p.fill, outline=p.stroke, width=max(1, round(p.width)) if p.stroke else 0)

@@ -1,9 +1,14 @@
 """Grid geometry: neighbours are symmetric, distance is a metric that wraps east-west."""
 
+import dataclasses
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
+from engine.hexmap import MapError, Side
+from engine.mapbuilder import build_map
 
 GRID = HexGrid(300, 185)
 hexes = st.integers(min_value=0, max_value=GRID.size - 1)
@@ -60,3 +65,24 @@ def test_labels_round_trip_and_reject_garbage() -> None:
             assert str(exc)
         else:
             raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_a_map_whose_hexsides_disagree_or_whose_rim_is_open_is_refused() -> None:
+    """Loading checks every hexside from both of its hexes (vectorised: the world map has
+    300,000 of them and every command loads it)."""
+    good = build_map(
+        """
+        G:c G:c P:c
+         G:c P:c P:c
+        """
+    )
+    sides = bytearray(good.sides)
+    inner = next(i for i, o in enumerate(good.neighbours) if o >= 0)
+    sides[inner] = Side.SEA if sides[inner] != Side.SEA else Side.LAND
+    with pytest.raises(MapError, match="disagrees"):
+        dataclasses.replace(good, sides=bytes(sides))
+    sides = bytearray(good.sides)
+    rim = next(i for i, o in enumerate(good.neighbours) if o < 0)
+    sides[rim] = Side.LAND
+    with pytest.raises(MapError, match="not EDGE"):
+        dataclasses.replace(good, sides=bytes(sides))

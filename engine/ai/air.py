@@ -18,6 +18,7 @@ from engine.actions import Action
 from engine.ai.attack import ENOUGH, Judge, candidates
 from engine.ai.picture import Picture
 from engine.hexgrid import NO_HEX
+from engine.reach import air_search, can_land
 from engine.state import Unit, other
 
 if TYPE_CHECKING:
@@ -74,10 +75,6 @@ def send_bombers(turn: Turn) -> None:
 
 def return_aircraft(turn: Turn) -> None:
     """Fly every aircraft of ours that is on a mission back to a base."""
-    try:
-        from engine.reach import air_search, can_land
-    except ImportError:  # pragma: no cover
-        return
     state = turn.state
     grid = state.world.map.grid
     for u in sorted(state.side_units(turn.side), key=lambda x: x.id):

@@ -198,19 +198,19 @@ def play_game(
                 furthest = (date_text(state.date), g)
             if on_month is not None:
                 on_month(state)
-    h, g = held(state, hexes), gained(state, hexes, start)
+    holds, gains = held(state, hexes), gained(state, hexes, start)
     if state.winner:
         winner, by = state.winner, "engine"
     else:
-        winner = "axis" if g["axis"] > g["allies"] else "allies" if g["allies"] > g["axis"] else "draw"
+        winner = "axis" if gains["axis"] > gains["allies"] else "allies" if gains["allies"] > gains["axis"] else "draw"
         by = "territory"
     return GameResult(
         seed,
         winner,
         by,
         date_text(state.date),
-        h,
-        g,
+        holds,
+        gains,
         fallen,
         overrun,
         furthest,

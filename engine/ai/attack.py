@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 from engine.actions import Action
 from engine.ai.front import aims
 from engine.ai.odds import Estimate, estimate
-from engine.ai.odds import defence_strength as rough_defence
 from engine.ai.picture import Picture
+from engine.combat import attack_candidates, attack_strength, defence_strength
 from engine.state import GameState, Unit, other
+from engine.supply import SupplyMap
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -79,28 +80,17 @@ def advance(turn: Turn) -> None:
 
 
 class Judge:
-    """Modified strengths from the engine's combat rules where they are available."""
+    """Modified strengths from the engine's combat rules."""
 
     def __init__(self, state: GameState, side: str) -> None:
         self.state = state
-        try:
-            from engine import combat as rules
-            from engine.supply import SupplyMap
-
-            self.rules = rules
-            self.enemy_supply = SupplyMap(state, other(side))
-        except ImportError:  # pragma: no cover - the combat rules ship with the engine
-            self.rules = None
+        self.enemy_supply = SupplyMap(state, other(side))
 
     def attack(self, attackers: list[Unit], supports: list[Unit] | None = None) -> float:
-        if self.rules is None:
-            return float(sum(u.strength for u in attackers) + sum(u.bomber for u in supports or ()))
-        return float(self.rules.attack_strength(self.state, attackers, supports or [])[0])
+        return float(attack_strength(self.state, attackers, supports or [])[0])
 
     def defence(self, h: int, defenders: list[Unit]) -> float:
-        if self.rules is None:
-            return rough_defence(self.state, h, defenders)
-        return float(self.rules.defence_strength(self.state, h, defenders, self.enemy_supply)[0])
+        return float(defence_strength(self.state, h, defenders, self.enemy_supply)[0])
 
     def estimate(
         self, h: int, attackers: list[Unit], defenders: list[Unit], side: str, supports: list[Unit] | None = None
@@ -117,10 +107,6 @@ class Judge:
 
 def candidates(state: GameState, side: str, overrun: bool) -> dict[int, list[int]]:
     """Enemy hexes we may attack now, with the units that may attack each (the engine's list)."""
-    try:
-        from engine.combat import attack_candidates
-    except ImportError:  # pragma: no cover
-        return {}
     return attack_candidates(state, side, overrun)
 
 

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 from engine.actions import Action
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
-from engine.state import GameState, split_land_key
-from engine.units import UnitType, max_strength
+from engine.deployment import home_area
+from engine.state import GameState, Unit, split_land_key
+from engine.units import FORTIFICATION_COST, UnitType, max_strength
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -30,15 +31,8 @@ TRIES = 16
 
 
 def placement_area(state: GameState, country: str) -> list[int]:
-    """Hexes where ``country`` may place land units (the engine's rule if it offers one)."""
-    try:
-        from engine.deployment import home_area
-    except ImportError:  # pragma: no cover - the deployment rules are always there in a release
-        home_area = None
-    if home_area is not None:
-        return sorted(home_area(state, country))
-    side = state.countries[country].side
-    return [h for h in state.world.map.hexes_of_territory.get(country, ()) if state.side_controlling(h) == side]
+    """Hexes where ``country`` may place land units (the engine's rule)."""
+    return sorted(home_area(state, country))
 
 
 def deployment(turn: Turn) -> None:
@@ -107,7 +101,7 @@ def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:
 def _merge(turn: Turn, year: int) -> None:
     """Merge pairs of small units of one country, type and movement sharing a hex."""
     state = turn.state
-    by_hex: dict[int, list] = {}
+    by_hex: dict[int, list[Unit]] = {}
     for u in state.side_units(turn.side):
         if u.is_land and u.carrier == -1 and u.type != UnitType.SUPPLY and state.countries[u.country].active:
             by_hex.setdefault(u.hex, []).append(u)
@@ -130,10 +124,6 @@ def _fortify(turn: Turn, pic: Picture) -> None:
     """One fortification a month per country that can spare the money: at its most
     threatened city or resource hex on the front line."""
     state = turn.state
-    try:
-        from engine.units import FORTIFICATION_COST
-    except ImportError:  # pragma: no cover
-        return
     spots = sorted(
         (h for h in pic.frontier if h in pic.objectives and h not in state.forts),
         key=lambda h: (-pic.threat.get(h, 0.0), h),

@@ -20,10 +20,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, reading
+from engine.ai import air
 from engine.ai.front import PULL, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
+from engine.reach import land_reach, rail_search
 from engine.state import Unit
 
 if TYPE_CHECKING:
@@ -114,10 +115,6 @@ def _options(turn: Turn, pic: Picture, second: bool) -> dict[int, dict[int, Acti
     proposed is still checked by the batch, so a unit wrongly thought able to move
     is simply refused.
     """
-    try:
-        from engine.reach import land_reach, rail_search
-    except ImportError:  # pragma: no cover - the movement rules ship with the engine
-        return _options_from_legal(turn)
     state = turn.state
     out: dict[int, dict[int, Action]] = {}
     for u in pic.my_land:
@@ -136,26 +133,6 @@ def _options(turn: Turn, pic: Picture, second: bool) -> dict[int, dict[int, Acti
                     per[h] = Action("rail", (u.id, h))
         if per:
             out[u.id] = per
-    return out
-
-
-def _options_from_legal(turn: Turn) -> dict[int, dict[int, Action]]:
-    state = turn.state
-    out: dict[int, dict[int, Action]] = {}
-    for action in turn.batch.legal():
-        if action.kind == "pass":
-            continue
-        uid = reading.unit(action)
-        dst = reading.target_hex(action)
-        if uid is None or dst is None:
-            continue
-        u = state.units.get(uid)
-        if u is None or not u.is_land or u.type == "supply" or u.carrier != -1 or dst == u.hex:
-            continue
-        per = out.setdefault(uid, {})
-        old = per.get(dst)
-        if old is None or _better(action, old):
-            per[dst] = action
     return out
 
 

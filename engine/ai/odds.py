@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.hexmap import Terrain, WeatherZone
 from engine.state import GameState, Unit
+from engine.terrain import TERRAIN
 
 #: Months (0 = January) with spring / monsoon conditions per weather zone (rulebook "Weather").
 _SPRING = {
@@ -30,12 +31,7 @@ def doubled_by_weather(state: GameState, h: int) -> bool:
 
 
 def terrain_factor(state: GameState, h: int) -> float:
-    t = state.world.map.terrain[h]
-    if t == Terrain.TALL_MOUNTAIN:
-        return 2.0
-    if t in (Terrain.MOUNTAIN, Terrain.FOREST):
-        return 1.5
-    return 1.0
+    return float(TERRAIN[Terrain(state.world.map.terrain[h])].defence)
 
 
 def defence_strength(state: GameState, h: int, defenders: list[Unit]) -> float:
@@ -60,7 +56,7 @@ def p_loss_at_least(s: int, r: float) -> float:
         return 1.0
     if r <= 0:
         return 0.0
-    return 1.0 - (1.0 + 2.0 / s) ** (-r)
+    return 1.0 - float((1.0 + 2.0 / s) ** (-r))
 
 
 def expected_defender_loss(r: float, points: int, doubled: bool) -> float:

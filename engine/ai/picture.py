@@ -16,6 +16,7 @@ from functools import cached_property
 
 from engine.hexgrid import NO_HEX
 from engine.state import GameState, Unit, other
+from engine.supply import SupplyMap, supply_map
 
 #: How far (in hexes) threat from enemy land units is counted.
 THREAT_RADIUS = 4
@@ -182,21 +183,14 @@ class Picture:
         return out
 
     @cached_property
-    def supply(self) -> object | None:
-        """The engine's supply map of our side (None if the supply rules are not there)."""
-        try:
-            from engine.supply import supply_map
-        except ImportError:  # pragma: no cover
-            return None
+    def supply(self) -> SupplyMap:
+        """The engine's supply map of our side."""
         return supply_map(self.state, self.side)
 
     def supplied_near(self, country: str, h: int) -> bool:
         """Could a unit of ``country`` in ``h`` trace supply now, or next to it (the hexes it
         passes on the way will be ours, so one step beyond our supplied land is fine)?"""
-        sm = self.supply
-        if sm is None:
-            return True
-        trace = sm.hex_traces  # type: ignore[attr-defined]
+        trace = self.supply.hex_traces
         return trace(country, h) or any(trace(country, o) for o in self.nbr[h])
 
     def enemy_neighbours(self, h: int) -> list[int]:

@@ -81,9 +81,12 @@ class BotMailbox(MailDaemon):
             if files:
                 log.info("bot: joined game %s: %s", game_id, ", ".join(p.name for p in files))
                 self.queue_play(game_id)
-        elif status in ("applied", "duplicate"):
-            # Only a verified file leads to a move: applied now, or applied before
-            # (a duplicate after a crash between applying and answering).
+        elif status in ("applied", "duplicate") or self.game_known(game_id):
+            # A move is only ever made from the verified local game, and only when it is the
+            # bot's turn there (play_game asks), so looking again is always safe.  A refused
+            # file counts too: a process killed in the middle of a commit leaves a journal that
+            # the next import replays, consuming the re-fetched copy of the same file; the
+            # game has then moved on and the bot owes its answer all the same.
             self.queue_play(game_id)
 
     def queue_play(self, game_id: str) -> None:

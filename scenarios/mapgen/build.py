@@ -833,7 +833,7 @@ def place_resources(w: World, cities: list[City], resource_cities: list[str]) ->
         if not ok:
             w.notes.append(f"resource {label} dropped")
             continue
-        take(min(ok, key=lambda h, la=lat, lo=lon: (_dist2(w, h, la, lo), h)), label)
+        take(min(ok, key=lambda h: (_dist2(w, h, lat, lon), h)), label)
     for terr, n in sorted(RESOURCE_QUOTA.items()):
         if used[terr] < n:
             w.notes.append(f"resource quota of {terr} short: {used[terr]} of {n}")

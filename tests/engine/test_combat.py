@@ -263,7 +263,7 @@ def test_unit_attacks_once_per_phase_and_stack_may_be_attacked_twice() -> None:
     assert a.attacked
     assert "already attacks" in refusal(state, Action("attack", (target, a.id)))
     api.apply(state, "axis", Action("attack", (target, b.id)))
-    assert [e[2] for e in state.combats] == [[a.id], [b.id]]
+    assert [e.attackers for e in state.combats] == [[a.id], [b.id]]
 
 
 def test_support_by_bombers_and_warships_in_the_defenders_hex() -> None:
@@ -285,7 +285,7 @@ def test_support_by_bombers_and_warships_in_the_defenders_hex() -> None:
     assert Action("support", (target, sub.id)) not in legal
     api.apply(state, "axis", Action("support", (target, bomber.id)))
     api.apply(state, "axis", Action("support", (target, ship.id)))
-    assert state.combats[0][3] == [bomber.id, ship.id]
+    assert state.combats[0].supports == [bomber.id, ship.id]
     assert "already takes part" in refusal(state, Action("support", (target, bomber.id)))
 
 

@@ -90,7 +90,8 @@ def small_game():  # type: ignore[no-untyped-def]
         resources=["0,0", "3,0", "5,0", "3,2"],
         temp_borders={"china_japan_1939": ["3,2", "4,2"]},
         countries=[
-            CountryInfo(c.name, c.region, c.leans_allied, c.has_units, c.rail_capacity) for c in scenario.countries
+            CountryInfo(c.name, c.region, c.leans_allied, c.has_units, c.rail_capacity, c.leans_axis)
+            for c in scenario.countries
         ],
     )
     world.extra["scenario"] = scenario

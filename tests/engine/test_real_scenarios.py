@@ -29,6 +29,7 @@ import pytest
 
 from engine import api, war
 from engine.actions import KINDS, PASS, Action, IllegalAction
+from engine.refusals import RULES
 from engine.rng import Rng
 from engine.sequence import current
 from engine.state import GameState, date_text, other
@@ -102,6 +103,7 @@ def _check_agreement(check: Check, state: GameState, side: str, legal: list[Acti
                 check(state, side, bad)
             except IllegalAction as exc:
                 assert str(exc) and "\n" not in str(exc), f"{where}: unreadable refusal of {bad}"
+                assert exc.rule in RULES, f"{where}: refusal of {bad} names no known rule: {exc}"
             except Exception as exc:  # pragma: no cover - the failure being looked for
                 raise AssertionError(f"{where}: {bad} raised {type(exc).__name__}: {exc}") from exc
             else:
@@ -163,7 +165,8 @@ def _simultaneous(state: GameState, side: str, rng: Rng, where: str) -> list[Act
         # (a refusal must be a readable IllegalAction, never another exception).
         try:
             step.check(probe, side, action)
-        except IllegalAction:
+        except IllegalAction as exc:
+            assert exc.rule in RULES, f"refusal of {action} names no known rule: {exc}"
             continue
         step.apply(probe, side, action)
         chosen.append(action)

@@ -61,7 +61,7 @@ WORLD = build_world(
     colony_hexes={"Belgian Congo": ["0,3"], "Iceland": ["6,3"], "Greenland": ["2,3"]},
     temp_borders={"poland_east": ["7,0", "7,1"]},
     countries=[CountryInfo(n, leans_allied=True) for n in LEANS_ALLIED]
-    + [CountryInfo("China", region="asia", leans_allied=True)],
+    + [CountryInfo("China", region="asia", leans_allied=True), CountryInfo("Hungary", leans_axis=True)],
 )
 
 

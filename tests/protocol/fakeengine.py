@@ -29,7 +29,9 @@ class IllegalAction(EngineError):
 
 
 class OrderError(EngineError):
-    pass
+    def __init__(self, message: str, *, rule: str = "order.syntax") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class StateError(EngineError):
@@ -158,7 +160,7 @@ def check(state: State, side: str, action: Action) -> None:
     if action.kind == "pass" and side in decision(state).sides:
         return
     if action not in legal_actions(state, side):
-        raise IllegalAction(f"{format_action(state, action)} is not allowed now")
+        raise IllegalAction(f"{format_action(state, action)} is not allowed now", rule="action.not-allowed")
 
 
 def apply(state: State, side: str, action: Action) -> None:

@@ -59,7 +59,9 @@ def test_audit_detects_missing_and_foreign_files(recorded: Path, tmp_path: Path)
     assert "missing" in one_line_failure(cli(["audit", str(d)], tmp_path))
 
 
-@pytest.mark.parametrize("content", [b"", b"garbage\n" * 10, os.urandom(500), None])
+@pytest.mark.parametrize(
+    "content", [b"", b"garbage\n" * 10, random.Random(62).randbytes(500), None], ids=["empty", "text", "noise", "dir"]
+)
 def test_verify_garbage_empty_or_directory(content: bytes | None, tmp_path: Path) -> None:
     target = tmp_path / "thing.pbem"
     if content is None:

@@ -50,3 +50,13 @@ def test_orders_undo_send_for_a_person(duo: Duo) -> None:
     session.send(duo.axis.ws, duo.gid, duo.axis.home)
     with pytest.raises(PbemError, match="not your turn"):
         session.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
+
+
+def test_an_illegal_hidden_list_is_blamed_on_its_sender_by_the_engine_s_fields(duo: Duo) -> None:
+    """The protocol reads whose list the engine refuses from the refusal's ``side`` field,
+    never from its sentence, and the slug of the rule reaches the player's error."""
+    p = duo.allies
+    with pytest.raises(PbemError, match="line 3") as err:
+        session.orders(p.ws, duo.gid, ["declare 1", "declare 2", "declare 3"], p.home)
+    assert err.value.code == "illegal"
+    assert err.value.rule == "list.length"

@@ -395,6 +395,7 @@ def _have_extras() -> bool:
         return False
 
 
+@pytest.mark.mapgen
 def test_regeneration_is_byte_identical() -> None:
     assert _have_extras(), "the map generator needs its extra: pip install -e '.[mapgen]' (the README's test command)"
     from scenarios.mapgen.build import build_world

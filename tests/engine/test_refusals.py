@@ -1,0 +1,63 @@
+"""Refusals carry a stable slug naming their rule (engine/refusals.py), and the table of
+slugs is exactly what the engine uses."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from engine import api
+from engine.actions import Action, IllegalAction, OrderError, Refusal, prefixed
+from engine.refusals import RULES
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+
+
+def _slugs_in_code() -> set[str]:
+    found: set[str] = set()
+    for path in ENGINE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name == "Refusal" and node.args and isinstance(node.args[0], ast.Constant):
+                found.add(node.args[0].value)
+            found.update(k.value.value for k in node.keywords if k.arg == "rule" and isinstance(k.value, ast.Constant))
+    return found
+
+
+def test_every_slug_in_the_engine_is_in_the_table_and_every_entry_is_used() -> None:
+    used = _slugs_in_code()
+    assert used - set(RULES) == set()
+    assert set(RULES) - used == set()
+
+
+def test_slugs_are_dotted_lowercase_words() -> None:
+    for slug, section in RULES.items():
+        area, _, rule = slug.partition(".")
+        assert area and rule and slug == slug.lower() and " " not in slug, slug
+        assert section, slug
+
+
+def test_a_refusal_keeps_its_rule_through_a_prefix_and_into_the_exception() -> None:
+    why = Refusal("terrain.armor", "may not enter desert hex 1,0")
+    exc = IllegalAction(prefixed("#1 German armor 8-5 ", why))
+    assert exc.rule == "terrain.armor"
+    assert str(exc) == "#1 German armor 8-5 may not enter desert hex 1,0"
+    assert not Refusal("x.y", "")
+
+
+def test_refusals_on_the_real_scenario_carry_their_rule() -> None:
+    state = api.new_game("1939")
+    side = api.decision(state).sides[0]
+    with pytest.raises(IllegalAction) as exc:
+        api.check(state, side, Action("declare", ("Atlantis",)))
+    assert exc.value.rule == "country.unknown"
+    with pytest.raises(OrderError) as order:
+        api.parse_order(state, side, "move #1 [Atlantis]")
+    assert order.value.rule == "order.unknown-place"
+    with pytest.raises(IllegalAction) as nobody:
+        api.check(state, "neutral", Action("pass"))
+    assert nobody.value.rule == "side.unknown"
