@@ -1,4 +1,4 @@
-"""Benchmarks of the hot paths: ``python -m benchmarks [engine|protocol|ai|mail ...]`` prints numbers.
+"""Benchmarks of the hot paths: ``python -m benchmarks [engine|protocol|ai|startup|mail ...]`` prints numbers.
 
 Each benchmark runs its work several times and reports the median and the best
 time.  They are not tests: nothing here fails on a slow machine.
@@ -61,6 +61,12 @@ def ai_benchmarks() -> None:
     bench_ai(report)
 
 
+def startup_benchmarks() -> None:
+    from benchmarks.bench_startup import bench_startup
+
+    bench_startup(report)
+
+
 def mail_benchmarks() -> None:
     """The bot mailbox through real local Dovecot and Postfix (needs them installed; run as root)."""
     from benchmarks.bench_mail import bench_mail
@@ -69,9 +75,15 @@ def mail_benchmarks() -> None:
     bench_mail(games=10, turns_per_game=3, layer="protocol", engine="real")
 
 
-GROUPS = {"engine": engine_benchmarks, "protocol": protocol_benchmarks, "ai": ai_benchmarks, "mail": mail_benchmarks}
+GROUPS = {
+    "engine": engine_benchmarks,
+    "protocol": protocol_benchmarks,
+    "ai": ai_benchmarks,
+    "startup": startup_benchmarks,
+    "mail": mail_benchmarks,
+}
 #: run when no group is named: the mail group needs mail servers and takes minutes
-DEFAULT_GROUPS = ("engine", "protocol", "ai")
+DEFAULT_GROUPS = ("engine", "protocol", "ai", "startup")
 
 
 def main(argv: list[str]) -> None:

@@ -15,7 +15,7 @@ from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError
 from engine.combat import apply_stand, check_stand, stand_actions
 from engine.hexmap import HexMap as WorldMap
 from engine.newgame import new_game as _new_game
-from engine.newgame import scenario_digest, world_for, world_map
+from engine.newgame import scenario_digest, world_for, world_map, world_of
 from engine.rng import SEED_BYTES, Rng
 from engine.scenario import ScenarioError, list_scenarios, load_scenario
 from engine.scenario_info import scenario_info
@@ -82,11 +82,15 @@ def serialize(state: GameState) -> bytes:
     return state.to_bytes()
 
 
-def deserialize(data: bytes, world: World | None = None) -> GameState:
-    """Load a state; the world is found from the state's own record unless given."""
-    if world is None:
-        world = world_for(data)
-    return GameState.from_bytes(data, world)
+def deserialize(data: bytes, world: World | None = None, scenario: str | None = None) -> GameState:
+    """Load a state; the world is the given one, or the packaged ``scenario``'s, or found
+    from the state's own record (which may mean loading every scenario).  The state's
+    world digest must match either way (StateError)."""
+    if world is None and scenario is not None:
+        if scenario not in list_scenarios():
+            raise StateError(f"saved game belongs to scenario '{scenario[:40]}', which this program does not have")
+        world = world_of(scenario)
+    return GameState.from_bytes(data, world if world is not None else world_for(data))
 
 
 def state_hash(state: GameState) -> bytes:

@@ -23,6 +23,7 @@ import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cached_property
+from itertools import compress
 
 import msgpack
 import numpy as np
@@ -215,20 +216,21 @@ class HexMap:
 
     @cached_property
     def land_neighbours(self) -> list[tuple[int, ...]]:
-        """For each hex, the neighbours a land unit may step to (ignoring weather)."""
-        out: list[tuple[int, ...]] = []
-        nbr, sides, kind = self.neighbours, self.sides, self.kind
-        for h in range(self.size):
-            if kind[h] == Kind.SEA:
-                out.append(())
-                continue
-            row = []
-            for d in DIRECTIONS:
-                o = nbr[h * 6 + d]
-                if o != NO_HEX and sides[h * 6 + d] in (Side.LAND, Side.COAST) and kind[o] != Kind.SEA:
-                    row.append(o)
-            out.append(tuple(row))
-        return out
+        """For each hex, the neighbours a land unit may step to (ignoring weather), in
+        direction order: across a land or coast hexside into a hex with land."""
+        flat = self.neighbours
+        nbr = np.asarray(flat, dtype=np.int64).reshape(-1, 6)
+        sides = np.frombuffer(self.sides, dtype=np.uint8).reshape(-1, 6)
+        land = np.frombuffer(self.kind, dtype=np.uint8) != Kind.SEA
+        on_map = nbr != NO_HEX
+        ok = on_map & ((sides == Side.LAND) | (sides == Side.COAST)) & land[np.where(on_map, nbr, 0)] & land[:, None]
+        # The test runs on arrays and the rows are cut from the flat list by itertools:
+        # every command builds this table, so no Python loop over hexsides.
+        keep, any_kept = ok.ravel().tolist(), ok.any(axis=1).tolist()
+        return [
+            tuple(compress(flat[i : i + 6], keep[i : i + 6])) if kept else ()
+            for i, kept in zip(range(0, len(flat), 6), any_kept, strict=True)
+        ]
 
     @cached_property
     def frozen_neighbours(self) -> list[tuple[int, ...]]:
@@ -316,7 +318,15 @@ class HexMap:
         return zlib.compress(raw, 9)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> HexMap:
+    def from_bytes(cls, data: bytes, digest: str | None = None) -> HexMap:
+        """Load a map file; ``digest`` is its known digest when ``data`` is canonical."""
+        hexmap = cls._parse(data)
+        if digest is not None:
+            hexmap.__dict__["_digest"] = digest  # fills the cached property below
+        return hexmap
+
+    @classmethod
+    def _parse(cls, data: bytes) -> HexMap:
         try:
             raw = zlib.decompress(data)
             doc = msgpack.unpackb(raw, raw=False, strict_map_key=False)

@@ -31,7 +31,7 @@ from engine.hexgrid import NO_HEX
 from engine.hexmap import Kind, Side, Terrain
 from engine.stacking import air_room, can_stack_land, carrier_slot, is_based, naval_room
 from engine.state import GameState, Unit, other
-from engine.terrain import TERRAIN, barred_terrain
+from engine.terrain import BY_CODE, barred_terrain
 from engine.units import UnitType
 from engine.war import may_enter_country
 from engine.zoc import has_enemy_land_unit, in_enemy_land_zoc, naval_zoc
@@ -121,7 +121,7 @@ class LandRules:
         """Movement points to enter ``h`` (rail: every hex costs 1, the distance is unlimited)."""
         if self.rail:
             return 1
-        return 1 + self.slow[self.hexmap.weather[h]] + TERRAIN[Terrain(self.hexmap.terrain[h])].extra_move
+        return 1 + self.slow[self.hexmap.weather[h]] + BY_CODE[self.hexmap.terrain[h]].extra_move
 
     def in_zoc(self, h: int) -> bool:
         z = self._zoc.get(h)
@@ -187,7 +187,7 @@ class LandRules:
         if self.armor and za in (FREE, PASS):
             return STOPPED
         terrain = self.hexmap.terrain
-        if TERRAIN[Terrain(terrain[a])].zoc_to_zoc and TERRAIN[Terrain(terrain[b])].zoc_to_zoc:
+        if BY_CODE[terrain[a]].zoc_to_zoc and BY_CODE[terrain[b]].zoc_to_zoc:
             return STOPPED
         return -1
 

@@ -43,9 +43,14 @@ TERRAIN: dict[Terrain, TerrainEffects] = {
 }
 
 
+#: The same table by the raw terrain code of the map's bytes, for the inner loops of the
+#: movement search (looking up an enum member costs more than the step it decides).
+BY_CODE: tuple[TerrainEffects, ...] = tuple(TERRAIN[t] for t in sorted(Terrain))
+
+
 def barred_terrain(hexmap: HexMap, unit_type: str, h: int) -> str:
     """The name of ``h``'s terrain if a land unit of ``unit_type`` may never enter it, else ''."""
-    effects = TERRAIN[Terrain(hexmap.terrain[h])]
-    if unit_type == UnitType.ARMOR and not effects.armor_may_enter:
+    effects = BY_CODE[hexmap.terrain[h]]
+    if not effects.armor_may_enter and unit_type == UnitType.ARMOR:
         return effects.name
     return ""

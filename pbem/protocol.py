@@ -107,7 +107,8 @@ class Game:
         api = engine_link.api()
         d = wire.unpack(data, SNAPSHOT_LIMITS)
         try:
-            state = api.deserialize(d["state"])
+            # The genesis names the scenario: only its world is loaded, and checked.
+            state = api.deserialize(d["state"], scenario=d["genesis"]["scenario"])
         except api.StateError as exc:
             raise PbemError(f"the saved game state cannot be loaded: {exc}", "store") from None
         return cls(

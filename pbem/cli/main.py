@@ -44,3 +44,7 @@ for module in (scenario_cmd, map_cmd, game_cmd, bot_cmd, arena_cmd, mail_cmd):
 
 def run() -> None:
     app()
+
+
+if __name__ == "__main__":
+    run()

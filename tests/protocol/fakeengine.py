@@ -108,7 +108,7 @@ def serialize(state: State) -> bytes:
     return msgpack.packb(state.d, use_bin_type=True)
 
 
-def deserialize(data: bytes) -> State:
+def deserialize(data: bytes, world: object = None, scenario: str | None = None) -> State:
     try:
         return State(msgpack.unpackb(data, raw=False))
     except Exception as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import time
 import tomllib
@@ -422,3 +423,12 @@ def test_svg_and_map_command(tmp_path: Path) -> None:
     assert "Pearl Harbor" in out.read_text(encoding="utf-8")
     res = CliRunner().invoke(app, ["map", "--scenario", "1912", "--out", str(out)])
     assert res.exit_code != 0
+
+
+def test_the_shipped_map_file_is_canonical_and_its_hash_is_the_map_digest() -> None:
+    """The packaged map's digest is taken from the file's hash (no recompression at every
+    start); that is only right because the file packs back to exactly its own bytes."""
+    data = world_map_bytes()
+    hexmap = load_world()
+    assert hexmap.to_bytes() == data
+    assert hexmap.digest() == hashlib.sha256(data).hexdigest()
