@@ -20,7 +20,7 @@ they did.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from engine import combat_math, weather
 from engine.actions import PASS, Action, IllegalAction, Refusal, kind
 from engine.control import pass_to_side, resolve_pockets, take_control
+from engine.derived import Derived
 from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
@@ -97,18 +98,10 @@ def _crossing(state: GameState, a: int, b: int, armor: bool) -> bool:
     )
 
 
-class _SupplyCache:
-    """The last supply maps computed, for one state (one entry: a new state replaces it)."""
-
-    state: GameState | None = None
-    key: object = None
-    maps: dict[str, SupplyMap] = {}  # noqa: RUF012 - replaced, never mutated in place at class level
-
-
-def _supply(state: GameState, side: str) -> SupplyMap:
-    """The side's supply map, reused while nothing that supply depends on has changed
-    (declaring attacks changes nothing; a check and legal() call it many times)."""
-    key = (
+def _supply_stamp(state: GameState) -> Hashable:
+    """Everything a side's supply map reads (declaring attacks changes none of it, so the
+    checks and the legal orders of a combat step share one map per side)."""
+    return (
         state.date,
         state.step,
         bytes(state.controller),
@@ -118,12 +111,10 @@ def _supply(state: GameState, side: str) -> SupplyMap:
         tuple(sorted(state.bombed | state.atomized)),
         tuple((c.side, c.at_war) for c in state.countries.values()),
     )
-    cache = _SupplyCache
-    if cache.state is not state or cache.key != key:
-        cache.state, cache.key, cache.maps = state, key, {}
-    if side not in cache.maps:
-        cache.maps[side] = SupplyMap(state, side)
-    return cache.maps[side]
+
+
+#: A side's supply map during a combat step.
+_supply: Derived[str, SupplyMap] = Derived(_supply_stamp, SupplyMap)
 
 
 # --- standing orders: stand HEX yes|no ------------------------------------------------

@@ -20,11 +20,12 @@ Orders::
 
 from __future__ import annotations
 
-import weakref
 from collections import deque
+from collections.abc import Hashable
 
 from engine import stacking, supply, zoc
 from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
+from engine.derived import Derived
 from engine.hexmap import Kind
 from engine.phase import Phase
 from engine.state import ALLIES, AXIS, SIDES, GameState, Unit, land_key, split_land_key
@@ -58,30 +59,14 @@ AIR_PORT_HOSTS = {"United States": ("United States", "United Kingdom")}
 
 # ----------------------------------------------------------- placement areas
 
-_cache: weakref.WeakKeyDictionary[GameState, tuple[tuple[int, ...], dict[str, frozenset[int]]]] = (
-    weakref.WeakKeyDictionary()
-)
 
-
-def _stamp(state: GameState) -> tuple[int, ...]:
-    # The area changes with control (hashed, in case a caller changed it) and, on a
-    # country's turn of entry, with its placed supply units (counted in ``pending``);
-    # other placements leave it alone, so a long list of orders reuses one search.
-    return (state.date, state.step, state.pending.get("supply_placed", 0), hash(bytes(state.controller)))
-
-
-def home_area(state: GameState, country: str) -> frozenset[int]:
-    """Land hexes where ``country`` may place land and air units (supplement "Placement")."""
-    stamp = _stamp(state)
-    entry = _cache.get(state)
-    if entry is None or entry[0] != stamp:
-        entry = (stamp, {})
-        _cache[state] = entry
-    area = entry[1].get(country)
-    if area is None:
-        area = _compute_area(state, country)
-        entry[1][country] = area
-    return area
+def _area_stamp(state: GameState) -> Hashable:
+    # The area changes with control and, on a country's turn of entry, with its placed
+    # supply units (counted in ``pending``); other placements are taken to leave it alone,
+    # so a long list of orders reuses one search.  Known gap: a land unit placed in an
+    # enemy control zone could let supply pass there and so widen the area; the area is
+    # searched again only when control or the step changes (docs/rules-decisions.md).
+    return (state.date, state.step, state.pending.get("supply_placed", 0), bytes(state.controller))
 
 
 def _compute_area(state: GameState, country: str) -> frozenset[int]:
@@ -101,6 +86,10 @@ def _compute_area(state: GameState, country: str) -> frozenset[int]:
             border = hexmap.temp_borders.get(flag[len(FLAG_PLACE) :], frozenset())
             area |= {h for h in border if controller[h] == own}
     return frozenset(area)
+
+
+#: Land hexes where a country may place land and air units (supplement "Placement").
+home_area: Derived[str, frozenset[int]] = Derived(_area_stamp, _compute_area)
 
 
 def _side_table(state: GameState) -> list[str]:

@@ -55,6 +55,12 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
     tx = Transaction()
     src = _inbox_rel(ws, path)
     tf: TurnFile | None = None
+    if src is not None and src in ws.recovered_deletions and not path.exists():
+        # The file was saved again (a mail fetched again, say) just before the lock rolled
+        # forward the interrupted import that had consumed it: it is applied already.
+        return ImportResult(
+            "duplicate", None, None, f"{path.name}: already applied by an interrupted import, completed now"
+        )
     try:
         tf = turnfile.read(path)
         result = _route(ws, tf, tx, home)

@@ -116,6 +116,8 @@ class Workspace:
         self.store = self.root / STORE_DIR
         self.inbox = self.root / "inbox"
         self.outbox = self.root / "outbox"
+        #: Files that rolling forward an interrupted commit removed (consumed inbox files).
+        self.recovered_deletions: set[str] = set()
 
     # -- locking and recovery -------------------------------------------------
     @contextlib.contextmanager
@@ -149,6 +151,7 @@ class Workspace:
         if data is not None:
             entries = wire.unpack(data, wire.Limits(max_bytes=1 << 30, max_bin=1 << 30, max_map=4, max_array=100_000))
             self._apply(entries["writes"])
+            self.recovered_deletions |= {rel for rel, content in entries["writes"] if content is None}
             journal.unlink()
             _fsync_dir(self.store)
         # Temp files of a writer killed before its rename: we hold the lock, so nobody owns them.
