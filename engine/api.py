@@ -3,6 +3,27 @@
 Every function is deterministic.  Functions that change a state either succeed
 completely or raise and leave the state exactly as it was: actions are checked
 before anything is changed, and a checked action always applies.
+
+A game, the decision it waits for, and an order given as text:
+
+>>> from engine import api
+>>> state = api.new_game("1939")
+>>> d = api.decision(state)
+>>> d.kind, d.phase, d.sides
+('simultaneous', 'war_declaration', ('axis', 'allies'))
+>>> order = api.parse_order(state, "axis", "declare Poland")
+>>> order
+Action(kind='declare', args=('Poland',))
+>>> api.format_action(state, order)
+'declare Poland'
+
+A refusal explains itself to a person and names its rule for a program:
+
+>>> try:
+...     api.check(state, "axis", api.Action("declare", ("Atlantis",)))
+... except api.IllegalAction as refusal:
+...     print(refusal.rule, "/", refusal)
+country.unknown / there is no country named Atlantis.
 """
 
 from __future__ import annotations

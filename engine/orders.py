@@ -11,6 +11,19 @@ A hex may also be written as a city name in square brackets: ``[Warsaw]``.
 Blank lines and everything after ``#`` followed by a space are ignored.
 Every action has exactly one canonical text (:func:`format_action`) and
 :func:`parse_order` reads it back.
+
+For example, on the 1939 map (a city in brackets stands for its hex):
+
+>>> from engine import api
+>>> state = api.new_game("1939")
+>>> api.parse_order(state, "axis", "move #12 [Berlin]")
+Action(kind='move', args=(12, 15761))
+>>> api.format_action(state, api.parse_order(state, "axis", "move #12 [Berlin]"))
+'move #12 161,52'
+>>> api.parse_order(state, "axis", "move #12 [Atlantis]")
+Traceback (most recent call last):
+    ...
+engine.actions.OrderError: 'move': there is no city named Atlantis
 """
 
 from __future__ import annotations

@@ -100,6 +100,10 @@ def play(state: GameState, data: st.DataObject, steps: int) -> list[object]:
             if data.draw(st.integers(0, 3)) == 0:
                 action = PASS
             record.append(action)
+            # A check never changes the state, whatever it decides (boardgame.io's serialisable guard in spirit).
+            before = api.state_hash(state)
+            api.check(state, side, action)
+            assert api.state_hash(state) == before, f"checking {action} changed the state"
             api.apply(state, side, action)
         else:
             orders: dict[str, list[Action]] = {}
@@ -111,7 +115,9 @@ def play(state: GameState, data: st.DataObject, steps: int) -> list[object]:
                     if not legal:
                         break
                     a = data.draw(st.sampled_from(legal))
+                    before = api.state_hash(probe)
                     current(probe).check(probe, side, a)
+                    assert api.state_hash(probe) == before, f"checking {a} changed the state"
                     current(probe).apply(probe, side, a)
                     chosen.append(a)
                 orders[side] = chosen
