@@ -9,8 +9,10 @@ A game, the decision it waits for, and an order given as text:
 >>> from engine import api
 >>> state = api.new_game("1939")
 >>> d = api.decision(state)
->>> d.kind, d.phase, d.sides
-('simultaneous', 'war_declaration', ('axis', 'allies'))
+>>> d.kind, d.phase, d.sides, d.when
+(<DecisionKind.SIMULTANEOUS: 'simultaneous'>, 'war_declaration', ('axis', 'allies'), '1939-09')
+>>> d.kind == "simultaneous"
+True
 >>> order = api.parse_order(state, "axis", "declare Poland")
 >>> order
 Action(kind='declare', args=('Poland',))

@@ -11,13 +11,14 @@ landing of the other side's air units.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.combat import Advance, Combat, CombatRoll, Overrun, OverrunRoll
 from engine.deployment import Deployment
 from engine.economy import Build, Income
 from engine.movement import FirstMovement, Landing, SecondMovement
 from engine.phase import Phase
-from engine.state import SIDES, GameState
+from engine.state import SIDES, GameState, date_text
 from engine.subphases import Amphibious, Interception
 from engine.supply import SupplyPhase
 from engine.war import WarDeclaration
@@ -53,13 +54,24 @@ STEPS: tuple[Phase, ...] = (
 STEP_INDEX = {p.label: i for i, p in enumerate(STEPS)}
 
 
+class DecisionKind(StrEnum):
+    """Who acts now; equal to its plain string, which is what the turn files record."""
+
+    SEQUENTIAL = "sequential"  # one side, action by action
+    SIMULTANEOUS = "simultaneous"  # the sides named, each with one hidden list
+    CHANCE = "chance"  # dice, seeded by both players
+    END = "end"  # the game is over
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
-    kind: str  # "sequential" | "simultaneous" | "chance" | "end"
+    kind: DecisionKind
     sides: tuple[str, ...]
     phase: str
     prompt: str
     chance: str = ""
+    #: the month of the game, as ``YYYY-MM``
+    when: str = ""
 
 
 def current(state: GameState) -> Phase:
@@ -67,14 +79,16 @@ def current(state: GameState) -> Phase:
 
 
 def decision(state: GameState) -> Decision:
+    when = date_text(state.date)
     if state.winner is not None:
-        return Decision("end", (), "end", f"the game is over: the {state.winner} have won")
+        return Decision(DecisionKind.END, (), "end", f"the game is over: the {state.winner} have won", when=when)
     step = current(state)
     if step.kind == "chance":
-        return Decision("chance", (), step.label, f"dice for {step.name.replace('_', ' ')}", chance=step.name)
+        prompt = f"dice for {step.name.replace('_', ' ')}"
+        return Decision(DecisionKind.CHANCE, (), step.label, prompt, chance=step.name, when=when)
     if step.kind == "simultaneous":
-        return Decision("simultaneous", tuple(state.acting), step.label, step.prompt)
-    return Decision("sequential", tuple(state.acting[:1]), step.label, step.prompt)
+        return Decision(DecisionKind.SIMULTANEOUS, tuple(state.acting), step.label, step.prompt, when=when)
+    return Decision(DecisionKind.SEQUENTIAL, tuple(state.acting[:1]), step.label, step.prompt, when=when)
 
 
 def begin(state: GameState) -> None:

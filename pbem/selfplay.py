@@ -46,7 +46,7 @@ def _derived(seed: int, what: str, n: int = 32) -> bytes:
 
 def selfplay(
     scenario: str,
-    until: int | None,
+    until: str | None,
     seed: int,
     out: Path,
     log: Callable[[str], None] = lambda s: None,
@@ -110,23 +110,24 @@ def _collect(p: Player, out: Path) -> list[str]:
     return new
 
 
-def _done(game: protocol.Game, until: int | None) -> bool:
+def _done(game: protocol.Game, until: str | None) -> bool:
+    """Over, or the month ``until`` (``YYYY-MM``, which orders as text) has begun."""
+    from pbem import engine_link
+
     if protocol.expected(game) is None:
         return True
-    date = session.game_date(game)
-    return until is not None and date is not None and date >= until
+    return until is not None and engine_link.api().decision(game.state).when >= until
 
 
 def _result(gid: str, files: int, game: protocol.Game) -> SelfplayResult:
     from pbem import engine_link
 
     d = engine_link.api().decision(game.state)
-    date = session.game_date(game)
     return SelfplayResult(
         gid,
         files,
         game.k,
-        session.date_text(date) if date is not None else "?",
+        d.when,
         d.phase,
         protocol.expected(game) is None,
     )

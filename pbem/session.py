@@ -26,11 +26,8 @@ from pbem.turnfile import SIDES, TurnFile, other
 MAX_ORDERS = 20_000
 
 
-def date_text(date: int) -> str:
-    return f"{date // 12:04d}-{date % 12 + 1:02d}"
-
-
-def parse_date(text: str) -> int:
+def month_text(text: str) -> str:
+    """A month given by a person (``YYYY-MM``), checked and written the engine's way."""
     try:
         y, m = text.split("-")
         year, month = int(y), int(m)
@@ -38,12 +35,7 @@ def parse_date(text: str) -> int:
         raise PbemError(f"'{text}' is not a date; write YYYY-MM, e.g. 1940-06", "usage") from None
     if not 1 <= month <= 12:
         raise PbemError(f"'{text}' is not a date; the month must be 01 to 12", "usage")
-    return year * 12 + month - 1
-
-
-def game_date(game: Game) -> int | None:
-    d = getattr(game.state, "date", None)
-    return d if isinstance(d, int) else None
+    return f"{year:04d}-{month:02d}"
 
 
 # -- creating and joining --------------------------------------------------------------
@@ -423,11 +415,7 @@ def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None
         return f"game {gid}: waiting for {lg.meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
     api = engine_link.api()
     d = api.decision(work.state)
-    date = game_date(work)
-    head = f"game {gid} ({lg.meta['side']}), file {work.seq}"
-    if date is not None:
-        head += f", {date_text(date)}"
-    head += f", {d.phase}"
+    head = f"game {gid} ({lg.meta['side']}), file {work.seq}, {d.when}, {d.phase}"
     disputes = lg.meta.get("disputes")
     if disputes:
         head += f" [DISPUTED: {disputes[0]}]"

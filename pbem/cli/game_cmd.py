@@ -190,7 +190,7 @@ def selfplay(
     """Two computer players exchange real signed files; every file is verified by its receiver."""
     from pbem.selfplay import selfplay as run
 
-    result = run(scenario, session.parse_date(until), seed, out, log=typer.echo if verbose else lambda s: None)
+    result = run(scenario, session.month_text(until), seed, out, log=typer.echo if verbose else lambda s: None)
     end = "game over" if result.over else f"reached {result.date} ({result.phase})"
     typer.echo(
         f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "

@@ -65,6 +65,7 @@ class Decision:
     phase: str
     prompt: str
     chance: str = ""
+    when: str = ""
 
 
 CYCLE = [
@@ -126,10 +127,12 @@ def scenario_digest(name: str) -> str:
 
 
 def decision(state: State) -> Decision:
-    if state.d["date"] >= state.d["end"]:
-        return Decision("end", (), "end", "the game is over")
+    date = state.d["date"]
+    when = f"{date // 12:04d}-{date % 12 + 1:02d}"
+    if date >= state.d["end"]:
+        return Decision("end", (), "end", "the game is over", when=when)
     kind, sides, phase, chance = CYCLE[state.d["step"]]
-    return Decision(kind, sides, phase, f"{phase}: decide", chance)
+    return Decision(kind, sides, phase, f"{phase}: decide", chance, when=when)
 
 
 def _advance(state: State) -> None:
