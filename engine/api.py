@@ -42,7 +42,7 @@ from engine.newgame import scenario_digest, world_for, world_map, world_of
 from engine.rng import SEED_BYTES, Rng
 from engine.scenario import ScenarioError, list_scenarios, load_scenario
 from engine.scenario_info import scenario_info
-from engine.sequence import STEPS, Decision, begin, current, finish
+from engine.sequence import Decision, DecisionKind, begin, current, finish
 from engine.sequence import decision as _decision
 from engine.state import SIDES, GameState
 from engine.world import World
@@ -51,6 +51,7 @@ __all__ = [
     "ENGINE_VERSION",
     "Action",
     "Decision",
+    "DecisionKind",
     "EngineError",
     "GameState",
     "IllegalAction",
@@ -283,10 +284,6 @@ def parse_order(state: GameState, side: str, line: str) -> Action:
 
 def format_action(state: GameState, action: Action) -> str:
     return orders.format_action(state.world.map, action)
-
-
-def step_names() -> list[str]:
-    return [p.label for p in STEPS]
 
 
 def _commit(state: GameState, trial: GameState) -> None:

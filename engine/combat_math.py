@@ -93,13 +93,6 @@ def roll_land_combat(rng: Rng, ratio: Fraction, cap: int) -> tuple[Fraction, int
 # --- naval and air combat, bombing, assaults, atomic bomb ---------------------------
 
 
-def retreat_or_cancel(u: Fraction, attack: Fraction, defence: Fraction) -> bool:
-    """Naval retreat, or interception mission cancelled: probability ``1 - 2^(-A/D)``."""
-    if defence <= 0:
-        return attack > 0
-    return draw_below(u, 2, attack / defence)
-
-
 def unit_k(enemy_strength: Fraction, own_defence: Fraction, own_units: int) -> Fraction:
     """``k`` = the enemy's total strength / (the unit's own defence x units on its side)."""
     if own_defence <= 0 or own_units <= 0:

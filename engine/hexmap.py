@@ -176,10 +176,6 @@ class HexMap:
         return {c.name.lower(): c for c in self.cities}
 
     @cached_property
-    def territory_index(self) -> dict[str, int]:
-        return {t.name: i for i, t in enumerate(self.territories)}
-
-    @cached_property
     def country_of(self) -> list[str]:
         """Owner country of each hex's territory ('' for the sea)."""
         names = [t.country for t in self.territories]

@@ -64,6 +64,3 @@ class Rng:
     def chance(self, probability: float | Fraction) -> bool:
         """True with the given probability."""
         return self.uniform() < probability
-
-    def choice_index(self, n: int) -> int:
-        return self.below(n)

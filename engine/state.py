@@ -294,10 +294,6 @@ class GameState:
     def side_units(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.hex != NO_HEX and self.countries[u.country].side == side]
 
-    def invalidate(self) -> None:
-        """Drop derived indexes (after bulk changes)."""
-        self._by_hex = None
-
     # --- serialisation ---------------------------------------------------------
 
     def to_doc(self) -> dict[str, Any]:

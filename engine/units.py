@@ -168,18 +168,6 @@ class UnitProfile:
     def domain(self) -> Domain:
         return self.type.domain
 
-    @property
-    def is_fighter(self) -> bool:
-        return self.domain is Domain.AIR and self.attack > 0
-
-    @property
-    def is_bomber(self) -> bool:
-        return self.domain is Domain.AIR and self.bomber > 0
-
-    @property
-    def carries_land_units(self) -> bool:
-        return self.type in (UnitType.TRANSPORT, UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT)
-
     def text(self) -> str:
         """The counter's numbers as a player reads them, e.g. ``3-1-3-52``."""
         if self.domain is Domain.LAND:

@@ -91,9 +91,6 @@ class LocalGame:
     def stage_history(self, tx: Transaction, tf: TurnFile) -> None:
         tx.put(self.file_rel(tf.seq, tf.side), tf.raw)
 
-    def stage_snapshot(self, tx: Transaction, game: Game) -> None:
-        tx.put(f"{self.rel}/snapshot", game.to_bytes())
-
     def stage_meta(self, tx: Transaction) -> None:
         tx.put(f"{self.rel}/meta.json", json.dumps(self.meta, sort_keys=True, indent=1).encode())
 

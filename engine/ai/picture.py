@@ -76,9 +76,6 @@ class Picture:
         """'mine', 'enemy' or '' for who controls hex ``h`` as far as the war goes."""
         return self.role_of_no[self.state.controller[h]]
 
-    def country_role(self, country: str) -> str:
-        return self.role_of_no[self.state.world.country_no[country]]
-
     @cached_property
     def objectives(self) -> dict[int, int]:
         """Value of each city and resource hex: what holding it is worth to a side."""

@@ -199,20 +199,6 @@ def assign_territories(w: World) -> None:
     w.has_land &= ~stray
 
 
-def bfs(adj: list[tuple[int, ...]], start: int, goal: int | None = None) -> dict[int, int]:
-    dist = {start: 0}
-    dq = deque([start])
-    while dq:
-        h = dq.popleft()
-        if h == goal:
-            break
-        for o in adj[h]:
-            if o not in dist:
-                dist[o] = dist[h] + 1
-                dq.append(o)
-    return dist
-
-
 def freeze_sides(w: World) -> bytearray:
     size = w.grid.size
     sides = bytearray(size * 6)
