@@ -45,6 +45,8 @@ from engine.scenario_info import scenario_info
 from engine.sequence import Decision, DecisionKind, begin, current, finish
 from engine.sequence import decision as _decision
 from engine.state import SIDES, GameState
+from engine.summary import Summary
+from engine.summary import summary as _summary
 from engine.world import World
 
 __all__ = [
@@ -76,6 +78,7 @@ __all__ = [
     "serialize",
     "standing_orders",
     "state_hash",
+    "summary",
     "view",
     "winner",
 ]
@@ -123,6 +126,12 @@ def state_hash(state: GameState) -> bytes:
 
 def decision(state: GameState) -> Decision:
     return _decision(state)
+
+
+def summary(state: GameState, side: str) -> Summary:
+    """What ``side`` has, for people: its countries' money and pools, its units and where."""
+    _side(side)
+    return _summary(state, side)
 
 
 def winner(state: GameState) -> str | None:

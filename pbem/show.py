@@ -31,35 +31,19 @@ def show(ws: Workspace, gid: str, home: Path | None = None, legal_limit: int = 4
         except api.IllegalAction as exc:  # cannot happen: orders are tried when they are added
             raise PbemError(f"your listed orders no longer fit: {exc}; run `pbem undo {gid}`", "turn") from None
         lines.append(f"listed so far ({len(sim)}): " + "; ".join(api.format_action(state, a) for a in sim))
-    grid = state.world.map.grid
-    cities = state.world.map.city_at
+    mine = api.summary(state, side)
     lines.append("")
     lines.append(f"{'country':<16} {'money':>7}  status     to place / in the pool")
-    for name in sorted(state.countries):
-        c = state.countries[name]
-        if c.side != side:
-            continue
-        status = "conquered" if c.conquered else "at war" if c.at_war else "not at war"
-        free = ", ".join(f"{n} {k.replace('/', ' move ')}" for k, n in sorted(c.free_land.items()) if n)
-        free_units = len(c.free_units)
-        pool = sum(c.pool_land.values())
-        place = f"{free or '-'}" + (f" + {free_units} units" if free_units else "")
-        lines.append(f"{name:<16} {c.money:>6}B  {status:<10} {place} / {pool} land points, {len(c.pool_units)} units")
+    for c in mine.countries:
+        lines.append(
+            f"{c.name:<16} {c.money:>6}B  {c.status:<10} {c.to_place} / {c.pool_points} land points, "
+            f"{c.pool_units} units"
+        )
     if units:
-        mine = sorted((u for u in state.units.values() if state.countries[u.country].side == side),
-                      key=lambda u: (u.country, u.hex, u.id))  # fmt: skip
         lines.append("")
-        lines.append(f"my units ({len(mine)}):")
-        for u in mine:
-            if u.hex < 0:
-                where = "off the map"
-            else:
-                city = cities.get(u.hex)
-                where = grid.label(u.hex) + (f" [{city.name}]" if city else "")
-                if u.carrier != -1:
-                    where += f" aboard #{u.carrier}"
-            flags = [f for f, on in (("damaged", u.damaged), ("out of supply", not u.supplied)) if on]
-            lines.append(f"  {u.label():<48} {where}" + (f"  ({', '.join(flags)})" if flags else ""))
+        lines.append(f"my units ({len(mine.units)}):")
+        for u in mine.units:
+            lines.append(f"  {u.label:<48} {u.where}" + (f"  ({', '.join(u.flags)})" if u.flags else ""))
     exp = protocol.expected(t.work)
     if exp is not None and exp[0] == side and exp[1] in ("act", "commit", "sim"):
         legal = api.legal_actions(state, side)
