@@ -70,9 +70,14 @@ class BotMailbox(MailDaemon):
         return f"a new game from {sender or 'an unknown sender'}, who is not in bot.allow"
 
     def after_import(self, game_id: str, status: str, result: Any) -> None:
-        if status == "stored":
-            # Perhaps an invitation: the player joins if the game layer kept one (and does nothing
-            # for a file that merely waits for its predecessor).
+        # Every step here may be taken again safely, and is taken after any import of a
+        # file of the game, whatever its status: a process killed between two steps (an
+        # invitation kept but not yet joined, a file applied but not yet answered) finds
+        # the mail again after its restart, and the re-fetched file is then a duplicate,
+        # or even refused when the interrupted commit consumed it.
+        if not self.game_known(game_id):
+            # Perhaps an invitation: the player joins if the game layer kept one (and does
+            # nothing otherwise).
             try:
                 files = self.player.accept(self.workspace, game_id, self.config.bot.identity, self.config.home)
             except PbemError as err:
@@ -81,13 +86,10 @@ class BotMailbox(MailDaemon):
             if files:
                 log.info("bot: joined game %s: %s", game_id, ", ".join(p.name for p in files))
                 self.queue_play(game_id)
-        elif status in ("applied", "duplicate") or self.game_known(game_id):
-            # A move is only ever made from the verified local game, and only when it is the
-            # bot's turn there (play_game asks), so looking again is always safe.  A refused
-            # file counts too: a process killed in the middle of a commit leaves a journal that
-            # the next import replays, consuming the re-fetched copy of the same file; the
-            # game has then moved on and the bot owes its answer all the same.
-            self.queue_play(game_id)
+            return
+        # A move is only ever made from the verified local game, and only when it is the
+        # bot's turn there (play_game asks), so looking again is always safe.
+        self.queue_play(game_id)
 
     def queue_play(self, game_id: str) -> None:
         if game_id not in self.pending:
