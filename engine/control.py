@@ -10,11 +10,8 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
-from engine.hexmap import HexMap
 from engine.state import AXIS, SIDES, GameState, other
 
 _SIDE_CODE = {AXIS: 1, "allies": 2}
@@ -50,16 +47,6 @@ def pass_to_side(state: GameState, h: int, country: str) -> bool:
     return True
 
 
-@cache
-def _land_table(hexmap: HexMap) -> np.ndarray:
-    """``(size, 6)`` land neighbours, padded with ``size`` (an extra hex of nobody)."""
-    n = hexmap.size
-    table = np.full((n, 6), n, dtype=np.int64)
-    for h, row in enumerate(hexmap.land_neighbours):
-        table[h, : len(row)] = row
-    return table
-
-
 def _side_of_hexes(state: GameState) -> np.ndarray:
     """Side code (0 none/neutral, 1 axis, 2 allies) of every hex, plus a trailing 0."""
     codes = np.zeros(len(state.world.country_names), dtype=np.uint8)
@@ -88,7 +75,7 @@ def _anchors(state: GameState, side: str) -> set[int]:
 def resolve_pockets(state: GameState) -> list[int]:
     """Flip every pocket; returns the hexes that changed control, sorted."""
     hexmap = state.world.map
-    table = _land_table(hexmap)
+    table = hexmap.land_table[: hexmap.size]
     changed: list[int] = []
     for side in SIDES:
         code, enemy_code = _SIDE_CODE[side], _SIDE_CODE[other(side)]

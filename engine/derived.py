@@ -6,10 +6,12 @@ state alive) and stamped with what the result depends on; when the stamp differs
 results are computed again.  The stamp is the table's statement of its dependencies,
 so it must cover everything the computation reads.
 
-Tables derived from the static map alone are kept per map instead: the cached
-properties of :class:`engine.hexmap.HexMap`, and (still, until they move onto the map)
-a few ``functools.cache`` tables keyed by the map in supply, control, zoc and weather.
-:class:`engine.reach.SideMemo` and the state's own hex index are explicit, local memos.
+Tables derived from the static map alone live on the map, as cached properties of
+:class:`engine.hexmap.HexMap` (neighbour tables, land and sea steps as arrays, naval
+control-zone links, the weather zones present); supply's tables, which also depend on
+the world's country numbering and on which zones are frozen, are two small bounded
+caches in :mod:`engine.supply`.  :class:`engine.reach.SideMemo` and the state's own hex
+index are explicit, local memos.
 """
 
 from __future__ import annotations

@@ -273,6 +273,29 @@ class HexMap:
         return frozenset(c.a for c in self.canals) | frozenset(c.b for c in self.canals)
 
     @cached_property
+    def land_table(self) -> np.ndarray:
+        """:attr:`land_neighbours` as a ``(size + 1, 6)`` array for whole-map searches; rows
+        are padded with ``size``, an extra hex of nobody (its own row is all padding)."""
+        return _padded(self.land_neighbours, self.size, self.size + 1)
+
+    @cached_property
+    def sea_table(self) -> np.ndarray:
+        """:attr:`sea_neighbours` as a ``(size, 6)`` array padded with ``size``."""
+        return _padded(self.sea_neighbours, self.size, self.size)
+
+    @cached_property
+    def weather_zones(self) -> frozenset[int]:
+        """The weather zones that have at least one hex on this map."""
+        return frozenset(self.weather)
+
+    @cached_property
+    def naval_zoc_neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """Adjacent hexes with a sea part joined by a hexside ships may cross, except the
+        link between the two hexes of a canal (control zones never cross a canal)."""
+        canal_links = {(c.a, c.b) for c in self.canals} | {(c.b, c.a) for c in self.canals}
+        return tuple(tuple(o for o in row if (h, o) not in canal_links) for h, row in enumerate(self.sea_links))
+
+    @cached_property
     def sea_neighbours(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a ship may step to, canals closed (the engine
         opens a canal for a side that controls both its hexes)."""
@@ -361,6 +384,14 @@ class HexMap:
     @cached_property
     def _digest(self) -> str:
         return hashlib.sha256(self.to_bytes()).hexdigest()
+
+
+def _padded(rows: list[tuple[int, ...]], pad: int, height: int) -> np.ndarray:
+    table = np.full((height, 6), pad, dtype=np.int64)
+    for h, row in enumerate(rows):
+        if row:
+            table[h, : len(row)] = row
+    return table
 
 
 def _neighbour_table(grid: HexGrid) -> list[int]:

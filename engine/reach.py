@@ -19,7 +19,6 @@ SW, SE), so the chosen path is the same on every machine.
 from __future__ import annotations
 
 import heapq
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -461,22 +460,6 @@ def naval_search(state: GameState, unit: Unit, allowance: int, enemy_zoc: set[in
     return result
 
 
-_SEA_TABLE: weakref.WeakKeyDictionary[object, np.ndarray] = weakref.WeakKeyDictionary()
-
-
-def _sea_table(state: GameState) -> np.ndarray:
-    """The sea neighbours of every hex as an ``(hexes, 6)`` array; a missing neighbour is
-    the extra index ``hexes``, which the search keeps marked as closed."""
-    hexmap = state.world.map
-    table = _SEA_TABLE.get(hexmap)
-    if table is None:
-        table = np.full((hexmap.size, 6), hexmap.size, dtype=np.int64)
-        for h, row in enumerate(hexmap.sea_neighbours):
-            table[h, : len(row)] = row
-        _SEA_TABLE[hexmap] = table
-    return table
-
-
 def naval_destinations(state: GameState, unit: Unit, allowance: int, enemy_zoc: set[int] | None = None) -> list[int]:
     """The hexes of ``naval_search(...).cost``, sorted, found faster for the move list.
 
@@ -497,7 +480,7 @@ def naval_destinations(state: GameState, unit: Unit, allowance: int, enemy_zoc: 
         return sorted(naval_search(state, unit, allowance, zoc).cost)
     world = state.world
     size = world.map.size
-    table = _sea_table(state)
+    table = world.map.sea_table
     # A hex of a country not in the war (other than the unit's own) may not be entered;
     # hexes already reached are closed too, and so is the padding index.
     closed_country = np.array(

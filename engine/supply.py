@@ -21,7 +21,7 @@ table.  :func:`supply_map` returns them; the per-unit questions are array look-u
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -68,13 +68,11 @@ class _Tables:
     cities: tuple[int, ...]
 
 
-@cache
+# Bounded: a process (a test run) makes many maps, and none should be kept alive for good.
+@lru_cache(maxsize=8)
 def _tables(hexmap: HexMap, country_names: tuple[str, ...]) -> _Tables:
     n = hexmap.size
-    nbr = np.full((n + 1, 6), n, dtype=np.int64)
-    for h, row in enumerate(hexmap.land_neighbours):
-        if row:
-            nbr[h, : len(row)] = row
+    nbr = hexmap.land_table
     kind = np.frombuffer(hexmap.kind, dtype=np.uint8)
     terrain = np.frombuffer(hexmap.terrain, dtype=np.uint8)
     land = np.zeros(n + 1, dtype=bool)
@@ -92,7 +90,7 @@ def _tables(hexmap: HexMap, country_names: tuple[str, ...]) -> _Tables:
     return _Tables(nbr, land, through, weather, territory_country, city_resources, cities)
 
 
-@cache
+@lru_cache(maxsize=32)
 def _frozen_table(hexmap: HexMap, zones: frozenset[int]) -> np.ndarray | None:
     """Frozen icecap crossings usable when ``zones`` have severe winter (both ends frozen)."""
     n = hexmap.size

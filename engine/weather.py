@@ -8,7 +8,6 @@ query is two table look-ups; hot loops (movement, supply) can also take
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.hexmap import HexMap, WeatherZone
@@ -166,17 +165,12 @@ def winter_bonus(state: GameState, country: str, h: int) -> tuple[int, int]:
 # --- the weather roll -------------------------------------------------------------
 
 
-@cache
-def _zones_on(hexmap: HexMap) -> frozenset[int]:
-    return frozenset(hexmap.weather)
-
-
 def _grounding_chances(hexmap: HexMap, date: int) -> list[tuple[int, Fraction]]:
     """Zones of the map rolled for the month ``date`` and their chances, in zone order.
 
     The industrialized zone is not rolled: it follows the northern temperate zone."""
     row = _TABLE[date % 12]
-    zones = _zones_on(hexmap)
+    zones = hexmap.weather_zones
     return [(z, GROUNDING[row[z]]) for z in _ZONES if row[z] in GROUNDING and z in zones]
 
 

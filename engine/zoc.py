@@ -16,9 +16,6 @@ the predicates, so they cost nothing proportional to the size of the map or army
 
 from __future__ import annotations
 
-from functools import cache
-
-from engine.hexmap import HexMap
 from engine.state import GameState, Unit, other
 from engine.units import Domain, UnitType
 
@@ -75,7 +72,7 @@ def land_zoc(state: GameState, side: str) -> set[int]:
 
 def naval_zoc(state: GameState, side: str) -> set[int]:
     """Every hex in the naval control zone of ``side``'s ships."""
-    zoc_nbr = naval_zoc_neighbours(state.world.map)
+    zoc_nbr = state.world.map.naval_zoc_neighbours
     units = state.units
     sides = _sides(state)
     out: set[int] = set()
@@ -141,17 +138,9 @@ def in_enemy_naval_zoc(state: GameState, side: str, h: int) -> bool:
     enemy = other(side)
     index = state.occupied_hexes()
     units, countries = state.units, state.countries
-    for x in (h, *naval_zoc_neighbours(state.world.map)[h]):
+    for x in (h, *state.world.map.naval_zoc_neighbours[h]):
         for i in index.get(x, ()):
             u = units[i]
             if u.type in NAVAL_TYPES and countries[u.country].side == enemy and _exerts_naval_zoc(u):
                 return True
     return False
-
-
-@cache
-def naval_zoc_neighbours(hexmap: HexMap) -> tuple[tuple[int, ...], ...]:
-    """Adjacent hexes with a sea part joined by a hexside ships may cross, except the
-    link between the two hexes of a canal (control zones never cross a canal)."""
-    canal_links = {(c.a, c.b) for c in hexmap.canals} | {(c.b, c.a) for c in hexmap.canals}
-    return tuple(tuple(o for o in row if (h, o) not in canal_links) for h, row in enumerate(hexmap.sea_links))
