@@ -167,7 +167,8 @@ def _stand_in(root: Path, servers: Any, games: int, turns: int, engine: str) -> 
 
 
 def _protocol(root: Path, servers: Any, games: int, turns: int, engine: str) -> tuple[Any, Any, Any, Any]:
-    from pbem import engine_link, keys, session
+    from pbem import engine_link, keys
+    from pbem.games import new_game
     from pbem.mail.bot import BotMailbox
     from pbem.store import Workspace
 
@@ -185,7 +186,7 @@ def _protocol(root: Path, servers: Any, games: int, turns: int, engine: str) -> 
         keys.keygen(name, configs[name].address, directory=home)
     bot_key = keys.read_public_key(homes["bot"] / "bot.pub")
     for _ in range(games):
-        session.new_game(
+        new_game(
             Workspace(configs["player"].workspace),
             scenario,
             "axis",

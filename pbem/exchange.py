@@ -6,7 +6,7 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import protocol, session, turnfile
+from pbem import protocol, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
@@ -131,12 +131,12 @@ def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> I
         applied[wf.seq] = wf
         lg.stage_history(tx, wf)
         notes.append(f"then file {wf.seq}")
-    replies = session.answer(lg, game, tx)
+    replies = turn.answer(lg, game, tx)
     rolled = f"; {game.log[-1]}" if game.log and tf.type == "turn" and _rolled(tf) else ""
     msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "") + rolled
     if replies:
         msg += f"; answered with {replies[0].name}"
-    msg += f". {session.status_line(lg, game, lg.pending() if not replies else None)}"
+    msg += f". {status.status_line(lg, game, lg.pending() if not replies else None)}"
     return ImportResult("applied", tf.game, tf.seq, msg, replies)
 
 
@@ -193,7 +193,7 @@ def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameIn
     ws = Workspace(workspace)
     with ws.locked():
         lg = LocalGame(ws, game_id, home)
-        line = session.status(ws, game_id, home)[0]
+        line = status.lines(ws, game_id, home)[0]
         game = lg.game()
         exp = protocol.expected(game) if game is not None else None
         return GameInfo(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import exchange, keys, protocol, session
+from pbem import exchange, games, keys, protocol, status, turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -63,11 +63,11 @@ def selfplay(
             players[side] = p
         axis, allies = players["axis"], players["allies"]
         opponent = keys.read_public_key(allies.home / "allies-bot.pub")
-        gid, _ = session.new_game(
+        gid, _ = games.new_game(
             axis.ws, scenario, "axis", "axis-bot", opponent, home=axis.home, gid=_derived(seed, "game", 6).hex()
         )
         files = _collect(axis, out)
-        session.join(allies.ws, out / files[0], "allies-bot", home=allies.home)
+        games.join(allies.ws, out / files[0], "allies-bot", home=allies.home)
         count = len(files)  # the join file is delivered by the loop below
         log(f"game {gid}: {scenario}, seed {seed}")
         for _ in range(max_files):
@@ -87,10 +87,10 @@ def selfplay(
                     continue
                 if _done(game, until):
                     return _result(gid, count, game)
-                exp = protocol.expected(session.my_turn(lg).work)
+                exp = protocol.expected(turn.my_turn(lg).work)
                 if exp is not None and exp[0] == side:
-                    path = session.bot_play(me.ws, gid, home=me.home)
-                    log(f"{path.name}: {session.status_line(lg, lg.game())}")
+                    path = turn.bot_play(me.ws, gid, home=me.home)
+                    log(f"{path.name}: {status.status_line(lg, lg.game())}")
                     progressed = True
             if not progressed:
                 game = LocalGame(axis.ws, gid, axis.home).game()

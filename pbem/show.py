@@ -12,8 +12,9 @@ from pathlib import Path
 from pbem import engine_link, protocol
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
-from pbem.session import my_turn, status_line
+from pbem.status import status_line
 from pbem.store import Workspace
+from pbem.turn import my_turn
 
 
 def show(ws: Workspace, gid: str, home: Path | None = None, legal_limit: int = 40, units: bool = True) -> list[str]:

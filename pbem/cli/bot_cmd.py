@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pbem import session
+from pbem import status, turn
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
 
 bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
@@ -21,9 +21,9 @@ def play(
 ) -> None:
     """Let the computer decide for my side, then seal the turn into outbox/."""
     ws = workspace(ws_path)
-    path = session.bot_play(ws, game, player=player)
+    path = turn.bot_play(ws, game, player=player)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
-    typer.echo(session.status(ws, game)[0])
+    typer.echo(status.lines(ws, game)[0])
 
 
 def register(app: typer.Typer) -> None:

@@ -9,12 +9,25 @@ from typing import Annotated
 
 import typer
 
-from pbem import audit, exchange, keys, session
+from pbem import audit, exchange, games, keys, turn
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
 from pbem.errors import PbemError
+from pbem.status import lines as status_lines
 from pbem.store import atomic_write
 
 key_app = typer.Typer(help="Identity keys.", no_args_is_help=True)
+
+
+def month_text(text: str) -> str:
+    """A month given by a person (``YYYY-MM``), checked and written the engine's way."""
+    try:
+        y, m = text.split("-")
+        year, month = int(y), int(m)
+    except ValueError:
+        raise PbemError(f"'{text}' is not a date; write YYYY-MM, e.g. 1940-06", "usage") from None
+    if not 1 <= month <= 12:
+        raise PbemError(f"'{text}' is not a date; the month must be 01 to 12", "usage")
+    return f"{year:04d}-{month:02d}"
 
 
 @user_errors
@@ -65,7 +78,7 @@ def new(
 ) -> None:
     """Start a game: write the signed invitation (genesis) into outbox/ and print the game id."""
     ws = workspace(ws_path)
-    gid, path = session.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email)
+    gid, path = games.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email)
     typer.echo(gid)
     typer.echo(f"invitation written to {path.relative_to(ws.root)}; send it to your opponent", err=True)
 
@@ -78,9 +91,9 @@ def join(
 ) -> None:
     """Verify an invitation and write the answer (join file) into outbox/."""
     ws = workspace(ws_path)
-    gid, path = session.join(ws, file, me)
+    gid, path = games.join(ws, file, me)
     typer.echo(f"joined game {gid}; answer written to {path.relative_to(ws.root)}")
-    typer.echo(session.status(ws, gid)[0])
+    typer.echo(status_lines(ws, gid)[0])
 
 
 def import_paths(ws_root: Path, files: list[Path]) -> int:
@@ -116,7 +129,7 @@ def status(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Date, phase, who must act, what is awaited and which command to run next."""
-    for line in session.status(workspace(ws_path), game):
+    for line in status_lines(workspace(ws_path), game):
         typer.echo(line)
 
 
@@ -148,22 +161,22 @@ def orders(
             text = Path(file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             raise PbemError(f"cannot read the orders file {Path(file).name}", "usage") from None
-    typer.echo(session.orders(workspace(ws_path), game, text.splitlines()))
+    typer.echo(turn.orders(workspace(ws_path), game, text.splitlines()))
 
 
 @user_errors
 def send(game: Annotated[str, typer.Argument(help="Game id")], ws_path: WorkspaceOpt = None) -> None:
     """Seal my pending turn into a signed file in outbox/."""
     ws = workspace(ws_path)
-    path = session.send(ws, game)
+    path = turn.send(ws, game)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
-    typer.echo(session.status(ws, game)[0])
+    typer.echo(status_lines(ws, game)[0])
 
 
 @user_errors
 def undo(game: Annotated[str, typer.Argument(help="Game id")], ws_path: WorkspaceOpt = None) -> None:
     """Take back my last unsent action."""
-    typer.echo(session.undo(workspace(ws_path), game))
+    typer.echo(turn.undo(workspace(ws_path), game))
 
 
 @user_errors
@@ -190,7 +203,7 @@ def selfplay(
     """Two computer players exchange real signed files; every file is verified by its receiver."""
     from pbem.selfplay import selfplay as run
 
-    result = run(scenario, session.month_text(until), seed, out, log=typer.echo if verbose else lambda s: None)
+    result = run(scenario, month_text(until), seed, out, log=typer.echo if verbose else lambda s: None)
     end = "game over" if result.over else f"reached {result.date} ({result.phase})"
     typer.echo(
         f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import session
+from pbem import games, turn
 from pbem.store import Workspace
 
 
@@ -13,10 +13,10 @@ def accept(workspace: Path, game_id: str, identity: str, home: Path | None) -> l
     invitation = workspace / ".pbem" / "invitations" / f"{game_id}.pbem"
     if not invitation.is_file():
         return []
-    _, path = session.join(Workspace(workspace), invitation, identity, home)
+    _, path = games.join(Workspace(workspace), invitation, identity, home)
     return [path]
 
 
 def play(workspace: Path, game_id: str, home: Path | None) -> list[Path]:
     """Make every pending decision of the bot's side and seal it into outbox/."""
-    return [session.bot_play(Workspace(workspace), game_id, home)]
+    return [turn.bot_play(Workspace(workspace), game_id, home)]

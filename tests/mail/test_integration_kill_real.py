@@ -10,7 +10,7 @@ import pytest
 from mailtesting import wait_until
 from test_integration_kill import Running
 
-from pbem import engine_link, keys, protocol, session
+from pbem import engine_link, games, keys, protocol, turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -37,7 +37,7 @@ def test_real_protocol_game_survives_kills(make_player, tmp_path, engine_double)
         made[side] = make_player(side, extra=extra, exchange="fake_engine_exchange")
         keys.keygen(f"{side}-bot", made[side].address, directory=home)
     opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
-    gid, _ = session.new_game(
+    gid, _ = games.new_game(
         Workspace(made["axis"].workspace),
         "tiny",
         "axis",
@@ -96,7 +96,7 @@ def test_player_daemon_against_bot_mailbox(make_player, tmp_path, engine_double)
     opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
     home_axis = tmp_path / "home-axis"
     ws_axis = Workspace(made["axis"].workspace)
-    gid, _ = session.new_game(
+    gid, _ = games.new_game(
         ws_axis, "tiny", "axis", "axis-bot", opponent, opponent_email=made["allies"].address, home=home_axis
     )
     person = Running(made["axis"], tmp_path / "axis.log", command="run")
@@ -110,9 +110,9 @@ def test_player_daemon_against_bot_mailbox(make_player, tmp_path, engine_double)
             g = LocalGame(ws_axis, gid, home_axis).game()
             if g is not None and protocol.expected(g) is None:
                 break
-            exp = protocol.expected(session.my_turn(LocalGame(ws_axis, gid, home_axis)).work) if g else None
+            exp = protocol.expected(turn.my_turn(LocalGame(ws_axis, gid, home_axis)).work) if g else None
             if exp is not None and exp[0] == "axis" and exp[1] in ("act", "commit", "sim"):
-                session.bot_play(ws_axis, gid, home=home_axis, player="random")
+                turn.bot_play(ws_axis, gid, home=home_axis, player="random")
                 moves += 1
             time.sleep(0.1)
     finally:

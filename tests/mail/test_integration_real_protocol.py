@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from mailtesting import Player
 
-from pbem import engine_link, keys, protocol, session
+from pbem import engine_link, games, keys, protocol
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.mail.bot import BotMailbox
@@ -57,7 +57,7 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
     for side, player in made.items():
         keys.keygen(f"{side}-bot", player.address, directory=tmp_path / f"home-{side}")
     opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
-    gid, _ = session.new_game(
+    gid, _ = games.new_game(
         Workspace(axis.workspace),
         scenario,
         "axis",

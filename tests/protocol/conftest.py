@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pbem import engine_link, exchange, keys, protocol, session, turnfile
+from pbem import engine_link, exchange, games, keys, protocol, turn, turnfile
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
 from pbem.turnfile import TurnFile, other
@@ -78,9 +78,9 @@ class Duo:
         side = self.to_move()
         assert side is not None
         me = self.player(side)
-        exp = protocol.expected(session.my_turn(LocalGame(me.ws, self.gid, me.home)).work)
+        exp = protocol.expected(turn.my_turn(LocalGame(me.ws, self.gid, me.home)).work)
         if exp is not None and exp[0] == side:
-            session.bot_play(me.ws, self.gid, home=me.home)
+            turn.bot_play(me.ws, self.gid, home=me.home)
         for res in self.deliver(other(side)):
             assert res.status in ("applied", "duplicate"), res.message
         for res in self.deliver(side):
@@ -130,10 +130,10 @@ def make_duo(tmp_path: Path, scenario: str = "tiny") -> Duo:
     out = tmp_path / "rec"
     out.mkdir()
     pub = keys.read_public_key(players["allies"].home / "allies-p.pub")
-    gid, _ = session.new_game(players["axis"].ws, scenario, "axis", "axis-p", pub, home=players["axis"].home)
+    gid, _ = games.new_game(players["axis"].ws, scenario, "axis", "axis-p", pub, home=players["axis"].home)
     duo = Duo(players["axis"], players["allies"], gid, out)
     invite = duo.outbox("axis")[0]
-    session.join(players["allies"].ws, invite, "allies-p", home=players["allies"].home)
+    games.join(players["allies"].ws, invite, "allies-p", home=players["allies"].home)
     for res in duo.deliver("axis"):
         assert res.status == "applied", res.message
     return duo

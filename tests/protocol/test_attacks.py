@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import commit, exchange, keys, protocol, session, turnfile
+from pbem import commit, exchange, games, keys, protocol, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.turnfile import TurnFile
@@ -38,7 +38,7 @@ def refused(duo: Duo, side: str, tf: TurnFile | bytes, code: str | None = None) 
 def allies_commit(duo: Duo) -> TurnFile:
     """Allies seal their opening commitment (file 2) without delivering it."""
     p = duo.allies
-    session.bot_play(p.ws, duo.gid, home=p.home)
+    turn.bot_play(p.ws, duo.gid, home=p.home)
     (path,) = duo.outbox("allies")
     return turnfile.read(path)
 
@@ -118,8 +118,8 @@ def _allies_deploy_then_move(duo: Duo) -> list[TurnFile]:
     p = duo.allies
     files = []
     for lines in (["deploy 1"], ["pass"], ["build 1"]):
-        session.orders(p.ws, duo.gid, lines, p.home)
-        files.append(turnfile.read(session.send(p.ws, duo.gid, p.home)))
+        turn.orders(p.ws, duo.gid, lines, p.home)
+        files.append(turnfile.read(turn.send(p.ws, duo.gid, p.home)))
     return files
 
 
@@ -184,7 +184,7 @@ def test_equivocation_is_kept_as_evidence(duo: Duo) -> None:
     evidence = sorted((duo.axis.ws.game_dir(duo.gid) / "evidence").glob("*.pbem"))
     assert {p.read_bytes() for p in evidence} == {tf.raw, twin.raw}
     assert duo.game("axis").to_bytes() == game_before
-    assert "DISPUTED" in session.status(duo.axis.ws, duo.gid, duo.axis.home)[0]
+    assert "DISPUTED" in status.lines(duo.axis.ws, duo.gid, duo.axis.home)[0]
 
 
 def test_equivocation_among_waiting_files(duo: Duo) -> None:
@@ -225,7 +225,7 @@ def test_a_file_must_end_with_records_in_turn(duo: Duo) -> None:
 
 def test_reveal_must_match_commitment(duo: Duo) -> None:
     assert drop(duo, "axis", allies_commit(duo)).status == "applied"
-    session.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)  # axis answers in the clear
+    turn.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)  # axis answers in the clear
     assert duo.deliver("allies")[0].replies  # allies reveal automatically (not delivered yet)
     (real,) = [turnfile.read(p) for p in duo.outbox("allies")]
     assert real.body["records"][0][0] == "reveal"
@@ -261,7 +261,7 @@ def test_commitment_hides_and_binds() -> None:
 def _to_first_dice(duo: Duo) -> TurnFile:
     """Play until allies owe the first combat dice value; return that (undelivered) file."""
     _to_axis_move(duo)
-    session.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)
+    turn.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)
     res = duo.deliver("allies")
     assert res[0].status == "applied" and res[0].replies
     (path,) = duo.outbox("allies")
@@ -374,7 +374,7 @@ def test_invitation_for_someone_else(duo: Duo, tmp_path: Path) -> None:
     from pbem.store import Workspace
 
     with pytest.raises(PbemError, match="not for identity"):
-        session.join(Workspace(tmp_path / "carol-ws"), p, "carol", home=tmp_path / "carol")
+        games.join(Workspace(tmp_path / "carol-ws"), p, "carol", home=tmp_path / "carol")
 
 
 def test_neither_contribution_depends_on_the_trigger(duo: Duo) -> None:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem import session, turnfile
+from pbem import turn, turnfile
 from tests.protocol.conftest import Duo
 
 RUN = Path(__file__).with_name("run_cli.py")
@@ -31,7 +31,7 @@ def tree(root: Path) -> dict[str, bytes]:
 def test_kill_at_every_step_of_an_import(duo: Duo, tmp_path: Path) -> None:
     # Axis moves; its file triggers a roll, so the allied import also writes an automatic answer.
     duo.play_until(lambda d: d.to_move() == "axis" and d.game("axis").k == 0 and d.game("axis").seq > 3)
-    session.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)
+    turn.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)
     (incoming,) = duo.outbox("axis")
     assert turnfile.read(incoming).side == "axis"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pbem import exchange, keys, session
+from pbem import exchange, games, keys, status, turn
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
 from tests.protocol.conftest import Duo
@@ -16,7 +16,7 @@ def test_invitation_is_kept_until_joined(tmp_path: Path) -> None:
     keys.keygen("ann", "ann@example.org", directory=ha)
     keys.keygen("bob", "bob@example.org", directory=hb)
     wa, wb = Workspace(tmp_path / "wa"), Workspace(tmp_path / "wb")
-    gid, invite = session.new_game(wa, "tiny", "allies", "ann", keys.read_public_key(hb / "bob.pub"), home=ha)
+    gid, invite = games.new_game(wa, "tiny", "allies", "ann", keys.read_public_key(hb / "bob.pub"), home=ha)
     info = exchange.game_info(wa.root, gid, home=ha)
     assert info.my_side == "allies" and info.opponent_email == "bob@example.org" and not info.my_turn
     wb.inbox.mkdir(parents=True)
@@ -24,9 +24,9 @@ def test_invitation_is_kept_until_joined(tmp_path: Path) -> None:
     res = exchange.import_file(wb.root, wb.inbox / invite.name, home=hb)
     assert res.status == "stored" and res.game_id == gid and "pbem join" in res.message
     assert not (wb.inbox / invite.name).exists()
-    assert any("invitation" in line for line in session.status(wb, None, hb))
+    assert any("invitation" in line for line in status.lines(wb, None, hb))
     kept = wb.store / "invitations" / f"{gid}.pbem"
-    _, answer = session.join(wb, kept, "bob", home=hb)
+    _, answer = games.join(wb, kept, "bob", home=hb)
     assert not kept.exists()
     res = exchange.import_file(wa.root, answer, home=ha)
     assert res.status == "applied" and res.seq == 1
@@ -36,9 +36,9 @@ def test_invitation_is_kept_until_joined(tmp_path: Path) -> None:
 
 
 def test_replies_are_listed_and_written_to_outbox(duo: Duo) -> None:
-    session.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+    turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
     duo.deliver("axis")
-    session.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)
+    turn.bot_play(duo.axis.ws, duo.gid, home=duo.axis.home)
     (res,) = duo.deliver("allies")
     assert res.status == "applied" and len(res.replies) == 1
     reply = res.replies[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import audit, session
+from pbem import audit, status, turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from tests.protocol.conftest import Duo
@@ -21,19 +21,19 @@ def test_game_runs_to_the_end_and_both_sides_agree(duo: Duo) -> None:
 def test_orders_undo_send_for_a_person(duo: Duo) -> None:
     # The joiner (allies) commits first to the opening simultaneous decision.
     p = duo.allies
-    st = session.status(p.ws, duo.gid, p.home)[0]
+    st = status.lines(p.ws, duo.gid, p.home)[0]
     assert "your move" in st and f"pbem orders {duo.gid}" in st
-    session.orders(p.ws, duo.gid, ["declare 1", "declare 2"], p.home)
-    assert "took back" in session.undo(p.ws, duo.gid, p.home)
+    turn.orders(p.ws, duo.gid, ["declare 1", "declare 2"], p.home)
+    assert "took back" in turn.undo(p.ws, duo.gid, p.home)
     with pytest.raises(PbemError, match="line 2"):
-        session.orders(p.ws, duo.gid, ["declare 1", "fly to the moon"], p.home)
-    assert session.my_turn(LocalGame(p.ws, duo.gid, p.home)).pending["sim"] == [["declare", 1]]
-    session.send(p.ws, duo.gid, p.home)
+        turn.orders(p.ws, duo.gid, ["declare 1", "fly to the moon"], p.home)
+    assert turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).pending["sim"] == [["declare", 1]]
+    turn.send(p.ws, duo.gid, p.home)
     (res,) = duo.deliver("axis")
     assert res.status == "applied"
     # Axis answers in the clear; the allied reveal and the combat dice then flow automatically.
-    session.orders(duo.axis.ws, duo.gid, ["declare 3"], duo.axis.home)
-    session.send(duo.axis.ws, duo.gid, duo.axis.home)
+    turn.orders(duo.axis.ws, duo.gid, ["declare 3"], duo.axis.home)
+    turn.send(duo.axis.ws, duo.gid, duo.axis.home)
     (res,) = duo.deliver("allies")
     assert res.replies, "the reveal is an automatic answer"
     duo.deliver("axis")
@@ -43,13 +43,18 @@ def test_orders_undo_send_for_a_person(duo: Duo) -> None:
         == [["axis", "declare", 3], ["allies", "declare", 1]]
     )
     # Axis must now move: a sequential decision cannot be sent unfinished.
-    session.orders(duo.axis.ws, duo.gid, ["move 1"], duo.axis.home)
+    turn.orders(duo.axis.ws, duo.gid, ["move 1"], duo.axis.home)
     with pytest.raises(PbemError, match="not finished"):
-        session.send(duo.axis.ws, duo.gid, duo.axis.home)
-    session.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
-    session.send(duo.axis.ws, duo.gid, duo.axis.home)
+        turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+    turn.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
+    # The decision is complete but still here: status must say so, not send the player
+    # waiting for an opponent who has received nothing.
+    (line,) = status.lines(duo.axis.ws, duo.gid, duo.axis.home)
+    assert "2 orders not sent: run `pbem send" in line and "waiting" not in line, line
+    turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+    assert "waiting for allies" in status.lines(duo.axis.ws, duo.gid, duo.axis.home)[0]
     with pytest.raises(PbemError, match="not your turn"):
-        session.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
+        turn.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
 
 
 def test_an_illegal_hidden_list_is_blamed_on_its_sender_by_the_engine_s_fields(duo: Duo) -> None:
@@ -57,6 +62,6 @@ def test_an_illegal_hidden_list_is_blamed_on_its_sender_by_the_engine_s_fields(d
     never from its sentence, and the slug of the rule reaches the player's error."""
     p = duo.allies
     with pytest.raises(PbemError, match="line 3") as err:
-        session.orders(p.ws, duo.gid, ["declare 1", "declare 2", "declare 3"], p.home)
+        turn.orders(p.ws, duo.gid, ["declare 1", "declare 2", "declare 3"], p.home)
     assert err.value.code == "illegal"
     assert err.value.rule == "list.length"

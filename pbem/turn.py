@@ -1,165 +1,29 @@
-"""Playing one side of a game: creating, joining, giving orders, sending, the bot.
+"""My pending turn: the orders I give, take back and send, the bot playing for me, and
+the records I owe automatically.
 
-My turn is kept as *pending* records in the store until ``send`` seals them
-into a signed file in ``outbox/``.  Records I owe that need no judgement
-(dice values, opening my commitment) are produced automatically; they are
-sent at once when control then passes to the opponent, or staged at the head
-of my pending turn when a decision of mine follows them.
+My turn is kept as *pending* records in the store until ``send`` seals them into a
+signed file in ``outbox/``.  Records I owe that need no judgement (dice values,
+opening my commitment) are produced automatically; they are sent at once when control
+then passes to the opponent, or staged at the head of my pending turn when a decision
+of mine follows them.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commit, dice, engine_link, keys, protocol, turnfile
+from pbem import commit, engine_link, protocol
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame, commit_salt, dice_secret
+from pbem.localgame import LocalGame, commit_salt
 from pbem.protocol import Game
+from pbem.status import awaited, status_line
 from pbem.store import Transaction, Workspace
-from pbem.turnfile import SIDES, TurnFile, other
+from pbem.turnfile import TurnFile
 
 MAX_ORDERS = 20_000
-
-
-def month_text(text: str) -> str:
-    """A month given by a person (``YYYY-MM``), checked and written the engine's way."""
-    try:
-        y, m = text.split("-")
-        year, month = int(y), int(m)
-    except ValueError:
-        raise PbemError(f"'{text}' is not a date; write YYYY-MM, e.g. 1940-06", "usage") from None
-    if not 1 <= month <= 12:
-        raise PbemError(f"'{text}' is not a date; the month must be 01 to 12", "usage")
-    return f"{year:04d}-{month:02d}"
-
-
-# -- creating and joining --------------------------------------------------------------
-
-
-def new_game(
-    ws: Workspace,
-    scenario: str,
-    side: str,
-    me: str,
-    opponent: keys.PublicKey,
-    opponent_email: str = "",
-    home: Path | None = None,
-    gid: str | None = None,
-    options: dict[str, Any] | None = None,
-    chain_length: int = dice.DEFAULT_LENGTH,
-) -> tuple[str, Path]:
-    """Write the genesis file (the invitation) into outbox/; returns (game id, path)."""
-    api = engine_link.api()
-    if side not in SIDES:
-        raise PbemError(f"side must be 'axis' or 'allies', not '{side[:20]}'", "usage")
-    ident = keys.load(me, home)
-    if opponent.raw == ident.public.raw:
-        raise PbemError("the opponent's public key is your own key", "usage")
-    try:
-        digest = api.scenario_digest(scenario)
-    except Exception as exc:
-        raise PbemError(
-            f"cannot load scenario '{scenario[:40]}' ({type(exc).__name__}: {str(exc)[:120]})", "usage"
-        ) from None
-    gid = gid or os.urandom(6).hex()
-    opp_email = keys.check_email(opponent_email or opponent.email)
-    body = {
-        "v": turnfile.VERSION,
-        "type": "genesis",
-        "game": gid,
-        "seq": 0,
-        "prev": bytes(32),
-        "side": side,
-        "scenario": scenario,
-        "digest": digest,
-        "engine": api.ENGINE_VERSION,
-        "options": dict(options or {}),
-        "keys": {side: ident.public.raw, other(side): opponent.raw},
-        "names": {side: ident.name, other(side): opponent.name},
-        "emails": {side: ident.email, other(side): opp_email},
-        "anchor": dice.anchor(dice_secret(ident, gid), chain_length),
-        "chain": chain_length,
-    }
-    tf = turnfile.seal(body, ident.sign)
-    with ws.locked():
-        if (ws.game_dir(gid) / "meta.json").exists():
-            raise PbemError(f"game {gid} already exists in this workspace", "usage")
-        tx = Transaction()
-        meta = {
-            "game": gid,
-            "me": me,
-            "side": side,
-            "my_email": ident.email,
-            "opponent_email": opp_email,
-            "opponent_name": opponent.name,
-            "scenario": scenario,
-        }
-        rel = ws.game_rel(gid)
-        tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
-        tx.put(f"{rel}/files/00000-{side}.pbem", tf.raw)
-        tx.put(f"outbox/{tf.name}", tf.raw)
-        ws.commit(tx)
-    return gid, ws.outbox / tf.name
-
-
-def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[str, Path]:
-    """Verify an invitation and write my answer (the join file) into outbox/."""
-    api = engine_link.api()
-    genesis = turnfile.read(path)
-    g = protocol.check_genesis(genesis)
-    side = other(g.creator)
-    ident = keys.load(me, home)
-    if g.key(side) != ident.public.raw:
-        raise PbemError(
-            f"this invitation is for the key {keys.fingerprint(g.key(side))}, not for identity '{me}' "
-            f"({ident.public.fingerprint})",
-            "key",
-        )
-    gid = g.game
-    state = protocol.new_state(g)
-    body = {
-        "v": turnfile.VERSION,
-        "type": "join",
-        "game": gid,
-        "seq": 1,
-        "prev": genesis.hash,
-        "side": side,
-        "anchor": dice.anchor(dice_secret(ident, gid), dice.DEFAULT_LENGTH),
-        "chain": dice.DEFAULT_LENGTH,
-        "state": api.state_hash(state),
-    }
-    join_tf = turnfile.seal(body, ident.sign)
-    game = protocol.start(genesis, join_tf)
-    with ws.locked():
-        if (ws.game_dir(gid) / "meta.json").exists():
-            raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
-        tx = Transaction()
-        meta = {
-            "game": gid,
-            "me": me,
-            "side": side,
-            "my_email": ident.email,
-            "opponent_email": g.body["emails"][g.creator],
-            "opponent_name": g.body["names"][g.creator],
-            "scenario": g.body["scenario"],
-        }
-        rel = ws.game_rel(gid)
-        tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
-        tx.put(f"{rel}/files/00000-{g.creator}.pbem", genesis.raw)
-        tx.put(f"{rel}/files/00001-{side}.pbem", join_tf.raw)
-        tx.put(f"{rel}/snapshot", game.to_bytes())
-        tx.put(f"outbox/{join_tf.name}", join_tf.raw)
-        tx.delete(f".pbem/invitations/{gid}.pbem")
-        ws.commit(tx)
-    return gid, ws.outbox / join_tf.name
-
-
-# -- automatic answers ----------------------------------------------------------------
 
 
 def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
@@ -183,9 +47,6 @@ def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
     seq = game.seq
     lg.stage_pending(tx, {"base": seq, "records": records, "auto": len(records), "sim": None} if records else None)
     return []
-
-
-# -- my pending turn ------------------------------------------------------------------
 
 
 @dataclass
@@ -217,7 +78,7 @@ def _need_my_decision(t: Turn) -> tuple[str, str]:
     if exp is None:
         raise PbemError(f"game {t.lg.gid} is over", "turn")
     if exp[0] != t.lg.me:
-        raise PbemError(f"it is not your turn in game {t.lg.gid}: waiting for {exp[0]} ({_what(exp[1])})", "turn")
+        raise PbemError(f"it is not your turn in game {t.lg.gid}: waiting for {exp[0]} ({awaited(exp[1])})", "turn")
     return exp
 
 
@@ -394,79 +255,3 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
         tf, tx = _seal_pending(t)
         ws.commit(tx)
     return ws.outbox / tf.name
-
-
-# -- status -------------------------------------------------------------------------
-
-
-def _what(kind: str) -> str:
-    return {
-        "act": "orders",
-        "commit": "hidden orders, sealed by a commitment",
-        "sim": "orders in the clear",
-        "reveal": "opening of its commitment (automatic)",
-        "dice": "dice value (automatic)",
-    }.get(kind, kind)
-
-
-def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None = None) -> str:
-    gid = lg.gid
-    if work is None:
-        return f"game {gid}: waiting for {lg.meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
-    api = engine_link.api()
-    d = api.decision(work.state)
-    head = f"game {gid} ({lg.meta['side']}), file {work.seq}, {d.when}, {d.phase}"
-    disputes = lg.meta.get("disputes")
-    if disputes:
-        head += f" [DISPUTED: {disputes[0]}]"
-    exp = protocol.expected(work)
-    if exp is None:
-        w = api.winner(work.state)
-        return f"{head}: the game is over" + (f"; {w} win" if w else "")
-    side, kind = exp
-    if side != lg.me:
-        if kind in ("dice", "reveal"):
-            what = "opening of its commitment" if kind == "reveal" else "dice value"
-            return (
-                f"{head}: waiting for {side}'s next file (its {what} is automatic, but may travel with its next "
-                "decision); next: `pbem import` when their file arrives"
-            )
-        return f"{head}: waiting for {side}'s {_what(kind)}; next: `pbem import` when their file arrives"
-    auto = (pending or {}).get("auto", 0)
-    if auto:
-        head += f" ({auto} automatic record(s) go out with your next file)"
-    if kind in ("commit", "sim"):
-        n = len((pending or {}).get("sim") or [])
-        return (
-            f"{head}: your move: {d.prompt} ({_what(kind)}; {n} listed); next: `pbem orders {gid} FILE` "
-            f"then `pbem send {gid}`, or `pbem bot play {gid}`"
-        )
-    if kind == "act":
-        return (
-            f"{head}: your move: {d.prompt}; next: `pbem orders {gid} FILE` then `pbem send {gid}`, "
-            f"or `pbem bot play {gid}`"
-        )
-    return f"{head}: you owe an automatic {kind}; next: `pbem import`"
-
-
-def status(ws: Workspace, gid: str | None = None, home: Path | None = None) -> list[str]:
-    with ws.locked():
-        gids = [gid] if gid else ws.games()
-        lines = []
-        for g in gids:
-            lg = LocalGame(ws, g, home)
-            game = lg.game()
-            if game is None:
-                lines.append(status_line(lg, None))
-                continue
-            pending = lg.pending()
-            work = game.clone()
-            for rec in pending["records"]:
-                protocol.apply_record(work, lg.me, game.seq + 1, rec, "pending")
-            lines.append(status_line(lg, work, pending))
-        inv = ws.store / "invitations"
-        for p in sorted(inv.glob("*.pbem")) if inv.is_dir() else []:
-            lines.append(f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`")
-        if not lines:
-            lines.append("no games in this workspace; start one with `pbem new` or `pbem join`")
-        return lines

@@ -1,0 +1,133 @@
+"""Starting a game and joining one: the genesis file, its answer, and the local store
+they open (a game's id, both keys, the dice anchors, the scenario)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pbem import dice, engine_link, keys, protocol, turnfile
+from pbem.errors import PbemError
+from pbem.localgame import dice_secret
+from pbem.store import Transaction, Workspace
+from pbem.turnfile import SIDES, other
+
+
+def new_game(
+    ws: Workspace,
+    scenario: str,
+    side: str,
+    me: str,
+    opponent: keys.PublicKey,
+    opponent_email: str = "",
+    home: Path | None = None,
+    gid: str | None = None,
+    options: dict[str, Any] | None = None,
+    chain_length: int = dice.DEFAULT_LENGTH,
+) -> tuple[str, Path]:
+    """Write the genesis file (the invitation) into outbox/; returns (game id, path)."""
+    api = engine_link.api()
+    if side not in SIDES:
+        raise PbemError(f"side must be 'axis' or 'allies', not '{side[:20]}'", "usage")
+    ident = keys.load(me, home)
+    if opponent.raw == ident.public.raw:
+        raise PbemError("the opponent's public key is your own key", "usage")
+    try:
+        digest = api.scenario_digest(scenario)
+    except Exception as exc:
+        raise PbemError(
+            f"cannot load scenario '{scenario[:40]}' ({type(exc).__name__}: {str(exc)[:120]})", "usage"
+        ) from None
+    gid = gid or os.urandom(6).hex()
+    opp_email = keys.check_email(opponent_email or opponent.email)
+    body = {
+        "v": turnfile.VERSION,
+        "type": "genesis",
+        "game": gid,
+        "seq": 0,
+        "prev": bytes(32),
+        "side": side,
+        "scenario": scenario,
+        "digest": digest,
+        "engine": api.ENGINE_VERSION,
+        "options": dict(options or {}),
+        "keys": {side: ident.public.raw, other(side): opponent.raw},
+        "names": {side: ident.name, other(side): opponent.name},
+        "emails": {side: ident.email, other(side): opp_email},
+        "anchor": dice.anchor(dice_secret(ident, gid), chain_length),
+        "chain": chain_length,
+    }
+    tf = turnfile.seal(body, ident.sign)
+    with ws.locked():
+        if (ws.game_dir(gid) / "meta.json").exists():
+            raise PbemError(f"game {gid} already exists in this workspace", "usage")
+        tx = Transaction()
+        meta = {
+            "game": gid,
+            "me": me,
+            "side": side,
+            "my_email": ident.email,
+            "opponent_email": opp_email,
+            "opponent_name": opponent.name,
+            "scenario": scenario,
+        }
+        rel = ws.game_rel(gid)
+        tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
+        tx.put(f"{rel}/files/00000-{side}.pbem", tf.raw)
+        tx.put(f"outbox/{tf.name}", tf.raw)
+        ws.commit(tx)
+    return gid, ws.outbox / tf.name
+
+
+def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[str, Path]:
+    """Verify an invitation and write my answer (the join file) into outbox/."""
+    api = engine_link.api()
+    genesis = turnfile.read(path)
+    g = protocol.check_genesis(genesis)
+    side = other(g.creator)
+    ident = keys.load(me, home)
+    if g.key(side) != ident.public.raw:
+        raise PbemError(
+            f"this invitation is for the key {keys.fingerprint(g.key(side))}, not for identity '{me}' "
+            f"({ident.public.fingerprint})",
+            "key",
+        )
+    gid = g.game
+    state = protocol.new_state(g)
+    body = {
+        "v": turnfile.VERSION,
+        "type": "join",
+        "game": gid,
+        "seq": 1,
+        "prev": genesis.hash,
+        "side": side,
+        "anchor": dice.anchor(dice_secret(ident, gid), dice.DEFAULT_LENGTH),
+        "chain": dice.DEFAULT_LENGTH,
+        "state": api.state_hash(state),
+    }
+    join_tf = turnfile.seal(body, ident.sign)
+    game = protocol.start(genesis, join_tf)
+    with ws.locked():
+        if (ws.game_dir(gid) / "meta.json").exists():
+            raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
+        tx = Transaction()
+        meta = {
+            "game": gid,
+            "me": me,
+            "side": side,
+            "my_email": ident.email,
+            "opponent_email": g.body["emails"][g.creator],
+            "opponent_name": g.body["names"][g.creator],
+            "scenario": g.body["scenario"],
+        }
+        rel = ws.game_rel(gid)
+        tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
+        tx.put(f"{rel}/files/00000-{g.creator}.pbem", genesis.raw)
+        tx.put(f"{rel}/files/00001-{side}.pbem", join_tf.raw)
+        tx.put(f"{rel}/snapshot", game.to_bytes())
+        tx.put(f"outbox/{join_tf.name}", join_tf.raw)
+        tx.delete(f".pbem/invitations/{gid}.pbem")
+        ws.commit(tx)
+    return gid, ws.outbox / join_tf.name
