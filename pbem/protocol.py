@@ -22,6 +22,7 @@ from typing import Any
 
 from pbem import commit, dice, engine_link, turnfile, wire
 from pbem.errors import PbemError
+from pbem.rules import refusal_rule, refusal_side
 from pbem.turnfile import SIDES, TurnFile, other
 
 SNAPSHOT_LIMITS = wire.Limits(
@@ -35,7 +36,7 @@ def _engine_call(what: str, fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
     except api.IllegalAction as exc:
-        raise PbemError(f"{what}: illegal: {exc}", "illegal", exc.rule) from None
+        raise PbemError(f"{what}: illegal: {exc}", "illegal", refusal_rule(exc)) from None
     except PbemError:
         raise
     except Exception as exc:  # a hostile file must not crash the receiver
@@ -324,8 +325,8 @@ def trial_list(game: Game, side: str, actions: list[Any], where: str) -> None:
     try:
         api.apply_simultaneous(trial.state, {s: actions if s == side else [] for s in sides})
     except api.IllegalAction as exc:
-        if getattr(exc, "side", None) == side:  # the engine says whose list it refuses
-            raise PbemError(f"{where}: illegal: {exc}", "illegal", exc.rule) from None
+        if refusal_side(exc) == side:  # the engine says whose list it refuses
+            raise PbemError(f"{where}: illegal: {exc}", "illegal", refusal_rule(exc)) from None
     except Exception as exc:
         raise PbemError(f"{where}: the engine refused it ({type(exc).__name__}: {str(exc)[:120]})", "illegal") from None
 

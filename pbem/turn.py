@@ -19,6 +19,7 @@ from pbem import commit, engine_link, protocol
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, commit_salt
 from pbem.protocol import Game
+from pbem.rules import refusal_rule
 from pbem.status import awaited, status_line
 from pbem.store import Transaction, Workspace
 from pbem.turnfile import TurnFile
@@ -119,7 +120,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
             try:
                 action = api.parse_order(t.work.state, lg.me, text)
             except (api.OrderError, api.IllegalAction) as exc:
-                raise PbemError(f"line {n}: {exc}", "order", exc.rule) from None
+                raise PbemError(f"line {n}: {exc}", "order", refusal_rule(exc)) from None
             try:
                 add_action(t, action, f"line {n}")
             except PbemError as exc:

@@ -38,6 +38,10 @@ class StateError(EngineError):
     pass
 
 
+class ScenarioError(EngineError):
+    pass
+
+
 KINDS = {"pass": 0, "move": 1, "declare": 1, "build": 1, "deploy": 1}
 
 
@@ -203,6 +207,27 @@ def apply_simultaneous(state: State, lists: dict[str, list[Action]]) -> None:
             if a.kind == "build":
                 state.d["money"][side] -= a.args[0]
     _advance(state)
+
+
+@dataclass(frozen=True)
+class Summary:
+    countries: tuple[Any, ...] = ()
+    units: tuple[Any, ...] = ()
+
+
+def summary(state: State, side: str) -> Summary:
+    return Summary()  # the stand-in has no countries or units to list
+
+
+def standing_orders(state: State, side: str) -> list[Action]:
+    return []  # the stand-in has no standing orders
+
+
+def preview(state: State, side: str, actions: list[Action]) -> State:
+    """A copy with ``side``'s list of the current simultaneous decision applied."""
+    probe = State(copy.deepcopy(state.d))
+    apply_simultaneous(probe, {s: actions if s == side else [] for s in decision(state).sides})
+    return probe
 
 
 def apply_chance(state: State, seed: bytes) -> list[str]:

@@ -1,0 +1,27 @@
+"""The real engine and the protocol tests' stand-in have the shape pbem relies on.
+
+mypy checks the two assignments below against :class:`pbem.rules.RulesEngine` and
+:class:`pbem.rules.ComputerPlayer` (`.ci/run` type-checks this file), so neither can
+drift from what pbem calls; the test checks the same names at run time.
+"""
+
+from __future__ import annotations
+
+import engine.ai
+from engine import api
+from pbem.rules import ComputerPlayer, RulesEngine
+from tests.protocol import fakeengine
+
+REAL: RulesEngine = api
+FAKE: RulesEngine = fakeengine
+REAL_AI: ComputerPlayer = engine.ai
+FAKE_AI: ComputerPlayer = fakeengine.ai
+
+
+def test_both_engines_have_every_name_pbem_calls() -> None:
+    wanted = {n for n in dir(RulesEngine) if not n.startswith("_")}
+    for name, implementation in (("engine.api", REAL), ("the stand-in", FAKE)):
+        missing = sorted(n for n in wanted if not hasattr(implementation, n))
+        assert missing == [], f"{name} lacks {missing}"
+    for player in (REAL_AI, FAKE_AI):
+        assert callable(player.decide)
