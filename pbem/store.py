@@ -189,6 +189,20 @@ class Workspace:
     def game_dir(self, gid: str) -> Path:
         return self.root / self.game_rel(gid)
 
+    def resolve_game(self, given: str) -> str:
+        """The id of the game ``given`` names: its whole id, or the start of the id of
+        exactly one game of this workspace (as people type them)."""
+        games = self.games()
+        if given in games:
+            return given
+        matches = [g for g in games if given and g.startswith(given.lower())]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise PbemError(f"'{given[:40]}' starts the ids of {', '.join(matches)}: give more of it", "usage")
+        known = f"; the games here are {', '.join(games)}" if games else "; there is no game here yet"
+        raise PbemError(f"no game {given[:40]} in this workspace{known}", "game")
+
     def games(self) -> list[str]:
         d = self.store / "games"
         return sorted(p.name for p in d.iterdir() if (p / "meta.json").exists()) if d.is_dir() else []

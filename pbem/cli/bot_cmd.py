@@ -15,12 +15,13 @@ bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
 @bot_app.command("play")
 @user_errors
 def play(
-    game: Annotated[str, typer.Argument(help="Game id")],
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     player: Annotated[str, typer.Option("--player", help="bot (heuristic) or random")] = "bot",
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Let the computer decide for my side, then seal the turn into outbox/."""
     ws = workspace(ws_path)
+    game = ws.resolve_game(game)
     path = turn.bot_play(ws, game, player=player)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
     typer.echo(status.lines(ws, game)[0])

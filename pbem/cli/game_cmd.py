@@ -125,17 +125,18 @@ def import_(
 
 @user_errors
 def status(
-    game: Annotated[str | None, typer.Argument(help="Game id (default: every game)")] = None,
+    game: Annotated[str | None, typer.Argument(help="Game id or its first characters (default: every game)")] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Date, phase, who must act, what is awaited and which command to run next."""
-    for line in status_lines(workspace(ws_path), game):
+    ws = workspace(ws_path)
+    for line in status_lines(ws, ws.resolve_game(game) if game else None):
         typer.echo(line)
 
 
 @user_errors
 def show(
-    game: Annotated[str, typer.Argument(help="Game id")],
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     legal: Annotated[int, typer.Option("--legal", help="How many of the allowed orders to list (0: all)")] = 40,
     units: Annotated[bool, typer.Option("--units/--no-units", help="List my units")] = True,
     ws_path: WorkspaceOpt = None,
@@ -143,13 +144,14 @@ def show(
     """My countries, my units and the orders I may give now (after my pending orders)."""
     from pbem.show import show as show_game
 
-    for line in show_game(workspace(ws_path), game, legal_limit=legal, units=units):
+    ws = workspace(ws_path)
+    for line in show_game(ws, ws.resolve_game(game), legal_limit=legal, units=units):
         typer.echo(line)
 
 
 @user_errors
 def orders(
-    game: Annotated[str, typer.Argument(help="Game id")],
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     file: Annotated[str, typer.Argument(help="Text file of orders, one per line, or - for stdin")],
     ws_path: WorkspaceOpt = None,
 ) -> None:
@@ -161,22 +163,29 @@ def orders(
             text = Path(file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             raise PbemError(f"cannot read the orders file {Path(file).name}", "usage") from None
-    typer.echo(turn.orders(workspace(ws_path), game, text.splitlines()))
+    ws = workspace(ws_path)
+    typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines()))
 
 
 @user_errors
-def send(game: Annotated[str, typer.Argument(help="Game id")], ws_path: WorkspaceOpt = None) -> None:
+def send(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")], ws_path: WorkspaceOpt = None
+) -> None:
     """Seal my pending turn into a signed file in outbox/."""
     ws = workspace(ws_path)
+    game = ws.resolve_game(game)
     path = turn.send(ws, game)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
     typer.echo(status_lines(ws, game)[0])
 
 
 @user_errors
-def undo(game: Annotated[str, typer.Argument(help="Game id")], ws_path: WorkspaceOpt = None) -> None:
+def undo(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")], ws_path: WorkspaceOpt = None
+) -> None:
     """Take back my last unsent action."""
-    typer.echo(turn.undo(workspace(ws_path), game))
+    ws = workspace(ws_path)
+    typer.echo(turn.undo(ws, ws.resolve_game(game)))
 
 
 @user_errors

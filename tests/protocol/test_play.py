@@ -65,3 +65,18 @@ def test_an_illegal_hidden_list_is_blamed_on_its_sender_by_the_engine_s_fields(d
         turn.orders(p.ws, duo.gid, ["declare 1", "declare 2", "declare 3"], p.home)
     assert err.value.code == "illegal"
     assert err.value.rule == "list.length"
+
+
+def test_a_game_is_named_by_the_start_of_its_id(duo: Duo) -> None:
+    """A person types a few characters of the id; a prefix that fits no game or several
+    games is refused with the ids to choose from."""
+    ws = duo.allies.ws
+    assert ws.resolve_game(duo.gid) == duo.gid
+    assert ws.resolve_game(duo.gid[:3]) == duo.gid
+    assert ws.resolve_game(duo.gid[:3].upper()) == duo.gid
+    with pytest.raises(PbemError, match=f"the games here are {duo.gid}"):
+        ws.resolve_game("zz")
+    (ws.store / "games" / (duo.gid[:3] + "000000000")).mkdir()
+    (ws.store / "games" / (duo.gid[:3] + "000000000") / "meta.json").write_text("{}")
+    with pytest.raises(PbemError, match="give more of it"):
+        ws.resolve_game(duo.gid[:3])
