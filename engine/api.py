@@ -267,7 +267,9 @@ def preview(state: GameState, side: str, actions: list[Action]) -> GameState:
         try:
             (check_stand if is_stand else step.check)(probe, side, action)
         except IllegalAction as exc:
-            raise exc.located(side, i, f"{side} order {i + 1} ({action}): ") from None
+            # The order in its player's text form: a person never sees an internal hex number.
+            text = orders.format_action(probe.world.map, action)
+            raise exc.located(side, i, f"{side} order {i + 1} ({text}): ") from None
         (apply_stand if is_stand else step.apply)(probe, side, action)
     return probe
 

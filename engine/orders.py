@@ -23,11 +23,12 @@ Action(kind='move', args=(12, 15761))
 >>> api.parse_order(state, "axis", "move #12 [Atlantis]")
 Traceback (most recent call last):
     ...
-engine.actions.OrderError: 'move': there is no city named Atlantis
+engine.actions.OrderError: 'move': there is no city named Atlantis; did you mean Atlanta?
 """
 
 from __future__ import annotations
 
+import difflib
 import shlex
 
 from engine.actions import KINDS, Action, IllegalAction, OrderError
@@ -89,7 +90,9 @@ def _parse_arg(hexmap: HexMap, word: str, role: str, order: str) -> int | str | 
         if word.startswith("[") and word.endswith("]"):
             city = hexmap.city_by_name.get(word[1:-1].lower())
             if city is None:
-                raise OrderError(f"'{order}': there is no city named {word[1:-1]}", rule="order.unknown-place")
+                close = difflib.get_close_matches(word[1:-1].lower(), hexmap.city_by_name, n=3, cutoff=0.75)
+                hint = f"; did you mean {' or '.join(hexmap.city_by_name[c].name for c in close)}?" if close else ""
+                raise OrderError(f"'{order}': there is no city named {word[1:-1]}{hint}", rule="order.unknown-place")
             return city.hex
         try:
             return hexmap.grid.parse_label(word)

@@ -61,3 +61,16 @@ def test_refusals_on_the_real_scenario_carry_their_rule() -> None:
     with pytest.raises(IllegalAction) as nobody:
         api.check(state, "neutral", Action("pass"))
     assert nobody.value.rule == "side.unknown"
+
+
+def test_a_misspelt_city_gets_a_suggestion_and_a_refused_list_shows_hexes_as_players_write_them() -> None:
+    """Errors speak the order language: close city names are offered, and a refused order
+    of a hidden list is quoted as text with COL,ROW hexes, never internal hex numbers."""
+    state = api.new_game("1939")
+    with pytest.raises(OrderError, match="did you mean Warsaw"):
+        api.parse_order(state, "axis", "move #12 [Warsw]")
+    berlin = api.parse_order(state, "axis", "move #12 [Berlin]")
+    with pytest.raises(IllegalAction) as err:
+        api.preview(state, "axis", [berlin])
+    assert "(move #12 161,52)" in str(err.value) and str(berlin.args[1]) not in str(err.value)
+    assert err.value.side == "axis" and err.value.index == 0
