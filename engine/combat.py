@@ -32,7 +32,7 @@ from engine.derived import Derived
 from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
-from engine.stacking import can_stack_land
+from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
 from engine.state import DeclaredAttack, GameState, Unit, other
 from engine.supply import SupplyMap
 from engine.terrain import TERRAIN, barred_terrain
@@ -699,7 +699,7 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
             return Refusal("war.neutral-territory", f"{u.label()} may not enter hex {where}")
         units.append(u)
     if not can_stack_land(state, h, units):
-        return Refusal("stacking.land", f"hex {where} has no room for these units (stacking)")
+        return Refusal("stacking.land", f"hex {where} has no room for these units (stacking limit: {LAND_LIMIT_TEXT})")
     return ""
 
 

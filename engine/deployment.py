@@ -127,7 +127,8 @@ def land_refusal(state: GameState, country: str, unit_type: str, h: int, units: 
     if barred := barred_terrain(hexmap, unit_type, h):
         return Refusal("terrain.armor", f"armor may not be placed in {barred} hex {where}")
     if not stacking.can_stack_land(state, h, units):
-        return Refusal("stacking.land", f"hex {where} has no room for another land unit")
+        why = f"hex {where} has no room for another land unit (stacking limit: {stacking.LAND_LIMIT_TEXT})"
+        return Refusal("stacking.land", why)
     return ""
 
 
@@ -494,7 +495,9 @@ class Deployment(Phase):
         part = Unit(id=-1, country=u.country, type=u.type, strength=points, move=u.move)
         if not stacking.can_stack_land(state, u.hex, [u, part]):
             return Refusal(
-                "stacking.land", f"hex {state.world.map.grid.label(u.hex)} has no room for another land unit"
+                "stacking.land",
+                f"hex {state.world.map.grid.label(u.hex)} has no room for another land unit "
+                f"(stacking limit: {stacking.LAND_LIMIT_TEXT})",
             )
         return ""
 

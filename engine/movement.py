@@ -46,7 +46,7 @@ from engine.reach import (
     rail_search,
     start_zoc,
 )
-from engine.stacking import air_room, can_stack_land, carrier_slot, friendly_port, is_based
+from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_slot, friendly_port, is_based
 from engine.state import GameState, Unit, other
 from engine.terrain import barred_terrain
 from engine.units import UnitType
@@ -245,7 +245,8 @@ class _Movement(Phase):
         if not rules.can_end(dest):
             return Refusal(
                 "stacking.land",
-                f"{u.label()} may not end its move in {grid.label(dest)}: the stacking limit is reached",
+                f"{u.label()} may not end its move in {grid.label(dest)}: "
+                f"the stacking limit is reached ({LAND_LIMIT_TEXT})",
             )
         if allowance == 0:
             return Refusal("movement.points", f"{u.label()} has no movement points left")
@@ -543,7 +544,8 @@ class _Movement(Phase):
             return Refusal("disembark.enemy", f"{u.label()} may not enter hex {label}, which holds enemy land units")
         if not can_stack_land(state, h, [u]):
             return Refusal(
-                "stacking.land", f"{u.label()} may not disembark into {label}: the stacking limit is reached"
+                "stacking.land",
+                f"{u.label()} may not disembark into {label}: the stacking limit is reached ({LAND_LIMIT_TEXT})",
             )
         return ""
 

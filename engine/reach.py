@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import weather
-from engine.actions import Refusal
+from engine.actions import Refusal, prefixed
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Kind, Side, Terrain
-from engine.stacking import air_room, can_stack_land, carrier_slot, is_based, naval_room
+from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_slot, is_based, naval_room
 from engine.state import GameState, Unit, other
 from engine.terrain import BY_CODE, barred_terrain
 from engine.units import UnitType
@@ -262,27 +262,32 @@ def check_land_path(rules: LandRules, path: list[int], allowance: int) -> tuple[
     u, grid = rules.unit, rules.hexmap.grid
     a, za, cost = u.hex, start_zoc(rules), 0
     if za == STOPPED:
-        return 0, f"{u.label()} entered an enemy control zone at {grid.label(a)} and must stay there"
+        return 0, Refusal(
+            "zoc.stop", f"{u.label()} entered an enemy control zone at {grid.label(a)} and must stay there"
+        )
     for i, b in enumerate(path):
         if b not in rules.neighbours(a):
             if b in rules.hexmap.neighbours[a * 6 : a * 6 + 6]:
-                return 0, f"{u.label()} may not cross the all-sea hexside from {grid.label(a)} to {grid.label(b)}"
-            return 0, f"{u.label()}: hex {grid.label(b)} is not next to {grid.label(a)}"
+                why = f"{u.label()} may not cross the all-sea hexside from {grid.label(a)} to {grid.label(b)}"
+                return 0, Refusal("movement.across-sea", why)
+            return 0, Refusal("movement.path", f"{u.label()}: hex {grid.label(b)} is not next to {grid.label(a)}")
         if not rules.cost_to_enter(b):
-            return 0, f"{u.label()} {rules.why_not_enter(b)}"
+            return 0, prefixed(f"{u.label()} ", rules.why_not_enter(b))
         cost += rules.step_cost(b)
         if cost > allowance:
-            return 0, f"{u.label()} has only {allowance} movement points left, not enough to reach {grid.label(b)}"
+            why = f"{u.label()} has only {allowance} movement points left, not enough to reach {grid.label(b)}"
+            return 0, Refusal("movement.points", why)
         zb = rules.next_zoc(a, za, b)
         if zb < 0:
-            return 0, (
-                f"{u.label()} may not move from {grid.label(a)} to {grid.label(b)}: both are in enemy control zones"
-            )
+            why = f"{u.label()} may not move from {grid.label(a)} to {grid.label(b)}: both are in enemy control zones"
+            return 0, Refusal("zoc.zoc-to-zoc", why)
         if zb == STOPPED and i < len(path) - 1:
-            return 0, f"{u.label()} must stop at {grid.label(b)}, in an enemy control zone"
+            return 0, Refusal("zoc.stop", f"{u.label()} must stop at {grid.label(b)}, in an enemy control zone")
         a, za = b, zb
     if not rules.can_end(a):
-        return 0, f"{u.label()} may not end its move in {grid.label(a)}: the stacking limit is reached"
+        why = f"{u.label()} may not end its move in {grid.label(a)}: the stacking limit is reached"
+        why += f" ({LAND_LIMIT_TEXT})"
+        return 0, Refusal("stacking.land", why)
     return cost, ""
 
 

@@ -78,6 +78,7 @@ RULES: dict[str, str] = {
     "money.send-route": "Money and Money Exchange",
     "money.send-self": "Money and Money Exchange",
     "money.short": "Money and Money Exchange",
+    "movement.across-sea": "Terrain (land units may not cross all-sea hexsides)",
     "movement.already-there": "Movement (Game Sequence: first and second movement)",
     "movement.embarked": "Movement (Game Sequence: first and second movement)",
     "movement.enemy-units": "Movement (Game Sequence: first and second movement)",
@@ -154,5 +155,6 @@ RULES: dict[str, str] = {
     "war.not-neutral": "War Declaration",
     "weather.grounded": "Weather",
     "zoc.naval-stop": "Zones of control (movement)",
+    "zoc.zoc-to-zoc": "Zones of control (movement)",
     "zoc.stop": "Zones of control (movement)",
 }

@@ -19,6 +19,11 @@ from engine.units import UnitType
 
 ORDINARY_LIMIT, PARATROOPER_LIMIT, SUPPLY_LIMIT = 2, 1, 1
 NAVAL_LIMIT = 5
+#: The land limit as refusals tell it to a player.
+LAND_LIMIT_TEXT = (
+    f"at most {ORDINARY_LIMIT} infantry, armor or marine units, "
+    f"{PARATROOPER_LIMIT} paratrooper and {SUPPLY_LIMIT} supply unit a hex, of every owner"
+)
 #: "No limit" as a number of places, so callers can compare and subtract.
 UNLIMITED = 1 << 30
 

@@ -84,11 +84,10 @@ CASES = (
     ),
     Case(
         "stacking",
-        'supplement "Stacking": at most three land units in a hex',
+        'supplement "Stacking": at most two ordinary land units (and a paratrooper and a supply unit) a hex',
         "G:c G:c",
         (
             Unit("Germany", "infantry", "0,0"),
-            Unit("Germany", "infantry", "1,0"),
             Unit("Germany", "infantry", "1,0"),
             Unit("Germany", "infantry", "1,0"),
         ),
