@@ -182,6 +182,24 @@ def keygen(
     return ident
 
 
+def identities(directory: Path | None = None) -> list[tuple[PublicKey, bool]]:
+    """Every identity stored in the identity directory, by name, with whether its private
+    key is protected by a passphrase (read from the public files: no passphrase needed)."""
+    d = home(directory)
+    found = []
+    for pub_path in sorted(d.glob("*.pub")) if d.is_dir() else []:
+        key_path = pub_path.with_suffix(".key")
+        if not key_path.is_file():
+            continue  # an opponent's public key kept here, not one of mine
+        try:
+            pub = read_public_key(pub_path)
+            protected = b"ENCRYPTED" in key_path.read_bytes()[:200]
+        except (PbemError, OSError):
+            continue
+        found.append((pub, protected))
+    return found
+
+
 def load(name: str, directory: Path | None = None) -> Identity:
     """Load a stored identity; a protected key reads its passphrase from the env variable named at keygen."""
     check_name(name)

@@ -47,6 +47,19 @@ def keygen(
     typer.echo(f"give your opponent the file from `pbem key export {name} -o {name}.pub`")
 
 
+@key_app.command("list")
+@user_errors
+def key_list() -> None:
+    """List my identities: name, e-mail, fingerprint, and whether a passphrase protects the key."""
+    found = keys.identities()
+    if not found:
+        typer.echo(f"no identities in {keys.home()}; create one with `pbem keygen NAME --email ADDRESS`")
+        return
+    for pub, protected in found:
+        guard = "passphrase" if protected else "no passphrase"
+        typer.echo(f"{pub.name:<16} {pub.email or '(no e-mail)':<32} {pub.fingerprint}  ({guard})")
+
+
 @key_app.command("export")
 @user_errors
 def key_export(

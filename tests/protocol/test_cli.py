@@ -90,6 +90,12 @@ def test_person_plays_through_the_cli(tmp_path: Path) -> None:
         assert b"ENCRYPTED" in (hb / "bob.key").read_bytes()
         assert cli(["key", "export", "bob", "-o", str(tmp_path / "bob.pub")], hb).returncode == 0
         assert one_line_failure(cli(["keygen", "ann"], ha))
+        # `key list` shows my identities with their fingerprints, without asking for a passphrase.
+        (hb / "ann.pub").write_text((ha / "ann.pub").read_text())  # an opponent's key kept beside mine
+        listed = cli(["key", "list"], hb).stdout.splitlines()
+        assert len(listed) == 1 and listed[0].startswith("bob") and "(passphrase)" in listed[0], listed
+        ann = cli(["key", "list"], ha).stdout
+        assert "ann@example.org" in ann and "(no passphrase)" in ann
         new = cli(
             [
                 "new",
