@@ -33,7 +33,7 @@ from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
 from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
-from engine.state import DeclaredAttack, GameState, Unit, other
+from engine.state import NO_UNIT, DeclaredAttack, GameState, Unit, other
 from engine.supply import SupplyMap
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
@@ -75,13 +75,13 @@ def land_defenders(state: GameState, h: int, side: str) -> list[Unit]:
     """Land units of ``side``'s enemies in hex ``h`` (not embarked), by id."""
     enemy = other(side)
     return sorted(
-        (u for u in state.units_at(h) if u.is_land and u.carrier == -1 and _side(state, u) == enemy),
+        (u for u in state.units_at(h) if u.is_land and u.carrier == NO_UNIT and _side(state, u) == enemy),
         key=lambda u: u.id,
     )
 
 
 def _land_units_of(state: GameState, h: int, side: str) -> list[Unit]:
-    return [u for u in state.units_at(h) if u.is_land and u.carrier == -1 and _side(state, u) == side]
+    return [u for u in state.units_at(h) if u.is_land and u.carrier == NO_UNIT and _side(state, u) == side]
 
 
 def _crossing(state: GameState, a: int, b: int, armor: bool) -> bool:
@@ -200,7 +200,7 @@ def attacker_refusal(
         return Refusal("attack.supply-unit", f"{label} is a supply unit, and supply units cannot attack")
     if overrun and u.type != UnitType.ARMOR:
         return Refusal("overrun.not-armor", f"{label} is not armor; only armor can overrun")
-    if not u.on_map or u.carrier != -1:
+    if not u.on_map or u.carrier != NO_UNIT:
         return Refusal("unit.not-on-map", f"{label} is not on the map (or is embarked) and cannot attack")
     if u.id in (_declared_units(state) if declared is None else declared):
         return Refusal("attack.already", f"{label} already attacks in this phase")
@@ -270,7 +270,7 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
     label = u.label()
     if _side(state, u) != side:
         return Refusal("unit.not-yours", f"{label} is not yours")
-    if u.hex != h or u.carrier != -1:
+    if u.hex != h or u.carrier != NO_UNIT:
         return Refusal(
             "support.not-in-hex", f"{label} is not in hex {where}; supporting units must be in the defender's hex"
         )
@@ -305,7 +305,7 @@ def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, l
     declared = _declared_units(state)
     for h, ids in sorted(state.occupied_hexes().items()):
         mine = [state.units[i] for i in ids]
-        mine = [u for u in mine if u.is_land and u.carrier == -1 and _side(state, u) == side]
+        mine = [u for u in mine if u.is_land and u.carrier == NO_UNIT and _side(state, u) == side]
         if not mine:
             continue
         near = set(hexmap.land_neighbours[h]) | set(hexmap.frozen_neighbours[h])
@@ -436,7 +436,7 @@ def _retreat_ok(state: GameState, side: str, u: Unit, frm: int, to: int) -> bool
         return False
     if not may_enter_country(state, u, to):
         return False
-    return not any(_side(state, x) not in (side, "neutral") and x.carrier == -1 for x in state.units_at(to))
+    return not any(_side(state, x) not in (side, "neutral") and x.carrier == NO_UNIT for x in state.units_at(to))
 
 
 def retreat_plan(

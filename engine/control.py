@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.state import AXIS, SIDES, GameState, other
+from engine.state import AXIS, NO_UNIT, SIDES, GameState, other
 
 _SIDE_CODE = {AXIS: 1, "allies": 2}
 
@@ -66,7 +66,7 @@ def _anchors(state: GameState, side: str) -> set[int]:
     for h, ids in state.occupied_hexes().items():
         for i in ids:
             u = state.units[i]
-            if u.is_land and u.carrier == -1 and state.countries[u.country].side == side:
+            if u.is_land and u.carrier == NO_UNIT and state.countries[u.country].side == side:
                 out.add(h)
                 break
     return out

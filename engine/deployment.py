@@ -28,7 +28,7 @@ from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
 from engine.derived import Derived
 from engine.hexmap import Kind
 from engine.phase import Phase
-from engine.state import ALLIES, AXIS, SIDES, GameState, Unit, land_key, split_land_key
+from engine.state import ALLIES, AXIS, NO_UNIT, SIDES, GameState, Unit, land_key, split_land_key
 from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,
@@ -218,7 +218,7 @@ def _owned_unit(state: GameState, side: str, uid: int) -> Unit:
 
 def _land_on_map(state: GameState, side: str, uid: int) -> Unit:
     u = _owned_unit(state, side, uid)
-    if not u.is_land or not u.on_map or u.carrier != -1:
+    if not u.is_land or not u.on_map or u.carrier != NO_UNIT:
         raise IllegalAction(f"{u.label()} is not a land unit on the map (and not embarked)", rule="unit.not-on-map")
     return u
 
@@ -349,7 +349,7 @@ class Deployment(Phase):
     def _legal_merges(self, state: GameState, side: str, year: int) -> list[Action]:
         out: list[Action] = []
         for u in sorted(state.side_units(side), key=lambda x: x.id):
-            if not u.is_land or u.carrier != -1 or not state.countries[u.country].active:
+            if not u.is_land or u.carrier != NO_UNIT or not state.countries[u.country].active:
                 continue
             out.extend(Action("split", (u.id, p)) for p in range(1, u.strength) if not self._split_refusal(state, u, p))
             for o in state.units_at(u.hex):

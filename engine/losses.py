@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine import stacking
-from engine.state import GameState, Unit, land_key
+from engine.state import NO_UNIT, GameState, Unit, land_key
 from engine.units import UnitType
 
 
@@ -27,7 +27,7 @@ def eliminate(state: GameState, u: Unit, buy_back: bool = True) -> None:
         elif u.is_naval:
             if u.in_port or u.type in (UnitType.CONVOY, UnitType.TRANSPORT):
                 c.pool_units.append(u.profile())
-        elif u.carrier != -1 or stacking.is_based(u):
+        elif u.carrier != NO_UNIT or stacking.is_based(u):
             c.pool_units.append(u.profile())
     if u.id in state.units:
         state.destroy(u)

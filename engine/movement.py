@@ -47,7 +47,7 @@ from engine.reach import (
     start_zoc,
 )
 from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_slot, friendly_port, is_based
-from engine.state import GameState, Unit, other
+from engine.state import NO_UNIT, GameState, Unit, other
 from engine.terrain import barred_terrain
 from engine.units import UnitType
 from engine.war import may_enter_country
@@ -133,7 +133,7 @@ class _Movement(Phase):
         memo = SideMemo()  # the state does not change while the list is made
         units = sorted((u for u in state.side_units(side) if state.countries[u.country].active), key=lambda x: x.id)
         for u in units:
-            if u.carrier != -1:
+            if u.carrier != NO_UNIT:
                 if u.is_land and self.allows("disembark"):
                     out += [Action("disembark", (u.id, h)) for h in self._disembark_hexes(state, u)]
                 if not u.is_air:
@@ -158,7 +158,7 @@ class _Movement(Phase):
             else:
                 if not self.may_move_air(u):
                     out += [Action("move", (u.id, h)) for h in sorted(self._air_destinations(state, u, side))]
-                if self.allows("embark") and u.carrier == -1:
+                if self.allows("embark") and u.carrier == NO_UNIT:
                     out += [Action("embark", (u.id, c.id)) for c in self._carriers_for(state, u)]
         return _sorted(out)
 
@@ -207,7 +207,7 @@ class _Movement(Phase):
     # --- land ------------------------------------------------------------------------
 
     def _plan_land(self, state: GameState, u: Unit, hexes: list[int]) -> Apply:
-        if u.carrier != -1:
+        if u.carrier != NO_UNIT:
             raise IllegalAction(
                 f"{u.label()} is embarked; it moves with its carrier or disembarks", rule="movement.embarked"
             )
@@ -269,7 +269,7 @@ class _Movement(Phase):
             u.moved = True
 
     def _why_no_rail(self, state: GameState, u: Unit) -> str:
-        if not u.is_land or u.carrier != -1:
+        if not u.is_land or u.carrier != NO_UNIT:
             return Refusal("rail.not-land", "only land units on the map move by rail")
         if u.moved or u.attacked or u.railed or u.mp_used:
             return Refusal("rail.moved", "has moved or attacked this month and may not move by rail")
@@ -432,7 +432,7 @@ class _Movement(Phase):
     def _do_air(self, state: GameState, side: str, u: Unit, path: list[int], cost: int) -> None:
         if u.origin == NO_HEX:
             u.origin = u.hex  # takes off: on a mission from this hex
-            u.carrier = -1
+            u.carrier = NO_UNIT
         state.place(u, path[-1])
         u.mp_used += cost
         if self.air_mission():
@@ -452,11 +452,11 @@ class _Movement(Phase):
 
     def _why_no_embark(self, state: GameState, u: Unit, c: Unit) -> str:
         label = state.world.map.grid.label
-        if u.carrier != -1:
+        if u.carrier != NO_UNIT:
             return Refusal("embark.already", f"{u.label()} is already embarked")
         if c.hex != u.hex:
             return Refusal("embark.not-same-hex", f"{u.label()} is not in the hex of {c.label()}")
-        if c.carrier != -1:
+        if c.carrier != NO_UNIT:
             return Refusal("embark.carrier-embarked", f"{c.label()} is itself embarked")
         if u.is_air:
             if not u.carrier_based or c.type != UnitType.CARRIER:
@@ -550,7 +550,7 @@ class _Movement(Phase):
         return ""
 
     def _plan_disembark(self, state: GameState, side: str, u: Unit, h: int) -> Apply:
-        if not u.is_land or u.carrier == -1:
+        if not u.is_land or u.carrier == NO_UNIT:
             raise IllegalAction(f"{u.label()} is not an embarked land unit", rule="disembark.not-embarked")
         self._hexes_on_map(state, [h])
         c = state.units.get(u.carrier)
@@ -567,7 +567,7 @@ class _Movement(Phase):
         first = self.first
 
         def do() -> None:
-            u.carrier = -1
+            u.carrier = NO_UNIT
             state.place(u, h)
             pass_to_side(state, h, u.country)
             u.mp_used = u.move
@@ -581,7 +581,7 @@ class _Movement(Phase):
     def _ground_air(self, state: GameState, side: str) -> None:
         """Air units of ``side`` still in the air land where they are, or are eliminated."""
         for u in sorted(state.side_units(side), key=lambda x: x.id):
-            if u.is_air and u.origin != NO_HEX and u.carrier == -1:
+            if u.is_air and u.origin != NO_HEX and u.carrier == NO_UNIT:
                 if can_land(state, u, u.hex, side):
                     _land(state, u, side)
                 else:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.hexgrid import NO_HEX
-from engine.state import GameState, Unit
+from engine.state import NO_UNIT, GameState, Unit
 from engine.units import UnitType
 
 ORDINARY_LIMIT, PARATROOPER_LIMIT, SUPPLY_LIMIT = 2, 1, 1
@@ -45,7 +45,7 @@ def land_counts(state: GameState, h: int, exclude: Iterable[int] = ()) -> list[i
     skip = set(exclude)
     counts = [0, 0, 0]
     for u in state.units_at(h):
-        if u.is_land and u.carrier == -1 and u.id not in skip:
+        if u.is_land and u.carrier == NO_UNIT and u.id not in skip:
             counts[_land_class(u)] += 1
     return counts
 
@@ -113,7 +113,7 @@ def air_room(state: GameState, h: int, side: str) -> int:
     cap = airbase_capacity(state, h, side)
     if cap == 0:
         return 0
-    used = sum(1 for u in state.units_at(h) if is_based(u) and u.carrier == -1)
+    used = sum(1 for u in state.units_at(h) if is_based(u) and u.carrier == NO_UNIT)
     return max(0, cap - used)
 
 

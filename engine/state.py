@@ -31,6 +31,9 @@ AXIS, ALLIES, NEUTRAL = "axis", "allies", "neutral"
 SIDES = (AXIS, ALLIES)
 STATE_FORMAT = 1
 
+#: The carrier of a unit that is not embarked (unit ids start at 0).
+NO_UNIT = -1
+
 
 def other(side: str) -> str:
     return ALLIES if side == AXIS else AXIS
@@ -68,7 +71,7 @@ class Unit:
     carrier_based: bool = False
     kamikaze: bool = False
     hex: int = NO_HEX
-    carrier: int = -1  # id of the ship or aircraft carrying this unit
+    carrier: int = NO_UNIT  # id of the ship or aircraft carrying this unit
     in_port: bool = False  # naval: inside the port of its hex
     damaged: bool = False
     # bookkeeping of the current main phase
@@ -274,7 +277,7 @@ class GameState:
     def remove(self, u: Unit) -> None:
         """Take a unit off the map (it stays known, e.g. to be bought back)."""
         self.place(u, NO_HEX)
-        u.carrier = -1
+        u.carrier = NO_UNIT
 
     def destroy(self, u: Unit) -> None:
         """A unit ceases to exist (and what it carries with it)."""

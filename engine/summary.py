@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.state import GameState
+from engine.state import NO_UNIT, GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ def summary(state: GameState, side: str) -> Summary:
         else:
             city = cities.get(u.hex)
             where = grid.label(u.hex) + (f" [{city.name}]" if city else "")
-            if u.carrier != -1:
+            if u.carrier != NO_UNIT:
                 where += f" aboard #{u.carrier}"
         flags = tuple(f for f, on in (("damaged", u.damaged), ("out of supply", not u.supplied)) if on)
         units.append(UnitLine(u.label(), where, flags))

@@ -30,7 +30,7 @@ from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap, Kind
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
-from engine.state import SIDES, GameState, Unit, other
+from engine.state import NO_UNIT, SIDES, GameState, Unit, other
 from engine.terrain import TERRAIN
 from engine.units import UnitType
 from engine.weather import frozen_zones
@@ -208,7 +208,7 @@ class SupplyMap:
         cls_no = {name: CLASSES.index(supply_class(name)) for name in side_of}
         hx = np.fromiter((u.hex for u in us), np.int64, count)
         wh = np.fromiter((who[u.country] for u in us), np.int8, count)
-        role = np.fromiter((_ROLE.get(u.type, 0) if u.carrier == -1 else 0 for u in us), np.int8, count)
+        role = np.fromiter((_ROLE.get(u.type, 0) if u.carrier == NO_UNIT else 0 for u in us), np.int8, count)
         cl = np.fromiter((cls_no[u.country] for u in us), np.int8, count)
         on = hx != NO_HEX
         mine, theirs = on & (wh == 1), on & (wh == 2)
@@ -286,7 +286,7 @@ class SupplyMap:
         state = self.state
         if u.hex == NO_HEX:
             return False
-        if u.carrier != -1:
+        if u.carrier != NO_UNIT:
             carrier = state.units.get(u.carrier)
             return carrier is not None and self.in_supply(carrier)
         if u.type in LAND_TYPES:
@@ -298,7 +298,7 @@ class SupplyMap:
     def in_supply(self, u: Unit) -> bool:
         """Is ``u`` in supply now, with the memory each kind of unit has ("Supply")."""
         t = u.type
-        if u.carrier == -1 and t in LAND_TYPES:
+        if u.carrier == NO_UNIT and t in LAND_TYPES:
             # the common case, inlined: a land unit on the map traces from its own hex
             h = u.hex
             if h == NO_HEX:
@@ -306,7 +306,7 @@ class SupplyMap:
             if (u.supplied and t in LASTING) or h in self.forts:
                 return True
             return bool(self._mask(_CLASS_OF.get(u.country, "other"), t == "supply")[h])
-        if u.carrier != -1:
+        if u.carrier != NO_UNIT:
             return self.can_trace(u)
         if u.type in AIR_TYPES:
             return u.supplied or self.can_trace(u)

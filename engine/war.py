@@ -26,7 +26,7 @@ from engine.actions import PASS, Action, IllegalAction, Refusal, kind, rule_of
 from engine.control import take_control
 from engine.phase import Phase
 from engine.scenario import Units
-from engine.state import ALLIES, AXIS, NEUTRAL, SIDES, GameState, Unit, land_key, other
+from engine.state import ALLIES, AXIS, NEUTRAL, NO_UNIT, SIDES, GameState, Unit, land_key, other
 from engine.units import LAND_MOVE, UnitProfile, UnitType
 
 # --------------------------------------------------------------------------- data
@@ -393,7 +393,7 @@ def _hand_over_colonies(state: GameState, country: str) -> None:
             for h in hexmap.hexes_of_territory.get(colony, ()):
                 state.set_controller(h, receiver)
                 # Carriers go first and take their cargo along; every unit is freed of its carrier.
-                for u in sorted(state.units_at(h), key=lambda x: (x.carrier != -1, x.id)):
+                for u in sorted(state.units_at(h), key=lambda x: (x.carrier != NO_UNIT, x.id)):
                     state.remove(u)
                     state.countries[u.country].free_units.append(u.id)
 

@@ -16,7 +16,7 @@ the predicates, so they cost nothing proportional to the size of the map or army
 
 from __future__ import annotations
 
-from engine.state import GameState, Unit, other
+from engine.state import NO_UNIT, GameState, Unit, other
 from engine.units import Domain, UnitType
 
 #: Unit types whose units exert a land control zone (supply units exert none).
@@ -61,7 +61,7 @@ def land_zoc(state: GameState, side: str) -> set[int]:
             continue
         for i in ids:
             u = units[i]
-            if u.type in ZOC_LAND_TYPES and u.carrier == -1 and sides[u.country] == side:
+            if u.type in ZOC_LAND_TYPES and u.carrier == NO_UNIT and sides[u.country] == side:
                 out.add(h)
                 out.update(land_nbr[h])
                 break
@@ -94,7 +94,10 @@ def enemy_land_units_hexes(state: GameState, side: str) -> set[int]:
     return {
         h
         for h, ids in state.occupied_hexes().items()
-        if any(units[i].type in LAND_TYPES and units[i].carrier == -1 and sides[units[i].country] == enemy for i in ids)
+        if any(
+            units[i].type in LAND_TYPES and units[i].carrier == NO_UNIT and sides[units[i].country] == enemy
+            for i in ids
+        )
     }
 
 
@@ -116,7 +119,7 @@ def in_enemy_land_zoc(state: GameState, side: str, h: int) -> bool:
             continue
         for i in ids:
             u = units[i]
-            if u.type in ZOC_LAND_TYPES and u.carrier == -1 and countries[u.country].side == enemy:
+            if u.type in ZOC_LAND_TYPES and u.carrier == NO_UNIT and countries[u.country].side == enemy:
                 return not fort_blocks(state, h, enemy)
     return False
 
@@ -128,7 +131,7 @@ def has_enemy_land_unit(state: GameState, side: str, h: int) -> bool:
     enemy = other(side)
     units, countries = state.units, state.countries
     return any(
-        units[i].type in LAND_TYPES and units[i].carrier == -1 and countries[units[i].country].side == enemy
+        units[i].type in LAND_TYPES and units[i].carrier == NO_UNIT and countries[units[i].country].side == enemy
         for i in ids
     )
 

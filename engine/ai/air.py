@@ -19,7 +19,7 @@ from engine.ai.attack import ENOUGH, Judge, candidates
 from engine.ai.picture import Picture
 from engine.hexgrid import NO_HEX
 from engine.reach import air_search, can_land
-from engine.state import Unit, other
+from engine.state import NO_UNIT, Unit, other
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -47,7 +47,9 @@ def send_bombers(turn: Turn) -> None:
     plans = []
     for h, ids in candidates(state, turn.side, overrun=False).items():
         defenders = [
-            u for u in state.units_at(h) if u.is_land and u.carrier == -1 and state.countries[u.country].side == enemy
+            u
+            for u in state.units_at(h)
+            if u.is_land and u.carrier == NO_UNIT and state.countries[u.country].side == enemy
         ]
         if not defenders:
             continue
@@ -78,7 +80,7 @@ def return_aircraft(turn: Turn) -> None:
     state = turn.state
     grid = state.world.map.grid
     for u in sorted(state.side_units(turn.side), key=lambda x: x.id):
-        if not u.is_air or u.origin == NO_HEX or u.carrier != -1:
+        if not u.is_air or u.origin == NO_HEX or u.carrier != NO_UNIT:
             continue
         reach = air_search(state, u, max(0, u.move - u.mp_used)).cost
         bases = [h for h in reach if can_land(state, u, h, turn.side)]

@@ -24,7 +24,7 @@ from engine.ai.front import aims
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
 from engine.combat import attack_candidates, attack_strength, defence_strength
-from engine.state import GameState, Unit, other
+from engine.state import NO_UNIT, GameState, Unit, other
 from engine.supply import SupplyMap
 
 if TYPE_CHECKING:
@@ -123,7 +123,9 @@ def _attacks(turn: Turn, overrun: bool) -> None:
     plans = []
     for h, ids in targets_now.items():
         defenders = [
-            u for u in state.units_at(h) if u.is_land and u.carrier == -1 and state.countries[u.country].side == enemy
+            u
+            for u in state.units_at(h)
+            if u.is_land and u.carrier == NO_UNIT and state.countries[u.country].side == enemy
         ]
         if not defenders:
             continue
@@ -165,7 +167,7 @@ def _supports(state: GameState, side: str, h: int) -> list[Unit]:
     """Our bombers (and warships) in hex ``h`` that can add to an attack on it."""
     out = []
     for u in state.units_at(h):
-        if state.countries[u.country].side != side or u.carrier != -1:
+        if state.countries[u.country].side != side or u.carrier != NO_UNIT:
             continue
         if (u.is_air and u.bomber > 0 and not u.kamikaze) or (
             u.is_naval

@@ -19,7 +19,7 @@ from engine.actions import Action
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
 from engine.deployment import home_area
-from engine.state import GameState, Unit, split_land_key
+from engine.state import NO_UNIT, GameState, Unit, split_land_key
 from engine.units import FORTIFICATION_COST, UnitType, max_strength
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def _merge(turn: Turn, year: int) -> None:
     state = turn.state
     by_hex: dict[int, list[Unit]] = {}
     for u in state.side_units(turn.side):
-        if u.is_land and u.carrier == -1 and u.type != UnitType.SUPPLY and state.countries[u.country].active:
+        if u.is_land and u.carrier == NO_UNIT and u.type != UnitType.SUPPLY and state.countries[u.country].active:
             by_hex.setdefault(u.hex, []).append(u)
     for h in sorted(by_hex):
         units = sorted(by_hex[h], key=lambda x: (x.strength, x.id))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.ai.odds import defence_strength
 from engine.ai.picture import Picture
+from engine.state import NO_UNIT
 
 #: Strength asked of every front hex, whatever the threat (a front without gaps).
 MIN_HOLD = 2
@@ -70,7 +71,7 @@ def need_map(pic: Picture) -> dict[int, float]:
         owner = state.controller_of(h)
         if owner not in targets:
             continue
-        defenders = [u for u in state.units_at(h) if u.is_land and u.carrier == -1]
+        defenders = [u for u in state.units_at(h) if u.is_land and u.carrier == NO_UNIT]
         d = defence_strength(state, h, defenders)
         bonus = objectives.get(h, 0) * 0.5
         spots = [o for o in pic.nbr[h] if pic.role(o) == "mine" and o not in pic.enemy_at]

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from functools import cached_property
 
 from engine.hexgrid import NO_HEX
-from engine.state import GameState, Unit, other
+from engine.state import NO_UNIT, GameState, Unit, other
 from engine.supply import SupplyMap, supply_map
 
 #: How far (in hexes) threat from enemy land units is counted.
@@ -53,7 +53,7 @@ class Picture:
         self.my_count_at: dict[int, int] = {}  # hex -> number of our non-supply land units
         self.enemy_at: dict[int, int] = {}  # hex -> enemy land strength there
         for u in state.units.values():
-            if u.hex == NO_HEX or u.carrier != -1:
+            if u.hex == NO_HEX or u.carrier != NO_UNIT:
                 continue
             c = countries[u.country]
             if c.side == side and c.at_war:

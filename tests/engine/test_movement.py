@@ -14,7 +14,7 @@ from engine.mapbuilder import build_world
 from engine.newgame import control_home_lands
 from engine.reach import land_reach, naval_destinations, naval_search
 from engine.sequence import STEP_INDEX, current
-from engine.state import GameState, Unit, parse_date
+from engine.state import NO_UNIT, GameState, Unit, parse_date
 from engine.units import UnitProfile, UnitType
 from engine.world import CountryInfo
 from engine.zoc import naval_zoc
@@ -616,7 +616,7 @@ def test_embark_sail_and_disembark() -> None:
     assert inf.hex == hx(s, "3,0") and inf.carrier == tr.id
     assert destinations(s, "axis", inf.id, "disembark") == {"4,0"}
     order(s, "axis", f"disembark #{inf.id} 4,0")
-    assert inf.hex == hx(s, "4,0") and inf.carrier == -1
+    assert inf.hex == hx(s, "4,0") and inf.carrier == NO_UNIT
     assert land_reach(s, inf) == {}
 
 

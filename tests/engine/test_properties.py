@@ -21,7 +21,7 @@ from engine.actions import PASS, Action
 from engine.hexmap import Kind
 from engine.mapbuilder import build_world
 from engine.sequence import current
-from engine.state import NEUTRAL, GameState
+from engine.state import NEUTRAL, NO_UNIT, GameState
 from engine.units import UnitProfile, UnitType
 
 WORLD = build_world(
@@ -64,7 +64,7 @@ def check_invariants(state: GameState) -> None:
     hexmap = state.world.map
     for h, ids in state.occupied_hexes().items():
         units = [state.units[i] for i in ids]
-        land = [u for u in units if u.is_land and u.carrier == -1]
+        land = [u for u in units if u.is_land and u.carrier == NO_UNIT]
         ordinary = [u for u in land if u.type not in ("paratrooper", "supply")]
         assert len(ordinary) <= 2, f"overstacked {hexmap.grid.label(h)}"
         assert sum(u.type == "paratrooper" for u in land) <= 1
@@ -72,7 +72,7 @@ def check_invariants(state: GameState) -> None:
         if state.controller[h]:
             assert state.side_controlling(h) != NEUTRAL or not land, f"unit in neutral hex {hexmap.grid.label(h)}"
         for u in units:
-            if u.is_land and u.carrier == -1:
+            if u.is_land and u.carrier == NO_UNIT:
                 assert hexmap.kind[h] != Kind.SEA, f"{u.label()} at sea"
             if u.is_naval:
                 assert hexmap.kind[h] != Kind.LAND, f"{u.label()} on land"

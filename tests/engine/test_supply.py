@@ -10,7 +10,7 @@ from engine import api
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Side, Terrain, WeatherZone
 from engine.mapbuilder import build_world
-from engine.state import GameState, Unit, parse_date
+from engine.state import NO_UNIT, GameState, Unit, parse_date
 from engine.supply import (
     SupplyMap,
     SupplyPhase,
@@ -358,11 +358,12 @@ def _reference(state: GameState, side: str, country: str) -> set[int]:
         return state.units_at(h)
 
     def enemy_zoc(h: int) -> bool:
-        if any(u.is_land and u.carrier == -1 and state.countries[u.country].side == side for u in units(h)):
+        if any(u.is_land and u.carrier == NO_UNIT and state.countries[u.country].side == side for u in units(h)):
             return False
         for x in (h, *hexmap.land_neighbours[h]):
             for u in units(x):
-                if (u.is_land and u.type != "supply" and u.carrier == -1 and state.countries[u.country].side == enemy
+                if (u.is_land and u.type != "supply" and u.carrier == NO_UNIT
+                        and state.countries[u.country].side == enemy
                         and state.side_controlling(x) == enemy):  # fmt: skip
                     return True
         return False
