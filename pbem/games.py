@@ -64,17 +64,8 @@ def new_game(
         if (ws.game_dir(gid) / "meta.json").exists():
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
-        meta = {
-            "game": gid,
-            "me": me,
-            "side": side,
-            "my_email": ident.email,
-            "opponent_email": opp_email,
-            "opponent_name": opponent.name,
-            "scenario": scenario,
-        }
         rel = ws.game_rel(gid)
-        tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
+        _stage_meta(tx, rel, gid, me, side, ident.email, opp_email, opponent.name, scenario)
         tx.put(f"{rel}/files/00000-{side}.pbem", tf.raw)
         tx.put(f"outbox/{tf.name}", tf.raw)
         ws.commit(tx)
@@ -113,17 +104,10 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         if (ws.game_dir(gid) / "meta.json").exists():
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
         tx = Transaction()
-        meta = {
-            "game": gid,
-            "me": me,
-            "side": side,
-            "my_email": ident.email,
-            "opponent_email": g.body["emails"][g.creator],
-            "opponent_name": g.body["names"][g.creator],
-            "scenario": g.body["scenario"],
-        }
         rel = ws.game_rel(gid)
-        tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
+        creator = g.creator
+        names, emails = g.body["names"], g.body["emails"]
+        _stage_meta(tx, rel, gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
         tx.put(f"{rel}/files/00000-{g.creator}.pbem", genesis.raw)
         tx.put(f"{rel}/files/00001-{side}.pbem", join_tf.raw)
         tx.put(f"{rel}/snapshot", game.to_bytes())
@@ -131,3 +115,19 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         tx.delete(f".pbem/invitations/{gid}.pbem")
         ws.commit(tx)
     return gid, ws.outbox / join_tf.name
+
+
+def _stage_meta(
+    tx: Transaction, rel: str, gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str
+) -> None:
+    """The local record of a game I play: who I am in it and whom I play against."""
+    meta = {
+        "game": gid,
+        "me": me,
+        "side": side,
+        "my_email": email,
+        "opponent_email": opp_email,
+        "opponent_name": opp_name,
+        "scenario": scenario,
+    }
+    tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())
