@@ -136,6 +136,16 @@ def missing_programs() -> list[str]:
     return [name for name in ("dovecot", "doveadm", "postfix", "postconf") if find_program(name) is None]
 
 
+def servers_unavailable() -> str:
+    """Why real mail servers cannot run here ("" when they can)."""
+    missing = missing_programs()
+    if missing:
+        return f"real mail servers not available: {', '.join(missing)} not found; {INSTALL_HINT}"
+    if os.geteuid() != 0:
+        return "real mail servers not available: Postfix must be started as root; run the mail tests as root"
+    return ""
+
+
 def _program(name: str) -> str:
     return find_program(name) or name
 
@@ -215,8 +225,9 @@ class MailServers:
         self.start_postfix()
 
     def stop(self) -> None:
+        # Stopping what never started (or cannot be found) must not hide the real error.
         for action in (self.stop_postfix, self.stop_dovecot):
-            with contextlib.suppress(MailServerError, subprocess.TimeoutExpired):
+            with contextlib.suppress(MailServerError, subprocess.TimeoutExpired, OSError):
                 action()
 
     def start_dovecot(self) -> None:
