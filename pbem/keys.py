@@ -50,12 +50,12 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
+from pbem.address import is_address
 from pbem.errors import PbemError
 from pbem.hashing import D_FINGERPRINT
 from pbem.store import atomic_write
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-EMAIL_RE = re.compile(r"^[^\s@]{1,64}@[^\s@]{1,190}$")
 PUB_HEADER = "pbem public key v1"
 KEY_HEADER = "pbem private key v2"
 MAX_PUBFILE = 4096
@@ -85,7 +85,7 @@ def check_name(name: str) -> str:
 
 
 def check_email(email: str) -> str:
-    if email and not EMAIL_RE.match(email):
+    if email and not is_address(email):
         raise PbemError(f"'{email[:80]}' is not an e-mail address", "usage")
     return email
 
