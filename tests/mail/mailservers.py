@@ -30,7 +30,8 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 DOMAIN = "pbem.test"
 PASSWORD = "secret"
 INSTALL_HINT = (
-    "real mail servers are needed for the mail integration tests: apt-get install dovecot-imapd dovecot-lmtpd postfix"
+    "real mail servers are needed for the mail integration tests: run tests/install-mail-servers "
+    "(apt-get install dovecot-imapd dovecot-lmtpd postfix)"
 )
 
 
