@@ -25,7 +25,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import games, keys, selfplay, turnfile, wire
+from pbem import engine_link, games, keys, protocol, selfplay, turnfile, wire
 from pbem.hashing import D_SIGN
 from pbem.store import Workspace
 
@@ -443,6 +443,9 @@ def build(out: Path) -> list[Case]:
     bad_genesis("genesis-wrong-digest", "scenario data other than the pinned", "scenario-digest", digest="0" * 64)
     bad_genesis("genesis-wrong-engine", "an engine version other than the pinned", "engine-version", engine="0.2.0")
     bad_genesis("genesis-unknown-scenario", "a scenario nobody ships", "scenario-digest", scenario="1941")
+    bad_genesis("genesis-engine-64", "64 code points, not the pinned version", "engine-version", engine="0." + "1" * 62)
+    bad_genesis("genesis-engine-65", "65 code points", engine="0." + "1" * 63)
+    bad_genesis("genesis-game-id-13", "13 hex characters", game="ea3a178646b10")
     bad_genesis("genesis-option", "an option: engine 0.1.0 defines none", "options", options={"fog": True})
     v.valid_variant(
         "genesis-names-64", [], resign(B[0], names={"axis": "é" * 64, "allies": ""}), "ok", "64 code points"
@@ -534,9 +537,35 @@ def build(out: Path) -> list[Case]:
         "the allies' anchor itself",
         records=[["dice", 1, body_of(B[1])["anchor"]], r12[1]],
     )
+    turn(
+        "dice-index-2-20",
+        list(range(12)),
+        "dice-index",
+        "index 2^20 passes the schema, but event 1 is being rolled",
+        records=[["dice", 1 << 20, r12[0][2]], r12[1]],
+    )
+    turn(
+        "dice-second-by-first",
+        list(range(12)),
+        "record-out-of-turn",
+        "axis, who revealed first, sends the second value too",
+        side="axis",
+    )
+
+    # A side may split its turn over two files: records are judged one by one.
+    game = protocol.start(turnfile.parse(B[0]), turnfile.parse(B[1]))
+    for data in B[2:9]:
+        protocol.apply_turn(game, turnfile.parse(data))
+    r9 = body_of(B[9])["records"]
+    for rec in r9[:7]:
+        protocol.apply_record(game, "axis", 9, rec)
+    f9a = resign(B[9], records=r9[:7], state=engine_link.api().state_hash(game.state))
+    f9b = resign(B[9], seq=10, prev=file_hash(f9a), records=r9[7:])
+    f10 = resign(B[10], seq=11, prev=file_hash(f9b))
+    split = [v.put(f"variant/split-turn-{i}.pbem", d) for i, d in enumerate((f9a, f9b, f10))]
+    v.case("split-turn", [*v.b(*range(9)), *split], "ok", "axis sends its moves in two files, allies answer")
 
     # Checks only the engine can make.
-    r9 = body_of(B[9])["records"]
     turn(
         "illegal-action",
         list(range(9)),
