@@ -57,3 +57,36 @@ def test_country_names_need_no_quoting() -> None:
     for c in tomllib.loads(_text("countries.toml").decode())["country"]:
         for text in (c["name"], c["region"]):
             assert re.fullmatch(r"[A-Za-z0-9 .()-]+", text), text
+
+
+def test_the_worked_examples_are_what_the_program_computes() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from pbem import commit, dice, keys, localgame, turnfile, wire
+    from tests.spec.make_vectors import OUT, key_seed
+
+    ident = keys.Identity("axis-bot", "", Ed25519PrivateKey.from_private_bytes(key_seed("axis")))
+    secret = localgame.dice_secret(ident, "ea3a178646b1")
+    base = [(OUT / "base" / f"{i:02d}.pbem").read_bytes() for i in range(13)]
+    files = [turnfile.parse(b) for b in base]
+    [reveal, _] = files[4].body["records"]
+    packed = wire.pack(["pbem/commit/v1", "ea3a178646b1", 2, "allies", reveal[1], reveal[2]])
+    assert packed.startswith(bytes.fromhex("96ae") + b"pbem/commit/v1" + bytes.fromhex("ac"))
+    shown = {
+        key_seed("axis").hex(),
+        ident.public.raw.hex(),
+        ident.public.fingerprint,
+        secret.hex(),
+        localgame.commit_salt(ident, "ea3a178646b1", 2).hex(),
+        reveal[2].hex(),
+        commit.commitment("ea3a178646b1", 2, "allies", reveal[1], reveal[2]).hex(),
+        files[2].body["records"][0][1].hex(),
+        dice.step(bytes(32)).hex(),
+        dice.value(secret, 3, 1).hex(),
+        dice.anchor(secret, 3).hex(),
+        files[10].hash.hex(),
+        files[12].body["records"][0][2].hex(),
+        spec_verify.verify(base).seeds[0].hex(),
+    }
+    for value in shown:
+        assert value in DOC, value
