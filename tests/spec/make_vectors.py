@@ -8,6 +8,10 @@ them changed in one way and, where the change must not be caught by the signatur
 again with the same deterministic key.  Each case lists its files in arrival order and
 states its verdict and the one reason for it; tests/spec/test_vectors.py holds the
 importer, ``pbem audit`` and the engine-free verifier to those verdicts.
+
+The committed files are the reference.  Rebuilding gives the same bytes as long as the
+engine and the computer players are unchanged; after a change to either, the genuine
+files of a rebuild differ (and are equally valid), so commit the rebuilt folder whole.
 """
 
 from __future__ import annotations
@@ -652,7 +656,7 @@ def build(out: Path) -> list[Case]:
         "100001 elements",
     )
     # Elements: every msgpack object counts, the body map itself included.
-    recs = [["act", ["move", *range(16)]] for _ in range(20_000)]
+    recs: list[list[Any]] = [["act", ["move", *range(16)]] for _ in range(20_000)]
     shell = items(body_of(at_position_3([["act", ["pass"]]]))) - items([["act", ["pass"]]])
     extra = 400_000 - shell - items(recs)
     for i in range(-extra):
@@ -662,7 +666,7 @@ def build(out: Path) -> list[Case]:
     recs[0][1].append(0)
     limit("items-400001", at_position_3(recs), "limit-items", "400001 elements")
     # The whole file: 4 MiB at most (these two are stored gzip-compressed).
-    big = [["act", ["x"] + ["y" * 4096] * 64] for _ in range(16)]
+    big: list[list[Any]] = [["act", ["x"] + ["y" * 4096] * 64] for _ in range(16)]
     data = at_position_3(big)
     big[-1][1][-1] = "y" * (4096 - (len(data) - MIB4))
     data = at_position_3(big)
