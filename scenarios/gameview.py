@@ -213,7 +213,8 @@ def render_svg(board: Board, window: Window) -> str:
         tint_weight=SIDE_WEIGHT,
         outline=(150, 150, 140) if s >= 16 else None,
         details=False,
-        rail=((120, 100, 100), 45.0),
+        rail=((170, 125, 125), 40.0),
+        open_sea=s >= 16,
     )
     map_w, map_h = math.ceil(max_x) + 2, math.ceil(max_y) + 2
     width = max(map_w + 2 * RULER, MIN_WIDTH)

@@ -145,13 +145,16 @@ def draw_map(
     outline: Colour | None = None,
     details: bool = True,
     rail: tuple[Colour, float] = ((150, 120, 120), 22.0),
+    open_sea: bool = True,
 ) -> tuple[list[Prim], float, float]:
     """The primitives of the static map over ``cells`` ((hex, column shift) pairs) and the
     far corner they reach.  ``land_tint(h)`` replaces the owner's colour a land hex is
     tinted with (a game picture tints by control) and ``outline`` draws the hex grid;
-    without ``details`` the fortifications a scenario starts with and the cities are left
-    out (a game picture draws the game's own installations, and cities above its counters);
-    ``rail`` is the railways' colour and how many of them fit in a hex's width."""
+    without ``details`` the resources, the fortifications a scenario starts with and the
+    cities are left out (a game picture draws the game's own installations, and cities
+    above its counters);
+    ``rail`` is the railways' colour and how many of them fit in a hex's width; without
+    ``open_sea`` the sea hexes are left to the background (a large picture without a grid)."""
     grid = hexmap.grid
     r3 = math.sqrt(3) / 2
     rad = 1 / math.sqrt(3)
@@ -166,18 +169,18 @@ def draw_map(
     shift_of = dict(cells)
     terr_names = hexmap.territories
     max_x = max_y = 0.0
+    unit = tuple(
+        (rad * scale * math.cos(math.radians(30 + 60 * k)), -rad * scale * math.sin(math.radians(30 + 60 * k)))
+        for k in range(6)
+    )
     for h, shift in cells:
         cx, cy = centre(h, shift)
-        corners = tuple(
-            (
-                cx + rad * scale * math.cos(math.radians(30 + 60 * k)),
-                cy - rad * scale * math.sin(math.radians(30 + 60 * k)),
-            )
-            for k in range(6)
-        )
         max_x, max_y = max(max_x, cx + scale / 2), max(max_y, cy + scale * rad)
         kind = hexmap.kind[h]
         t = Terrain(hexmap.terrain[h])
+        if kind == Kind.SEA and t != Terrain.ICECAP and not open_sea:
+            continue
+        corners = tuple((cx + dx, cy + dy) for dx, dy in unit)
         if kind == Kind.SEA:
             fill = FROZEN_SEA_COLOUR if t == Terrain.ICECAP else SEA_COLOUR
         else:
@@ -230,7 +233,7 @@ def draw_map(
                     width=max(2.0, scale / 3),
                 )
             )
-    for h in sorted(hexmap.resources):
+    for h in sorted(hexmap.resources) if details else ():
         if h in shift_of:
             cx, cy = centre(h, shift_of[h])
             s = scale * 0.28
