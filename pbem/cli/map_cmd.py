@@ -58,6 +58,11 @@ def map_command(
         data = _scenario_map(scenario, region or "europe", fmt)
         what = f"the {(region or 'europe').lower()} map of scenario {scenario}"
     else:
+        # checked before a record is replayed, which takes seconds
+        if side is not None and side not in ("axis", "allies"):
+            raise PbemError(f"'{side[:20]}' is not a side; the sides are axis and allies", "usage")
+        if region is not None and bbox is not None:
+            raise PbemError("give --region or --bbox, not both", "usage")
         data, what = _game_map(game, ws_path, side, region, bbox, at, fmt)
     try:
         out.write_bytes(data)
