@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape, quoteattr
 from engine.board import Board, BoardUnit
 from engine.hexgrid import NO_HEX, HexGrid
 from engine.hexmap import HexMap, Kind
-from scenarios.mapview import REGIONS, SEA_COLOUR, Colour, _hex, _mix, country_colour, draw_map, prim_svg
+from scenarios.mapview import REGIONS, SEA_COLOUR, Colour, country_colour, draw_map, hex_colour, mix, prim_svg
 
 SIDE_COLOURS: dict[str, Colour] = {"axis": (150, 95, 45), "allies": (45, 100, 200)}
 SIDE_WEIGHT = 0.42
@@ -50,10 +50,6 @@ class Window:
     @property
     def rows(self) -> int:
         return self.row1 - self.row0 + 1
-
-
-def region_names() -> tuple[str, ...]:
-    return tuple(REGIONS)
 
 
 def region_window(grid: HexGrid, name: str) -> Window:
@@ -201,7 +197,7 @@ def render_svg(board: Board, window: Window) -> str:
         side = board.sides[board.controller[h]]
         if side in SIDE_COLOURS:
             return SIDE_COLOURS[side]
-        return _mix(country_colour(board.countries[board.controller[h]]), NEUTRAL_WASH, 0.55)
+        return mix(country_colour(board.countries[board.controller[h]]), NEUTRAL_WASH, 0.55)
 
     prims, max_x, max_y = draw_map(
         hexmap,
@@ -226,28 +222,28 @@ def render_svg(board: Board, window: Window) -> str:
         "<defs>",
         *(
             f'<pattern id="occupied-{side}" width="6" height="6" patternUnits="userSpaceOnUse" '
-            f'patternTransform="rotate(45)"><rect width="2" height="6" fill="{_hex(_mix(colour, (0, 0, 0), 0.3))}" '
-            f'fill-opacity="0.55"/></pattern>'
+            f'patternTransform="rotate(45)"><rect width="2" height="6" '
+            f'fill="{hex_colour(mix(colour, (0, 0, 0), 0.3))}" fill-opacity="0.55"/></pattern>'
             for side, colour in SIDE_COLOURS.items()
         ),
         "</defs>",
         f'<rect width="{width}" height="{height}" fill="#f7f5ee"/>',
-        _header(board, width),
+        _header(board),
         f'<g transform="translate({RULER},{HEADER + RULER})">',
-        f'<rect width="{map_w}" height="{map_h}" fill="{_hex(SEA_COLOUR)}"/>',
+        f'<rect width="{map_w}" height="{map_h}" fill="{hex_colour(SEA_COLOUR)}"/>',
         '<g class="terrain">',
         *(prim_svg(p) for p in prims),
         "</g>",
         _occupation(board, geo),
         _fronts(board, geo),
-        _guides(geo, map_w, map_h),
+        _guides(geo, map_w),
         _installations(board, geo),
         _country_names(board, geo),
         _counters(board, geo),
         _cities(board, geo),
         "</g>",
         _rulers(geo, map_w, map_h),
-        _legend(board, width, HEADER + RULER + map_h + RULER),
+        _legend(board, HEADER + RULER + map_h + RULER),
         "</svg>",
     ]
     return "\n".join(part for part in out if part) + "\n"
@@ -313,13 +309,13 @@ def _fronts(board: Board, geo: _Geometry) -> str:
                 x1, y1, x2, y2 = _edge(cx, cy, geo.scale, d)
                 out.append(
                     f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
-                    f'stroke="{_hex(FRONT_COLOUR)}" stroke-width="{width}" stroke-linecap="round"/>'
+                    f'stroke="{hex_colour(FRONT_COLOUR)}" stroke-width="{width}" stroke-linecap="round"/>'
                 )
     out.append("</g>")
     return "\n".join(out)
 
 
-def _guides(geo: _Geometry, map_w: int, map_h: int) -> str:
+def _guides(geo: _Geometry, map_w: int) -> str:
     """Dotted lines through the centres of every fifth column and row: the hex names."""
     out = ['<g class="grid" stroke="#334" stroke-opacity="0.45" stroke-dasharray="2,3" fill="none">']
     w, win = geo.grid.width, geo.window
@@ -548,7 +544,7 @@ def _counter(board: Board, u: BoardUnit, x: float, y: float, c: float, label: st
         f"<g {attrs}>",
         f"<title>{escape(title)}</title>",
         f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(c)}" height="{_num(c)}" rx="{_num(c / 12)}" '
-        f'fill="{_hex(fill)}" stroke="{border[0]}" stroke-width="{_num(border[1])}"'
+        f'fill="{hex_colour(fill)}" stroke="{border[0]}" stroke-width="{_num(border[1])}"'
         + (' stroke-dasharray="3,2"' if u.damaged and u.supplied else "")
         + "/>",
     ]
@@ -643,7 +639,7 @@ def _symbol(board: Board, u: BoardUnit, x: float, y: float, c: float, ink: str) 
 # --- header and legend ----------------------------------------------------------------
 
 
-def _header(board: Board, width: int) -> str:
+def _header(board: Board) -> str:
     phase = board.phase.replace("_", " ").replace(".", ": ")
     acting = f"; waiting for the {' and '.join(board.acting)}" if board.acting else ""
     over = f"; the {board.winner} have won" if board.winner else ""
@@ -661,26 +657,24 @@ def _header(board: Board, width: int) -> str:
     )
 
 
-def _legend(board: Board, width: int, top: int) -> str:
+def _legend(board: Board, top: int) -> str:
     out = [f'<g class="legend" transform="translate({RULER},{top + 8})">']
     x = 0.0
     row_y = (14.0, 40.0, 66.0, 90.0)
 
-    def swatch(y: float, fill: str, text: str, extra: str = "") -> None:
+    def swatch(y: float, fill: str, text: str) -> None:
         nonlocal x
-        out.append(
-            f'<rect x="{_num(x)}" y="{_num(y - 11)}" width="16" height="14" fill="{fill}" stroke="#555"{extra}/>'
-        )
+        out.append(f'<rect x="{_num(x)}" y="{_num(y - 11)}" width="16" height="14" fill="{fill}" stroke="#555"/>')
         out.append(_text(x + 21, y, text, 12))
         x += 30 + 7 * len(text)
 
     for side, colour in SIDE_COLOURS.items():
-        swatch(row_y[0], _hex(_mix((238, 236, 222), colour, SIDE_WEIGHT)), f"{side} control")
+        swatch(row_y[0], hex_colour(mix(NEUTRAL_WASH, colour, SIDE_WEIGHT)), f"{side} control")
         swatch(row_y[0], f"url(#occupied-{side})", f"occupied by the {side}")
     swatch(row_y[0], "#e8e2d0", "neutral")
     out.append(
         f'<line x1="{_num(x)}" y1="{_num(row_y[0] - 4)}" x2="{_num(x + 18)}" y2="{_num(row_y[0] - 4)}" '
-        f'stroke="{_hex(FRONT_COLOUR)}" stroke-width="4"/>'
+        f'stroke="{hex_colour(FRONT_COLOUR)}" stroke-width="4"/>'
     )
     out.append(_text(x + 24, row_y[0], "front", 12))
     x = 0.0

@@ -69,11 +69,11 @@ def country_colour(name: str) -> tuple[int, int, int]:
     return (80 + v * 37 % 150, 80 + v * 71 % 150, 80 + v * 113 % 150)
 
 
-def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
     return tuple(round(x * (1 - t) + y * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
-def _hex(c: tuple[int, int, int]) -> str:
+def hex_colour(c: tuple[int, int, int]) -> str:
     return f"#{c[0]:02x}{c[1]:02x}{c[2]:02x}"
 
 
@@ -186,9 +186,9 @@ def draw_map(
         else:
             base = TERRAIN_COLOURS[t]
             tint = land_tint(h) if land_tint else country_colour(terr_names[hexmap.territory[h]].country)
-            fill = _mix(base, tint, tint_weight)
+            fill = mix(base, tint, tint_weight)
             if kind == Kind.COAST:
-                fill = _mix(fill, SEA_COLOUR, 0.15)
+                fill = mix(fill, SEA_COLOUR, 0.15)
         prims.append(Prim("poly", corners, fill=fill, stroke=outline, width=0.5))
     # borders: between land hexes of different countries (thick) or territories (thin)
     for h, shift in cells:
@@ -279,7 +279,7 @@ def render_svg(hexmap: HexMap, region: str | None = None) -> str:
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{f.width}" height="{f.height}" '
         f'viewBox="0 0 {f.width} {f.height}">',
-        f'<rect width="{f.width}" height="{f.height}" fill="{_hex(SEA_COLOUR)}"/>',
+        f'<rect width="{f.width}" height="{f.height}" fill="{hex_colour(SEA_COLOUR)}"/>',
     ]
     out.extend(prim_svg(p) for p in f.prims)
     out.append("</svg>")
@@ -290,22 +290,22 @@ def prim_svg(p: Prim) -> str:
     """One primitive as an SVG element."""
     if p.kind == "poly":
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in p.pts)
-        fill = _hex(p.fill) if p.fill else "none"
-        stroke = f' stroke="{_hex(p.stroke)}" stroke-width="{p.width:.1f}"' if p.stroke else ""
+        fill = hex_colour(p.fill) if p.fill else "none"
+        stroke = f' stroke="{hex_colour(p.stroke)}" stroke-width="{p.width:.1f}"' if p.stroke else ""
         return f'<polygon points="{pts}" fill="{fill}"{stroke}/>'
     if p.kind == "line":
         (x1, y1), (x2, y2) = p.pts
         return (
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-            f'stroke="{_hex(p.stroke or (0, 0, 0))}" stroke-width="{p.width:.1f}"/>'
+            f'stroke="{hex_colour(p.stroke or (0, 0, 0))}" stroke-width="{p.width:.1f}"/>'
         )
     if p.kind == "circle":
         ((x, y),) = p.pts
         if p.fill:
-            return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="{_hex(p.fill)}"/>'
+            return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="{hex_colour(p.fill)}"/>'
         return (
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="none" '
-            f'stroke="{_hex(p.stroke or (0, 0, 0))}" stroke-width="1.2"/>'
+            f'stroke="{hex_colour(p.stroke or (0, 0, 0))}" stroke-width="1.2"/>'
         )
     ((x, y),) = p.pts
     return (
