@@ -6,10 +6,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from engine import api
 from engine.hexgrid import NO_HEX
 from pbem import engine_link
 from pbem.cli.main import app
@@ -61,3 +63,37 @@ def test_a_workspace_game_is_drawn_for_my_side_by_its_id_prefix(real_engine: Non
     assert res.exit_code == 0, res.output
     assert ET.fromstring(early.read_text(encoding="utf-8")).get("data-side") == "allies"
     assert "after file 1," in res.output
+
+
+def test_a_sealed_deployment_is_not_drawn_before_its_reveal(real_engine: None, tmp_path: Path) -> None:
+    duo = make_duo(tmp_path, "1939")
+
+    def sealed(d: Any) -> bool:
+        # the deployment's committer has sent its sealed list; the reveal has not come yet
+        p = d.game("allies").pending
+        return (
+            api.decision(d.game("allies").state).phase == "deployment"
+            and p is not None
+            and p["kind"] == "sim"
+            and p["commit"] is not None
+        )
+
+    duo.play_until(sealed, limit=40)
+    pending = duo.game("allies").pending
+    assert pending is not None
+    committer = pending["committer"]
+    runner = CliRunner()
+
+    def sides_drawn(side: str) -> set[str | None]:
+        out = tmp_path / f"{side}.svg"
+        ws = duo.player(side).ws.root
+        res = runner.invoke(app, ["map", duo.gid, "-w", str(ws), "--region", "world", "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        drawn = ET.fromstring(out.read_text(encoding="utf-8"))
+        return {g.get("data-side") for g in drawn.iter(f"{SVG}g") if g.get("class") == "unit"}
+
+    for side in ("axis", "allies"):
+        assert committer not in sides_drawn(side), f"the {committer}' sealed deployment shows on the {side}' map"
+    # once revealed, the same units are on both maps
+    duo.play_until(lambda d: api.decision(d.game("allies").state).phase != "deployment", limit=10)
+    assert committer in sides_drawn("axis") and committer in sides_drawn("allies")
