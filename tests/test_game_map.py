@@ -87,7 +87,7 @@ def test_the_enemy_is_drawn_as_a_diamond_and_the_own_side_as_a_rectangle(game: G
     board = api.board(game.state, "axis")
     window = gameview.region_window(board.map.grid, "europe")
     root = ET.fromstring(gameview.render_svg(board, window))
-    shapes = {}
+    shapes: dict[str | None, set[str]] = {}
     for g in root.iter(f"{SVG}g"):
         if g.get("class") == "unit":
             # the first child after the counter's own rectangle is the symbol's frame
