@@ -644,7 +644,11 @@ def _header(board: Board) -> str:
     acting = f"; waiting for the {' and '.join(board.acting)}" if board.acting else ""
     over = f"; the {board.winner} have won" if board.winner else ""
     title = f"{board.date}, {phase}{acting}{over}: as the {board.side} see it"
-    weather = "Weather: " + "; ".join(f"{zone} {cond.replace('_', ' ')}" for zone, cond in board.weather)
+    # the rulebook's "none" is weather without effect: said as "clear" beside a zone's name
+    said = {"none": "clear"}
+    weather = "Weather: " + "; ".join(
+        f"{zone}: {said.get(cond, cond.replace('_', ' '))}" for zone, cond in board.weather
+    )
     if board.grounded:
         weather += f". Aircraft grounded in: {', '.join(board.grounded)}"
     return "\n".join(
