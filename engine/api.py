@@ -35,6 +35,8 @@ from typing import Any
 
 from engine import orders
 from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
+from engine.board import Board
+from engine.board import board as _board
 from engine.combat import apply_stand, check_stand, stand_actions
 from engine.hexmap import HexMap as WorldMap
 from engine.newgame import new_game as _new_game
@@ -52,6 +54,7 @@ from engine.world import World
 __all__ = [
     "ENGINE_VERSION",
     "Action",
+    "Board",
     "Decision",
     "DecisionKind",
     "EngineError",
@@ -64,6 +67,7 @@ __all__ = [
     "apply",
     "apply_chance",
     "apply_simultaneous",
+    "board",
     "check",
     "decision",
     "describe_scenario",
@@ -132,6 +136,13 @@ def summary(state: GameState, side: str) -> Summary:
     """What ``side`` has, for people: its countries' money and pools, its units and where."""
     _side(side)
     return _summary(state, side)
+
+
+def board(state: GameState, side: str) -> Board:
+    """The position as ``side`` sees it, as plain data for a map of the game (see
+    engine/board.py): control, installations, weather and every counter on the map."""
+    _side(side)
+    return _board(state, side)
 
 
 def winner(state: GameState) -> str | None:
