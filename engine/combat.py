@@ -33,7 +33,7 @@ from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
 from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
-from engine.state import NO_UNIT, DeclaredAttack, GameState, Unit, other
+from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit, other
 from engine.supply import SupplyMap
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
@@ -580,13 +580,14 @@ def _after_combat(state: GameState, h: int, side: str, attackers: list[Unit], ov
     take_control(state, h, alive[0].country)
     resolve_pockets(state)
     if not overrun:
-        advances = state.pending.setdefault("advance", [])
-        for row in advances:
-            if row[0] == h:
-                row[1] = sorted(set(row[1]) | {u.id for u in alive})
+        if state.memo.advances is None:
+            state.memo.advances = []
+        for right in state.memo.advances:
+            if right.hex == h:
+                right.eligible = sorted(set(right.eligible) | {u.id for u in alive})
                 break
         else:
-            advances.append([h, sorted(u.id for u in alive), 0])
+            state.memo.advances.append(AdvanceRight(h, sorted(u.id for u in alive)))
 
 
 # --- the phases -------------------------------------------------------------------------------
@@ -673,11 +674,11 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
     h = action.args[0]
     assert isinstance(h, int)
     ids = [int(x) for x in action.args[1:]]
-    rows = [r for r in state.pending.get("advance", []) if r[0] == h]
+    rights = [r for r in state.memo.advances or () if r.hex == h]
     where = _hex(state, h) if 0 <= h < state.world.map.size else str(h)
-    if not rows:
+    if not rights:
         return Refusal("advance.no-right", f"no attack of yours emptied hex {where} in this phase")
-    eligible, done = rows[0][1], rows[0][2]
+    eligible, done = rights[0].eligible, rights[0].taken
     if not ids:
         return Refusal("advance.no-units", f"name the units that advance into hex {where}")
     if len(set(ids)) != len(ids):
@@ -713,11 +714,10 @@ class Advance(Phase):
 
     def _actions(self, state: GameState, side: str) -> list[Action]:
         out = []
-        for h, eligible, done in state.pending.get("advance", []):
-            room = MAX_ADVANCE - done
-            for n in range(1, room + 1):
-                for group in combinations(sorted(eligible), n):
-                    action = Action("advance", (h, *group))
+        for right in state.memo.advances or ():
+            for n in range(1, MAX_ADVANCE - right.taken + 1):
+                for group in combinations(sorted(right.eligible), n):
+                    action = Action("advance", (right.hex, *group))
                     if not advance_refusal(state, side, action):
                         out.append(action)
         return out
@@ -736,13 +736,13 @@ class Advance(Phase):
     def apply(self, state: GameState, side: str, action: Action) -> None:
         h = int(action.args[0])
         ids = [int(x) for x in action.args[1:]]
-        row = next(r for r in state.pending["advance"] if r[0] == h)
+        right = next(r for r in state.memo.advances or () if r.hex == h)
         for uid in ids:
             u = state.units[uid]
             state.place(u, h)
             pass_to_side(state, h, u.country)
-        row[1] = [i for i in row[1] if i not in ids]
-        row[2] += len(ids)
+        right.eligible = [i for i in right.eligible if i not in ids]
+        right.taken += len(ids)
 
     def leave(self, state: GameState) -> None:
-        state.pending.pop("advance", None)
+        state.memo.advances = None

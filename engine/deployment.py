@@ -28,7 +28,7 @@ from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
 from engine.derived import Derived
 from engine.hexmap import Kind
 from engine.phase import Phase
-from engine.state import ALLIES, AXIS, NO_UNIT, SIDES, GameState, Unit, land_key, split_land_key
+from engine.state import ALLIES, AXIS, NO_UNIT, SIDES, GameState, StepMemo, Unit, UnitIds, land_key, split_land_key
 from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,
@@ -62,11 +62,11 @@ AIR_PORT_HOSTS = {"United States": ("United States", "United Kingdom")}
 
 def _area_stamp(state: GameState) -> Hashable:
     # The area changes with control and, on a country's turn of entry, with its placed
-    # supply units (counted in ``pending``); other placements are taken to leave it alone,
+    # supply units (counted in the step memo); other placements are taken to leave it alone,
     # so a long list of orders reuses one search.  Known gap: a land unit placed in an
     # enemy control zone could let supply pass there and so widen the area; the area is
     # searched again only when control or the step changes (docs/rules-decisions.md).
-    return (state.date, state.step, state.pending.get("supply_placed", 0), bytes(state.controller))
+    return (state.date, state.step, (state.memo.supply_placed or 0), bytes(state.controller))
 
 
 def _compute_area(state: GameState, country: str) -> frozenset[int]:
@@ -250,12 +250,14 @@ def _new_unit(state: GameState, side: str, country: str, profile: UnitProfile) -
     list name units its earlier orders created (merge, split); the two sides therefore
     draw ids from interleaved sequences (Axis even offsets, Allies odd ones) from the
     counter at the start of the phase."""
-    ids = state.pending.setdefault("ids", {"base": state.next_unit_id, AXIS: 0, ALLIES: 0})
-    n = ids[side]
-    ids[side] = n + 1
-    state.next_unit_id = ids["base"] + 2 * n + SIDES.index(side)
+    if state.memo.ids is None:
+        state.memo.ids = UnitIds(state.next_unit_id, {AXIS: 0, ALLIES: 0})
+    ids = state.memo.ids
+    n = ids.drawn[side]
+    ids.drawn[side] = n + 1
+    state.next_unit_id = ids.base + 2 * n + SIDES.index(side)
     u = state.new_unit(country, profile)
-    state.next_unit_id = ids["base"] + 2 * max(ids[AXIS], ids[ALLIES])
+    state.next_unit_id = ids.base + 2 * max(ids.drawn[AXIS], ids.drawn[ALLIES])
     return u
 
 
@@ -266,7 +268,7 @@ class Deployment(Phase):
     prompt = "place new units, merge or split units, build fortifications and airfields"
 
     def enter(self, state: GameState) -> None:
-        state.pending = {}
+        state.memo = StepMemo()
         # Construction started in earlier deployment phases advances by one month.
         for sites in (state.forts, state.airfields):
             for h in sorted(sites):
@@ -292,7 +294,7 @@ class Deployment(Phase):
         return any(c.side == side and c.active for c in state.countries.values())
 
     def leave(self, state: GameState) -> None:
-        state.pending = {}
+        state.memo = StepMemo()
         # Supplement "Countries and sides at the start": what is not placed goes back to the pool.
         for name in sorted(state.countries):
             c = state.countries[name]
@@ -514,7 +516,7 @@ class Deployment(Phase):
                 del c.free_land[key]
             strength = 0 if t == UnitType.SUPPLY else points
             if t == UnitType.SUPPLY:
-                state.pending["supply_placed"] = state.pending.get("supply_placed", 0) + 1
+                state.memo.supply_placed = (state.memo.supply_placed or 0) + 1
             u = _new_unit(state, side, name, UnitProfile(UnitType(t), strength=strength, move=move))
             state.place(u, h)
         elif k == "place":
@@ -522,7 +524,7 @@ class Deployment(Phase):
             state.countries[u.country].free_units.remove(u.id)
             u.in_port = u.is_naval
             if u.type == UnitType.SUPPLY:
-                state.pending["supply_placed"] = state.pending.get("supply_placed", 0) + 1
+                state.memo.supply_placed = (state.memo.supply_placed or 0) + 1
             state.place(u, int(a[1]))
         elif k == "merge":
             u, o = state.units[int(a[0])], state.units[int(a[1])]

@@ -22,7 +22,7 @@ from engine import stacking
 from engine.actions import PASS, Action, IllegalAction, Refusal, kind
 from engine.hexmap import Terrain
 from engine.phase import Phase
-from engine.state import AXIS, SIDES, GameState, land_key, split_land_key
+from engine.state import AXIS, SIDES, GameState, StepMemo, land_key, split_land_key
 from engine.units import COSTS, REPAIR_COST, Domain, UnitProfile, UnitType
 
 kind("send", "country", "country", "int", help="send money to a partner: send FROM TO AMOUNT")
@@ -141,11 +141,11 @@ def exchange_allowed(state: GameState, frm: str, to: str) -> bool:
 
 def send_limit(state: GameState, frm: str) -> int | None:
     """Most ``frm`` may still send this month (None: no limit beyond its money)."""
-    sent = int(state.pending.get("sent", {}).get(frm, 0))
+    sent = (state.memo.sent or {}).get(frm, 0)
     if frm == "Germany":
         return max(0, GERMAN_SEND_LIMIT - sent)
     if frm in THIRD_LIMIT:
-        return max(0, int(state.pending.get("base", {}).get(frm, 0)) // 3 - sent)
+        return max(0, (state.memo.income_base or {}).get(frm, 0) // 3 - sent)
     return None
 
 
@@ -191,10 +191,11 @@ class Income(Phase):
     def enter(self, state: GameState) -> None:
         collect_income(state)
         # The third a country may send is a third of its money after this month's income.
-        state.pending = {"base": {n: c.money for n, c in sorted(state.countries.items()) if c.active}, "sent": {}}
+        base = {n: c.money for n, c in sorted(state.countries.items()) if c.active}
+        state.memo = StepMemo(income_base=base, sent={})
 
     def leave(self, state: GameState) -> None:
-        state.pending = {}
+        state.memo = StepMemo()
 
     def _pairs(self, state: GameState, side: str) -> list[tuple[str, str, int]]:
         names = [n for n in sorted(state.countries) if state.countries[n].side == side and state.countries[n].active]
@@ -230,7 +231,9 @@ class Income(Phase):
         frm, to, amount = str(action.args[0]), str(action.args[1]), int(action.args[2])
         state.countries[frm].money -= amount
         state.countries[to].money += amount
-        sent = state.pending.setdefault("sent", {})
+        if state.memo.sent is None:
+            state.memo.sent = {}
+        sent = state.memo.sent
         sent[frm] = sent.get(frm, 0) + amount
 
     def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:

@@ -61,8 +61,6 @@ kind("disembark", "unit", "hex", help="land an embarked unit in its carrier's he
 #: A checked action, ready to be carried out.
 Apply = Callable[[], None]
 
-RAIL_USED = "rail_used"  # pending: country -> units moved by rail this phase
-PATHS = "paths"  # pending: unit id -> hexes flown or sailed in the first movement (interception)
 
 _AIR_CARRIERS = (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT)
 
@@ -274,7 +272,7 @@ class _Movement(Phase):
         if u.moved or u.attacked or u.railed or u.mp_used:
             return Refusal("rail.moved", "has moved or attacked this month and may not move by rail")
         cap = state.world.info[u.country].rail_capacity
-        used = state.pending.get(RAIL_USED, {}).get(u.country, 0)
+        used = (state.memo.rail_used or {}).get(u.country, 0)
         if used >= cap:
             return Refusal(
                 "rail.capacity", f"may not move by rail: {u.country} has used its {cap} rail moves this turn"
@@ -302,9 +300,9 @@ class _Movement(Phase):
             state.place(u, dest)
             u.railed = True
             u.mp_used = u.move
-            used = dict(state.pending.get(RAIL_USED, {}))
+            used = dict(state.memo.rail_used or {})
             used[u.country] = used.get(u.country, 0) + 1
-            state.pending[RAIL_USED] = used
+            state.memo.rail_used = used
 
         return do
 
@@ -599,9 +597,9 @@ def _land(state: GameState, u: Unit, side: str) -> None:
 
 
 def _record_path(state: GameState, u: Unit, path: list[int]) -> None:
-    paths = dict(state.pending.get(PATHS, {}))
-    paths[str(u.id)] = [*paths.get(str(u.id), []), *path]
-    state.pending[PATHS] = paths
+    paths = dict(state.memo.paths or {})
+    paths[u.id] = [*paths.get(u.id, []), *path]
+    state.memo.paths = paths
 
 
 def _land_units_may_move_second(u: Unit) -> str:
@@ -626,8 +624,8 @@ class FirstMovement(_Movement):
             u.railed = False
             if not u.is_air:
                 u.origin = u.hex
-        state.pending.pop(PATHS, None)
-        state.pending.pop(RAIL_USED, None)
+        state.memo.paths = None
+        state.memo.rail_used = None
 
     def may_move_land(self, u: Unit) -> str:
         return ""
@@ -649,7 +647,7 @@ class SecondMovement(_Movement):
         for u in state.side_units(self.mover):
             if u.is_naval:
                 u.mp_used = 0  # ships move their full allowance again
-        state.pending.pop(RAIL_USED, None)
+        state.memo.rail_used = None
 
     def allows(self, kind_: str) -> bool:
         return kind_ in ("move", "rail", "embark", "disembark")
@@ -662,7 +660,7 @@ class SecondMovement(_Movement):
 
     def leave(self, state: GameState) -> None:
         self._ground_air(state, self.mover)
-        state.pending.pop(RAIL_USED, None)
+        state.memo.rail_used = None
         resolve_pockets(state)
 
 

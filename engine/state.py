@@ -184,6 +184,115 @@ class DeclaredAttack:
         return cls(kind, h, list(attackers), list(supports))
 
 
+@dataclass(slots=True)
+class AdvanceRight:
+    """A hex emptied by an attack of the current combat phase: the attackers that may
+    still advance into it and how many have already.  Wire form ``[hex, eligible, taken]``."""
+
+    hex: int
+    eligible: list[int]
+    taken: int = 0
+
+    def to_wire(self) -> list[Any]:
+        return [self.hex, self.eligible, self.taken]
+
+    @classmethod
+    def from_wire(cls, row: list[Any]) -> AdvanceRight:
+        h, eligible, taken = row
+        return cls(h, list(eligible), taken)
+
+
+@dataclass(slots=True)
+class UnitIds:
+    """Ids drawn by the two sides' placements in one deployment: each side draws from its
+    own interleaved sequence from ``base`` (see ``engine.deployment``).  Wire form
+    ``{"base": n, "axis": drawn, "allies": drawn}``."""
+
+    base: int
+    drawn: dict[str, int]
+
+    def to_wire(self) -> dict[str, int]:
+        return {"base": self.base, **self.drawn}
+
+    @classmethod
+    def from_wire(cls, doc: dict[str, int]) -> UnitIds:
+        return cls(doc["base"], {side: doc[side] for side in SIDES})
+
+
+@dataclass(slots=True)
+class StepMemo:
+    """What the current step remembers between orders, emptied when a step begins or ends.
+
+    ``None`` means "not recorded in this step", which the wire form tells apart from
+    empty: its wire form is the dict of the recorded fields under their historical keys.
+    """
+
+    #: combat: hexes emptied by attacks (``advance``)
+    advances: list[AdvanceRight] | None = None
+    #: movement: country -> units moved by rail this phase (``rail_used``)
+    rail_used: dict[str, int] | None = None
+    #: first movement: unit id -> hexes flown or sailed, for interception (``paths``)
+    paths: dict[int, list[int]] | None = None
+    #: deployment: supply units placed so far (``supply_placed``)
+    supply_placed: int | None = None
+    #: deployment: the ids the two sides' new units are drawn from (``ids``)
+    ids: UnitIds | None = None
+    #: war declaration: targets already declared in a side's list (``declared``)
+    declared: dict[str, list[str]] | None = None
+    #: income: each active country's money after income, a third of which it may send (``base``)
+    income_base: dict[str, int] | None = None
+    #: income: money each country has sent this month (``sent``)
+    sent: dict[str, int] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {}
+        if self.advances is not None:
+            doc["advance"] = [a.to_wire() for a in self.advances]
+        if self.rail_used is not None:
+            doc["rail_used"] = self.rail_used
+        if self.paths is not None:
+            # Unit ids are string keys on the wire (the form the first games were recorded in).
+            doc["paths"] = {str(uid): hexes for uid, hexes in self.paths.items()}
+        if self.supply_placed is not None:
+            doc["supply_placed"] = self.supply_placed
+        if self.ids is not None:
+            doc["ids"] = self.ids.to_wire()
+        if self.declared is not None:
+            doc["declared"] = self.declared
+        if self.income_base is not None:
+            doc["base"] = self.income_base
+        if self.sent is not None:
+            doc["sent"] = self.sent
+        return _canonical(doc)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_wire(cls, doc: dict[str, Any]) -> StepMemo:
+        unknown = set(doc) - _MEMO_KEYS
+        if unknown:
+            raise ValueError(f"unknown step memory {sorted(unknown)}")
+        m = cls()
+        if "advance" in doc:
+            m.advances = [AdvanceRight.from_wire(row) for row in doc["advance"]]
+        if "rail_used" in doc:
+            m.rail_used = dict(doc["rail_used"])
+        if "paths" in doc:
+            m.paths = {int(uid): list(hexes) for uid, hexes in doc["paths"].items()}
+        if "supply_placed" in doc:
+            m.supply_placed = doc["supply_placed"]
+        if "ids" in doc:
+            m.ids = UnitIds.from_wire(doc["ids"])
+        if "declared" in doc:
+            m.declared = {side: list(targets) for side, targets in doc["declared"].items()}
+        if "base" in doc:
+            m.income_base = dict(doc["base"])
+        if "sent" in doc:
+            m.sent = dict(doc["sent"])
+        return m
+
+
+_MEMO_KEYS = frozenset({"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent"})
+
+
 class GameState:
     """Mutable game state.  Rules change it only through the engine's phase functions."""
 
@@ -207,7 +316,7 @@ class GameState:
         self.combats: list[DeclaredAttack] = []  # declared, unresolved attacks of the current step
         #: standing orders "stand HEX yes": hex -> side whose land units there will not retreat
         self.stands: dict[int, str] = {}
-        self.pending: dict[str, Any] = {}  # data of the current step (e.g. advances allowed)
+        self.memo = StepMemo()  # what the current step remembers between orders
         self.winner: str | None = None
         self._by_hex: dict[int, list[int]] | None = None
 
@@ -343,7 +452,7 @@ class GameState:
             "grounded": sorted(self.grounded_zones),
             "combats": [c.to_wire() for c in self.combats],
             "stands": sorted([h, side] for h, side in self.stands.items()),
-            "pending": _canonical(self.pending),
+            "pending": self.memo.to_wire(),
             "winner": self.winner or "",
         }
 
@@ -413,7 +522,7 @@ class GameState:
         s.grounded_zones = set(doc["grounded"])
         s.combats = [DeclaredAttack.from_wire(row) for row in doc["combats"]]
         s.stands = {h: side for h, side in doc.get("stands", [])}
-        s.pending = doc["pending"]
+        s.memo = StepMemo.from_wire(doc["pending"])
         s.winner = doc["winner"] or None
         return s
 

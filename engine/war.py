@@ -26,7 +26,7 @@ from engine.actions import PASS, Action, IllegalAction, Refusal, kind, rule_of
 from engine.control import take_control
 from engine.phase import Phase
 from engine.scenario import Units
-from engine.state import ALLIES, AXIS, NEUTRAL, NO_UNIT, SIDES, GameState, Unit, land_key, other
+from engine.state import ALLIES, AXIS, NEUTRAL, NO_UNIT, SIDES, GameState, StepMemo, Unit, land_key, other
 from engine.units import LAND_MOVE, UnitProfile, UnitType
 
 # --------------------------------------------------------------------------- data
@@ -483,13 +483,13 @@ class WarDeclaration(Phase):
         check_liberations(state)
         receive_arrivals(state)
         automatic_entries(state)
-        state.pending = {}
+        state.memo = StepMemo()
 
     def needed(self, state: GameState, side: str) -> bool:
         return bool(declarable(state, side))
 
     def legal(self, state: GameState, side: str) -> list[Action]:
-        done = set(state.pending.get("declared", {}).get(side, ()))
+        done = set((state.memo.declared or {}).get(side, ()))
         out = [PASS, *(Action("declare", (n,)) for n in declarable(state, side) if n not in done)]
         return sorted(out, key=lambda a: (a.kind, a.args))
 
@@ -499,7 +499,7 @@ class WarDeclaration(Phase):
             return
         (target,) = action.args
         assert isinstance(target, str)
-        if target in state.pending.get("declared", {}).get(side, ()):
+        if target in (state.memo.declared or {}).get(side, ()):
             raise IllegalAction(f"war on {target} is already declared in this list", rule="war.declared-twice")
         why = refusal(state, side, target)
         if why:
@@ -507,7 +507,9 @@ class WarDeclaration(Phase):
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
         # Declarations are secret and revealed together: a probe only records them.
-        state.pending.setdefault("declared", {}).setdefault(side, []).append(action.args[0])
+        if state.memo.declared is None:
+            state.memo.declared = {}
+        state.memo.declared.setdefault(side, []).append(str(action.args[0]))
 
     def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
         # The Axis's declarations first, then the Allies' (docs/rules-decisions.md).
@@ -515,8 +517,8 @@ class WarDeclaration(Phase):
             for action in orders.get(side, ()):
                 if action.kind == "declare":
                     declare(state, side, str(action.args[0]))
-        state.pending = {}
+        state.memo = StepMemo()
 
     def leave(self, state: GameState) -> None:
-        state.pending = {}
+        state.memo = StepMemo()
         state.winner = victor(state)

@@ -54,8 +54,8 @@ def advance(turn: Turn) -> None:
     preferring a unit whose own hex keeps another defender (the front must not open)."""
     state = turn.state
     pic = Picture(state, turn.side)
-    for row in state.pending.get("advance", []):
-        h, eligible, done = int(row[0]), [int(i) for i in row[1]], int(row[2])
+    for right in state.memo.advances or ():
+        h, eligible, done = right.hex, right.eligible, right.taken
         room = (2 if h in pic.objectives else 1) - done
         units = [state.units[i] for i in eligible if i in state.units]
         units.sort(

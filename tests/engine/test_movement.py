@@ -536,7 +536,8 @@ def test_air_mission_must_keep_a_base_within_reach() -> None:
     assert "no friendly base" in refused(s, "axis", "move #1 3,0")
     order(s, "axis", "move #1 2,0")
     assert ftr.origin == hx(s, "0,0") and ftr.hex == hx(s, "2,0")
-    assert s.pending["paths"] == {"1": [hx(s, "1,0"), hx(s, "2,0")]}
+    assert s.memo.paths == {1: [hx(s, "1,0"), hx(s, "2,0")]}
+    assert s.to_doc()["pending"]["paths"] == {"1": [hx(s, "1,0"), hx(s, "2,0")]}
 
 
 def test_air_returns_to_a_base_in_the_second_movement_or_is_eliminated() -> None:
