@@ -41,7 +41,6 @@ from engine.units import (
     UnitType,
     max_strength,
 )
-from engine.war import FLAG_PLACE
 
 kind("place_land", "country", "str", "int", "int", "hex", help="place_land COUNTRY TYPE MOVE POINTS HEX")
 kind("place", "unit", "hex", help="place an arrived naval or air unit: place UNIT HEX")
@@ -81,9 +80,9 @@ def _compute_area(state: GameState, country: str) -> frozenset[int]:
         area |= _reach_of_supply_units(state, country, set(home))
     # Supplement "Placing units": first-turn areas (Japan in China 1939, the Soviet borders).
     own = state.world.country_no[country]
-    for flag, when in c.flags.items():
-        if flag.startswith(FLAG_PLACE) and when == state.date:
-            border = hexmap.temp_borders.get(flag[len(FLAG_PLACE) :], frozenset())
+    for name, when in c.flags.placements.items():
+        if when == state.date:
+            border = hexmap.temp_borders.get(name, frozenset())
             area |= {h for h in border if controller[h] == own}
     return frozenset(area)
 

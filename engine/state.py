@@ -129,6 +129,61 @@ def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
 
 
 @dataclass(slots=True)
+class CountryFlags:
+    """What the country-specific rules remember about a country.
+
+    Wire form: the sorted ``[key, value]`` pairs of the facts that are set, under
+    their historical keys (``had_infantry``, ``joins_at_start``, ``vichy``,
+    ``axis_war``, ``place:BORDER``)."""
+
+    #: ever had infantry: liberation gives it infantry points
+    had_infantry: bool = False
+    #: the side it joins at the first war declaration phase ('' if none)
+    joins: str = ""
+    #: France's colonies no longer count (Vichy France)
+    vichy: bool = False
+    #: date the Axis declared war on it (the Soviet Union's winter), if recorded
+    axis_war: int | None = None
+    #: temporary border -> the date in which the country may place units there
+    placements: dict[str, int] = field(default_factory=dict)
+
+    def to_wire(self) -> list[list[Any]]:
+        pairs: list[list[Any]] = [[_PLACE + border, date] for border, date in self.placements.items()]
+        if self.had_infantry:
+            pairs.append(["had_infantry", 1])
+        if self.joins:
+            pairs.append(["joins_at_start", _JOIN_CODE[self.joins]])
+        if self.vichy:
+            pairs.append(["vichy", 1])
+        if self.axis_war is not None:
+            pairs.append(["axis_war", self.axis_war])
+        return sorted(pairs)
+
+    @classmethod
+    def from_wire(cls, pairs: list[list[Any]]) -> CountryFlags:
+        f = cls()
+        for key, value in pairs:
+            if key.startswith(_PLACE):
+                f.placements[key[len(_PLACE) :]] = value
+            elif key == "had_infantry":
+                f.had_infantry = bool(value)
+            elif key == "joins_at_start":
+                f.joins = _JOINS[value]
+            elif key == "vichy":
+                f.vichy = bool(value)
+            elif key == "axis_war":
+                f.axis_war = value
+            else:
+                raise ValueError(f"unknown country flag '{key}'")
+        return f
+
+
+_PLACE = "place:"
+_JOIN_CODE = {AXIS: 1, ALLIES: 2}
+_JOINS = {code: side for side, code in _JOIN_CODE.items()}
+
+
+@dataclass(slots=True)
 class CountryState:
     name: str
     side: str = NEUTRAL  # partnership: axis, allies or neutral
@@ -147,7 +202,7 @@ class CountryState:
     #: bought units on their way: (arrival date, unit id)
     transit: list[tuple[int, int]] = field(default_factory=list)
     received_convoy_money: bool = False
-    flags: dict[str, int] = field(default_factory=dict)  # country-specific rules' memory
+    flags: CountryFlags = field(default_factory=CountryFlags)  # country-specific rules' memory
 
     @property
     def active(self) -> bool:
@@ -428,7 +483,7 @@ class GameState:
                     list(c.free_units),
                     [list(t) for t in c.transit],
                     c.received_convoy_money,
-                    sorted(c.flags.items()),
+                    c.flags.to_wire(),
                 ]
             )
         units = [_unit_values(self.units[k]) for k in sorted(self.units)]
@@ -499,7 +554,7 @@ class GameState:
             c.free_units = list(free_units)
             c.transit = [(a, b) for a, b in transit]
             c.received_convoy_money = convoy
-            c.flags = dict(flags)
+            c.flags = CountryFlags.from_wire(flags)
         s.controller = bytearray(world.home_control)
         size, names = world.map.size, len(world.country_names)
         for h, c in doc["control"]:

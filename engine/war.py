@@ -73,13 +73,6 @@ LIBERATED_POINTS = {"Denmark": 3}
 DEFAULT_LIBERATED_POINTS = 5
 LIBERATED_KEY = land_key("infantry", 3)
 
-#: CountryState.flags keys
-FLAG_HAD_INFANTRY = "had_infantry"  # ever had infantry: liberation gives infantry points
-FLAG_JOINS = "joins_at_start"  # 1 = joins the Axis, 2 = the Allies at the first war declaration phase
-FLAG_VICHY = "vichy"  # France's colonies no longer count (Vichy France; later issue)
-FLAG_PLACE = "place:"  # + temp border name: date in which the country may place units there
-_JOIN_CODES = {1: AXIS, 2: ALLIES}
-JOIN_CODE = {AXIS: 1, ALLIES: 2}
 
 kind("declare", "country", help="declare war on a neutral country: declare COUNTRY")
 
@@ -122,7 +115,7 @@ def enter_war(state: GameState, country: str, side: str) -> None:
     if c.at_war:
         return
     c.side, c.at_war, c.entered = side, True, state.date
-    c.flags.pop(FLAG_JOINS, None)
+    c.flags.joins = ""
     for key in sorted(c.pool_land):
         if c.pool_land[key]:
             c.free_land[key] = c.free_land.get(key, 0) + c.pool_land[key]
@@ -134,7 +127,7 @@ def enter_war(state: GameState, country: str, side: str) -> None:
         # Supplement "Placing units": the first turn after entering, Soviet units may
         # also be placed in the border hexes it controls.
         for border in SOVIET_BORDERS:
-            c.flags[FLAG_PLACE + border] = state.date
+            c.flags.placements[border] = state.date
 
 
 def add_to_pool(state: GameState, country: str, land: dict[str, int], units: Iterable[UnitProfile]) -> None:
@@ -143,7 +136,7 @@ def add_to_pool(state: GameState, country: str, land: dict[str, int], units: Ite
     for key, n in land.items():
         c.pool_land[key] = c.pool_land.get(key, 0) + n
         if key.startswith("infantry/"):
-            c.flags[FLAG_HAD_INFANTRY] = 1
+            c.flags.had_infantry = True
     c.pool_units.extend(units)
 
 
@@ -176,9 +169,8 @@ def automatic_entries(state: GameState) -> None:
     """Entries that happen at the start of a war declaration phase without a declaration."""
     for name in sorted(state.countries):
         c = state.countries[name]
-        code = c.flags.get(FLAG_JOINS)
-        if code in _JOIN_CODES and not c.at_war:
-            enter_war(state, name, _JOIN_CODES[code])
+        if c.flags.joins and not c.at_war:
+            enter_war(state, name, c.flags.joins)
     germany = state.countries.get("Germany")
     # Rulebook "Other Ways of Entering the War" (supplement: September, not August).
     if germany is not None and not germany.at_war and state.date >= GERMANY_ENTRY:
@@ -302,14 +294,14 @@ def counted_cities(state: GameState, country: str) -> tuple[int, ...]:
         )
         if found:
             return found
-    if country in COLONIES_COUNT and not state.countries[country].flags.get(FLAG_VICHY):
+    if country in COLONIES_COUNT and not state.countries[country].flags.vichy:
         return world.cities_of.get(country, ())
     return world.home_cities_of.get(country, ())
 
 
 def _counted_hexes(state: GameState, country: str) -> tuple[int, ...]:
     hexmap = state.world.map
-    if country in COLONIES_COUNT and not state.countries[country].flags.get(FLAG_VICHY):
+    if country in COLONIES_COUNT and not state.countries[country].flags.vichy:
         return hexmap.hexes_of_country.get(country, ())
     return hexmap.hexes_of_territory.get(country, ())
 
@@ -402,7 +394,7 @@ def liberate(state: GameState, country: str) -> None:
     """Carry out the liberation of ``country`` (rulebook "Liberation")."""
     c = state.countries[country]
     c.conquered, c.liberated = False, True
-    if c.flags.get(FLAG_HAD_INFANTRY):
+    if c.flags.had_infantry:
         points = LIBERATED_POINTS.get(country, DEFAULT_LIBERATED_POINTS)
         c.free_land[LIBERATED_KEY] = c.free_land.get(LIBERATED_KEY, 0) + points
     hexmap = state.world.map

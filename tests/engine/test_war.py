@@ -72,7 +72,7 @@ def hx(label: str) -> int:
 def fresh() -> GameState:
     state = api.new_game(WORLD)
     state.countries["Poland"].pool_land = {land_key("infantry", 3): 10}
-    state.countries["Poland"].flags["had_infantry"] = 1
+    state.countries["Poland"].flags.had_infantry = True
     return state
 
 
@@ -262,7 +262,7 @@ def test_belgium_falls_with_antwerp_and_brussels_and_the_congo_goes_british() ->
     Kingdom takes Belgian Congo, which Belgium gets back when liberated."""
     state = fresh()
     _war(state)
-    state.countries["Belgium"].flags["had_infantry"] = 1
+    state.countries["Belgium"].flags.had_infantry = True
     for city in ("1,1", "2,1"):
         state.set_controller(hx(city), "Germany")
     assert check_conquests(state) == ["Belgium"]
@@ -280,7 +280,7 @@ def test_denmark_liberated_gets_three_points_and_iceland_goes_british() -> None:
     the United Kingdom; 3 liberated strength points."""
     state = fresh()
     _war(state)
-    state.countries["Denmark"].flags["had_infantry"] = 1
+    state.countries["Denmark"].flags.had_infantry = True
     for city in ("2,2", "3,2", "4,2"):
         state.set_controller(hx(city), "Germany")
     assert check_conquests(state) == ["Denmark"]
@@ -347,7 +347,7 @@ def test_china_keeps_its_hexes_when_conquered_and_is_liberated_by_one_city() -> 
     liberates China, which may buy back what it had."""
     state = fresh()
     _war(state)
-    state.countries["China"].flags["had_infantry"] = 1
+    state.countries["China"].flags.had_infantry = True
     chinese = state.new_unit("China", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
     state.place(chinese, hx("8,3"))
     for city in ("10,3", "9,3"):
