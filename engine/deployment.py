@@ -5,7 +5,7 @@
 What may be placed: a country's *free* units - its pool when it entered the war,
 liberated forces, units sent home - and the units it bought whose arrival date has
 come (moved from ``CountryState.transit`` when the phase begins).  Land units wait
-as strength points (``free_land``, keyed ``type/move``) and are merged into units
+as strength points (``free_land``, keyed by type and movement) and are merged into units
 when placed; naval and air units wait as off-map units (``free_units``).  Whatever
 is not placed goes back to the pool that can be bought when the phase ends.
 
@@ -28,7 +28,7 @@ from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
 from engine.derived import Derived
 from engine.hexmap import Kind
 from engine.phase import Phase
-from engine.state import ALLIES, AXIS, NO_UNIT, SIDES, GameState, StepMemo, Unit, UnitIds, land_key, split_land_key
+from engine.state import ALLIES, AXIS, NO_UNIT, SIDES, GameState, LandKey, StepMemo, Unit, UnitIds
 from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,
@@ -283,7 +283,7 @@ class Deployment(Phase):
                 u = state.units[uid]
                 if u.is_land:
                     # A bought land purchase travels as one off-map unit holding the points.
-                    key = land_key(u.type, u.move)
+                    key = LandKey(u.unit_type, u.move)
                     c.free_land[key] = c.free_land.get(key, 0) + u.strength
                     state.destroy(u)
                 else:
@@ -304,7 +304,7 @@ class Deployment(Phase):
             for uid in c.free_units:
                 u = state.units[uid]
                 if u.is_land:
-                    key = land_key(u.type, u.move)
+                    key = LandKey(u.unit_type, u.move)
                     c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type == "supply" else 0)
                 else:
                     c.pool_units.append(u.profile())
@@ -321,8 +321,8 @@ class Deployment(Phase):
             c = state.countries[name]
             area = sorted(home_area(state, name))
             for key, n in sorted(c.free_land.items()):
-                t, move = split_land_key(key)
-                top = 1 if t == UnitType.SUPPLY else min(n, max_strength(name, UnitType(t), year, move))
+                t, move = key.type.value, key.move
+                top = 1 if key.type is UnitType.SUPPLY else min(n, max_strength(name, key.type, year, move))
                 for h in area:
                     probe = Unit(id=-1, country=name, type=t, strength=1, move=move)
                     if land_refusal(state, name, t, h, [probe]):
@@ -446,7 +446,7 @@ class Deployment(Phase):
                 f"{t} is not a land type; place naval and air units with 'place UNIT HEX'",
                 rule="placement.not-land-type",
             )
-        have = state.countries[name].free_land.get(land_key(t, move), 0)
+        have = state.countries[name].free_land.get(LandKey(unit_type, move), 0)
         what = f"{t} points with movement {move}"
         if points < 1:
             raise IllegalAction("place at least one strength point", rule="placement.points")
@@ -509,7 +509,7 @@ class Deployment(Phase):
         if k == "place_land":
             name, t, move, points, h = str(a[0]), str(a[1]), int(a[2]), int(a[3]), int(a[4])
             c = state.countries[name]
-            key = land_key(t, move)
+            key = LandKey(UnitType(t), move)
             c.free_land[key] -= points
             if not c.free_land[key]:
                 del c.free_land[key]

@@ -22,7 +22,7 @@ from engine import stacking
 from engine.actions import PASS, Action, IllegalAction, Refusal, kind
 from engine.hexmap import Terrain
 from engine.phase import Phase
-from engine.state import AXIS, SIDES, GameState, StepMemo, land_key, split_land_key
+from engine.state import AXIS, SIDES, GameState, LandKey, StepMemo
 from engine.units import COSTS, REPAIR_COST, Domain, UnitProfile, UnitType
 
 kind("send", "country", "country", "int", help="send money to a partner: send FROM TO AMOUNT")
@@ -277,7 +277,7 @@ def buy_refusal(state: GameState, side: str, name: str, t: str, move: int, point
     if unit_type.domain is not Domain.LAND:
         return Refusal("buy.not-land-type", f"{t} is not a land type; buy naval and air units by name with buy_unit")
     c = state.countries[name]
-    have = c.pool_land.get(land_key(t, move), 0)
+    have = c.pool_land.get(LandKey(unit_type, move), 0)
     if points < 1:
         return Refusal("buy.points", "buy at least one strength point")
     if points > have:
@@ -339,8 +339,8 @@ class Build(Phase):
                 continue
             c = state.countries[name]
             for key, have in sorted(c.pool_land.items()):
-                t, move = split_land_key(key)
-                price = COSTS[UnitType(t)].price
+                t, move = key.type.value, key.move
+                price = COSTS[key.type].price
                 top = have if price == 0 else min(have, c.money // price)
                 out.extend(Action("buy", (name, t, move, n)) for n in range(1, top + 1))
             for unit_name in sorted({p.name for p in c.pool_units}):
@@ -371,7 +371,7 @@ class Build(Phase):
             name, t, move, points = str(a[0]), str(a[1]), int(a[2]), int(a[3])
             c = state.countries[name]
             unit_type = UnitType(t)
-            key = land_key(t, move)
+            key = LandKey(unit_type, move)
             c.pool_land[key] -= points
             if not c.pool_land[key]:
                 del c.pool_land[key]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 import numpy as np
@@ -193,11 +193,11 @@ class CountryState:
     liberated: bool = False
     never_liberate: bool = False  # Italy; atomic surrender
     money: int = 0
-    #: units that may be bought: land points as {"infantry/3": n}, named ships/aircraft as profiles
-    pool_land: dict[str, int] = field(default_factory=dict)
+    #: units that may be bought: land points by type and movement, named ships/aircraft as profiles
+    pool_land: dict[LandKey, int] = field(default_factory=dict)
     pool_units: list[UnitProfile] = field(default_factory=list)
     #: free units to place at the next deployment (entering the war, liberation, returned units)
-    free_land: dict[str, int] = field(default_factory=dict)
+    free_land: dict[LandKey, int] = field(default_factory=dict)
     free_units: list[int] = field(default_factory=list)  # ids of off-map units to place free
     #: bought units on their way: (arrival date, unit id)
     transit: list[tuple[int, int]] = field(default_factory=list)
@@ -210,13 +210,32 @@ class CountryState:
         return self.at_war and not self.conquered
 
 
-def land_key(unit_type: str, move: int) -> str:
-    return f"{unit_type}/{move}"
+class LandKey(NamedTuple):
+    """Land strength points of a pool: their unit type and movement allowance.
+    Wire form ``"type/move"`` (``"infantry/3"``)."""
+
+    type: UnitType
+    move: int
+
+    def to_wire(self) -> str:
+        return f"{self.type.value}/{self.move}"
+
+    @classmethod
+    def from_wire(cls, text: str) -> LandKey:
+        t, m = text.split("/")
+        return cls(UnitType(t), int(m))
+
+    def __str__(self) -> str:
+        return f"{self.type.value} move {self.move}"
 
 
-def split_land_key(key: str) -> tuple[str, int]:
-    t, m = key.split("/")
-    return t, int(m)
+def _land_wire(points: dict[LandKey, int]) -> list[list[Any]]:
+    # Sorted by the wire text, as when the keys were those strings.
+    return sorted([k.to_wire(), n] for k, n in points.items())
+
+
+def _land_unwire(pairs: list[list[Any]]) -> dict[LandKey, int]:
+    return {LandKey.from_wire(k): n for k, n in pairs}
 
 
 @dataclass(slots=True)
@@ -477,9 +496,9 @@ class GameState:
                     c.liberated,
                     c.never_liberate,
                     c.money,
-                    sorted(c.pool_land.items()),
+                    _land_wire(c.pool_land),
                     [_profile_wire(p) for p in c.pool_units],
-                    sorted(c.free_land.items()),
+                    _land_wire(c.free_land),
                     list(c.free_units),
                     [list(t) for t in c.transit],
                     c.received_convoy_money,
@@ -548,9 +567,9 @@ class GameState:
             c = s.countries[name]
             c.side, c.at_war, c.entered = side, at_war, entered
             c.conquered, c.liberated, c.never_liberate, c.money = conquered, liberated, never_lib, money
-            c.pool_land = dict(pool_land)
+            c.pool_land = _land_unwire(pool_land)
             c.pool_units = [_profile_unwire(p) for p in pool_units]
-            c.free_land = dict(free_land)
+            c.free_land = _land_unwire(free_land)
             c.free_units = list(free_units)
             c.transit = [(a, b) for a, b in transit]
             c.received_convoy_money = convoy

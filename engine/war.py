@@ -26,7 +26,7 @@ from engine.actions import PASS, Action, IllegalAction, Refusal, kind, rule_of
 from engine.control import take_control
 from engine.phase import Phase
 from engine.scenario import Units
-from engine.state import ALLIES, AXIS, NEUTRAL, NO_UNIT, SIDES, GameState, StepMemo, Unit, land_key, other
+from engine.state import ALLIES, AXIS, NEUTRAL, NO_UNIT, SIDES, GameState, LandKey, StepMemo, Unit, other
 from engine.units import LAND_MOVE, UnitProfile, UnitType
 
 # --------------------------------------------------------------------------- data
@@ -71,7 +71,7 @@ ALWAYS_ENEMIES = frozenset({frozenset({"Poland", "Soviet Union"})})
 CHINA_RULES = frozenset({"China"})
 LIBERATED_POINTS = {"Denmark": 3}
 DEFAULT_LIBERATED_POINTS = 5
-LIBERATED_KEY = land_key("infantry", 3)
+LIBERATED_KEY = LandKey(UnitType.INFANTRY, 3)
 
 
 kind("declare", "country", help="declare war on a neutral country: declare COUNTRY")
@@ -130,12 +130,12 @@ def enter_war(state: GameState, country: str, side: str) -> None:
             c.flags.placements[border] = state.date
 
 
-def add_to_pool(state: GameState, country: str, land: dict[str, int], units: Iterable[UnitProfile]) -> None:
+def add_to_pool(state: GameState, country: str, land: dict[LandKey, int], units: Iterable[UnitProfile]) -> None:
     """Make units available to ``country`` (land points by key, naval/air profiles)."""
     c = state.countries[country]
     for key, n in land.items():
         c.pool_land[key] = c.pool_land.get(key, 0) + n
-        if key.startswith("infantry/"):
+        if key.type is UnitType.INFANTRY:
             c.flags.had_infantry = True
     c.pool_units.extend(units)
 
@@ -154,14 +154,14 @@ def receive_arrivals(state: GameState) -> None:
         add_to_pool(state, arrival.country, *units_to_pool(arrival.units))
 
 
-def units_to_pool(units: Units) -> tuple[dict[str, int], list[UnitProfile]]:
+def units_to_pool(units: Units) -> tuple[dict[LandKey, int], list[UnitProfile]]:
     """A scenario ``Units`` bundle as pool entries."""
-    land: dict[str, int] = {}
+    land: dict[LandKey, int] = {}
     for lp in units.land:
-        key = land_key(lp.type.value, lp.move)
+        key = LandKey(lp.type, lp.move)
         land[key] = land.get(key, 0) + lp.points
     if units.supply:
-        land[land_key("supply", LAND_MOVE[UnitType.SUPPLY])] = units.supply
+        land[LandKey(UnitType.SUPPLY, LAND_MOVE[UnitType.SUPPLY])] = units.supply
     return land, [*units.naval, *units.air]
 
 
@@ -364,7 +364,7 @@ def _return_everything_to_pool(state: GameState, country: str) -> None:
     c = state.countries[country]
     for u in state.units_of(country):
         if u.is_land:
-            key = land_key(u.type, u.move)
+            key = LandKey(u.unit_type, u.move)
             c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type == "supply" else 0)
         else:
             c.pool_units.append(u.profile())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import api
 from engine.mapbuilder import build_world
-from engine.state import GameState
+from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import enter_war
 from engine.world import CountryInfo
@@ -135,6 +135,6 @@ def europe_1939(state: GameState) -> None:
         "Soviet Union": {"infantry/3": 80, "armor/5": 10},
     }
     for name, pool in pools.items():
-        state.countries[name].pool_land = dict(pool)
+        state.countries[name].pool_land = {LandKey.from_wire(k): n for k, n in pool.items()}
     enter_war(state, "Germany", "axis")
     state.countries["Germany"].money = 1000

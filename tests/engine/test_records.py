@@ -12,7 +12,9 @@ from typing import Any
 import msgpack
 import pytest
 
-from engine.state import AdvanceRight, CountryFlags, StepMemo, UnitIds
+from engine import api
+from engine.state import AdvanceRight, CountryFlags, LandKey, StepMemo, UnitIds
+from engine.units import UnitType
 
 #: a step memory holding every fact a step has ever recorded, in the old bag's form
 FULL_MEMO: dict[str, Any] = {
@@ -68,3 +70,17 @@ def test_country_flags_write_back_their_pairs() -> None:
 def test_an_unknown_country_flag_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown country flag"):
         CountryFlags.from_wire([["had_infanty", 1]])
+
+
+def test_land_keys_are_written_as_type_slash_move_in_the_old_order() -> None:
+    key = LandKey.from_wire("infantry/3")
+    assert key == LandKey(UnitType.INFANTRY, 3) and key.to_wire() == "infantry/3"
+    state = api.new_game("1939")
+    state.countries["Germany"].pool_land = {LandKey(UnitType.INFANTRY, 3): 4, LandKey(UnitType.INFANTRY, 12): 1}
+    # The wire keeps the order of the strings ("infantry/12" before "infantry/3").
+    germany = next(row for row in state.to_doc()["countries"] if row[0] == "Germany")
+    assert germany[8] == [["infantry/12", 1], ["infantry/3", 4]]
+    assert api.deserialize(api.serialize(state)).countries["Germany"].pool_land == {
+        LandKey(UnitType.INFANTRY, 3): 4,
+        LandKey(UnitType.INFANTRY, 12): 1,
+    }
