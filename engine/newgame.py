@@ -5,7 +5,7 @@ start", "Placing units").
 The world of a scenario is the packaged map (``scenarios/world.map``) plus the
 country facts and the scenario data (:mod:`engine.scenario`); its digest covers
 all of them, so a saved game names the data it was made with.  The scenario object
-rides along in ``World.extra["scenario"]`` for the monthly arrivals.
+rides along as ``World.schedule`` for the monthly arrivals.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def world_of(name: str) -> World:
         ),
         name=name,
         data_digest=scenario_data.scenario_digest(name),
-        extra={"scenario": scenario},
+        schedule=scenario,
     )
 
 

@@ -143,11 +143,11 @@ def add_to_pool(state: GameState, country: str, land: dict[LandKey, int], units:
 def receive_arrivals(state: GameState) -> None:
     """The month's new available units (rulebook "New Available Units") from the
     scenario's schedule; conquered and liberated countries receive none."""
-    scenario = state.world.extra.get("scenario")
-    if scenario is None:
+    schedule = state.world.schedule
+    if schedule is None:
         return
     entries = {n: c.entered for n, c in state.countries.items() if c.at_war and c.entered >= 0}
-    for arrival in scenario.arrivals_due(state.date, entries):  # type: ignore[attr-defined]
+    for arrival in schedule.arrivals_due(state.date, entries):
         c = state.countries.get(arrival.country)
         if c is None or c.conquered or c.liberated:
             continue

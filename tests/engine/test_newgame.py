@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine import api
@@ -96,7 +98,7 @@ def small_game():  # type: ignore[no-untyped-def]
             for c in scenario.countries
         ],
     )
-    world.extra["scenario"] = scenario
+    world = dataclasses.replace(world, schedule=scenario)
     return world, start_scenario(world, scenario)
 
 

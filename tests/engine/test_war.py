@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine import api
@@ -372,7 +374,7 @@ def test_liberated_countries_receive_no_more_scheduled_units() -> None:
             return [a for a in (schedule,) if a.fires(date, entries)]
 
     world = build_world("B:c G:c", cities={"Brussels": "0,0 capital"})
-    world.extra["scenario"] = _Scenario()
+    world = dataclasses.replace(world, schedule=_Scenario())
     state = GameState(world)
     state.date = 5
     receive_arrivals(state)
