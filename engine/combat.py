@@ -286,7 +286,7 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
     elif u.is_naval:
         if u.type == UnitType.SUBMARINE:
             return Refusal("support.submarine", f"{label} is a submarine, and submarines cannot support land combat")
-        if UnitType(u.type) in NON_COMBAT_SHIPS or u.attack <= 0:
+        if u.type in NON_COMBAT_SHIPS or u.attack <= 0:
             return Refusal("support.no-surface-attack", f"{label} has no surface attack to support a land attack")
         if u.in_port:
             return Refusal("support.in-port", f"{label} is inside a port and cannot attack")

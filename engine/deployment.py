@@ -283,7 +283,7 @@ class Deployment(Phase):
                 u = state.units[uid]
                 if u.is_land:
                     # A bought land purchase travels as one off-map unit holding the points.
-                    key = LandKey(u.unit_type, u.move)
+                    key = LandKey(u.type, u.move)
                     c.free_land[key] = c.free_land.get(key, 0) + u.strength
                     state.destroy(u)
                 else:
@@ -304,8 +304,8 @@ class Deployment(Phase):
             for uid in c.free_units:
                 u = state.units[uid]
                 if u.is_land:
-                    key = LandKey(u.unit_type, u.move)
-                    c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type == "supply" else 0)
+                    key = LandKey(u.type, u.move)
+                    c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type is UnitType.SUPPLY else 0)
                 else:
                     c.pool_units.append(u.profile())
                 state.destroy(u)
@@ -324,7 +324,7 @@ class Deployment(Phase):
                 t, move = key.type.value, key.move
                 top = 1 if key.type is UnitType.SUPPLY else min(n, max_strength(name, key.type, year, move))
                 for h in area:
-                    probe = Unit(id=-1, country=name, type=t, strength=1, move=move)
+                    probe = Unit(id=-1, country=name, type=key.type, strength=1, move=move)
                     if land_refusal(state, name, t, h, [probe]):
                         continue
                     out.extend(Action("place_land", (name, t, move, p, h)) for p in range(1, min(top, n) + 1))
@@ -465,7 +465,7 @@ class Deployment(Phase):
                 )
         if not 0 <= h < state.world.map.size:
             raise IllegalAction("there is no such hex", rule="hex.off-map")
-        probe = Unit(id=-1, country=name, type=t, strength=points, move=move)
+        probe = Unit(id=-1, country=name, type=UnitType(t), strength=points, move=move)
         why = land_refusal(state, name, t, h, [probe])
         if why:
             raise IllegalAction(why)
@@ -480,7 +480,7 @@ class Deployment(Phase):
             )
         if u.type == UnitType.SUPPLY:
             return Refusal("merge.supply", "supply units do not merge")
-        top = max_strength(u.country, UnitType(u.type), year, u.move)
+        top = max_strength(u.country, u.type, year, u.move)
         if u.strength + o.strength > top:
             return Refusal(
                 "strength.maximum",
@@ -533,7 +533,7 @@ class Deployment(Phase):
             state.destroy(o)
         elif k == "split":
             u, points = state.units[int(a[0])], int(a[1])
-            part = _new_unit(state, side, u.country, UnitProfile(UnitType(u.type), strength=points, move=u.move))
+            part = _new_unit(state, side, u.country, UnitProfile(u.type, strength=points, move=u.move))
             for f in ("supplied", "unsupplied", "moved", "attacked", "origin"):
                 setattr(part, f, getattr(u, f))
             u.strength -= points

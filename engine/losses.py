@@ -20,7 +20,7 @@ def eliminate(state: GameState, u: Unit, buy_back: bool = True) -> None:
     c = state.countries[u.country]
     if buy_back and not c.conquered:
         if u.is_land:
-            key = LandKey(u.unit_type, u.move)
+            key = LandKey(u.type, u.move)
             points = 1 if u.type == UnitType.SUPPLY else u.strength
             if points:
                 c.pool_land[key] = c.pool_land.get(key, 0) + points
@@ -38,7 +38,7 @@ def lose_points(state: GameState, u: Unit, points: int) -> None:
     lost = min(points, u.strength)
     c = state.countries[u.country]
     if lost and not c.conquered:
-        key = LandKey(u.unit_type, u.move)
+        key = LandKey(u.type, u.move)
         c.pool_land[key] = c.pool_land.get(key, 0) + lost
     u.strength -= lost
     if u.strength <= 0:

@@ -60,7 +60,7 @@ class Unit:
 
     id: int
     country: str
-    type: str
+    type: UnitType
     name: str = ""
     strength: int = 0  # land: strength points
     attack: int = 0  # naval: surface attack; air: fighter strength
@@ -86,46 +86,44 @@ class Unit:
     unsupplied: int = 0  # land: supply phases spent out of supply; naval: months away from a supplied base
 
     @property
-    def unit_type(self) -> UnitType:
-        return UnitType(self.type)
-
-    @property
     def domain(self) -> Domain:
-        return UnitType(self.type).domain
+        return self.type.domain
 
     @property
     def is_land(self) -> bool:
-        return UnitType(self.type).domain is Domain.LAND
+        return self.type.domain is Domain.LAND
 
     @property
     def is_naval(self) -> bool:
-        return UnitType(self.type).domain is Domain.NAVAL
+        return self.type.domain is Domain.NAVAL
 
     @property
     def is_air(self) -> bool:
-        return UnitType(self.type).domain is Domain.AIR
+        return self.type.domain is Domain.AIR
 
     @property
     def on_map(self) -> bool:
         return self.hex != NO_HEX
 
     def profile(self) -> UnitProfile:
-        return UnitProfile(UnitType(self.type), **{f: getattr(self, f) for f in _PROFILE_NUMBERS})
+        return UnitProfile(self.type, **{f: getattr(self, f) for f in _PROFILE_NUMBERS})
 
     def label(self) -> str:
         """How a player names the unit: ``#12 German armor 8-5``."""
-        what = self.name or self.type.replace("_", " ")
+        what = self.name or self.type.value.replace("_", " ")
         return f"#{self.id} {self.country} {what} {self.profile().text()}"
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+#: a plain dict is several times faster than ``UnitType(name)`` when a copy loads every unit
+_TYPE_BY_NAME = {t.value: t for t in UnitType}
 #: what a unit copies from its profile, besides the type (same names in both records)
 _PROFILE_NUMBERS = tuple(f.name for f in fields(UnitProfile) if f.name != "type")
 _unit_values = attrgetter(*_UNIT_FIELDS)
 
 
 def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
-    return Unit(id=uid, country=country, type=profile.type.value, **{f: getattr(profile, f) for f in _PROFILE_NUMBERS})
+    return Unit(id=uid, country=country, type=profile.type, **{f: getattr(profile, f) for f in _PROFILE_NUMBERS})
 
 
 @dataclass(slots=True)
@@ -591,6 +589,7 @@ class GameState:
         s.bombed, s.strategic, s.atomized = set(doc["bombed"]), set(doc["strategic"]), set(doc["atomized"])
         for row in doc["units"]:
             u = Unit(**dict(zip(_UNIT_FIELDS, row, strict=True)))
+            u.type = _TYPE_BY_NAME[u.type]
             s.units[u.id] = u
         s.next_unit_id = doc["next_unit_id"]
         s.grounded_zones = set(doc["grounded"])

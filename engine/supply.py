@@ -290,7 +290,7 @@ class SupplyMap:
             carrier = state.units.get(u.carrier)
             return carrier is not None and self.in_supply(carrier)
         if u.type in LAND_TYPES:
-            return self.hex_traces(u.country, u.hex, u.type == "supply")
+            return self.hex_traces(u.country, u.hex, u.type is UnitType.SUPPLY)
         if u.type in AIR_TYPES:
             return stacking.airbase_capacity(state, u.hex, self.side) > 0 and self.hex_traces(u.country, u.hex)
         return stacking.friendly_port(state, u.hex, self.side) and self.hex_traces(u.country, u.hex)
@@ -383,7 +383,7 @@ def run_supply_phase(state: GameState) -> list[str]:
         if not suffers:
             log.append(f"{u.label()} is out of supply")
             continue
-        if u.type == "supply":
+        if u.type is UnitType.SUPPLY:
             log.append(f"{u.label()} has been out of supply for a whole turn and is eliminated")
             eliminate(state, u)
             continue

@@ -364,8 +364,8 @@ def _return_everything_to_pool(state: GameState, country: str) -> None:
     c = state.countries[country]
     for u in state.units_of(country):
         if u.is_land:
-            key = LandKey(u.unit_type, u.move)
-            c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type == "supply" else 0)
+            key = LandKey(u.type, u.move)
+            c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type is UnitType.SUPPLY else 0)
         else:
             c.pool_units.append(u.profile())
     for key, n in c.free_land.items():

@@ -26,6 +26,7 @@ from engine.ai.picture import Picture
 from engine.combat import attack_candidates, attack_strength, defence_strength
 from engine.state import NO_UNIT, GameState, Unit, other
 from engine.supply import SupplyMap
+from engine.units import UnitType
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -61,7 +62,7 @@ def advance(turn: Turn) -> None:
         units.sort(
             key=lambda u: (
                 pic.my_count_at.get(u.hex, 0) < 2 and u.hex in pic.frontier,
-                u.type != "armor",
+                u.type is not UnitType.ARMOR,
                 -u.strength,
                 u.id,
             )
@@ -100,7 +101,7 @@ class Judge:
             self.attack(attackers, supports),
             self.defence(h, defenders),
             sum(u.strength for u in attackers),
-            sum(u.strength for u in defenders if u.type != "supply"),
+            sum(u.strength for u in defenders if u.type is not UnitType.SUPPLY),
             retreats,
         )
 
@@ -172,7 +173,7 @@ def _supports(state: GameState, side: str, h: int) -> list[Unit]:
         if (u.is_air and u.bomber > 0 and not u.kamikaze) or (
             u.is_naval
             and u.attack > 0
-            and u.type not in ("submarine", "carrier", "transport", "convoy")
+            and u.type not in (UnitType.SUBMARINE, UnitType.CARRIER, UnitType.TRANSPORT, UnitType.CONVOY)
             and not u.in_port
         ):
             out.append(u)

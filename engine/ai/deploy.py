@@ -112,7 +112,7 @@ def _merge(turn: Turn, year: int) -> None:
         a, b = units[0], units[1]
         if (a.country, a.type, a.move) != (b.country, b.type, b.move):
             continue
-        if a.strength + b.strength <= max_strength(a.country, UnitType(a.type), year, a.move):
+        if a.strength + b.strength <= max_strength(a.country, a.type, year, a.move):
             turn.batch.offer(Action("merge", (b.id, a.id)))
 
 

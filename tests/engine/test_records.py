@@ -84,3 +84,13 @@ def test_land_keys_are_written_as_type_slash_move_in_the_old_order() -> None:
         LandKey(UnitType.INFANTRY, 3): 4,
         LandKey(UnitType.INFANTRY, 12): 1,
     }
+
+
+def test_a_loaded_unit_has_a_unit_type_and_packs_as_its_name() -> None:
+    state = api.new_game("1939")
+    u = next(iter(state.units.values()))
+    assert isinstance(u.type, UnitType)
+    loaded = api.deserialize(api.serialize(state))
+    assert all(isinstance(v.type, UnitType) for v in loaded.units.values())
+    row = state.to_doc()["units"][0]
+    assert type(msgpack.unpackb(_packed(row))[2]) is str  # the wire holds the plain name
