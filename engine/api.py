@@ -9,9 +9,11 @@ A game, the decision it waits for, and an order given as text:
 >>> from engine import api
 >>> state = api.new_game("1939")
 >>> d = api.decision(state)
->>> d.kind, d.phase, d.sides, d.when
-(<DecisionKind.SIMULTANEOUS: 'simultaneous'>, 'war_declaration', ('axis', 'allies'), '1939-09')
->>> d.kind == "simultaneous"
+>>> d.kind, d.phase, d.when
+(<DecisionKind.SIMULTANEOUS: 'simultaneous'>, 'war_declaration', '1939-09')
+>>> d.sides
+(<Side.AXIS: 'axis'>, <Side.ALLIES: 'allies'>)
+>>> d.kind == "simultaneous" and d.sides == ("axis", "allies")
 True
 >>> order = api.parse_order(state, "axis", "declare Poland")
 >>> order
@@ -44,7 +46,8 @@ from engine.scenario import ScenarioError, list_scenarios, load_scenario
 from engine.scenario_info import scenario_info
 from engine.sequence import Decision, DecisionKind, begin, current, finish
 from engine.sequence import decision as _decision
-from engine.state import SIDES, GameState
+from engine.sides import SIDES, Side
+from engine.state import GameState
 from engine.summary import Summary
 from engine.summary import summary as _summary
 from engine.world import World
@@ -203,7 +206,7 @@ def apply(state: GameState, side: str, action: Action) -> None:
     # A checked action cannot fail, so it is applied in place (copying a large state
     # for every move would dominate the cost of verifying a turn file).
     if action.kind == "pass":
-        state.acting.remove(side)
+        state.acting.remove(Side(side))
         if not state.acting:
             finish(state)
     elif action.kind == "stand":

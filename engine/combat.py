@@ -32,8 +32,9 @@ from engine.derived import Derived
 from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
+from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
-from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit, other
+from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit
 from engine.supply import SupplyMap
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType

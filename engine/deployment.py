@@ -28,7 +28,8 @@ from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
 from engine.derived import Derived
 from engine.hexmap import Kind
 from engine.phase import Phase
-from engine.state import ALLIES, AXIS, NO_UNIT, SIDES, GameState, LandKey, StepMemo, Unit, UnitIds
+from engine.sides import ALLIES, AXIS, SIDES
+from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit, UnitIds
 from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,

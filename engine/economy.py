@@ -22,7 +22,8 @@ from engine import stacking
 from engine.actions import PASS, Action, IllegalAction, Refusal, kind
 from engine.hexmap import Terrain
 from engine.phase import Phase
-from engine.state import AXIS, SIDES, GameState, LandKey, StepMemo
+from engine.sides import AXIS, SIDES
+from engine.state import GameState, LandKey, StepMemo
 from engine.units import COSTS, REPAIR_COST, Domain, UnitProfile, UnitType
 
 kind("send", "country", "country", "int", help="send money to a partner: send FROM TO AMOUNT")

@@ -46,8 +46,9 @@ from engine.reach import (
     rail_search,
     start_zoc,
 )
+from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_slot, friendly_port, is_based
-from engine.state import NO_UNIT, GameState, Unit, other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.terrain import barred_terrain
 from engine.units import UnitType
 from engine.war import may_enter_country

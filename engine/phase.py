@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import PASS, Action, IllegalAction
+from engine.sides import SIDES
 
 if TYPE_CHECKING:
     from engine.rng import Rng
@@ -42,7 +43,7 @@ class Phase:
     def actors(self, state: GameState) -> tuple[str, ...]:
         """Sides that decide in this step."""
         if self.kind == "simultaneous":
-            return ("axis", "allies")
+            return SIDES
         return (self.mover,) if self.mover else ()
 
     def enter(self, state: GameState) -> None:

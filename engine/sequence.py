@@ -18,7 +18,8 @@ from engine.deployment import Deployment
 from engine.economy import Build, Income
 from engine.movement import FirstMovement, Landing, SecondMovement
 from engine.phase import Phase
-from engine.state import SIDES, GameState, date_text
+from engine.sides import SIDES, Side
+from engine.state import GameState, date_text
 from engine.subphases import Amphibious, Interception
 from engine.supply import SupplyPhase
 from engine.war import WarDeclaration
@@ -66,7 +67,7 @@ class DecisionKind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Decision:
     kind: DecisionKind
-    sides: tuple[str, ...]
+    sides: tuple[Side, ...]
     phase: str
     prompt: str
     chance: str = ""
@@ -111,7 +112,7 @@ def begin(state: GameState) -> None:
             continue
         actors = [s for s in step.actors(state) if step.needed(state, s)]
         if actors:
-            state.acting = actors
+            state.acting = [Side(a) for a in actors]
             return
         step.leave(state)
         _next(state)

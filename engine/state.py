@@ -24,19 +24,14 @@ import numpy as np
 
 from engine.actions import StateError
 from engine.hexgrid import NO_HEX
+from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, Side
 from engine.units import Domain, UnitProfile, UnitType
 from engine.world import World
 
-AXIS, ALLIES, NEUTRAL = "axis", "allies", "neutral"
-SIDES = (AXIS, ALLIES)
 STATE_FORMAT = 1
 
 #: The carrier of a unit that is not embarked (unit ids start at 0).
 NO_UNIT = -1
-
-
-def other(side: str) -> str:
-    return ALLIES if side == AXIS else AXIS
 
 
 def date_text(date: int) -> str:
@@ -177,7 +172,7 @@ class CountryFlags:
 
 
 _PLACE = "place:"
-_JOIN_CODE = {AXIS: 1, ALLIES: 2}
+_JOIN_CODE: dict[str, int] = {AXIS: 1, ALLIES: 2}
 _JOINS = {code: side for side, code in _JOIN_CODE.items()}
 
 
@@ -372,7 +367,7 @@ class GameState:
         self.world = world
         self.date = 0
         self.step = 0  # index into engine.sequence.STEPS
-        self.acting: list[str] = []  # sides that have not yet finished the current step
+        self.acting: list[Side] = []  # sides that have not yet finished the current step
         self.countries: dict[str, CountryState] = {c.name: CountryState(c.name) for c in world.countries}
         self.controller = bytearray(world.map.size)
         self.forts: dict[int, int] = {}  # hex -> months until finished (0 = built)
@@ -558,7 +553,7 @@ class GameState:
         if doc["world"] != world.digest:
             raise StateError("saved game belongs to other scenario or map data")
         s = cls(world)
-        s.date, s.step, s.acting = doc["date"], doc["step"], list(doc["acting"])
+        s.date, s.step, s.acting = doc["date"], doc["step"], [Side(a) for a in doc["acting"]]
         for row in doc["countries"]:
             (name, side, at_war, entered, conquered, liberated, never_lib, money, pool_land, pool_units,
              free_land, free_units, transit, convoy, flags) = row  # fmt: skip

@@ -30,7 +30,8 @@ from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap, Kind
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
-from engine.state import NO_UNIT, SIDES, GameState, Unit, other
+from engine.sides import SIDES, other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.terrain import TERRAIN
 from engine.units import UnitType
 from engine.weather import frozen_zones
@@ -353,7 +354,7 @@ def half_rounded_up(strength: int) -> int:
 def run_supply_phase(state: GameState) -> list[str]:
     """Apply the supply phase's effects ("Supply": "Effects"); returns what happened."""
     log: list[str] = []
-    maps = {side: supply_map(state, side) for side in SIDES}
+    maps: dict[str, SupplyMap] = {side: supply_map(state, side) for side in SIDES}
     side_of = {name: c.side for name, c in state.countries.items()}
     units = [u for _, u in sorted(state.units.items()) if u.hex != NO_HEX and side_of[u.country] in SIDES]
     # ships and aircraft first: embarked units take their carrier's new status

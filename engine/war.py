@@ -26,7 +26,8 @@ from engine.actions import PASS, Action, IllegalAction, Refusal, kind, rule_of
 from engine.control import take_control
 from engine.phase import Phase
 from engine.scenario import Units
-from engine.state import ALLIES, AXIS, NEUTRAL, NO_UNIT, SIDES, GameState, LandKey, StepMemo, Unit, other
+from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, other
+from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit
 from engine.units import LAND_MOVE, UnitProfile, UnitType
 
 # --------------------------------------------------------------------------- data

@@ -24,7 +24,8 @@ from engine.ai.front import aims
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
 from engine.combat import attack_candidates, attack_strength, defence_strength
-from engine.state import NO_UNIT, GameState, Unit, other
+from engine.sides import other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.supply import SupplyMap
 from engine.units import UnitType
 

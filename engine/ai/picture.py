@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from functools import cached_property
 
 from engine.hexgrid import NO_HEX
-from engine.state import NO_UNIT, GameState, Unit, other
+from engine.sides import other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.supply import SupplyMap, supply_map
 from engine.units import UnitType
 

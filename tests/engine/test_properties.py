@@ -21,7 +21,8 @@ from engine.actions import PASS, Action
 from engine.hexmap import Kind
 from engine.mapbuilder import build_world
 from engine.sequence import current
-from engine.state import NEUTRAL, NO_UNIT, GameState, LandKey
+from engine.sides import NEUTRAL
+from engine.state import NO_UNIT, GameState, LandKey
 from engine.units import UnitProfile, UnitType
 
 WORLD = build_world(
