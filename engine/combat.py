@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine import combat_math, weather
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.control import pass_to_side, resolve_pockets, take_control
 from engine.derived import Derived
 from engine.hexmap import Terrain
@@ -44,11 +44,21 @@ from engine.zoc import in_enemy_land_zoc
 if TYPE_CHECKING:
     from engine.rng import Rng
 
-kind("overrun", "hex", "unit", variadic=True, help="overrun the enemy stack in HEX with armor: overrun HEX UNIT ...")
-kind("attack", "hex", "unit", variadic=True, help="attack the enemy stack in HEX with land units: attack HEX UNIT ...")
-kind("support", "hex", "unit", help="add a bomber or warship in HEX to your attack on HEX: support HEX UNIT")
-kind("advance", "hex", "unit", variadic=True, help="move up to two attackers into HEX, emptied by their attack")
-kind("stand", "hex", "bool", help="stand HEX yes: your stack in HEX will not retreat (losses doubled); no: it retreats")
+OVERRUN = KindSpec(
+    "overrun", ("hex", "unit"), variadic=True, help="overrun the enemy stack in HEX with armor: overrun HEX UNIT ..."
+)
+ATTACK = KindSpec(
+    "attack", ("hex", "unit"), variadic=True, help="attack the enemy stack in HEX with land units: attack HEX UNIT ..."
+)
+SUPPORT = KindSpec(
+    "support", ("hex", "unit"), help="add a bomber or warship in HEX to your attack on HEX: support HEX UNIT"
+)
+ADVANCE = KindSpec(
+    "advance", ("hex", "unit"), variadic=True, help="move up to two attackers into HEX, emptied by their attack"
+)
+STAND = KindSpec(
+    "stand", ("hex", "bool"), help="stand HEX yes: your stack in HEX will not retreat (losses doubled); no: it retreats"
+)
 
 MAX_ADVANCE = 2
 #: Above this many possible attackers of one hex, legal() lists single attackers and all of them.
@@ -653,7 +663,7 @@ class _Roll(Phase):
 class Overrun(_Declare):
     name = "overrun"
     prompt = "declare overrun attacks with armor, or pass"
-    kinds = frozenset({"overrun"})
+    orders = (OVERRUN,)
     overrun = True
 
 
@@ -664,7 +674,7 @@ class OverrunRoll(_Roll):
 class Combat(_Declare):
     name = "combat"
     prompt = "declare attacks, or pass"
-    kinds = frozenset({"attack", "support"})
+    orders = (ATTACK, SUPPORT)
 
 
 class CombatRoll(_Roll):
@@ -708,7 +718,7 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
 class Advance(Phase):
     name = "advance"
     prompt = "advance into hexes emptied by your attacks, or pass"
-    kinds = frozenset({"advance"})
+    orders = (ADVANCE,)
 
     def needed(self, state: GameState, side: str) -> bool:
         return bool(self._actions(state, side))

@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Hashable
 
 from engine import stacking, supply, zoc
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.derived import Derived
 from engine.hexmap import Kind
 from engine.phase import Phase
@@ -43,13 +43,19 @@ from engine.units import (
     max_strength,
 )
 
-kind("place_land", "country", "str", "int", "int", "hex", help="place_land COUNTRY TYPE MOVE POINTS HEX")
-kind("place", "unit", "hex", help="place an arrived naval or air unit: place UNIT HEX")
-kind("merge", "unit", "unit", help="merge the second land unit into the first: merge UNIT UNIT")
-kind("split", "unit", "int", help="split POINTS off a land unit: split UNIT POINTS")
-kind("fortify", "hex", help=f"build a fortification (${FORTIFICATION_COST}B, {FORTIFICATION_DELAY} months)")
-kind("build_airfield", "hex", help=f"build an airfield (${AIRFIELD_COST}B, {AIRFIELD_DELAY} months)")
-kind("repair_site", "hex", help=f"repair a bombed city or resource hex (${REPAIR_COST}B)")
+PLACE_LAND = KindSpec(
+    "place_land", ("country", "str", "int", "int", "hex"), help="place_land COUNTRY TYPE MOVE POINTS HEX"
+)
+PLACE = KindSpec("place", ("unit", "hex"), help="place an arrived naval or air unit: place UNIT HEX")
+MERGE = KindSpec("merge", ("unit", "unit"), help="merge the second land unit into the first: merge UNIT UNIT")
+SPLIT = KindSpec("split", ("unit", "int"), help="split POINTS off a land unit: split UNIT POINTS")
+FORTIFY = KindSpec(
+    "fortify", ("hex",), help=f"build a fortification (${FORTIFICATION_COST}B, {FORTIFICATION_DELAY} months)"
+)
+BUILD_AIRFIELD = KindSpec(
+    "build_airfield", ("hex",), help=f"build an airfield (${AIRFIELD_COST}B, {AIRFIELD_DELAY} months)"
+)
+REPAIR_SITE = KindSpec("repair_site", ("hex",), help=f"repair a bombed city or resource hex (${REPAIR_COST}B)")
 
 #: Supplement "Placing units": Polish ships may also be placed in British (home) ports.
 NAVAL_GUESTS = {"Poland": ("United Kingdom",)}
@@ -264,7 +270,7 @@ def _new_unit(state: GameState, side: str, country: str, profile: UnitProfile) -
 class Deployment(Phase):
     name = "deployment"
     kind = "simultaneous"
-    kinds = frozenset({"place_land", "place", "merge", "split", "fortify", "build_airfield", "repair_site"})
+    orders = (PLACE_LAND, PLACE, MERGE, SPLIT, FORTIFY, BUILD_AIRFIELD, REPAIR_SITE)
     prompt = "place new units, merge or split units, build fortifications and airfields"
 
     def enter(self, state: GameState) -> None:

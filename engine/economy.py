@@ -19,17 +19,17 @@ points in ``strength``, supply purchases their number of supply units).
 from __future__ import annotations
 
 from engine import stacking
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.hexmap import Terrain
 from engine.phase import Phase
 from engine.sides import AXIS, SIDES
 from engine.state import GameState, LandKey, StepMemo
 from engine.units import COSTS, REPAIR_COST, Domain, UnitProfile, UnitType
 
-kind("send", "country", "country", "int", help="send money to a partner: send FROM TO AMOUNT")
-kind("buy", "country", "str", "int", "int", help="buy land strength points: buy COUNTRY TYPE MOVE POINTS")
-kind("buy_unit", "country", "str", help="buy a naval or air unit of the pool: buy_unit COUNTRY NAME")
-kind("repair", "unit", help=f"repair a damaged naval (in port) or air unit (${REPAIR_COST}B)")
+SEND = KindSpec("send", ("country", "country", "int"), help="send money to a partner: send FROM TO AMOUNT")
+BUY = KindSpec("buy", ("country", "str", "int", "int"), help="buy land strength points: buy COUNTRY TYPE MOVE POINTS")
+BUY_UNIT = KindSpec("buy_unit", ("country", "str"), help="buy a naval or air unit of the pool: buy_unit COUNTRY NAME")
+REPAIR = KindSpec("repair", ("unit",), help=f"repair a damaged naval (in port) or air unit (${REPAIR_COST}B)")
 
 # ----------------------------------------------------------------------- income
 
@@ -186,7 +186,7 @@ def send_amounts(top: int) -> list[int]:
 class Income(Phase):
     name = "income"
     kind = "simultaneous"
-    kinds = frozenset({"send"})
+    orders = (SEND,)
     prompt = "send money to partners, or pass"
 
     def enter(self, state: GameState) -> None:
@@ -327,7 +327,7 @@ def repair_refusal(state: GameState, side: str, uid: int) -> str:
 class Build(Phase):
     name = "build"
     kind = "simultaneous"
-    kinds = frozenset({"buy", "buy_unit", "repair"})
+    orders = (BUY, BUY_UNIT, REPAIR)
     prompt = "buy units and repair damaged units"
 
     def needed(self, state: GameState, side: str) -> bool:

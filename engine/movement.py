@@ -21,8 +21,9 @@ are if they can, and are eliminated otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.control import pass_to_side, resolve_pockets
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Terrain
@@ -54,10 +55,12 @@ from engine.units import UnitType
 from engine.war import may_enter_country
 from engine.zoc import has_enemy_land_unit, naval_zoc
 
-kind("move", "unit", "hex", variadic=True, help="move a unit to a hex, or along a path of hexes")
-kind("rail", "unit", "hex", help="move a land unit by rail (second movement phase)")
-kind("embark", "unit", "unit", help="embark a unit on a transport or carrier in its hex")
-kind("disembark", "unit", "hex", help="land an embarked unit in its carrier's hex or an adjacent land hex")
+MOVE = KindSpec("move", ("unit", "hex"), variadic=True, help="move a unit to a hex, or along a path of hexes")
+RAIL = KindSpec("rail", ("unit", "hex"), help="move a land unit by rail (second movement phase)")
+EMBARK = KindSpec("embark", ("unit", "unit"), help="embark a unit on a transport or carrier in its hex")
+DISEMBARK = KindSpec(
+    "disembark", ("unit", "hex"), help="land an embarked unit in its carrier's hex or an adjacent land hex"
+)
 
 #: A checked action, ready to be carried out.
 Apply = Callable[[], None]
@@ -75,7 +78,7 @@ class _Movement(Phase):
 
     first: bool = False
 
-    kinds = frozenset({"move", "rail", "embark", "disembark"})
+    orders: ClassVar[tuple[KindSpec, ...]] = (MOVE, EMBARK, DISEMBARK)
 
     # --- which units may act -------------------------------------------------------
 
@@ -95,9 +98,6 @@ class _Movement(Phase):
 
     def may_move_air(self, u: Unit) -> str:
         return ""
-
-    def allows(self, kind_: str) -> bool:
-        return kind_ in ("move", "embark", "disembark")
 
     # --- helpers ------------------------------------------------------------------
 
@@ -133,7 +133,7 @@ class _Movement(Phase):
         units = sorted((u for u in state.side_units(side) if state.countries[u.country].active), key=lambda x: x.id)
         for u in units:
             if u.carrier != NO_UNIT:
-                if u.is_land and self.allows("disembark"):
+                if u.is_land and self.accepts("disembark"):
                     out += [Action("disembark", (u.id, h)) for h in self._disembark_hexes(state, u)]
                 if not u.is_air:
                     continue
@@ -142,9 +142,9 @@ class _Movement(Phase):
                     rules = self._land_rules(state, u, memo)
                     dests = land_search(rules, land_allowance(u)).cost
                     out += [Action("move", (u.id, h)) for h in sorted(dests)]
-                if self.allows("rail") and not self._why_no_rail(state, u):
+                if self.accepts("rail") and not self._why_no_rail(state, u):
                     out += [Action("rail", (u.id, h)) for h in sorted(rail_search(state, u, memo).cost)]
-                if self.allows("embark"):
+                if self.accepts("embark"):
                     out += [Action("embark", (u.id, c.id)) for c in self._carriers_for(state, u)]
             elif u.is_naval:
                 if not self.may_move_naval(u):
@@ -157,7 +157,7 @@ class _Movement(Phase):
             else:
                 if not self.may_move_air(u):
                     out += [Action("move", (u.id, h)) for h in sorted(self._air_destinations(state, u, side))]
-                if self.allows("embark") and u.carrier == NO_UNIT:
+                if self.accepts("embark") and u.carrier == NO_UNIT:
                     out += [Action("embark", (u.id, c.id)) for c in self._carriers_for(state, u)]
         return _sorted(out)
 
@@ -174,10 +174,8 @@ class _Movement(Phase):
         """Check an action completely and return the function that carries it out."""
         if action.kind == "pass":
             return lambda: None
-        if action.kind not in self.kinds or not self.allows(action.kind):
-            raise IllegalAction(
-                f"'{action.kind}' is not an order of the {self.name.replace('_', ' ')} phase", rule="action.wrong-phase"
-            )
+        if not self.accepts(action.kind):
+            raise self.wrong_order(action)
         u = self._unit(state, side, action.args[0])
         if action.kind == "move":
             hexes = [int(h) for h in action.args[1:]]
@@ -642,6 +640,7 @@ class FirstMovement(_Movement):
 
 class SecondMovement(_Movement):
     name = "second_movement"
+    orders = (MOVE, RAIL, EMBARK, DISEMBARK)
     prompt = "move units that have not moved or attacked (rail), return air units, move ships"
 
     def enter(self, state: GameState) -> None:
@@ -649,9 +648,6 @@ class SecondMovement(_Movement):
             if u.is_naval:
                 u.mp_used = 0  # ships move their full allowance again
         state.memo.rail_used = None
-
-    def allows(self, kind_: str) -> bool:
-        return kind_ in ("move", "rail", "embark", "disembark")
 
     def may_move_land(self, u: Unit) -> str:
         return _land_units_may_move_second(u)
@@ -669,13 +665,11 @@ class Landing(_Movement):
     """The side that is not moving lands its air units (supplement: "Sequence and who acts")."""
 
     name = "landing"
+    orders = (MOVE,)
     prompt = "land your air units"
 
     def acting_side(self) -> str:
         return other(self.mover)
-
-    def allows(self, kind_: str) -> bool:
-        return kind_ == "move"
 
     def may_move_air(self, u: Unit) -> str:
         if u.origin != NO_HEX:

@@ -12,8 +12,8 @@ The war declaration phase does, in this order (supplement "Sequence and who acts
 4. at its end, the victory check.
 
 Country-specific ways of entering the war (Italy, Spain, Thailand, ...) are
-further action kinds of this phase: declare the kind with :func:`engine.actions.kind`,
-add it to :attr:`WarDeclaration.kinds`, and give it a branch in ``legal``, ``check``
+further action kinds of this phase: declare the kind as a ``KindSpec``, add it to
+:attr:`WarDeclaration.orders`, and give it a branch in ``legal``, ``check``
 and ``apply_simultaneous`` (``apply`` only records a side's orders while they are secret).
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind, rule_of
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, rule_of
 from engine.control import take_control
 from engine.phase import Phase
 from engine.scenario import Units
@@ -75,7 +75,7 @@ DEFAULT_LIBERATED_POINTS = 5
 LIBERATED_KEY = LandKey(UnitType.INFANTRY, 3)
 
 
-kind("declare", "country", help="declare war on a neutral country: declare COUNTRY")
+DECLARE = KindSpec("declare", ("country",), help="declare war on a neutral country: declare COUNTRY")
 
 
 # ------------------------------------------------------------------ relations
@@ -468,7 +468,7 @@ def victor(state: GameState) -> str | None:
 class WarDeclaration(Phase):
     name = "war_declaration"
     kind = "simultaneous"
-    kinds = frozenset({"declare"})
+    orders = (DECLARE,)
     prompt = "declare war on neutral countries, or pass"
 
     def enter(self, state: GameState) -> None:
