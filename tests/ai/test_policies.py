@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from engine import ai, api
 from engine.ai import declare
+from engine.position import hex_at as hx
 from engine.state import LandKey, parse_date
 from engine.units import UnitType
-from tests.ai.worlds import advance_to, at_war, hx, infantry
+from tests.ai.worlds import advance_to, at_war, infantry
 
 SEED = b"\x02" * 32
 

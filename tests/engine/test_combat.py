@@ -24,7 +24,8 @@ from engine.combat import (
     take_losses,
 )
 from engine.hexmap import Side, WeatherZone
-from engine.mapbuilder import build_world
+from engine.position import build_world
+from engine.position import hex_at as hx
 from engine.rng import Rng
 from engine.sequence import STEP_INDEX
 from engine.state import AdvanceRight, GameState, Unit, parse_date
@@ -79,10 +80,6 @@ def put(state: GameState, country: str, label: str, t: UnitType = UnitType.INFAN
     h = state.world.map.grid.parse_label(label)
     state.place(u, h)
     return u
-
-
-def hx(state: GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
 
 
 def refusal(state: GameState, action: Action, phase: object = None) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 from engine import api, supply
 from engine.actions import PASS, Action, IllegalAction
-from engine.mapbuilder import build_world
+from engine.position import build_world
 from engine.sequence import STEP_INDEX, begin
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType

@@ -9,8 +9,8 @@ from engine import api
 from engine.actions import PASS, Action, IllegalAction
 from engine.economy import Build, income_of
 from engine.losses import eliminate, lose_points
-from engine.mapbuilder import build_world
-from engine.sequence import STEP_INDEX, begin
+from engine.position import begin_at, build_world
+from engine.sequence import STEP_INDEX
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import enter_war
@@ -53,8 +53,7 @@ def at_war() -> GameState:
 
 
 def enter(state: GameState, phase: str) -> None:
-    state.step = STEP_INDEX[phase]
-    begin(state)
+    begin_at(state, phase)
     assert api.decision(state).phase == phase
 
 

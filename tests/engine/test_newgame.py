@@ -8,8 +8,8 @@ import pytest
 
 from engine import api
 from engine.actions import Action
-from engine.mapbuilder import build_world
 from engine.newgame import new_scenario_game, start_scenario, world_matching
+from engine.position import build_world
 from engine.scenario import ScenarioError, parse_scenario
 from engine.sequence import begin
 from engine.state import LandKey

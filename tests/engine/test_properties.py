@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from engine import api
 from engine.actions import PASS, Action
 from engine.hexmap import Kind
-from engine.mapbuilder import build_world
+from engine.position import build_world
 from engine.sequence import current
 from engine.sides import NEUTRAL
 from engine.state import NO_UNIT, GameState, LandKey

@@ -2,7 +2,7 @@
 
 from engine import api
 from engine.actions import PASS, Action, IllegalAction
-from engine.mapbuilder import build_world
+from engine.position import build_world
 
 WORLD = build_world(
     """

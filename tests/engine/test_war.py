@@ -9,7 +9,7 @@ import pytest
 
 from engine import api
 from engine.actions import PASS, Action, IllegalAction
-from engine.mapbuilder import build_world
+from engine.position import begin_at, build_world
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import (
@@ -91,10 +91,7 @@ def declare(state: GameState, axis: list[str] = (), allies: list[str] = ()) -> N
 
 def at_phase(state: GameState, name: str = "war_declaration") -> None:
     """Re-enter a phase after the test changed the state (as the sequence would)."""
-    from engine.sequence import STEP_INDEX, begin
-
-    state.step = STEP_INDEX[name]
-    begin(state)
+    begin_at(state, name)
 
 
 def test_declaration_makes_the_neutral_join_the_other_side_with_its_pool_free() -> None:
