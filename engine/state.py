@@ -330,7 +330,8 @@ class StepMemo:
             doc["base"] = self.income_base
         if self.sent is not None:
             doc["sent"] = self.sent
-        return _canonical(doc)  # type: ignore[no-any-return]
+        canonical: dict[str, Any] = _canonical(doc)
+        return canonical
 
     @classmethod
     def from_wire(cls, doc: dict[str, Any]) -> StepMemo:
