@@ -94,7 +94,7 @@ def board(state: GameState, side: str) -> Board:
                 hex=u.hex,
                 country=u.country,
                 side=state.countries[u.country].side,
-                type=u.type,
+                type=u.type.value,
                 domain=u.domain.value,
                 name=u.name,
                 corners=_corners(text, u.domain.value),

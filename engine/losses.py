@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine import stacking
-from engine.state import NO_UNIT, GameState, Unit, land_key
+from engine.state import NO_UNIT, GameState, LandKey, Unit
 from engine.units import UnitType
 
 
@@ -20,7 +20,7 @@ def eliminate(state: GameState, u: Unit, buy_back: bool = True) -> None:
     c = state.countries[u.country]
     if buy_back and not c.conquered:
         if u.is_land:
-            key = land_key(u.type, u.move)
+            key = LandKey(u.type, u.move)
             points = 1 if u.type == UnitType.SUPPLY else u.strength
             if points:
                 c.pool_land[key] = c.pool_land.get(key, 0) + points
@@ -38,7 +38,7 @@ def lose_points(state: GameState, u: Unit, points: int) -> None:
     lost = min(points, u.strength)
     c = state.countries[u.country]
     if lost and not c.conquered:
-        key = land_key(u.type, u.move)
+        key = LandKey(u.type, u.move)
         c.pool_land[key] = c.pool_land.get(key, 0) + lost
     u.strength -= lost
     if u.strength <= 0:
