@@ -43,3 +43,23 @@ def lose_points(state: GameState, u: Unit, points: int) -> None:
     u.strength -= lost
     if u.strength <= 0:
         eliminate(state, u)
+
+
+#: Units that are eliminated where others would be damaged (rulebook "Damaged Units"),
+#: named as the scenarios name them: the German jet fighter and the Japanese rocket bomb.
+UNDAMAGEABLE_NAMES = frozenset({"Me 262", "Ohka"})
+
+
+def can_be_damaged(u: Unit) -> bool:
+    return not u.is_land and u.type != UnitType.CONVOY and u.name not in UNDAMAGEABLE_NAMES
+
+
+def hit(state: GameState, u: Unit) -> bool:
+    """A naval or air unit takes a combat hit (rulebook "Damaged Units"): it is damaged, or
+    eliminated if it was damaged already or cannot be damaged.  Its cargo is unaffected by
+    damage and eliminated with it.  Returns whether the unit was eliminated."""
+    if u.damaged or not can_be_damaged(u):
+        eliminate(state, u)
+        return True
+    u.damaged = True
+    return False
