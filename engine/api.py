@@ -45,7 +45,8 @@ from engine.scenario_info import scenario_info
 from engine.sequence import Decision, DecisionKind, begin, current, finish
 from engine.sequence import decision as _decision
 from engine.state import SIDES, GameState
-from engine.summary import Summary
+from engine.summary import Near, Summary
+from engine.summary import near as _near
 from engine.summary import summary as _summary
 from engine.world import World
 
@@ -70,6 +71,7 @@ __all__ = [
     "deserialize",
     "format_action",
     "legal_actions",
+    "near",
     "new_game",
     "parse_order",
     "preview",
@@ -129,9 +131,19 @@ def decision(state: GameState) -> Decision:
 
 
 def summary(state: GameState, side: str) -> Summary:
-    """What ``side`` has, for people: its countries' money and pools, its units and where."""
+    """What ``side`` has, for people: its countries' money and pools, its units and where.
+    Any side's: a player sees the whole state (see :func:`view`)."""
     _side(side)
     return _summary(state, side)
+
+
+def near(state: GameState, place: str, radius: int) -> Near:
+    """The units of both sides within ``radius`` hexes of ``place`` (``COL,ROW``, ``[City]``
+    or a city's name), nearest first; an unknown city raises OrderError with the names it
+    may have meant."""
+    if radius < 0:
+        raise OrderError(f"a radius counts hexes: {radius} is below 0", rule="order.number")
+    return _near(state, place, radius)
 
 
 def winner(state: GameState) -> str | None:
