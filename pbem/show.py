@@ -11,7 +11,6 @@ order language takes them: ``COL,ROW``, or a city as ``[Name]``.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +53,8 @@ def _game_overview(ws: Workspace, gid: str) -> tuple[dict[str, Any], dict[str, A
 
 def _country(ov: dict[str, Any], given: str) -> str:
     """The country ``given`` names (any case), or a one-line error with the names it may mean."""
+    import difflib
+
     names = sorted({c["name"] for side in SIDES for c in ov["sides"][side]["countries"]})
     by_lower = {n.lower(): n for n in names}
     if given.lower() in by_lower:

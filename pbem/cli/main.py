@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 import typer.main
 from typer.core import TyperGroup
+
+from pbem.cli import plain
 
 #: Every command, in the order help lists them, with the module of pbem/cli that
 #: defines it (its ``register(app)`` adds it).
@@ -92,7 +95,12 @@ def main(
 
 
 def run() -> None:
-    app()
+    # A plain command line runs without typer's parameter layer (see pbem/cli/plain.py).
+    status = plain.run(main, COMMANDS, sys.argv[1:])
+    if status is None:
+        app()
+    else:
+        sys.exit(status)
 
 
 if __name__ == "__main__":
