@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.hexgrid import HexGrid
+from engine.hexgrid import NO_HEX
 from engine.hexmap import City, HexMap
 from engine.orders import parse_hex
 from engine.state import NO_UNIT, GameState, Unit
@@ -123,29 +123,35 @@ def _line(state: GameState, u: Unit, cities: _Cities) -> UnitLine:
 
 
 class _Cities:
-    """The map's cities by row, to find the nearest one to a hex without measuring to all."""
+    """The nearest city to each hex asked about, by rings of hexes around it (a unit is
+    usually in or close to a city, so few rings are searched), remembered per hex."""
 
     def __init__(self, hexmap: HexMap) -> None:
-        self.grid: HexGrid = hexmap.grid
-        self.by_row: dict[int, list[tuple[int, City]]] = {}
-        for city in hexmap.city_at.values():
-            col, row = self.grid.col_row(city.hex)
-            self.by_row.setdefault(row, []).append((col, city))
+        self.city_at: dict[int, City] = hexmap.city_at
+        self.neighbours: list[int] = hexmap.neighbours
+        self.known: dict[int, tuple[str, int]] = {}
 
     def nearest(self, h: int) -> tuple[str, int]:
         """The nearest city within NEAR_CITY hexes (ties: by name) and its distance; ("", 0) if none."""
-        grid = self.grid
-        col, row = grid.col_row(h)
-        best: tuple[int, str] | None = None
-        for r in range(row - NEAR_CITY, row + NEAR_CITY + 1):
-            for c, city in self.by_row.get(r, ()):
-                # A hex step changes the column by one at most: most cities fail this cheap test.
-                dc = abs(c - col)
-                if grid.wrap:
-                    dc = min(dc, grid.width - dc)
-                if dc > NEAR_CITY:
-                    continue
-                d = grid.distance(h, city.hex)
-                if d <= NEAR_CITY and (best is None or (d, city.name) < best):
-                    best = (d, city.name)
-        return ("", 0) if best is None else (best[1], best[0])
+        if h in self.known:
+            return self.known[h]
+        found: tuple[str, int] = ("", 0)
+        city = self.city_at.get(h)
+        if city is not None:
+            found = (city.name, 0)
+        else:
+            seen, ring = {h}, [h]
+            for d in range(1, NEAR_CITY + 1):
+                outer = []
+                for x in ring:
+                    for y in self.neighbours[x * 6 : x * 6 + 6]:
+                        if y != NO_HEX and y not in seen:
+                            seen.add(y)
+                            outer.append(y)
+                ring = outer
+                names = [self.city_at[y].name for y in ring if y in self.city_at]
+                if names:
+                    found = (min(names), d)
+                    break
+        self.known[h] = found
+        return found
