@@ -38,7 +38,7 @@ def _enemy(me: str) -> str:
 
 
 def _side_names(me: str, which: str) -> list[str]:
-    return {"mine": [me], "enemy": [_enemy(me)], "all": list(SIDES)}[which]
+    return {"mine": [me], "enemy": [_enemy(me)], "all": [me, _enemy(me)]}[which]
 
 
 def _game_overview(ws: Workspace, gid: str) -> tuple[dict[str, Any], dict[str, Any]]:
