@@ -111,7 +111,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         tx.put(f"{rel}/files/00000-{g.creator}.pbem", genesis.raw)
         tx.put(f"{rel}/files/00001-{side}.pbem", join_tf.raw)
         tx.put(f"{rel}/snapshot", game.to_bytes())
-        overview.stage(tx, ws, gid, side)
+        overview.stage(tx, ws, gid, side, game)
         tx.put(f"outbox/{join_tf.name}", join_tf.raw)
         tx.delete(f".pbem/invitations/{gid}.pbem")
         ws.commit(tx)

@@ -97,17 +97,20 @@ def read(ws: Workspace, gid: str) -> dict[str, Any] | None:
     return ov
 
 
-def build(snapshot: bytes, pending_bytes: bytes | None, me: str) -> dict[str, Any]:
-    """The overview of a game from its snapshot and my pending turn (by the engine)."""
+def build(snapshot: bytes, pending_bytes: bytes | None, me: str, work: Game | None = None) -> dict[str, Any]:
+    """The overview of a game from its snapshot and my pending turn (by the engine);
+    ``work`` is the game they make, when the caller holds it already."""
     from pbem import engine_link, protocol, wire
     from pbem.localgame import LOCAL_LIMITS
 
     api = engine_link.api()
-    game = protocol.Game.from_bytes(snapshot)
     pending = wire.unpack(pending_bytes, LOCAL_LIMITS) if pending_bytes is not None else None
-    seq = game.seq + 1
-    for i, rec in enumerate((pending or {}).get("records") or [], 1):
-        protocol.apply_record(game, me, seq, rec, f"pending record {i}")
+    game = work
+    if game is None:
+        game = protocol.Game.from_bytes(snapshot)
+        seq = game.seq + 1
+        for i, rec in enumerate((pending or {}).get("records") or [], 1):
+            protocol.apply_record(game, me, seq, rec, f"pending record {i}")
     pos = position(game, pending)
     state, listed, unfit = game.state, [], ""
     sim = [api.Action.from_wire(w) for w in (pending or {}).get("sim") or []]
@@ -167,9 +170,11 @@ def position_of(ov: dict[str, Any]) -> Position:
     return Position(**p)
 
 
-def stage(tx: Transaction, ws: Workspace, gid: str, me: str) -> dict[str, Any] | None:
+def stage(tx: Transaction, ws: Workspace, gid: str, me: str, work: Game | None = None) -> dict[str, Any] | None:
     """Stage the overview of game ``gid`` as ``tx`` leaves its snapshot and my pending turn,
-    and return it (None before the game has begun)."""
+    and return it (None before the game has begun).  ``work`` is the game those make, if
+    the caller holds it: replaying my pending records again (a revealed deployment, a
+    whole movement phase) can cost more than the command's own work."""
     rel = ws.game_rel(gid)
 
     def left(name: str) -> bytes | None:
@@ -180,7 +185,7 @@ def stage(tx: Transaction, ws: Workspace, gid: str, me: str) -> dict[str, Any] |
     if snapshot is None:
         tx.delete(f"{rel}/overview")
         return None
-    ov = build(snapshot, left("pending"), me)
+    ov = build(snapshot, left("pending"), me, work)
     tx.put(f"{rel}/overview", json.dumps(ov, sort_keys=True, separators=(",", ":")).encode())
     return ov
 

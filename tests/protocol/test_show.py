@@ -114,6 +114,7 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> Iterator[War]:
                     exchange.import_file(w.root, f)
                 if exchange.game_info(w.root, gid).my_turn:
                     turn.bot_play(w, gid)
+                _overview_is_the_games(w, gid, side)
                 for f in sorted(w.outbox.glob("*.pbem")):
                     if f.name not in delivered:
                         delivered.add(f.name)
@@ -129,6 +130,15 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> Iterator[War]:
             exchange.import_file(ws["allies"].root, f)
         yield War(gid, ws["allies"].root, root / "home")
     engine_link.use(None)
+
+
+def _overview_is_the_games(ws: Workspace, gid: str, side: str) -> None:
+    """The overview each command stored (from the game it held) is the one the bytes give."""
+    d = ws.game_dir(gid)
+    stored = overview.read(ws, gid)
+    pending = d / "pending"
+    rebuilt = overview.build((d / "snapshot").read_bytes(), pending.read_bytes() if pending.exists() else None, side)
+    assert stored is not None and stored == json.loads(json.dumps(rebuilt))
 
 
 @pytest.fixture
