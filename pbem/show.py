@@ -64,6 +64,10 @@ def _country(ov: dict[str, Any], given: str) -> str:
     raise PbemError(f"there is no country named {given}{hint}", "usage")
 
 
+def _hexes(n: int) -> str:
+    return f"{n} hex" if n == 1 else f"{n} hexes"
+
+
 def _unit_line(u: dict[str, Any], distance: int | None = None) -> str:
     far = "" if distance is None else f"{distance:>2}  "
     flags = f"  ({', '.join(u['flags'])})" if u["flags"] else ""
@@ -107,7 +111,7 @@ def show(
                 if distances is not None:
                     place, dist = distances
                     listed = sorted((u for u in listed if u["id"] in dist), key=lambda u: (dist[u["id"]], u["id"]))
-                    title += f" within {which.radius} hexes of {place}"
+                    title += f" within {_hexes(which.radius)} of {place}"
                 lines.append("")
                 lines.append(f"{title} ({len(listed)}):")
                 lines += [_unit_line(u, None if distances is None else distances[1][u["id"]]) for u in listed]
@@ -186,7 +190,7 @@ def where(ws: Workspace, gid: str, what: str, home: Path | None = None, radius: 
             ((dist[u["id"]], side, u) for side in SIDES for u in ov["sides"][side]["units"] if u["id"] in dist),
             key=lambda t: (t[0], t[1] != m["side"], t[2]["id"]),
         )
-        within = f"within {radius} hex{'es' if radius != 1 else ''} of {place}" if radius else f"in {place}"
+        within = f"within {_hexes(radius)} of {place}" if radius else f"in {place}"
         if not found:
             return [f"no units {within}"]
         lines = [f"units {within} ({len(found)}; hexes away, unit, where):"]
