@@ -36,8 +36,11 @@ def _fresh(code: str) -> float:
 
 def _timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
     t = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, env=env, check=True, capture_output=True)
-    return time.perf_counter() - t
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - t
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(cmd[1:])} ({env.get('PYTHONPATH')}): exit {done.returncode}: {done.stderr}")
+    return took
 
 
 def _game(root: Path) -> tuple[Path, str, dict[str, str]]:
