@@ -85,7 +85,8 @@ def meta(ws: Workspace, gid: str) -> dict[str, Any]:
 
 
 def lines(ws: Workspace, gid: str | None = None, home: Path | None = None) -> list[str]:
-    """One status line per game of the workspace (or for ``gid``), then its invitations."""
+    """One status line per game of the workspace (or for ``gid``), then its invitations.
+    ``home`` is kept for the callers that pass one: no identity is read any more."""
     with ws.locked():
         gids = [gid] if gid else ws.games()
         lines = []
