@@ -105,3 +105,17 @@ def test_every_command_is_known_by_name_and_module() -> None:
     modules = {p.stem for p in (ROOT / "pbem" / "cli").glob("*_cmd.py")}
     registered = {name: module for module in sorted(modules) for name in module_commands(module)}
     assert registered == COMMANDS
+
+
+def test_global_options_are_read_before_the_command(
+    joined: tuple[Path, str, dict[str, str]], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws, gid, env = joined
+    monkeypatch.setenv("PBEM_HOME", env["PBEM_HOME"])
+    monkeypatch.delenv("PBEM_WORKSPACE", raising=False)
+    assert plain.run(main, COMMANDS, ["--workspace", str(ws), "--home", env["PBEM_HOME"], "status", gid]) == 0
+    assert os.environ["PBEM_WORKSPACE"] == str(ws)  # as typer's own root callback sets it
+    out = capsys.readouterr().out
+    assert out == CliRunner(env=env).invoke(app, ["-w", str(ws), "status", gid]).output
+    assert plain.run(main, COMMANDS, ["-w", str(ws), "show", "nosuchgame"]) == 1  # a user error: one line, status 1
+    assert "no game nosuchgame" in capsys.readouterr().err

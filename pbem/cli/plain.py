@@ -152,10 +152,12 @@ def run(root: Callable[..., Any], commands: dict[str, str], argv: list[str]) -> 
         if at >= len(argv) or argv[at] not in commands:
             return None
         fn = command(commands[argv[at]], argv[at])
-        root_args, fn_args = parse(root, argv[:at]), parse(fn, argv[at + 1 :])
+        # As in typer, the global options take effect before the command's are read: they
+        # set the variables that the command's options default to.
+        root(**parse(root, argv[:at]))
+        fn_args = parse(fn, argv[at + 1 :])
     except _NotPlain:
         return None
-    root(**root_args)
     try:
         fn(**fn_args)
     except typer.Exit as exc:
