@@ -61,7 +61,8 @@ from engine.sequence import (
 from engine.sequence import decision as _decision
 from engine.sides import SIDES
 from engine.state import GameState
-from engine.summary import Summary
+from engine.summary import Near, Summary
+from engine.summary import near as _near
 from engine.summary import summary as _summary
 from engine.world import World
 
@@ -88,6 +89,7 @@ __all__ = [
     "deserialize",
     "format_action",
     "legal_actions",
+    "near",
     "new_game",
     "parse_order",
     "preview",
@@ -147,7 +149,8 @@ def decision(state: GameState) -> Decision:
 
 
 def summary(state: GameState, side: str) -> Summary:
-    """What ``side`` has, for people: its countries' money and pools, its units and where."""
+    """What ``side`` has, for people: its countries' money and pools, its units and where.
+    Any side's: a player sees the whole state (see :func:`view`)."""
     _side(side)
     return _summary(state, side)
 
@@ -157,6 +160,15 @@ def board(state: GameState, side: str) -> Board:
     engine/board.py): control, installations, weather and every counter on the map."""
     _side(side)
     return _board(state, side)
+
+
+def near(state: GameState, place: str, radius: int) -> Near:
+    """The units of both sides within ``radius`` hexes of ``place`` (``COL,ROW``, ``[City]``
+    or a city's name), nearest first; an unknown city raises OrderError with the names it
+    may have meant."""
+    if radius < 0:
+        raise OrderError(f"a radius counts hexes: {radius} is below 0", rule="order.number")
+    return _near(state, place, radius)
 
 
 def winner(state: GameState) -> str | None:

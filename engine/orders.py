@@ -86,19 +86,28 @@ def _usage(name: str) -> str:
     return " ".join(parts)
 
 
+def parse_hex(hexmap: HexMap, word: str) -> int:
+    """A hex written ``COL,ROW`` or as a city in brackets; OrderError says what is wrong
+    (an unknown city with the names it may have meant)."""
+    if word.startswith("[") and word.endswith("]"):
+        city = hexmap.city_by_name.get(word[1:-1].lower())
+        if city is None:
+            close = difflib.get_close_matches(word[1:-1].lower(), hexmap.city_by_name, n=3, cutoff=0.75)
+            hint = f"; did you mean {' or '.join(hexmap.city_by_name[c].name for c in close)}?" if close else ""
+            raise OrderError(f"there is no city named {word[1:-1]}{hint}", rule="order.unknown-place")
+        return city.hex
+    try:
+        return hexmap.grid.parse_label(word)
+    except ValueError as exc:
+        raise OrderError(str(exc), rule="order.hex") from None
+
+
 def _parse_arg(hexmap: HexMap, word: str, role: str, order: str) -> int | str | bool:
     if role == "hex":
-        if word.startswith("[") and word.endswith("]"):
-            city = hexmap.city_by_name.get(word[1:-1].lower())
-            if city is None:
-                close = difflib.get_close_matches(word[1:-1].lower(), hexmap.city_by_name, n=3, cutoff=0.75)
-                hint = f"; did you mean {' or '.join(hexmap.city_by_name[c].name for c in close)}?" if close else ""
-                raise OrderError(f"'{order}': there is no city named {word[1:-1]}{hint}", rule="order.unknown-place")
-            return city.hex
         try:
-            return hexmap.grid.parse_label(word)
-        except ValueError as exc:
-            raise OrderError(f"'{order}': {exc}", rule="order.hex") from None
+            return parse_hex(hexmap, word)
+        except OrderError as exc:
+            raise OrderError(f"'{order}': {exc}", rule=exc.rule) from None
     if role == "unit":
         text = word[1:] if word.startswith("#") else word
         if not text.isdigit():

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, engine_link, keys, protocol, turnfile
+from pbem import dice, engine_link, keys, overview, protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import dice_secret
 from pbem.store import Transaction, Workspace
@@ -111,6 +111,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         tx.put(f"{rel}/files/00000-{g.creator}.pbem", genesis.raw)
         tx.put(f"{rel}/files/00001-{side}.pbem", join_tf.raw)
         tx.put(f"{rel}/snapshot", game.to_bytes())
+        overview.stage(tx, ws, gid, side, game)
         tx.put(f"outbox/{join_tf.name}", join_tf.raw)
         tx.delete(f".pbem/invitations/{gid}.pbem")
         ws.commit(tx)

@@ -1,15 +1,24 @@
 """Where each game stands, for a person: the date, the phase, whose file is awaited,
-what is still unsent, and the command to run next."""
+what is still unsent, and the command to run next.
+
+`pbem status` reads the game's overview (pbem/overview.py) and needs no engine;
+the other commands, which hold the game already, describe it by the engine.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem import engine_link, protocol
-from pbem.localgame import LocalGame
-from pbem.protocol import Game
-from pbem.store import Workspace
+from pbem import overview
+from pbem.errors import PbemError
+from pbem.overview import Position
+from pbem.store import Workspace, read_bytes
+
+if TYPE_CHECKING:
+    from pbem.localgame import LocalGame
+    from pbem.protocol import Game
 
 
 def awaited(kind: str) -> str:
@@ -24,25 +33,26 @@ def awaited(kind: str) -> str:
 
 
 def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None = None) -> str:
-    gid = lg.gid
-    if work is None:
-        return f"game {gid}: waiting for {lg.meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
-    api = engine_link.api()
-    d = api.decision(work.state)
-    head = f"game {gid} ({lg.meta['side']}), file {work.seq}, {d.when}, {d.phase}"
-    disputes = lg.meta.get("disputes")
+    """The status of a game held in memory (``work``: with my pending records applied)."""
+    return describe(lg.gid, lg.meta, None if work is None else overview.position(work, pending))
+
+
+def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
+    """One line for a person: where game ``gid`` stands and what to run next."""
+    me = meta["side"]
+    if pos is None:
+        return f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
+    head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {pos.phase}"
+    disputes = meta.get("disputes")
     if disputes:
         head += f" [DISPUTED: {disputes[0]}]"
-    exp = protocol.expected(work)
-    if exp is None:
-        w = api.winner(work.state)
-        return f"{head}: the game is over" + (f"; {w} win" if w else "")
-    side, kind = exp
-    unsent = len((pending or {}).get("records") or [])
-    if side != lg.me and unsent:
+    if pos.expected is None:
+        return f"{head}: the game is over" + (f"; {pos.winner} win" if pos.winner else "")
+    side, kind = pos.expected
+    if side != me and pos.unsent:
         # My part is complete but still on this machine: the opponent has received nothing.
-        return f"{head}: {unsent} orders not sent: run `pbem send {gid}`, then deliver the file in outbox/"
-    if side != lg.me:
+        return f"{head}: {pos.unsent} orders not sent: run `pbem send {gid}`, then deliver the file in outbox/"
+    if side != me:
         if kind in ("dice", "reveal"):
             what = "opening of its commitment" if kind == "reveal" else "dice value"
             return (
@@ -50,39 +60,40 @@ def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None
                 "decision); next: `pbem import` when their file arrives"
             )
         return f"{head}: waiting for {side}'s {awaited(kind)}; next: `pbem import` when their file arrives"
-    auto = (pending or {}).get("auto", 0)
-    if auto:
-        head += f" ({auto} automatic record(s) go out with your next file)"
+    if pos.auto:
+        head += f" ({pos.auto} automatic record(s) go out with your next file)"
     if kind in ("commit", "sim"):
-        n = len((pending or {}).get("sim") or [])
         return (
-            f"{head}: your move: {d.prompt} ({awaited(kind)}; {n} listed); next: `pbem orders {gid} FILE` "
+            f"{head}: your move: {pos.prompt} ({awaited(kind)}; {pos.listed} listed); next: `pbem orders {gid} FILE` "
             f"then `pbem send {gid}`, or `pbem bot play {gid}`"
         )
     if kind == "act":
         return (
-            f"{head}: your move: {d.prompt}; next: `pbem orders {gid} FILE` then `pbem send {gid}`, "
+            f"{head}: your move: {pos.prompt}; next: `pbem orders {gid} FILE` then `pbem send {gid}`, "
             f"or `pbem bot play {gid}`"
         )
     return f"{head}: you owe an automatic {kind}; next: `pbem import`"
 
 
+def meta(ws: Workspace, gid: str) -> dict[str, Any]:
+    """Who I am in game ``gid`` (its meta.json), read without the game's other modules."""
+    raw = read_bytes(ws.game_dir(gid) / "meta.json")
+    if raw is None:
+        raise PbemError(f"no game {gid} in this workspace", "game")
+    found: dict[str, Any] = json.loads(raw)
+    return found
+
+
 def lines(ws: Workspace, gid: str | None = None, home: Path | None = None) -> list[str]:
-    """One status line per game of the workspace (or for ``gid``), then its invitations."""
+    """One status line per game of the workspace (or for ``gid``), then its invitations.
+    ``home`` is kept for the callers that pass one: no identity is read any more."""
     with ws.locked():
         gids = [gid] if gid else ws.games()
         lines = []
         for g in gids:
-            lg = LocalGame(ws, g, home)
-            game = lg.game()
-            if game is None:
-                lines.append(status_line(lg, None))
-                continue
-            pending = lg.pending()
-            work = game.clone()
-            for rec in pending["records"]:
-                protocol.apply_record(work, lg.me, game.seq + 1, rec, "pending")
-            lines.append(status_line(lg, work, pending))
+            m = meta(ws, g)
+            ov = overview.current(ws, g, m["side"])
+            lines.append(describe(g, m, None if ov is None else overview.position_of(ov)))
         inv = ws.store / "invitations"
         for p in sorted(inv.glob("*.pbem")) if inv.is_dir() else []:
             lines.append(f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`")

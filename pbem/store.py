@@ -17,6 +17,7 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
     .pbem/games/<gid>/meta.json        who I am in this game
     .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file
+    .pbem/games/<gid>/overview         what `pbem status` and `pbem show` print of it (pbem/overview.py)
     .pbem/games/<gid>/files/           the accepted history, one file per sequence number
     .pbem/games/<gid>/waiting/         files that arrived ahead of a gap
     .pbem/games/<gid>/evidence/        equivocation: both signed files of a disputed position

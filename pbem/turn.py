@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commit, engine_link, protocol
+from pbem import commit, engine_link, overview, protocol
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, commit_salt
 from pbem.protocol import Game
@@ -43,10 +43,12 @@ def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
         lg.stage_history(tx, tf)
         tx.put(f"{lg.rel}/snapshot", game.to_bytes())
         lg.stage_pending(tx, None)
+        overview.stage(tx, lg.ws, lg.gid, lg.me, game)
         return [lg.stage_outbox(tx, tf)]
     tx.put(f"{lg.rel}/snapshot", before)
     seq = game.seq
     lg.stage_pending(tx, {"base": seq, "records": records, "auto": len(records), "sim": None} if records else None)
+    overview.stage(tx, lg.ws, lg.gid, lg.me, game)
     return []
 
 
@@ -129,6 +131,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
             count += 1
         tx = Transaction()
         lg.stage_pending(tx, t.pending)
+        overview.stage(tx, ws, gid, lg.me, t.work)
         ws.commit(tx)
     return f"{count} order(s) added to game {gid}; {status_line(lg, t.work, t.pending)}"
 
@@ -152,6 +155,7 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
             raise PbemError(f"nothing to undo in game {gid}", "turn")
         tx = Transaction()
         lg.stage_pending(tx, p)
+        overview.stage(tx, ws, gid, lg.me)
         ws.commit(tx)
     return f"took back {text}"
 
@@ -197,6 +201,7 @@ def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
     lg.stage_history(tx, tf)
     tx.put(f"{lg.rel}/snapshot", game.to_bytes())
     lg.stage_pending(tx, None)
+    overview.stage(tx, lg.ws, lg.gid, lg.me, game)
     lg.stage_outbox(tx, tf)
     return tf, tx
 

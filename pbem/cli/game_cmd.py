@@ -1,4 +1,4 @@
-"""Game commands: identities, new/join, import, status, orders, send, undo, verify, audit, selfplay."""
+"""Game commands: identities, new/join, import, orders, send, undo, verify, audit, selfplay."""
 
 from __future__ import annotations
 
@@ -137,32 +137,6 @@ def import_(
 
 
 @user_errors
-def status(
-    game: Annotated[str | None, typer.Argument(help="Game id or its first characters (default: every game)")] = None,
-    ws_path: WorkspaceOpt = None,
-) -> None:
-    """Date, phase, who must act, what is awaited and which command to run next."""
-    ws = workspace(ws_path)
-    for line in status_lines(ws, ws.resolve_game(game) if game else None):
-        typer.echo(line)
-
-
-@user_errors
-def show(
-    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
-    legal: Annotated[int, typer.Option("--legal", help="How many of the allowed orders to list (0: all)")] = 40,
-    units: Annotated[bool, typer.Option("--units/--no-units", help="List my units")] = True,
-    ws_path: WorkspaceOpt = None,
-) -> None:
-    """My countries, my units and the orders I may give now (after my pending orders)."""
-    from pbem.show import show as show_game
-
-    ws = workspace(ws_path)
-    for line in show_game(ws, ws.resolve_game(game), legal_limit=legal, units=units):
-        typer.echo(line)
-
-
-@user_errors
 def orders(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     file: Annotated[str, typer.Argument(help="Text file of orders, one per line, or - for stdin")],
@@ -263,8 +237,6 @@ def register(app: typer.Typer) -> None:
     app.command("new")(new)
     app.command("join")(join)
     app.command("import")(import_)
-    app.command("status")(status)
-    app.command("show")(show)
     app.command("orders")(orders)
     app.command("send")(send)
     app.command("undo")(undo)

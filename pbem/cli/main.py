@@ -1,17 +1,73 @@
-"""The `pbem` command line: one root app; each command group lives in its own module."""
+"""The `pbem` command line: one root app; each command group lives in its own module.
+
+A command's module is imported only when that command runs (help imports them all):
+a command pays for its own imports only, so `pbem status` starts without the engine.
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
-from pbem.cli import arena_cmd, bot_cmd, game_cmd, mail_cmd, map_cmd, scenario_cmd
+from pbem.cli import plain
+
+#: Every command, in the order help lists them, with the module of pbem/cli that
+#: defines it (its ``register(app)`` adds it).
+COMMANDS = {
+    "scenario": "scenario_cmd",
+    "map": "map_cmd",
+    "keygen": "game_cmd",
+    "key": "game_cmd",
+    "new": "game_cmd",
+    "join": "game_cmd",
+    "import": "game_cmd",
+    "status": "show_cmd",
+    "show": "show_cmd",
+    "where": "show_cmd",
+    "orders": "game_cmd",
+    "send": "game_cmd",
+    "undo": "game_cmd",
+    "verify": "game_cmd",
+    "audit": "game_cmd",
+    "selfplay": "game_cmd",
+    "bot": "bot_cmd",
+    "arena": "arena_cmd",
+    "mail": "mail_cmd",
+}
+
+
+def module_commands(module: str) -> dict[str, Any]:
+    """The commands that ``pbem.cli.<module>`` registers, built for the command line."""
+    scratch = typer.Typer()
+    importlib.import_module(f"pbem.cli.{module}").register(scratch)
+    return dict(typer.main.get_group(scratch).commands)
+
+
+class LazyGroup(TyperGroup):
+    """The root group: knows every command's name, builds a command when it is asked for."""
+
+    # The command and context types are click's, which typer ships in its own copy from
+    # version 0.2x on; Any keeps this file independent of where they come from.
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            for name, command in module_commands(COMMANDS[cmd_name]).items():
+                self.commands.setdefault(name, command)
+        return super().get_command(ctx, cmd_name)
+
 
 app = typer.Typer(
     name="pbem",
+    cls=LazyGroup,
     help="World War 2 by e-mail: signed turn files, hidden deployment, fair dice without a referee.",
     no_args_is_help=True,
     add_completion=False,
@@ -38,12 +94,13 @@ def main(
         os.environ["PBEM_HOME"] = str(home)
 
 
-for module in (scenario_cmd, map_cmd, game_cmd, bot_cmd, arena_cmd, mail_cmd):
-    module.register(app)
-
-
 def run() -> None:
-    app()
+    # A plain command line runs without typer's parameter layer (see pbem/cli/plain.py).
+    status = plain.run(main, COMMANDS, sys.argv[1:])
+    if status is None:
+        app()
+    else:
+        sys.exit(status)
 
 
 if __name__ == "__main__":

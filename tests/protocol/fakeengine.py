@@ -219,6 +219,17 @@ def summary(state: State, side: str) -> Summary:
     return Summary()  # the stand-in has no countries or units to list
 
 
+@dataclass(frozen=True)
+class Near:
+    place: str
+    radius: int
+    units: tuple[Any, ...] = ()
+
+
+def near(state: State, place: str, radius: int) -> Near:
+    return Near(place, radius)  # nor a map to measure on
+
+
 def standing_orders(state: State, side: str) -> list[Action]:
     return []  # the stand-in has no standing orders
 

@@ -1,0 +1,77 @@
+"""Looking at a game: `pbem status`, `pbem show` and `pbem where`.
+
+They answer from the game's overview, without the rules engine, so they start fast;
+only the allowed orders and a search around a place load the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.errors import PbemError
+
+
+@user_errors
+def status(
+    game: Annotated[str | None, typer.Argument(help="Game id or its first characters (default: every game)")] = None,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Date, phase, who must act, what is awaited and which command to run next."""
+    from pbem.status import lines
+
+    ws = workspace(ws_path)
+    for line in lines(ws, ws.resolve_game(game) if game else None):
+        typer.echo(line)
+
+
+@user_errors
+def show(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    legal: Annotated[
+        int | None, typer.Option("--legal", help="List that many of the orders I may give now (0: all)")
+    ] = None,
+    units: Annotated[bool, typer.Option("--units/--no-units", help="List the units")] = True,
+    enemy: Annotated[bool, typer.Option("--enemy", help="The enemy's countries and units instead of mine")] = False,
+    all_sides: Annotated[bool, typer.Option("--all", help="Both sides' countries and units")] = False,
+    country: Annotated[str | None, typer.Option("--country", help="Only this country (of either side)")] = None,
+    near: Annotated[
+        str | None, typer.Option("--near", help="Only units near this hex: COL,ROW, [City] or a city's name")
+    ] = None,
+    radius: Annotated[int, typer.Option("--radius", help="How many hexes around --near", min=0)] = 3,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Countries (money, pools) and units (counter numbers, hex, supply) after my pending orders."""
+    from pbem.show import Filter
+    from pbem.show import show as show_game
+
+    if enemy and all_sides:
+        raise PbemError("--enemy and --all exclude each other: --all lists both sides", "usage")
+    which = Filter("enemy" if enemy else "all" if all_sides else "mine", country, near, radius)
+    ws = workspace(ws_path)
+    for line in show_game(ws, ws.resolve_game(game), legal_limit=legal, units=units, which=which):
+        typer.echo(line)
+
+
+@user_errors
+def where(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    what: Annotated[str, typer.Argument(help="#UNIT, or a place: a city's name, [City] or COL,ROW")],
+    radius: Annotated[int, typer.Option("--radius", help="How many hexes around a place", min=0)] = 1,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Where a unit stands, or which units of both sides stand in or near a place."""
+    from pbem.show import where as where_is
+
+    ws = workspace(ws_path)
+    for line in where_is(ws, ws.resolve_game(game), what, radius=radius):
+        typer.echo(line)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    app.command("status")(status)
+    app.command("show")(show)
+    app.command("where")(where)

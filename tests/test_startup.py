@@ -1,0 +1,121 @@
+"""Start-up: `pbem status` and `pbem show` load neither the engine nor NumPy nor
+cryptography nor typer's pydantic layer; commands are found without importing them all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli import plain
+from pbem.cli.main import COMMANDS, app, main, module_commands
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What a look at a game must not import: the rules engine and what only it needs, the
+#: signatures' cryptography, and the pydantic layer typer uses for its own parsing.
+HEAVY = ("engine", "numpy", "cryptography", "pydantic", "pydantic_core", "scenarios")
+
+
+@pytest.fixture(scope="module")
+def joined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict[str, str]]:
+    """A 1939 game, in the workspace of the player who joined it (a snapshot exists)."""
+    root = tmp_path_factory.mktemp("start")
+    env = dict(os.environ, PBEM_HOME=str(root / "home"), PYTHONPATH=str(ROOT))
+    env.pop("PBEM_WORKSPACE", None)
+    runner = CliRunner(env=env)
+
+    def run(*args: str) -> str:
+        result = runner.invoke(app, list(args))
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("keygen", "alice")
+    run("keygen", "bot")
+    run("key", "export", "bot", "-o", str(root / "bot.pub"))
+    gid = run("-w", str(root / "a"), "new", "--scenario", "1939", "--side", "allies", "--me", "alice",
+              "--opponent", str(root / "bot.pub")).split()[0]  # fmt: skip
+    invitation = next((root / "a" / "outbox").glob("*.pbem"))
+    run("-w", str(root / "b"), "join", str(invitation), "--me", "bot")
+    return root / "b", gid, env
+
+
+def _fresh(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[str, list[str]]:
+    """Run `pbem ARGV` as the console script does, in a fresh interpreter: its output and
+    the top-level packages it imported."""
+    code = (
+        "import sys, json\n"
+        f"sys.argv = ['pbem', *{argv!r}]\n"
+        "from pbem.cli.main import run\n"
+        "try:\n    run()\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    *lines, modules = out.stdout.splitlines()
+    return "\n".join(lines) + "\n", json.loads(modules)
+
+
+@pytest.mark.parametrize("argv", [["status"], ["show", "GAME"], ["show", "GAME", "--enemy", "--no-units"]])
+def test_a_look_at_a_game_imports_no_engine(joined: tuple[Path, str, dict[str, str]], argv: list[str]) -> None:
+    ws, gid, env = joined
+    argv = [gid if a == "GAME" else a for a in argv]
+    out, modules = _fresh(argv, ws, env)
+    assert gid in out
+    assert [m for m in modules if m in HEAVY] == []
+    # the same words as typer's own reading of the command line
+    typed = CliRunner(env=env).invoke(app, ["-w", str(ws), *argv])
+    assert typed.exit_code == 0 and typed.output == out
+
+
+def test_the_engine_is_loaded_when_the_allowed_orders_are_asked_for(joined: tuple[Path, str, dict[str, str]]) -> None:
+    ws, gid, env = joined
+    out, modules = _fresh(["show", gid, "--legal", "3"], ws, env)
+    assert "orders you may give now" in out and "engine" in modules
+
+
+def test_plain_reading_of_a_command_line() -> None:
+    from pbem.cli.show_cmd import show
+
+    got = plain.parse(show, ["abc", "--legal=5", "--no-units", "--country", "Germany", "-w", "here"])
+    assert got == {
+        "game": "abc",
+        "legal": 5,
+        "units": False,
+        "enemy": False,
+        "all_sides": False,
+        "country": "Germany",
+        "near": None,
+        "radius": 3,
+        "ws_path": Path("here"),
+    }
+    # anything else is left to typer, which has the messages for it
+    for argv in (["abc", "--help"], ["abc", "--radius", "-1"], ["abc", "--legal", "x"], [], ["abc", "--bogus"]):
+        with pytest.raises(plain._NotPlain):
+            plain.parse(show, argv)
+    assert plain.run(main, COMMANDS, ["show", "abc", "--bogus"]) is None
+    assert plain.run(main, COMMANDS, ["key", "list"]) is None  # a command group
+
+
+def test_every_command_is_known_by_name_and_module() -> None:
+    modules = {p.stem for p in (ROOT / "pbem" / "cli").glob("*_cmd.py")}
+    registered = {name: module for module in sorted(modules) for name in module_commands(module)}
+    assert registered == COMMANDS
+
+
+def test_global_options_are_read_before_the_command(
+    joined: tuple[Path, str, dict[str, str]], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws, gid, env = joined
+    monkeypatch.setenv("PBEM_HOME", env["PBEM_HOME"])
+    monkeypatch.delenv("PBEM_WORKSPACE", raising=False)
+    assert plain.run(main, COMMANDS, ["--workspace", str(ws), "--home", env["PBEM_HOME"], "status", gid]) == 0
+    assert os.environ["PBEM_WORKSPACE"] == str(ws)  # as typer's own root callback sets it
+    out = capsys.readouterr().out
+    assert out == CliRunner(env=env).invoke(app, ["-w", str(ws), "status", gid]).output
+    assert plain.run(main, COMMANDS, ["-w", str(ws), "show", "nosuchgame"]) == 1  # a user error: one line, status 1
+    assert "no game nosuchgame" in capsys.readouterr().err
