@@ -32,9 +32,9 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from pbem.durable import atomic_write
 from pbem.errors import PbemError
 from pbem.hashing import D_FINGERPRINT
-from pbem.store import atomic_write
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EMAIL_RE = re.compile(r"^[^\s@]{1,64}@[^\s@]{1,190}$")

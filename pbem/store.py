@@ -27,12 +27,11 @@ Layout (``<gid>`` = 12 hex characters)::
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem import wire
+from pbem import durable, wire
 from pbem.errors import PbemError
 
 STORE_DIR = ".pbem"
@@ -54,37 +53,10 @@ def crash_point() -> None:
         os._exit(86)
 
 
-def _fsync_dir(path: Path) -> None:
-    # A rename is durable only once its directory entry is on disk.
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` so that readers see the old or the new content, never a mix."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fchmod(fd, mode)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    crash_point()
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
-    crash_point()
+    """Write ``data`` to ``path`` so that readers see the old or the new content, never a mix
+    (a step of a commit: the crash test may kill the process around its rename)."""
+    durable.atomic_write(path, data, mode=mode, step=crash_point)
 
 
 def read_bytes(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
@@ -131,19 +103,20 @@ class Workspace:
             finally:
                 _held[key] -= 1
             return
-        try:
-            self.store.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.store / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise PbemError(f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with contextlib.ExitStack() as stack:
+            try:
+                self.store.mkdir(parents=True, exist_ok=True)
+                stack.enter_context(durable.flock(self.store / "lock"))
+            except OSError as exc:
+                raise PbemError(
+                    f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store"
+                ) from None
             _held[key] = 1
-            self.recover()
-            yield self
-        finally:
-            _held.pop(key, None)
-            os.close(fd)
+            try:
+                self.recover()
+                yield self
+            finally:
+                _held.pop(key, None)
 
     def recover(self) -> None:
         journal = self.store / "journal"
@@ -153,11 +126,10 @@ class Workspace:
             self._apply(entries["writes"])
             self.recovered_deletions |= {rel for rel, content in entries["writes"] if content is None}
             journal.unlink()
-            _fsync_dir(self.store)
+            durable.fsync_dir(self.store)
         # Temp files of a writer killed before its rename: we hold the lock, so nobody owns them.
         for d in (self.store, self.outbox, self.inbox):
-            for stray in d.rglob(".*.tmp*") if d.is_dir() else []:
-                stray.unlink(missing_ok=True)
+            durable.remove_swept_temps(d)
 
     def _apply(self, writes: list[list]) -> None:
         for rel, data in writes:
@@ -179,7 +151,7 @@ class Workspace:
         atomic_write(self.store / "journal", wire.pack({"writes": writes}))
         self._apply(writes)
         (self.store / "journal").unlink()
-        _fsync_dir(self.store)
+        durable.fsync_dir(self.store)
         crash_point()
 
     # -- paths ------------------------------------------------------------------
