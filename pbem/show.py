@@ -25,7 +25,7 @@ def show(ws: Workspace, gid: str, home: Path | None = None, legal_limit: int = 4
     state = t.work.state
     side = lg.me
     lines = [status_line(lg, t.work, t.pending)]
-    sim = [api.Action.from_wire(w) for w in (t.pending.get("sim") or [])]
+    sim = [api.Action.from_wire(w) for w in (t.pending.sim or [])]
     if sim:
         try:
             state = api.preview(state, side, sim)
@@ -46,7 +46,7 @@ def show(ws: Workspace, gid: str, home: Path | None = None, legal_limit: int = 4
         for u in mine.units:
             lines.append(f"  {u.label:<48} {u.where}" + (f"  ({', '.join(u.flags)})" if u.flags else ""))
     exp = protocol.expected(t.work)
-    if exp is not None and exp[0] == side and exp[1] in ("act", "commit", "sim"):
+    if exp is not None and exp.side == side and exp.kind in ("act", "commit", "sim"):
         legal = api.legal_actions(state, side)
         lines.append("")
         shown = legal[:legal_limit] if legal_limit else legal

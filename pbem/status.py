@@ -4,10 +4,9 @@ what is still unsent, and the command to run next."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from pbem import engine_link, protocol
-from pbem.localgame import LocalGame
+from pbem.localgame import LocalGame, PendingTurn
 from pbem.protocol import Game
 from pbem.store import Workspace
 
@@ -23,7 +22,7 @@ def awaited(kind: str) -> str:
     }.get(kind, kind)
 
 
-def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None = None) -> str:
+def status_line(lg: LocalGame, work: Game | None, pending: PendingTurn | None = None) -> str:
     gid = lg.gid
     if work is None:
         return f"game {gid}: waiting for {lg.meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
@@ -37,8 +36,9 @@ def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None
     if exp is None:
         w = api.winner(work.state)
         return f"{head}: the game is over" + (f"; {w} win" if w else "")
-    side, kind = exp
-    unsent = len((pending or {}).get("records") or [])
+    side, kind = exp.side, exp.kind
+    pending = pending or PendingTurn()
+    unsent = len(pending.records)
     if side != lg.me and unsent:
         # My part is complete but still on this machine: the opponent has received nothing.
         return f"{head}: {unsent} orders not sent: run `pbem send {gid}`, then deliver the file in outbox/"
@@ -50,11 +50,11 @@ def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None
                 "decision); next: `pbem import` when their file arrives"
             )
         return f"{head}: waiting for {side}'s {awaited(kind)}; next: `pbem import` when their file arrives"
-    auto = (pending or {}).get("auto", 0)
+    auto = pending.auto
     if auto:
         head += f" ({auto} automatic record(s) go out with your next file)"
     if kind in ("commit", "sim"):
-        n = len((pending or {}).get("sim") or [])
+        n = len(pending.sim or [])
         return (
             f"{head}: your move: {d.prompt} ({awaited(kind)}; {n} listed); next: `pbem orders {gid} FILE` "
             f"then `pbem send {gid}`, or `pbem bot play {gid}`"
@@ -80,11 +80,10 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None) -> li
                 continue
             pending = lg.pending()
             work = game.clone()
-            for rec in pending["records"]:
+            for rec in pending.records:
                 protocol.apply_record(work, lg.me, game.seq + 1, rec, "pending")
             lines.append(status_line(lg, work, pending))
-        inv = ws.store / "invitations"
-        for p in sorted(inv.glob("*.pbem")) if inv.is_dir() else []:
+        for p in ws.invitations():
             lines.append(f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`")
         if not lines:
             lines.append("no games in this workspace; start one with `pbem new` or `pbem join`")

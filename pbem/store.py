@@ -33,6 +33,7 @@ from pathlib import Path
 
 from pbem import durable, wire
 from pbem.errors import PbemError
+from pbem.turnfile import TurnFile
 
 STORE_DIR = ".pbem"
 _crash_counter = 0
@@ -160,6 +161,19 @@ class Workspace:
 
     def game_dir(self, gid: str) -> Path:
         return self.root / self.game_rel(gid)
+
+    def invitation_rel(self, gid: str) -> str:
+        return f"{STORE_DIR}/invitations/{gid}.pbem"
+
+    def invitations(self) -> list[Path]:
+        """Kept invitations (genesis files), by game id."""
+        d = self.store / "invitations"
+        return sorted(d.glob("*.pbem")) if d.is_dir() else []
+
+    def stage_outbox(self, tx: Transaction, tf: TurnFile) -> Path:
+        """Stage ``tf`` for delivery in outbox/; returns where it will be."""
+        tx.put(f"outbox/{tf.name}", tf.raw)
+        return self.outbox / tf.name
 
     def resolve_game(self, given: str) -> str:
         """The id of the game ``given`` names: its whole id, or the start of the id of
