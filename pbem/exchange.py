@@ -44,14 +44,6 @@ class GameInfo:
     status_line: str
 
 
-def _inbox_rel(ws: Workspace, path: Path) -> str | None:
-    """The workspace-relative name of ``path`` if it sits in inbox/ (consumed on import)."""
-    with contextlib.suppress(OSError, ValueError):
-        if path.resolve().parent == ws.inbox.resolve():
-            return f"inbox/{path.name}"
-    return None
-
-
 def import_file(workspace: Path, path: Path, home: Path | None = None) -> ImportResult:
     """Verify ``path`` and apply it to its game, all or nothing; see docs/turn-file-format.md."""
     ws = Workspace(workspace)
@@ -63,7 +55,7 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
     """Read ``path``, :func:`receive` it and commit the outcome (a rejection keeps only its
     evidence, and moves an inbox file aside)."""
     tx = Transaction()
-    src = _inbox_rel(ws, path)
+    src = ws.inbox_rel(path)
     tf: TurnFile | None = None
     if src is not None and src in ws.recovered_deletions and not path.exists():
         # The file was saved again (a mail fetched again, say) just before the lock rolled
@@ -81,7 +73,7 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         if src is not None:
             with contextlib.suppress(OSError):
                 if path.is_file() and path.stat().st_size <= turnfile.MAX_FILE:
-                    tx.put(f".pbem/rejected/{path.name}", path.read_bytes())
+                    tx.put(ws.rejected_rel(path.name), path.read_bytes())
     if src is not None:
         tx.delete(src)
     ws.commit(tx)

@@ -15,6 +15,7 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/lock                         flock: one command at a time per workspace
     .pbem/journal                      only while a commit is in flight
     .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
+    .pbem/rejected/                    inbox files an import refused
     .pbem/games/<gid>/meta.json        who I am in this game
     .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file
     .pbem/games/<gid>/files/           the accepted history, one file per sequence number
@@ -161,6 +162,17 @@ class Workspace:
 
     def game_dir(self, gid: str) -> Path:
         return self.root / self.game_rel(gid)
+
+    def inbox_rel(self, path: Path) -> str | None:
+        """The workspace-relative name of ``path`` if it sits in inbox/ (consumed on import)."""
+        with contextlib.suppress(OSError, ValueError):
+            if path.resolve().parent == self.inbox.resolve():
+                return f"inbox/{path.name}"
+        return None
+
+    def rejected_rel(self, name: str) -> str:
+        """Where a refused inbox file is kept for a person to look at."""
+        return f"{STORE_DIR}/rejected/{name}"
 
     def invitation_rel(self, gid: str) -> str:
         return f"{STORE_DIR}/invitations/{gid}.pbem"
