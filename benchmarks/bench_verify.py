@@ -57,15 +57,14 @@ def bench_verify(report: Callable[..., None]) -> None:
     report(f"verify+apply one main-phase file ({n} records)", median, samples[0], target_ms=50)
     report("  per record", median / n, samples[0] / n)
 
-    tf = turnfile.parse(raw)
-    key = protocol.Game.from_bytes(before).genesis.key(tf.side)
-    state = protocol.Game.from_bytes(before).state
+    loaded = protocol.Game.from_bytes(before)
+    genesis, state = loaded.genesis, loaded.state
     from pbem import engine_link
 
     api = engine_link.api()
 
     def protocol_only() -> None:
-        turnfile.parse(raw).verify_signature(key)
+        protocol.authenticate(genesis, turnfile.parse(raw))
         api.state_hash(state)
 
     samples = []
