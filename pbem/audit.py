@@ -35,6 +35,16 @@ class AuditReport:
 
 def audit_dir(directory: Path) -> list[AuditReport]:
     """Verify every game found in ``directory`` from genesis on; raises PbemError naming the bad file."""
+    return [_audit_game(gid, entries) for gid, entries in sorted(_signed_files(directory).items())]
+
+
+def game_files(directory: Path) -> dict[str, list[TurnFile]]:
+    """Each game's files in ``directory``, signatures checked and without gaps, in sequence order
+    (re-executing them is the caller's part)."""
+    return {gid: [file.tf for _, file in _in_order(gid, entries)] for gid, entries in _signed_files(directory).items()}
+
+
+def _signed_files(directory: Path) -> dict[str, list[tuple[Path, TurnFile]]]:
     if not directory.is_dir():
         raise PbemError(f"{directory.name or directory}: not a directory", "usage")
     paths = sorted(p for p in directory.iterdir() if p.suffix == ".pbem" and not p.name.startswith("."))
@@ -56,7 +66,7 @@ def audit_dir(directory: Path) -> list[AuditReport]:
         if not any(tf.seq == 0 for _, tf in entries):
             p = entries[0][0]
             raise PbemError(f"{p.name}: belongs to game {gid}, whose genesis file (number 0) is not here", "sequence")
-    return [_audit_game(gid, entries) for gid, entries in sorted(games.items())]
+    return games
 
 
 def _named(p: Path, fn: Any, *args: Any) -> Any:
@@ -68,12 +78,13 @@ def _named(p: Path, fn: Any, *args: Any) -> Any:
         raise PbemError(msg if msg.startswith(p.name) else f"{p.name}: {msg}", exc.code, exc.rule) from None
 
 
-def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
+def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path, protocol.Authentic]]:
+    """The files of one game from its genesis on: one genesis, signatures valid, no fork, no gap."""
     geneses = [(p, tf) for p, tf in entries if tf.seq == 0]
     if not geneses:
         p = entries[0][0]
         raise PbemError(f"{p.name}: belongs to game {gid}, whose genesis file (number 0) is not here", "sequence")
-    # Every genesis was checked (self-signed by its creator's key) in audit_dir.
+    # Every genesis was checked (self-signed by its creator's key) when the files were read.
     if len({g.hash for _, g in geneses}) > 1:
         raise PbemError(
             f"{geneses[1][0].name}: a second, different genesis for game {gid} ({geneses[0][0].name})", "equivocation"
@@ -93,19 +104,23 @@ def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
             )
         by_seq[tf.seq] = (p, file)
     last = max(by_seq)
-    if last == 0:
-        return AuditReport(gid, 1, 0, 0, genesis.name, False)
     missing = [s for s in range(last + 1) if s not in by_seq]
     if missing:
         raise PbemError(f"game {gid}: file {missing[0]} is missing (files up to {last} are present)", "sequence")
-    p1, join = by_seq[1]
-    game = _named(p1, protocol.start, genesis, join)
+    return [by_seq[s] for s in range(last + 1)]
+
+
+def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
+    files = _in_order(gid, entries)
+    if len(files) == 1:
+        return AuditReport(gid, 1, 0, 0, files[0][1].tf.name, False)
+    p1, join = files[1]
+    game = _named(p1, protocol.start, files[0][1].tf, join)
     commitments = 0
-    for seq in range(2, last + 1):
-        p, file = by_seq[seq]
+    for p, file in files[2:]:
         _named(p, protocol.apply_turn, game, file)
         commitments += sum(1 for r in file.tf.records if isinstance(r, Reveal))
-    return AuditReport(gid, last + 1, game.k, commitments, by_seq[last][1].tf.name, protocol.expected(game) is None)
+    return AuditReport(gid, len(files), game.k, commitments, files[-1][1].tf.name, protocol.expected(game) is None)
 
 
 def verify_file(ws: Workspace, path: Path) -> str:

@@ -74,6 +74,8 @@ class Dice:
 
 Record = Act | Commit | Sim | Reveal | Dice
 _ARITY = {"act": 1, "commit": 1, "sim": 1, "reveal": 2, "dice": 2}
+#: The record kinds, as the first element of their wire lists.
+KINDS = tuple(_ARITY)
 
 
 def malformed(why: str) -> PbemError:

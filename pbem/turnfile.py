@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import records, wire
+from pbem.address import is_address
 from pbem.errors import PbemError
 from pbem.hashing import D_FILE, D_SIGN, h
 from pbem.records import MAX_CHAIN, Record, bin32, is_int, malformed
@@ -152,6 +153,12 @@ def _text(x: Any, what: str, limit: int) -> None:
         raise malformed(f"'{what}' must be a string of at most {limit} characters")
 
 
+def _email(x: Any) -> None:
+    # An invitation's addresses are where turn files will be mailed: one plain address each.
+    if not isinstance(x, str) or (x and not is_address(x)):
+        raise malformed("'email' must be empty or one plain e-mail address")
+
+
 def _side_map(x: Any, what: str, check: Any) -> None:
     if not isinstance(x, dict) or set(x) != set(SIDES):
         raise malformed(f"'{what}' must name exactly 'axis' and 'allies'")
@@ -207,7 +214,7 @@ def _validate(body: Any) -> tuple[Record, ...]:
             raise malformed("options must map names to integers, strings or booleans")
         _side_map(body["keys"], "keys", lambda v: bin32(v, "key"))
         _side_map(body["names"], "names", lambda v: _text(v, "name", 64))
-        _side_map(body["emails"], "emails", lambda v: _text(v, "email", 254))
+        _side_map(body["emails"], "emails", _email)
         if body["keys"]["axis"] == body["keys"]["allies"]:
             raise malformed("the two sides must have different keys")
     if t != "turn":

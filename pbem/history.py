@@ -1,0 +1,82 @@
+"""The positions a game went through, file by file, from a workspace game or a record folder.
+
+A record folder is what ``pbem selfplay --out`` writes and ``pbem audit`` reads: any
+third party can look at a game from its files alone.  Every step is re-executed and
+verified exactly as ``pbem audit`` does, so a picture or a log is never drawn from a
+file that was not genuine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem import audit, protocol
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.protocol import Game
+from pbem.store import Workspace
+from pbem.turnfile import TurnFile
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game right after file ``seq`` (``file``) was applied; ``game`` is the caller's to keep."""
+
+    seq: int
+    file: TurnFile
+    game: Game
+
+
+def record_files(directory: Path, gid: str | None = None) -> list[TurnFile]:
+    """The verified files of the one game in ``directory`` (or of game ``gid`` among several),
+    in order from the genesis."""
+    games = audit.game_files(directory)
+    if gid is None:
+        if len(games) > 1:
+            raise PbemError(
+                f"{directory.name}: holds {len(games)} games ({', '.join(sorted(games))}); name one with --game",
+                "usage",
+            )
+        gid = next(iter(games))
+    picked = [g for g in games if g.startswith(gid)]
+    if len(picked) != 1:
+        raise PbemError(f"{directory.name}: no single game starts with '{gid[:40]}'", "game")
+    return games[picked[0]]
+
+
+def workspace_files(ws: Workspace, gid: str) -> list[TurnFile]:
+    """The accepted files of game ``gid`` in this workspace, in order from the genesis."""
+    lg = LocalGame(ws, gid)
+    files: list[TurnFile] = []
+    seq = 0
+    while (tf := lg.history_file(seq)) is not None:
+        files.append(tf)
+        seq += 1
+    return files
+
+
+def steps(files: list[TurnFile], upto: int | None = None) -> Iterator[Step]:
+    """Re-execute ``files`` (genesis, join, turns) and yield the game after each turn file
+    from the join on, up to and including file ``upto``."""
+    if len(files) < 2:
+        raise PbemError("the opponent has not joined this game yet: there is no position to show", "game")
+    last = len(files) - 1 if upto is None else upto
+    if not 1 <= last < len(files):
+        raise PbemError(f"there is no file {upto}: the files run from 1 to {len(files) - 1}", "usage")
+    genesis = protocol.Genesis(files[0].body)
+    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
+    yield Step(1, files[1], game.clone())
+    for tf in files[2 : last + 1]:
+        protocol.apply_turn(game, protocol.authenticate(genesis, tf))
+        yield Step(tf.seq, tf, game.clone())
+
+
+def position(files: list[TurnFile], at: int | None = None) -> Game:
+    """The game after file ``at`` (the last file when None)."""
+    last: Game | None = None
+    for step in steps(files, at):
+        last = step.game
+    assert last is not None
+    return last
