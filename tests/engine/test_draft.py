@@ -7,7 +7,8 @@ import pytest
 
 from engine import api
 from engine.actions import PASS, Action, IllegalAction
-from engine.state import GameState
+from engine.state import GameState, LandKey
+from engine.units import UnitType
 from tests.engine.test_deployment import deployment, hx
 from tests.engine.test_movement import goto
 
@@ -20,7 +21,7 @@ def _stands(count: int) -> list[Action]:
 
 
 def test_a_250_order_list_takes_one_copy_of_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = deployment(Germany={"infantry/3": 8})
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 8})
     copies = [0]
     real_copy = GameState.copy
 
@@ -40,7 +41,7 @@ def test_a_250_order_list_takes_one_copy_of_the_state(monkeypatch: pytest.Monkey
 
 
 def test_a_refused_order_is_located_and_leaves_the_draft_as_it_was() -> None:
-    state = deployment(Germany={"infantry/3": 8})
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 8})
     draft = api.draft(state, "axis")
     draft.offer(PLACE)
     before = draft.state.digest()
@@ -57,7 +58,7 @@ def test_a_refused_order_is_located_and_leaves_the_draft_as_it_was() -> None:
 
 
 def test_preview_and_apply_simultaneous_agree_with_the_draft() -> None:
-    state = deployment(Germany={"infantry/3": 8})
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 8})
     orders = [PLACE, *_stands(3)]
     draft = api.draft(state, "axis")
     for action in orders:
