@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from pbem import protocol, turnfile
 from pbem.memplay import MemoryMatch
+from pbem.records import Act
 
 
 def typical_file(scenario: str = "1939", seed: int = 1) -> tuple[bytes, bytes, int]:
@@ -22,12 +23,13 @@ def typical_file(scenario: str = "1939", seed: int = 1) -> tuple[bytes, bytes, i
     match.play(lambda g: getattr(g.state, "date", 0) > start + 1, max_files=2000)
     files = match.files
     best = max(
-        (f for f in files[2:] if f.side == "axis"), key=lambda f: sum(1 for r in f.body["records"] if r[0] == "act")
+        (f for f in files[2:] if f.side == "axis"), key=lambda f: sum(1 for r in f.records if isinstance(r, Act))
     )
-    game = protocol.start(files[0], files[1])
+    genesis = protocol.Genesis(files[0].body)
+    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
     for f in files[2 : best.seq]:
-        protocol.apply_turn(game, f)
-    return game.to_bytes(), best.raw, len(best.body["records"])
+        protocol.apply_turn(game, protocol.authenticate(genesis, f))
+    return game.to_bytes(), best.raw, len(best.records)
 
 
 def bench_verify(report: Callable[..., None]) -> None:
@@ -42,7 +44,8 @@ def bench_verify(report: Callable[..., None]) -> None:
     games = [protocol.Game.from_bytes(before) for _ in range(repeat + 1)]
 
     def verify() -> None:
-        protocol.apply_turn(games.pop(), turnfile.parse(raw))
+        game = games.pop()
+        protocol.apply_turn(game, protocol.authenticate(game.genesis, turnfile.parse(raw)))
 
     samples = []
     for _ in range(repeat + 1):
@@ -54,15 +57,14 @@ def bench_verify(report: Callable[..., None]) -> None:
     report(f"verify+apply one main-phase file ({n} records)", median, samples[0], target_ms=50)
     report("  per record", median / n, samples[0] / n)
 
-    tf = turnfile.parse(raw)
-    key = protocol.Game.from_bytes(before).genesis.key(tf.side)
-    state = protocol.Game.from_bytes(before).state
+    loaded = protocol.Game.from_bytes(before)
+    genesis, state = loaded.genesis, loaded.state
     from pbem import engine_link
 
     api = engine_link.api()
 
     def protocol_only() -> None:
-        turnfile.parse(raw).verify_signature(key)
+        protocol.authenticate(genesis, turnfile.parse(raw))
         api.state_hash(state)
 
     samples = []

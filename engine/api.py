@@ -72,6 +72,7 @@ __all__ = [
     "Board",
     "Decision",
     "DecisionKind",
+    "Draft",
     "EngineError",
     "GameState",
     "IllegalAction",
@@ -87,6 +88,7 @@ __all__ = [
     "decision",
     "describe_scenario",
     "deserialize",
+    "draft",
     "format_action",
     "legal_actions",
     "near",
@@ -255,32 +257,80 @@ def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]
     _commit(state, trial)
 
 
+class Draft:
+    """A side's hidden list for the current simultaneous decision, checked as it grows.
+
+    Each offered action is checked against the state the list so far has made (the
+    order of a list matters: a merge may make room for a placement) and, if accepted,
+    applied to that previewed state; a refused action leaves the draft as it was.  So
+    checking a list of n orders takes one copy of the state, not n.
+
+    >>> state = new_game("1939")
+    >>> draft = Draft(state, "axis")
+    >>> draft.offer(Action("declare", ("Poland",)))
+    >>> draft.offer(Action("declare", ("Atlantis",)))
+    Traceback (most recent call last):
+    ...
+    engine.actions.IllegalAction: axis order 2 (declare Atlantis): there is no country named Atlantis.
+    >>> draft.actions
+    [Action(kind='declare', args=('Poland',))]
+    """
+
+    def __init__(self, state: GameState, side: str) -> None:
+        _side(side)
+        d = _decision(state)
+        if d.kind != "simultaneous" or side not in d.sides:
+            raise IllegalAction(
+                f"the {side} have no hidden orders to give in {d.phase.replace('_', ' ')}",
+                rule="decision.no-hidden-orders",
+            )
+        self.side = side
+        self._probe = state.copy()
+        self._actions: list[Action] = []
+
+    @property
+    def actions(self) -> list[Action]:
+        """The accepted list, in order (``pass`` included where it was offered)."""
+        return list(self._actions)
+
+    @property
+    def state(self) -> GameState:
+        """The state with the accepted list applied (the draft's own: do not change it)."""
+        return self._probe
+
+    def offer(self, action: Action) -> None:
+        """Accept ``action`` as the next of the list, or raise IllegalAction located at its
+        side and index (the draft is unchanged then)."""
+        side, i, probe = self.side, len(self._actions), self._probe
+        if not STANDING.ends(action):
+            try:
+                check_shape(action)
+            except IllegalAction as exc:
+                raise exc.located(side, i, f"{side} order {i + 1}: ") from None
+            try:
+                plan = check_order(probe, side, action)
+            except IllegalAction as exc:
+                # The order in its player's text form: a person never sees an internal hex number.
+                text = orders.format_action(probe.world.map, action)
+                raise exc.located(side, i, f"{side} order {i + 1} ({text}): ") from None
+            carry_out(probe, side, action, plan)
+        self._actions.append(action)
+
+
+def draft(state: GameState, side: str) -> Draft:
+    """Open a :class:`Draft` of ``side``'s hidden list for the current simultaneous decision
+    (IllegalAction if ``side`` has none to give); ``state`` itself never changes."""
+    return Draft(state, side)
+
+
 def preview(state: GameState, side: str, actions: list[Action]) -> GameState:
     """A copy of ``state`` with ``side``'s list for the current simultaneous decision applied
-    in order, each action checked first (the order of a list matters: a merge may make room
-    for a placement).  Raises IllegalAction naming the first order that is refused."""
-    _side(side)
-    d = _decision(state)
-    if d.kind != "simultaneous" or side not in d.sides:
-        raise IllegalAction(
-            f"the {side} have no hidden orders to give in {d.phase.replace('_', ' ')}", rule="decision.no-hidden-orders"
-        )
-    probe = state.copy()
-    for i, action in enumerate(actions):
-        if STANDING.ends(action):
-            continue
-        try:
-            check_shape(action)
-        except IllegalAction as exc:
-            raise exc.located(side, i, f"{side} order {i + 1}: ") from None
-        try:
-            plan = check_order(probe, side, action)
-        except IllegalAction as exc:
-            # The order in its player's text form: a person never sees an internal hex number.
-            text = orders.format_action(probe.world.map, action)
-            raise exc.located(side, i, f"{side} order {i + 1} ({text}): ") from None
-        carry_out(probe, side, action, plan)
-    return probe
+    in order, each action checked first.  Raises IllegalAction naming the first order that
+    is refused."""
+    d = Draft(state, side)
+    for action in actions:
+        d.offer(action)
+    return d.state
 
 
 def apply_chance(state: GameState, seed: bytes) -> list[str]:

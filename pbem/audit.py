@@ -9,6 +9,7 @@ from typing import Any
 from pbem import protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
+from pbem.records import Reveal
 from pbem.store import Workspace
 from pbem.turnfile import TurnFile
 
@@ -40,7 +41,7 @@ def audit_dir(directory: Path) -> list[AuditReport]:
 def game_files(directory: Path) -> dict[str, list[TurnFile]]:
     """Each game's files in ``directory``, signatures checked and without gaps, in sequence order
     (re-executing them is the caller's part)."""
-    return {gid: [tf for _, tf in _in_order(gid, entries)] for gid, entries in _signed_files(directory).items()}
+    return {gid: [file.tf for _, file in _in_order(gid, entries)] for gid, entries in _signed_files(directory).items()}
 
 
 def _signed_files(directory: Path) -> dict[str, list[tuple[Path, TurnFile]]]:
@@ -77,7 +78,7 @@ def _named(p: Path, fn: Any, *args: Any) -> Any:
         raise PbemError(msg if msg.startswith(p.name) else f"{p.name}: {msg}", exc.code, exc.rule) from None
 
 
-def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path, TurnFile]]:
+def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path, protocol.Authentic]]:
     """The files of one game from its genesis on: one genesis, signatures valid, no fork, no gap."""
     geneses = [(p, tf) for p, tf in entries if tf.seq == 0]
     if not geneses:
@@ -89,18 +90,19 @@ def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path
             f"{geneses[1][0].name}: a second, different genesis for game {gid} ({geneses[0][0].name})", "equivocation"
         )
     genesis = geneses[0][1]
-    by_seq: dict[int, tuple[Path, TurnFile]] = {}
+    g = protocol.Genesis(genesis.body)
+    by_seq: dict[int, tuple[Path, protocol.Authentic]] = {}
     for p, tf in entries:
         # Signatures first, so that a damaged file is named as such and never mistaken for a fork.
-        _named(p, tf.verify_signature, genesis.body["keys"][tf.side])
+        file = _named(p, protocol.authenticate, g, tf)
         old = by_seq.get(tf.seq)
-        if old is not None and old[1].hash != tf.hash:
+        if old is not None and old[1].tf.hash != tf.hash:
             raise PbemError(
                 f"{p.name}: {tf.side} signed two different files for position {tf.seq} ({old[0].name} "
                 "and this one): equivocation",
                 "equivocation",
             )
-        by_seq[tf.seq] = (p, tf)
+        by_seq[tf.seq] = (p, file)
     last = max(by_seq)
     missing = [s for s in range(last + 1) if s not in by_seq]
     if missing:
@@ -111,20 +113,20 @@ def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path
 def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
     files = _in_order(gid, entries)
     if len(files) == 1:
-        return AuditReport(gid, 1, 0, 0, files[0][1].name, False)
+        return AuditReport(gid, 1, 0, 0, files[0][1].tf.name, False)
     p1, join = files[1]
-    game = _named(p1, protocol.start, files[0][1], join)
+    game = _named(p1, protocol.start, files[0][1].tf, join)
     commitments = 0
-    for p, tf in files[2:]:
-        _named(p, protocol.apply_turn, game, tf)
-        commitments += sum(1 for r in tf.body["records"] if r[0] == "reveal")
-    return AuditReport(gid, len(files), game.k, commitments, files[-1][1].name, protocol.expected(game) is None)
+    for p, file in files[2:]:
+        _named(p, protocol.apply_turn, game, file)
+        commitments += sum(1 for r in file.tf.records if isinstance(r, Reveal))
+    return AuditReport(gid, len(files), game.k, commitments, files[-1][1].tf.name, protocol.expected(game) is None)
 
 
 def verify_file(ws: Workspace, path: Path) -> str:
     """Check one file against the local game without changing anything."""
     tf = turnfile.read(path)
-    if not (ws.game_dir(tf.game) / "meta.json").exists():
+    if not LocalGame.has_game(ws, tf.game):
         if tf.type == "genesis":
             g = protocol.check_genesis(tf)
             return f"{tf.name}: valid invitation to game {tf.game} from {g.body['names'][g.creator]} ({g.creator})"
@@ -132,9 +134,9 @@ def verify_file(ws: Workspace, path: Path) -> str:
     with ws.locked():
         lg = LocalGame(ws, tf.game)
         genesis = lg.genesis()
+        file = protocol.authenticate(protocol.Genesis(genesis.body), tf)
         game = lg.game()
         head = 0 if game is None else game.seq
-        tf.verify_signature(genesis.body["keys"][tf.side])
         if tf.seq <= head:
             existing = lg.history_file(tf.seq)
             if existing is not None and existing.hash == tf.hash:
@@ -149,7 +151,7 @@ def verify_file(ws: Workspace, path: Path) -> str:
         if tf.seq > head + 1:
             return f"{tf.name}: signature valid; it can be re-executed once file {head + 1} arrives"
         if game is None:
-            protocol.start(genesis, tf)
+            protocol.start(genesis, file)
         else:
-            protocol.apply_turn(game, tf)
-        return f"{tf.name}: valid: re-executed {len(tf.body.get('records', []))} record(s); state hash matches"
+            protocol.apply_turn(game, file)
+        return f"{tf.name}: valid: re-executed {len(tf.records)} record(s); state hash matches"

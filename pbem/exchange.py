@@ -1,4 +1,11 @@
-"""Receiving files: verify, apply atomically, answer automatically (the mail daemon's entry point)."""
+"""Receiving files: verify, apply atomically, answer automatically (the mail daemon's entry point).
+
+A file's way is one straight line, :func:`receive`: read and parsed (``turnfile``),
+authenticated once (``protocol.authenticate``), placed in the history (duplicate,
+equivocation, early, next), re-executed (``protocol.start``/``apply_turn``), the waiting
+files it unblocks after it, then my automatic answer; the store sees only the staged
+transaction, committed whole by :func:`import_locked`.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ from pathlib import Path
 from pbem import protocol, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
+from pbem.records import Dice
 from pbem.store import Transaction, Workspace
 from pbem.turnfile import TurnFile
 
@@ -36,14 +44,6 @@ class GameInfo:
     status_line: str
 
 
-def _inbox_rel(ws: Workspace, path: Path) -> str | None:
-    """The workspace-relative name of ``path`` if it sits in inbox/ (consumed on import)."""
-    with contextlib.suppress(OSError, ValueError):
-        if path.resolve().parent == ws.inbox.resolve():
-            return f"inbox/{path.name}"
-    return None
-
-
 def import_file(workspace: Path, path: Path, home: Path | None = None) -> ImportResult:
     """Verify ``path`` and apply it to its game, all or nothing; see docs/turn-file-format.md."""
     ws = Workspace(workspace)
@@ -52,8 +52,10 @@ def import_file(workspace: Path, path: Path, home: Path | None = None) -> Import
 
 
 def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> ImportResult:
+    """Read ``path``, :func:`receive` it and commit the outcome (a rejection keeps only its
+    evidence, and moves an inbox file aside)."""
     tx = Transaction()
-    src = _inbox_rel(ws, path)
+    src = ws.inbox_rel(path)
     tf: TurnFile | None = None
     if src is not None and src in ws.recovered_deletions and not path.exists():
         # The file was saved again (a mail fetched again, say) just before the lock rolled
@@ -63,7 +65,7 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         )
     try:
         tf = turnfile.read(path)
-        result = _route(ws, tf, tx, home)
+        result = receive(ws, tf, tx, home)
     except PbemError as exc:
         result = ImportResult("rejected", tf.game if tf else None, tf.seq if tf else None, str(exc), code=exc.code)
         # A rejection changes nothing but the inbox, and keeps the evidence of an equivocation.
@@ -71,68 +73,34 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         if src is not None:
             with contextlib.suppress(OSError):
                 if path.is_file() and path.stat().st_size <= turnfile.MAX_FILE:
-                    tx.put(f".pbem/rejected/{path.name}", path.read_bytes())
+                    tx.put(ws.rejected_rel(path.name), path.read_bytes())
     if src is not None:
         tx.delete(src)
     ws.commit(tx)
     return result
 
 
-def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> ImportResult:
-    gid = tf.game
-    if not (ws.game_dir(gid) / "meta.json").exists():
-        if tf.type != "genesis":
-            raise PbemError(f"{tf.name}: file for game {gid}, which this workspace has not joined", "game")
-        g = protocol.check_genesis(tf)
-        rel = f".pbem/invitations/{gid}.pbem"
-        old = ws.root / rel
-        if old.exists() and turnfile.read(old).hash == tf.hash:
-            return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
-        tx.put(rel, tf.raw)
-        names = g.body["names"]
-        return ImportResult(
-            "stored",
-            gid,
-            0,
-            f"invitation to game {gid} ({g.body['scenario']}) from "
-            f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
-            f"accept with `pbem join {rel} --me NAME`",
-        )
-    lg = LocalGame(ws, gid, home)
-    genesis = lg.genesis()
+def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = None) -> ImportResult:
+    """A parsed file's way into its game, in order: authenticate it, place it in the history
+    (duplicate, equivocation, early), re-execute it and the files it unblocks, answer what
+    I owe automatically; every change is staged in ``tx``.  Raises PbemError to reject."""
+    if not LocalGame.has_game(ws, tf.game):
+        return _invitation(ws, tf, tx)
+    lg = LocalGame(ws, tf.game, home)
+    genesis_tf = lg.genesis()
+    genesis = protocol.Genesis(genesis_tf.body)
+    file = protocol.authenticate(genesis, tf)
     game = lg.game()
     head = 0 if game is None else game.seq
     if tf.seq <= head:
-        return _already_taken(lg, tf, tx, genesis)
-    tf.verify_signature(genesis.body["keys"][tf.side])
+        return _already_taken(lg, file, tx)
     if tf.seq > head + 1:
-        return _keep_waiting(lg, tf, tx, head)
-    game = protocol.start(genesis, tf) if game is None else _applied(game, tf)
+        return _keep_waiting(lg, file, tx, head)
+    game = protocol.start(genesis_tf, file) if game is None else _reexecuted(game, file)
     lg.stage_history(tx, tf)
-    applied = {tf.seq: tf}
-    notes: list[str] = []
-    for path, wf in lg.waiting():  # files that arrived early, in sequence order
-        if wf.seq > game.seq + 1:
-            break  # still a gap before this one: it stays stored
-        tx.delete(str(path.relative_to(ws.root)))
-        if wf.seq <= game.seq:  # overtaken: a duplicate, or a second version of that position
-            existing = applied.get(wf.seq) or lg.history_file(wf.seq)
-            if existing is not None and existing.hash != wf.hash and existing.side == wf.side:
-                lg.stage_evidence(tx, existing, wf)
-                notes.append(f"EQUIVOCATION: {wf.side} also signed another file {wf.seq}; both kept as evidence")
-            continue
-        trial = game.clone()
-        try:
-            trial = _applied(trial, wf)
-        except PbemError as exc:
-            notes.append(f"dropped waiting file {wf.seq}: {exc}")
-            continue
-        game = trial
-        applied[wf.seq] = wf
-        lg.stage_history(tx, wf)
-        notes.append(f"then file {wf.seq}")
+    game, notes = _catch_up(lg, genesis, game, tx, tf)
     replies = turn.answer(lg, game, tx)
-    rolled = f"; {game.log[-1]}" if game.log and tf.type == "turn" and _rolled(tf) else ""
+    rolled = f"; {game.log[-1]}" if game.log and any(isinstance(r, Dice) for r in tf.records) else ""
     msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "") + rolled
     if replies:
         msg += f"; answered with {replies[0].name}"
@@ -140,21 +108,66 @@ def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> I
     return ImportResult("applied", tf.game, tf.seq, msg, replies)
 
 
-def _rolled(tf: TurnFile) -> bool:
-    return any(r[0] == "dice" for r in tf.body.get("records", []))
+def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
+    """A file of a game this workspace does not play: kept if it is an invitation to one."""
+    gid = tf.game
+    if tf.type != "genesis":
+        raise PbemError(f"{tf.name}: file for game {gid}, which this workspace has not joined", "game")
+    g = protocol.check_genesis(tf)
+    rel = ws.invitation_rel(gid)
+    old = ws.root / rel
+    if old.exists() and turnfile.read(old).hash == tf.hash:
+        return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
+    tx.put(rel, tf.raw)
+    names = g.body["names"]
+    return ImportResult(
+        "stored",
+        gid,
+        0,
+        f"invitation to game {gid} ({g.body['scenario']}) from "
+        f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
+        f"accept with `pbem join {rel} --me NAME`",
+    )
 
 
-def _applied(game: protocol.Game, tf: TurnFile) -> protocol.Game:
-    protocol.apply_turn(game, tf)
+def _reexecuted(game: protocol.Game, file: protocol.Authentic) -> protocol.Game:
+    protocol.apply_turn(game, file)
     return game
 
 
-def _already_taken(lg: LocalGame, tf: TurnFile, tx: Transaction, genesis: TurnFile) -> ImportResult:
+def _catch_up(
+    lg: LocalGame, genesis: protocol.Genesis, game: protocol.Game, tx: Transaction, first: TurnFile
+) -> tuple[protocol.Game, list[str]]:
+    """Re-execute the files that arrived early and now follow on, in sequence order."""
+    applied = {first.seq: first}
+    notes: list[str] = []
+    for wf in lg.waiting():
+        if wf.seq > game.seq + 1:
+            break  # still a gap before this one: it stays stored
+        lg.stage_unwait(tx, wf)
+        if wf.seq <= game.seq:  # overtaken: a duplicate, or a second version of that position
+            existing = applied.get(wf.seq) or lg.history_file(wf.seq)
+            if existing is not None and existing.hash != wf.hash and existing.side == wf.side:
+                lg.stage_evidence(tx, existing, wf)
+                notes.append(f"EQUIVOCATION: {wf.side} also signed another file {wf.seq}; both kept as evidence")
+            continue
+        try:
+            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf))
+        except PbemError as exc:
+            notes.append(f"dropped waiting file {wf.seq}: {exc}")
+            continue
+        applied[wf.seq] = wf
+        lg.stage_history(tx, wf)
+        notes.append(f"then file {wf.seq}")
+    return game, notes
+
+
+def _already_taken(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> ImportResult:
     """A file for a position the history already fills: duplicate, equivocation or out of turn."""
+    tf = file.tf
     existing = lg.history_file(tf.seq)
     if existing is not None and existing.hash == tf.hash:
         return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} was already applied (nothing to do)")
-    tf.verify_signature(genesis.body["keys"][tf.side])
     if existing is not None and existing.side == tf.side:
         where = lg.stage_evidence(tx, existing, tf)
         raise _Equivocation(tf, where, tx)
@@ -165,8 +178,9 @@ def _already_taken(lg: LocalGame, tf: TurnFile, tx: Transaction, genesis: TurnFi
     )
 
 
-def _keep_waiting(lg: LocalGame, tf: TurnFile, tx: Transaction, head: int) -> ImportResult:
-    for _, wf in lg.waiting():
+def _keep_waiting(lg: LocalGame, file: protocol.Authentic, tx: Transaction, head: int) -> ImportResult:
+    tf = file.tf
+    for wf in lg.waiting():
         if wf.seq == tf.seq:
             if wf.hash == tf.hash:
                 return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} is already waiting for file {head + 1}")
@@ -200,6 +214,6 @@ def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameIn
             lg.me,
             lg.meta.get("my_email", ""),
             lg.meta.get("opponent_email", ""),
-            exp is not None and exp[0] == lg.me,
+            exp is not None and exp.side == lg.me,
             line,
         )

@@ -3,14 +3,13 @@ they open (a game's id, both keys, the dice anchors, the scenario)."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from pbem import dice, engine_link, keys, overview, protocol, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import dice_secret
+from pbem.localgame import LocalGame, dice_secret
 from pbem.store import Transaction, Workspace
 from pbem.turnfile import SIDES, other
 
@@ -61,15 +60,13 @@ def new_game(
     }
     tf = turnfile.seal(body, ident.sign)
     with ws.locked():
-        if (ws.game_dir(gid) / "meta.json").exists():
+        if LocalGame.has_game(ws, gid):
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
-        rel = ws.game_rel(gid)
-        _stage_meta(tx, rel, gid, me, side, ident.email, opp_email, opponent.name, scenario)
-        tx.put(f"{rel}/files/00000-{side}.pbem", tf.raw)
-        tx.put(f"outbox/{tf.name}", tf.raw)
+        LocalGame.stage_create(ws, tx, _meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
+        out = ws.stage_outbox(tx, tf)
         ws.commit(tx)
-    return gid, ws.outbox / tf.name
+    return gid, out
 
 
 def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[str, Path]:
@@ -99,30 +96,25 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         "state": api.state_hash(state),
     }
     join_tf = turnfile.seal(body, ident.sign)
-    game = protocol.start(genesis, join_tf)
+    game = protocol.start(genesis, protocol.authenticate(g, join_tf))
     with ws.locked():
-        if (ws.game_dir(gid) / "meta.json").exists():
+        if LocalGame.has_game(ws, gid):
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
         tx = Transaction()
-        rel = ws.game_rel(gid)
         creator = g.creator
         names, emails = g.body["names"], g.body["emails"]
-        _stage_meta(tx, rel, gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
-        tx.put(f"{rel}/files/00000-{g.creator}.pbem", genesis.raw)
-        tx.put(f"{rel}/files/00001-{side}.pbem", join_tf.raw)
-        tx.put(f"{rel}/snapshot", game.to_bytes())
+        meta = _meta(gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
+        LocalGame.stage_create(ws, tx, meta, [genesis, join_tf], game)
         overview.stage(tx, ws, gid, side, game)
-        tx.put(f"outbox/{join_tf.name}", join_tf.raw)
-        tx.delete(f".pbem/invitations/{gid}.pbem")
+        out = ws.stage_outbox(tx, join_tf)
+        tx.delete(ws.invitation_rel(gid))
         ws.commit(tx)
-    return gid, ws.outbox / join_tf.name
+    return gid, out
 
 
-def _stage_meta(
-    tx: Transaction, rel: str, gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str
-) -> None:
+def _meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str) -> dict[str, Any]:
     """The local record of a game I play: who I am in it and whom I play against."""
-    meta = {
+    return {
         "game": gid,
         "me": me,
         "side": side,
@@ -131,4 +123,3 @@ def _stage_meta(
         "opponent_name": opp_name,
         "scenario": scenario,
     }
-    tx.put(f"{rel}/meta.json", json.dumps(meta, sort_keys=True, indent=1).encode())

@@ -65,10 +65,11 @@ def steps(files: list[TurnFile], upto: int | None = None) -> Iterator[Step]:
     last = len(files) - 1 if upto is None else upto
     if not 1 <= last < len(files):
         raise PbemError(f"there is no file {upto}: the files run from 1 to {len(files) - 1}", "usage")
-    game = protocol.start(files[0], files[1])
+    genesis = protocol.Genesis(files[0].body)
+    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
     yield Step(1, files[1], game.clone())
     for tf in files[2 : last + 1]:
-        protocol.apply_turn(game, tf)
+        protocol.apply_turn(game, protocol.authenticate(genesis, tf))
         yield Step(tf.seq, tf, game.clone())
 
 

@@ -51,9 +51,9 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from pbem.address import is_address
+from pbem.durable import atomic_write
 from pbem.errors import PbemError
 from pbem.hashing import D_FINGERPRINT
-from pbem.store import atomic_write
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 PUB_HEADER = "pbem public key v1"

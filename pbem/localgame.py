@@ -1,18 +1,21 @@
 """One game in a workspace's store: its metadata, history, snapshot and my pending turn.
 
-Reading goes through this class; every change is staged in a
+This class is the only one that knows where a game's files lie (the layout is in
+:mod:`pbem.store`).  Reading goes through it; every change is staged in a
 :class:`~pbem.store.Transaction` and committed in one go by the caller.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, keys, protocol, turnfile, wire
+from pbem import dice, keys, protocol, records, turnfile, wire
 from pbem.errors import PbemError
 from pbem.protocol import Game
+from pbem.records import Dice, Record, Reveal, Wire
 from pbem.store import Transaction, Workspace, read_bytes
 from pbem.turnfile import TurnFile
 
@@ -36,18 +39,62 @@ def commit_salt(ident: keys.Identity, gid: str, seq: int) -> bytes:
     return ident.derive("pbem/commit-salt/v1", f"{gid}/{seq}".encode())
 
 
+@dataclass
+class PendingTurn:
+    """My unsent turn: records already applied on top of file ``base`` (the first ``auto``
+    of them automatic), and the simultaneous list I am writing (None: not started)."""
+
+    base: int = -1
+    records: list[Record] = field(default_factory=list)
+    auto: int = 0
+    sim: list[Wire] | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.records and self.sim is None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"base": self.base, "records": [r.to_wire() for r in self.records], "auto": self.auto, "sim": self.sim}
+
+    @classmethod
+    def from_wire(cls, d: dict[str, Any]) -> PendingTurn:
+        return cls(d["base"], [records.from_wire(r) for r in d["records"]], d["auto"], d["sim"])
+
+
+def _meta_bytes(meta: dict[str, Any]) -> bytes:
+    return json.dumps(meta, sort_keys=True, indent=1).encode()
+
+
 class LocalGame:
     def __init__(self, ws: Workspace, gid: str, home: Path | None = None) -> None:
         if not turnfile.GID_RE.match(gid):
             raise PbemError(f"'{gid[:40]}' is not a game id (12 hex characters)", "usage")
         self.ws, self.gid, self.home = ws, gid, home
-        self.rel = ws.game_rel(gid)
-        self.dir = ws.game_dir(gid)
-        raw = read_bytes(self.dir / "meta.json")
+        self._rel = ws.game_rel(gid)
+        self._dir = ws.game_dir(gid)
+        raw = read_bytes(self._dir / "meta.json")
         if raw is None:
             raise PbemError(f"no game {gid} in this workspace", "game")
         self.meta: dict[str, Any] = json.loads(raw)
         self._ident: keys.Identity | None = None
+
+    # -- opening a game in the store ---------------------------------------------------
+    @staticmethod
+    def has_game(ws: Workspace, gid: str) -> bool:
+        return (ws.game_dir(gid) / "meta.json").exists()
+
+    @staticmethod
+    def stage_create(
+        ws: Workspace, tx: Transaction, meta: dict[str, Any], history: list[TurnFile], game: Game | None = None
+    ) -> None:
+        """Stage a new game of ``ws``: my record of it, its first files and (once both sides
+        are in) its snapshot."""
+        rel = ws.game_rel(meta["game"])
+        tx.put(f"{rel}/meta.json", _meta_bytes(meta))
+        for tf in history:
+            tx.put(_file_rel(rel, tf.seq, tf.side), tf.raw)
+        if game is not None:
+            tx.put(f"{rel}/snapshot", game.to_bytes())
 
     # -- who I am -------------------------------------------------------------------
     @property
@@ -63,12 +110,9 @@ class LocalGame:
         return dice.value(dice_secret(self.identity(), self.gid), game.chain_len[self.me], k)
 
     # -- history ----------------------------------------------------------------------
-    def file_rel(self, seq: int, side: str) -> str:
-        return f"{self.rel}/files/{seq:05d}-{side}.pbem"
-
     def history_file(self, seq: int) -> TurnFile | None:
         for side in turnfile.SIDES:
-            data = read_bytes(self.ws.root / self.file_rel(seq, side))
+            data = read_bytes(self.ws.root / _file_rel(self._rel, seq, side))
             if data is not None:
                 return turnfile.parse(data)
         return None
@@ -81,7 +125,7 @@ class LocalGame:
 
     def game(self) -> Game | None:
         """The game after the last accepted file (None until the opponent has joined)."""
-        data = read_bytes(self.dir / "snapshot", 1 << 30)
+        data = read_bytes(self._dir / "snapshot", 1 << 30)
         return None if data is None else Game.from_bytes(data)
 
     def head(self) -> int:
@@ -89,78 +133,96 @@ class LocalGame:
         return 0 if g is None else g.seq
 
     def stage_history(self, tx: Transaction, tf: TurnFile) -> None:
-        tx.put(self.file_rel(tf.seq, tf.side), tf.raw)
+        tx.put(_file_rel(self._rel, tf.seq, tf.side), tf.raw)
+
+    def stage_snapshot(self, tx: Transaction, game: Game) -> None:
+        """The game after the last accepted file: the only way the snapshot is written."""
+        tx.put(f"{self._rel}/snapshot", game.to_bytes())
 
     def stage_meta(self, tx: Transaction) -> None:
-        tx.put(f"{self.rel}/meta.json", json.dumps(self.meta, sort_keys=True, indent=1).encode())
+        tx.put(f"{self._rel}/meta.json", _meta_bytes(self.meta))
 
     def stage_outbox(self, tx: Transaction, tf: TurnFile) -> Path:
-        tx.put(f"outbox/{tf.name}", tf.raw)
-        return self.ws.outbox / tf.name
+        return self.ws.stage_outbox(tx, tf)
 
     # -- waiting files and evidence -------------------------------------------------------
-    def waiting(self) -> list[tuple[Path, TurnFile]]:
-        d = self.dir / "waiting"
+    def waiting(self) -> list[TurnFile]:
+        """Files that arrived ahead of a gap, in sequence order (unreadable ones skipped)."""
+        d = self._dir / "waiting"
         out = []
         for p in sorted(d.glob("*.pbem")) if d.is_dir() else []:
             try:
-                out.append((p, turnfile.read(p)))
+                out.append(turnfile.read(p))
             except PbemError:
                 continue
         return out
 
+    def _waiting_rel(self, tf: TurnFile) -> str:
+        return f"{self._rel}/waiting/{_kept_name(tf)}"
+
     def stage_waiting(self, tx: Transaction, tf: TurnFile) -> None:
         if len(self.waiting()) >= MAX_WAITING:
             raise PbemError(f"game {self.gid}: too many files are waiting for earlier ones", "sequence")
-        tx.put(f"{self.rel}/waiting/{tf.seq:05d}-{tf.side}-{tf.hash.hex()[:16]}.pbem", tf.raw)
+        tx.put(self._waiting_rel(tf), tf.raw)
+
+    def stage_unwait(self, tx: Transaction, tf: TurnFile) -> None:
+        """Take ``tf`` out of the waiting files (it was applied, or overtaken)."""
+        tx.delete(self._waiting_rel(tf))
 
     def stage_evidence(self, tx: Transaction, a: TurnFile, b: TurnFile) -> str:
         for tf in (a, b):
-            tx.put(f"{self.rel}/evidence/{tf.seq:05d}-{tf.side}-{tf.hash.hex()[:16]}.pbem", tf.raw)
+            tx.put(f"{self._rel}/evidence/{_kept_name(tf)}", tf.raw)
         note = f"file {a.seq}: {a.side} signed two different versions"
         if note not in self.meta.setdefault("disputes", []):
             self.meta["disputes"].append(note)
         self.stage_meta(tx)
-        return f"{self.rel}/evidence"
+        return f"{self._rel}/evidence"
 
     # -- my pending (unsent) turn --------------------------------------------------------
-    def pending(self) -> dict[str, Any]:
-        data = read_bytes(self.dir / "pending")
-        if data is None:
-            return {"base": -1, "records": [], "auto": 0, "sim": None}
-        return wire.unpack(data, LOCAL_LIMITS)
+    def pending(self) -> PendingTurn:
+        data = read_bytes(self._dir / "pending")
+        return PendingTurn() if data is None else PendingTurn.from_wire(wire.unpack(data, LOCAL_LIMITS))
 
-    def stage_pending(self, tx: Transaction, pending: dict[str, Any] | None) -> None:
-        if pending is None or (not pending["records"] and pending["sim"] is None):
-            tx.delete(f"{self.rel}/pending")
+    def stage_pending(self, tx: Transaction, pending: PendingTurn | None) -> None:
+        if pending is None or pending.empty:
+            tx.delete(f"{self._rel}/pending")
         else:
-            tx.put(f"{self.rel}/pending", wire.pack(pending))
+            tx.put(f"{self._rel}/pending", wire.pack(pending.to_wire()))
 
     def secrets(self) -> dict[str, Any]:
-        data = read_bytes(self.dir / "secrets")
+        data = read_bytes(self._dir / "secrets")
         return {} if data is None else wire.unpack(data, LOCAL_LIMITS)
 
     def stage_secrets(self, tx: Transaction, secrets: dict[str, Any]) -> None:
-        tx.put(f"{self.rel}/secrets", wire.pack(secrets))
+        tx.put(f"{self._rel}/secrets", wire.pack(secrets))
 
     # -- automatic records ---------------------------------------------------------------
-    def auto_record(self, game: Game) -> list[Any] | None:
-        """The record I owe next if it needs no human judgement (a reveal), else None."""
+    def auto_record(self, game: Game) -> Dice | Reveal | None:
+        """The record I owe next if it needs no human judgement (a dice value or a reveal), else None."""
         exp = protocol.expected(game)
-        if exp is None or exp[0] != self.me:
+        if exp is None or exp.side != self.me:
             return None
-        if exp[1] == "dice":
+        if exp.kind == "dice":
             k = game.k + 1
-            return ["dice", k, self.dice_value(game, k)]
-        if exp[1] == "reveal":
+            return Dice(k, self.dice_value(game, k))
+        if exp.kind == "reveal":
             p = game.pending
-            assert p is not None
-            actions = self.secrets().get(str(p["commit_seq"]))
+            assert isinstance(p, protocol.SimStep)
+            actions = self.secrets().get(str(p.commit_seq))
             if actions is None:
                 raise PbemError(
-                    f"game {self.gid}: the actions committed in file {p['commit_seq']} are missing "
+                    f"game {self.gid}: the actions committed in file {p.commit_seq} are missing "
                     "from this store; they cannot be revealed",
                     "store",
                 )
-            return ["reveal", actions, commit_salt(self.identity(), self.gid, p["commit_seq"])]
+            return Reveal(actions, commit_salt(self.identity(), self.gid, p.commit_seq))
         return None
+
+
+def _file_rel(rel: str, seq: int, side: str) -> str:
+    return f"{rel}/files/{seq:05d}-{side}.pbem"
+
+
+def _kept_name(tf: TurnFile) -> str:
+    """A file kept aside (waiting or evidence): two versions of one position never collide."""
+    return f"{tf.seq:05d}-{tf.side}-{tf.hash.hex()[:16]}.pbem"

@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import commit, dice, engine_link, keys, protocol, turnfile
 from pbem.protocol import Game
+from pbem.records import Act, Commit, Dice, Record, Reveal, Sim
 from pbem.turnfile import SIDES, TurnFile, other
 
 
@@ -67,7 +68,7 @@ class MemoryMatch:
             "state": api.state_hash(state),
         }
         join = turnfile.seal(j, self.ids[joiner].sign)
-        self.game: Game = protocol.start(genesis, join)
+        self.game: Game = protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), join))
         self.files: list[TurnFile] = [genesis, join]
 
     def _salt(self, side: str, seq: int) -> bytes:
@@ -80,33 +81,34 @@ class MemoryMatch:
         exp = protocol.expected(game)
         if exp is None:
             return None
-        side, seq = exp[0], game.seq + 1
-        records: list[list[Any]] = []
-        while (exp := protocol.expected(game)) is not None and exp[0] == side:
-            kind = exp[1]
-            recs: list[list[Any]]
+        side, seq = exp.side, game.seq + 1
+        records: list[Record] = []
+        while (exp := protocol.expected(game)) is not None and exp.side == side:
+            kind = exp.kind
+            recs: list[Record]
             if kind == "dice":
-                recs = [["dice", game.k + 1, dice.value(self.secret[side], self.chain, game.k + 1)]]
+                recs = [Dice(game.k + 1, dice.value(self.secret[side], self.chain, game.k + 1))]
             elif kind == "reveal":
-                cs = game.pending["commit_seq"]  # type: ignore[index]
-                recs = [["reveal", self.commits[cs], self._salt(side, cs)]]
+                assert isinstance(game.pending, protocol.SimStep)
+                cs = game.pending.commit_seq
+                recs = [Reveal(self.commits[cs], self._salt(side, cs))]
             else:
                 bot_seed = _d(self.seed, f"bot/{side}/{seq}/{len(records)}")
                 actions = [a.to_wire() for a in ai.decide(game.state, side, bot_seed, player=self.player)]
                 if kind == "commit":
                     self.commits[seq] = actions
-                    recs = [["commit", commit.commitment(self.gid, seq, side, actions, self._salt(side, seq))]]
+                    recs = [Commit(commit.commitment(self.gid, seq, side, actions, self._salt(side, seq)))]
                 elif kind == "sim":
-                    recs = [["sim", actions]]
+                    recs = [Sim(actions)]
                 else:
-                    recs = [["act", a] for a in actions]
+                    recs = [Act(a) for a in actions]
                     if not recs:
                         raise RuntimeError(f"the computer player gave no action in {exp}")
             for rec in recs:
                 protocol.apply_record(game, side, seq, rec, "memplay")
                 records.append(rec)
                 e = protocol.expected(game)
-                if kind == "act" and (e is None or e != (side, "act")):
+                if kind == "act" and e != protocol.Expectation(side, "act"):
                     break
         tf = protocol.seal_turn(game, side, records, self.ids[side].sign)
         self.files.append(tf)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.store import Transaction, Workspace, read_bytes
 
 if TYPE_CHECKING:
+    from pbem.localgame import PendingTurn
     from pbem.protocol import Game
 
 #: Bumped whenever what an overview holds changes: an overview of another format is rebuilt.
@@ -48,24 +49,25 @@ class Position:
     listed: int  # orders in my simultaneous list
 
 
-def position(work: Game, pending: dict[str, Any] | None) -> Position:
+def position(work: Game, pending: PendingTurn | None) -> Position:
     """The position of ``work`` (a game with my pending records applied), by the engine."""
     from pbem import engine_link, protocol
+    from pbem.localgame import PendingTurn
 
     api = engine_link.api()
     d = api.decision(work.state)
     exp = protocol.expected(work)
-    p = pending or {}
+    p = pending or PendingTurn()
     return Position(
         work.seq,
         d.when,
         d.phase,
         d.prompt,
-        exp,
+        None if exp is None else (exp.side, exp.kind),
         api.winner(work.state) if exp is None else None,
-        len(p.get("records") or []),
-        p.get("auto", 0),
-        len(p.get("sim") or []),
+        len(p.records),
+        p.auto,
+        len(p.sim or []),
     )
 
 
@@ -101,19 +103,19 @@ def build(snapshot: bytes, pending_bytes: bytes | None, me: str, work: Game | No
     """The overview of a game from its snapshot and my pending turn (by the engine);
     ``work`` is the game they make, when the caller holds it already."""
     from pbem import engine_link, protocol, wire
-    from pbem.localgame import LOCAL_LIMITS
+    from pbem.localgame import LOCAL_LIMITS, PendingTurn
 
     api = engine_link.api()
-    pending = wire.unpack(pending_bytes, LOCAL_LIMITS) if pending_bytes is not None else None
+    pending = PendingTurn.from_wire(wire.unpack(pending_bytes, LOCAL_LIMITS)) if pending_bytes is not None else None
     game = work
     if game is None:
         game = protocol.Game.from_bytes(snapshot)
         seq = game.seq + 1
-        for i, rec in enumerate((pending or {}).get("records") or [], 1):
+        for i, rec in enumerate(pending.records if pending else [], 1):
             protocol.apply_record(game, me, seq, rec, f"pending record {i}")
     pos = position(game, pending)
     state, listed, unfit = game.state, [], ""
-    sim = [api.Action.from_wire(w) for w in (pending or {}).get("sim") or []]
+    sim = [api.Action.from_wire(w) for w in (pending.sim if pending else None) or []]
     if sim:
         try:
             state = api.preview(state, me, sim)

@@ -6,23 +6,19 @@ the simultaneous decision or chance event in progress.  :func:`expected` says,
 from that alone, which side must supply the next record and of what kind, so
 exactly one side can author each position of the history.
 
-Records (the content of a turn file):
-
-    ["act", action]              one action of a sequential decision
-    ["commit", H]                commitment to a hidden simultaneous action list
-    ["sim", [action, ...]]       a simultaneous action list in the clear
-    ["reveal", [action, ...], salt]  opening of the commitment
-    ["dice", k, v]               this side's chain value for chance event k
+The records a turn file carries are the five kinds of :mod:`pbem.records`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem import commit, dice, engine_link, turnfile, wire
 from pbem.errors import PbemError
-from pbem.rules import refusal_rule, refusal_side
+from pbem.records import Act, Commit, Dice, Record, Reveal, Sim, Wire
+from pbem.rules import Draft, refusal_rule
 from pbem.turnfile import SIDES, TurnFile, other
 
 SNAPSHOT_LIMITS = wire.Limits(
@@ -43,9 +39,76 @@ def _engine_call(what: str, fn: Any, *args: Any) -> Any:
         raise PbemError(f"{what}: the engine refused it ({type(exc).__name__}: {str(exc)[:120]})", "illegal") from None
 
 
-def _actions(wires: list[Any], what: str) -> list[Any]:
+def actions_of(wires: list[Wire], what: str) -> list[Any]:
+    """The engine's actions for wire forms read from a file or the store (refusals as PbemError)."""
     api = engine_link.api()
     return [_engine_call(what, api.Action.from_wire, w) for w in wires]
+
+
+@dataclass(frozen=True)
+class SimStep:
+    """A simultaneous decision in progress.
+
+    With two deciding sides, ``committer`` (the author of the record that opened it)
+    commits first, the other side then hands in its list in the clear (``clear``) and
+    the committer reveals; a single deciding side hands in its list in the clear at once.
+    """
+
+    sides: tuple[str, ...]
+    committer: str | None
+    commit: bytes | None = None
+    commit_seq: int = 0
+    clear: list[Wire] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "kind": "sim",
+            "sides": list(self.sides),
+            "committer": self.committer,
+            "commit": self.commit,
+            "commit_seq": self.commit_seq,
+            "clear": self.clear,
+        }
+
+
+@dataclass(frozen=True)
+class ChanceStep:
+    """A chance event in progress: the side that did not trigger it reveals its chain
+    value first, the trigger's author last."""
+
+    trigger_seq: int
+    trigger_author: str
+    values: tuple[tuple[str, bytes], ...] = ()
+
+    def value(self, side: str) -> bytes | None:
+        return dict(self.values).get(side)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "kind": "chance",
+            "trigger_seq": self.trigger_seq,
+            "trigger_author": self.trigger_author,
+            "values": dict(self.values),
+        }
+
+
+Step = SimStep | ChanceStep
+
+
+def _step_from_wire(d: dict[str, Any] | None) -> Step | None:
+    if d is None:
+        return None
+    if d["kind"] == "sim":
+        return SimStep(tuple(d["sides"]), d["committer"], d["commit"], d["commit_seq"], d["clear"])
+    return ChanceStep(d["trigger_seq"], d["trigger_author"], tuple(d["values"].items()))
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """The record the history needs next: its author and its kind ("act", "commit", ...)."""
+
+    side: str
+    kind: str
 
 
 @dataclass
@@ -77,7 +140,7 @@ class Game:
     chain_len: dict[str, int] = field(default_factory=dict)
     last_author: str = "axis"
     last_seq: int = 1
-    pending: dict[str, Any] | None = None
+    pending: Step | None = None
     log: list[str] = field(default_factory=list)  # what the last chance event did
 
     @property
@@ -98,7 +161,7 @@ class Game:
                 "chain_len": self.chain_len,
                 "last_author": self.last_author,
                 "last_seq": self.last_seq,
-                "pending": self.pending,
+                "pending": None if self.pending is None else self.pending.to_wire(),
                 "log": self.log,
             }
         )
@@ -122,7 +185,7 @@ class Game:
             d["chain_len"],
             d["last_author"],
             d["last_seq"],
-            d["pending"],
+            _step_from_wire(d["pending"]),
             d["log"],
         )
 
@@ -133,13 +196,30 @@ class Game:
 # -- genesis and join ------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Authentic:
+    """A file whose signature is valid for its side's key in its game's genesis: made only
+    by :func:`authenticate`, and what re-execution (:func:`start`, :func:`apply_turn`) takes."""
+
+    tf: TurnFile
+
+
+def authenticate(genesis: Genesis, tf: TurnFile) -> Authentic:
+    """The one place a file's signature is checked (against the key ``genesis`` gives its side)."""
+    if tf.game != genesis.game:
+        raise PbemError(f"{tf.name}: belongs to game {tf.game}, not {genesis.game}", "game")
+    tf.verify_signature(genesis.key(tf.side))
+    return Authentic(tf)
+
+
 def check_genesis(tf: TurnFile) -> Genesis:
-    """Authenticate an invitation and check that this program can play it."""
+    """Authenticate an invitation (signed by its creator's key in it) and check that this
+    program can play it."""
     api = engine_link.api()
     if tf.type != "genesis":
         raise PbemError(f"{tf.name}: this is not a game invitation (genesis) file", "type")
     g = Genesis(tf.body)
-    tf.verify_signature(g.key(tf.side))
+    authenticate(g, tf)
     if tf.body["engine"] != api.ENGINE_VERSION:
         raise PbemError(
             f"{tf.name}: the game needs engine version {tf.body['engine']}, this program has {api.ENGINE_VERSION}",
@@ -166,10 +246,11 @@ def new_state(g: Genesis) -> Any:
     return _engine_call("new game", api.new_game, g.body["scenario"], dict(g.body["options"]))
 
 
-def start(genesis_tf: TurnFile, join_tf: TurnFile) -> Game:
-    """Verify the join file against genesis and set up the game at its first decision."""
+def start(genesis_tf: TurnFile, join: Authentic) -> Game:
+    """Check the join file against genesis and set up the game at its first decision."""
     api = engine_link.api()
     g = check_genesis(genesis_tf)
+    join_tf = join.tf
     if join_tf.type != "join" or join_tf.game != g.game:
         raise PbemError(f"{join_tf.name}: not the answer to invitation {g.game}", "type")
     joiner = other(g.creator)
@@ -177,7 +258,6 @@ def start(genesis_tf: TurnFile, join_tf: TurnFile) -> Game:
         raise PbemError(f"{join_tf.name}: the join file must come from the {joiner} player", "side")
     if join_tf.prev != genesis_tf.hash:
         raise PbemError(f"{join_tf.name}: does not follow this game's genesis file", "chain-link")
-    join_tf.verify_signature(g.key(joiner))
     state = new_state(g)
     if api.state_hash(state) != join_tf.body["state"]:
         raise PbemError(
@@ -212,27 +292,14 @@ def settle(game: Game) -> None:
     api = engine_link.api()
     d = api.decision(game.state)
     if d.kind == "simultaneous":
-        sides = [s for s in SIDES if s in d.sides]
-        committer = game.last_author if len(sides) == 2 else None
-        game.pending = {
-            "kind": "sim",
-            "sides": sides,
-            "committer": committer,
-            "commit": None,
-            "commit_seq": 0,
-            "clear": None,
-        }
+        sides = tuple(s for s in SIDES if s in d.sides)
+        game.pending = SimStep(sides, game.last_author if len(sides) == 2 else None)
     elif d.kind == "chance":
-        game.pending = {
-            "kind": "chance",
-            "trigger_seq": game.last_seq,
-            "trigger_author": game.last_author,
-            "values": {},
-        }
+        game.pending = ChanceStep(game.last_seq, game.last_author)
 
 
-def expected(game: Game) -> tuple[str, str] | None:
-    """(side, record kind) the history needs next, or None once the game has ended."""
+def expected(game: Game) -> Expectation | None:
+    """The record the history needs next, or None once the game has ended."""
     api = engine_link.api()
     d = api.decision(game.state)
     if d.kind == "end":
@@ -240,122 +307,141 @@ def expected(game: Game) -> tuple[str, str] | None:
     if d.kind == "sequential":
         if not d.sides:
             raise PbemError(f"the engine reports a decision in {d.phase} that nobody makes", "engine")
-        return d.sides[0], "act"
+        return Expectation(d.sides[0], "act")
     p = game.pending
+    if isinstance(p, SimStep):
+        if p.committer is None:
+            return Expectation(p.sides[0], "sim")
+        if p.commit is None:
+            return Expectation(p.committer, "commit")
+        if p.clear is None:
+            return Expectation(other(p.committer), "sim")
+        return Expectation(p.committer, "reveal")
     if p is None:  # pragma: no cover - settle() always opens one
         raise PbemError("internal error: no protocol step open", "internal")
-    if p["kind"] == "sim":
-        if p["committer"] is None:
-            return p["sides"][0], "sim"
-        if p["commit"] is None:
-            return p["committer"], "commit"
-        if p["clear"] is None:
-            return other(p["committer"]), "sim"
-        return p["committer"], "reveal"
-    first = other(p["trigger_author"])
-    return (first, "dice") if first not in p["values"] else (p["trigger_author"], "dice")
+    first = other(p.trigger_author)
+    return Expectation(first if p.value(first) is None else p.trigger_author, "dice")
 
 
-def apply_record(game: Game, author: str, seq: int, rec: list[Any], where: str = "record") -> None:
-    """Apply one record by ``author`` in file ``seq``; raises PbemError, leaving ``game`` unusable."""
+def apply_record(
+    game: Game, author: str, seq: int, rec: Record, where: str = "record", actions: list[Any] | None = None
+) -> None:
+    """Apply one record by ``author`` in file ``seq``; raises PbemError, leaving ``game`` unusable.
+
+    ``actions``: the engine's actions of an Act (one), Sim or Reveal when the caller holds
+    them already (my own orders), so that they are not read back from their wire form.
+    """
     api = engine_link.api()
     exp = expected(game)
     if exp is None:
         raise PbemError(f"{where}: the game is already over", "order")
-    side, what = exp
-    kind = rec[0]
-    if side != author or kind != what:
+    if exp.side != author or exp.kind != rec.KIND:
         raise PbemError(
-            f"{where}: out of turn: the game awaits '{what}' from {side}, got '{kind}' from {author}", "order"
+            f"{where}: out of turn: the game awaits '{exp.kind}' from {exp.side}, got '{rec.KIND}' from {author}",
+            "order",
         )
     p = game.pending
-    if kind == "act":
-        action = _actions([rec[1]], where)[0]
+    if isinstance(rec, Act):
+        (action,) = actions or actions_of([rec.action], where)
         _engine_call(where, api.apply, game.state, author, action)
-    elif kind == "commit":
-        assert p is not None
-        p["commit"], p["commit_seq"] = rec[1], seq
-    elif kind == "sim":
-        assert p is not None
-        actions = _actions(rec[1], where)
-        if p["committer"] is None:
-            _resolve_sim(game, where, {author: actions, other(author): []})
+    elif isinstance(rec, Commit):
+        assert isinstance(p, SimStep)
+        game.pending = replace(p, commit=rec.digest, commit_seq=seq)
+    elif isinstance(rec, Sim):
+        assert isinstance(p, SimStep)
+        listed = actions_of(rec.actions, where) if actions is None else actions
+        if p.committer is None:
+            _resolve_sim(game, where, {author: listed, other(author): []})
         else:
-            trial_list(game, author, actions, where)
-            p["clear"] = rec[1]
-    elif kind == "reveal":
-        assert p is not None
-        if not commit.matches(p["commit"], game.gid, p["commit_seq"], author, rec[1], rec[2]):
+            trial_list(game, author, listed, where)
+            game.pending = replace(p, clear=rec.actions)
+    elif isinstance(rec, Reveal):
+        assert isinstance(p, SimStep) and p.commit is not None and p.clear is not None
+        if not commit.matches(p.commit, game.gid, p.commit_seq, author, rec.actions, rec.salt):
             raise PbemError(
                 f"{where}: the revealed actions do not match {author}'s commitment in file "
-                f"{p['commit_seq']} (protocol violation)",
+                f"{p.commit_seq} (protocol violation)",
                 "commit",
             )
-        _resolve_sim(game, where, {author: _actions(rec[1], where), other(author): _actions(p["clear"], where)})
-    elif kind == "dice":
-        assert p is not None
-        k = game.k + 1
-        if rec[1] != k:
-            raise PbemError(f"{where}: dice value for event {rec[1]}, but event {k} is being rolled", "chain")
-        if not dice.check_reveal(game.chain[author], rec[2]):
-            raise PbemError(
-                f"{where}: {author}'s dice value does not hash to its previous chain value (protocol violation)",
-                "chain",
-            )
-        game.chain[author] = rec[2]
-        p["values"][author] = rec[2]
-        if len(p["values"]) == 2:
-            seed = dice.seed(game.gid, k, game.hashes[p["trigger_seq"]], p["values"]["axis"], p["values"]["allies"])
-            game.pending = None
-            game.k = k
-            log = _engine_call(where, api.apply_chance, game.state, seed)
-            game.log = [str(x)[:300] for x in (log or [])][:200]
+        revealed = actions_of(rec.actions, where) if actions is None else actions
+        _resolve_sim(game, where, {author: revealed, other(author): actions_of(p.clear, where)})
+    else:
+        assert isinstance(p, ChanceStep)
+        _roll(game, author, rec, p, where)
     game.last_author, game.last_seq = author, seq
     settle(game)
+
+
+def _roll(game: Game, author: str, rec: Dice, p: ChanceStep, where: str) -> None:
+    api = engine_link.api()
+    k = game.k + 1
+    if rec.k != k:
+        raise PbemError(f"{where}: dice value for event {rec.k}, but event {k} is being rolled", "chain")
+    if not dice.check_reveal(game.chain[author], rec.value):
+        raise PbemError(
+            f"{where}: {author}'s dice value does not hash to its previous chain value (protocol violation)",
+            "chain",
+        )
+    game.chain[author] = rec.value
+    p = replace(p, values=(*p.values, (author, rec.value)))
+    game.pending = p
+    axis, allies = p.value("axis"), p.value("allies")
+    if axis is not None and allies is not None:
+        seed = dice.seed(game.gid, k, game.hashes[p.trigger_seq], axis, allies)
+        game.pending = None
+        game.k = k
+        log = _engine_call(where, api.apply_chance, game.state, seed)
+        game.log = [str(x)[:300] for x in (log or [])][:200]
+
+
+def open_draft(game: Game, side: str, where: str) -> Draft:
+    """``side``'s hidden list for the simultaneous decision ``game`` waits for, to be
+    checked action by action (:func:`offer`)."""
+    api = engine_link.api()
+    draft: Draft = _engine_call(where, api.draft, game.state, side)
+    return draft
+
+
+def offer(draft: Draft, action: Any, where: str) -> None:
+    """Add ``action`` to ``draft``; a refusal becomes one line blaming the list's side."""
+    _engine_call(where, draft.offer, action)
 
 
 def trial_list(game: Game, side: str, actions: list[Any], where: str) -> None:
     """Refuse a simultaneous list that the rules reject on its own, before it is bound.
 
-    The list in the clear is tried at once (the opponent's list as empty, its complaints
-    ignored), so that an illegal list is blamed on its sender, not discovered at the reveal.
+    The list in the clear is checked at once, in order, so that an illegal list is
+    blamed on its sender, not discovered at the reveal.
     """
-    api = engine_link.api()
-    trial = game.clone()
-    sides = (game.pending or {}).get("sides") or list(SIDES)
-    try:
-        api.apply_simultaneous(trial.state, {s: actions if s == side else [] for s in sides})
-    except api.IllegalAction as exc:
-        if refusal_side(exc) == side:  # the engine says whose list it refuses
-            raise PbemError(f"{where}: illegal: {exc}", "illegal", refusal_rule(exc)) from None
-    except Exception as exc:
-        raise PbemError(f"{where}: the engine refused it ({type(exc).__name__}: {str(exc)[:120]})", "illegal") from None
+    draft = open_draft(game, side, where)
+    for action in actions:
+        offer(draft, action, where)
 
 
 def _resolve_sim(game: Game, where: str, lists: dict[str, list[Any]]) -> None:
     api = engine_link.api()
-    sides = game.pending["sides"] if game.pending else list(SIDES)
+    sides = game.pending.sides if isinstance(game.pending, SimStep) else SIDES
     game.pending = None
     _engine_call(where, api.apply_simultaneous, game.state, {s: lists[s] for s in sides})
 
 
-def apply_turn(game: Game, tf: TurnFile) -> None:
-    """Verify ``tf`` as the next file of ``game`` by re-executing it; mutates ``game``.
+def apply_turn(game: Game, file: Authentic) -> None:
+    """Verify ``file`` as the next file of ``game`` by re-executing it; mutates ``game``.
 
     On error ``game`` is left half-applied: callers work on a copy.
     """
     api = engine_link.api()
+    tf = file.tf
     name = tf.name
     if tf.game != game.gid:
         raise PbemError(f"{name}: belongs to game {tf.game}, not {game.gid}", "game")
     if tf.type != "turn":
         raise PbemError(f"{name}: a {tf.type} file cannot continue a game in progress", "type")
-    tf.verify_signature(game.genesis.key(tf.side))
     if tf.seq != game.seq + 1:
         raise PbemError(f"{name}: expected file {game.seq + 1}, this is file {tf.seq}", "sequence")
     if tf.prev != game.hashes[-1]:
         raise PbemError(f"{name}: does not follow file {game.seq} of this game (previous-hash mismatch)", "chain-link")
-    for i, rec in enumerate(tf.body["records"], 1):
+    for i, rec in enumerate(tf.records, 1):
         apply_record(game, tf.side, tf.seq, rec, f"{name}: record {i}")
     if api.state_hash(game.state) != tf.body["state"]:
         raise PbemError(
@@ -367,16 +453,15 @@ def apply_turn(game: Game, tf: TurnFile) -> None:
     game.hashes.append(tf.hash)
 
 
-def build_turn(game: Game, side: str, records: list[list[Any]], sign: Any) -> TurnFile:
+def build_turn(game: Game, side: str, records: Sequence[Record], sign: Any) -> TurnFile:
     """Apply my ``records`` to ``game`` and seal them as the next file (mutates ``game``)."""
     seq = game.seq + 1
     for i, rec in enumerate(records, 1):
-        turnfile.validate_record(rec)
         apply_record(game, side, seq, rec, f"my record {i}")
     return seal_turn(game, side, records, sign)
 
 
-def seal_turn(game: Game, side: str, records: list[list[Any]], sign: Any) -> TurnFile:
+def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any) -> TurnFile:
     """Seal ``records``, already applied to ``game`` as file ``game.seq + 1``, into a signed file."""
     api = engine_link.api()
     seq = game.seq + 1
@@ -387,7 +472,7 @@ def seal_turn(game: Game, side: str, records: list[list[Any]], sign: Any) -> Tur
         "seq": seq,
         "prev": game.hashes[-1],
         "side": side,
-        "records": records,
+        "records": [rec.to_wire() for rec in records],
         "state": api.state_hash(game.state),
     }
     tf = turnfile.seal(body, sign)

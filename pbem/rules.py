@@ -109,6 +109,18 @@ class Near(Protocol):
     def units(self) -> tuple[tuple[int, UnitLine], ...]: ...
 
 
+class Draft(Protocol):
+    """A side's hidden list for the current simultaneous decision, checked action by action
+    (``engine.api.Draft``): ``offer`` accepts the next action or raises IllegalAction (with
+    ``.side`` and ``.index``) and leaves the draft as it was."""
+
+    @property
+    def actions(self) -> list[Any]: ...
+    @property
+    def state(self) -> State: ...
+    def offer(self, action: Any, /) -> None: ...
+
+
 class RulesEngine(Protocol):
     """What pbem calls on the engine (docs/design.md, "The engine interface")."""
 
@@ -141,6 +153,7 @@ class RulesEngine(Protocol):
     def apply(self, state: State, side: str, action: Any, /) -> None: ...
     def apply_simultaneous(self, state: State, orders_by_side: dict[str, list[Any]], /) -> None: ...
     def preview(self, state: State, side: str, actions: list[Any], /) -> State: ...
+    def draft(self, state: State, side: str, /) -> Draft: ...
     def apply_chance(self, state: State, seed: bytes, /) -> list[str]: ...
     def parse_order(self, state: State, side: str, line: str, /) -> Any: ...
     def format_action(self, state: State, action: Any, /) -> str: ...
@@ -161,9 +174,3 @@ def refusal_rule(exc: BaseException) -> str:
     """The rule slug an engine refusal carries ('' if it carries none)."""
     rule = getattr(exc, "rule", "")
     return rule if isinstance(rule, str) else ""
-
-
-def refusal_side(exc: BaseException) -> str | None:
-    """The side whose list an engine refusal concerns, if it says."""
-    side = getattr(exc, "side", None)
-    return side if isinstance(side, str) else None

@@ -88,7 +88,7 @@ def selfplay(
                 if _done(game, until):
                     return _result(gid, count, game)
                 exp = protocol.expected(turn.my_turn(lg).work)
-                if exp is not None and exp[0] == side:
+                if exp is not None and exp.side == side:
                     path = turn.bot_play(me.ws, gid, home=me.home)
                     log(f"{path.name}: {status.status_line(lg, lg.game())}")
                     progressed = True

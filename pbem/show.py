@@ -134,7 +134,7 @@ def _state(ws: Workspace, gid: str, home: Path | None) -> Any:
     api = engine_link.api()
     lg = LocalGame(ws, gid, home)
     t = my_turn(lg)
-    sim = [api.Action.from_wire(w) for w in (t.pending.get("sim") or [])]
+    sim = [api.Action.from_wire(w) for w in (t.pending.sim or [])]
     # The overview was checked already: the listed orders fit.
     return api.preview(t.work.state, lg.me, sim) if sim else t.work.state
 

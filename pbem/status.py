@@ -17,7 +17,7 @@ from pbem.overview import Position
 from pbem.store import Workspace, read_bytes
 
 if TYPE_CHECKING:
-    from pbem.localgame import LocalGame
+    from pbem.localgame import LocalGame, PendingTurn
     from pbem.protocol import Game
 
 
@@ -32,7 +32,7 @@ def awaited(kind: str) -> str:
     }.get(kind, kind)
 
 
-def status_line(lg: LocalGame, work: Game | None, pending: dict[str, Any] | None = None) -> str:
+def status_line(lg: LocalGame, work: Game | None, pending: PendingTurn | None = None) -> str:
     """The status of a game held in memory (``work``: with my pending records applied)."""
     return describe(lg.gid, lg.meta, None if work is None else overview.position(work, pending))
 
@@ -77,7 +77,7 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
 
 def meta(ws: Workspace, gid: str) -> dict[str, Any]:
     """Who I am in game ``gid`` (its meta.json), read without the game's other modules."""
-    raw = read_bytes(ws.game_dir(gid) / "meta.json")
+    raw = read_bytes(ws.game_dir(gid) / "meta.json")  # a LocalGame would load the protocol too
     if raw is None:
         raise PbemError(f"no game {gid} in this workspace", "game")
     found: dict[str, Any] = json.loads(raw)
@@ -94,8 +94,7 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None) -> li
             m = meta(ws, g)
             ov = overview.current(ws, g, m["side"])
             lines.append(describe(g, m, None if ov is None else overview.position_of(ov)))
-        inv = ws.store / "invitations"
-        for p in sorted(inv.glob("*.pbem")) if inv.is_dir() else []:
+        for p in ws.invitations():
             lines.append(f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`")
         if not lines:
             lines.append("no games in this workspace; start one with `pbem new` or `pbem join`")

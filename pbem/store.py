@@ -15,6 +15,7 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/lock                         flock: one command at a time per workspace
     .pbem/journal                      only while a commit is in flight
     .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
+    .pbem/rejected/                    inbox files an import refused
     .pbem/games/<gid>/meta.json        who I am in this game
     .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file
     .pbem/games/<gid>/overview         what `pbem status` and `pbem show` print of it (pbem/overview.py)
@@ -28,13 +29,13 @@ Layout (``<gid>`` = 12 hex characters)::
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem import wire
+from pbem import durable, wire
 from pbem.errors import PbemError
+from pbem.turnfile import TurnFile
 
 STORE_DIR = ".pbem"
 _crash_counter = 0
@@ -55,37 +56,10 @@ def crash_point() -> None:
         os._exit(86)
 
 
-def _fsync_dir(path: Path) -> None:
-    # A rename is durable only once its directory entry is on disk.
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` so that readers see the old or the new content, never a mix."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fchmod(fd, mode)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    crash_point()
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
-    crash_point()
+    """Write ``data`` to ``path`` so that readers see the old or the new content, never a mix
+    (a step of a commit: the crash test may kill the process around its rename)."""
+    durable.atomic_write(path, data, mode=mode, step=crash_point)
 
 
 def read_bytes(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
@@ -132,19 +106,20 @@ class Workspace:
             finally:
                 _held[key] -= 1
             return
-        try:
-            self.store.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.store / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise PbemError(f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with contextlib.ExitStack() as stack:
+            try:
+                self.store.mkdir(parents=True, exist_ok=True)
+                stack.enter_context(durable.flock(self.store / "lock"))
+            except OSError as exc:
+                raise PbemError(
+                    f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store"
+                ) from None
             _held[key] = 1
-            self.recover()
-            yield self
-        finally:
-            _held.pop(key, None)
-            os.close(fd)
+            try:
+                self.recover()
+                yield self
+            finally:
+                _held.pop(key, None)
 
     def recover(self) -> None:
         journal = self.store / "journal"
@@ -154,11 +129,10 @@ class Workspace:
             self._apply(entries["writes"])
             self.recovered_deletions |= {rel for rel, content in entries["writes"] if content is None}
             journal.unlink()
-            _fsync_dir(self.store)
+            durable.fsync_dir(self.store)
         # Temp files of a writer killed before its rename: we hold the lock, so nobody owns them.
         for d in (self.store, self.outbox, self.inbox):
-            for stray in d.rglob(".*.tmp*") if d.is_dir() else []:
-                stray.unlink(missing_ok=True)
+            durable.remove_swept_temps(d)
 
     def _apply(self, writes: list[list]) -> None:
         for rel, data in writes:
@@ -180,7 +154,7 @@ class Workspace:
         atomic_write(self.store / "journal", wire.pack({"writes": writes}))
         self._apply(writes)
         (self.store / "journal").unlink()
-        _fsync_dir(self.store)
+        durable.fsync_dir(self.store)
         crash_point()
 
     # -- paths ------------------------------------------------------------------
@@ -189,6 +163,30 @@ class Workspace:
 
     def game_dir(self, gid: str) -> Path:
         return self.root / self.game_rel(gid)
+
+    def inbox_rel(self, path: Path) -> str | None:
+        """The workspace-relative name of ``path`` if it sits in inbox/ (consumed on import)."""
+        with contextlib.suppress(OSError, ValueError):
+            if path.resolve().parent == self.inbox.resolve():
+                return f"inbox/{path.name}"
+        return None
+
+    def rejected_rel(self, name: str) -> str:
+        """Where a refused inbox file is kept for a person to look at."""
+        return f"{STORE_DIR}/rejected/{name}"
+
+    def invitation_rel(self, gid: str) -> str:
+        return f"{STORE_DIR}/invitations/{gid}.pbem"
+
+    def invitations(self) -> list[Path]:
+        """Kept invitations (genesis files), by game id."""
+        d = self.store / "invitations"
+        return sorted(d.glob("*.pbem")) if d.is_dir() else []
+
+    def stage_outbox(self, tx: Transaction, tf: TurnFile) -> Path:
+        """Stage ``tf`` for delivery in outbox/; returns where it will be."""
+        tx.put(f"outbox/{tf.name}", tf.raw)
+        return self.outbox / tf.name
 
     def resolve_game(self, given: str) -> str:
         """The id of the game ``given`` names: its whole id, or the start of the id of

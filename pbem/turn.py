@@ -17,9 +17,10 @@ from typing import Any
 
 from pbem import commit, engine_link, overview, protocol
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame, commit_salt
-from pbem.protocol import Game
-from pbem.rules import refusal_rule
+from pbem.localgame import LocalGame, PendingTurn, commit_salt
+from pbem.protocol import Expectation, Game
+from pbem.records import Act, Commit, Record, Sim
+from pbem.rules import Draft, refusal_rule
 from pbem.status import awaited, status_line
 from pbem.store import Transaction, Workspace
 from pbem.turnfile import TurnFile
@@ -30,24 +31,22 @@ MAX_ORDERS = 20_000
 def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
     """After ``game`` changed, produce what I owe automatically; stages snapshot, pending, outbox.
 
-    Mutates ``game`` when a file is sealed.
+    Mutates ``game``: the records I owe are applied to it.
     """
-    before = game.to_bytes()
-    records: list[Any] = []
+    lg.stage_snapshot(tx, game)  # the game as accepted; replaced below if I answer at once
+    records: list[Record] = []
     while (rec := lg.auto_record(game)) is not None:
         protocol.apply_record(game, lg.me, game.seq + 1, rec, "automatic answer")
         records.append(rec)
     exp = protocol.expected(game)
-    if records and (exp is None or exp[0] != lg.me):
+    if records and (exp is None or exp.side != lg.me):
         tf = protocol.seal_turn(game, lg.me, records, lg.identity().sign)
         lg.stage_history(tx, tf)
-        tx.put(f"{lg.rel}/snapshot", game.to_bytes())
+        lg.stage_snapshot(tx, game)
         lg.stage_pending(tx, None)
         overview.stage(tx, lg.ws, lg.gid, lg.me, game)
         return [lg.stage_outbox(tx, tf)]
-    tx.put(f"{lg.rel}/snapshot", before)
-    seq = game.seq
-    lg.stage_pending(tx, {"base": seq, "records": records, "auto": len(records), "sim": None} if records else None)
+    lg.stage_pending(tx, PendingTurn(game.seq, records, len(records)) if records else None)
     overview.stage(tx, lg.ws, lg.gid, lg.me, game)
     return []
 
@@ -59,7 +58,8 @@ class Turn:
     lg: LocalGame
     game: Game  # after the last accepted file
     work: Game  # after my pending records too
-    pending: dict[str, Any]
+    pending: PendingTurn
+    draft: Draft | None = None  # my simultaneous list, checked as it grows (opened when needed)
 
 
 def my_turn(lg: LocalGame) -> Turn:
@@ -67,42 +67,56 @@ def my_turn(lg: LocalGame) -> Turn:
     if game is None:
         raise PbemError(f"game {lg.gid} has not started: the opponent has not joined yet", "turn")
     pending = lg.pending()
-    if pending["base"] not in (-1, game.seq):  # cannot happen: pending is always cleared when a file lands
+    if pending.base not in (-1, game.seq):  # cannot happen: pending is always cleared when a file lands
         raise PbemError(f"game {lg.gid}: pending orders do not fit the game; run `pbem undo` to clear them", "store")
     work = game.clone()
-    for i, rec in enumerate(pending["records"], 1):
+    for i, rec in enumerate(pending.records, 1):
         protocol.apply_record(work, lg.me, game.seq + 1, rec, f"pending record {i}")
-    pending["base"] = game.seq
+    pending.base = game.seq
     return Turn(lg, game, work, pending)
 
 
-def _need_my_decision(t: Turn) -> tuple[str, str]:
+def _need_my_decision(t: Turn) -> Expectation:
     exp = protocol.expected(t.work)
     if exp is None:
         raise PbemError(f"game {t.lg.gid} is over", "turn")
-    if exp[0] != t.lg.me:
-        raise PbemError(f"it is not your turn in game {t.lg.gid}: waiting for {exp[0]} ({awaited(exp[1])})", "turn")
+    if exp.side != t.lg.me:
+        raise PbemError(f"it is not your turn in game {t.lg.gid}: waiting for {exp.side} ({awaited(exp.kind)})", "turn")
     return exp
 
 
-def add_action(t: Turn, action: Any, where: str, check_list: bool = True) -> None:
+def _list_label(t: Turn) -> str:
+    return f"your orders for {engine_link.api().decision(t.work.state).phase}"
+
+
+def list_draft(t: Turn) -> Draft:
+    """My simultaneous list as a draft: opened once per command, from the orders listed so far."""
+    if t.draft is None:
+        where = _list_label(t)
+        draft = protocol.open_draft(t.work, t.lg.me, where)
+        for action in protocol.actions_of(t.pending.sim or [], where):
+            protocol.offer(draft, action, where)
+        t.draft = draft
+    return t.draft
+
+
+def add_action(t: Turn, action: Any, where: str) -> None:
     """Add one of my actions: applied at once in a sequential decision, listed in a simultaneous one."""
-    _, what = _need_my_decision(t)
-    if t.pending["sim"] is not None or what in ("commit", "sim"):
-        # A simultaneous list is checked as a whole, in order (an order may rely on the ones
-        # before it, e.g. a merge that makes room), by a trial on a copy of the game.
-        t.pending["sim"] = [*(t.pending["sim"] or []), action.to_wire()]
-        if check_list:
-            try:
-                _trial_sim(t, t.pending["sim"])
-            except PbemError as exc:
-                raise PbemError(f"{where}: {exc}", exc.code, exc.rule) from None
+    exp = _need_my_decision(t)
+    if t.pending.sim is not None or exp.kind in ("commit", "sim"):
+        # A simultaneous list is checked in order (an order may rely on the ones before
+        # it, e.g. a merge that makes room), each order against the draft of those before.
+        try:
+            protocol.offer(list_draft(t), action, _list_label(t))
+        except PbemError as exc:
+            raise PbemError(f"{where}: {exc}", exc.code, exc.rule) from None
+        t.pending.sim = [*(t.pending.sim or []), action.to_wire()]
         return
-    if what != "act":
-        raise PbemError(f"{where}: the game awaits an automatic {what} first", "turn")
-    rec = ["act", action.to_wire()]
-    protocol.apply_record(t.work, t.lg.me, t.game.seq + 1, rec, where)
-    t.pending["records"].append(rec)
+    if exp.kind != "act":
+        raise PbemError(f"{where}: the game awaits an automatic {exp.kind} first", "turn")
+    rec = Act(action.to_wire())
+    protocol.apply_record(t.work, t.lg.me, t.game.seq + 1, rec, where, actions=[action])
+    t.pending.records.append(rec)
 
 
 def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None) -> str:
@@ -143,14 +157,17 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         p = t.pending
-        if p["sim"]:
-            text = api.format_action(t.work.state, api.Action.from_wire(p["sim"].pop()))
-        elif p["sim"] is not None:
-            p["sim"] = None
+        if p.sim:
+            text = api.format_action(t.work.state, api.Action.from_wire(p.sim.pop()))
+        elif p.sim is not None:
+            p.sim = None
             text = "the empty order list"
-        elif len(p["records"]) > p["auto"]:
-            taken = p["records"].pop()[1]
-            text = api.format_action(t.game.state, api.Action.from_wire(taken))
+        elif len(p.records) > p.auto:
+            taken = p.records.pop()
+            if isinstance(taken, Act):
+                text = api.format_action(t.game.state, api.Action.from_wire(taken.action))
+            else:
+                text = f"your orders in the clear ({taken.KIND})"
         else:
             raise PbemError(f"nothing to undo in game {gid}", "turn")
         tx = Transaction()
@@ -161,57 +178,52 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
 
 
 def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
+    """Seal my pending turn, with my simultaneous list as its last record; consumes ``t``."""
     lg = t.lg
     exp = protocol.expected(t.work)
-    records = list(t.pending["records"])
-    if exp is not None and exp[0] == lg.me:
-        if exp[1] == "act":
+    records = list(t.pending.records)
+    seq = t.game.seq + 1
+    if exp is not None and exp.side == lg.me:
+        if exp.kind == "act":
             d = engine_link.api().decision(t.work.state)
             raise PbemError(
                 f"your decision is not finished ({d.phase}): add orders, ending with the phase's "
                 "end order (e.g. 'pass'), or run `pbem bot play`",
                 "turn",
             )
-        if exp[1] in ("commit", "sim") and t.pending["sim"] is not None:
+        if exp.kind in ("commit", "sim") and t.pending.sim is not None:
             # Only a list the player has started is sealed; to decide "nothing", order `pass`.
-            sim = t.pending["sim"]
-            seq = t.game.seq + 1
-            _trial_sim(t, sim)
-            if exp[1] == "commit":
+            sim = t.pending.sim
+            listed = list_draft(t).actions  # a list read back from the store is checked again
+            last: Record
+            if exp.kind == "commit":
                 salt = commit_salt(lg.identity(), lg.gid, seq)
-                records.append(["commit", commit.commitment(lg.gid, seq, lg.me, sim, salt)])
+                last = Commit(commit.commitment(lg.gid, seq, lg.me, sim, salt))
             else:
-                records.append(["sim", sim])
+                last = Sim(sim)
+            protocol.apply_record(t.work, lg.me, seq, last, _list_label(t), actions=listed)
+            records.append(last)
     if not records:
         hint = (
             f": give orders for {engine_link.api().decision(t.work.state).phase} (`pass` alone means none)"
-            if exp is not None and exp[0] == lg.me
+            if exp is not None and exp.side == lg.me
             else ""
         )
         raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")
-    game = t.game.clone()
-    tf = protocol.build_turn(game, lg.me, records, lg.identity().sign)
+    tf = protocol.seal_turn(t.work, lg.me, records, lg.identity().sign)
     tx = Transaction()
-    if records[-1][0] == "commit":
+    if isinstance(records[-1], Commit):
         # The committed actions must be on disk before the commitment can leave: without
         # them the reveal would be impossible and the game stuck.
         secrets = lg.secrets()
-        secrets[str(tf.seq)] = t.pending["sim"] or []
+        secrets[str(tf.seq)] = t.pending.sim or []
         lg.stage_secrets(tx, secrets)
     lg.stage_history(tx, tf)
-    tx.put(f"{lg.rel}/snapshot", game.to_bytes())
+    lg.stage_snapshot(tx, t.work)
     lg.stage_pending(tx, None)
-    overview.stage(tx, lg.ws, lg.gid, lg.me, game)
+    overview.stage(tx, lg.ws, lg.gid, lg.me, t.work)
     lg.stage_outbox(tx, tf)
     return tf, tx
-
-
-def _trial_sim(t: Turn, sim: list[Any]) -> None:
-    """Try my list on a copy, so a hidden list that the rules would refuse is never committed."""
-    api = engine_link.api()
-    phase = api.decision(t.work.state).phase
-    actions = [protocol._engine_call("order", api.Action.from_wire, w) for w in sim]
-    protocol.trial_list(t.work, t.lg.me, actions, f"your orders for {phase}")
 
 
 def send(ws: Workspace, gid: str, home: Path | None = None) -> Path:
@@ -228,14 +240,14 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
     with ws.locked():
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
-        if not t.pending["records"] and t.pending["sim"] is None:
+        if t.pending.empty:
             _need_my_decision(t)
         for rounds in range(10_000):
             exp = protocol.expected(t.work)
-            if exp is None or exp[0] != lg.me or t.pending["sim"] is not None:
+            if exp is None or exp.side != lg.me or t.pending.sim is not None:
                 break
-            if exp[1] not in ("act", "commit", "sim"):
-                raise PbemError(f"game {gid}: an automatic {exp[1]} is owed first; run `pbem import`", "turn")
+            if exp.kind not in ("act", "commit", "sim"):
+                raise PbemError(f"game {gid}: an automatic {exp.kind} is owed first; run `pbem import`", "turn")
             seed = lg.identity().derive("pbem/bot-seed/v1", f"{gid}/{t.game.seq}/{rounds}".encode())
             try:
                 actions = ai.decide(t.work.state, lg.me, seed, player=player)
@@ -243,20 +255,19 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
                 raise
             except Exception as exc:
                 raise PbemError(f"the computer player failed: {type(exc).__name__}: {str(exc)[:160]}", "bot") from None
-            if exp[1] == "sim":
+            if exp.kind == "sim":
                 # A list in the clear binds nothing hidden: record it now and play on.
-                rec: list[Any] = ["sim", [a.to_wire() for a in actions]]
-                _trial_sim(t, rec[1])
-                protocol.apply_record(t.work, lg.me, t.game.seq + 1, rec, "bot orders")
-                t.pending["records"].append(rec)
+                rec = Sim([a.to_wire() for a in actions])
+                protocol.apply_record(t.work, lg.me, t.game.seq + 1, rec, _list_label(t), actions=actions)
+                t.pending.records.append(rec)
                 continue
-            if exp[1] == "commit":
-                t.pending["sim"] = []
+            if exp.kind == "commit":
+                t.pending.sim = []
             elif not actions:
                 raise PbemError("the computer player returned no action for a decision of its own", "bot")
             for i, action in enumerate(actions, 1):
-                add_action(t, action, f"{lg.me} computer player, {exp[1]} action {i}", check_list=False)
-                if exp[1] == "act" and protocol.expected(t.work) != (lg.me, "act"):
+                add_action(t, action, f"{lg.me} computer player, {exp.kind} action {i}")
+                if exp.kind == "act" and protocol.expected(t.work) != Expectation(lg.me, "act"):
                     break  # control has left this decision; anything after belongs to a later one
         tf, tx = _seal_pending(t)
         ws.commit(tx)

@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import wire
+from pbem import records, wire
 from pbem.address import is_address
 from pbem.errors import PbemError
 from pbem.hashing import D_FILE, D_SIGN, h
+from pbem.records import MAX_CHAIN, Record, bin32, is_int, malformed
 
 MAGIC = b"pbem turn file 1\n"
 SIG_LEN = 64
@@ -38,7 +39,6 @@ VERSION = 1
 SIDES = ("axis", "allies")
 GID_RE = re.compile(r"^[0-9a-f]{12}$")
 MAX_RECORDS = 20_000
-MAX_CHAIN = 1 << 20
 
 _COMMON = {"v", "type", "game", "seq", "prev", "side"}
 FIELDS = {
@@ -46,7 +46,6 @@ FIELDS = {
     "join": _COMMON | {"anchor", "chain", "state"},
     "turn": _COMMON | {"records", "state"},
 }
-RECORD_KINDS = {"act": 1, "commit": 1, "sim": 1, "reveal": 2, "dice": 2}
 
 
 def other(side: str) -> str:
@@ -63,6 +62,7 @@ class TurnFile:
     body_bytes: bytes
     signature: bytes
     raw: bytes
+    records: tuple[Record, ...] = ()  # a turn file's, read once from ``body["records"]``
 
     @property
     def hash(self) -> bytes:
@@ -101,13 +101,14 @@ class TurnFile:
 
 def seal(body: dict[str, Any], sign: Any) -> TurnFile:
     """Encode ``body`` canonically and sign it with ``sign(message) -> 64 bytes``."""
-    validate(body)
+    validate(body)  # refuse to sign what no receiver would accept
     body_bytes = wire.pack(body)
     if len(body_bytes) + len(MAGIC) + 4 + SIG_LEN > MAX_FILE:
         raise PbemError("the turn is too large for one file", "usage")
     signature = sign(D_SIGN + body_bytes)
     raw = MAGIC + len(body_bytes).to_bytes(4, "big") + body_bytes + signature
-    return TurnFile(wire.unpack(body_bytes), body_bytes, signature, raw)
+    sealed = wire.unpack(body_bytes)
+    return TurnFile(sealed, body_bytes, signature, raw, validate(sealed))
 
 
 def parse(data: bytes) -> TurnFile:
@@ -124,8 +125,7 @@ def parse(data: bytes) -> TurnFile:
         raise PbemError("the turn file's declared length does not match its size", "parse")
     body_bytes = data[start : start + n]
     body = wire.unpack(body_bytes, wire.Limits(max_bytes=MAX_FILE))
-    validate(body)
-    return TurnFile(body, body_bytes, data[start + n :], data)
+    return TurnFile(body, body_bytes, data[start + n :], data, validate(body))
 
 
 def read(path: Path) -> TurnFile:
@@ -148,121 +148,78 @@ def read(path: Path) -> TurnFile:
 # -- schema -------------------------------------------------------------------
 
 
-def _bad(why: str) -> PbemError:
-    return PbemError(f"malformed turn file: {why}", "schema")
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _bin32(x: Any, what: str) -> None:
-    if not isinstance(x, bytes) or len(x) != 32:
-        raise _bad(f"'{what}' must be 32 bytes")
-
-
 def _text(x: Any, what: str, limit: int) -> None:
     if not isinstance(x, str) or len(x) > limit:
-        raise _bad(f"'{what}' must be a string of at most {limit} characters")
+        raise malformed(f"'{what}' must be a string of at most {limit} characters")
 
 
 def _email(x: Any) -> None:
     # An invitation's addresses are where turn files will be mailed: one plain address each.
     if not isinstance(x, str) or (x and not is_address(x)):
-        raise _bad("'email' must be empty or one plain e-mail address")
-
-
-def _action(x: Any) -> None:
-    if not isinstance(x, list) or not x or not isinstance(x[0], str) or len(x) > 65:
-        raise _bad("an action must be a list starting with its kind")
-    for a in x[1:]:
-        if not isinstance(a, int | str):
-            raise _bad("action arguments must be integers, strings or booleans")
+        raise malformed("'email' must be empty or one plain e-mail address")
 
 
 def _side_map(x: Any, what: str, check: Any) -> None:
     if not isinstance(x, dict) or set(x) != set(SIDES):
-        raise _bad(f"'{what}' must name exactly 'axis' and 'allies'")
+        raise malformed(f"'{what}' must name exactly 'axis' and 'allies'")
     for v in x.values():
         check(v)
 
 
-def validate_record(rec: Any) -> None:
-    if not isinstance(rec, list) or not rec or not isinstance(rec[0], str) or rec[0] not in RECORD_KINDS:
-        raise _bad("unknown or misshapen record")
-    if len(rec) != 1 + RECORD_KINDS[rec[0]]:
-        raise _bad("unknown or misshapen record")
-    kind = rec[0]
-    if kind == "act":
-        _action(rec[1])
-    elif kind == "commit":
-        _bin32(rec[1], "commit")
-    elif kind in ("sim", "reveal"):
-        if not isinstance(rec[1], list):
-            raise _bad(f"'{kind}' must carry a list of actions")
-        for a in rec[1]:
-            _action(a)
-        if kind == "reveal":
-            _bin32(rec[2], "salt")
-    elif kind == "dice":
-        if not _is_int(rec[1]) or not 1 <= rec[1] <= MAX_CHAIN:
-            raise _bad("dice index out of range")
-        _bin32(rec[2], "dice value")
-
-
-def validate(body: Any) -> None:
-    """Check fields, types and bounds of a decoded body (never its meaning)."""
+def validate(body: Any) -> tuple[Record, ...]:
+    """Check fields, types and bounds of a decoded body (never its meaning); returns the
+    records a turn file carries (none for the other types)."""
     try:
-        _validate(body)
+        return _validate(body)
     except (TypeError, KeyError, ValueError, AttributeError):  # belt and braces: a type we did not foresee
-        raise _bad("a field has the wrong type") from None
+        raise malformed("a field has the wrong type") from None
 
 
-def _validate(body: Any) -> None:
+def _validate(body: Any) -> tuple[Record, ...]:
     if not isinstance(body, dict) or not isinstance(body.get("type"), str) or body["type"] not in FIELDS:
-        raise _bad("unknown file type")
+        raise malformed("unknown file type")
     t = body["type"]
     if set(body) != FIELDS[t]:
         extra = sorted(set(body) - FIELDS[t])
-        raise _bad(f"unexpected field '{extra[0][:30]}'" if extra else "a required field is missing")
+        raise malformed(f"unexpected field '{extra[0][:30]}'" if extra else "a required field is missing")
     if body["v"] != VERSION or isinstance(body["v"], bool):
-        raise _bad(f"format version {str(body['v'])[:10]} is not supported")
+        raise malformed(f"format version {str(body['v'])[:10]} is not supported")
     if not isinstance(body["game"], str) or not GID_RE.match(body["game"]):
-        raise _bad("the game id must be 12 lowercase hex characters")
-    if not _is_int(body["seq"]) or not 0 <= body["seq"] < 10**5:
-        raise _bad("the sequence number is out of range")
-    _bin32(body["prev"], "prev")
+        raise malformed("the game id must be 12 lowercase hex characters")
+    if not is_int(body["seq"]) or not 0 <= body["seq"] < 10**5:
+        raise malformed("the sequence number is out of range")
+    bin32(body["prev"], "prev")
     if not isinstance(body["side"], str) or body["side"] not in SIDES:
-        raise _bad("the side must be 'axis' or 'allies'")
+        raise malformed("the side must be 'axis' or 'allies'")
     expect_seq = {"genesis": 0, "join": 1}.get(t)
     if expect_seq is not None and body["seq"] != expect_seq:
-        raise _bad(f"a {t} file has sequence number {expect_seq}")
+        raise malformed(f"a {t} file has sequence number {expect_seq}")
     if t == "turn" and body["seq"] < 2:
-        raise _bad("a turn file has a sequence number of 2 or more")
+        raise malformed("a turn file has a sequence number of 2 or more")
     if t in ("genesis", "join"):
-        _bin32(body["anchor"], "anchor")
-        if not _is_int(body["chain"]) or not 1 <= body["chain"] <= MAX_CHAIN:
-            raise _bad("the dice chain length is out of range")
+        bin32(body["anchor"], "anchor")
+        if not is_int(body["chain"]) or not 1 <= body["chain"] <= MAX_CHAIN:
+            raise malformed("the dice chain length is out of range")
     if t in ("join", "turn"):
-        _bin32(body["state"], "state")
+        bin32(body["state"], "state")
     if t == "genesis":
         if body["prev"] != bytes(32):
-            raise _bad("genesis has no previous file")
+            raise malformed("genesis has no previous file")
         _text(body["scenario"], "scenario", 64)
         _text(body["engine"], "engine", 64)
         if not isinstance(body["digest"], str) or not re.fullmatch(r"[0-9a-f]{64}", body["digest"]):
-            raise _bad("the scenario digest must be 64 hex characters")
+            raise malformed("the scenario digest must be 64 hex characters")
         opts = body["options"]
         if not isinstance(opts, dict) or any(not isinstance(v, int | str) for v in opts.values()):
-            raise _bad("options must map names to integers, strings or booleans")
-        _side_map(body["keys"], "keys", lambda v: _bin32(v, "key"))
+            raise malformed("options must map names to integers, strings or booleans")
+        _side_map(body["keys"], "keys", lambda v: bin32(v, "key"))
         _side_map(body["names"], "names", lambda v: _text(v, "name", 64))
         _side_map(body["emails"], "emails", _email)
         if body["keys"]["axis"] == body["keys"]["allies"]:
-            raise _bad("the two sides must have different keys")
-    if t == "turn":
-        recs = body["records"]
-        if not isinstance(recs, list) or not recs or len(recs) > MAX_RECORDS:
-            raise _bad("a turn file carries between 1 and 20000 records")
-        for r in recs:
-            validate_record(r)
+            raise malformed("the two sides must have different keys")
+    if t != "turn":
+        return ()
+    recs = body["records"]
+    if not isinstance(recs, list) or not recs or len(recs) > MAX_RECORDS:
+        raise malformed("a turn file carries between 1 and 20000 records")
+    return tuple(records.from_wire(r) for r in recs)

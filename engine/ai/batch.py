@@ -8,9 +8,9 @@ batch is submitted:
 * a *sequential* decision is applied with :func:`engine.api.apply` (which runs
   :func:`engine.api.check` first and changes nothing if it refuses), one action at a time, and the batch closes as
   soon as an action hands control on (normally ``pass``);
-* a *simultaneous* decision is checked and applied on a probe copy through the
-  step's own ``check``/``apply`` in order, exactly as
-  :func:`engine.api.apply_simultaneous` checks each side's list.
+* a *simultaneous* decision is built in an :class:`engine.api.Draft`, the
+  incremental checker :func:`engine.api.apply_simultaneous` itself checks each
+  side's list with.
 
 Policies therefore only *propose*; whatever the batch refuses is simply left out.
 """
@@ -18,8 +18,7 @@ Policies therefore only *propose*; whatever the batch refuses is simply left out
 from __future__ import annotations
 
 from engine import api
-from engine.actions import KINDS, PASS, Action, EngineError
-from engine.sequence import current
+from engine.actions import PASS, Action, EngineError
 from engine.state import GameState
 
 
@@ -33,7 +32,9 @@ class Batch:
         self.side = side
         self.kind = d.kind
         self.phase = d.phase
-        self.work = state.copy()
+        self.draft = api.draft(state, side) if d.kind == "simultaneous" else None
+        #: the state after the batch so far
+        self.work = state.copy() if self.draft is None else self.draft.state
         self.actions: list[Action] = []
         self.closed = False
         self.refused = 0  # proposals the rules turned down (for tests and tuning)
@@ -47,18 +48,11 @@ class Batch:
         if action.kind == "pass":
             return self.try_close()
         try:
-            if self.kind == "sequential":
+            if self.draft is None:
                 # api.apply checks first and leaves the state untouched if it refuses
                 api.apply(self.work, self.side, action)
             else:
-                spec = KINDS.get(action.kind)
-                if spec is None:
-                    self.refused += 1
-                    return False
-                spec.check_shape(action.args)
-                step = current(self.work)
-                step.check(self.work, self.side, action)
-                step.apply(self.work, self.side, action)
+                self.draft.offer(action)
         except EngineError:
             self.refused += 1
             return False

@@ -10,10 +10,11 @@ from pbem.store import Workspace
 
 def accept(workspace: Path, game_id: str, identity: str, home: Path | None) -> list[Path]:
     """Join the game if its invitation was kept by the import (``.pbem/invitations/<game>.pbem``)."""
-    invitation = workspace / ".pbem" / "invitations" / f"{game_id}.pbem"
+    ws = Workspace(workspace)
+    invitation = ws.root / ws.invitation_rel(game_id)
     if not invitation.is_file():
         return []
-    _, path = games.join(Workspace(workspace), invitation, identity, home)
+    _, path = games.join(ws, invitation, identity, home)
     return [path]
 
 

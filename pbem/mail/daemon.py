@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem.durable import remove_private_temps
 from pbem.errors import PbemError
 from pbem.mail.config import MailConfig
 from pbem.mail.exchange_api import Exchange, load_exchange
@@ -34,7 +35,7 @@ from pbem.mail.message import Attachment, parse_mail, parse_turn_name, sha256_he
 from pbem.mail.notify import Notifier
 from pbem.mail.outbox import Outbox
 from pbem.mail.outqueue import SendQueue
-from pbem.mail.store import load_json, mail_dir, remove_stray_temp_files, save_json, workspace_lock, write_atomic
+from pbem.mail.store import load_json, mail_dir, save_json, workspace_lock, write_atomic
 from pbem.mail.threads import ThreadBook
 
 log = logging.getLogger("pbem.mail")
@@ -299,7 +300,7 @@ class MailDaemon:
         started = time.monotonic()
         with workspace_lock(self.workspace), _stop_on_signals(self):
             for directory in (mail_dir(self.workspace), self.inbox):
-                remove_stray_temp_files(directory)
+                remove_private_temps(directory)
             log.info("mail daemon for %s started (workspace %s)", self.config.address, self.workspace)
             try:
                 while True:

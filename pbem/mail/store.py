@@ -8,24 +8,13 @@ content, never half of one.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
-import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pbem.durable import atomic_write, flock
 from pbem.errors import PbemError
-
-TEMP_PREFIX, TEMP_SUFFIX = "~", ".part"
-
-
-def remove_stray_temp_files(directory: Path) -> None:
-    """Temp files of a writer killed before its rename; only call while holding the workspace lock."""
-    if directory.is_dir():
-        for stray in directory.glob(f"{TEMP_PREFIX}*{TEMP_SUFFIX}"):
-            stray.unlink(missing_ok=True)
 
 
 def mail_dir(workspace: Path) -> Path:
@@ -40,29 +29,10 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     ``durable`` also waits until the data is on disk; without it the file is
     still never seen half-written, but a power cut may lose the latest version.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Not ".name.tmp": the game store deletes files of that shape under .pbem/, inbox/
-    # and outbox/ whenever it takes its lock, which it does while we write.
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if not durable:
-        return
-    # The rename itself is durable only once the directory is synced.
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    # A private temp file, not the game store's ".name.tmpPID": the game store deletes
+    # files of that shape under .pbem/, inbox/ and outbox/ whenever it takes its lock,
+    # which it may do while the daemon writes here.
+    atomic_write(path, data, mode=0o600, durable=durable, private_temp=True)
 
 
 def load_json(path: Path, default: Any) -> Any:
@@ -87,13 +57,9 @@ def workspace_lock(workspace: Path) -> Iterator[None]:
     The kernel drops an flock when its process dies, so a killed daemon never
     leaves a stale lock behind.
     """
-    path = mail_dir(workspace) / "lock"
-    handle = path.open("a+")
-    try:
+    with contextlib.ExitStack() as stack:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            stack.enter_context(flock(mail_dir(workspace) / "lock", wait=False))
         except BlockingIOError as err:
             raise PbemError(f"another mail daemon is already running for {workspace}", code="mail-lock") from err
         yield
-    finally:
-        handle.close()

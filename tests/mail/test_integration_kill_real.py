@@ -111,7 +111,7 @@ def test_player_daemon_against_bot_mailbox(make_player, tmp_path, engine_double)
             if g is not None and protocol.expected(g) is None:
                 break
             exp = protocol.expected(turn.my_turn(LocalGame(ws_axis, gid, home_axis)).work) if g else None
-            if exp is not None and exp[0] == "axis" and exp[1] in ("act", "commit", "sim"):
+            if exp is not None and exp.side == "axis" and exp.kind in ("act", "commit", "sim"):
                 turn.bot_play(ws_axis, gid, home=home_axis, player="random")
                 moves += 1
             time.sleep(0.1)

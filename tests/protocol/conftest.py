@@ -71,7 +71,7 @@ class Duo:
 
     def to_move(self) -> str | None:
         exp = protocol.expected(self.game("axis"))
-        return None if exp is None else exp[0]
+        return None if exp is None else exp.side
 
     def step(self) -> None:
         """Whoever must act plays (bot) and the file is delivered."""
@@ -79,7 +79,7 @@ class Duo:
         assert side is not None
         me = self.player(side)
         exp = protocol.expected(turn.my_turn(LocalGame(me.ws, self.gid, me.home)).work)
-        if exp is not None and exp[0] == side:
+        if exp is not None and exp.side == side:
             turn.bot_play(me.ws, self.gid, home=me.home)
         for res in self.deliver(other(side)):
             assert res.status in ("applied", "duplicate"), res.message

@@ -234,11 +234,50 @@ def standing_orders(state: State, side: str) -> list[Action]:
     return []  # the stand-in has no standing orders
 
 
+class Draft:
+    """A side's simultaneous list, checked as it grows (at most two actions, builds paid for)."""
+
+    def __init__(self, state: State, side: str) -> None:
+        d = decision(state)
+        if d.kind != "simultaneous" or side not in d.sides:
+            raise IllegalAction(f"{side} has nothing to decide", rule="decision.none", side=side)
+        self.side, self._base, self._actions = side, state, list[Action]()
+
+    @property
+    def actions(self) -> list[Action]:
+        return list(self._actions)
+
+    @property
+    def state(self) -> State:
+        probe = State(copy.deepcopy(self._base.d))
+        apply_simultaneous(probe, {s: self.actions if s == self.side else [] for s in decision(probe).sides})
+        return probe
+
+    def offer(self, action: Action) -> None:
+        side, i, acts = self.side, len(self._actions), [a for a in self._actions if a.kind != "pass"]
+        if action.kind != "pass":
+            if len(acts) >= 2:
+                raise IllegalAction("at most two actions", rule="list.length", side=side, index=i)
+            try:
+                check(self._base, side, action)
+            except IllegalAction as exc:
+                raise IllegalAction(str(exc), rule=exc.rule, side=side, index=i) from None
+            spent = sum(a.args[0] for a in [*acts, action] if a.kind == "build")
+            if spent > self._base.d["money"][side]:
+                raise IllegalAction(f"{side} cannot pay for that", rule="money", side=side, index=i)
+        self._actions.append(action)
+
+
+def draft(state: State, side: str) -> Draft:
+    return Draft(state, side)
+
+
 def preview(state: State, side: str, actions: list[Action]) -> State:
     """A copy with ``side``'s list of the current simultaneous decision applied."""
-    probe = State(copy.deepcopy(state.d))
-    apply_simultaneous(probe, {s: actions if s == side else [] for s in decision(state).sides})
-    return probe
+    d = Draft(state, side)
+    for action in actions:
+        d.offer(action)
+    return d.state
 
 
 def apply_chance(state: State, seed: bytes) -> list[str]:

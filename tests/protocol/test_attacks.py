@@ -11,6 +11,7 @@ from pbem import commit, exchange, games, keys, protocol, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.hashing import D_SIGN
 from pbem.localgame import LocalGame
+from pbem.records import Act
 from pbem.turnfile import TurnFile
 from tests.protocol import fakeengine
 from tests.protocol.conftest import Duo, make_duo
@@ -153,8 +154,8 @@ def test_equivocation_between_a_waiting_file_and_a_late_one(duo: Duo) -> None:
     a, b, _ = _allies_deploy_then_move(duo)
     # A valid alternative to b, signed by allies, arrives early and waits for a.
     g = duo.game("axis").clone()
-    protocol.apply_turn(g, a)
-    twin = protocol.build_turn(g, "allies", [["act", ["move", 1]], ["act", ["pass"]]], duo.allies.ident().sign)
+    protocol.apply_turn(g, protocol.authenticate(g.genesis, a))
+    twin = protocol.build_turn(g, "allies", [Act(["move", 1]), Act(["pass"])], duo.allies.ident().sign)
     assert twin.seq == b.seq and twin.hash != b.hash
     assert drop(duo, "axis", twin, "twin.pbem").status == "stored"
     assert drop(duo, "axis", a, "a.pbem").status == "applied"  # the twin fills b's position
@@ -293,7 +294,7 @@ def test_the_mover_reveals_last(duo: Duo) -> None:
     body = duo.next_body("axis", [["dice", g.k + 1, lg.dice_value(g, g.k + 1)]])
     body["prev"], body["seq"] = g.hashes[-1], g.seq + 1
     with pytest.raises(PbemError, match="awaits 'dice' from allies") as err:
-        protocol.apply_turn(g.clone(), duo.forge("axis", body))
+        protocol.apply_turn(g.clone(), protocol.authenticate(g.genesis, duo.forge("axis", body)))
     assert err.value.code == "order"
 
 
@@ -364,7 +365,7 @@ def test_join_with_a_different_start_position_is_refused(duo: Duo, tmp_path: Pat
     assert join is not None
     forged = turnfile.seal(dict(join.body, state=os.urandom(32)), duo.allies.ident().sign)
     with pytest.raises(PbemError, match="starting position"):
-        protocol.start(genesis, forged)
+        protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), forged))
 
 
 def test_invitation_for_someone_else(duo: Duo, tmp_path: Path) -> None:
@@ -388,19 +389,19 @@ def test_neither_contribution_depends_on_the_trigger(duo: Duo) -> None:
     lg_axis = LocalGame(duo.axis.ws, duo.gid, duo.axis.home)
     values = set()
     for moves in (
-        [["act", ["move", 1]], ["act", ["pass"]]],
-        [["act", ["pass"]]],
-        [["act", ["move", -1]], ["act", ["move", -1]], ["act", ["pass"]]],
+        [Act(["move", 1]), Act(["pass"])],
+        [Act(["pass"])],
+        [Act(["move", -1]), Act(["move", -1]), Act(["pass"])],
     ):
         g = base.clone()
         tf = protocol.build_turn(g, "axis", moves, duo.axis.ident().sign)
-        assert protocol.expected(g) == ("allies", "dice")
+        assert protocol.expected(g) == protocol.Expectation("allies", "dice")
         first = lg_allies.auto_record(g)
         assert first is not None
         protocol.apply_record(g, "allies", tf.seq + 1, first)
         second = lg_axis.auto_record(g)
         assert second is not None
-        values.add((first[2], second[2]))
+        values.add((first.value, second.value))
     assert len(values) == 1
 
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from engine import api
 from engine.hexgrid import NO_HEX
-from pbem import engine_link
+from pbem import engine_link, protocol
 from pbem.cli.main import app
 from scenarios import gameview
 from tests.protocol.conftest import make_duo
@@ -73,15 +73,14 @@ def test_a_sealed_deployment_is_not_drawn_before_its_reveal(real_engine: None, t
         p = d.game("allies").pending
         return (
             api.decision(d.game("allies").state).phase == "deployment"
-            and p is not None
-            and p["kind"] == "sim"
-            and p["commit"] is not None
+            and isinstance(p, protocol.SimStep)
+            and p.commit is not None
         )
 
     duo.play_until(sealed, limit=40)
     pending = duo.game("allies").pending
-    assert pending is not None
-    committer = pending["committer"]
+    assert isinstance(pending, protocol.SimStep)
+    committer = pending.committer
     runner = CliRunner()
 
     def sides_drawn(side: str) -> set[str | None]:

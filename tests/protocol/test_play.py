@@ -27,7 +27,7 @@ def test_orders_undo_send_for_a_person(duo: Duo) -> None:
     assert "took back" in turn.undo(p.ws, duo.gid, p.home)
     with pytest.raises(PbemError, match="line 2"):
         turn.orders(p.ws, duo.gid, ["declare 1", "fly to the moon"], p.home)
-    assert turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).pending["sim"] == [["declare", 1]]
+    assert turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).pending.sim == [["declare", 1]]
     turn.send(p.ws, duo.gid, p.home)
     (res,) = duo.deliver("axis")
     assert res.status == "applied"

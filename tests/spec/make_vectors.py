@@ -31,6 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import engine_link, games, keys, protocol, selfplay, turnfile, wire
 from pbem.hashing import D_SIGN
+from pbem.records import from_wire as record_from_wire
 from pbem.store import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -557,12 +558,13 @@ def build(out: Path) -> list[Case]:
     )
 
     # A side may split its turn over two files: records are judged one by one.
-    game = protocol.start(turnfile.parse(B[0]), turnfile.parse(B[1]))
+    genesis = protocol.Genesis(turnfile.parse(B[0]).body)
+    game = protocol.start(turnfile.parse(B[0]), protocol.authenticate(genesis, turnfile.parse(B[1])))
     for data in B[2:9]:
-        protocol.apply_turn(game, turnfile.parse(data))
+        protocol.apply_turn(game, protocol.authenticate(genesis, turnfile.parse(data)))
     r9 = body_of(B[9])["records"]
     for rec in r9[:7]:
-        protocol.apply_record(game, "axis", 9, rec)
+        protocol.apply_record(game, "axis", 9, record_from_wire(rec))
     f9a = resign(B[9], records=r9[:7], state=engine_link.api().state_hash(game.state))
     f9b = resign(B[9], seq=10, prev=file_hash(f9a), records=r9[7:])
     f10 = resign(B[10], seq=11, prev=file_hash(f9b))

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pbem import audit, exchange, games, protocol, spec_verify, turnfile
+from pbem import audit, exchange, games, protocol, records, spec_verify, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
@@ -87,7 +87,7 @@ def test_the_manifest_covers_what_the_document_promises() -> None:
         assert c["valid"] == (c["first_bad"] is None) == (c["reason"] == "ok")
         assert all((OUT / f).is_file() for f in c["files"])
     kinds = {r[0] for c in MANIFEST for f in c["files"] for r in _records(f)}
-    assert kinds == set(turnfile.RECORD_KINDS)
+    assert kinds == set(records.KINDS)
     size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
     assert size < 3 << 20
 
@@ -142,9 +142,8 @@ def _receiver(files: list[Path], home: Path, ws: Workspace) -> str:
         return "allies"
     with ws.locked():
         tx = Transaction()
-        rel = ws.game_rel(g.game)
-        games._stage_meta(tx, rel, g.game, "axis-bot", "axis", "", "", "allies-bot", g.body["scenario"])
-        tx.put(f"{rel}/files/00000-axis.pbem", genesis.raw)
+        meta = games._meta(g.game, "axis-bot", "axis", "", "", "allies-bot", g.body["scenario"])
+        LocalGame.stage_create(ws, tx, meta, [genesis])
         ws.commit(tx)
     return "axis"
 

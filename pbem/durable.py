@@ -1,0 +1,124 @@
+"""Writing files that survive a kill or a power cut, and the exclusive lock of a directory.
+
+Both the game store (``pbem/store.py``) and the mail daemon's state
+(``pbem/mail/store.py``) write this way: the new content goes to a temporary
+file in the same directory, is fsynced, renamed over the target and the
+directory is fsynced, so a reader sees the old or the new content, never a mix.
+
+Temporary files come in two shapes, because the game store sweeps away the
+temporary files of a writer killed before its rename whenever it takes the
+workspace lock (see ``SWEPT_GLOB``):
+
+* ``.NAME.tmpPID`` (the default) for writers that hold the workspace lock, so
+  that nobody else can own a file of that shape while the sweep runs;
+* ``~NAME.XXXXXX.part`` (``private_temp=True``) for writers that do not (the
+  mail daemon writes while a ``pbem`` command holds the lock and sweeps);
+  they clean up their own (``remove_private_temps``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+#: What the game store's sweep deletes; only writers holding the workspace lock make these.
+SWEPT_GLOB = ".*.tmp*"
+PRIVATE_PREFIX, PRIVATE_SUFFIX = "~", ".part"
+
+
+def fsync_dir(path: Path) -> None:
+    """Make renames and unlinks in ``path`` durable (a rename is durable only once its
+    directory entry is on disk); a directory that cannot be opened is left alone."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _open_temp(path: Path, mode: int, private_temp: bool) -> tuple[int, Path]:
+    if private_temp:
+        fd, tmp = tempfile.mkstemp(prefix=f"{PRIVATE_PREFIX}{path.name}.", suffix=PRIVATE_SUFFIX, dir=path.parent)
+        return fd, Path(tmp)
+    tmp_path = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    return os.open(tmp_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode), tmp_path
+
+
+def atomic_write(
+    path: Path,
+    data: bytes,
+    *,
+    mode: int = 0o644,
+    durable: bool = True,
+    private_temp: bool = False,
+    step: Callable[[], None] | None = None,
+) -> None:
+    """Replace ``path`` with ``data`` so that readers see all of it or none of it.
+
+    ``durable=False`` skips the fsyncs: never half-written still, but a power cut may lose
+    the latest version.  ``step`` is called before and after the rename (the game store's
+    crash test hook).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = _open_temp(path, mode, private_temp)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fchmod(fd, mode)
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if step is not None:
+            step()
+        os.replace(tmp, path)
+    except BaseException:
+        if private_temp:  # a swept temp file is left to the sweep, as a kill would leave it
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+    if durable:
+        fsync_dir(path.parent)
+    if step is not None:
+        step()
+
+
+def remove_private_temps(directory: Path) -> None:
+    """Temp files of a private-temp writer killed before its rename; call only where no
+    other writer of ``directory`` can be running."""
+    if directory.is_dir():
+        for stray in directory.glob(f"{PRIVATE_PREFIX}*{PRIVATE_SUFFIX}"):
+            stray.unlink(missing_ok=True)
+
+
+def remove_swept_temps(directory: Path) -> None:
+    """Temp files of a lock-holding writer killed before its rename (the game store's sweep)."""
+    for stray in directory.rglob(SWEPT_GLOB) if directory.is_dir() else []:
+        stray.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def flock(path: Path, *, wait: bool = True) -> Iterator[None]:
+    """Hold an exclusive flock on ``path`` (created if missing).
+
+    The kernel drops an flock when its process dies, so a killed holder never leaves a
+    stale lock.  With ``wait=False`` a lock held elsewhere raises BlockingIOError; failing
+    to open the lock file raises OSError.
+    """
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
+    finally:
+        os.close(fd)
