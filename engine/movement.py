@@ -126,11 +126,16 @@ class _Movement(Phase):
 
     # --- legal ---------------------------------------------------------------------
 
-    def legal(self, state: GameState, side: str) -> list[Action]:
+    def legal(self, state: GameState, side: str, only: Callable[[Unit], bool] | None = None) -> list[Action]:
+        """Every legal action, or with ``only`` those of the units it accepts (searching a
+        unit's reach is what costs, so a filter must act before it, not on the list)."""
         out = [PASS]
         naval_zone: set[int] | None = None
         memo = SideMemo()  # the state does not change while the list is made
-        units = sorted((u for u in state.side_units(side) if state.countries[u.country].active), key=lambda x: x.id)
+        units = sorted(
+            (u for u in state.side_units(side) if state.countries[u.country].active and (only is None or only(u))),
+            key=lambda x: x.id,
+        )
         for u in units:
             if u.carrier != NO_UNIT:
                 if u.is_land and self.accepts("disembark"):

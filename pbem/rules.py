@@ -9,6 +9,7 @@ and learns everything else through these functions.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, Protocol
 
 #: A game state: pbem never looks inside one.
@@ -85,6 +86,19 @@ class RulesEngine(Protocol):
     def parse_order(self, state: State, side: str, line: str, /) -> Any: ...
     def format_action(self, state: State, action: Any, /) -> str: ...
     def summary(self, state: State, side: str, /) -> Any: ...
+    def hex_report(self, state: State, side: str, where: str, /) -> Any: ...
+    def pass_warnings(self, state: State, side: str, /) -> list[Any]: ...  # each has .slug and .sentence
+    def legal_matching(
+        self,
+        state: State,
+        side: str,
+        /,
+        *,
+        units: Collection[int] = ...,
+        places: Collection[str] = ...,
+        countries: Collection[str] = ...,
+        kinds: Collection[str] = ...,
+    ) -> list[Any]: ...
 
 
 class ComputerPlayer(Protocol):

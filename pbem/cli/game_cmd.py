@@ -166,6 +166,7 @@ def show(
 def orders(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     file: Annotated[str, typer.Argument(help="Text file of orders, one per line, or - for stdin")],
+    force: Annotated[bool, typer.Option("--force", help="Pass even when passing would lose units or money")] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Add orders to my pending turn (all or nothing; errors name the line)."""
@@ -177,17 +178,19 @@ def orders(
         except (OSError, UnicodeDecodeError):
             raise PbemError(f"cannot read the orders file {Path(file).name}", "usage") from None
     ws = workspace(ws_path)
-    typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines()))
+    typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines(), force=force))
 
 
 @user_errors
 def send(
-    game: Annotated[str, typer.Argument(help="Game id, or its first characters")], ws_path: WorkspaceOpt = None
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    force: Annotated[bool, typer.Option("--force", help="Seal even when ending the list would waste money")] = False,
+    ws_path: WorkspaceOpt = None,
 ) -> None:
     """Seal my pending turn into a signed file in outbox/."""
     ws = workspace(ws_path)
     game = ws.resolve_game(game)
-    path = turn.send(ws, game)
+    path = turn.send(ws, game, force=force)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
     typer.echo(status_lines(ws, game)[0])
 
