@@ -17,7 +17,8 @@ def test_a_hex_shows_terrain_control_units_supply_and_the_odds_of_an_attack() ->
     far = infantry(state, "Germany", "0,4")
     pole = infantry(state, "Poland", "3,2", strength=3)
     r = api.hex_report(state, "axis", "3,2")
-    assert (r.hex, r.terrain, r.territory, r.controller, r.control_side) == ("3,2", "clear", "Poland", "Poland", "allies")
+    place = (r.hex, r.terrain, r.territory, r.controller, r.control_side)
+    assert place == ("3,2", "clear", "Poland", "Poland", "allies")
     (line,) = r.units
     assert line.label == f"#{pole} Poland infantry 3-3" and line.counter == "3-3" and line.side == "allies"
     assert line.supply == "in supply"
@@ -70,9 +71,7 @@ def _matching(state: api.GameState, side: str, **kw: list[object]) -> list[api.A
     ]
 
 
-@pytest.mark.parametrize(
-    "phase", ["axis.first_movement", "axis.second_movement", "axis.combat", "deployment"]
-)
+@pytest.mark.parametrize("phase", ["axis.first_movement", "axis.second_movement", "axis.combat", "deployment"])
 def test_filtered_legal_orders_equal_the_whole_list_filtered(phase: str) -> None:
     state = at_war(FRONT_WORLD)
     g1 = infantry(state, "Germany", "2,2")

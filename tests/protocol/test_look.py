@@ -132,7 +132,7 @@ def test_money_left_unspent_is_refused_on_pass_and_on_send_until_forced(deployme
     duo = copy_game(deployment_game, tmp_path)
     duo.play_until(lambda d: phase(d) == "build" and d.to_move() == "axis", limit=20)
     p = duo.axis
-    with pytest.raises(PbemError, match="money left unspent.*Germany") as refused:
+    with pytest.raises(PbemError, match=r"money left unspent.*Germany") as refused:
         turn.orders(p.ws, duo.gid, ["pass"], p.home)
     assert refused.value.rule == "pass.money-unspent" and "pbem orders" in str(refused.value)
     # A list without pass ends the decision when it is sealed: send asks too.
