@@ -60,6 +60,29 @@ def key_list() -> None:
         typer.echo(f"{pub.name:<16} {pub.email or '(no e-mail)':<32} {pub.fingerprint}  ({guard})")
 
 
+@key_app.command("set-email")
+@user_errors
+def key_set_email(
+    name: Annotated[str, typer.Argument(help="Identity name")],
+    address: Annotated[str, typer.Argument(help="The new e-mail address")],
+    out: Annotated[Path | None, typer.Option("-o", "--output", help="Also write the signed statement here")] = None,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Change my e-mail address and sign a statement of it for my opponents (into outbox/)."""
+    from pbem import contact
+
+    statement = contact.set_email(name, address)
+    typer.echo(f"identity {name}: e-mail {address} (statement {statement.counter}, key {statement.fingerprint})")
+    if out is not None:
+        atomic_write(out, statement.raw)
+        typer.echo(f"wrote {out}")
+    path, games = contact.publish(workspace(ws_path), name, statement)
+    if path is None:
+        typer.echo(f"no game in this workspace is played as {name}; send the statement (-o FILE) to your opponents")
+    else:
+        typer.echo(f"statement written to outbox/{path.name} for game(s) {', '.join(games)}; `pbem import` takes it")
+
+
 @key_app.command("export")
 @user_errors
 def key_export(
