@@ -142,8 +142,6 @@ def test_the_daemon_refuses_a_mailbox_that_is_not_its_identity_address(duo: Duo,
     # The address the key states (any case) is served.
     MailDaemon(load_config(mail_config(tmp_path, "AXIS@example.org", ws, home)))
     # On the command line: one line, exit status 1.
-    result = CliRunner().invoke(app, ["mail", "run", "--once", "--config", str(tmp_path / "mail.toml")])
-    assert result.exit_code == 0 or "identity" not in result.output
     mail_config(tmp_path, "someone@else.example", ws, home)
     result = CliRunner().invoke(app, ["mail", "run", "--once", "--config", str(tmp_path / "mail.toml")])
     assert result.exit_code == 1 and result.output.strip() == f"error: {line}"
