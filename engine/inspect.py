@@ -229,18 +229,26 @@ def _orders_into(
     state: GameState, step: _Movement, side: str, hexes: set[int], chosen: Callable[[Unit], bool]
 ) -> list[Action]:
     """The movement orders of ``side``'s units elsewhere that end in one of ``hexes``."""
-    grid = state.world.map.grid
+    hexmap = state.world.map
+    grid = hexmap.grid
+    # A step costs at least a point, so a unit farther away than its allowance cannot
+    # arrive; a canal is one step between its two hexes, which may lie further apart.
+    canal_jump = sum(max(0, grid.distance(c.a, c.b) - 1) for c in hexmap.canals)
     out: list[Action] = []
     for u in sorted(state.side_units(side), key=lambda x: x.id):
         if u.hex in hexes or not chosen(u) or not state.countries[u.country].active:
             continue
         tries = []
         for h in sorted(hexes):
-            # A move costs at least a point a hex, so a unit farther away than its allowance
-            # cannot arrive; rail goes any distance and ships may pass canals.
-            reach = land_allowance(u) if u.is_land else max(0, u.move - u.mp_used)
-            if u.is_naval or grid.distance(u.hex, h) <= reach:
+            if u.is_naval:
+                reach = max(0, u.move - u.mp_used) + canal_jump
+                arrives = hexmap.has_sea(h) and grid.distance(u.hex, h) <= reach
+            else:
+                reach = land_allowance(u) if u.is_land else max(0, u.move - u.mp_used)
+                arrives = grid.distance(u.hex, h) <= reach
+            if arrives:
                 tries.append(Action("move", (u.id, h)))
+            # rail goes any distance
             if u.is_land and step.accepts("rail"):
                 tries.append(Action("rail", (u.id, h)))
             if u.is_land and u.carrier != NO_UNIT and step.accepts("disembark") and grid.distance(u.hex, h) <= 1:
