@@ -50,11 +50,6 @@ class Statement:
     def fingerprint(self) -> str:
         return keys.fingerprint(self.key)
 
-    @property
-    def name(self) -> str:
-        """The file name: the fingerprint's first 16 hex digits and the counter."""
-        return f"contact-{self.fingerprint.replace(' ', '')[:16]}-{self.counter:05d}.pbem"
-
 
 def is_statement(data: bytes) -> bool:
     return data.startswith(MAGIC)
@@ -128,9 +123,14 @@ def _meta_bytes(meta: dict[str, Any]) -> bytes:
     return json.dumps(meta, sort_keys=True, indent=1).encode()
 
 
-def publish(ws: Workspace, name: str, statement: Statement) -> tuple[Path | None, list[str]]:
-    """Record my new address in every game of ``ws`` that I play as ``name``, and put the
-    statement into outbox/ for the opponents; returns the file (None if no game) and the games."""
+def outbox_name(gid: str, counter: int) -> str:
+    """The name of the copy for one game: the mail daemon carries it like a turn file."""
+    return f"{gid}-{counter:05d}-contact.pbem"
+
+
+def publish(ws: Workspace, name: str, statement: Statement) -> list[str]:
+    """Record my new address in every game of ``ws`` that I play as ``name``, and put a
+    copy of the statement into outbox/ for each opponent; returns those games."""
     with ws.locked():
         tx = Transaction()
         games = []
@@ -140,19 +140,19 @@ def publish(ws: Workspace, name: str, statement: Statement) -> tuple[Path | None
                 continue
             games.append(gid)
             tx.put(f"{lg.rel}/meta.json", _meta_bytes(dict(lg.meta, my_email=statement.email)))
-        if not games:
-            return None, []
-        tx.put(f"outbox/{statement.name}", statement.raw)
-        ws.commit(tx)
-    return ws.outbox / statement.name, games
+            tx.put(f"outbox/{outbox_name(gid, statement.counter)}", statement.raw)
+        if games:
+            ws.commit(tx)
+    return games
 
 
-def accept(ws: Workspace, data: bytes, tx: Transaction, home: Path | None = None) -> str:
+def accept(ws: Workspace, data: bytes, tx: Transaction, home: Path | None = None) -> tuple[str, str]:
     """Verify a received statement and stage the opponent's new address in every game
-    played against its key; raises PbemError (code "contact") for an unknown key or a
-    statement that is not newer than the last one accepted."""
+    played against its key; returns (status, message): "applied", or "duplicate" for the
+    statement accepted last (each game's copy brings it again).  Raises PbemError (code
+    "contact") for an unknown key or a statement older than the last one accepted."""
     st = parse(data)
-    known, updated, newest = 0, [], 0
+    known, updated, newest, same = 0, [], 0, True
     for gid in ws.games():
         lg = LocalGame(ws, gid, home)
         opponent = "allies" if lg.me == "axis" else "axis"
@@ -162,15 +162,18 @@ def accept(ws: Workspace, data: bytes, tx: Transaction, home: Path | None = None
         seen = int(lg.meta.get(SEEN, 0))
         newest = max(newest, seen)
         if st.counter <= seen:
+            same = same and st.counter == seen and lg.meta.get("opponent_email") == st.email
             continue
         tx.put(f"{lg.rel}/meta.json", _meta_bytes(dict(lg.meta, opponent_email=st.email, **{SEEN: st.counter})))
         updated.append(gid)
     if not known:
         raise PbemError(f"contact statement from key {st.fingerprint}, which no game here plays against", "contact")
+    if not updated and same:
+        return "duplicate", f"contact statement {st.counter} of key {st.fingerprint} was already accepted"
     if not updated:
         raise PbemError(
             f"contact statement {st.counter} of key {st.fingerprint} is not newer than statement {newest}, "
             "already accepted (an old statement replayed?)",
             "contact",
         )
-    return f"opponent {st.fingerprint} now writes from {st.email} (game {', '.join(updated)})"
+    return "applied", f"opponent {st.fingerprint} now writes from {st.email} (game {', '.join(updated)})"

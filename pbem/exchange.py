@@ -64,7 +64,8 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
     try:
         statement = contact.read(path)
         if statement is not None:
-            result = ImportResult("applied", None, None, contact.accept(ws, statement, tx, home))
+            done, message = contact.accept(ws, statement, tx, home)
+            result = ImportResult(done, None, None, message)
         else:
             tf = turnfile.read(path)
             result = _route(ws, tf, tx, home)

@@ -76,11 +76,11 @@ def key_set_email(
     if out is not None:
         atomic_write(out, statement.raw)
         typer.echo(f"wrote {out}")
-    path, games = contact.publish(workspace(ws_path), name, statement)
-    if path is None:
+    games = contact.publish(workspace(ws_path), name, statement)
+    if not games:
         typer.echo(f"no game in this workspace is played as {name}; send the statement (-o FILE) to your opponents")
     else:
-        typer.echo(f"statement written to outbox/{path.name} for game(s) {', '.join(games)}; `pbem import` takes it")
+        typer.echo(f"statement written to outbox/ for game(s) {', '.join(games)}; the mail daemon sends it")
 
 
 @key_app.command("export")

@@ -17,6 +17,7 @@ from pbem.localgame import LocalGame
 from pbem.mail.bot import BotMailbox
 from pbem.mail.config import load_config
 from pbem.mail.daemon import MailDaemon
+from pbem.mail.message import parse_turn_name
 from tests.protocol.conftest import Duo
 
 
@@ -41,9 +42,13 @@ def test_set_email_changes_the_key_email_and_counts_statements(tmp_path: Path) -
 def publish(duo: Duo, side: str, email: str) -> Path:
     p = duo.player(side)
     statement = contact.set_email(p.name, email, p.home)
-    path, games = contact.publish(p.ws, p.name, statement)
-    assert path is not None and games == [duo.gid]
+    assert contact.publish(p.ws, p.name, statement) == [duo.gid]
     assert LocalGame(p.ws, duo.gid, p.home).meta["my_email"] == email
+    path = p.ws.outbox / contact.outbox_name(duo.gid, statement.counter)
+    assert path.read_bytes() == statement.raw
+    # the mail daemon carries it like a turn file of that game
+    name = parse_turn_name(path.name)
+    assert name is not None and name.game_id == duo.gid
     return path
 
 
@@ -64,11 +69,12 @@ def test_a_replayed_or_older_statement_is_refused(duo: Duo) -> None:
     old = publish(duo, "allies", "allies@one.example").read_bytes()
     new = publish(duo, "allies", "allies@two.example")
     assert receive(duo, "axis", new).status == "applied"
-    for data in (new.read_bytes(), old):
-        replay = duo.out / "replayed.pbem"
-        replay.write_bytes(data)
-        res = receive(duo, "axis", replay)
-        assert res.status == "rejected" and res.code == "contact" and "not newer" in res.message
+    replay = duo.out / "replayed.pbem"
+    replay.write_bytes(new.read_bytes())
+    assert receive(duo, "axis", replay).status == "duplicate"  # another game's copy of it: no change
+    replay.write_bytes(old)
+    res = receive(duo, "axis", replay)
+    assert res.status == "rejected" and res.code == "contact" and "not newer" in res.message
     assert exchange.game_info(duo.axis.ws.root, duo.gid, home=duo.axis.home).opponent_email == "allies@two.example"
 
 
@@ -98,7 +104,8 @@ def test_key_set_email_on_the_command_line(duo: Duo, monkeypatch: pytest.MonkeyP
     result = CliRunner().invoke(app, ["--workspace", str(duo.allies.ws.root), "key", "set-email", "allies-p",
                                       "allies@cli.example"])  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "statement 1" in result.output and "outbox/contact-" in result.output
+    assert "statement 1" in result.output and f"outbox/ for game(s) {duo.gid}" in result.output
+    assert (duo.allies.ws.outbox / contact.outbox_name(duo.gid, 1)).is_file()
     listed = CliRunner().invoke(app, ["key", "list"]).output
     assert "allies@cli.example" in listed
 
