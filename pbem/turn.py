@@ -275,6 +275,11 @@ def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bo
         f"# the computer player's proposal for the {lg.me} ({len(actions)} orders); edit it, then give it with",
         f"#   pbem orders {gid} FILE",
     ]
+    if t.pending["sim"]:
+        lines.append(
+            f"# you have already listed {len(t.pending['sim'])} orders; this proposal is a whole list "
+            "and comes after them: take yours back with `pbem undo` or delete what repeats them"
+        )
     before = next((i for i, a in enumerate(actions) if a.kind == "pass"), None)
     if before is not None:
         lines += [f"# passing now would cost you: {w.sentence}" for w in _passing_after(t, actions[:before])]
