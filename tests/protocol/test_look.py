@@ -190,3 +190,10 @@ def test_hex_legal_and_suggest_on_the_command_line(
     target = tmp_path / "mine.txt"
     assert run("--workspace", ws, "suggest", duo.gid, "--out", str(target)).startswith("wrote")
     assert target.read_text().startswith(f"# game {duo.gid}") and "\npass\n" in target.read_text()
+
+    passing = tmp_path / "pass.txt"
+    passing.write_text("pass\n")
+    refused = CliRunner().invoke(app, ["--workspace", ws, "orders", duo.gid, str(passing)])
+    assert refused.exit_code == 1 and refused.output.count("\n") == 1
+    assert refused.output.startswith("error: line 1: passing now would cost you: ") and "--force" in refused.output
+    assert "order(s) added" in run("--workspace", ws, "orders", duo.gid, str(passing), "--force")
