@@ -213,13 +213,14 @@ def legal_matching(
         def chosen(u: Unit) -> bool:
             return (not unit_set or u.id in unit_set) and (not country_set or u.country in country_set)
 
+        only_kinds = kind_set or None
         if not hexes:
-            legal = step.legal(state, side, chosen)
+            legal = step.legal(state, side, chosen, only_kinds)
         else:
             # Units standing in a named hex: all their orders.  Others: only orders that
             # reach a named hex, each asked as one targeted check instead of a search of
             # everything the unit could reach (ships reach hundreds of thousands of hexes).
-            legal = step.legal(state, side, lambda u: chosen(u) and u.hex in hexes)
+            legal = step.legal(state, side, lambda u: chosen(u) and u.hex in hexes, only_kinds)
             legal += _orders_into(state, step, side, hexes, chosen)
             legal.sort(key=lambda a: (a.kind, a.args))
     return [a for a in legal if _matches(state, a, unit_set, hexes, country_set, kind_set)]

@@ -87,6 +87,9 @@ def test_filtered_legal_orders_equal_the_whole_list_filtered(phase: str) -> None
         {"places": ["2,2"], "kinds": ["move"]},
         {"countries": ["Germany"]},
         {"kinds": ["pass"]},
+        {"kinds": ["rail"]},
+        {"kinds": ["embark", "disembark"]},
+        {"units": [g1], "kinds": ["move", "rail"]},
         {"countries": ["Poland"]},
     ]
     for f in filters:
