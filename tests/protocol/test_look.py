@@ -197,3 +197,36 @@ def test_hex_legal_and_suggest_on_the_command_line(
     assert refused.exit_code == 1 and refused.output.count("\n") == 1
     assert refused.output.startswith("error: line 1: passing now would cost you: ") and "--force" in refused.output
     assert "order(s) added" in run("--workspace", ws, "orders", duo.gid, str(passing), "--force")
+
+
+def test_a_pass_that_loses_aircraft_in_the_air_is_refused_until_forced(first_movement: Duo) -> None:
+    duo, api, p = first_movement, engine_link.api(), first_movement.axis
+    state = turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work.state
+    hexmap = state.world.map
+    plane = next(u for u in sorted(state.units.values(), key=lambda x: x.id)
+                 if u.country == "Germany" and u.is_air and u.on_map and u.carrier == -1)  # fmt: skip
+    # A mission to a hex with no air base: the aircraft is still in the air afterwards.
+    mission = next(a for a in api.legal_matching(state, "axis", units=[plane.id], kinds=["move"])
+                   if a.args[-1] not in hexmap.city_at and a.args[-1] not in hexmap.resources
+                   and a.args[-1] not in state.airfields)  # fmt: skip
+    turn.orders(p.ws, duo.gid, [api.format_action(state, mission), "pass"], p.home, force=True)
+    for _ in range(30):  # every later decision passed, the opponent's played by the computer
+        work = turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work
+        exp = protocol.expected(work)
+        assert exp is not None
+        if exp == ("axis", "act") and api.decision(work.state).phase == "axis.second_movement":
+            break
+        if exp == ("axis", "act"):
+            turn.orders(p.ws, duo.gid, ["pass"], p.home, force=True)
+            continue
+        if pending(duo)["records"]:
+            turn.send(p.ws, duo.gid, p.home)
+        duo.step()
+    else:
+        raise AssertionError("the Axis second movement never came")
+    with pytest.raises(PbemError) as refused:
+        turn.orders(p.ws, duo.gid, ["pass"], p.home)
+    assert refused.value.rule == "pass.air-lost" and f"#{plane.id} " in str(refused.value)
+    assert "would be eliminated" in str(refused.value)
+    turn.orders(p.ws, duo.gid, ["pass"], p.home, force=True)
+    assert pending(duo)["records"][-1] == ["act", ["pass"]]
