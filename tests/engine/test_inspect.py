@@ -5,9 +5,14 @@ from __future__ import annotations
 import pytest
 
 from engine import ai, api, combat, combat_math, inspect
+from engine.state import LandKey
 from engine.supply import supply_map
 from engine.units import UnitProfile, UnitType
-from tests.ai.worlds import FRONT_WORLD, advance_to, armor, at_war, hx, infantry
+from tests.ai.worlds import FRONT_WORLD, advance_to, armor, at_war, infantry
+
+
+def hx(state: api.GameState, label: str) -> int:
+    return state.world.map.grid.parse_label(label)
 
 
 def test_a_hex_shows_terrain_control_units_supply_and_the_odds_of_an_attack() -> None:
@@ -78,7 +83,7 @@ def test_filtered_legal_orders_equal_the_whole_list_filtered(phase: str) -> None
     armor(state, "Germany", "2,3")
     infantry(state, "Germany", "0,1")
     infantry(state, "Poland", "3,2")
-    state.countries["Germany"].free_land = {"infantry/3": 4}
+    state.countries["Germany"].free_land = {LandKey(UnitType.INFANTRY, 3): 4}
     advance_to(state, phase)
     filters: list[dict[str, list[object]]] = [
         {"units": [g1]},

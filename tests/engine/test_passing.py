@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from engine import api, passing
 from engine.hexgrid import NO_HEX
+from engine.state import LandKey
 from engine.units import COSTS, UnitProfile, UnitType
-from tests.ai.worlds import FRONT_WORLD, advance_to, at_war, hx, infantry
+from tests.ai.worlds import FRONT_WORLD, advance_to, at_war, infantry
+
+
+def hx(state: api.GameState, label: str) -> int:
+    return state.world.map.grid.parse_label(label)
 
 
 def test_an_aircraft_left_in_the_air_is_announced_and_then_really_lost() -> None:
@@ -64,7 +69,7 @@ def test_land_units_that_cannot_trace_supply_are_named_in_a_movement_phase() -> 
 
 def test_money_left_while_units_could_be_bought_is_named_in_the_build_phase() -> None:
     state = at_war(FRONT_WORLD)
-    state.countries["Germany"].pool_land = {"infantry/3": 5}
+    state.countries["Germany"].pool_land = {LandKey(UnitType.INFANTRY, 3): 5}
     advance_to(state, "build")
     germany = state.countries["Germany"]  # deciding replaces the state's records
     germany.money = 700
