@@ -32,16 +32,18 @@ country.unknown / there is no country named Atlantis.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
-from engine import orders
+from engine import inspect, orders, passing
 from engine.actions import Action, EngineError, IllegalAction, OrderError, StateError
 from engine.board import Board
 from engine.board import board as _board
 from engine.hexmap import HexMap as WorldMap
+from engine.inspect import HexReport
 from engine.newgame import new_game as _new_game
 from engine.newgame import scenario_digest, world_for, world_map, world_of
+from engine.passing import PassWarning
 from engine.rng import SEED_BYTES, Rng
 from engine.scenario import ScenarioError, list_scenarios, load_scenario
 from engine.scenario_info import scenario_info
@@ -75,8 +77,10 @@ __all__ = [
     "Draft",
     "EngineError",
     "GameState",
+    "HexReport",
     "IllegalAction",
     "OrderError",
+    "PassWarning",
     "ScenarioError",
     "StateError",
     "WorldMap",
@@ -90,10 +94,13 @@ __all__ = [
     "deserialize",
     "draft",
     "format_action",
+    "hex_report",
     "legal_actions",
+    "legal_matching",
     "near",
     "new_game",
     "parse_order",
+    "pass_warnings",
     "preview",
     "scenario_digest",
     "scenarios",
@@ -194,6 +201,42 @@ def legal_actions(state: GameState, side: str) -> list[Action]:
     if side not in state.acting or state.winner is not None:
         return []
     return current(state).legal(state, side)
+
+
+def legal_matching(
+    state: GameState,
+    side: str,
+    *,
+    units: Collection[int] = (),
+    places: Collection[str] = (),
+    countries: Collection[str] = (),
+    kinds: Collection[str] = (),
+) -> list[Action]:
+    """The part of :func:`legal_actions` that concerns one of ``units`` (ids), ``places``
+    (``COL,ROW``, ``[City]`` or a city name: orders naming the hex or moving a unit that
+    stands there), ``countries`` and ``kinds``; an empty collection does not filter.
+    Faster than the whole list: the movement phases search only units that can match.
+    Raises OrderError for a place that does not exist."""
+    _side(side)
+    if side not in state.acting or state.winner is not None:
+        return []
+    return inspect.legal_matching(state, side, units=units, places=places, countries=countries, kinds=kinds)
+
+
+def hex_report(state: GameState, side: str, where: str) -> HexReport:
+    """One hex as ``side`` sees it: terrain, control, installations, every unit with its
+    counter and supply, and the odds of an attack on it by ``side``'s adjacent units now.
+    ``where`` is ``COL,ROW``, ``[City]`` or a city name (OrderError if there is none)."""
+    _side(side)
+    return inspect.hex_report(state, side, where)
+
+
+def pass_warnings(state: GameState, side: str) -> list[PassWarning]:
+    """What ``side`` would lose by passing now (aircraft lost in the air, land units out
+    of supply, money unspent), each with a stable ``slug`` and a ``sentence``.  A pass
+    stays legal: this only informs."""
+    _side(side)
+    return passing.pass_warnings(state, side)
 
 
 def standing_orders(state: GameState, side: str) -> list[Action]:

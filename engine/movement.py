@@ -20,7 +20,7 @@ are if they can, and are eliminated otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import ClassVar
 
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
@@ -126,28 +126,45 @@ class _Movement(Phase):
 
     # --- legal ---------------------------------------------------------------------
 
-    def legal(self, state: GameState, side: str) -> list[Action]:
+    def legal(
+        self,
+        state: GameState,
+        side: str,
+        only: Callable[[Unit], bool] | None = None,
+        kinds: Collection[str] | None = None,
+    ) -> list[Action]:
+        """Every legal action, or with ``only`` and ``kinds`` those of the units and kinds
+        they accept (searching a unit's reach is what costs, so a filter must act before
+        it, not on the list)."""
+
+        def wants(kind_: str) -> bool:
+            return self.accepts(kind_) and (kinds is None or kind_ in kinds)
+
+        moves = kinds is None or "move" in kinds
         out = [PASS]
         naval_zone: set[int] | None = None
         memo = SideMemo()  # the state does not change while the list is made
-        units = sorted((u for u in state.side_units(side) if state.countries[u.country].active), key=lambda x: x.id)
+        units = sorted(
+            (u for u in state.side_units(side) if state.countries[u.country].active and (only is None or only(u))),
+            key=lambda x: x.id,
+        )
         for u in units:
             if u.carrier != NO_UNIT:
-                if u.is_land and self.accepts("disembark"):
+                if u.is_land and wants("disembark"):
                     out += [Action("disembark", (u.id, h)) for h in self._disembark_hexes(state, u)]
                 if not u.is_air:
                     continue
             if u.is_land:
-                if not self.may_move_land(u):
+                if moves and not self.may_move_land(u):
                     rules = self._land_rules(state, u, memo)
                     dests = land_search(rules, land_allowance(u)).cost
                     out += [Action("move", (u.id, h)) for h in sorted(dests)]
-                if self.accepts("rail") and not self._why_no_rail(state, u):
+                if wants("rail") and not self._why_no_rail(state, u):
                     out += [Action("rail", (u.id, h)) for h in sorted(rail_search(state, u, memo).cost)]
-                if self.accepts("embark"):
+                if wants("embark"):
                     out += [Action("embark", (u.id, c.id)) for c in self._carriers_for(state, u)]
             elif u.is_naval:
-                if not self.may_move_naval(u):
+                if moves and not self.may_move_naval(u):
                     if naval_zone is None:
                         naval_zone = naval_zoc(state, other(side))
                     out += [
@@ -155,9 +172,9 @@ class _Movement(Phase):
                         for h in naval_destinations(state, u, max(0, u.move - u.mp_used), naval_zone)
                     ]
             else:
-                if not self.may_move_air(u):
+                if moves and not self.may_move_air(u):
                     out += [Action("move", (u.id, h)) for h in sorted(self._air_destinations(state, u, side))]
-                if self.accepts("embark") and u.carrier == NO_UNIT:
+                if wants("embark") and u.carrier == NO_UNIT:
                     out += [Action("embark", (u.id, c.id)) for c in self._carriers_for(state, u)]
         return _sorted(out)
 

@@ -90,12 +90,7 @@ def parse_hex(hexmap: HexMap, word: str) -> int:
     """A hex written ``COL,ROW`` or as a city in brackets; OrderError says what is wrong
     (an unknown city with the names it may have meant)."""
     if word.startswith("[") and word.endswith("]"):
-        city = hexmap.city_by_name.get(word[1:-1].lower())
-        if city is None:
-            close = difflib.get_close_matches(word[1:-1].lower(), hexmap.city_by_name, n=3, cutoff=0.75)
-            hint = f"; did you mean {' or '.join(hexmap.city_by_name[c].name for c in close)}?" if close else ""
-            raise OrderError(f"there is no city named {word[1:-1]}{hint}", rule="order.unknown-place")
-        return city.hex
+        return _city_hex(hexmap, word[1:-1], "")
     try:
         return hexmap.grid.parse_label(word)
     except ValueError as exc:
@@ -125,6 +120,23 @@ def _parse_arg(hexmap: HexMap, word: str, role: str, order: str) -> int | str | 
             return False
         raise OrderError(f"'{order}': write yes or no, not '{word}'", rule="order.yes-no")
     return word
+
+
+def _city_hex(hexmap: HexMap, name: str, prefix: str) -> int:
+    city = hexmap.city_by_name.get(name.lower())
+    if city is None:
+        close = difflib.get_close_matches(name.lower(), hexmap.city_by_name, n=3, cutoff=0.75)
+        hint = f"; did you mean {' or '.join(hexmap.city_by_name[c].name for c in close)}?" if close else ""
+        raise OrderError(f"{prefix}there is no city named {name}{hint}", rule="order.unknown-place")
+    return city.hex
+
+
+def parse_place(hexmap: HexMap, text: str) -> int:
+    """A hex a person names outside an order: ``COL,ROW``, ``[City]`` or a bare city name."""
+    word = text.strip()
+    if (word.startswith("[") and word.endswith("]")) or "," in word:
+        return parse_hex(hexmap, word)
+    return _city_hex(hexmap, word, "")
 
 
 def format_action(hexmap: HexMap, action: Action) -> str:

@@ -13,7 +13,7 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import protocol, status, turn, turnfile
+from pbem import contact, protocol, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.records import Dice
@@ -64,8 +64,13 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
             "duplicate", None, None, f"{path.name}: already applied by an interrupted import, completed now"
         )
     try:
-        tf = turnfile.read(path)
-        result = receive(ws, tf, tx, home)
+        statement = contact.read(path)
+        if statement is not None:
+            done, message = contact.accept(ws, statement, tx, home)
+            result = ImportResult(done, None, None, message)
+        else:
+            tf = turnfile.read(path)
+            result = receive(ws, tf, tx, home)
     except PbemError as exc:
         result = ImportResult("rejected", tf.game if tf else None, tf.seq if tf else None, str(exc), code=exc.code)
         # A rejection changes nothing but the inbox, and keeps the evidence of an equivocation.

@@ -9,6 +9,7 @@ and learns everything else through these functions.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, Protocol
 
 #: A game state: pbem never looks inside one.
@@ -160,6 +161,19 @@ class RulesEngine(Protocol):
     def view(self, state: State, side: str, /) -> State: ...
     def summary(self, state: State, side: str, /) -> Summary: ...
     def near(self, state: State, place: str, radius: int, /) -> Near: ...
+    def hex_report(self, state: State, side: str, where: str, /) -> Any: ...
+    def pass_warnings(self, state: State, side: str, /) -> list[Any]: ...  # each has .slug and .sentence
+    def legal_matching(
+        self,
+        state: State,
+        side: str,
+        /,
+        *,
+        units: Collection[int] = ...,
+        places: Collection[str] = ...,
+        countries: Collection[str] = ...,
+        kinds: Collection[str] = ...,
+    ) -> list[Any]: ...
 
 
 class ComputerPlayer(Protocol):

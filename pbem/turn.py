@@ -119,8 +119,24 @@ def add_action(t: Turn, action: Any, where: str) -> None:
     t.pending.records.append(rec)
 
 
-def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None) -> str:
-    """Apply a text file of orders (all or nothing) to my pending turn."""
+def _warn_before_pass(t: Turn, how: str) -> None:
+    """Refuse to end my decision when the engine says it would cost something overlooked.
+
+    A pass stays legal (a turn file with it verifies): this guards a person at the
+    keyboard only, and ``how`` names the command that confirms it."""
+    api = engine_link.api()
+    # My list so far is weighed through its draft: no second preview of the whole list.
+    state = list_draft(t).state if t.pending.sim else t.work.state
+    found = api.pass_warnings(state, t.lg.me)
+    if found:
+        said = "; ".join(w.sentence for w in found)
+        raise PbemError(f"passing now would cost you: {said}; to pass anyway, run {how} with --force", "pass-warning",
+                        found[0].slug)  # fmt: skip
+
+
+def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None, force: bool = False) -> str:
+    """Apply a text file of orders (all or nothing) to my pending turn; a ``pass`` that
+    would cost something (:func:`_warn_before_pass`) is refused unless ``force``."""
     api = engine_link.api()
     with ws.locked():
         lg = LocalGame(ws, gid, home)
@@ -137,6 +153,11 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
                 action = api.parse_order(t.work.state, lg.me, text)
             except (api.OrderError, api.IllegalAction) as exc:
                 raise PbemError(f"line {n}: {exc}", "order", refusal_rule(exc)) from None
+            if action.kind == "pass" and not force:
+                try:
+                    _warn_before_pass(t, f"`pbem orders {gid} FILE`")
+                except PbemError as exc:
+                    raise PbemError(f"line {n}: {exc}", exc.code, exc.rule) from None
             try:
                 add_action(t, action, f"line {n}")
             except PbemError as exc:
@@ -177,8 +198,10 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
     return f"took back {text}"
 
 
-def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
-    """Seal my pending turn, with my simultaneous list as its last record; consumes ``t``."""
+def _seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
+    """Seal my pending turn, with my simultaneous list as its last record; consumes ``t``.
+    A list sealed without a ``pass`` ends the decision as one does, so unless ``force`` it
+    is weighed first (:func:`_warn_before_pass`)."""
     lg = t.lg
     exp = protocol.expected(t.work)
     records = list(t.pending.records)
@@ -195,6 +218,10 @@ def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
             # Only a list the player has started is sealed; to decide "nothing", order `pass`.
             sim = t.pending.sim
             listed = list_draft(t).actions  # a list read back from the store is checked again
+            if not force and not any(w[0] == "pass" for w in sim):
+                # Sealing a hidden list ends the decision as a pass does (a listed pass was
+                # already weighed when it was given).
+                _warn_before_pass(t, f"`pbem send {lg.gid}`")
             last: Record
             if exp.kind == "commit":
                 salt = commit_salt(lg.identity(), lg.gid, seq)
@@ -226,17 +253,72 @@ def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
     return tf, tx
 
 
-def send(ws: Workspace, gid: str, home: Path | None = None) -> Path:
+def send(ws: Workspace, gid: str, home: Path | None = None, force: bool = False) -> Path:
+    """Seal my pending turn; a hidden list whose sealing would cost something
+    (:func:`_warn_before_pass`) is refused unless ``force``."""
     with ws.locked():
         lg = LocalGame(ws, gid, home)
-        tf, tx = _seal_pending(my_turn(lg))
+        tf, tx = _seal_pending(my_turn(lg), force)
         ws.commit(tx)
     return ws.outbox / tf.name
 
 
+def _bot_decides(t: Turn, rounds: int, player: str) -> list[Any]:
+    """The computer player's actions for my decision now; ``rounds`` counts the decisions
+    it has already made in this turn (each gets its own seed)."""
+    lg = t.lg
+    seed = lg.identity().derive("pbem/bot-seed/v1", f"{lg.gid}/{t.game.seq}/{rounds}".encode())
+    try:
+        return engine_link.ai().decide(t.work.state, lg.me, seed, player=player)
+    except PbemError:
+        raise
+    except Exception as exc:
+        raise PbemError(f"the computer player failed: {type(exc).__name__}: {str(exc)[:160]}", "bot") from None
+
+
+def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> str:
+    """The computer player's proposal for my current decision, as an order file that
+    `pbem orders` reads back: what `bot play` would give first, nothing applied."""
+    api = engine_link.api()
+    with ws.locked():
+        lg = LocalGame(ws, gid, home)
+        t = my_turn(lg)
+        what = _need_my_decision(t).kind
+        if what not in ("act", "commit", "sim"):
+            raise PbemError(f"game {gid}: an automatic {what} is owed first; run `pbem import`", "turn")
+        actions = _bot_decides(t, 0, player)
+    d = api.decision(t.work.state)
+    lines = [
+        f"# game {gid}, {d.when}, {d.phase}: {d.prompt}",
+        f"# the computer player's proposal for the {lg.me} ({len(actions)} orders); edit it, then give it with",
+        f"#   pbem orders {gid} FILE",
+    ]
+    if t.pending.sim:
+        lines.append(
+            f"# you have already listed {len(t.pending.sim)} orders; this proposal is a whole list "
+            "and comes after them: take yours back with `pbem undo` or delete what repeats them"
+        )
+    before = next((i for i, a in enumerate(actions) if a.kind == "pass"), None)
+    if before is not None:
+        lines += [f"# passing now would cost you: {w.sentence}" for w in _passing_after(t, actions[:before])]
+    lines += [api.format_action(t.work.state, a) for a in actions]
+    return "\n".join(lines) + "\n"
+
+
+def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
+    """What the engine warns a pass would cost once ``actions`` are given (on a copy)."""
+    api = engine_link.api()
+    if t.pending.sim is not None or protocol.expected(t.work) != Expectation(t.lg.me, "act"):
+        listed = [api.Action.from_wire(w) for w in t.pending.sim or []]
+        return api.pass_warnings(api.preview(t.work.state, t.lg.me, listed + actions), t.lg.me)
+    work = t.work.clone()
+    for i, action in enumerate(actions, 1):
+        protocol.apply_record(work, t.lg.me, t.game.seq + 1, Act(action.to_wire()), f"proposed order {i}", [action])
+    return api.pass_warnings(work.state, t.lg.me)
+
+
 def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> Path:
     """The computer makes my side's pending decisions, then the turn is sent."""
-    ai = engine_link.ai()
     with ws.locked():
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
@@ -248,13 +330,7 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
                 break
             if exp.kind not in ("act", "commit", "sim"):
                 raise PbemError(f"game {gid}: an automatic {exp.kind} is owed first; run `pbem import`", "turn")
-            seed = lg.identity().derive("pbem/bot-seed/v1", f"{gid}/{t.game.seq}/{rounds}".encode())
-            try:
-                actions = ai.decide(t.work.state, lg.me, seed, player=player)
-            except PbemError:
-                raise
-            except Exception as exc:
-                raise PbemError(f"the computer player failed: {type(exc).__name__}: {str(exc)[:160]}", "bot") from None
+            actions = _bot_decides(t, rounds, player)
             if exp.kind == "sim":
                 # A list in the clear binds nothing hidden: record it now and play on.
                 rec = Sim([a.to_wire() for a in actions])

@@ -60,6 +60,29 @@ def key_list() -> None:
         typer.echo(f"{pub.name:<16} {pub.email or '(no e-mail)':<32} {pub.fingerprint}  ({guard})")
 
 
+@key_app.command("set-email")
+@user_errors
+def key_set_email(
+    name: Annotated[str, typer.Argument(help="Identity name")],
+    address: Annotated[str, typer.Argument(help="The new e-mail address")],
+    out: Annotated[Path | None, typer.Option("-o", "--output", help="Also write the signed statement here")] = None,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Change my e-mail address and sign a statement of it for my opponents (into outbox/)."""
+    from pbem import contact
+
+    statement = contact.set_email(name, address)
+    typer.echo(f"identity {name}: e-mail {address} (statement {statement.counter}, key {statement.fingerprint})")
+    if out is not None:
+        atomic_write(out, statement.raw)
+        typer.echo(f"wrote {out}")
+    games = contact.publish(workspace(ws_path), name, statement)
+    if not games:
+        typer.echo(f"no game in this workspace is played as {name}; send the statement (-o FILE) to your opponents")
+    else:
+        typer.echo(f"statement written to outbox/ for game(s) {', '.join(games)}; the mail daemon sends it")
+
+
 @key_app.command("export")
 @user_errors
 def key_export(
@@ -140,6 +163,7 @@ def import_(
 def orders(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     file: Annotated[str, typer.Argument(help="Text file of orders, one per line, or - for stdin")],
+    force: Annotated[bool, typer.Option("--force", help="Pass even when passing would lose units or money")] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Add orders to my pending turn (all or nothing; errors name the line)."""
@@ -151,17 +175,19 @@ def orders(
         except (OSError, UnicodeDecodeError):
             raise PbemError(f"cannot read the orders file {Path(file).name}", "usage") from None
     ws = workspace(ws_path)
-    typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines()))
+    typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines(), force=force))
 
 
 @user_errors
 def send(
-    game: Annotated[str, typer.Argument(help="Game id, or its first characters")], ws_path: WorkspaceOpt = None
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    force: Annotated[bool, typer.Option("--force", help="Seal even when ending the list would waste money")] = False,
+    ws_path: WorkspaceOpt = None,
 ) -> None:
     """Seal my pending turn into a signed file in outbox/."""
     ws = workspace(ws_path)
     game = ws.resolve_game(game)
-    path = turn.send(ws, game)
+    path = turn.send(ws, game, force=force)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
     typer.echo(status_lines(ws, game)[0])
 

@@ -40,6 +40,9 @@ COMMANDS = {
     "bot": "bot_cmd",
     "arena": "arena_cmd",
     "mail": "mail_cmd",
+    "hex": "look_cmd",
+    "legal": "look_cmd",
+    "suggest": "look_cmd",
 }
 
 

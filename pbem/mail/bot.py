@@ -61,6 +61,10 @@ class BotMailbox(MailDaemon):
         self._pending_dirty = False
         self.played = 0
 
+    def identity_names(self) -> list[str]:
+        """The bot's own identity too: it joins new games with it."""
+        return [*super().identity_names(), self.config.bot.identity]
+
     def policy(self, sender: str, game_id: str) -> str | None:
         """Anyone may invite the bot unless bot.allow lists who may."""
         if not self.allow or sender.lower() in self.allow:

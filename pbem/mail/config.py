@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import ssl
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -270,3 +271,25 @@ def load_config(path: Path) -> MailConfig:
     except tomllib.TOMLDecodeError as err:
         raise MailConfigError(f"{path} is not valid TOML: {err}") from err
     return parse_config(data, path.parent.resolve(), path)
+
+
+def identity_mismatch(config: MailConfig, names: Iterable[str]) -> str:
+    """The line refusing to serve a mailbox for an identity whose key says another address
+    ('' when all agree): the opponent would write to the key's address, and this mailbox
+    would never see it.  An identity without an address, or not stored here, is not asked."""
+    from pbem import keys
+
+    home = keys.home(config.home)
+    for name in sorted(set(names)):
+        path = home / f"{name}.pub"
+        try:
+            email = keys.read_public_key(path).email if path.is_file() else ""
+        except PbemError:
+            continue
+        if email and email.strip().lower() != config.address.strip().lower():
+            where = config.source.name if config.source is not None else "the mail configuration"
+            return (
+                f"identity {name} has the e-mail {email} but this mailbox is {config.address}: "
+                f"run `pbem key set-email {name} {config.address}` or correct the address in {where}"
+            )
+    return ""

@@ -18,6 +18,7 @@ twice (the game layer answers "duplicate" for a file it already has).
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import signal
 import time
@@ -28,7 +29,7 @@ from typing import Any
 
 from pbem.durable import remove_private_temps
 from pbem.errors import PbemError
-from pbem.mail.config import MailConfig
+from pbem.mail.config import MailConfig, identity_mismatch
 from pbem.mail.exchange_api import Exchange, load_exchange
 from pbem.mail.imap import IMAP_ERRORS, ImapMailbox, describe_imap_error
 from pbem.mail.message import Attachment, parse_mail, parse_turn_name, sha256_hex
@@ -86,6 +87,9 @@ class MailDaemon:
             raise PbemError(
                 f"workspace {self.workspace} does not exist — check the workspace setting", code="mail-config"
             )
+        mismatch = identity_mismatch(config, self.identity_names())
+        if mismatch:
+            raise PbemError(mismatch, code="mail-config")
         self.inbox = self.workspace / "inbox"
         self.inbox.mkdir(exist_ok=True)
         self.exchange = exchange if exchange is not None else load_exchange(config.exchange)
@@ -106,6 +110,16 @@ class MailDaemon:
         self._imap_backoff = 1.0
         self._imap_next_try = 0.0
         self.stopping = False
+
+    def identity_names(self) -> list[str]:
+        """The identities this mailbox serves: mine in each game of the workspace."""
+        names = []
+        for meta in sorted((self.workspace / ".pbem" / "games").glob("*/meta.json")):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                me = json.loads(meta.read_text(encoding="utf-8")).get("me")
+                if isinstance(me, str):
+                    names.append(me)
+        return names
 
     # --- one cycle -----------------------------------------------------------------------------
     def cycle(self) -> CycleReport:

@@ -15,7 +15,9 @@ from email.message import EmailMessage, Message
 from email.utils import formatdate, getaddresses, make_msgid
 from pathlib import Path
 
-TURN_NAME = re.compile(r"^(?P<game>[0-9a-f]{12})-(?P<seq>[0-9]{5})-(?P<side>axis|allies)\.pbem$")
+# A contact statement (a player's new address, signed with the identity key) travels
+# like a turn file, one copy per game, named with its counter in place of a sequence.
+TURN_NAME = re.compile(r"^(?P<game>[0-9a-f]{12})-(?P<seq>[0-9]{5})-(?P<side>axis|allies|contact)\.pbem$")
 TURN_SUFFIX = ".pbem"
 MIME_TYPE = ("application", "x-pbem")
 MAX_MULTIPARTS = 64

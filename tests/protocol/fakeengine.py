@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -228,6 +229,28 @@ class Near:
 
 def near(state: State, place: str, radius: int) -> Near:
     return Near(place, radius)  # nor a map to measure on
+
+
+def hex_report(state: State, side: str, where: str) -> Any:
+    raise OrderError("the stand-in has no map", rule="order.hex")
+
+
+def pass_warnings(state: State, side: str) -> list[Any]:
+    return []  # the stand-in's passes cost nothing
+
+
+def legal_matching(
+    state: State,
+    side: str,
+    *,
+    units: Collection[int] = (),
+    places: Collection[str] = (),
+    countries: Collection[str] = (),
+    kinds: Collection[str] = (),
+) -> list[Action]:
+    if units or places or countries:
+        return []  # the stand-in's orders name no units, hexes or countries
+    return [a for a in legal_actions(state, side) if not kinds or a.kind in kinds]
 
 
 def standing_orders(state: State, side: str) -> list[Action]:

@@ -1,0 +1,125 @@
+"""What a player looks at: one hex in full, and the legal orders that concern something."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import ai, api, combat, combat_math, inspect
+from engine.state import LandKey
+from engine.supply import supply_map
+from engine.units import UnitProfile, UnitType
+from tests.ai.worlds import FRONT_WORLD, advance_to, armor, at_war, infantry
+
+
+def hx(state: api.GameState, label: str) -> int:
+    return state.world.map.grid.parse_label(label)
+
+
+def test_a_hex_shows_terrain_control_units_supply_and_the_odds_of_an_attack() -> None:
+    state = at_war(FRONT_WORLD)
+    g1 = infantry(state, "Germany", "2,2", strength=4)
+    g2 = armor(state, "Germany", "2,3", strength=6)
+    far = infantry(state, "Germany", "0,4")
+    pole = infantry(state, "Poland", "3,2", strength=3)
+    r = api.hex_report(state, "axis", "3,2")
+    place = (r.hex, r.terrain, r.territory, r.controller, r.control_side)
+    assert place == ("3,2", "clear", "Poland", "Poland", "allies")
+    (line,) = r.units
+    assert line.label == f"#{pole} Poland infantry 3-3" and line.counter == "3-3" and line.side == "allies"
+    assert line.supply == "in supply"
+    assert r.odds is not None
+    # The odds are the combat rules' own strengths, not a second computation.
+    attackers = [state.units[g1], state.units[g2]]
+    attack, _ = combat.attack_strength(state, attackers, [])
+    defence, _ = combat.defence_strength(state, hx(state, "3,2"), [state.units[pole]], supply_map(state, "allies"))
+    assert r.odds.attackers == tuple(u.label() for u in attackers)
+    assert r.odds.ratio == f"{float(attack / defence):.2f}"
+    assert r.odds.defender_loses == combat_math.defender_loss_chance(1, attack / defence)
+    assert all(f"#{far} " not in a for a in r.odds.attackers)
+    # The Polish side sees no enemy in its own hex: nothing to attack there.
+    assert api.hex_report(state, "allies", "3,2").odds is None
+
+
+def test_a_city_by_name_shows_its_installations_and_a_misspelt_one_is_answered() -> None:
+    state = at_war(FRONT_WORLD)
+    for where in ("Warsaw", "[Warsaw]", "6,2"):
+        r = api.hex_report(state, "axis", where)
+        assert r.hex == "6,2" and r.city == "Warsaw"
+        assert "capital city Warsaw" in r.installations and "resource" in r.installations
+    with pytest.raises(api.OrderError, match="did you mean Warsaw"):
+        api.hex_report(state, "axis", "[Warsw]")
+    with pytest.raises(api.OrderError, match="off the map"):
+        api.hex_report(state, "axis", "99,99")
+
+
+def test_an_air_unit_in_the_air_and_an_unsupplied_unit_say_so() -> None:
+    state = at_war(FRONT_WORLD)
+    cut = infantry(state, "Germany", "7,4")  # in Polish-held land: no supply line
+    plane = state.new_unit("Germany", UnitProfile(UnitType.FIGHTER, attack=3, defense=2, move=8))
+    state.place(plane, hx(state, "1,3"))
+    plane.origin = hx(state, "0,2")
+    assert api.hex_report(state, "axis", "7,4").units[0].supply == "out of supply"
+    assert state.units[cut].supplied  # the record of the last check is not what the report reads
+    assert "in the air" in api.hex_report(state, "axis", "1,3").units[0].notes
+
+
+def _matching(state: api.GameState, side: str, **kw: list[object]) -> list[api.Action]:
+    """The slow way: every legal action, filtered afterwards."""
+    hexes = {state.world.map.grid.parse_label(p) if "," in str(p) else state.world.map.city_by_name[str(p).lower()].hex
+             for p in kw.get("places", [])}  # fmt: skip
+    return [
+        a
+        for a in api.legal_actions(state, side)
+        if inspect._matches(
+            state, a, set(kw.get("units", [])), hexes, set(kw.get("countries", [])), set(kw.get("kinds", []))
+        )
+    ]
+
+
+@pytest.mark.parametrize("phase", ["axis.first_movement", "axis.second_movement", "axis.combat", "deployment"])
+def test_filtered_legal_orders_equal_the_whole_list_filtered(phase: str) -> None:
+    state = at_war(FRONT_WORLD)
+    g1 = infantry(state, "Germany", "2,2")
+    armor(state, "Germany", "2,3")
+    infantry(state, "Germany", "0,1")
+    infantry(state, "Poland", "3,2")
+    state.countries["Germany"].free_land = {LandKey(UnitType.INFANTRY, 3): 4}
+    advance_to(state, phase)
+    filters: list[dict[str, list[object]]] = [
+        {"units": [g1]},
+        {"places": ["3,3"]},
+        {"places": ["Berlin"]},
+        {"places": ["2,2"], "kinds": ["move"]},
+        {"countries": ["Germany"]},
+        {"kinds": ["pass"]},
+        {"kinds": ["rail"]},
+        {"kinds": ["embark", "disembark"]},
+        {"units": [g1], "kinds": ["move", "rail"]},
+        {"countries": ["Poland"]},
+    ]
+    for f in filters:
+        want = _matching(state, "axis", **f)
+        got = api.legal_matching(state, "axis", **f)  # type: ignore[arg-type]
+        assert got == want, f
+    assert api.legal_matching(state, "axis", units=[g1]) != []
+
+
+def play_1939_to(phase: str) -> api.GameState:
+    """The 1939 game with the computer player deciding both sides, up to ``phase``."""
+    state = api.new_game("1939")
+    for n in range(200):
+        d = api.decision(state)
+        if d.phase == phase:
+            return state
+        if d.kind == "chance":
+            api.apply_chance(state, bytes([n % 256]) * 32)
+        elif d.kind == "simultaneous":
+            api.apply_simultaneous(state, {s: ai.decide(state, s, bytes(32)) for s in d.sides})
+        else:
+            api.apply(state, d.sides[0], api.Action("pass"))
+    raise AssertionError(f"the game never reached {phase}")
+
+
+def test_filtering_the_1939_movement_phase_by_hex_agrees_with_the_whole_list() -> None:
+    state = play_1939_to("axis.first_movement")
+    assert api.legal_matching(state, "axis", places=["Berlin"]) == _matching(state, "axis", places=["Berlin"])
