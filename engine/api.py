@@ -36,6 +36,8 @@ from typing import Any
 from engine import orders
 from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
 from engine.combat import apply_stand, check_stand, stand_actions
+from engine.events import Event
+from engine.events import changes as _changes
 from engine.hexmap import HexMap as WorldMap
 from engine.newgame import new_game as _new_game
 from engine.newgame import scenario_digest, world_for, world_map, world_of
@@ -55,6 +57,7 @@ __all__ = [
     "Decision",
     "DecisionKind",
     "EngineError",
+    "Event",
     "GameState",
     "IllegalAction",
     "OrderError",
@@ -63,11 +66,15 @@ __all__ = [
     "WorldMap",
     "apply",
     "apply_chance",
+    "apply_chance_events",
     "apply_simultaneous",
+    "changes",
     "check",
     "decision",
     "describe_scenario",
     "deserialize",
+    "event_json",
+    "event_text",
     "format_action",
     "legal_actions",
     "new_game",
@@ -276,16 +283,40 @@ def preview(state: GameState, side: str, actions: list[Action]) -> GameState:
 
 def apply_chance(state: GameState, seed: bytes) -> list[str]:
     """Resolve the pending chance event with a 32-byte seed; returns lines for the players."""
+    return [e.text(state.world.map) for e in apply_chance_events(state, seed)]
+
+
+def apply_chance_events(state: GameState, seed: bytes) -> list[Event]:
+    """:func:`apply_chance`, returning what the dice did as game-log events (each combat
+    in full: strengths, modifiers, odds, draws, losses, retreats)."""
     d = _decision(state)
     if d.kind != "chance":
         raise IllegalAction("no dice are to be rolled now", rule="decision.no-dice")
     if len(seed) != SEED_BYTES:
         raise IllegalAction(f"a chance seed must be {SEED_BYTES} bytes", rule="decision.seed")
     trial = state.copy()
-    log = current(trial).roll(trial, Rng(seed))
+    log = current(trial).roll_events(trial, Rng(seed))
     finish(trial)
     _commit(state, trial)
     return log
+
+
+def changes(before: GameState, after: GameState, told: list[Event] | None = None) -> list[Event]:
+    """What changed from ``before`` to ``after`` (two states of one game), as game-log
+    events: wars entered, conquests, units placed, moved, bought or eliminated, strength,
+    supply, hexes changing hands, money, the month (engine/events.py).  What the events
+    ``told`` (those of :func:`apply_chance_events` in between) already report is left out."""
+    return _changes(before, after, told)
+
+
+def event_text(state: GameState, event: Event) -> str:
+    """One line for people, hexes written ``COL,ROW`` (with the city's name)."""
+    return event.text(state.world.map)
+
+
+def event_json(state: GameState, event: Event) -> dict[str, Any]:
+    """The event as plain data (hexes written ``COL,ROW``), for ``--json``."""
+    return event.to_json(state.world.map)
 
 
 def parse_order(state: GameState, side: str, line: str) -> Action:

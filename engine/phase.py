@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import PASS, Action, IllegalAction
+from engine.events import Event
 
 if TYPE_CHECKING:
     from engine.rng import Rng
@@ -87,3 +88,8 @@ class Phase:
     def roll(self, state: GameState, rng: Rng) -> list[str]:
         """Chance steps: resolve with the random stream, return lines for the players."""
         return []
+
+    def roll_events(self, state: GameState, rng: Rng) -> list[Event]:
+        """:meth:`roll` as game-log events; a step whose results a comparison of states
+        cannot tell (combat) returns its own structured records instead."""
+        return [Event("chance", what=line) for line in self.roll(state, rng)]

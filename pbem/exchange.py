@@ -6,7 +6,7 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import protocol, status, turn, turnfile
+from pbem import protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
@@ -21,6 +21,7 @@ class ImportResult:
     message: str
     replies: list[Path] = field(default_factory=list)
     code: str = ""  # the reason's short word when rejected
+    report: str = ""  # what the applied files (and my automatic answers) did, in full
 
     @property
     def ok(self) -> bool:
@@ -107,7 +108,12 @@ def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> I
     tf.verify_signature(genesis.body["keys"][tf.side])
     if tf.seq > head + 1:
         return _keep_waiting(lg, tf, tx, head)
-    game = protocol.start(genesis, tf) if game is None else _applied(game, tf)
+    reports: list[report.FileReport] = []
+    if game is None:
+        game, first = report.start_reported(genesis, tf)
+        reports.append(first)
+    else:
+        game = _applied(game, tf, reports)
     lg.stage_history(tx, tf)
     applied = {tf.seq: tf}
     notes: list[str] = []
@@ -123,7 +129,7 @@ def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> I
             continue
         trial = game.clone()
         try:
-            trial = _applied(trial, wf)
+            trial = _applied(trial, wf, reports)
         except PbemError as exc:
             notes.append(f"dropped waiting file {wf.seq}: {exc}")
             continue
@@ -131,21 +137,20 @@ def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> I
         applied[wf.seq] = wf
         lg.stage_history(tx, wf)
         notes.append(f"then file {wf.seq}")
+    before_answer = game.clone()
     replies = turn.answer(lg, game, tx)
-    rolled = f"; {game.log[-1]}" if game.log and tf.type == "turn" and _rolled(tf) else ""
-    msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "") + rolled
+    reports += report.of_replies(before_answer, tx, replies)
+    report.stage(tx, lg.rel, reports)
+    msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "")
     if replies:
         msg += f"; answered with {replies[0].name}"
     msg += f". {status.status_line(lg, game, lg.pending() if not replies else None)}"
-    return ImportResult("applied", tf.game, tf.seq, msg, replies)
+    text = "\n".join(r.text() for r in reports)
+    return ImportResult("applied", tf.game, tf.seq, msg, replies, report=text)
 
 
-def _rolled(tf: TurnFile) -> bool:
-    return any(r[0] == "dice" for r in tf.body.get("records", []))
-
-
-def _applied(game: protocol.Game, tf: TurnFile) -> protocol.Game:
-    protocol.apply_turn(game, tf)
+def _applied(game: protocol.Game, tf: TurnFile, reports: list[report.FileReport]) -> protocol.Game:
+    reports.append(report.apply_reported(game, tf))
     return game
 
 

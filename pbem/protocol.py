@@ -17,6 +17,7 @@ Records (the content of a turn file):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +80,8 @@ class Game:
     last_seq: int = 1
     pending: dict[str, Any] | None = None
     log: list[str] = field(default_factory=list)  # what the last chance event did
+    # What the last chance event did as engine events (pbem/report.py); not saved.
+    events: list[Any] = field(default_factory=list)
 
     @property
     def gid(self) -> str:
@@ -307,8 +310,8 @@ def apply_record(game: Game, author: str, seq: int, rec: list[Any], where: str =
             seed = dice.seed(game.gid, k, game.hashes[p["trigger_seq"]], p["values"]["axis"], p["values"]["allies"])
             game.pending = None
             game.k = k
-            log = _engine_call(where, api.apply_chance, game.state, seed)
-            game.log = [str(x)[:300] for x in (log or [])][:200]
+            game.events = list(_engine_call(where, api.apply_chance_events, game.state, seed))
+            game.log = [api.event_text(game.state, e) for e in game.events]
     game.last_author, game.last_seq = author, seq
     settle(game)
 
@@ -338,8 +341,9 @@ def _resolve_sim(game: Game, where: str, lists: dict[str, list[Any]]) -> None:
     _engine_call(where, api.apply_simultaneous, game.state, {s: lists[s] for s in sides})
 
 
-def apply_turn(game: Game, tf: TurnFile) -> None:
+def apply_turn(game: Game, tf: TurnFile, watch: Callable[[Game, list[Any]], None] | None = None) -> None:
     """Verify ``tf`` as the next file of ``game`` by re-executing it; mutates ``game``.
+    ``watch`` is called before each record (the game log notes what each one changed).
 
     On error ``game`` is left half-applied: callers work on a copy.
     """
@@ -355,6 +359,8 @@ def apply_turn(game: Game, tf: TurnFile) -> None:
     if tf.prev != game.hashes[-1]:
         raise PbemError(f"{name}: does not follow file {game.seq} of this game (previous-hash mismatch)", "chain-link")
     for i, rec in enumerate(tf.body["records"], 1):
+        if watch is not None:
+            watch(game, rec)
         apply_record(game, tf.side, tf.seq, rec, f"{name}: record {i}")
     if api.state_hash(game.state) != tf.body["state"]:
         raise PbemError(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commit, engine_link, protocol
+from pbem import commit, engine_link, protocol, report
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, commit_salt
 from pbem.protocol import Game
@@ -188,6 +188,7 @@ def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
     game = t.game.clone()
     tf = protocol.build_turn(game, lg.me, records, lg.identity().sign)
     tx = Transaction()
+    report.stage(tx, lg.rel, [report.apply_reported(t.game.clone(), tf)])
     if records[-1][0] == "commit":
         # The committed actions must be on disk before the commitment can leave: without
         # them the reveal would be impossible and the game stuck.

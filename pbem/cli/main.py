@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli import arena_cmd, bot_cmd, game_cmd, mail_cmd, map_cmd, scenario_cmd
+from pbem.cli import arena_cmd, bot_cmd, game_cmd, log_cmd, mail_cmd, map_cmd, scenario_cmd
 
 app = typer.Typer(
     name="pbem",
@@ -38,7 +38,7 @@ def main(
         os.environ["PBEM_HOME"] = str(home)
 
 
-for module in (scenario_cmd, map_cmd, game_cmd, bot_cmd, arena_cmd, mail_cmd):
+for module in (scenario_cmd, map_cmd, game_cmd, bot_cmd, arena_cmd, mail_cmd, log_cmd):
     module.register(app)
 
 

@@ -1,0 +1,244 @@
+"""Turn reports: what each file of a game did, in full, for people and programs.
+
+A file is re-executed record by record (:func:`pbem.protocol.apply_turn` with a watcher).
+Its records fall into entries: a run of sequential orders within one phase, a hidden
+list opened, a commitment, a dice value.  Each entry reports the orders that the changes
+do not show by themselves (declarations, attacks, purchases...), what the dice did
+(every combat in full: strengths and modifiers, odds, draws, losses, retreats), and
+every change of the position that followed (the engine's ``changes``: wars entered,
+units placed, moved or eliminated, hexes taken, money, supply, the month).
+
+Nothing is stored: reports are worked out from the files whenever they are asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import engine_link, protocol, turnfile
+from pbem.protocol import Game
+from pbem.store import Transaction, Workspace
+from pbem.turnfile import TurnFile
+
+#: Order kinds whose effect the changes of the position report (a unit placed, moved...).
+SHOWN_BY_CHANGES = frozenset({"pass", "move", "rail", "place", "place_land", "embark", "disembark"})
+
+_RECORD_NAMES = {"act": "orders", "sim": "orders", "reveal": "orders revealed", "commit": "sealed orders"}
+
+
+def phase_name(phase: str) -> str:
+    """``axis.first_movement`` -> ``Axis first movement``; ``war_declaration`` -> ``War declaration``."""
+    words = phase.replace(".", " ").replace("_", " ")
+    words = words.replace("allies ", "Allied ", 1) if words.startswith("allies ") else words
+    return words[:1].upper() + words[1:]
+
+
+@dataclass
+class Entry:
+    """What one record, or one run of sequential orders in one phase, did."""
+
+    when: str  # the month, YYYY-MM
+    phase: str  # the engine's phase name when the record was applied
+    side: str
+    record: str  # the record kind: act, sim, reveal, commit, dice
+    orders: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    data: list[dict[str, Any]] = field(default_factory=list)
+
+    def heading(self) -> str:
+        return f"{self.when} {phase_name(self.phase)} - {self.side}"
+
+    def body(self) -> list[str]:
+        out = []
+        if self.record == "commit":
+            out.append(f"{self.side} seal their orders (revealed once both sides have handed theirs in)")
+        elif self.record == "dice" and not self.lines:
+            out.append(f"{self.side} hand in their dice value; the roll follows with the other side's")
+        if self.orders:
+            what = _RECORD_NAMES.get(self.record, "orders")
+            out.append(f"{self.side} {what}: " + "; ".join(self.orders))
+        out += self.lines
+        return out or [f"{self.side}: no change"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "when": self.when,
+            "phase": self.phase,
+            "side": self.side,
+            "record": self.record,
+            "orders": self.orders,
+            "events": self.data,
+        }
+
+
+@dataclass
+class FileReport:
+    """The report of one file of a game."""
+
+    game: str
+    seq: int
+    side: str
+    name: str
+    entries: list[Entry]
+    next_up: str = ""  # what the game awaits after this file, for people
+    subject: str = ""  # the date and phase a mail carrying this file names (see subject_tag)
+
+    @property
+    def months(self) -> set[str]:
+        return {e.when for e in self.entries}
+
+    def text(self) -> str:
+        """The whole report, never cut: a heading line, then each entry's lines indented."""
+        out = [f"file {self.seq} of game {self.game} ({self.side}): {self.name}"]
+        heading = ""
+        for e in self.entries:
+            if e.heading() != heading:
+                heading = e.heading()
+                out.append(f"  {heading}")
+            out += [f"    {line}" for line in e.body()]
+        if self.next_up:
+            out.append(f"  now: {self.next_up}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seq": self.seq,
+            "side": self.side,
+            "file": self.name,
+            "entries": [e.to_json() for e in self.entries],
+            "next": self.next_up,
+        }
+
+
+class _Recorder:
+    """Watches the records of one file as they are applied and cuts them into entries."""
+
+    def __init__(self, game: Game, tf: TurnFile) -> None:
+        self.api = engine_link.api()
+        self.scenario = game.genesis.body["scenario"]
+        self.side = tf.side
+        self.entries: list[Entry] = []
+        self.open: Entry | None = None
+        self.before: Any = None
+
+    def watch(self, game: Game, rec: list[Any]) -> None:
+        d = self.api.decision(game.state)
+        e = self.open
+        if e is not None and rec[0] == "act" == e.record and (e.when, e.phase) == (d.when, d.phase):
+            self._orders(game, [rec[1]])
+            return
+        self.close(game)
+        self.open = Entry(d.when, d.phase, self.side, rec[0])
+        self.before = self.api.deserialize(self.api.serialize(game.state), scenario=self.scenario)
+        game.events = []
+        if rec[0] == "act":
+            self._orders(game, [rec[1]])
+        elif rec[0] in ("sim", "reveal"):
+            self._orders(game, rec[1])
+
+    def _orders(self, game: Game, wires: list[Any]) -> None:
+        assert self.open is not None
+        for w in wires:
+            try:
+                action = self.api.Action.from_wire(w)
+            except Exception:  # the record is refused when applied; this only reads it
+                continue
+            if action.kind not in SHOWN_BY_CHANGES:
+                self.open.orders.append(self.api.format_action(game.state, action))
+
+    def close(self, game: Game) -> None:
+        e = self.open
+        if e is None:
+            return
+        told = list(game.events)
+        events = told + self.api.changes(self.before, game.state, told)
+        e.lines = [self.api.event_text(game.state, x) for x in events]
+        p = game.pending or {}
+        if e.record == "sim" and p.get("kind") == "sim" and p.get("clear") is not None:
+            e.lines.insert(0, f"{self.side} hand in their orders in the clear; they take effect with the other side's")
+        e.data = [self.api.event_json(game.state, x) for x in events]
+        self.entries.append(e)
+        self.open = None
+
+
+def apply_reported(game: Game, tf: TurnFile) -> FileReport:
+    """Verify and apply ``tf`` to ``game`` (as :func:`pbem.protocol.apply_turn`) and report it."""
+    rec = _Recorder(game, tf)
+    protocol.apply_turn(game, tf, rec.watch)
+    rec.close(game)
+    return FileReport(game.gid, tf.seq, tf.side, tf.name, rec.entries, awaited(game), subject_tag(game))
+
+
+def start_reported(genesis: TurnFile, join: TurnFile) -> tuple[Game, FileReport]:
+    """The game set up by its join file, and the report of that file."""
+    game = protocol.start(genesis, join)
+    d = engine_link.api().decision(game.state)
+    scenario = genesis.body["scenario"]
+    entry = Entry(d.when, d.phase, join.side, "join", lines=[f"the game begins: scenario {scenario}, {d.when}"])
+    return game, FileReport(game.gid, join.seq, join.side, join.name, [entry], awaited(game), subject_tag(game))
+
+
+def awaited(game: Game) -> str:
+    """What the game waits for now, for people: ``1939-10 Allied combat: allies``."""
+    api = engine_link.api()
+    d = api.decision(game.state)
+    exp = protocol.expected(game)
+    if exp is None:
+        winner = api.winner(game.state)
+        return f"the game is over{f': the {winner} win' if winner else ''}"
+    return f"{d.when} {phase_name(d.phase)}: {exp[0]}"
+
+
+def reports(files: list[TurnFile]) -> Iterator[FileReport]:
+    """The report of every file of a game from its join on (``files`` from the genesis)."""
+    if len(files) < 2:
+        return
+    game, first = start_reported(files[0], files[1])
+    yield first
+    for tf in files[2:]:
+        yield apply_reported(game, tf)
+
+
+def subject_tag(game: Game) -> str:
+    """The date and phase a mail's subject names: those of the decision now awaited."""
+    api = engine_link.api()
+    d = api.decision(game.state)
+    if protocol.expected(game) is None:
+        return f"{d.when} game over"
+    return f"{d.when} {phase_name(d.phase)}"
+
+
+# --- reports kept with a game, for the mails ---------------------------------------------
+
+
+def of_replies(before: Game, tx: Transaction, replies: list[Path]) -> list[FileReport]:
+    """The reports of my automatic answers, staged in ``tx``, applied to a copy of ``before``."""
+    game = before.clone()
+    out = []
+    for path in replies:
+        data = tx.writes.get(f"outbox/{path.name}")
+        if data is not None:
+            out.append(apply_reported(game, turnfile.parse(data)))
+    return out
+
+
+def stage(tx: Transaction, game_rel: str, reports: list[FileReport]) -> None:
+    """Keep each file's report with its game: the mail that carries the file quotes it."""
+    for r in reports:
+        doc = {"subject": r.subject, "text": r.text(), "report": r.to_json()}
+        tx.put(f"{game_rel}/reports/{r.seq:05d}.json", json.dumps(doc, sort_keys=True, indent=1).encode())
+
+
+def stored(ws: Workspace, gid: str, seq: int) -> dict[str, Any] | None:
+    """The kept report of file ``seq`` of game ``gid`` ({"subject", "text", "report"}), if any."""
+    path = ws.game_dir(gid) / "reports" / f"{seq:05d}.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
