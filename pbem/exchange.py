@@ -208,3 +208,19 @@ def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameIn
             exp is not None and exp[0] == lg.me,
             line,
         )
+
+
+def file_report(workspace: Path, game_id: str, seq: int, home: Path | None = None) -> dict[str, str] | None:
+    """What the mail carrying file ``seq`` of a game says: ``{"subject": ..., "text": ...}``;
+    for the invitation (file 0), what it is and the command that joins it.  None if unknown."""
+    ws = Workspace(workspace)
+    if seq == 0:
+        try:
+            g = protocol.Genesis(LocalGame(ws, game_id, home).genesis().body)
+        except (PbemError, OSError, KeyError):
+            return None
+        return report.invitation(g.game, g.body["scenario"], g.body["names"][g.creator], g.creator)
+    doc = report.stored(ws, game_id, seq)
+    if doc is None or not isinstance(doc.get("text"), str) or not isinstance(doc.get("subject"), str):
+        return None
+    return {"subject": doc["subject"], "text": doc["text"]}

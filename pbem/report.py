@@ -242,3 +242,17 @@ def stored(ws: Workspace, gid: str, seq: int) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return doc if isinstance(doc, dict) else None
+
+
+def invitation(gid: str, scenario: str, creator_name: str, creator_side: str) -> dict[str, str]:
+    """The subject and text of the mail carrying an invitation (a game's genesis file)."""
+    joiner = turnfile.other(creator_side)
+    text = (
+        f"{creator_name} invites you to a game of pbem, World War 2 by e-mail: scenario {scenario}.\n"
+        f"{creator_name} plays the {creator_side}; you would play the {joiner}.\n\n"
+        "The attached file is the invitation (game "
+        f"{gid}). If you run `pbem mail run`, it is kept for you; join with:\n\n"
+        f"    pbem join .pbem/invitations/{gid}.pbem --me YOUR-NAME\n\n"
+        "(without the mail daemon, save the attachment and give its path to `pbem join` instead).\n"
+    )
+    return {"subject": f"invitation to a {scenario} game as the {joiner}", "text": text}
