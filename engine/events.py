@@ -122,7 +122,7 @@ class CombatReport:
         ]
         line = "; ".join(parts)
         if self.hex_taken:
-            line += f"; {where} passes to the {self.side}"
+            line += f"; {where} passes to the {_SIDE_NAME.get(self.side, self.side)}"
             if self.advance:
                 line += " (may advance: " + ", ".join(f"#{u}" for u in self.advance) + ")"
         return line
@@ -227,6 +227,7 @@ def _places(hexmap: HexMap, hexes: tuple[int, ...]) -> str:
 
 
 _ADJECTIVE = {"axis": "Axis", "allies": "Allied"}
+_SIDE_NAME = {"axis": "Axis", "allies": "Allies"}
 
 
 def _money(n: int) -> str:
@@ -239,7 +240,7 @@ _TEXT: dict[str, Callable[[Event, HexMap], str]] = {
     "side": lambda e, m: f"{e.country} joins the {_ADJECTIVE.get(e.side, e.side)} side",
     "conquered": lambda e, m: f"{e.country} is conquered",
     "liberated": lambda e, m: f"{e.country} is liberated",
-    "winner": lambda e, m: f"the game is over: the {e.side} win",
+    "winner": lambda e, m: f"the game is over: the {_SIDE_NAME.get(e.side, e.side)} win",
     "placed": lambda e, m: f"{e.what} placed at {place_name(m, e.hexes[0])}",
     "moved": lambda e, m: f"{e.what} moved {place_name(m, e.hexes[0])} -> {place_name(m, e.hexes[1])}",
     "embarked": lambda e, m: f"{e.what} embarked on #{e.units[1]} at {place_name(m, e.hexes[0])}",

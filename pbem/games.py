@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, engine_link, keys, protocol, turnfile
+from pbem import dice, engine_link, keys, protocol, report, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import dice_secret
 from pbem.store import Transaction, Workspace
@@ -99,7 +99,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         "state": api.state_hash(state),
     }
     join_tf = turnfile.seal(body, ident.sign)
-    game = protocol.start(genesis, join_tf)
+    game, joined = report.start_reported(genesis, join_tf)
     with ws.locked():
         if (ws.game_dir(gid) / "meta.json").exists():
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
@@ -111,6 +111,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         tx.put(f"{rel}/files/00000-{g.creator}.pbem", genesis.raw)
         tx.put(f"{rel}/files/00001-{side}.pbem", join_tf.raw)
         tx.put(f"{rel}/snapshot", game.to_bytes())
+        report.stage(tx, rel, [joined])
         tx.put(f"outbox/{join_tf.name}", join_tf.raw)
         tx.delete(f".pbem/invitations/{gid}.pbem")
         ws.commit(tx)
