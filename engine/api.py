@@ -36,8 +36,9 @@ from typing import Any
 from engine import orders
 from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
 from engine.combat import apply_stand, check_stand, stand_actions
-from engine.events import Event
+from engine.events import Event, Snapshot
 from engine.events import changes as _changes
+from engine.events import snapshot as _snapshot
 from engine.hexmap import HexMap as WorldMap
 from engine.newgame import new_game as _new_game
 from engine.newgame import scenario_digest, world_for, world_map, world_of
@@ -83,6 +84,7 @@ __all__ = [
     "scenario_digest",
     "scenarios",
     "serialize",
+    "snapshot",
     "standing_orders",
     "state_hash",
     "summary",
@@ -301,7 +303,12 @@ def apply_chance_events(state: GameState, seed: bytes) -> list[Event]:
     return log
 
 
-def changes(before: GameState, after: GameState, told: list[Event] | None = None) -> list[Event]:
+def snapshot(state: GameState) -> Snapshot:
+    """What :func:`changes` needs to compare ``state`` with a later one (cheaper than a copy)."""
+    return _snapshot(state)
+
+
+def changes(before: GameState | Snapshot, after: GameState, told: list[Event] | None = None) -> list[Event]:
     """What changed from ``before`` to ``after`` (two states of one game), as game-log
     events: wars entered, conquests, units placed, moved, bought or eliminated, strength,
     supply, hexes changing hands, money, the month (engine/events.py).  What the events

@@ -19,6 +19,7 @@ them as a player does, ``COL,ROW`` with the city's name where there is one.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,7 +29,8 @@ import numpy as np
 
 from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap
-from engine.state import NO_UNIT, GameState, Unit, date_text
+from engine.state import NO_UNIT, CountryState, GameState, Unit, date_text
+from engine.world import World
 
 #: At most this many hexes are named in the line of a change of control (all are in JSON).
 NAMED_HEXES = 8
@@ -269,7 +271,35 @@ KINDS = frozenset({*_TEXT, "combat"})
 # --- the comparison of two states ----------------------------------------------------------------
 
 
-def changes(before: GameState, after: GameState, told: list[Event] | None = None) -> list[Event]:
+@dataclass(frozen=True)
+class Snapshot:
+    """What :func:`changes` reads of a state, copied: far cheaper than copying the state
+    (a report takes one at the start of every entry of a file)."""
+
+    world: World
+    date: int
+    winner: str | None
+    countries: dict[str, CountryState]
+    units: dict[int, Unit]
+    controller: bytes
+
+
+def snapshot(state: GameState) -> Snapshot:
+    return Snapshot(
+        state.world,
+        state.date,
+        state.winner,
+        {name: copy.copy(c) for name, c in state.countries.items()},
+        {uid: copy.copy(u) for uid, u in state.units.items()},
+        bytes(state.controller),
+    )
+
+
+#: A state, or what changes() needs of one.
+Position = GameState | Snapshot
+
+
+def changes(before: Position, after: Position, told: list[Event] | None = None) -> list[Event]:
     """Every change from ``before`` to ``after`` that a player would want told, in a fixed
     order: the month, wars and conquests, units, control, money, the end of the game.
     Facts the events ``told`` already report (a combat's losses and retreats) are left out."""
@@ -298,7 +328,7 @@ def _told(event: Event, told: list[Event]) -> bool:
     return False
 
 
-def _all_changes(before: GameState, after: GameState) -> list[Event]:
+def _all_changes(before: Position, after: Position) -> list[Event]:
     out: list[Event] = []
     if after.date != before.date:
         out.append(Event("month", what=date_text(after.date)))
@@ -314,7 +344,7 @@ def _all_changes(before: GameState, after: GameState) -> list[Event]:
     return out
 
 
-def _countries(before: GameState, after: GameState) -> list[Event]:
+def _countries(before: Position, after: Position) -> list[Event]:
     out = []
     for name in sorted(after.countries):
         a, b = before.countries[name], after.countries[name]
@@ -329,11 +359,11 @@ def _countries(before: GameState, after: GameState) -> list[Event]:
     return out
 
 
-def _unit_event(kind: str, state: GameState, u: Unit, **kw: Any) -> Event:
+def _unit_event(kind: str, state: Position, u: Unit, **kw: Any) -> Event:
     return Event(kind, state.countries[u.country].side, u.country, what=u.label(), **kw)
 
 
-def _units(before: GameState, after: GameState) -> list[Event]:
+def _units(before: Position, after: Position) -> list[Event]:
     out = []
     arrival = {uid: when for c in after.countries.values() for when, uid in c.transit}
     for uid in sorted(before.units.keys() | after.units.keys()):
@@ -355,7 +385,7 @@ def _units(before: GameState, after: GameState) -> list[Event]:
     return out
 
 
-def _unit_changes(after: GameState, a: Unit, b: Unit) -> list[Event]:
+def _unit_changes(after: Position, a: Unit, b: Unit) -> list[Event]:
     out = []
     ids = (b.id,)
     if b.carrier != a.carrier and b.carrier != NO_UNIT:
@@ -381,7 +411,7 @@ def _unit_changes(after: GameState, a: Unit, b: Unit) -> list[Event]:
     return out
 
 
-def _control(before: GameState, after: GameState) -> list[Event]:
+def _control(before: Position, after: Position) -> list[Event]:
     """Hexes that changed hands, one event per new controller and former one."""
     old = np.frombuffer(before.controller, dtype=np.uint8)
     new = np.frombuffer(after.controller, dtype=np.uint8)

@@ -372,11 +372,16 @@ def apply_turn(game: Game, tf: TurnFile, watch: Callable[[Game, list[Any]], None
     game.hashes.append(tf.hash)
 
 
-def build_turn(game: Game, side: str, records: list[list[Any]], sign: Any) -> TurnFile:
-    """Apply my ``records`` to ``game`` and seal them as the next file (mutates ``game``)."""
+def build_turn(
+    game: Game, side: str, records: list[list[Any]], sign: Any, watch: Callable[[Game, list[Any]], None] | None = None
+) -> TurnFile:
+    """Apply my ``records`` to ``game`` and seal them as the next file (mutates ``game``);
+    ``watch`` as for :func:`apply_turn`."""
     seq = game.seq + 1
     for i, rec in enumerate(records, 1):
         turnfile.validate_record(rec)
+        if watch is not None:
+            watch(game, rec)
         apply_record(game, side, seq, rec, f"my record {i}")
     return seal_turn(game, side, records, sign)
 

@@ -118,10 +118,9 @@ class FileReport:
 class _Recorder:
     """Watches the records of one file as they are applied and cuts them into entries."""
 
-    def __init__(self, game: Game, tf: TurnFile) -> None:
+    def __init__(self, side: str) -> None:
         self.api = engine_link.api()
-        self.scenario = game.genesis.body["scenario"]
-        self.side = tf.side
+        self.side = side
         self.entries: list[Entry] = []
         self.open: Entry | None = None
         self.before: Any = None
@@ -134,7 +133,7 @@ class _Recorder:
             return
         self.close(game)
         self.open = Entry(d.when, d.phase, self.side, rec[0])
-        self.before = self.api.deserialize(self.api.serialize(game.state), scenario=self.scenario)
+        self.before = self.api.snapshot(game.state)
         game.events = []
         if rec[0] == "act":
             self._orders(game, [rec[1]])
@@ -150,6 +149,10 @@ class _Recorder:
                 continue
             if action.kind not in SHOWN_BY_CHANGES:
                 self.open.orders.append(self.api.format_action(game.state, action))
+
+    def report(self, game: Game, tf: TurnFile) -> FileReport:
+        self.close(game)
+        return FileReport(game.gid, tf.seq, tf.side, tf.name, self.entries, awaited(game), subject_tag(game))
 
     def close(self, game: Game) -> None:
         e = self.open
@@ -168,10 +171,16 @@ class _Recorder:
 
 def apply_reported(game: Game, tf: TurnFile) -> FileReport:
     """Verify and apply ``tf`` to ``game`` (as :func:`pbem.protocol.apply_turn`) and report it."""
-    rec = _Recorder(game, tf)
+    rec = _Recorder(tf.side)
     protocol.apply_turn(game, tf, rec.watch)
-    rec.close(game)
-    return FileReport(game.gid, tf.seq, tf.side, tf.name, rec.entries, awaited(game), subject_tag(game))
+    return rec.report(game, tf)
+
+
+def build_reported(game: Game, side: str, records: list[list[Any]], sign: Any) -> tuple[TurnFile, FileReport]:
+    """Apply my ``records`` and seal them (as :func:`pbem.protocol.build_turn`), with the report."""
+    rec = _Recorder(side)
+    tf = protocol.build_turn(game, side, records, sign, rec.watch)
+    return tf, rec.report(game, tf)
 
 
 def start_reported(genesis: TurnFile, join: TurnFile) -> tuple[Game, FileReport]:

@@ -186,9 +186,9 @@ def _seal_pending(t: Turn) -> tuple[TurnFile, Transaction]:
         )
         raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")
     game = t.game.clone()
-    tf = protocol.build_turn(game, lg.me, records, lg.identity().sign)
+    tf, made = report.build_reported(game, lg.me, records, lg.identity().sign)
     tx = Transaction()
-    report.stage(tx, lg.rel, [report.apply_reported(t.game.clone(), tf)])
+    report.stage(tx, lg.rel, [made])
     if records[-1][0] == "commit":
         # The committed actions must be on disk before the commitment can leave: without
         # them the reveal would be impossible and the game stuck.

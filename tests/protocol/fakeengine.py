@@ -251,6 +251,10 @@ def apply_chance_events(state: State, seed: bytes) -> list[Event]:
     return [Event("chance", f"rolled {roll}")]
 
 
+def snapshot(state: State) -> State:
+    return State(copy.deepcopy(state.d))
+
+
 def changes(before: State, after: State, told: list[Event] | None = None) -> list[Event]:
     out = []
     for side in ("axis", "allies"):

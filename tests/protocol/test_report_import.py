@@ -35,7 +35,12 @@ def test_import_reports_moves_and_dice(duo: Duo) -> None:
         seen += [r.report for r in duo.deliver("allies" if side == "axis" else "axis")]
         seen += [r.report for r in duo.deliver(side)]
     text = "\n".join(seen)
-    assert "axis moved" in text and "rolled " in text and "money" in text
+    assert "rolled " in text and "axis: money" in text and "allies: money" in text
+    # The stand-in's players may step back and forth: a side whose position ended
+    # elsewhere than it started was reported moving.
+    final = duo.game("axis").state.d["pos"]
+    for side, start in (("axis", 5), ("allies", 15)):
+        assert final[side] == start or f"{side} moved" in text
 
 
 def test_the_mail_of_a_file_names_the_awaited_phase_and_carries_its_report(duo: Duo) -> None:
