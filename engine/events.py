@@ -33,7 +33,7 @@ from engine.state import NO_UNIT, CountryState, GameState, Unit, date_text
 from engine.world import World
 
 #: At most this many hexes are named in the line of a change of control (all are in JSON).
-NAMED_HEXES = 8
+NAMED_HEXES = 20
 
 
 def place_name(hexmap: HexMap, h: int) -> str:
