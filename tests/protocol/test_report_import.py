@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from pbem import exchange, protocol, turn
+import json
+
+from typer.testing import CliRunner
+
+from pbem import exchange, history, protocol, turn
+from pbem.cli.main import app
 from pbem.localgame import LocalGame
 from pbem.mail.message import TurnName
 from pbem.mail.notify import turn_mail_text
@@ -61,3 +66,16 @@ def test_the_invitation_mail_says_what_it_is_and_how_to_join(duo: Duo) -> None:
     subject, body = turn_mail_text(exchange, mine.ws.root, TurnName(duo.gid, 0, "axis"), {"home": mine.home})
     assert subject.startswith("[pbem] invitation to a tiny game") and subject.endswith(duo.gid)
     assert f"pbem join .pbem/invitations/{duo.gid}.pbem --me" in body
+
+
+def test_pbem_log_since_mine_starts_after_my_last_file(duo: Duo) -> None:
+    duo.play_until(lambda d: d.game("axis").seq >= 12)
+    me = duo.player("axis")
+    mine = max(tf.seq for tf in history.workspace_files(me.ws, duo.gid) if tf.side == "axis")
+    runner = CliRunner()
+    args = ["log", duo.gid[:6], "--since-mine", "--json", "-w", str(me.ws.root)]
+    doc = json.loads(runner.invoke(app, args).output)
+    assert [f["seq"] for f in doc] == list(range(mine + 1, duo.game("axis").seq + 1))
+    whole = json.loads(runner.invoke(app, ["log", duo.gid, "--json", "-w", str(me.ws.root)]).output)
+    assert [f["seq"] for f in whole] == list(range(1, duo.game("axis").seq + 1))
+    assert all(f["side"] in ("axis", "allies") and f["entries"] for f in whole)
