@@ -137,9 +137,10 @@ def _route(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None) -> I
         applied[wf.seq] = wf
         lg.stage_history(tx, wf)
         notes.append(f"then file {wf.seq}")
-    before_answer = game.clone()
+    before_answer = game.to_bytes()
     replies = turn.answer(lg, game, tx)
-    reports += report.of_replies(before_answer, tx, replies)
+    if replies:
+        reports += report.of_replies(protocol.Game.from_bytes(before_answer), tx, replies)
     report.stage(tx, lg.rel, reports)
     msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "")
     if replies:

@@ -226,13 +226,12 @@ def subject_tag(game: Game) -> str:
 
 
 def of_replies(before: Game, tx: Transaction, replies: list[Path]) -> list[FileReport]:
-    """The reports of my automatic answers, staged in ``tx``, applied to a copy of ``before``."""
-    game = before.clone()
+    """The reports of my automatic answers, staged in ``tx``, applied to ``before`` (changed)."""
     out = []
     for path in replies:
         data = tx.writes.get(f"outbox/{path.name}")
         if data is not None:
-            out.append(apply_reported(game, turnfile.parse(data)))
+            out.append(apply_reported(before, turnfile.parse(data)))
     return out
 
 
