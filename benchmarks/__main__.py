@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from benchmarks.synthetic import synthetic_game, synthetic_world
-from engine.state import ALLIES, AXIS
+from engine.sides import ALLIES, AXIS
 
 
 def timeit(fn: Callable[[], object], repeat: int = 15) -> tuple[float, float]:

@@ -13,7 +13,8 @@ import numpy as np
 
 from engine.hexgrid import NO_HEX, HexGrid
 from engine.hexmap import City, HexMap, Kind, Side, Terrain, Territory, WeatherZone, _neighbour_table
-from engine.state import ALLIES, AXIS, GameState
+from engine.sides import ALLIES, AXIS
+from engine.state import GameState
 from engine.units import UnitProfile, UnitType
 from engine.world import CountryInfo, World
 

@@ -3,12 +3,14 @@ that explain why one is not allowed.
 
 An action is a kind plus a tuple of ints, strings and bools.  Its wire form is
 the list ``[kind, *args]``, which msgpack serialises without custom hooks, so a
-turn file is just a list of them.  Each rules module declares its kinds in
-:data:`KINDS` with the phase it belongs to and the types of its arguments.
+turn file is just a list of them.  Each step of the sequence of play declares the
+kinds it accepts, with the roles of their arguments (:attr:`engine.phase.Phase.orders`);
+:mod:`engine.sequence` collects them, with the standing orders, into :data:`KINDS`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 Arg = int | str | bool
@@ -118,6 +120,11 @@ class KindSpec:
     variadic: bool = False
     help: str = ""
 
+    def __post_init__(self) -> None:
+        for role in self.roles:
+            if role not in ROLES:
+                raise ValueError(f"unknown argument role '{role}'")
+
     def roles_for(self, count: int) -> list[str]:
         if not self.variadic:
             return list(self.roles)
@@ -146,19 +153,19 @@ class KindSpec:
                 raise IllegalAction(f"argument {i + 1} of '{self.name}' is out of range", rule="action.shape")
 
 
+#: ``pass``: the order that ends a side's part of the current step, accepted in every step.
+PASS_ORDER = KindSpec("pass", (), help="end my part of the current phase")
+
+#: Every action kind by name.  :mod:`engine.sequence` fills it, once, from the orders its
+#: steps declare; :mod:`engine.orders` and :mod:`engine.api` import the sequence, so the
+#: table is whole wherever orders are read.
 KINDS: dict[str, KindSpec] = {}
 
 
-def kind(name: str, *roles: str, variadic: bool = False, help: str = "") -> KindSpec:
-    """Declare an action kind (called at import time by the rules modules)."""
-    if name in KINDS:
-        raise ValueError(f"action kind '{name}' declared twice")
-    for role in roles:
-        if role not in ROLES:
-            raise ValueError(f"unknown argument role '{role}'")
-    spec = KindSpec(name, tuple(roles), variadic, help)
-    KINDS[name] = spec
-    return spec
-
-
-kind("pass", help="end my part of the current phase")
+def declare_kinds(specs: Iterable[KindSpec]) -> None:
+    """Enter the kinds of the sequence of play into :data:`KINDS`.  A kind accepted by
+    several steps is one declaration shared by them; two different ones are an error."""
+    for spec in specs:
+        known = KINDS.setdefault(spec.name, spec)
+        if known is not spec:
+            raise ValueError(f"action kind '{spec.name}' declared twice")

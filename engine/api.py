@@ -9,9 +9,11 @@ A game, the decision it waits for, and an order given as text:
 >>> from engine import api
 >>> state = api.new_game("1939")
 >>> d = api.decision(state)
->>> d.kind, d.phase, d.sides, d.when
-(<DecisionKind.SIMULTANEOUS: 'simultaneous'>, 'war_declaration', ('axis', 'allies'), '1939-09')
->>> d.kind == "simultaneous"
+>>> d.kind, d.phase, d.when
+(<DecisionKind.SIMULTANEOUS: 'simultaneous'>, 'war_declaration', '1939-09')
+>>> d.sides
+(<Side.AXIS: 'axis'>, <Side.ALLIES: 'allies'>)
+>>> d.kind == "simultaneous" and d.sides == ("axis", "allies")
 True
 >>> order = api.parse_order(state, "axis", "declare Poland")
 >>> order
@@ -34,8 +36,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import orders
-from engine.actions import KINDS, Action, EngineError, IllegalAction, OrderError, StateError
-from engine.combat import apply_stand, check_stand, stand_actions
+from engine.actions import Action, EngineError, IllegalAction, OrderError, StateError
+from engine.board import Board
+from engine.board import board as _board
 from engine.events import Event, Snapshot
 from engine.events import changes as _changes
 from engine.events import snapshot as _snapshot
@@ -45,9 +48,22 @@ from engine.newgame import scenario_digest, world_for, world_map, world_of
 from engine.rng import SEED_BYTES, Rng
 from engine.scenario import ScenarioError, list_scenarios, load_scenario
 from engine.scenario_info import scenario_info
-from engine.sequence import Decision, DecisionKind, begin, current, finish
+from engine.sequence import (
+    STANDING,
+    Decision,
+    DecisionKind,
+    begin,
+    carry_out,
+    check_order,
+    check_shape,
+    current,
+    finish,
+    give,
+    give_lists,
+)
 from engine.sequence import decision as _decision
-from engine.state import SIDES, GameState
+from engine.sides import SIDES
+from engine.state import GameState
 from engine.summary import Summary
 from engine.summary import summary as _summary
 from engine.world import World
@@ -55,6 +71,7 @@ from engine.world import World
 __all__ = [
     "ENGINE_VERSION",
     "Action",
+    "Board",
     "Decision",
     "DecisionKind",
     "EngineError",
@@ -69,6 +86,7 @@ __all__ = [
     "apply_chance",
     "apply_chance_events",
     "apply_simultaneous",
+    "board",
     "changes",
     "check",
     "decision",
@@ -143,6 +161,13 @@ def summary(state: GameState, side: str) -> Summary:
     return _summary(state, side)
 
 
+def board(state: GameState, side: str) -> Board:
+    """The position as ``side`` sees it, as plain data for a map of the game (see
+    engine/board.py): control, installations, weather and every counter on the map."""
+    _side(side)
+    return _board(state, side)
+
+
 def winner(state: GameState) -> str | None:
     return state.winner
 
@@ -170,7 +195,7 @@ def standing_orders(state: GameState, side: str) -> list[Action]:
     """The ``stand`` orders ``side`` may give now; they are accepted in any of its decisions
     and are not repeated in :func:`legal_actions`."""
     _side(side)
-    return stand_actions(state, side)
+    return STANDING.offered(state, side)
 
 
 def check(state: GameState, side: str, action: Action) -> None:
@@ -190,15 +215,7 @@ def _check(state: GameState, side: str, action: Action) -> Callable[[], None] | 
         raise IllegalAction(
             f"it is not the {side}' turn to act in {d.phase.replace('_', ' ')}", rule="decision.not-your-turn"
         )
-    if action.kind not in KINDS:
-        raise IllegalAction(f"unknown action '{action.kind}'", rule="action.unknown")
-    KINDS[action.kind].check_shape(action.args)
-    if action.kind == "stand":
-        # Standing orders ("willing to retreat") may be changed in any decision of
-        # their side, so they are always fixed before the enemy's dice are rolled.
-        check_stand(state, side, action)
-        return None
-    return current(state).check(state, side, action)
+    return check_order(state, side, action)
 
 
 def apply(state: GameState, side: str, action: Action) -> None:
@@ -211,16 +228,7 @@ def apply(state: GameState, side: str, action: Action) -> None:
     plan = _check(state, side, action)
     # A checked action cannot fail, so it is applied in place (copying a large state
     # for every move would dominate the cost of verifying a turn file).
-    if action.kind == "pass":
-        state.acting.remove(side)
-        if not state.acting:
-            finish(state)
-    elif action.kind == "stand":
-        apply_stand(state, side, action)
-    elif plan is not None:
-        plan()
-    else:
-        current(state).apply(state, side, action)
+    give(state, side, action, plan)
 
 
 def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]) -> None:
@@ -234,20 +242,13 @@ def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]
         raise IllegalAction(
             f"both of {', '.join(d.sides)} must hand in their decisions together", rule="decision.both-sides"
         )
-    trial = state.copy()
-    checked: dict[str, list[Action]] = {}
     for side in SIDES:
-        if side not in orders_by_side:
-            continue
-        # Each side is checked on its own, against the state before either side acted,
-        # so neither side's orders can depend on the other's.
-        preview(state, side, orders_by_side[side])
-        checked[side] = [a for a in orders_by_side[side] if a.kind not in ("pass", "stand")]
-        for action in orders_by_side[side]:
-            if action.kind == "stand":
-                apply_stand(trial, side, action)
-    current(trial).apply_simultaneous(trial, checked)
-    finish(trial)
+        if side in orders_by_side:
+            # Each side is checked on its own, against the state before either side acted,
+            # so neither side's orders can depend on the other's.
+            preview(state, side, orders_by_side[side])
+    trial = state.copy()
+    give_lists(trial, orders_by_side)
     _commit(state, trial)
 
 
@@ -262,24 +263,20 @@ def preview(state: GameState, side: str, actions: list[Action]) -> GameState:
             f"the {side} have no hidden orders to give in {d.phase.replace('_', ' ')}", rule="decision.no-hidden-orders"
         )
     probe = state.copy()
-    step = current(probe)
     for i, action in enumerate(actions):
-        if action.kind == "pass":
+        if STANDING.ends(action):
             continue
         try:
-            if action.kind not in KINDS:
-                raise IllegalAction(f"unknown action '{action.kind}'", rule="action.unknown")
-            KINDS[action.kind].check_shape(action.args)
+            check_shape(action)
         except IllegalAction as exc:
             raise exc.located(side, i, f"{side} order {i + 1}: ") from None
-        is_stand = action.kind == "stand"
         try:
-            (check_stand if is_stand else step.check)(probe, side, action)
+            plan = check_order(probe, side, action)
         except IllegalAction as exc:
             # The order in its player's text form: a person never sees an internal hex number.
             text = orders.format_action(probe.world.map, action)
             raise exc.located(side, i, f"{side} order {i + 1} ({text}): ") from None
-        (apply_stand if is_stand else step.apply)(probe, side, action)
+        carry_out(probe, side, action, plan)
     return probe
 
 

@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine import combat_math, weather
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.control import pass_to_side, resolve_pockets, take_control
 from engine.derived import Derived
 from engine.events import CombatReport, Event, Hit
@@ -35,8 +35,9 @@ from engine.events import number_text as _num
 from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
+from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
-from engine.state import NO_UNIT, DeclaredAttack, GameState, Unit, other
+from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit
 from engine.supply import SupplyMap
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
@@ -46,11 +47,21 @@ from engine.zoc import in_enemy_land_zoc
 if TYPE_CHECKING:
     from engine.rng import Rng
 
-kind("overrun", "hex", "unit", variadic=True, help="overrun the enemy stack in HEX with armor: overrun HEX UNIT ...")
-kind("attack", "hex", "unit", variadic=True, help="attack the enemy stack in HEX with land units: attack HEX UNIT ...")
-kind("support", "hex", "unit", help="add a bomber or warship in HEX to your attack on HEX: support HEX UNIT")
-kind("advance", "hex", "unit", variadic=True, help="move up to two attackers into HEX, emptied by their attack")
-kind("stand", "hex", "bool", help="stand HEX yes: your stack in HEX will not retreat (losses doubled); no: it retreats")
+OVERRUN = KindSpec(
+    "overrun", ("hex", "unit"), variadic=True, help="overrun the enemy stack in HEX with armor: overrun HEX UNIT ..."
+)
+ATTACK = KindSpec(
+    "attack", ("hex", "unit"), variadic=True, help="attack the enemy stack in HEX with land units: attack HEX UNIT ..."
+)
+SUPPORT = KindSpec(
+    "support", ("hex", "unit"), help="add a bomber or warship in HEX to your attack on HEX: support HEX UNIT"
+)
+ADVANCE = KindSpec(
+    "advance", ("hex", "unit"), variadic=True, help="move up to two attackers into HEX, emptied by their attack"
+)
+STAND = KindSpec(
+    "stand", ("hex", "bool"), help="stand HEX yes: your stack in HEX will not retreat (losses doubled); no: it retreats"
+)
 
 MAX_ADVANCE = 2
 #: Above this many possible attackers of one hex, legal() lists single attackers and all of them.
@@ -282,7 +293,7 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
     elif u.is_naval:
         if u.type == UnitType.SUBMARINE:
             return Refusal("support.submarine", f"{label} is a submarine, and submarines cannot support land combat")
-        if UnitType(u.type) in NON_COMBAT_SHIPS or u.attack <= 0:
+        if u.type in NON_COMBAT_SHIPS or u.attack <= 0:
             return Refusal("support.no-surface-attack", f"{label} has no surface attack to support a land attack")
         if u.in_port:
             return Refusal("support.in-port", f"{label} is inside a port and cannot attack")
@@ -594,13 +605,14 @@ def _after_combat(
     resolve_pockets(state)
     if overrun:
         return True, ()
-    advances = state.pending.setdefault("advance", [])
-    for row in advances:
-        if row[0] == h:
-            row[1] = sorted(set(row[1]) | {u.id for u in alive})
+    if state.memo.advances is None:
+        state.memo.advances = []
+    for right in state.memo.advances:
+        if right.hex == h:
+            right.eligible = sorted(set(right.eligible) | {u.id for u in alive})
             break
     else:
-        advances.append([h, sorted(u.id for u in alive), 0])
+        state.memo.advances.append(AdvanceRight(h, sorted(u.id for u in alive)))
     return True, tuple(sorted(u.id for u in alive))
 
 
@@ -667,7 +679,7 @@ class _Roll(Phase):
 class Overrun(_Declare):
     name = "overrun"
     prompt = "declare overrun attacks with armor, or pass"
-    kinds = frozenset({"overrun"})
+    orders = (OVERRUN,)
     overrun = True
 
 
@@ -678,7 +690,7 @@ class OverrunRoll(_Roll):
 class Combat(_Declare):
     name = "combat"
     prompt = "declare attacks, or pass"
-    kinds = frozenset({"attack", "support"})
+    orders = (ATTACK, SUPPORT)
 
 
 class CombatRoll(_Roll):
@@ -689,11 +701,11 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
     h = action.args[0]
     assert isinstance(h, int)
     ids = [int(x) for x in action.args[1:]]
-    rows = [r for r in state.pending.get("advance", []) if r[0] == h]
+    rights = [r for r in state.memo.advances or () if r.hex == h]
     where = _hex(state, h) if 0 <= h < state.world.map.size else str(h)
-    if not rows:
+    if not rights:
         return Refusal("advance.no-right", f"no attack of yours emptied hex {where} in this phase")
-    eligible, done = rows[0][1], rows[0][2]
+    eligible, done = rights[0].eligible, rights[0].taken
     if not ids:
         return Refusal("advance.no-units", f"name the units that advance into hex {where}")
     if len(set(ids)) != len(ids):
@@ -722,18 +734,17 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
 class Advance(Phase):
     name = "advance"
     prompt = "advance into hexes emptied by your attacks, or pass"
-    kinds = frozenset({"advance"})
+    orders = (ADVANCE,)
 
     def needed(self, state: GameState, side: str) -> bool:
         return bool(self._actions(state, side))
 
     def _actions(self, state: GameState, side: str) -> list[Action]:
         out = []
-        for h, eligible, done in state.pending.get("advance", []):
-            room = MAX_ADVANCE - done
-            for n in range(1, room + 1):
-                for group in combinations(sorted(eligible), n):
-                    action = Action("advance", (h, *group))
+        for right in state.memo.advances or ():
+            for n in range(1, MAX_ADVANCE - right.taken + 1):
+                for group in combinations(sorted(right.eligible), n):
+                    action = Action("advance", (right.hex, *group))
                     if not advance_refusal(state, side, action):
                         out.append(action)
         return out
@@ -752,13 +763,13 @@ class Advance(Phase):
     def apply(self, state: GameState, side: str, action: Action) -> None:
         h = int(action.args[0])
         ids = [int(x) for x in action.args[1:]]
-        row = next(r for r in state.pending["advance"] if r[0] == h)
+        right = next(r for r in state.memo.advances or () if r.hex == h)
         for uid in ids:
             u = state.units[uid]
             state.place(u, h)
             pass_to_side(state, h, u.country)
-        row[1] = [i for i in row[1] if i not in ids]
-        row[2] += len(ids)
+        right.eligible = [i for i in right.eligible if i not in ids]
+        right.taken += len(ids)
 
     def leave(self, state: GameState) -> None:
-        state.pending.pop("advance", None)
+        state.memo.advances = None

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.state import AXIS, NO_UNIT, SIDES, GameState, other
+from engine.sides import AXIS, SIDES, other
+from engine.state import NO_UNIT, GameState
 
 _SIDE_CODE = {AXIS: 1, "allies": 2}
 

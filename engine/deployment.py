@@ -5,7 +5,7 @@
 What may be placed: a country's *free* units - its pool when it entered the war,
 liberated forces, units sent home - and the units it bought whose arrival date has
 come (moved from ``CountryState.transit`` when the phase begins).  Land units wait
-as strength points (``free_land``, keyed ``type/move``) and are merged into units
+as strength points (``free_land``, keyed by type and movement) and are merged into units
 when placed; naval and air units wait as off-map units (``free_units``).  Whatever
 is not placed goes back to the pool that can be bought when the phase ends.
 
@@ -24,11 +24,12 @@ from collections import deque
 from collections.abc import Hashable
 
 from engine import stacking, supply, zoc
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.derived import Derived
 from engine.hexmap import Kind
 from engine.phase import Phase
-from engine.state import ALLIES, AXIS, NO_UNIT, SIDES, GameState, Unit, land_key, split_land_key
+from engine.sides import ALLIES, AXIS, SIDES
+from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit, UnitIds
 from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,
@@ -41,15 +42,20 @@ from engine.units import (
     UnitType,
     max_strength,
 )
-from engine.war import FLAG_PLACE
 
-kind("place_land", "country", "str", "int", "int", "hex", help="place_land COUNTRY TYPE MOVE POINTS HEX")
-kind("place", "unit", "hex", help="place an arrived naval or air unit: place UNIT HEX")
-kind("merge", "unit", "unit", help="merge the second land unit into the first: merge UNIT UNIT")
-kind("split", "unit", "int", help="split POINTS off a land unit: split UNIT POINTS")
-kind("fortify", "hex", help=f"build a fortification (${FORTIFICATION_COST}B, {FORTIFICATION_DELAY} months)")
-kind("build_airfield", "hex", help=f"build an airfield (${AIRFIELD_COST}B, {AIRFIELD_DELAY} months)")
-kind("repair_site", "hex", help=f"repair a bombed city or resource hex (${REPAIR_COST}B)")
+PLACE_LAND = KindSpec(
+    "place_land", ("country", "str", "int", "int", "hex"), help="place_land COUNTRY TYPE MOVE POINTS HEX"
+)
+PLACE = KindSpec("place", ("unit", "hex"), help="place an arrived naval or air unit: place UNIT HEX")
+MERGE = KindSpec("merge", ("unit", "unit"), help="merge the second land unit into the first: merge UNIT UNIT")
+SPLIT = KindSpec("split", ("unit", "int"), help="split POINTS off a land unit: split UNIT POINTS")
+FORTIFY = KindSpec(
+    "fortify", ("hex",), help=f"build a fortification (${FORTIFICATION_COST}B, {FORTIFICATION_DELAY} months)"
+)
+BUILD_AIRFIELD = KindSpec(
+    "build_airfield", ("hex",), help=f"build an airfield (${AIRFIELD_COST}B, {AIRFIELD_DELAY} months)"
+)
+REPAIR_SITE = KindSpec("repair_site", ("hex",), help=f"repair a bombed city or resource hex (${REPAIR_COST}B)")
 
 #: Supplement "Placing units": Polish ships may also be placed in British (home) ports.
 NAVAL_GUESTS = {"Poland": ("United Kingdom",)}
@@ -62,11 +68,11 @@ AIR_PORT_HOSTS = {"United States": ("United States", "United Kingdom")}
 
 def _area_stamp(state: GameState) -> Hashable:
     # The area changes with control and, on a country's turn of entry, with its placed
-    # supply units (counted in ``pending``); other placements are taken to leave it alone,
+    # supply units (counted in the step memo); other placements are taken to leave it alone,
     # so a long list of orders reuses one search.  Known gap: a land unit placed in an
     # enemy control zone could let supply pass there and so widen the area; the area is
     # searched again only when control or the step changes (docs/rules-decisions.md).
-    return (state.date, state.step, state.pending.get("supply_placed", 0), bytes(state.controller))
+    return (state.date, state.step, (state.memo.supply_placed or 0), bytes(state.controller))
 
 
 def _compute_area(state: GameState, country: str) -> frozenset[int]:
@@ -81,9 +87,9 @@ def _compute_area(state: GameState, country: str) -> frozenset[int]:
         area |= _reach_of_supply_units(state, country, set(home))
     # Supplement "Placing units": first-turn areas (Japan in China 1939, the Soviet borders).
     own = state.world.country_no[country]
-    for flag, when in c.flags.items():
-        if flag.startswith(FLAG_PLACE) and when == state.date:
-            border = hexmap.temp_borders.get(flag[len(FLAG_PLACE) :], frozenset())
+    for name, when in c.flags.placements.items():
+        if when == state.date:
+            border = hexmap.temp_borders.get(name, frozenset())
             area |= {h for h in border if controller[h] == own}
     return frozenset(area)
 
@@ -250,23 +256,25 @@ def _new_unit(state: GameState, side: str, country: str, profile: UnitProfile) -
     list name units its earlier orders created (merge, split); the two sides therefore
     draw ids from interleaved sequences (Axis even offsets, Allies odd ones) from the
     counter at the start of the phase."""
-    ids = state.pending.setdefault("ids", {"base": state.next_unit_id, AXIS: 0, ALLIES: 0})
-    n = ids[side]
-    ids[side] = n + 1
-    state.next_unit_id = ids["base"] + 2 * n + SIDES.index(side)
+    if state.memo.ids is None:
+        state.memo.ids = UnitIds(state.next_unit_id, {AXIS: 0, ALLIES: 0})
+    ids = state.memo.ids
+    n = ids.drawn[side]
+    ids.drawn[side] = n + 1
+    state.next_unit_id = ids.base + 2 * n + SIDES.index(side)
     u = state.new_unit(country, profile)
-    state.next_unit_id = ids["base"] + 2 * max(ids[AXIS], ids[ALLIES])
+    state.next_unit_id = ids.base + 2 * max(ids.drawn[AXIS], ids.drawn[ALLIES])
     return u
 
 
 class Deployment(Phase):
     name = "deployment"
     kind = "simultaneous"
-    kinds = frozenset({"place_land", "place", "merge", "split", "fortify", "build_airfield", "repair_site"})
+    orders = (PLACE_LAND, PLACE, MERGE, SPLIT, FORTIFY, BUILD_AIRFIELD, REPAIR_SITE)
     prompt = "place new units, merge or split units, build fortifications and airfields"
 
     def enter(self, state: GameState) -> None:
-        state.pending = {}
+        state.memo = StepMemo()
         # Construction started in earlier deployment phases advances by one month.
         for sites in (state.forts, state.airfields):
             for h in sorted(sites):
@@ -282,7 +290,7 @@ class Deployment(Phase):
                 u = state.units[uid]
                 if u.is_land:
                     # A bought land purchase travels as one off-map unit holding the points.
-                    key = land_key(u.type, u.move)
+                    key = LandKey(u.type, u.move)
                     c.free_land[key] = c.free_land.get(key, 0) + u.strength
                     state.destroy(u)
                 else:
@@ -292,7 +300,7 @@ class Deployment(Phase):
         return any(c.side == side and c.active for c in state.countries.values())
 
     def leave(self, state: GameState) -> None:
-        state.pending = {}
+        state.memo = StepMemo()
         # Supplement "Countries and sides at the start": what is not placed goes back to the pool.
         for name in sorted(state.countries):
             c = state.countries[name]
@@ -303,8 +311,8 @@ class Deployment(Phase):
             for uid in c.free_units:
                 u = state.units[uid]
                 if u.is_land:
-                    key = land_key(u.type, u.move)
-                    c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type == "supply" else 0)
+                    key = LandKey(u.type, u.move)
+                    c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type is UnitType.SUPPLY else 0)
                 else:
                     c.pool_units.append(u.profile())
                 state.destroy(u)
@@ -320,10 +328,10 @@ class Deployment(Phase):
             c = state.countries[name]
             area = sorted(home_area(state, name))
             for key, n in sorted(c.free_land.items()):
-                t, move = split_land_key(key)
-                top = 1 if t == UnitType.SUPPLY else min(n, max_strength(name, UnitType(t), year, move))
+                t, move = key.type.value, key.move
+                top = 1 if key.type is UnitType.SUPPLY else min(n, max_strength(name, key.type, year, move))
                 for h in area:
-                    probe = Unit(id=-1, country=name, type=t, strength=1, move=move)
+                    probe = Unit(id=-1, country=name, type=key.type, strength=1, move=move)
                     if land_refusal(state, name, t, h, [probe]):
                         continue
                     out.extend(Action("place_land", (name, t, move, p, h)) for p in range(1, min(top, n) + 1))
@@ -445,7 +453,7 @@ class Deployment(Phase):
                 f"{t} is not a land type; place naval and air units with 'place UNIT HEX'",
                 rule="placement.not-land-type",
             )
-        have = state.countries[name].free_land.get(land_key(t, move), 0)
+        have = state.countries[name].free_land.get(LandKey(unit_type, move), 0)
         what = f"{t} points with movement {move}"
         if points < 1:
             raise IllegalAction("place at least one strength point", rule="placement.points")
@@ -464,7 +472,7 @@ class Deployment(Phase):
                 )
         if not 0 <= h < state.world.map.size:
             raise IllegalAction("there is no such hex", rule="hex.off-map")
-        probe = Unit(id=-1, country=name, type=t, strength=points, move=move)
+        probe = Unit(id=-1, country=name, type=UnitType(t), strength=points, move=move)
         why = land_refusal(state, name, t, h, [probe])
         if why:
             raise IllegalAction(why)
@@ -479,7 +487,7 @@ class Deployment(Phase):
             )
         if u.type == UnitType.SUPPLY:
             return Refusal("merge.supply", "supply units do not merge")
-        top = max_strength(u.country, UnitType(u.type), year, u.move)
+        top = max_strength(u.country, u.type, year, u.move)
         if u.strength + o.strength > top:
             return Refusal(
                 "strength.maximum",
@@ -508,13 +516,13 @@ class Deployment(Phase):
         if k == "place_land":
             name, t, move, points, h = str(a[0]), str(a[1]), int(a[2]), int(a[3]), int(a[4])
             c = state.countries[name]
-            key = land_key(t, move)
+            key = LandKey(UnitType(t), move)
             c.free_land[key] -= points
             if not c.free_land[key]:
                 del c.free_land[key]
             strength = 0 if t == UnitType.SUPPLY else points
             if t == UnitType.SUPPLY:
-                state.pending["supply_placed"] = state.pending.get("supply_placed", 0) + 1
+                state.memo.supply_placed = (state.memo.supply_placed or 0) + 1
             u = _new_unit(state, side, name, UnitProfile(UnitType(t), strength=strength, move=move))
             state.place(u, h)
         elif k == "place":
@@ -522,7 +530,7 @@ class Deployment(Phase):
             state.countries[u.country].free_units.remove(u.id)
             u.in_port = u.is_naval
             if u.type == UnitType.SUPPLY:
-                state.pending["supply_placed"] = state.pending.get("supply_placed", 0) + 1
+                state.memo.supply_placed = (state.memo.supply_placed or 0) + 1
             state.place(u, int(a[1]))
         elif k == "merge":
             u, o = state.units[int(a[0])], state.units[int(a[1])]
@@ -532,7 +540,7 @@ class Deployment(Phase):
             state.destroy(o)
         elif k == "split":
             u, points = state.units[int(a[0])], int(a[1])
-            part = _new_unit(state, side, u.country, UnitProfile(UnitType(u.type), strength=points, move=u.move))
+            part = _new_unit(state, side, u.country, UnitProfile(u.type, strength=points, move=u.move))
             for f in ("supplied", "unsupplied", "moved", "attacked", "origin"):
                 setattr(part, f, getattr(u, f))
             u.strength -= points

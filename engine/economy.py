@@ -19,16 +19,17 @@ points in ``strength``, supply purchases their number of supply units).
 from __future__ import annotations
 
 from engine import stacking
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.hexmap import Terrain
 from engine.phase import Phase
-from engine.state import AXIS, SIDES, GameState, land_key, split_land_key
+from engine.sides import AXIS, SIDES
+from engine.state import GameState, LandKey, StepMemo
 from engine.units import COSTS, REPAIR_COST, Domain, UnitProfile, UnitType
 
-kind("send", "country", "country", "int", help="send money to a partner: send FROM TO AMOUNT")
-kind("buy", "country", "str", "int", "int", help="buy land strength points: buy COUNTRY TYPE MOVE POINTS")
-kind("buy_unit", "country", "str", help="buy a naval or air unit of the pool: buy_unit COUNTRY NAME")
-kind("repair", "unit", help=f"repair a damaged naval (in port) or air unit (${REPAIR_COST}B)")
+SEND = KindSpec("send", ("country", "country", "int"), help="send money to a partner: send FROM TO AMOUNT")
+BUY = KindSpec("buy", ("country", "str", "int", "int"), help="buy land strength points: buy COUNTRY TYPE MOVE POINTS")
+BUY_UNIT = KindSpec("buy_unit", ("country", "str"), help="buy a naval or air unit of the pool: buy_unit COUNTRY NAME")
+REPAIR = KindSpec("repair", ("unit",), help=f"repair a damaged naval (in port) or air unit (${REPAIR_COST}B)")
 
 # ----------------------------------------------------------------------- income
 
@@ -141,11 +142,11 @@ def exchange_allowed(state: GameState, frm: str, to: str) -> bool:
 
 def send_limit(state: GameState, frm: str) -> int | None:
     """Most ``frm`` may still send this month (None: no limit beyond its money)."""
-    sent = int(state.pending.get("sent", {}).get(frm, 0))
+    sent = (state.memo.sent or {}).get(frm, 0)
     if frm == "Germany":
         return max(0, GERMAN_SEND_LIMIT - sent)
     if frm in THIRD_LIMIT:
-        return max(0, int(state.pending.get("base", {}).get(frm, 0)) // 3 - sent)
+        return max(0, (state.memo.income_base or {}).get(frm, 0) // 3 - sent)
     return None
 
 
@@ -185,16 +186,17 @@ def send_amounts(top: int) -> list[int]:
 class Income(Phase):
     name = "income"
     kind = "simultaneous"
-    kinds = frozenset({"send"})
+    orders = (SEND,)
     prompt = "send money to partners, or pass"
 
     def enter(self, state: GameState) -> None:
         collect_income(state)
         # The third a country may send is a third of its money after this month's income.
-        state.pending = {"base": {n: c.money for n, c in sorted(state.countries.items()) if c.active}, "sent": {}}
+        base = {n: c.money for n, c in sorted(state.countries.items()) if c.active}
+        state.memo = StepMemo(income_base=base, sent={})
 
     def leave(self, state: GameState) -> None:
-        state.pending = {}
+        state.memo = StepMemo()
 
     def _pairs(self, state: GameState, side: str) -> list[tuple[str, str, int]]:
         names = [n for n in sorted(state.countries) if state.countries[n].side == side and state.countries[n].active]
@@ -230,7 +232,9 @@ class Income(Phase):
         frm, to, amount = str(action.args[0]), str(action.args[1]), int(action.args[2])
         state.countries[frm].money -= amount
         state.countries[to].money += amount
-        sent = state.pending.setdefault("sent", {})
+        if state.memo.sent is None:
+            state.memo.sent = {}
+        sent = state.memo.sent
         sent[frm] = sent.get(frm, 0) + amount
 
     def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
@@ -274,7 +278,7 @@ def buy_refusal(state: GameState, side: str, name: str, t: str, move: int, point
     if unit_type.domain is not Domain.LAND:
         return Refusal("buy.not-land-type", f"{t} is not a land type; buy naval and air units by name with buy_unit")
     c = state.countries[name]
-    have = c.pool_land.get(land_key(t, move), 0)
+    have = c.pool_land.get(LandKey(unit_type, move), 0)
     if points < 1:
         return Refusal("buy.points", "buy at least one strength point")
     if points > have:
@@ -323,7 +327,7 @@ def repair_refusal(state: GameState, side: str, uid: int) -> str:
 class Build(Phase):
     name = "build"
     kind = "simultaneous"
-    kinds = frozenset({"buy", "buy_unit", "repair"})
+    orders = (BUY, BUY_UNIT, REPAIR)
     prompt = "buy units and repair damaged units"
 
     def needed(self, state: GameState, side: str) -> bool:
@@ -336,8 +340,8 @@ class Build(Phase):
                 continue
             c = state.countries[name]
             for key, have in sorted(c.pool_land.items()):
-                t, move = split_land_key(key)
-                price = COSTS[UnitType(t)].price
+                t, move = key.type.value, key.move
+                price = COSTS[key.type].price
                 top = have if price == 0 else min(have, c.money // price)
                 out.extend(Action("buy", (name, t, move, n)) for n in range(1, top + 1))
             for unit_name in sorted({p.name for p in c.pool_units}):
@@ -368,7 +372,7 @@ class Build(Phase):
             name, t, move, points = str(a[0]), str(a[1]), int(a[2]), int(a[3])
             c = state.countries[name]
             unit_type = UnitType(t)
-            key = land_key(t, move)
+            key = LandKey(unit_type, move)
             c.pool_land[key] -= points
             if not c.pool_land[key]:
                 del c.pool_land[key]

@@ -2,7 +2,7 @@
 
 A :class:`HexMap` never changes during a game; everything that does (control,
 installations, damage) lives in the game state.  It is built once, either by
-the map compiler in ``scenarios/`` or, in tests, by :func:`engine.mapbuilder.build_map`,
+the map compiler in ``scenarios/`` or, in tests, by :func:`engine.position.build_map`,
 and saved in a compact, canonical, compressed msgpack form (:meth:`HexMap.to_bytes`).
 
 Hexsides (``sides[h * 6 + d]``):

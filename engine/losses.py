@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine import stacking
-from engine.state import NO_UNIT, GameState, Unit, land_key
+from engine.state import NO_UNIT, GameState, LandKey, Unit
 from engine.units import UnitType
 
 
@@ -20,7 +20,7 @@ def eliminate(state: GameState, u: Unit, buy_back: bool = True) -> None:
     c = state.countries[u.country]
     if buy_back and not c.conquered:
         if u.is_land:
-            key = land_key(u.type, u.move)
+            key = LandKey(u.type, u.move)
             points = 1 if u.type == UnitType.SUPPLY else u.strength
             if points:
                 c.pool_land[key] = c.pool_land.get(key, 0) + points
@@ -38,8 +38,28 @@ def lose_points(state: GameState, u: Unit, points: int) -> None:
     lost = min(points, u.strength)
     c = state.countries[u.country]
     if lost and not c.conquered:
-        key = land_key(u.type, u.move)
+        key = LandKey(u.type, u.move)
         c.pool_land[key] = c.pool_land.get(key, 0) + lost
     u.strength -= lost
     if u.strength <= 0:
         eliminate(state, u)
+
+
+#: Units that are eliminated where others would be damaged (rulebook "Damaged Units"),
+#: named as the scenarios name them: the German jet fighter and the Japanese rocket bomb.
+UNDAMAGEABLE_NAMES = frozenset({"Me 262", "Ohka"})
+
+
+def can_be_damaged(u: Unit) -> bool:
+    return not u.is_land and u.type != UnitType.CONVOY and u.name not in UNDAMAGEABLE_NAMES
+
+
+def hit(state: GameState, u: Unit) -> bool:
+    """A naval or air unit takes a combat hit (rulebook "Damaged Units"): it is damaged, or
+    eliminated if it was damaged already or cannot be damaged.  Its cargo is unaffected by
+    damage and eliminated with it.  Returns whether the unit was eliminated."""
+    if u.damaged or not can_be_damaged(u):
+        eliminate(state, u)
+        return True
+    u.damaged = True
+    return False

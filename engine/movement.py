@@ -21,8 +21,9 @@ are if they can, and are eliminated otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind, prefixed
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.control import pass_to_side, resolve_pockets
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Terrain
@@ -46,23 +47,24 @@ from engine.reach import (
     rail_search,
     start_zoc,
 )
+from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_slot, friendly_port, is_based
-from engine.state import NO_UNIT, GameState, Unit, other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.terrain import barred_terrain
 from engine.units import UnitType
 from engine.war import may_enter_country
 from engine.zoc import has_enemy_land_unit, naval_zoc
 
-kind("move", "unit", "hex", variadic=True, help="move a unit to a hex, or along a path of hexes")
-kind("rail", "unit", "hex", help="move a land unit by rail (second movement phase)")
-kind("embark", "unit", "unit", help="embark a unit on a transport or carrier in its hex")
-kind("disembark", "unit", "hex", help="land an embarked unit in its carrier's hex or an adjacent land hex")
+MOVE = KindSpec("move", ("unit", "hex"), variadic=True, help="move a unit to a hex, or along a path of hexes")
+RAIL = KindSpec("rail", ("unit", "hex"), help="move a land unit by rail (second movement phase)")
+EMBARK = KindSpec("embark", ("unit", "unit"), help="embark a unit on a transport or carrier in its hex")
+DISEMBARK = KindSpec(
+    "disembark", ("unit", "hex"), help="land an embarked unit in its carrier's hex or an adjacent land hex"
+)
 
 #: A checked action, ready to be carried out.
 Apply = Callable[[], None]
 
-RAIL_USED = "rail_used"  # pending: country -> units moved by rail this phase
-PATHS = "paths"  # pending: unit id -> hexes flown or sailed in the first movement (interception)
 
 _AIR_CARRIERS = (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT)
 
@@ -76,7 +78,7 @@ class _Movement(Phase):
 
     first: bool = False
 
-    kinds = frozenset({"move", "rail", "embark", "disembark"})
+    orders: ClassVar[tuple[KindSpec, ...]] = (MOVE, EMBARK, DISEMBARK)
 
     # --- which units may act -------------------------------------------------------
 
@@ -96,9 +98,6 @@ class _Movement(Phase):
 
     def may_move_air(self, u: Unit) -> str:
         return ""
-
-    def allows(self, kind_: str) -> bool:
-        return kind_ in ("move", "embark", "disembark")
 
     # --- helpers ------------------------------------------------------------------
 
@@ -134,7 +133,7 @@ class _Movement(Phase):
         units = sorted((u for u in state.side_units(side) if state.countries[u.country].active), key=lambda x: x.id)
         for u in units:
             if u.carrier != NO_UNIT:
-                if u.is_land and self.allows("disembark"):
+                if u.is_land and self.accepts("disembark"):
                     out += [Action("disembark", (u.id, h)) for h in self._disembark_hexes(state, u)]
                 if not u.is_air:
                     continue
@@ -143,9 +142,9 @@ class _Movement(Phase):
                     rules = self._land_rules(state, u, memo)
                     dests = land_search(rules, land_allowance(u)).cost
                     out += [Action("move", (u.id, h)) for h in sorted(dests)]
-                if self.allows("rail") and not self._why_no_rail(state, u):
+                if self.accepts("rail") and not self._why_no_rail(state, u):
                     out += [Action("rail", (u.id, h)) for h in sorted(rail_search(state, u, memo).cost)]
-                if self.allows("embark"):
+                if self.accepts("embark"):
                     out += [Action("embark", (u.id, c.id)) for c in self._carriers_for(state, u)]
             elif u.is_naval:
                 if not self.may_move_naval(u):
@@ -158,7 +157,7 @@ class _Movement(Phase):
             else:
                 if not self.may_move_air(u):
                     out += [Action("move", (u.id, h)) for h in sorted(self._air_destinations(state, u, side))]
-                if self.allows("embark") and u.carrier == NO_UNIT:
+                if self.accepts("embark") and u.carrier == NO_UNIT:
                     out += [Action("embark", (u.id, c.id)) for c in self._carriers_for(state, u)]
         return _sorted(out)
 
@@ -175,10 +174,8 @@ class _Movement(Phase):
         """Check an action completely and return the function that carries it out."""
         if action.kind == "pass":
             return lambda: None
-        if action.kind not in self.kinds or not self.allows(action.kind):
-            raise IllegalAction(
-                f"'{action.kind}' is not an order of the {self.name.replace('_', ' ')} phase", rule="action.wrong-phase"
-            )
+        if not self.accepts(action.kind):
+            raise self.wrong_order(action)
         u = self._unit(state, side, action.args[0])
         if action.kind == "move":
             hexes = [int(h) for h in action.args[1:]]
@@ -274,7 +271,7 @@ class _Movement(Phase):
         if u.moved or u.attacked or u.railed or u.mp_used:
             return Refusal("rail.moved", "has moved or attacked this month and may not move by rail")
         cap = state.world.info[u.country].rail_capacity
-        used = state.pending.get(RAIL_USED, {}).get(u.country, 0)
+        used = (state.memo.rail_used or {}).get(u.country, 0)
         if used >= cap:
             return Refusal(
                 "rail.capacity", f"may not move by rail: {u.country} has used its {cap} rail moves this turn"
@@ -302,9 +299,9 @@ class _Movement(Phase):
             state.place(u, dest)
             u.railed = True
             u.mp_used = u.move
-            used = dict(state.pending.get(RAIL_USED, {}))
+            used = dict(state.memo.rail_used or {})
             used[u.country] = used.get(u.country, 0) + 1
-            state.pending[RAIL_USED] = used
+            state.memo.rail_used = used
 
         return do
 
@@ -599,9 +596,9 @@ def _land(state: GameState, u: Unit, side: str) -> None:
 
 
 def _record_path(state: GameState, u: Unit, path: list[int]) -> None:
-    paths = dict(state.pending.get(PATHS, {}))
-    paths[str(u.id)] = [*paths.get(str(u.id), []), *path]
-    state.pending[PATHS] = paths
+    paths = dict(state.memo.paths or {})
+    paths[u.id] = [*paths.get(u.id, []), *path]
+    state.memo.paths = paths
 
 
 def _land_units_may_move_second(u: Unit) -> str:
@@ -626,8 +623,8 @@ class FirstMovement(_Movement):
             u.railed = False
             if not u.is_air:
                 u.origin = u.hex
-        state.pending.pop(PATHS, None)
-        state.pending.pop(RAIL_USED, None)
+        state.memo.paths = None
+        state.memo.rail_used = None
 
     def may_move_land(self, u: Unit) -> str:
         return ""
@@ -643,16 +640,14 @@ class FirstMovement(_Movement):
 
 class SecondMovement(_Movement):
     name = "second_movement"
+    orders = (MOVE, RAIL, EMBARK, DISEMBARK)
     prompt = "move units that have not moved or attacked (rail), return air units, move ships"
 
     def enter(self, state: GameState) -> None:
         for u in state.side_units(self.mover):
             if u.is_naval:
                 u.mp_used = 0  # ships move their full allowance again
-        state.pending.pop(RAIL_USED, None)
-
-    def allows(self, kind_: str) -> bool:
-        return kind_ in ("move", "rail", "embark", "disembark")
+        state.memo.rail_used = None
 
     def may_move_land(self, u: Unit) -> str:
         return _land_units_may_move_second(u)
@@ -662,7 +657,7 @@ class SecondMovement(_Movement):
 
     def leave(self, state: GameState) -> None:
         self._ground_air(state, self.mover)
-        state.pending.pop(RAIL_USED, None)
+        state.memo.rail_used = None
         resolve_pockets(state)
 
 
@@ -670,13 +665,11 @@ class Landing(_Movement):
     """The side that is not moving lands its air units (supplement: "Sequence and who acts")."""
 
     name = "landing"
+    orders = (MOVE,)
     prompt = "land your air units"
 
     def acting_side(self) -> str:
         return other(self.mover)
-
-    def allows(self, kind_: str) -> bool:
-        return kind_ == "move"
 
     def may_move_air(self, u: Unit) -> str:
         if u.origin != NO_HEX:

@@ -5,7 +5,7 @@ start", "Placing units").
 The world of a scenario is the packaged map (``scenarios/world.map``) plus the
 country facts and the scenario data (:mod:`engine.scenario`); its digest covers
 all of them, so a saved game names the data it was made with.  The scenario object
-rides along in ``World.extra["scenario"]`` for the monthly arrivals.
+rides along as ``World.schedule`` for the monthly arrivals.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from engine.hexmap import HexMap
 from engine.scenario import Scenario, ScenarioError
 from engine.sequence import STEP_INDEX
 from engine.state import GameState
-from engine.war import FLAG_JOINS, FLAG_PLACE, JOIN_CODE, add_to_pool, enter_war, units_to_pool
+from engine.war import add_to_pool, enter_war, units_to_pool
 from engine.world import CountryInfo, World
 
 MAP_FILE = "world.map"
@@ -52,7 +52,7 @@ def world_of(name: str) -> World:
         ),
         name=name,
         data_digest=scenario_data.scenario_digest(name),
-        extra={"scenario": scenario},
+        schedule=scenario,
     )
 
 
@@ -93,12 +93,12 @@ def start_scenario(world: World, scenario: Scenario) -> GameState:
         for h in sorted(world.map.temp_borders.get(start.temp_border, ())):
             state.set_controller(h, start.country)
         if start.first_turn_placement:
-            state.countries[start.country].flags[FLAG_PLACE + start.temp_border] = scenario.start
+            state.countries[start.country].flags.placements[start.temp_border] = scenario.start
     # Countries at war at the start place their whole pool at the first deployment.
     for name, side in sorted(scenario.at_war.items()):
         enter_war(state, name, side)
     for name, side in sorted(scenario.joins_at_start.items()):
-        state.countries[name].flags[FLAG_JOINS] = JOIN_CODE[side]
+        state.countries[name].flags.joins = side
     return state
 
 

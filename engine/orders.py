@@ -31,6 +31,7 @@ from __future__ import annotations
 import difflib
 import shlex
 
+import engine.sequence  # noqa: F401  (its steps declare every action kind into KINDS)
 from engine.actions import KINDS, Action, IllegalAction, OrderError
 from engine.hexmap import HexMap
 

@@ -14,10 +14,12 @@ Rules modules subclass :class:`Phase`; :mod:`engine.sequence` lists them in orde
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.actions import PASS, Action, IllegalAction
+from engine.actions import PASS, Action, IllegalAction, KindSpec
 from engine.events import Event
+from engine.sides import SIDES
 
 if TYPE_CHECKING:
     from engine.rng import Rng
@@ -27,8 +29,9 @@ if TYPE_CHECKING:
 class Phase:
     name: ClassVar[str] = ""
     kind: ClassVar[str] = "sequential"
-    #: action kinds this step accepts (besides "pass")
-    kinds: ClassVar[frozenset[str]] = frozenset()
+    #: the orders this step accepts besides the standing orders: the one declaration of
+    #: each action kind, from which :mod:`engine.sequence` builds the table of all kinds
+    orders: ClassVar[tuple[KindSpec, ...]] = ()
     prompt: ClassVar[str] = ""
 
     def __init__(self, mover: str = "") -> None:
@@ -43,7 +46,7 @@ class Phase:
     def actors(self, state: GameState) -> tuple[str, ...]:
         """Sides that decide in this step."""
         if self.kind == "simultaneous":
-            return ("axis", "allies")
+            return SIDES
         return (self.mover,) if self.mover else ()
 
     def enter(self, state: GameState) -> None:
@@ -58,21 +61,28 @@ class Phase:
 
     # --- decisions ---------------------------------------------------------------
 
+    def accepts(self, kind: str) -> bool:
+        """Is ``kind`` one of this step's orders?"""
+        return any(spec.name == kind for spec in self.orders)
+
+    def wrong_order(self, action: Action) -> IllegalAction:
+        return IllegalAction(
+            f"'{action.kind}' is not an order of the {self.name.replace('_', ' ')} phase", rule="action.wrong-phase"
+        )
+
     def legal(self, state: GameState, side: str) -> list[Action]:
         """Every legal action of ``side`` now (``pass`` included), sorted."""
         return [PASS]
 
     def check(self, state: GameState, side: str, action: Action) -> Callable[[], None] | None:
-        """Raise IllegalAction with a reason if ``action`` is not allowed now.
+        """Raise IllegalAction with a reason if ``action``, one of :attr:`orders`, is not
+        allowed now (the sequence refuses other kinds before asking).
 
         A phase whose check has already worked out the whole change may return it as a
         function; the engine then calls that instead of :meth:`apply`, so a received
         turn file does not plan every move twice."""
         if action.kind != "pass":
-            raise IllegalAction(
-                f"'{action.kind}' is not an order of the {self.label.replace('_', ' ')} phase",
-                rule="action.wrong-phase",
-            )
+            raise self.wrong_order(action)
         return None
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
@@ -93,3 +103,29 @@ class Phase:
         """:meth:`roll` as game-log events; a step whose results a comparison of states
         cannot tell (combat) returns its own structured records instead."""
         return [Event("chance", what=line) for line in self.roll(state, rng)]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingOrders:
+    """The orders a side may give in any of its decisions, whatever the step: ``pass``,
+    which ends the side's part of the step, and the orders of :attr:`orders`, which change
+    what the side has ordered for later (``stand``) rather than doing the step's work.
+    :mod:`engine.sequence` consults it before handing an order to the current step."""
+
+    ends_part: KindSpec
+    orders: tuple[KindSpec, ...]
+    #: raise IllegalAction if a standing order may not be given now
+    check: Callable[[GameState, str, Action], None]
+    apply: Callable[[GameState, str, Action], None]
+    #: the standing orders a side may give now (each changes one)
+    offered: Callable[[GameState, str], list[Action]]
+
+    def ends(self, action: Action) -> bool:
+        return action.kind == self.ends_part.name
+
+    def owns(self, action: Action) -> bool:
+        """Is ``action`` a standing order (not ``pass``, not the step's own)?"""
+        return any(spec.name == action.kind for spec in self.orders)
+
+    def kinds(self) -> tuple[KindSpec, ...]:
+        return (self.ends_part, *self.orders)

@@ -28,8 +28,9 @@ from engine import weather
 from engine.actions import Refusal, prefixed
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Kind, Side, Terrain
+from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_slot, is_based, naval_room
-from engine.state import GameState, Unit, other
+from engine.state import GameState, Unit
 from engine.terrain import BY_CODE, barred_terrain
 from engine.units import UnitType
 from engine.war import may_enter_country

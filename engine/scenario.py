@@ -27,12 +27,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from engine.sides import SIDES
 from engine.units import LAND_MOVE, Domain, UnitProfile, UnitType
 
 SCENARIOS = ("1937", "1939")
 COUNTRIES_FILE = "countries.toml"
 REGIONS = ("europe", "asia", "africa", "oceania", "americas")
-SIDES = ("axis", "allies")
 START_PHASES = ("war_declaration",)
 
 #: Dates outside this window are almost certainly typos ("1493-09").

@@ -10,15 +10,28 @@ landing of the other side's air units.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.combat import Advance, Combat, CombatRoll, Overrun, OverrunRoll
+from engine.actions import KINDS, PASS_ORDER, Action, IllegalAction, declare_kinds
+from engine.combat import (
+    STAND,
+    Advance,
+    Combat,
+    CombatRoll,
+    Overrun,
+    OverrunRoll,
+    apply_stand,
+    check_stand,
+    stand_actions,
+)
 from engine.deployment import Deployment
 from engine.economy import Build, Income
 from engine.movement import FirstMovement, Landing, SecondMovement
-from engine.phase import Phase
-from engine.state import SIDES, GameState, date_text
+from engine.phase import Phase, StandingOrders
+from engine.sides import SIDES, Side
+from engine.state import GameState, date_text
 from engine.subphases import Amphibious, Interception
 from engine.supply import SupplyPhase
 from engine.war import WarDeclaration
@@ -53,6 +66,12 @@ STEPS: tuple[Phase, ...] = (
 
 STEP_INDEX = {p.label: i for i, p in enumerate(STEPS)}
 
+#: ``pass`` and ``stand``: accepted in any decision of their side.  Standing orders may be
+#: changed in any decision so they are always fixed before the enemy's dice are rolled.
+STANDING = StandingOrders(PASS_ORDER, (STAND,), check_stand, apply_stand, stand_actions)
+
+declare_kinds([*STANDING.kinds(), *(spec for step in STEPS for spec in step.orders)])
+
 
 class DecisionKind(StrEnum):
     """Who acts now; equal to its plain string, which is what the turn files record."""
@@ -66,7 +85,7 @@ class DecisionKind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Decision:
     kind: DecisionKind
-    sides: tuple[str, ...]
+    sides: tuple[Side, ...]
     phase: str
     prompt: str
     chance: str = ""
@@ -111,7 +130,7 @@ def begin(state: GameState) -> None:
             continue
         actors = [s for s in step.actors(state) if step.needed(state, s)]
         if actors:
-            state.acting = actors
+            state.acting = [Side(a) for a in actors]
             return
         step.leave(state)
         _next(state)
@@ -122,6 +141,67 @@ def finish(state: GameState) -> None:
     current(state).leave(state)
     _next(state)
     begin(state)
+
+
+# --- orders ----------------------------------------------------------------------------
+
+
+def check_shape(action: Action) -> None:
+    """Refuse an action whose kind is unknown or whose arguments do not fit it."""
+    spec = KINDS.get(action.kind)
+    if spec is None:
+        raise IllegalAction(f"unknown action '{action.kind}'", rule="action.unknown")
+    spec.check_shape(action.args)
+
+
+def check_order(state: GameState, side: str, action: Action) -> Callable[[], None] | None:
+    """Check an order of ``side``, who acts now: ``pass``, a standing order, or one of the
+    current step's orders.  Returns the planned change when the step worked it out."""
+    check_shape(action)
+    if STANDING.ends(action):
+        return None
+    if STANDING.owns(action):
+        STANDING.check(state, side, action)
+        return None
+    step = current(state)
+    if not step.accepts(action.kind):
+        raise step.wrong_order(action)
+    return step.check(state, side, action)
+
+
+def carry_out(state: GameState, side: str, action: Action, plan: Callable[[], None] | None = None) -> None:
+    """Carry out a checked order other than ``pass`` (``plan``: what its check returned)."""
+    if STANDING.owns(action):
+        STANDING.apply(state, side, action)
+    elif plan is not None:
+        plan()
+    else:
+        current(state).apply(state, side, action)
+
+
+def give(state: GameState, side: str, action: Action, plan: Callable[[], None] | None = None) -> None:
+    """Carry out a checked order of a sequential decision; ``pass`` ends the side's part."""
+    if STANDING.ends(action):
+        state.acting.remove(Side(side))
+        if not state.acting:
+            finish(state)
+    else:
+        carry_out(state, side, action, plan)
+
+
+def give_lists(state: GameState, orders: dict[str, list[Action]]) -> None:
+    """Carry out both sides' checked hidden lists: the standing orders as given, then the
+    step's orders of both sides together; then the step is over."""
+    step_orders: dict[str, list[Action]] = {}
+    for side in SIDES:
+        if side not in orders:
+            continue
+        step_orders[side] = [a for a in orders[side] if not STANDING.ends(a) and not STANDING.owns(a)]
+        for action in orders[side]:
+            if STANDING.owns(action):
+                STANDING.apply(state, side, action)
+    current(state).apply_simultaneous(state, step_orders)
+    finish(state)
 
 
 def _next(state: GameState) -> None:

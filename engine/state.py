@@ -17,26 +17,21 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 import numpy as np
 
 from engine.actions import StateError
 from engine.hexgrid import NO_HEX
+from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, Side
 from engine.units import Domain, UnitProfile, UnitType
 from engine.world import World
 
-AXIS, ALLIES, NEUTRAL = "axis", "allies", "neutral"
-SIDES = (AXIS, ALLIES)
 STATE_FORMAT = 1
 
 #: The carrier of a unit that is not embarked (unit ids start at 0).
 NO_UNIT = -1
-
-
-def other(side: str) -> str:
-    return ALLIES if side == AXIS else AXIS
 
 
 def date_text(date: int) -> str:
@@ -60,7 +55,7 @@ class Unit:
 
     id: int
     country: str
-    type: str
+    type: UnitType
     name: str = ""
     strength: int = 0  # land: strength points
     attack: int = 0  # naval: surface attack; air: fighter strength
@@ -86,46 +81,99 @@ class Unit:
     unsupplied: int = 0  # land: supply phases spent out of supply; naval: months away from a supplied base
 
     @property
-    def unit_type(self) -> UnitType:
-        return UnitType(self.type)
-
-    @property
     def domain(self) -> Domain:
-        return UnitType(self.type).domain
+        return self.type.domain
 
     @property
     def is_land(self) -> bool:
-        return UnitType(self.type).domain is Domain.LAND
+        return self.type.domain is Domain.LAND
 
     @property
     def is_naval(self) -> bool:
-        return UnitType(self.type).domain is Domain.NAVAL
+        return self.type.domain is Domain.NAVAL
 
     @property
     def is_air(self) -> bool:
-        return UnitType(self.type).domain is Domain.AIR
+        return self.type.domain is Domain.AIR
 
     @property
     def on_map(self) -> bool:
         return self.hex != NO_HEX
 
     def profile(self) -> UnitProfile:
-        return UnitProfile(UnitType(self.type), **{f: getattr(self, f) for f in _PROFILE_NUMBERS})
+        return UnitProfile(self.type, **{f: getattr(self, f) for f in _PROFILE_NUMBERS})
 
     def label(self) -> str:
         """How a player names the unit: ``#12 German armor 8-5``."""
-        what = self.name or self.type.replace("_", " ")
+        what = self.name or self.type.value.replace("_", " ")
         return f"#{self.id} {self.country} {what} {self.profile().text()}"
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+#: a plain dict is several times faster than ``UnitType(name)`` when a copy loads every unit
+_TYPE_BY_NAME = {t.value: t for t in UnitType}
 #: what a unit copies from its profile, besides the type (same names in both records)
 _PROFILE_NUMBERS = tuple(f.name for f in fields(UnitProfile) if f.name != "type")
 _unit_values = attrgetter(*_UNIT_FIELDS)
 
 
 def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
-    return Unit(id=uid, country=country, type=profile.type.value, **{f: getattr(profile, f) for f in _PROFILE_NUMBERS})
+    return Unit(id=uid, country=country, type=profile.type, **{f: getattr(profile, f) for f in _PROFILE_NUMBERS})
+
+
+@dataclass(slots=True)
+class CountryFlags:
+    """What the country-specific rules remember about a country.
+
+    Wire form: the sorted ``[key, value]`` pairs of the facts that are set, under
+    their historical keys (``had_infantry``, ``joins_at_start``, ``vichy``,
+    ``axis_war``, ``place:BORDER``)."""
+
+    #: ever had infantry: liberation gives it infantry points
+    had_infantry: bool = False
+    #: the side it joins at the first war declaration phase ('' if none)
+    joins: str = ""
+    #: France's colonies no longer count (Vichy France)
+    vichy: bool = False
+    #: date the Axis declared war on it (the Soviet Union's winter), if recorded
+    axis_war: int | None = None
+    #: temporary border -> the date in which the country may place units there
+    placements: dict[str, int] = field(default_factory=dict)
+
+    def to_wire(self) -> list[list[Any]]:
+        pairs: list[list[Any]] = [[_PLACE + border, date] for border, date in self.placements.items()]
+        if self.had_infantry:
+            pairs.append(["had_infantry", 1])
+        if self.joins:
+            pairs.append(["joins_at_start", _JOIN_CODE[self.joins]])
+        if self.vichy:
+            pairs.append(["vichy", 1])
+        if self.axis_war is not None:
+            pairs.append(["axis_war", self.axis_war])
+        return sorted(pairs)
+
+    @classmethod
+    def from_wire(cls, pairs: list[list[Any]]) -> CountryFlags:
+        f = cls()
+        for key, value in pairs:
+            if key.startswith(_PLACE):
+                f.placements[key[len(_PLACE) :]] = value
+            elif key == "had_infantry":
+                f.had_infantry = bool(value)
+            elif key == "joins_at_start":
+                f.joins = _JOINS[value]
+            elif key == "vichy":
+                f.vichy = bool(value)
+            elif key == "axis_war":
+                f.axis_war = value
+            else:
+                raise ValueError(f"unknown country flag '{key}'")
+        return f
+
+
+_PLACE = "place:"
+_JOIN_CODE: dict[str, int] = {AXIS: 1, ALLIES: 2}
+_JOINS = {code: side for side, code in _JOIN_CODE.items()}
 
 
 @dataclass(slots=True)
@@ -138,16 +186,16 @@ class CountryState:
     liberated: bool = False
     never_liberate: bool = False  # Italy; atomic surrender
     money: int = 0
-    #: units that may be bought: land points as {"infantry/3": n}, named ships/aircraft as profiles
-    pool_land: dict[str, int] = field(default_factory=dict)
+    #: units that may be bought: land points by type and movement, named ships/aircraft as profiles
+    pool_land: dict[LandKey, int] = field(default_factory=dict)
     pool_units: list[UnitProfile] = field(default_factory=list)
     #: free units to place at the next deployment (entering the war, liberation, returned units)
-    free_land: dict[str, int] = field(default_factory=dict)
+    free_land: dict[LandKey, int] = field(default_factory=dict)
     free_units: list[int] = field(default_factory=list)  # ids of off-map units to place free
     #: bought units on their way: (arrival date, unit id)
     transit: list[tuple[int, int]] = field(default_factory=list)
     received_convoy_money: bool = False
-    flags: dict[str, int] = field(default_factory=dict)  # country-specific rules' memory
+    flags: CountryFlags = field(default_factory=CountryFlags)  # country-specific rules' memory
 
     @property
     def active(self) -> bool:
@@ -155,13 +203,32 @@ class CountryState:
         return self.at_war and not self.conquered
 
 
-def land_key(unit_type: str, move: int) -> str:
-    return f"{unit_type}/{move}"
+class LandKey(NamedTuple):
+    """Land strength points of a pool: their unit type and movement allowance.
+    Wire form ``"type/move"`` (``"infantry/3"``)."""
+
+    type: UnitType
+    move: int
+
+    def to_wire(self) -> str:
+        return f"{self.type.value}/{self.move}"
+
+    @classmethod
+    def from_wire(cls, text: str) -> LandKey:
+        t, m = text.split("/")
+        return cls(UnitType(t), int(m))
+
+    def __str__(self) -> str:
+        return f"{self.type.value} move {self.move}"
 
 
-def split_land_key(key: str) -> tuple[str, int]:
-    t, m = key.split("/")
-    return t, int(m)
+def _land_wire(points: dict[LandKey, int]) -> list[list[Any]]:
+    # Sorted by the wire text, as when the keys were those strings.
+    return sorted([k.to_wire(), n] for k, n in points.items())
+
+
+def _land_unwire(pairs: list[list[Any]]) -> dict[LandKey, int]:
+    return {LandKey.from_wire(k): n for k, n in pairs}
 
 
 @dataclass(slots=True)
@@ -184,6 +251,116 @@ class DeclaredAttack:
         return cls(kind, h, list(attackers), list(supports))
 
 
+@dataclass(slots=True)
+class AdvanceRight:
+    """A hex emptied by an attack of the current combat phase: the attackers that may
+    still advance into it and how many have already.  Wire form ``[hex, eligible, taken]``."""
+
+    hex: int
+    eligible: list[int]
+    taken: int = 0
+
+    def to_wire(self) -> list[Any]:
+        return [self.hex, self.eligible, self.taken]
+
+    @classmethod
+    def from_wire(cls, row: list[Any]) -> AdvanceRight:
+        h, eligible, taken = row
+        return cls(h, list(eligible), taken)
+
+
+@dataclass(slots=True)
+class UnitIds:
+    """Ids drawn by the two sides' placements in one deployment: each side draws from its
+    own interleaved sequence from ``base`` (see ``engine.deployment``).  Wire form
+    ``{"base": n, "axis": drawn, "allies": drawn}``."""
+
+    base: int
+    drawn: dict[str, int]
+
+    def to_wire(self) -> dict[str, int]:
+        return {"base": self.base, **self.drawn}
+
+    @classmethod
+    def from_wire(cls, doc: dict[str, int]) -> UnitIds:
+        return cls(doc["base"], {side: doc[side] for side in SIDES})
+
+
+@dataclass(slots=True)
+class StepMemo:
+    """What the current step remembers between orders, emptied when a step begins or ends.
+
+    ``None`` means "not recorded in this step", which the wire form tells apart from
+    empty: its wire form is the dict of the recorded fields under their historical keys.
+    """
+
+    #: combat: hexes emptied by attacks (``advance``)
+    advances: list[AdvanceRight] | None = None
+    #: movement: country -> units moved by rail this phase (``rail_used``)
+    rail_used: dict[str, int] | None = None
+    #: first movement: unit id -> hexes flown or sailed, for interception (``paths``)
+    paths: dict[int, list[int]] | None = None
+    #: deployment: supply units placed so far (``supply_placed``)
+    supply_placed: int | None = None
+    #: deployment: the ids the two sides' new units are drawn from (``ids``)
+    ids: UnitIds | None = None
+    #: war declaration: targets already declared in a side's list (``declared``)
+    declared: dict[str, list[str]] | None = None
+    #: income: each active country's money after income, a third of which it may send (``base``)
+    income_base: dict[str, int] | None = None
+    #: income: money each country has sent this month (``sent``)
+    sent: dict[str, int] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {}
+        if self.advances is not None:
+            doc["advance"] = [a.to_wire() for a in self.advances]
+        if self.rail_used is not None:
+            doc["rail_used"] = self.rail_used
+        if self.paths is not None:
+            # Unit ids are string keys on the wire (the form the first games were recorded in).
+            doc["paths"] = {str(uid): hexes for uid, hexes in self.paths.items()}
+        if self.supply_placed is not None:
+            doc["supply_placed"] = self.supply_placed
+        if self.ids is not None:
+            doc["ids"] = self.ids.to_wire()
+        if self.declared is not None:
+            doc["declared"] = self.declared
+        if self.income_base is not None:
+            doc["base"] = self.income_base
+        if self.sent is not None:
+            doc["sent"] = self.sent
+        canonical: dict[str, Any] = _canonical(doc)
+        return canonical
+
+    @classmethod
+    def from_wire(cls, doc: dict[str, Any]) -> StepMemo:
+        unknown = set(doc) - _MEMO_KEYS
+        if unknown:
+            raise ValueError(f"unknown step memory {sorted(unknown)}")
+        m = cls()
+        if "advance" in doc:
+            m.advances = [AdvanceRight.from_wire(row) for row in doc["advance"]]
+        if "rail_used" in doc:
+            m.rail_used = dict(doc["rail_used"])
+        if "paths" in doc:
+            m.paths = {int(uid): list(hexes) for uid, hexes in doc["paths"].items()}
+        if "supply_placed" in doc:
+            m.supply_placed = doc["supply_placed"]
+        if "ids" in doc:
+            m.ids = UnitIds.from_wire(doc["ids"])
+        if "declared" in doc:
+            m.declared = {side: list(targets) for side, targets in doc["declared"].items()}
+        if "base" in doc:
+            m.income_base = dict(doc["base"])
+        if "sent" in doc:
+            m.sent = dict(doc["sent"])
+        return m
+
+
+_MEMO_KEYS = frozenset({"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent"})
+
+
 class GameState:
     """Mutable game state.  Rules change it only through the engine's phase functions."""
 
@@ -191,7 +368,7 @@ class GameState:
         self.world = world
         self.date = 0
         self.step = 0  # index into engine.sequence.STEPS
-        self.acting: list[str] = []  # sides that have not yet finished the current step
+        self.acting: list[Side] = []  # sides that have not yet finished the current step
         self.countries: dict[str, CountryState] = {c.name: CountryState(c.name) for c in world.countries}
         self.controller = bytearray(world.map.size)
         self.forts: dict[int, int] = {}  # hex -> months until finished (0 = built)
@@ -207,7 +384,7 @@ class GameState:
         self.combats: list[DeclaredAttack] = []  # declared, unresolved attacks of the current step
         #: standing orders "stand HEX yes": hex -> side whose land units there will not retreat
         self.stands: dict[int, str] = {}
-        self.pending: dict[str, Any] = {}  # data of the current step (e.g. advances allowed)
+        self.memo = StepMemo()  # what the current step remembers between orders
         self.winner: str | None = None
         self._by_hex: dict[int, list[int]] | None = None
 
@@ -313,13 +490,13 @@ class GameState:
                     c.liberated,
                     c.never_liberate,
                     c.money,
-                    sorted(c.pool_land.items()),
+                    _land_wire(c.pool_land),
                     [_profile_wire(p) for p in c.pool_units],
-                    sorted(c.free_land.items()),
+                    _land_wire(c.free_land),
                     list(c.free_units),
                     [list(t) for t in c.transit],
                     c.received_convoy_money,
-                    sorted(c.flags.items()),
+                    c.flags.to_wire(),
                 ]
             )
         units = [_unit_values(self.units[k]) for k in sorted(self.units)]
@@ -343,7 +520,7 @@ class GameState:
             "grounded": sorted(self.grounded_zones),
             "combats": [c.to_wire() for c in self.combats],
             "stands": sorted([h, side] for h, side in self.stands.items()),
-            "pending": _canonical(self.pending),
+            "pending": self.memo.to_wire(),
             "winner": self.winner or "",
         }
 
@@ -377,20 +554,20 @@ class GameState:
         if doc["world"] != world.digest:
             raise StateError("saved game belongs to other scenario or map data")
         s = cls(world)
-        s.date, s.step, s.acting = doc["date"], doc["step"], list(doc["acting"])
+        s.date, s.step, s.acting = doc["date"], doc["step"], [Side(a) for a in doc["acting"]]
         for row in doc["countries"]:
             (name, side, at_war, entered, conquered, liberated, never_lib, money, pool_land, pool_units,
              free_land, free_units, transit, convoy, flags) = row  # fmt: skip
             c = s.countries[name]
             c.side, c.at_war, c.entered = side, at_war, entered
             c.conquered, c.liberated, c.never_liberate, c.money = conquered, liberated, never_lib, money
-            c.pool_land = dict(pool_land)
+            c.pool_land = _land_unwire(pool_land)
             c.pool_units = [_profile_unwire(p) for p in pool_units]
-            c.free_land = dict(free_land)
+            c.free_land = _land_unwire(free_land)
             c.free_units = list(free_units)
             c.transit = [(a, b) for a, b in transit]
             c.received_convoy_money = convoy
-            c.flags = dict(flags)
+            c.flags = CountryFlags.from_wire(flags)
         s.controller = bytearray(world.home_control)
         size, names = world.map.size, len(world.country_names)
         for h, c in doc["control"]:
@@ -408,12 +585,13 @@ class GameState:
         s.bombed, s.strategic, s.atomized = set(doc["bombed"]), set(doc["strategic"]), set(doc["atomized"])
         for row in doc["units"]:
             u = Unit(**dict(zip(_UNIT_FIELDS, row, strict=True)))
+            u.type = _TYPE_BY_NAME[u.type]
             s.units[u.id] = u
         s.next_unit_id = doc["next_unit_id"]
         s.grounded_zones = set(doc["grounded"])
         s.combats = [DeclaredAttack.from_wire(row) for row in doc["combats"]]
         s.stands = {h: side for h, side in doc.get("stands", [])}
-        s.pending = doc["pending"]
+        s.memo = StepMemo.from_wire(doc["pending"])
         s.winner = doc["winner"] or None
         return s
 

@@ -39,7 +39,7 @@ def summary(state: GameState, side: str) -> Summary:
         if c.side != side:
             continue
         status = "conquered" if c.conquered else "at war" if c.at_war else "not at war"
-        free = ", ".join(f"{n} {k.replace('/', ' move ')}" for k, n in sorted(c.free_land.items()) if n)
+        free = ", ".join(f"{n} {k}" for k, n in sorted(c.free_land.items()) if n)
         to_place = (free or "-") + (f" + {len(c.free_units)} units" if c.free_units else "")
         countries.append(CountryLine(name, c.money, status, to_place, sum(c.pool_land.values()), len(c.pool_units)))
     grid, cities = state.world.map.grid, state.world.map.city_at

@@ -30,7 +30,8 @@ from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap, Kind
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
-from engine.state import NO_UNIT, SIDES, GameState, Unit, other
+from engine.sides import SIDES, other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.terrain import TERRAIN
 from engine.units import UnitType
 from engine.weather import frozen_zones
@@ -290,7 +291,7 @@ class SupplyMap:
             carrier = state.units.get(u.carrier)
             return carrier is not None and self.in_supply(carrier)
         if u.type in LAND_TYPES:
-            return self.hex_traces(u.country, u.hex, u.type == "supply")
+            return self.hex_traces(u.country, u.hex, u.type is UnitType.SUPPLY)
         if u.type in AIR_TYPES:
             return stacking.airbase_capacity(state, u.hex, self.side) > 0 and self.hex_traces(u.country, u.hex)
         return stacking.friendly_port(state, u.hex, self.side) and self.hex_traces(u.country, u.hex)
@@ -353,7 +354,7 @@ def half_rounded_up(strength: int) -> int:
 def run_supply_phase(state: GameState) -> list[str]:
     """Apply the supply phase's effects ("Supply": "Effects"); returns what happened."""
     log: list[str] = []
-    maps = {side: supply_map(state, side) for side in SIDES}
+    maps: dict[str, SupplyMap] = {side: supply_map(state, side) for side in SIDES}
     side_of = {name: c.side for name, c in state.countries.items()}
     units = [u for _, u in sorted(state.units.items()) if u.hex != NO_HEX and side_of[u.country] in SIDES]
     # ships and aircraft first: embarked units take their carrier's new status
@@ -383,7 +384,7 @@ def run_supply_phase(state: GameState) -> list[str]:
         if not suffers:
             log.append(f"{u.label()} is out of supply")
             continue
-        if u.type == "supply":
+        if u.type is UnitType.SUPPLY:
             log.append(f"{u.label()} has been out of supply for a whole turn and is eliminated")
             eliminate(state, u)
             continue

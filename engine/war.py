@@ -12,8 +12,8 @@ The war declaration phase does, in this order (supplement "Sequence and who acts
 4. at its end, the victory check.
 
 Country-specific ways of entering the war (Italy, Spain, Thailand, ...) are
-further action kinds of this phase: declare the kind with :func:`engine.actions.kind`,
-add it to :attr:`WarDeclaration.kinds`, and give it a branch in ``legal``, ``check``
+further action kinds of this phase: declare the kind as a ``KindSpec``, add it to
+:attr:`WarDeclaration.orders`, and give it a branch in ``legal``, ``check``
 and ``apply_simultaneous`` (``apply`` only records a side's orders while they are secret).
 """
 
@@ -22,11 +22,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from engine.actions import PASS, Action, IllegalAction, Refusal, kind, rule_of
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, rule_of
 from engine.control import take_control
 from engine.phase import Phase
 from engine.scenario import Units
-from engine.state import ALLIES, AXIS, NEUTRAL, NO_UNIT, SIDES, GameState, Unit, land_key, other
+from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, other
+from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit
 from engine.units import LAND_MOVE, UnitProfile, UnitType
 
 # --------------------------------------------------------------------------- data
@@ -71,17 +72,10 @@ ALWAYS_ENEMIES = frozenset({frozenset({"Poland", "Soviet Union"})})
 CHINA_RULES = frozenset({"China"})
 LIBERATED_POINTS = {"Denmark": 3}
 DEFAULT_LIBERATED_POINTS = 5
-LIBERATED_KEY = land_key("infantry", 3)
+LIBERATED_KEY = LandKey(UnitType.INFANTRY, 3)
 
-#: CountryState.flags keys
-FLAG_HAD_INFANTRY = "had_infantry"  # ever had infantry: liberation gives infantry points
-FLAG_JOINS = "joins_at_start"  # 1 = joins the Axis, 2 = the Allies at the first war declaration phase
-FLAG_VICHY = "vichy"  # France's colonies no longer count (Vichy France; later issue)
-FLAG_PLACE = "place:"  # + temp border name: date in which the country may place units there
-_JOIN_CODES = {1: AXIS, 2: ALLIES}
-JOIN_CODE = {AXIS: 1, ALLIES: 2}
 
-kind("declare", "country", help="declare war on a neutral country: declare COUNTRY")
+DECLARE = KindSpec("declare", ("country",), help="declare war on a neutral country: declare COUNTRY")
 
 
 # ------------------------------------------------------------------ relations
@@ -122,7 +116,7 @@ def enter_war(state: GameState, country: str, side: str) -> None:
     if c.at_war:
         return
     c.side, c.at_war, c.entered = side, True, state.date
-    c.flags.pop(FLAG_JOINS, None)
+    c.flags.joins = ""
     for key in sorted(c.pool_land):
         if c.pool_land[key]:
             c.free_land[key] = c.free_land.get(key, 0) + c.pool_land[key]
@@ -134,41 +128,41 @@ def enter_war(state: GameState, country: str, side: str) -> None:
         # Supplement "Placing units": the first turn after entering, Soviet units may
         # also be placed in the border hexes it controls.
         for border in SOVIET_BORDERS:
-            c.flags[FLAG_PLACE + border] = state.date
+            c.flags.placements[border] = state.date
 
 
-def add_to_pool(state: GameState, country: str, land: dict[str, int], units: Iterable[UnitProfile]) -> None:
+def add_to_pool(state: GameState, country: str, land: dict[LandKey, int], units: Iterable[UnitProfile]) -> None:
     """Make units available to ``country`` (land points by key, naval/air profiles)."""
     c = state.countries[country]
     for key, n in land.items():
         c.pool_land[key] = c.pool_land.get(key, 0) + n
-        if key.startswith("infantry/"):
-            c.flags[FLAG_HAD_INFANTRY] = 1
+        if key.type is UnitType.INFANTRY:
+            c.flags.had_infantry = True
     c.pool_units.extend(units)
 
 
 def receive_arrivals(state: GameState) -> None:
     """The month's new available units (rulebook "New Available Units") from the
     scenario's schedule; conquered and liberated countries receive none."""
-    scenario = state.world.extra.get("scenario")
-    if scenario is None:
+    schedule = state.world.schedule
+    if schedule is None:
         return
     entries = {n: c.entered for n, c in state.countries.items() if c.at_war and c.entered >= 0}
-    for arrival in scenario.arrivals_due(state.date, entries):  # type: ignore[attr-defined]
+    for arrival in schedule.arrivals_due(state.date, entries):
         c = state.countries.get(arrival.country)
         if c is None or c.conquered or c.liberated:
             continue
         add_to_pool(state, arrival.country, *units_to_pool(arrival.units))
 
 
-def units_to_pool(units: Units) -> tuple[dict[str, int], list[UnitProfile]]:
+def units_to_pool(units: Units) -> tuple[dict[LandKey, int], list[UnitProfile]]:
     """A scenario ``Units`` bundle as pool entries."""
-    land: dict[str, int] = {}
+    land: dict[LandKey, int] = {}
     for lp in units.land:
-        key = land_key(lp.type.value, lp.move)
+        key = LandKey(lp.type, lp.move)
         land[key] = land.get(key, 0) + lp.points
     if units.supply:
-        land[land_key("supply", LAND_MOVE[UnitType.SUPPLY])] = units.supply
+        land[LandKey(UnitType.SUPPLY, LAND_MOVE[UnitType.SUPPLY])] = units.supply
     return land, [*units.naval, *units.air]
 
 
@@ -176,9 +170,8 @@ def automatic_entries(state: GameState) -> None:
     """Entries that happen at the start of a war declaration phase without a declaration."""
     for name in sorted(state.countries):
         c = state.countries[name]
-        code = c.flags.get(FLAG_JOINS)
-        if code in _JOIN_CODES and not c.at_war:
-            enter_war(state, name, _JOIN_CODES[code])
+        if c.flags.joins and not c.at_war:
+            enter_war(state, name, c.flags.joins)
     germany = state.countries.get("Germany")
     # Rulebook "Other Ways of Entering the War" (supplement: September, not August).
     if germany is not None and not germany.at_war and state.date >= GERMANY_ENTRY:
@@ -302,14 +295,14 @@ def counted_cities(state: GameState, country: str) -> tuple[int, ...]:
         )
         if found:
             return found
-    if country in COLONIES_COUNT and not state.countries[country].flags.get(FLAG_VICHY):
+    if country in COLONIES_COUNT and not state.countries[country].flags.vichy:
         return world.cities_of.get(country, ())
     return world.home_cities_of.get(country, ())
 
 
 def _counted_hexes(state: GameState, country: str) -> tuple[int, ...]:
     hexmap = state.world.map
-    if country in COLONIES_COUNT and not state.countries[country].flags.get(FLAG_VICHY):
+    if country in COLONIES_COUNT and not state.countries[country].flags.vichy:
         return hexmap.hexes_of_country.get(country, ())
     return hexmap.hexes_of_territory.get(country, ())
 
@@ -372,8 +365,8 @@ def _return_everything_to_pool(state: GameState, country: str) -> None:
     c = state.countries[country]
     for u in state.units_of(country):
         if u.is_land:
-            key = land_key(u.type, u.move)
-            c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type == "supply" else 0)
+            key = LandKey(u.type, u.move)
+            c.pool_land[key] = c.pool_land.get(key, 0) + max(u.strength, 1 if u.type is UnitType.SUPPLY else 0)
         else:
             c.pool_units.append(u.profile())
     for key, n in c.free_land.items():
@@ -402,7 +395,7 @@ def liberate(state: GameState, country: str) -> None:
     """Carry out the liberation of ``country`` (rulebook "Liberation")."""
     c = state.countries[country]
     c.conquered, c.liberated = False, True
-    if c.flags.get(FLAG_HAD_INFANTRY):
+    if c.flags.had_infantry:
         points = LIBERATED_POINTS.get(country, DEFAULT_LIBERATED_POINTS)
         c.free_land[LIBERATED_KEY] = c.free_land.get(LIBERATED_KEY, 0) + points
     hexmap = state.world.map
@@ -475,7 +468,7 @@ def victor(state: GameState) -> str | None:
 class WarDeclaration(Phase):
     name = "war_declaration"
     kind = "simultaneous"
-    kinds = frozenset({"declare"})
+    orders = (DECLARE,)
     prompt = "declare war on neutral countries, or pass"
 
     def enter(self, state: GameState) -> None:
@@ -483,13 +476,13 @@ class WarDeclaration(Phase):
         check_liberations(state)
         receive_arrivals(state)
         automatic_entries(state)
-        state.pending = {}
+        state.memo = StepMemo()
 
     def needed(self, state: GameState, side: str) -> bool:
         return bool(declarable(state, side))
 
     def legal(self, state: GameState, side: str) -> list[Action]:
-        done = set(state.pending.get("declared", {}).get(side, ()))
+        done = set((state.memo.declared or {}).get(side, ()))
         out = [PASS, *(Action("declare", (n,)) for n in declarable(state, side) if n not in done)]
         return sorted(out, key=lambda a: (a.kind, a.args))
 
@@ -499,7 +492,7 @@ class WarDeclaration(Phase):
             return
         (target,) = action.args
         assert isinstance(target, str)
-        if target in state.pending.get("declared", {}).get(side, ()):
+        if target in (state.memo.declared or {}).get(side, ()):
             raise IllegalAction(f"war on {target} is already declared in this list", rule="war.declared-twice")
         why = refusal(state, side, target)
         if why:
@@ -507,7 +500,9 @@ class WarDeclaration(Phase):
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
         # Declarations are secret and revealed together: a probe only records them.
-        state.pending.setdefault("declared", {}).setdefault(side, []).append(action.args[0])
+        if state.memo.declared is None:
+            state.memo.declared = {}
+        state.memo.declared.setdefault(side, []).append(str(action.args[0]))
 
     def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
         # The Axis's declarations first, then the Allies' (docs/rules-decisions.md).
@@ -515,8 +510,8 @@ class WarDeclaration(Phase):
             for action in orders.get(side, ()):
                 if action.kind == "declare":
                     declare(state, side, str(action.args[0]))
-        state.pending = {}
+        state.memo = StepMemo()
 
     def leave(self, state: GameState) -> None:
-        state.pending = {}
+        state.memo = StepMemo()
         state.winner = victor(state)

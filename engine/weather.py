@@ -123,14 +123,14 @@ def _winter_of(date: int) -> int | None:
 def soviet_invasion_date(state: GameState) -> int | None:
     """Date the Axis declared war on the Soviet Union, or None.
 
-    A flag ``axis_war`` on the Soviet Union (set by whoever records the declaration)
+    The Soviet Union's ``axis_war`` flag (set by whoever records the declaration)
     wins; otherwise the date the Soviet Union entered the war on the Allied side,
     which only an Axis declaration can cause (rulebook "War Declaration")."""
     su = state.countries.get("Soviet Union")
     if su is None:
         return None
-    if "axis_war" in su.flags:
-        return su.flags["axis_war"]
+    if su.flags.axis_war is not None:
+        return su.flags.axis_war
     if su.side == "allies" and su.at_war and su.entered >= 0:
         return su.entered
     return None

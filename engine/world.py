@@ -8,10 +8,21 @@ made with other data is recognised and refused.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, Protocol
 
 from engine.hexmap import HexMap
+
+if TYPE_CHECKING:
+    from engine.scenario import Arrival
+
+
+class Schedule(Protocol):
+    """The monthly arrivals of new available units (a scenario's, or a test's stand-in)."""
+
+    def arrivals_due(self, date: int, entries: Mapping[str, int]) -> Sequence[Arrival]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +42,8 @@ class World:
     name: str = "custom"
     #: extra bytes that identify the data beyond the map and the countries (e.g. the scenario files)
     data_digest: str = ""
-    extra: dict[str, object] = field(default_factory=dict)
+    #: the scenario's arrivals, when the world belongs to one (covered by ``data_digest``)
+    schedule: Schedule | None = None
 
     @cached_property
     def digest(self) -> str:

@@ -16,7 +16,8 @@ the predicates, so they cost nothing proportional to the size of the map or army
 
 from __future__ import annotations
 
-from engine.state import NO_UNIT, GameState, Unit, other
+from engine.sides import other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.units import Domain, UnitType
 
 #: Unit types whose units exert a land control zone (supply units exert none).

@@ -160,6 +160,7 @@ def check_genesis(tf: TurnFile) -> Genesis:
             "(digest mismatch); both players need the same release",
             "scenario",
         )
+    new_state(g)  # options the engine refuses would only surface at the join: refuse the invitation now
     return g
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import wire
+from pbem.address import is_address
 from pbem.errors import PbemError
 from pbem.hashing import D_FILE, D_SIGN, h
 
@@ -165,6 +166,12 @@ def _text(x: Any, what: str, limit: int) -> None:
         raise _bad(f"'{what}' must be a string of at most {limit} characters")
 
 
+def _email(x: Any) -> None:
+    # An invitation's addresses are where turn files will be mailed: one plain address each.
+    if not isinstance(x, str) or (x and not is_address(x)):
+        raise _bad("'email' must be empty or one plain e-mail address")
+
+
 def _action(x: Any) -> None:
     if not isinstance(x, list) or not x or not isinstance(x[0], str) or len(x) > 65:
         raise _bad("an action must be a list starting with its kind")
@@ -250,7 +257,7 @@ def _validate(body: Any) -> None:
             raise _bad("options must map names to integers, strings or booleans")
         _side_map(body["keys"], "keys", lambda v: _bin32(v, "key"))
         _side_map(body["names"], "names", lambda v: _text(v, "name", 64))
-        _side_map(body["emails"], "emails", lambda v: _text(v, "email", 254))
+        _side_map(body["emails"], "emails", _email)
         if body["keys"]["axis"] == body["keys"]["allies"]:
             raise _bad("the two sides must have different keys")
     if t == "turn":

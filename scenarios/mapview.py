@@ -7,6 +7,7 @@ show exactly what ``pbem map`` writes as SVG.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -22,6 +23,12 @@ REGIONS: dict[str, tuple[float, float, float, float]] = {
     "africa": (-25.0, 60.0, -38.0, 38.0),
     "americas": (-170.0, -30.0, -57.0, 75.0),
     "world": (-180.0, 180.0, -90.0, 90.0),
+    "eastern-front": (12.0, 50.0, 40.0, 67.0),
+    "western-europe": (-12.0, 20.0, 35.0, 61.0),
+    "mediterranean": (-10.0, 40.0, 28.0, 48.0),
+    "atlantic": (-85.0, 15.0, -5.0, 66.0),
+    "china": (92.0, 128.0, 17.0, 46.0),
+    "south-east-asia": (90.0, 135.0, -12.0, 26.0),
 }
 
 TERRAIN_COLOURS = {
@@ -62,11 +69,11 @@ def country_colour(name: str) -> tuple[int, int, int]:
     return (80 + v * 37 % 150, 80 + v * 71 % 150, 80 + v * 113 % 150)
 
 
-def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
     return tuple(round(x * (1 - t) + y * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
-def _hex(c: tuple[int, int, int]) -> str:
+def hex_colour(c: tuple[int, int, int]) -> str:
     return f"#{c[0]:02x}{c[1]:02x}{c[2]:02x}"
 
 
@@ -119,8 +126,36 @@ def _layout(hexmap: HexMap, region: str | None) -> tuple[float, float, float, li
 
 
 def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
-    grid = hexmap.grid
     scale, x0, y0, cells = _layout(hexmap, region)
+    prims, max_x, max_y = draw_map(hexmap, cells, scale, x0, y0)
+    return Frame(math.ceil(max_x) + 2, math.ceil(max_y) + 2, prims)
+
+
+Colour = tuple[int, int, int]
+
+
+def draw_map(
+    hexmap: HexMap,
+    cells: list[tuple[int, int]],
+    scale: float,
+    x0: float,
+    y0: float,
+    land_tint: Callable[[int], Colour] | None = None,
+    tint_weight: float = 0.18,
+    outline: Colour | None = None,
+    details: bool = True,
+    rail: tuple[Colour, float] = ((150, 120, 120), 22.0),
+    open_sea: bool = True,
+) -> tuple[list[Prim], float, float]:
+    """The primitives of the static map over ``cells`` ((hex, column shift) pairs) and the
+    far corner they reach.  ``land_tint(h)`` replaces the owner's colour a land hex is
+    tinted with (a game picture tints by control) and ``outline`` draws the hex grid;
+    without ``details`` the resources, the fortifications a scenario starts with and the
+    cities are left out (a game picture draws the game's own installations, and cities
+    above its counters);
+    ``rail`` is the railways' colour and how many of them fit in a hex's width; without
+    ``open_sea`` the sea hexes are left to the background (a large picture without a grid)."""
+    grid = hexmap.grid
     r3 = math.sqrt(3) / 2
     rad = 1 / math.sqrt(3)
 
@@ -134,27 +169,27 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
     shift_of = dict(cells)
     terr_names = hexmap.territories
     max_x = max_y = 0.0
+    unit = tuple(
+        (rad * scale * math.cos(math.radians(30 + 60 * k)), -rad * scale * math.sin(math.radians(30 + 60 * k)))
+        for k in range(6)
+    )
     for h, shift in cells:
         cx, cy = centre(h, shift)
-        corners = tuple(
-            (
-                cx + rad * scale * math.cos(math.radians(30 + 60 * k)),
-                cy - rad * scale * math.sin(math.radians(30 + 60 * k)),
-            )
-            for k in range(6)
-        )
         max_x, max_y = max(max_x, cx + scale / 2), max(max_y, cy + scale * rad)
         kind = hexmap.kind[h]
         t = Terrain(hexmap.terrain[h])
+        if kind == Kind.SEA and t != Terrain.ICECAP and not open_sea:
+            continue
+        corners = tuple((cx + dx, cy + dy) for dx, dy in unit)
         if kind == Kind.SEA:
             fill = FROZEN_SEA_COLOUR if t == Terrain.ICECAP else SEA_COLOUR
         else:
             base = TERRAIN_COLOURS[t]
-            country = terr_names[hexmap.territory[h]].country
-            fill = _mix(base, country_colour(country), 0.18)
+            tint = land_tint(h) if land_tint else country_colour(terr_names[hexmap.territory[h]].country)
+            fill = mix(base, tint, tint_weight)
             if kind == Kind.COAST:
-                fill = _mix(fill, SEA_COLOUR, 0.15)
-        prims.append(Prim("poly", corners, fill=fill))
+                fill = mix(fill, SEA_COLOUR, 0.15)
+        prims.append(Prim("poly", corners, fill=fill, stroke=outline, width=0.5))
     # borders: between land hexes of different countries (thick) or territories (thin)
     for h, shift in cells:
         if hexmap.kind[h] == Kind.SEA:
@@ -187,7 +222,7 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
             if o != NO_HEX and hexmap.rail[o] and o in shift_of:
                 ang = math.radians(60 * d)
                 p2 = (cx + scale * math.cos(ang), cy - scale * math.sin(ang))
-                prims.append(Prim("line", ((cx, cy), p2), stroke=(150, 120, 120), width=max(0.5, scale / 22)))
+                prims.append(Prim("line", ((cx, cy), p2), stroke=rail[0], width=max(0.5, scale / rail[1])))
     for canal in hexmap.canals:
         if canal.a in shift_of and canal.b in shift_of:
             prims.append(
@@ -198,12 +233,12 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
                     width=max(2.0, scale / 3),
                 )
             )
-    for h in sorted(hexmap.resources):
+    for h in sorted(hexmap.resources) if details else ():
         if h in shift_of:
             cx, cy = centre(h, shift_of[h])
             s = scale * 0.28
             prims.append(Prim("poly", ((cx - s, cy + s * 0.6), (cx + s, cy + s * 0.6), (cx, cy - s)), fill=(0, 0, 0)))
-    for h in sorted(hexmap.fortifications):
+    for h in sorted(hexmap.fortifications) if details else ():
         if h in shift_of:
             cx, cy = centre(h, shift_of[h])
             s = scale * 0.25
@@ -216,7 +251,7 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
                 )
             )
     labels = []
-    for city in hexmap.cities:
+    for city in hexmap.cities if details else ():
         if city.hex not in shift_of:
             continue
         cx, cy = centre(city.hex, shift_of[city.hex])
@@ -235,7 +270,7 @@ def build_frame(hexmap: HexMap, region: str | None = None) -> Frame:
                 )
             )
     prims.extend(labels)
-    return Frame(math.ceil(max_x) + 2, math.ceil(max_y) + 2, prims)
+    return prims, max_x, max_y
 
 
 def render_svg(hexmap: HexMap, region: str | None = None) -> str:
@@ -244,37 +279,39 @@ def render_svg(hexmap: HexMap, region: str | None = None) -> str:
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{f.width}" height="{f.height}" '
         f'viewBox="0 0 {f.width} {f.height}">',
-        f'<rect width="{f.width}" height="{f.height}" fill="{_hex(SEA_COLOUR)}"/>',
+        f'<rect width="{f.width}" height="{f.height}" fill="{hex_colour(SEA_COLOUR)}"/>',
     ]
-    for p in f.prims:
-        if p.kind == "poly":
-            pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in p.pts)
-            fill = _hex(p.fill) if p.fill else "none"
-            stroke = f' stroke="{_hex(p.stroke)}" stroke-width="{p.width:.1f}"' if p.stroke else ""
-            out.append(f'<polygon points="{pts}" fill="{fill}"{stroke}/>')
-        elif p.kind == "line":
-            (x1, y1), (x2, y2) = p.pts
-            out.append(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                f'stroke="{_hex(p.stroke or (0, 0, 0))}" stroke-width="{p.width:.1f}"/>'
-            )
-        elif p.kind == "circle":
-            ((x, y),) = p.pts
-            if p.fill:
-                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="{_hex(p.fill)}"/>')
-            else:
-                out.append(
-                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="none" '
-                    f'stroke="{_hex(p.stroke or (0, 0, 0))}" stroke-width="1.2"/>'
-                )
-        elif p.kind == "text":
-            ((x, y),) = p.pts
-            out.append(
-                f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{p.size:.1f}" '
-                f'fill="#000">{escape(p.text)}</text>'
-            )
+    out.extend(prim_svg(p) for p in f.prims)
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def prim_svg(p: Prim) -> str:
+    """One primitive as an SVG element."""
+    if p.kind == "poly":
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in p.pts)
+        fill = hex_colour(p.fill) if p.fill else "none"
+        stroke = f' stroke="{hex_colour(p.stroke)}" stroke-width="{p.width:.1f}"' if p.stroke else ""
+        return f'<polygon points="{pts}" fill="{fill}"{stroke}/>'
+    if p.kind == "line":
+        (x1, y1), (x2, y2) = p.pts
+        return (
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+            f'stroke="{hex_colour(p.stroke or (0, 0, 0))}" stroke-width="{p.width:.1f}"/>'
+        )
+    if p.kind == "circle":
+        ((x, y),) = p.pts
+        if p.fill:
+            return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="{hex_colour(p.fill)}"/>'
+        return (
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{p.width:.1f}" fill="none" '
+            f'stroke="{hex_colour(p.stroke or (0, 0, 0))}" stroke-width="1.2"/>'
+        )
+    ((x, y),) = p.pts
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{p.size:.1f}" '
+        f'fill="#000">{escape(p.text)}</text>'
+    )
 
 
 def render_png(hexmap: HexMap, region: str | None, path: Path) -> None:

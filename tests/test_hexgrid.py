@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
 from engine.hexmap import MapError, Side
-from engine.mapbuilder import build_map
+from engine.position import build_map
 
 GRID = HexGrid(300, 185)
 hexes = st.integers(min_value=0, max_value=GRID.size - 1)

@@ -19,7 +19,8 @@ from engine.ai.attack import ENOUGH, Judge, candidates
 from engine.ai.picture import Picture
 from engine.hexgrid import NO_HEX
 from engine.reach import air_search, can_land
-from engine.state import NO_UNIT, Unit, other
+from engine.sides import other
+from engine.state import NO_UNIT, Unit
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn

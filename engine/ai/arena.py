@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from engine import ai, api
 from engine.actions import EngineError
-from engine.state import SIDES, GameState, date_text, parse_date
+from engine.sides import SIDES
+from engine.state import GameState, date_text, parse_date
 from engine.world import World
 
 #: Countries whose fall the arena records (the bot-vs-bot acceptance questions).
@@ -82,7 +83,7 @@ def objective_hexes(state: GameState) -> list[int]:
 
 
 def held(state: GameState, hexes: list[int]) -> dict[str, int]:
-    out = dict.fromkeys(SIDES, 0)
+    out: dict[str, int] = dict.fromkeys(SIDES, 0)
     for h in hexes:
         s = state.side_controlling(h)
         if s in out:
@@ -91,7 +92,7 @@ def held(state: GameState, hexes: list[int]) -> dict[str, int]:
 
 
 def gained(state: GameState, hexes: list[int], start: dict[int, str]) -> dict[str, int]:
-    out = dict.fromkeys(SIDES, 0)
+    out: dict[str, int] = dict.fromkeys(SIDES, 0)
     country_of = state.world.map.country_of
     for h in hexes:
         s = state.side_controlling(h)
@@ -135,8 +136,8 @@ def play_game(
     overrun: dict[str, str] = {}
     furthest = (date_text(state.date), 0)
     month_seconds: list[float] = []
-    decide_seconds = dict.fromkeys(SIDES, 0.0)
-    decisions = dict.fromkeys(SIDES, 0)
+    decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
+    decisions: dict[str, int] = dict.fromkeys(SIDES, 0)
     chance_no = 0
     decision_no = 0
     stalls = 0
@@ -153,7 +154,7 @@ def play_game(
                 api.apply_chance(state, _seed(game_seed, chance_no.to_bytes(8, "big")))
                 chance_no += 1
             elif d.kind == "simultaneous":
-                orders = {}
+                orders: dict[str, list[api.Action]] = {}
                 for side in d.sides:
                     t0 = clock()
                     orders[side] = ai.decide(

@@ -24,8 +24,10 @@ from engine.ai.front import aims
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
 from engine.combat import attack_candidates, attack_strength, defence_strength
-from engine.state import NO_UNIT, GameState, Unit, other
+from engine.sides import other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.supply import SupplyMap
+from engine.units import UnitType
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -54,14 +56,14 @@ def advance(turn: Turn) -> None:
     preferring a unit whose own hex keeps another defender (the front must not open)."""
     state = turn.state
     pic = Picture(state, turn.side)
-    for row in state.pending.get("advance", []):
-        h, eligible, done = int(row[0]), [int(i) for i in row[1]], int(row[2])
+    for right in state.memo.advances or ():
+        h, eligible, done = right.hex, right.eligible, right.taken
         room = (2 if h in pic.objectives else 1) - done
         units = [state.units[i] for i in eligible if i in state.units]
         units.sort(
             key=lambda u: (
                 pic.my_count_at.get(u.hex, 0) < 2 and u.hex in pic.frontier,
-                u.type != "armor",
+                u.type is not UnitType.ARMOR,
                 -u.strength,
                 u.id,
             )
@@ -100,7 +102,7 @@ class Judge:
             self.attack(attackers, supports),
             self.defence(h, defenders),
             sum(u.strength for u in attackers),
-            sum(u.strength for u in defenders if u.type != "supply"),
+            sum(u.strength for u in defenders if u.type is not UnitType.SUPPLY),
             retreats,
         )
 
@@ -172,7 +174,7 @@ def _supports(state: GameState, side: str, h: int) -> list[Unit]:
         if (u.is_air and u.bomber > 0 and not u.kamikaze) or (
             u.is_naval
             and u.attack > 0
-            and u.type not in ("submarine", "carrier", "transport", "convoy")
+            and u.type not in (UnitType.SUBMARINE, UnitType.CARRIER, UnitType.TRANSPORT, UnitType.CONVOY)
             and not u.in_port
         ):
             out.append(u)

@@ -19,7 +19,7 @@ from engine.actions import Action
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
 from engine.deployment import home_area
-from engine.state import NO_UNIT, GameState, Unit, split_land_key
+from engine.state import NO_UNIT, GameState, Unit
 from engine.units import FORTIFICATION_COST, UnitType, max_strength
 
 if TYPE_CHECKING:
@@ -55,11 +55,11 @@ def deployment(turn: Turn) -> None:
             continue
         area = placement_area(state, name)
         if c.free_land and area:
-            for key, n in sorted(c.free_land.items(), key=lambda kv: (kv[0] != "armor", kv[0])):
-                t, move = split_land_key(key)
-                if t == UnitType.SUPPLY:
+            for key, n in sorted(c.free_land.items()):
+                t, move = key.type.value, key.move
+                if key.type is UnitType.SUPPLY:
                     continue
-                top = max(1, max_strength(name, UnitType(t), year, move))
+                top = max(1, max_strength(name, key.type, year, move))
                 left = n
                 while left > 0:
                     points = min(top, left)
@@ -112,7 +112,7 @@ def _merge(turn: Turn, year: int) -> None:
         a, b = units[0], units[1]
         if (a.country, a.type, a.move) != (b.country, b.type, b.move):
             continue
-        if a.strength + b.strength <= max_strength(a.country, UnitType(a.type), year, a.move):
+        if a.strength + b.strength <= max_strength(a.country, a.type, year, a.move):
             turn.batch.offer(Action("merge", (b.id, a.id)))
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.state import split_land_key
 from engine.units import COSTS, REPAIR_COST, UnitType
 
 if TYPE_CHECKING:
@@ -43,7 +42,7 @@ def build(turn: Turn) -> None:
             continue
         infantry, armor = [], []
         for key, have in sorted(c.pool_land.items()):
-            t, move = split_land_key(key)
+            t, move = key.type, key.move
             if have <= 0:
                 continue
             if t == UnitType.INFANTRY:

@@ -26,6 +26,7 @@ from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
 from engine.reach import land_reach, rail_search
 from engine.state import Unit
+from engine.units import UnitType
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -118,9 +119,9 @@ def _options(turn: Turn, pic: Picture, second: bool) -> dict[int, dict[int, Acti
     state = turn.state
     out: dict[int, dict[int, Action]] = {}
     for u in pic.my_land:
-        if u.type == "supply" or u.strength <= 0:
+        if u.type is UnitType.SUPPLY or u.strength <= 0:
             continue
-        if second and (u.moved or u.railed or (u.attacked and u.type != "armor")):
+        if second and (u.moved or u.railed or (u.attacked and u.type is not UnitType.ARMOR)):
             continue
         per: dict[int, Action] = {}
         for h in land_reach(state, u, ignore_zoc=None if not second else False):

@@ -15,8 +15,10 @@ from collections.abc import Iterable
 from functools import cached_property
 
 from engine.hexgrid import NO_HEX
-from engine.state import NO_UNIT, GameState, Unit, other
+from engine.sides import other
+from engine.state import NO_UNIT, GameState, Unit
 from engine.supply import SupplyMap, supply_map
+from engine.units import UnitType
 
 #: How far (in hexes) threat from enemy land units is counted.
 THREAT_RADIUS = 4
@@ -60,7 +62,7 @@ class Picture:
                 if u.is_land:
                     self.my_land.append(u)
                     self.my_at[u.hex] = self.my_at.get(u.hex, 0) + u.strength
-                    if u.type != "supply":
+                    if u.type is not UnitType.SUPPLY:
                         self.my_count_at[u.hex] = self.my_count_at.get(u.hex, 0) + 1
                 elif u.is_air:
                     self.my_air.append(u)

@@ -204,9 +204,32 @@ def undo(
 
 
 @user_errors
-def verify(file: Annotated[Path, typer.Argument(help="A turn file")], ws_path: WorkspaceOpt = None) -> None:
-    """Check one file against the local game; changes nothing."""
-    typer.echo(audit.verify_file(workspace(ws_path), file))
+def verify(
+    files: Annotated[
+        list[Path], typer.Argument(help="A turn file (with --no-engine: a game's files in arrival order)")
+    ],
+    no_engine: Annotated[
+        bool, typer.Option("--no-engine", help="Check only what docs/turn-file-format.md defines, without the engine")
+    ] = False,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Check one file against the local game, or (--no-engine) a game's files by the format's rules alone."""
+    if no_engine:
+        from pbem import spec_verify
+
+        named = spec_verify.read_paths(files)
+        if not named:
+            raise PbemError("no turn files to verify", "usage")
+        verdict = spec_verify.verify([data for _, data in named])
+        for line in verdict.lines:
+            typer.echo(line)
+        typer.echo(verdict.summary() if verdict.valid else f"{named[verdict.first_bad or 0][0]}: {verdict.summary()}")
+        if not verdict.valid:
+            raise typer.Exit(1)
+        return
+    if len(files) != 1:
+        raise PbemError("give one turn file (several only with --no-engine)", "usage")
+    typer.echo(audit.verify_file(workspace(ws_path), files[0]))
 
 
 @user_errors

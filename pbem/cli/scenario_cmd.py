@@ -31,7 +31,12 @@ def _info_or_exit(name: str) -> dict[str, Any]:
     if name not in names:
         _fail(f"unknown scenario '{name}'; choose one of: {', '.join(names)}", 2)
     try:
-        return api.describe_scenario(name, _world_or_exit())
+        info = api.describe_scenario(name, _world_or_exit())
+        # What a turn-file verifier pins (docs/turn-file-format.md, "Pinned scenarios").
+        info["engine"] = api.ENGINE_VERSION
+        info["digest"] = api.scenario_digest(name)
+        info["start_state"] = api.state_hash(api.new_game(name, {})).hex()
+        return info
     except api.ScenarioError as exc:
         # Broken packaged data is a bug in the release, but the user still gets one line.
         _fail(f"error: scenario data is broken: {exc}", 1)
@@ -66,6 +71,8 @@ def _text(info: dict[str, Any]) -> str:
         extra = ", may place units there in the first turn" if sc["first_turn_placement"] else ""
         out.append(f"  {sc['country']} controls '{sc['temp_border']}'{extra}")
     out.append(f"  {info['arrivals']} scheduled arrivals")
+    out.append(f"  engine {info['engine']}, scenario digest {info['digest']}")
+    out.append(f"  state hash at the start {info['start_state']}")
     out.append("")
     out.append(f"  {'country':<16} {'side':<7} {'money':>6}  {'land points':<46} {'naval':>5} {'air':>4}")
     for c in info["countries"]:

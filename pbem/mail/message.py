@@ -19,6 +19,8 @@ from pathlib import Path
 TURN_NAME = re.compile(r"^(?P<game>[0-9a-f]{12})-(?P<seq>[0-9]{5})-(?P<side>axis|allies)\.pbem$")
 TURN_SUFFIX = ".pbem"
 MIME_TYPE = ("application", "x-pbem")
+MAX_MULTIPARTS = 64
+MESSAGE_ID_RE = re.compile(r"<[!-;=?-~]{1,240}>")  # printable ASCII without spaces, '<' or '>'
 # How many earlier Message-IDs a References header carries; long enough to keep
 # a thread together in every client, short enough to keep headers small.
 MAX_REFERENCES = 12
@@ -88,9 +90,7 @@ def build_turn_mail(
     msg["Subject"] = subject or turn_subject(turn)
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = message_id
-    if references:
-        msg["In-Reply-To"] = references[-1]
-        msg["References"] = " ".join(references[-MAX_REFERENCES:])
+    _thread(msg, references or [])
     msg["X-Pbem-Game"] = turn.game_id
     msg["X-Pbem-Seq"] = str(turn.seq)
     msg.set_content(body)
@@ -110,11 +110,17 @@ def build_text_mail(
     msg["Subject"] = subject
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain=domain)
-    if references:
-        msg["In-Reply-To"] = references[-1]
-        msg["References"] = " ".join(references[-MAX_REFERENCES:])
+    _thread(msg, references or [])
     msg.set_content(body)
     return msg
+
+
+def _thread(msg: EmailMessage, references: list[str]) -> None:
+    # Ids queued before they were checked may be unwritable; a header must never fail a send.
+    refs = [r for r in references if clean_message_id(r) == r][-MAX_REFERENCES:]
+    if refs:
+        msg["In-Reply-To"] = refs[-1]
+        msg["References"] = " ".join(refs)
 
 
 @dataclass(frozen=True)
@@ -131,17 +137,30 @@ class IncomingMail:
     problems: list[str]  # attachments refused before the game layer saw them, one line each
 
 
+def clean_message_id(value: str) -> str:
+    """One Message-ID as ``<id>``, or "" for anything else (a folded header, several ids,
+    spaces or control characters): such a value could never be written into a reply's headers."""
+    value = value.strip()
+    return value if MESSAGE_ID_RE.fullmatch(value) else ""
+
+
 def parse_mail(raw: bytes, max_attachment_bytes: int) -> IncomingMail:
     """Take the turn-file attachments out of a raw mail; never raises on hostile input."""
-    msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)
-    message_id = str(msg.get("Message-ID", "") or "").strip()
+    # The standard parser recurses once per nested multipart: a mail nested a thousand deep
+    # would exhaust the stack.  Real turn mails hold a handful of parts.
+    if raw.lower().count(b"multipart/") > MAX_MULTIPARTS:
+        return IncomingMail("", "", [], [f"the mail has more than {MAX_MULTIPARTS} nested parts; not read"])
+    try:
+        msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)
+        parts = [part for part in msg.walk() if not part.is_multipart()]
+    except RecursionError:
+        return IncomingMail("", "", [], ["the mail is nested too deeply to read"])
+    message_id = clean_message_id(str(msg.get("Message-ID", "") or ""))
     senders = getaddresses([str(msg.get("From", ""))])
     sender = senders[0][1].strip().lower() if senders else ""
     attachments: list[Attachment] = []
     problems: list[str] = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
+    for part in parts:
         filename = part.get_filename()
         if not filename or not filename.lower().endswith(TURN_SUFFIX):
             continue

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.mail.message import MAX_REFERENCES, thread_root
+from pbem.mail.message import MAX_REFERENCES, clean_message_id, thread_root
 from pbem.mail.store import load_json, mail_dir, save_json
 
 
 class ThreadBook:
     def __init__(self, workspace: Path) -> None:
         self.path = mail_dir(workspace) / "threads.json"
-        self.games: dict[str, list[str]] = load_json(self.path, {})
-        self.dirty = False
+        games: dict[str, list[str]] = load_json(self.path, {})
+        # Records written before ids were checked may hold one that no header can carry.
+        self.games = {gid: [i for i in ids if clean_message_id(i) == i] for gid, ids in games.items()}
+        self.dirty = self.games != games
 
     def references(self, game_id: str) -> list[str]:
         """The root first, then the latest mails of the game; the last one is In-Reply-To."""
@@ -20,8 +22,8 @@ class ThreadBook:
         return [thread_root(game_id), *ids[-(MAX_REFERENCES - 1) :]]
 
     def add(self, game_id: str, message_id: str) -> None:
-        message_id = message_id.strip()
-        if not message_id.startswith("<") or not message_id.endswith(">") or len(message_id) > 250:
+        message_id = clean_message_id(message_id)
+        if not message_id:
             return  # a missing or strange Message-ID cannot be referred to safely
         ids = self.games.setdefault(game_id, [])
         if message_id in ids:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine import ai
 from engine.actions import Action
-from tests.ai.worlds import advance_to, armor, at_war, hx, infantry
+from engine.position import hex_at as hx
+from tests.ai.worlds import advance_to, armor, at_war, infantry
 
 SEED = b"\x04" * 32
 

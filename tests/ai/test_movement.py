@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine import ai, api
-from tests.ai.worlds import LONG_WORLD, advance_to, at_war, hx, infantry
+from engine.position import hex_at as hx
+from tests.ai.worlds import LONG_WORLD, advance_to, at_war, infantry
 
 SEED = b"\x03" * 32
 

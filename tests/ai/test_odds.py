@@ -37,7 +37,8 @@ def test_better_odds_clear_the_hex_more_often() -> None:
 
 
 def test_defence_strength_terrain_and_supply() -> None:
-    from tests.ai.worlds import at_war, hx, infantry
+    from engine.position import hex_at as hx
+    from tests.ai.worlds import at_war, infantry
 
     state = at_war()
     uid = infantry(state, "Poland", "4,2", 4)  # forest

@@ -5,7 +5,8 @@ from __future__ import annotations
 from engine import api
 from engine.ai.front import MIN_HOLD, need_map
 from engine.ai.picture import Picture
-from tests.ai.worlds import at_war, hx, infantry
+from engine.position import hex_at as hx
+from tests.ai.worlds import at_war, infantry
 
 
 def test_frontier_is_our_land_next_to_the_enemy() -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from engine import ai, api
 from engine.ai import declare
-from engine.state import parse_date
-from tests.ai.worlds import advance_to, at_war, hx, infantry
+from engine.position import hex_at as hx
+from engine.state import LandKey, parse_date
+from engine.units import UnitType
+from tests.ai.worlds import advance_to, at_war, infantry
 
 SEED = b"\x02" * 32
 
@@ -13,7 +15,7 @@ SEED = b"\x02" * 32
 def test_deployment_forms_full_units_at_the_front() -> None:
     state = at_war()
     infantry(state, "Poland", "3,3", 5)
-    state.countries["Germany"].free_land = {"infantry/3": 20}
+    state.countries["Germany"].free_land = {LandKey(UnitType.INFANTRY, 3): 20}
     advance_to(state, "deployment")
     actions = ai.decide(state, "axis", SEED)
     placed = [a for a in actions if a.kind == "place_land"]
@@ -27,7 +29,7 @@ def test_deployment_forms_full_units_at_the_front() -> None:
 def test_builds_spend_the_money_on_land_points() -> None:
     state = at_war()
     g = state.countries["Germany"]
-    g.money, g.pool_land = 1500, {"infantry/3": 40, "armor/5": 20}
+    g.money, g.pool_land = 1500, {LandKey(UnitType.INFANTRY, 3): 40, LandKey(UnitType.ARMOR, 5): 20}
     advance_to(state, "build")
     money = state.countries["Germany"].money
     actions = ai.decide(state, "axis", SEED)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from engine import api
-from engine.mapbuilder import build_world
-from engine.state import GameState
-from engine.units import UnitProfile, UnitType
+from engine.position import build_world, put
+from engine.state import GameState, LandKey
 from engine.war import enter_war
 from engine.world import CountryInfo
 
@@ -33,19 +32,11 @@ def at_war(world: object = FRONT_WORLD) -> GameState:
 
 
 def infantry(state: GameState, country: str, label: str, strength: int = 3) -> int:
-    u = state.new_unit(country, UnitProfile(UnitType.INFANTRY, strength=strength, move=3))
-    state.place(u, state.world.map.grid.parse_label(label))
-    return u.id
+    return put(state, country, "infantry", label, strength=strength).id
 
 
 def armor(state: GameState, country: str, label: str, strength: int = 6) -> int:
-    u = state.new_unit(country, UnitProfile(UnitType.ARMOR, strength=strength, move=5))
-    state.place(u, state.world.map.grid.parse_label(label))
-    return u.id
-
-
-def hx(state: GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
+    return put(state, country, "armor", label, strength=strength).id
 
 
 def _long_picture() -> str:
@@ -135,6 +126,6 @@ def europe_1939(state: GameState) -> None:
         "Soviet Union": {"infantry/3": 80, "armor/5": 10},
     }
     for name, pool in pools.items():
-        state.countries[name].pool_land = dict(pool)
+        state.countries[name].pool_land = {LandKey.from_wire(k): n for k, n in pool.items()}
     enter_war(state, "Germany", "axis")
     state.countries["Germany"].money = 1000

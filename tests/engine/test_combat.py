@@ -24,10 +24,11 @@ from engine.combat import (
     take_losses,
 )
 from engine.hexmap import Side, WeatherZone
-from engine.mapbuilder import build_world
+from engine.position import build_world
+from engine.position import hex_at as hx
 from engine.rng import Rng
 from engine.sequence import STEP_INDEX
-from engine.state import GameState, Unit, parse_date
+from engine.state import AdvanceRight, GameState, Unit, parse_date
 from engine.supply import supply_map
 from engine.units import UnitProfile, UnitType
 from engine.world import World
@@ -79,10 +80,6 @@ def put(state: GameState, country: str, label: str, t: UnitType = UnitType.INFAN
     h = state.world.map.grid.parse_label(label)
     state.place(u, h)
     return u
-
-
-def hx(state: GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
 
 
 def refusal(state: GameState, action: Action, phase: object = None) -> str:
@@ -327,7 +324,7 @@ def test_defender_retreats_after_losses_toward_a_city() -> None:
     assert att.strength == 6
     assert "odds 2.00" in log[0] and "retreats" in log[0]
     assert state.controller_of(hx(state, "2,1")) == "Germany"  # emptied: passes to the attacker
-    assert state.pending["advance"] == [[hx(state, "2,1"), [att.id], 0]]
+    assert state.memo.advances == [AdvanceRight(hx(state, "2,1"), [att.id], 0)]
 
 
 def test_unwilling_defender_takes_double_losses() -> None:
@@ -380,7 +377,7 @@ def test_eliminated_defender_hex_passes_to_attacker_and_allows_advance() -> None
     step.apply(state, "axis", Action("advance", (target, b.id)))
     assert "at most 2" in refusal(state, Action("advance", (target, c.id)), step)
     step.leave(state)
-    assert "advance" not in state.pending
+    assert state.memo.advances is None
 
 
 def test_attackers_can_all_be_eliminated_at_low_odds() -> None:
@@ -474,7 +471,7 @@ def test_successful_overrun_lets_armor_ignore_control_zones() -> None:
     log = declare_and_roll(state, 0.7, 0.9, overrun=True)
     assert armor.overran and armor.attacked
     assert log[0].startswith("overrun on 2,1")
-    assert "advance" not in state.pending  # overruns have no advance step
+    assert state.memo.advances is None  # overruns have no advance step
 
 
 def test_failed_overrun_sets_nothing() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from engine.control import resolve_pockets, take_control
-from tests.engine.test_movement import game, hx, put
+from engine.position import hex_at as hx
+from engine.position import put
+from engine.position import setup as game
 
 
 def test_take_control_destroys_the_other_sides_installations() -> None:

@@ -7,9 +7,9 @@ import pytest
 
 from engine import api, supply
 from engine.actions import PASS, Action, IllegalAction
-from engine.mapbuilder import build_world
+from engine.position import build_world
 from engine.sequence import STEP_INDEX, begin
-from engine.state import GameState
+from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import enter_war
 
@@ -37,7 +37,7 @@ def hx(label: str) -> int:
     return WORLD.map.grid.parse_label(label)
 
 
-def deployment(**pools: dict[str, int]) -> GameState:
+def deployment(**pools: dict[LandKey, int]) -> GameState:
     """A state at the deployment phase with Germany (Axis) and Poland, UK (Allies) at war."""
     state = api.new_game(WORLD)
     for name, pool in pools.items():
@@ -62,7 +62,7 @@ def land_at(state: GameState, label: str) -> list[tuple[str, str, int]]:
 def test_land_points_are_merged_into_units_up_to_the_largest_size() -> None:
     """Rulebook "Strength Points": points are combined when placed, up to the table's maximum
     (Germany infantry with movement 3: 8); supplement "Placement": in the home country."""
-    state = deployment(Germany={"infantry/3": 12})
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 12})
     with pytest.raises(IllegalAction, match="at most 8 strength points"):
         api.check(state, "axis", Action("place_land", ("Germany", "infantry", 3, 9, hx("6,1"))))
     with pytest.raises(IllegalAction, match="has 12 infantry points"):
@@ -73,12 +73,12 @@ def test_land_points_are_merged_into_units_up_to_the_largest_size() -> None:
     assert land_at(state, "6,1") == [("Germany", "infantry", 8)]
     # The 4 points not placed went back to the pool that can be bought.
     assert state.countries["Germany"].free_land == {}
-    assert state.countries["Germany"].pool_land == {"infantry/3": 4}
+    assert state.countries["Germany"].pool_land == {LandKey(UnitType.INFANTRY, 3): 4}
 
 
 def test_armor_may_not_be_placed_in_desert_and_stacking_counts() -> None:
     """Supplement "Placement": no armor in desert or icecap; "Stacking": 2 ordinary land units."""
-    state = deployment(Germany={"armor/5": 4, "infantry/3": 3})
+    state = deployment(Germany={LandKey(UnitType.ARMOR, 5): 4, LandKey(UnitType.INFANTRY, 3): 3})
     with pytest.raises(IllegalAction, match="desert hex 7,0"):
         api.check(state, "axis", Action("place_land", ("Germany", "armor", 5, 1, hx("7,0"))))
     place = [Action("place_land", ("Germany", "infantry", 3, 1, hx("6,0"))) for _ in range(3)]
@@ -129,7 +129,7 @@ def test_air_units_need_spare_airbase_capacity() -> None:
 def test_merge_and_split() -> None:
     """Rulebook "Strength Points": units of the same hex, type and nationality merge within
     the maximum; a unit may be split in two."""
-    state = deployment(Germany={"infantry/3": 10})
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 10})
     deploy(
         state,
         axis=[
@@ -185,7 +185,7 @@ def test_bought_units_arrive_at_the_deployment_phase_of_their_arrival_date() -> 
     state.date += 1
     state.step = STEP_INDEX["deployment"]
     begin(state)
-    assert state.countries["Germany"].free_land == {"armor/5": 4}
+    assert state.countries["Germany"].free_land == {LandKey(UnitType.ARMOR, 5): 4}
     assert state.countries["Germany"].transit == []
 
 
@@ -193,7 +193,7 @@ def test_soviet_units_may_use_the_border_hexes_in_the_first_turn_after_entry() -
     """Supplement "Placing units": in the first turn after the Soviet Union enters the war,
     its units may also be placed in the border hexes it controls."""
     state = api.new_game(WORLD)
-    state.countries["Soviet Union"].pool_land = {"infantry/3": 4}
+    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): 4}
     for h in ("9,1", "9,2"):
         state.set_controller(hx(h), "Soviet Union")
     enter_war(state, "Germany", "axis")
@@ -203,7 +203,7 @@ def test_soviet_units_may_use_the_border_hexes_in_the_first_turn_after_entry() -
     order = Action("place_land", ("Soviet Union", "infantry", 3, 2, hx("9,1")))
     api.check(state, "allies", order)
     state.date += 1
-    state.countries["Soviet Union"].free_land = {"infantry/3": 2}
+    state.countries["Soviet Union"].free_land = {LandKey(UnitType.INFANTRY, 3): 2}
     with pytest.raises(IllegalAction, match="not a home hex"):
         api.check(state, "allies", order)
 
@@ -213,7 +213,7 @@ def test_placement_needs_supply_except_supply_units_on_the_turn_of_entry(monkeyp
     supply units may be placed out of supply, and hexes connected to them count as supplied."""
     supplied = {hx("5,1")}
     monkeypatch.setattr(supply, "supplied_hexes", lambda state, country: supplied, raising=False)
-    state = deployment(Germany={"infantry/3": 3, "supply/3": 1})
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 3, LandKey(UnitType.SUPPLY, 3): 1})
     far = Action("place_land", ("Germany", "infantry", 3, 1, hx("7,2")))
     with pytest.raises(IllegalAction, match="supplies"):
         api.check(state, "axis", far)
@@ -224,7 +224,7 @@ def test_placement_needs_supply_except_supply_units_on_the_turn_of_entry(monkeyp
 
 def test_legal_actions_agree_with_check() -> None:
     """Every action legal() lists passes check() (engine rule: check agrees with legal)."""
-    state = deployment(Germany={"infantry/3": 3, "armor/5": 2})
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 3, LandKey(UnitType.ARMOR, 5): 2})
     state.countries["Germany"].money = 500
     legal = api.legal_actions(state, "axis")
     assert legal == sorted(legal, key=lambda a: (a.kind, a.args))

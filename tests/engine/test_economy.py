@@ -9,9 +9,9 @@ from engine import api
 from engine.actions import PASS, Action, IllegalAction
 from engine.economy import Build, income_of
 from engine.losses import eliminate, lose_points
-from engine.mapbuilder import build_world
-from engine.sequence import STEP_INDEX, begin
-from engine.state import GameState
+from engine.position import begin_at, build_world
+from engine.sequence import STEP_INDEX
+from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import enter_war
 from engine.world import CountryInfo
@@ -53,8 +53,7 @@ def at_war() -> GameState:
 
 
 def enter(state: GameState, phase: str) -> None:
-    state.step = STEP_INDEX[phase]
-    begin(state)
+    begin_at(state, phase)
     assert api.decision(state).phase == phase
 
 
@@ -179,7 +178,7 @@ def test_buying_land_points_and_their_arrival() -> None:
     (infantry $100B, 1 month; armor $200B, 3 months); money never goes negative."""
     state = at_war()
     g = state.countries["Germany"]
-    g.money, g.pool_land = 700, {"infantry/3": 10, "armor/5": 5}
+    g.money, g.pool_land = 700, {LandKey(UnitType.INFANTRY, 3): 10, LandKey(UnitType.ARMOR, 5): 5}
     enter(state, "build")
     with pytest.raises(IllegalAction, match="cost \\$800B"):
         api.check(state, "axis", Action("buy", ("Germany", "armor", 5, 4)))
@@ -191,11 +190,11 @@ def test_buying_land_points_and_their_arrival() -> None:
     date = state.date
     run(state, axis=[Action("buy", ("Germany", "armor", 5, 2)), Action("buy", ("Germany", "infantry", 3, 3))])
     g = state.countries["Germany"]
-    assert g.money == 0 and g.pool_land == {"infantry/3": 7, "armor/5": 3}
+    assert g.money == 0 and g.pool_land == {LandKey(UnitType.INFANTRY, 3): 7, LandKey(UnitType.ARMOR, 5): 3}
     # Nothing else happens in this world, so play ran on to the next deployment phase,
     # where the infantry (1 month) has arrived and the armor (3 months) is on its way.
     assert (state.date - date, api.decision(state).phase) == (1, "deployment")
-    assert g.free_land == {"infantry/3": 3}
+    assert g.free_land == {LandKey(UnitType.INFANTRY, 3): 3}
     assert [d - date for d, _ in g.transit] == [3]
 
 
@@ -203,7 +202,7 @@ def test_conquered_and_neutral_countries_cannot_buy() -> None:
     """Rulebook "Conquest": a conquered country may not buy units."""
     state = at_war()
     state.countries["Italy"].money = 500
-    state.countries["Italy"].pool_land = {"infantry/3": 3}
+    state.countries["Italy"].pool_land = {LandKey(UnitType.INFANTRY, 3): 3}
     state.countries["Italy"].conquered = True
     state.step = STEP_INDEX["build"]
     with pytest.raises(IllegalAction, match="conquered"):
@@ -260,9 +259,9 @@ def test_buy_back_rules() -> None:
     inf = state.new_unit("Germany", UnitProfile(UnitType.INFANTRY, strength=5, move=3))
     state.place(inf, hx("2,0"))
     lose_points(state, inf, 2)
-    assert inf.strength == 3 and g.pool_land == {"infantry/3": 2}
+    assert inf.strength == 3 and g.pool_land == {LandKey(UnitType.INFANTRY, 3): 2}
     eliminate(state, inf)
-    assert g.pool_land == {"infantry/3": 5} and inf.id not in state.units
+    assert g.pool_land == {LandKey(UnitType.INFANTRY, 3): 5} and inf.id not in state.units
     at_sea = state.new_unit("Germany", SHIP)
     state.place(at_sea, hx("1,0"))
     eliminate(state, at_sea)

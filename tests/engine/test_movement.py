@@ -10,74 +10,19 @@ from engine import api
 from engine.actions import Action, IllegalAction
 from engine.hexgrid import NO_HEX
 from engine.hexmap import WeatherZone
-from engine.mapbuilder import build_world
-from engine.newgame import control_home_lands
+from engine.position import hex_at as hx
+from engine.position import open_step as goto
+from engine.position import put
+from engine.position import setup as game
 from engine.reach import land_reach, naval_destinations, naval_search
-from engine.sequence import STEP_INDEX, current
-from engine.state import NO_UNIT, GameState, Unit, parse_date
-from engine.units import UnitProfile, UnitType
+from engine.sequence import current
+from engine.state import NO_UNIT, GameState
 from engine.world import CountryInfo
 from engine.zoc import naval_zoc
 
-# --- helpers (also used by the other movement test modules) -------------------------------
-
-PROFILES = {
-    "infantry": UnitProfile(UnitType.INFANTRY, strength=3, move=3),
-    "armor": UnitProfile(UnitType.ARMOR, strength=4, move=5),
-    "paratrooper": UnitProfile(UnitType.PARATROOPER, strength=1, move=3),
-    "supply": UnitProfile(UnitType.SUPPLY, move=3),
-    "destroyer": UnitProfile(UnitType.DESTROYER, attack=2, sub_attack=2, defense=2, move=4),
-    "submarine": UnitProfile(UnitType.SUBMARINE, attack=1, sub_attack=2, defense=1, move=4),
-    "transport": UnitProfile(UnitType.TRANSPORT, defense=1, move=4),
-    "carrier": UnitProfile(UnitType.CARRIER, defense=2, move=4),
-    "fighter": UnitProfile(UnitType.FIGHTER, attack=2, bomber=0, defense=2, move=4),
-    "navy_fighter": UnitProfile(UnitType.FIGHTER, attack=2, defense=2, move=4, carrier_based=True),
-    "air_transport": UnitProfile(UnitType.AIR_TRANSPORT, defense=1, move=4),
-}
-
-
-def game(
-    picture: str,
-    *,
-    axis: tuple[str, ...] = ("Germany",),
-    allies: tuple[str, ...] = ("Poland",),
-    step: str = "axis.first_movement",
-    date: str = "1940-07",
-    **options: object,
-) -> GameState:
-    """A state on a test map, both sides at war, at the start of ``step``."""
-    given = {c.name: c for c in options.pop("countries", ())}  # type: ignore[attr-defined]
-    infos = [given.get(n, CountryInfo(n)) for n in (*axis, *allies)]
-    infos += [c for n, c in given.items() if n not in (*axis, *allies)]
-    world = build_world(picture, countries=infos, **options)  # type: ignore[arg-type]
-    state = GameState(world)
-    control_home_lands(state)
-    for names, side in ((axis, "axis"), (allies, "allies")):
-        for name in names:
-            c = state.countries[name]
-            c.side, c.at_war, c.entered = side, True, 0
-    state.date = parse_date(date)
-    goto(state, step)
-    return state
-
-
-def goto(state: GameState, step: str) -> None:
-    state.step = STEP_INDEX[step]
-    phase = current(state)
-    phase.enter(state)
-    state.acting = list(phase.actors(state))
-
-
-def hx(state: GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
-
-
-def put(state: GameState, country: str, what: str, at: str, **changes: object) -> Unit:
-    u = state.new_unit(country, PROFILES[what])
-    for k, v in changes.items():
-        setattr(u, k, v)
-    state.place(u, hx(state, at))
-    return u
+# --- helpers --------------------------------------------------------------------------------
+# A state on a test map (both sides at war, at the start of a step), hexes and units:
+# engine.position's setup, open_step, hex_at and put, under short names.
 
 
 def order(state: GameState, side: str, text: str) -> None:
@@ -536,7 +481,8 @@ def test_air_mission_must_keep_a_base_within_reach() -> None:
     assert "no friendly base" in refused(s, "axis", "move #1 3,0")
     order(s, "axis", "move #1 2,0")
     assert ftr.origin == hx(s, "0,0") and ftr.hex == hx(s, "2,0")
-    assert s.pending["paths"] == {"1": [hx(s, "1,0"), hx(s, "2,0")]}
+    assert s.memo.paths == {1: [hx(s, "1,0"), hx(s, "2,0")]}
+    assert s.to_doc()["pending"]["paths"] == {"1": [hx(s, "1,0"), hx(s, "2,0")]}
 
 
 def test_air_returns_to_a_base_in_the_second_movement_or_is_eliminated() -> None:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine import api
 from engine.actions import Action
-from engine.mapbuilder import build_world
 from engine.newgame import new_scenario_game, start_scenario, world_matching
+from engine.position import build_world
 from engine.scenario import ScenarioError, parse_scenario
 from engine.sequence import begin
+from engine.state import LandKey
+from engine.units import UnitType
 from engine.world import CountryInfo
 
 COUNTRIES = "\n".join(
@@ -94,7 +98,7 @@ def small_game():  # type: ignore[no-untyped-def]
             for c in scenario.countries
         ],
     )
-    world.extra["scenario"] = scenario
+    world = dataclasses.replace(world, schedule=scenario)
     return world, start_scenario(world, scenario)
 
 
@@ -106,14 +110,15 @@ def test_the_1939_start_sides_money_pools_and_japanese_china() -> None:
     assert state.date == 1939 * 12 + 8 and api.decision(state).phase == "war_declaration"
     c = state.countries
     assert (c["China"].side, c["China"].at_war, c["Japan"].side) == ("allies", True, "axis")
-    assert c["Japan"].free_land == {"infantry/3": 6, "supply/3": 1} and c["Japan"].pool_land == {}
+    assert c["Japan"].free_land == {LandKey(UnitType.INFANTRY, 3): 6, LandKey(UnitType.SUPPLY, 3): 1}
+    assert c["Japan"].pool_land == {}
     assert [state.units[u].name for u in c["Japan"].free_units] == ["G3M"]
-    assert c["Poland"].pool_land == {"infantry/3": 10} and not c["Poland"].at_war
+    assert c["Poland"].pool_land == {LandKey(UnitType.INFANTRY, 3): 10} and not c["Poland"].at_war
     assert c["Germany"].money == 1000 and c["Poland"].money == 0
     assert state.controller_of(world.map.grid.parse_label("3,2")) == "Japan"
     begin(state)
     assert c["Germany"].side == "axis" and c["Germany"].at_war
-    assert c["Germany"].free_land == {"armor/5": 8, "infantry/3": 20}
+    assert c["Germany"].free_land == {LandKey(UnitType.ARMOR, 5): 8, LandKey(UnitType.INFANTRY, 3): 20}
 
 
 def test_japan_may_place_in_its_part_of_china_in_the_first_turn() -> None:

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from engine import api
 from engine.actions import PASS, Action
 from engine.hexmap import Kind
-from engine.mapbuilder import build_world
+from engine.position import build_world
 from engine.sequence import current
-from engine.state import NEUTRAL, NO_UNIT, GameState
+from engine.sides import NEUTRAL
+from engine.state import NO_UNIT, GameState, LandKey
 from engine.units import UnitProfile, UnitType
 
 WORLD = build_world(
@@ -48,7 +49,7 @@ def start_position() -> GameState:
     for name, side in (("Germany", "axis"), ("Poland", "allies")):
         c = state.countries[name]
         c.side, c.at_war, c.entered, c.money = side, True, state.date, 1000
-        c.pool_land = {"infantry/3": 20, "armor/5": 6}
+        c.pool_land = {LandKey(UnitType.INFANTRY, 3): 20, LandKey(UnitType.ARMOR, 5): 6}
     german = [("3,0", UnitType.INFANTRY, 5, 3), ("3,1", UnitType.ARMOR, 6, 5), ("3,2", UnitType.INFANTRY, 4, 3),
               ("2,3", UnitType.INFANTRY, 3, 3)]  # fmt: skip
     polish = [("4,0", UnitType.INFANTRY, 4, 3), ("4,1", UnitType.INFANTRY, 3, 3), ("4,3", UnitType.INFANTRY, 2, 3),

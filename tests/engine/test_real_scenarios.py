@@ -32,7 +32,8 @@ from engine.actions import KINDS, PASS, Action, IllegalAction
 from engine.refusals import RULES
 from engine.rng import Rng
 from engine.sequence import current
-from engine.state import GameState, date_text, other
+from engine.sides import other
+from engine.state import GameState, date_text
 from tests.engine.test_properties import check_invariants
 
 MONTHS = 3

@@ -2,7 +2,7 @@
 
 from engine import api
 from engine.actions import PASS, Action, IllegalAction
-from engine.mapbuilder import build_world
+from engine.position import build_world
 
 WORLD = build_world(
     """
@@ -67,3 +67,39 @@ def test_standing_orders_are_accepted_in_any_decision_of_their_side() -> None:
         raise AssertionError("a side gave a standing order to the enemy's stack")
     api.apply_simultaneous(state, {"axis": [], "allies": [hold]})
     assert state.stands[warsaw] == "allies"
+
+
+def test_every_action_kind_is_declared_once_by_the_steps_that_accept_it() -> None:
+    from engine.actions import KINDS
+    from engine.sequence import STANDING, STEP_INDEX, STEPS
+
+    declared = {spec.name for step in STEPS for spec in step.orders} | {s.name for s in STANDING.kinds()}
+    assert declared == set(KINDS)
+    # one KindSpec object per kind, shared by every step that accepts it
+    for step in STEPS:
+        assert all(KINDS[spec.name] is spec for spec in step.orders)
+    first, second = STEPS[STEP_INDEX["axis.first_movement"]], STEPS[STEP_INDEX["axis.second_movement"]]
+    assert not first.accepts("rail") and second.accepts("rail")
+    assert STEPS[STEP_INDEX["allies.landing"]].accepts("move")
+    assert not STEPS[STEP_INDEX["allies.landing"]].accepts("embark")
+
+
+def test_reading_orders_knows_every_kind_whatever_was_imported_before() -> None:
+    """The order parser imports the sequence, so no caller has to import it first."""
+    import subprocess
+    import sys
+
+    code = "from engine import actions, orders; print(' '.join(sorted(actions.KINDS)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert {"pass", "stand", "move", "rail", "declare", "place_land", "buy", "advance"} <= set(out)
+
+
+def test_a_kind_declared_twice_differently_or_with_an_unknown_role_is_refused() -> None:
+    import pytest
+
+    from engine.actions import KindSpec, declare_kinds
+
+    with pytest.raises(ValueError, match="declared twice"):
+        declare_kinds([KindSpec("move", ("unit",))])
+    with pytest.raises(ValueError, match="unknown argument role"):
+        KindSpec("teleport", ("planet",))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from engine.position import hex_at as hx
+from engine.position import put
+from engine.position import setup as game
 from engine.stacking import UNLIMITED, air_room, airbase_capacity, can_stack_land, naval_room
-from tests.engine.test_movement import game, hx, put
 
 MAP = """
     G:c G:c ~ ~

@@ -9,7 +9,8 @@ from collections import deque
 from engine import api
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Side, Terrain, WeatherZone
-from engine.mapbuilder import build_world
+from engine.position import build_world
+from engine.position import hex_at as hx
 from engine.state import NO_UNIT, GameState, Unit, parse_date
 from engine.supply import (
     SupplyMap,
@@ -54,10 +55,6 @@ def put(state: GameState, country: str, label: str, t: UnitType = UnitType.INFAN
     u = state.new_unit(country, profile)
     state.place(u, state.world.map.grid.parse_label(label))
     return u
-
-
-def hx(state: GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
 
 
 CORRIDOR = build_world(

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine import api
 from engine.actions import PASS, Action, IllegalAction
-from engine.mapbuilder import build_world
-from engine.state import GameState, land_key
+from engine.position import begin_at, build_world
+from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import (
     GERMANY_ENTRY,
@@ -71,8 +73,8 @@ def hx(label: str) -> int:
 
 def fresh() -> GameState:
     state = api.new_game(WORLD)
-    state.countries["Poland"].pool_land = {land_key("infantry", 3): 10}
-    state.countries["Poland"].flags["had_infantry"] = 1
+    state.countries["Poland"].pool_land = {LandKey(UnitType.INFANTRY, 3): 10}
+    state.countries["Poland"].flags.had_infantry = True
     return state
 
 
@@ -89,10 +91,7 @@ def declare(state: GameState, axis: list[str] = (), allies: list[str] = ()) -> N
 
 def at_phase(state: GameState, name: str = "war_declaration") -> None:
     """Re-enter a phase after the test changed the state (as the sequence would)."""
-    from engine.sequence import STEP_INDEX, begin
-
-    state.step = STEP_INDEX[name]
-    begin(state)
+    begin_at(state, name)
 
 
 def test_declaration_makes_the_neutral_join_the_other_side_with_its_pool_free() -> None:
@@ -100,12 +99,12 @@ def test_declaration_makes_the_neutral_join_the_other_side_with_its_pool_free() 
     "Countries and sides at the start": its whole pool is placed free at the next deployment."""
     state = fresh()
     sweden_like = state.countries["Hungary"]
-    sweden_like.pool_land = {land_key("infantry", 3): 4}
+    sweden_like.pool_land = {LandKey(UnitType.INFANTRY, 3): 4}
     sweden_like.pool_units = [UnitProfile(UnitType.FIGHTER, "Fiat", attack=1, defense=1, move=8)]
     declare(state, allies=["Hungary"])
     h = state.countries["Hungary"]
     assert (h.side, h.at_war, h.entered) == ("axis", True, state.date)
-    assert h.free_land == {"infantry/3": 4} and h.pool_land == {}
+    assert h.free_land == {LandKey(UnitType.INFANTRY, 3): 4} and h.pool_land == {}
     assert [state.units[i].name for i in h.free_units] == ["Fiat"]
     assert api.decision(state).phase == "deployment"
 
@@ -132,7 +131,7 @@ def test_allies_may_not_declare_on_countries_leaning_allied_nor_the_axis_on_its_
     restricted lists, and nobody declares on Finland."""
     state = fresh()
     enter_war(state, "France", "allies")  # more than China with land units: no China rule
-    state.countries["France"].free_land = {"infantry/3": 1}
+    state.countries["France"].free_land = {LandKey(UnitType.INFANTRY, 3): 1}
     with pytest.raises(IllegalAction, match="Allies may not declare war on Poland"):
         api.check(state, "allies", Action("declare", ("Poland",)))
     with pytest.raises(IllegalAction, match="Axis may not declare war on Hungary"):
@@ -176,7 +175,7 @@ def test_while_china_alone_has_land_units_the_allies_declare_only_on_its_neighbo
     state = fresh()
     enter_war(state, "China", "allies")
     enter_war(state, "Japan", "axis")
-    state.countries["China"].free_land = {"infantry/3": 5}
+    state.countries["China"].free_land = {LandKey(UnitType.INFANTRY, 3): 5}
     with pytest.raises(IllegalAction, match="does not border China"):
         api.check(state, "allies", Action("declare", ("Germany",)))
     api.check(state, "allies", Action("declare", ("Mongolia",)))  # borders China
@@ -262,7 +261,7 @@ def test_belgium_falls_with_antwerp_and_brussels_and_the_congo_goes_british() ->
     Kingdom takes Belgian Congo, which Belgium gets back when liberated."""
     state = fresh()
     _war(state)
-    state.countries["Belgium"].flags["had_infantry"] = 1
+    state.countries["Belgium"].flags.had_infantry = True
     for city in ("1,1", "2,1"):
         state.set_controller(hx(city), "Germany")
     assert check_conquests(state) == ["Belgium"]
@@ -271,7 +270,7 @@ def test_belgium_falls_with_antwerp_and_brussels_and_the_congo_goes_british() ->
         state.set_controller(hx(city), "France")
     assert check_liberations(state) == ["Belgium"]
     b = state.countries["Belgium"]
-    assert b.liberated and not b.conquered and b.free_land == {"infantry/3": 5}
+    assert b.liberated and not b.conquered and b.free_land == {LandKey(UnitType.INFANTRY, 3): 5}
     assert state.controller_of(hx("0,3")) == "Belgium"
 
 
@@ -280,7 +279,7 @@ def test_denmark_liberated_gets_three_points_and_iceland_goes_british() -> None:
     the United Kingdom; 3 liberated strength points."""
     state = fresh()
     _war(state)
-    state.countries["Denmark"].flags["had_infantry"] = 1
+    state.countries["Denmark"].flags.had_infantry = True
     for city in ("2,2", "3,2", "4,2"):
         state.set_controller(hx(city), "Germany")
     assert check_conquests(state) == ["Denmark"]
@@ -288,7 +287,7 @@ def test_denmark_liberated_gets_three_points_and_iceland_goes_british() -> None:
     for city in ("2,2", "3,2", "4,2"):
         state.set_controller(hx(city), "United Kingdom")
     assert check_liberations(state) == ["Denmark"]
-    assert state.countries["Denmark"].free_land == {"infantry/3": 3}
+    assert state.countries["Denmark"].free_land == {LandKey(UnitType.INFANTRY, 3): 3}
 
 
 def test_greenland_turns_neutral_american_while_the_united_states_is_neutral() -> None:
@@ -347,17 +346,17 @@ def test_china_keeps_its_hexes_when_conquered_and_is_liberated_by_one_city() -> 
     liberates China, which may buy back what it had."""
     state = fresh()
     _war(state)
-    state.countries["China"].flags["had_infantry"] = 1
+    state.countries["China"].flags.had_infantry = True
     chinese = state.new_unit("China", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
     state.place(chinese, hx("8,3"))
     for city in ("10,3", "9,3"):
         state.set_controller(hx(city), "Japan")
     assert check_conquests(state) == ["China"]
     assert state.controller_of(hx("8,3")) == "China"
-    assert state.countries["China"].pool_land == {"infantry/3": 3}
+    assert state.countries["China"].pool_land == {LandKey(UnitType.INFANTRY, 3): 3}
     state.set_controller(hx("9,3"), "China")
     assert check_liberations(state) == ["China"]
-    assert state.countries["China"].free_land == {"infantry/3": 5}
+    assert state.countries["China"].free_land == {LandKey(UnitType.INFANTRY, 3): 5}
 
 
 def test_liberated_countries_receive_no_more_scheduled_units() -> None:
@@ -372,14 +371,14 @@ def test_liberated_countries_receive_no_more_scheduled_units() -> None:
             return [a for a in (schedule,) if a.fires(date, entries)]
 
     world = build_world("B:c G:c", cities={"Brussels": "0,0 capital"})
-    world.extra["scenario"] = _Scenario()
+    world = dataclasses.replace(world, schedule=_Scenario())
     state = GameState(world)
     state.date = 5
     receive_arrivals(state)
-    assert state.countries["Belgium"].pool_land == {"infantry/3": 2}
+    assert state.countries["Belgium"].pool_land == {LandKey(UnitType.INFANTRY, 3): 2}
     state.countries["Belgium"].liberated = True
     receive_arrivals(state)
-    assert state.countries["Belgium"].pool_land == {"infantry/3": 2}
+    assert state.countries["Belgium"].pool_land == {LandKey(UnitType.INFANTRY, 3): 2}
 
 
 def test_victory_is_checked_at_the_end_of_the_war_declaration_phase() -> None:

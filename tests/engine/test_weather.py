@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import api, weather
 from engine.hexmap import WeatherZone
-from engine.mapbuilder import build_world
+from engine.position import build_world
 from engine.rng import Rng
 from engine.sequence import STEP_INDEX
 from engine.state import GameState, parse_date

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from engine.hexmap import Side
+from engine.position import hex_at as hx
+from engine.position import put
+from engine.position import setup as game
 from engine.zoc import (
     enemy_land_units_hexes,
     has_enemy_land_unit,
@@ -11,7 +14,6 @@ from engine.zoc import (
     land_zoc,
     naval_zoc,
 )
-from tests.engine.test_movement import game, hx, put
 
 MAP = """
     G:c G:c G:c P:c P:c

@@ -7,7 +7,7 @@ import pytest
 
 from engine import api
 from engine.actions import IllegalAction, OrderError
-from tests.engine.test_movement import game, put
+from engine.position import parse
 from tests.golden.cases import CASES, Case
 
 #: The first decision of each packaged scenario ("War Declaration") and the number of
@@ -28,9 +28,7 @@ def _count(state: api.GameState, side: str, kind: str, unit: int) -> int:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_golden_position(case: Case) -> None:
-    state = game(case.picture, step=case.step, date=case.date)
-    for u in case.units:
-        put(state, u.country, u.kind, u.at)
+    state = parse(case.position)
     assert case.section
     for (kind, unit), expected in case.counts.items():
         assert _count(state, case.side, kind, unit) == expected, (kind, unit)

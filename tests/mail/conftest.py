@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from mailservers import MailServerError, MailServers
+from mailservers import MailServerError, MailServers, servers_unavailable
 from mailtesting import Player, write_config
 
 _counter = itertools.count(1)
@@ -24,6 +24,10 @@ _counter = itertools.count(1)
 def _running_servers(tls: bool) -> Iterator[MailServers]:
     # Not under pytest's tmp_path: its parents are private (0700) and the postfix
     # user must be able to reach its data directory.
+    unavailable = servers_unavailable()
+    if unavailable:
+        # One clear line, never a skip: the README's test command installs the servers first.
+        pytest.fail(unavailable, pytrace=False)
     root = Path(tempfile.mkdtemp(prefix="pbem-mail-"))
     servers = MailServers(root, tls=tls)
     try:

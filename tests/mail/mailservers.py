@@ -30,7 +30,8 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 DOMAIN = "pbem.test"
 PASSWORD = "secret"
 INSTALL_HINT = (
-    "real mail servers are needed for the mail integration tests: apt-get install dovecot-imapd dovecot-lmtpd postfix"
+    "real mail servers are needed for the mail integration tests: run tests/install-mail-servers "
+    "(apt-get install dovecot-imapd dovecot-lmtpd postfix)"
 )
 
 
@@ -136,6 +137,16 @@ def missing_programs() -> list[str]:
     return [name for name in ("dovecot", "doveadm", "postfix", "postconf") if find_program(name) is None]
 
 
+def servers_unavailable() -> str:
+    """Why real mail servers cannot run here ("" when they can)."""
+    missing = missing_programs()
+    if missing:
+        return f"real mail servers not available: {', '.join(missing)} not found; {INSTALL_HINT}"
+    if os.geteuid() != 0:
+        return "real mail servers not available: Postfix must be started as root; run the mail tests as root"
+    return ""
+
+
 def _program(name: str) -> str:
     return find_program(name) or name
 
@@ -215,8 +226,9 @@ class MailServers:
         self.start_postfix()
 
     def stop(self) -> None:
+        # Stopping what never started (or cannot be found) must not hide the real error.
         for action in (self.stop_postfix, self.stop_dovecot):
-            with contextlib.suppress(MailServerError, subprocess.TimeoutExpired):
+            with contextlib.suppress(MailServerError, subprocess.TimeoutExpired, OSError):
                 action()
 
     def start_dovecot(self) -> None:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem import commit, exchange, games, keys, protocol, status, turn, turnfile
+from pbem import commit, exchange, games, keys, protocol, status, turn, turnfile, wire
 from pbem.errors import PbemError
+from pbem.hashing import D_SIGN
 from pbem.localgame import LocalGame
 from pbem.turnfile import TurnFile
 from tests.protocol import fakeengine
@@ -401,3 +402,27 @@ def test_neither_contribution_depends_on_the_trigger(duo: Duo) -> None:
         assert second is not None
         values.add((first[2], second[2]))
     assert len(values) == 1
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["bob@example.org\n", "bob@example.org, eve@example.org", "Bob <bob@example.org>", "bob@example.org\r\nBcc: eve"],
+)
+def test_an_invitation_may_not_smuggle_recipients_into_its_addresses(duo: Duo, address: str) -> None:
+    """A signed invitation whose address holds a line break or several addresses is refused
+    when read, before any mail is sent to it or any bot stores it."""
+    genesis = LocalGame(duo.axis.ws, duo.gid, duo.axis.home).genesis()
+    emails = dict(genesis.body["emails"], allies=address)
+    # Signed by the real inviter, bypassing the sealing checks an honest program makes.
+    body = wire.pack(dict(genesis.body, emails=emails))
+    signature = duo.axis.ident().sign(D_SIGN + body)
+    forged = turnfile.MAGIC + len(body).to_bytes(4, "big") + body + signature
+    with pytest.raises(PbemError, match="one plain e-mail address"):
+        turnfile.parse(forged)
+
+
+def test_an_identity_takes_one_plain_address() -> None:
+    assert keys.check_email("ann@example.org") == "ann@example.org"
+    for bad in ("ann@example.org\n", "ann@example.org,eve@example.org", "ann@", "Ann <ann@example.org>"):
+        with pytest.raises(PbemError, match="not an e-mail address"):
+            keys.check_email(bad)

@@ -87,7 +87,7 @@ def test_person_plays_through_the_cli(tmp_path: Path) -> None:
     try:
         assert cli(["keygen", "bob", "--passphrase-env", "BOB_PASS"], hb).returncode == 0
         assert (ha / "ann.key").stat().st_mode & 0o777 == 0o600
-        assert b"ENCRYPTED" in (hb / "bob.key").read_bytes()
+        assert b"kdf: scrypt" in (hb / "bob.key").read_bytes()
         assert cli(["key", "export", "bob", "-o", str(tmp_path / "bob.pub")], hb).returncode == 0
         assert one_line_failure(cli(["keygen", "ann"], ha))
         # `key list` shows my identities with their fingerprints, without asking for a passphrase.

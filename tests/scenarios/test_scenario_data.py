@@ -13,7 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from engine import scenario as sc
-from engine.mapbuilder import build_map
+from engine.position import build_map
 from engine.scenario import (
     Anchor,
     Arrival,

@@ -1,0 +1,623 @@
+"""A reference verifier written from docs/turn-file-format.md alone: no engine, no pbem codec.
+
+It exists to show that the document is enough to check a game's files.  It decodes
+msgpack itself (the canonical rules of the document, not a library's re-encoding),
+checks every limit, the schema, signatures, the chain of files, the order of arrival,
+commitments and reveals, the dice chains and the seed of every roll, and the pinned
+scenario data.  What only the rules engine can decide (whether an action is legal,
+which decision comes next, the state hash after a turn) it does not check, and says so.
+
+Each refusal carries the slug the document and the conformance vectors use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+MAGIC = b"pbem turn file 1\n"
+MAX_FILE = 4 * 1024 * 1024
+MAX_DEPTH, MAX_ITEMS, MAX_STR, MAX_BIN, MAX_LIST, MAX_MAP = 8, 400_000, 4096, 4096, 100_000, 64
+MAX_RECORDS, MAX_ARGS, MAX_CHAIN, MAX_SEQ = 20_000, 64, 1 << 20, 99_999
+SIDES = ("axis", "allies")
+COMMON = ("v", "type", "game", "seq", "prev", "side")
+FIELDS = {
+    "genesis": {*COMMON, "scenario", "digest", "engine", "options", "keys", "names", "emails", "anchor", "chain"},
+    "join": {*COMMON, "anchor", "chain", "state"},
+    "turn": {*COMMON, "records", "state"},
+}
+RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3}
+
+# The pinned data of the shipped release (the document's table "Pinned scenarios"):
+# scenario -> (engine version, scenario digest, state hash at the start of the game).
+PINNED = {
+    "1937": (
+        "0.1.0",
+        "88adc4374abb3869bef8103866c93df1944fc92309c5362115ca66140b0ae5c2",
+        "a8fbd1a77a4da3cdd0e057c87f87736ee5b85b12f31792d666483bf9e8ce13e7",
+    ),
+    "1939": (
+        "0.1.0",
+        "37d0fd7ddbca11ae628f177ca631c922b58545c3bb964c0f47d6d31a764afb62",
+        "5ba8376c879603c63f392b2719c6a1648ce67e97c1518436c330cf11839bcc80",
+    ),
+}
+_ADDRESS = re.compile(
+    r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@"
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?){0,8}"
+)
+
+
+class Refused(Exception):
+    def __init__(self, slug: str, message: str) -> None:
+        super().__init__(message)
+        self.slug = slug
+
+
+# -- canonical msgpack ---------------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data, self.pos, self.items = data, 0, 0
+
+    def take(self, n: int) -> bytes:
+        if self.pos + n > len(self.data):
+            raise Refused("truncated", "a declared length runs past the end of the body")
+        out = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return out
+
+    def uint(self, n: int) -> int:
+        return int.from_bytes(self.take(n), "big")
+
+
+def _shortest(ok: bool) -> None:
+    if not ok:
+        raise Refused("non-canonical", "a value is not in its shortest encoding")
+
+
+def decode(data: bytes) -> Any:
+    """Decode one canonical msgpack object filling ``data`` exactly, within the limits."""
+    r = _Reader(data)
+    obj = _value(r, 0)
+    if r.pos != len(data):
+        raise Refused("trailing-bytes", "bytes follow the body's single object")
+    return obj
+
+
+def _value(r: _Reader, depth: int) -> Any:
+    b = r.take(1)[0]
+    r.items += 1
+    if r.items > MAX_ITEMS:
+        raise Refused("limit-items", f"more than {MAX_ITEMS} elements")
+    if b <= 0x7F:
+        return b
+    if b >= 0xE0:
+        return b - 0x100
+    if b == 0xC0:
+        return None
+    if b in (0xC2, 0xC3):
+        return b == 0xC3
+    if b in (0xCC, 0xCD, 0xCE, 0xCF):
+        n = 1 << (b - 0xCC)
+        v = r.uint(n)
+        _shortest(v >= (0x80 if n == 1 else 1 << (4 * n)))
+        return v
+    if b in (0xD0, 0xD1, 0xD2, 0xD3):
+        n = 1 << (b - 0xD0)
+        v = int.from_bytes(r.take(n), "big", signed=True)
+        _shortest(v < (-32 if n == 1 else -(1 << (4 * n - 1))))
+        return v
+    if 0xA0 <= b <= 0xBF or b in (0xD9, 0xDA, 0xDB):
+        n = b & 0x1F if b <= 0xBF else r.uint(1 << (b - 0xD9))
+        if n > MAX_STR:
+            raise Refused("limit-string", f"a string of more than {MAX_STR} bytes")
+        _shortest(b <= 0xBF or n >= (32, 256, 65536)[b - 0xD9])
+        try:
+            return r.take(n).decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused("malformed", "a string is not UTF-8") from None
+    if b in (0xC4, 0xC5, 0xC6):
+        n = r.uint(1 << (b - 0xC4))
+        if n > MAX_BIN:
+            raise Refused("limit-bin", f"a byte string of more than {MAX_BIN} bytes")
+        _shortest(n >= (0, 256, 65536)[b - 0xC4])
+        return r.take(n)
+    if 0x90 <= b <= 0x9F or b in (0xDC, 0xDD):
+        n = b & 0x0F if b <= 0x9F else r.uint(2 if b == 0xDC else 4)
+        if n > MAX_LIST:
+            raise Refused("limit-list", f"a list of more than {MAX_LIST} elements")
+        _shortest(b <= 0x9F or n >= (16 if b == 0xDC else 65536))
+        _open(n, depth)
+        return [_value(r, depth + 1) for _ in range(n)]
+    if 0x80 <= b <= 0x8F or b in (0xDE, 0xDF):
+        n = b & 0x0F if b <= 0x8F else r.uint(2 if b == 0xDE else 4)
+        if n > MAX_MAP:
+            raise Refused("limit-map", f"a map of more than {MAX_MAP} entries")
+        _shortest(b <= 0x8F or n >= (16 if b == 0xDE else 65536))
+        _open(n, depth)
+        out: dict[str, Any] = {}
+        last: bytes | None = None
+        for _ in range(n):
+            key = _value(r, depth + 1)
+            if not isinstance(key, str):
+                raise Refused("malformed", "a map key is not a string")
+            enc = key.encode()
+            if last is not None and enc <= last:
+                raise Refused("non-canonical", "map keys are repeated or not in sorted order")
+            last = enc
+            out[key] = _value(r, depth + 1)
+        return out
+    if b in (0xCA, 0xCB):
+        raise Refused("float", "a floating-point number")
+    raise Refused("msgpack-type", f"msgpack type 0x{b:02x} is never used")
+
+
+def _open(n: int, depth: int) -> None:
+    if n and depth >= MAX_DEPTH:
+        raise Refused("limit-depth", f"non-empty containers nested more than {MAX_DEPTH} deep")
+
+
+# -- hashes ----------------------------------------------------------------------------
+
+
+def pack(obj: Any) -> bytes:
+    """The canonical encoding (only what the hashes need: str, bytes, int, bool, list)."""
+    if isinstance(obj, bool):
+        return b"\xc3" if obj else b"\xc2"
+    if isinstance(obj, int):
+        if 0 <= obj <= 0x7F or -32 <= obj < 0:
+            return (obj & 0xFF).to_bytes(1, "big")
+        if obj >= 0:
+            for head, n in ((0xCC, 1), (0xCD, 2), (0xCE, 4), (0xCF, 8)):
+                if obj < 1 << (8 * n):
+                    return bytes([head]) + obj.to_bytes(n, "big")
+        for head, n in ((0xD0, 1), (0xD1, 2), (0xD2, 4), (0xD3, 8)):
+            if obj >= -(1 << (8 * n - 1)):
+                return bytes([head]) + obj.to_bytes(n, "big", signed=True)
+        raise ValueError("integer out of range")
+    if isinstance(obj, str):
+        raw = obj.encode()
+        return _head(len(raw), 0xA0, 31, (0xD9, 0xDA, 0xDB)) + raw
+    if isinstance(obj, bytes):
+        return _head(len(obj), None, -1, (0xC4, 0xC5, 0xC6)) + obj
+    if isinstance(obj, list):
+        return _head(len(obj), 0x90, 15, (None, 0xDC, 0xDD)) + b"".join(pack(x) for x in obj)
+    raise TypeError(type(obj).__name__)
+
+
+def _head(n: int, fix: int | None, fix_max: int, heads: tuple[int | None, int | None, int | None]) -> bytes:
+    if fix is not None and n <= fix_max:
+        return bytes([fix | n])
+    for head, size in zip(heads, (1, 2, 4), strict=True):
+        if head is not None and n < 1 << (8 * size):
+            return bytes([head]) + n.to_bytes(size, "big")
+    raise ValueError("too long")
+
+
+def h(*parts: Any) -> bytes:
+    return hashlib.sha256(pack(list(parts))).digest()
+
+
+def step(value: bytes) -> bytes:
+    return hashlib.sha256(b"pbem/chain/v1\x00" + value).digest()
+
+
+def file_hash(body_bytes: bytes) -> bytes:
+    return h("pbem/file/v1", body_bytes)
+
+
+def commitment(game: str, seq: int, side: str, actions: list[Any], salt: bytes) -> bytes:
+    return h("pbem/commit/v1", game, seq, side, actions, salt)
+
+
+def seed(game: str, k: int, trigger: bytes, v_axis: bytes, v_allies: bytes) -> bytes:
+    return h("pbem/seed/v1", game, k, trigger, v_axis, v_allies)
+
+
+def fingerprint(public: bytes) -> str:
+    digest = hashlib.sha256(b"pbem/fingerprint/v1\x00" + public).hexdigest()[:32]
+    return " ".join(digest[i : i + 4] for i in range(0, 32, 4))
+
+
+def signature_ok(public: bytes, signature: bytes, body_bytes: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, b"pbem/sign/v1\x00" + body_bytes)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+# -- one file: layout and schema -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class File:
+    body: dict[str, Any]
+    body_bytes: bytes
+    signature: bytes
+
+    @property
+    def hash(self) -> bytes:
+        return file_hash(self.body_bytes)
+
+    @property
+    def seq(self) -> int:
+        return int(self.body["seq"])
+
+    @property
+    def side(self) -> str:
+        return str(self.body["side"])
+
+
+def parse(data: bytes) -> File:
+    if len(data) > MAX_FILE:
+        raise Refused("file-too-large", f"the file is larger than {MAX_FILE} bytes")
+    if not data.startswith(MAGIC):
+        raise Refused("bad-magic", "not a pbem turn file")
+    if len(data) < len(MAGIC) + 4 + 64:
+        raise Refused("truncated", "the file is shorter than its fixed parts")
+    n = int.from_bytes(data[17:21], "big")
+    if 21 + n + 64 != len(data):
+        raise Refused("bad-length", "the declared body length does not match the file size")
+    body_bytes = data[21 : 21 + n]
+    body = decode(body_bytes)
+    schema(body)
+    return File(body, body_bytes, data[21 + n :])
+
+
+def _int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _bad(why: str) -> Refused:
+    return Refused("schema", why)
+
+
+def _need(ok: bool, why: str) -> None:
+    if not ok:
+        raise _bad(why)
+
+
+def _b32(x: Any, what: str) -> None:
+    _need(isinstance(x, bytes) and len(x) == 32, f"'{what}' must be 32 bytes")
+
+
+def _text(x: Any, what: str, limit: int) -> None:
+    _need(isinstance(x, str) and len(x) <= limit, f"'{what}' must be a string of at most {limit} code points")
+
+
+def _action(x: Any) -> None:
+    _need(isinstance(x, list) and 1 <= len(x) <= 1 + MAX_ARGS and isinstance(x[0], str), "misshapen action")
+    _need(all(isinstance(a, int | str) for a in x[1:]), "action arguments must be int, str or bool")
+
+
+def _sides(x: Any, what: str) -> None:
+    _need(isinstance(x, dict) and sorted(x) == sorted(SIDES), f"'{what}' must name exactly axis and allies")
+
+
+def record_schema(rec: Any) -> None:
+    _need(
+        isinstance(rec, list) and bool(rec) and rec[0] in RECORD_LEN and len(rec) == RECORD_LEN[rec[0]],
+        "unknown or misshapen record",
+    )
+    kind = rec[0]
+    if kind == "act":
+        _action(rec[1])
+    elif kind == "commit":
+        _b32(rec[1], "commit")
+    elif kind in ("sim", "reveal"):
+        _need(isinstance(rec[1], list), f"'{kind}' carries a list of actions")
+        for a in rec[1]:
+            _action(a)
+        if kind == "reveal":
+            _b32(rec[2], "salt")
+    else:
+        _need(_int(rec[1]) and 1 <= rec[1] <= MAX_CHAIN, "dice index out of range")
+        _b32(rec[2], "dice value")
+
+
+def schema(body: Any) -> None:
+    _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
+    t = body["type"]
+    _need(set(body) == FIELDS[t], "missing or unexpected field")
+    _need(_int(body["v"]) and body["v"] == 1, "unsupported version")
+    _need(isinstance(body["game"], str) and re.fullmatch(r"[0-9a-f]{12}", body["game"]) is not None, "bad game id")
+    _need(_int(body["seq"]) and 0 <= body["seq"] <= MAX_SEQ, "seq out of range")
+    _b32(body["prev"], "prev")
+    _need(body["side"] in SIDES, "bad side")
+    _need(body["seq"] == {"genesis": 0, "join": 1}.get(t, max(body["seq"], 2)), "seq does not fit the type")
+    if t in ("genesis", "join"):
+        _b32(body["anchor"], "anchor")
+        _need(_int(body["chain"]) and 1 <= body["chain"] <= MAX_CHAIN, "chain length out of range")
+    if t in ("join", "turn"):
+        _b32(body["state"], "state")
+    if t == "genesis":
+        _need(body["prev"] == bytes(32), "genesis prev must be zero")
+        _text(body["scenario"], "scenario", 64)
+        _text(body["engine"], "engine", 64)
+        _need(isinstance(body["digest"], str) and re.fullmatch(r"[0-9a-f]{64}", body["digest"]) is not None, "digest")
+        opts = body["options"]
+        _need(isinstance(opts, dict) and all(isinstance(v, int | str) for v in opts.values()), "options")
+        for what in ("keys", "names", "emails"):
+            _sides(body[what], what)
+        for s in SIDES:
+            _b32(body["keys"][s], "key")
+            _text(body["names"][s], "name", 64)
+            email = body["emails"][s]
+            _need(isinstance(email, str) and (not email or _email(email)), "email")
+        _need(body["keys"]["axis"] != body["keys"]["allies"], "the two sides' keys must differ")
+    if t == "turn":
+        recs = body["records"]
+        _need(isinstance(recs, list) and 1 <= len(recs) <= MAX_RECORDS, "1 to 20000 records")
+        for rec in recs:
+            record_schema(rec)
+
+
+def _email(text: str) -> bool:
+    return len(text) <= 254 and _ADDRESS.fullmatch(text) is not None
+
+
+# -- a game: arrival, chain of files, protocol without the engine ---------------------------------------
+
+
+def other(side: str) -> str:
+    return "allies" if side == "axis" else "axis"
+
+
+@dataclass
+class Game:
+    """What the document lets a receiver track without the engine."""
+
+    genesis: File
+    hashes: list[bytes] = field(default_factory=list)
+    chain: dict[str, bytes] = field(default_factory=dict)
+    k: int = 0
+    last_author: str = ""
+    last_seq: int = 1
+    pending: dict[str, Any] | None = None
+    seeds: list[bytes] = field(default_factory=list)
+    state_hashes: int = 0
+
+    @property
+    def gid(self) -> str:
+        return str(self.genesis.body["game"])
+
+    def key(self, side: str) -> bytes:
+        return bytes(self.genesis.body["keys"][side])
+
+
+def check_genesis(f: File) -> None:
+    b = f.body
+    if b["type"] != "genesis":
+        raise Refused("no-genesis", "the first file of a game must be its genesis")
+    if not signature_ok(b["keys"][b["side"]], f.signature, f.body_bytes):
+        raise Refused("signature", "the genesis is not signed by its creator's key")
+    pin = PINNED.get(b["scenario"])
+    if pin is not None and b["engine"] != pin[0]:
+        raise Refused("engine-version", f"the game needs engine {b['engine']}, the pinned one is {pin[0]}")
+    if pin is None or b["digest"] != pin[1]:
+        raise Refused("scenario-digest", "the scenario or its digest is not a pinned one")
+    if b["options"]:
+        raise Refused("options", "the pinned engine defines no options")
+
+
+def start(genesis: File, join: File) -> Game:
+    b = join.body
+    if b["side"] != other(genesis.side):
+        raise Refused("join-side", "the join file must come from the side that did not create the game")
+    game = Game(genesis)
+    _link(game, join, [genesis.hash])
+    if b["state"].hex() != PINNED[genesis.body["scenario"]][2]:
+        raise Refused("join-state", "the join file's starting state is not the pinned one")
+    game.hashes = [genesis.hash, join.hash]
+    game.chain = {genesis.side: genesis.body["anchor"], join.side: b["anchor"]}
+    game.last_author, game.last_seq = join.side, 1
+    return game
+
+
+def _link(game: Game, f: File, hashes: list[bytes]) -> None:
+    if f.body["game"] != game.gid:
+        raise Refused("wrong-game", f"the file belongs to game {f.body['game']}, not {game.gid}")
+    if not signature_ok(game.key(f.side), f.signature, f.body_bytes):
+        raise Refused("signature", f"the signature is not the {f.side} key's")
+    if f.body["prev"] != hashes[-1]:
+        raise Refused("prev-mismatch", "prev is not the hash of the file before it")
+
+
+def apply_turn(game: Game, f: File) -> None:
+    _link(game, f, game.hashes)
+    for rec in f.body["records"]:
+        _record(game, f.side, f.seq, rec)
+    game.hashes.append(f.hash)
+    game.state_hashes += 1
+
+
+def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
+    p, kind = game.pending, rec[0]
+
+    def order(ok: bool, what: str) -> None:
+        if not ok:
+            raise Refused("record-out-of-turn", f"'{kind}' from {author} where {what} is awaited")
+
+    if p is not None and p["step"] == "clear":
+        order(kind == "sim" and author != p["committer"], f"the other side's list after {p['committer']}'s commitment")
+        p["step"] = "reveal"
+    elif p is not None and p["step"] == "reveal":
+        order(kind == "reveal" and author == p["committer"], f"{p['committer']}'s reveal")
+        if not hmac.compare_digest(p["commit"], commitment(game.gid, p["seq"], author, rec[1], rec[2])):
+            raise Refused("reveal-mismatch", "the reveal does not open the commitment")
+        game.pending = None
+    elif p is not None and p["step"] == "dice":
+        order(kind == "dice" and author == p["trigger_author"], f"{p['trigger_author']}'s dice value")
+        _dice(game, author, rec)
+        values = {author: rec[2], other(author): p["first"]}
+        game.seeds.append(seed(game.gid, game.k + 1, game.hashes[p["trigger_seq"]], values["axis"], values["allies"]))
+        game.k += 1
+        game.pending = None
+    elif kind == "commit":
+        order(author == game.last_author, "a record of the side that made the decision current")
+        game.pending = {"step": "clear", "committer": author, "commit": rec[1], "seq": seq}
+    elif kind == "reveal":
+        order(False, "no reveal (nothing is committed)")
+    elif kind == "dice":
+        order(author != game.last_author, "the first dice value from the side that did not trigger the roll")
+        _dice(game, author, rec)
+        # The roll was made current by the record just before this one (or by the join file).
+        game.pending = {
+            "step": "dice",
+            "trigger_author": game.last_author,
+            "trigger_seq": game.last_seq,
+            "first": rec[2],
+        }
+    game.last_author, game.last_seq = author, seq
+
+
+def _dice(game: Game, author: str, rec: list[Any]) -> None:
+    if rec[1] != game.k + 1:
+        raise Refused("dice-index", f"dice value for event {rec[1]}, but event {game.k + 1} is being rolled")
+    if step(rec[2]) != game.chain[author]:
+        raise Refused("dice-chain", f"{author}'s dice value does not hash to its previous chain value")
+    game.chain[author] = rec[2]
+
+
+@dataclass
+class Verdict:
+    valid: bool
+    first_bad: int | None
+    reason: str | None
+    lines: list[str]
+    seeds: list[bytes]
+    unchecked: int  # state hashes that only the engine can check
+
+    def summary(self) -> str:
+        if not self.valid:
+            return f"INVALID: file {self.first_bad}: {self.reason}"
+        return (
+            f"valid as far as the document can check without the engine; {len(self.seeds)} roll seed(s) computed; "
+            f"NOT checked: the legality of actions, the order of decisions and {self.unchecked} state hash(es)"
+        )
+
+
+class Receiver:
+    """Files of one game in arrival order, handled the way the document's receiver must."""
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+        self.genesis: File | None = None
+        self.join: File | None = None
+        self.accepted: dict[int, File] = {}
+        self.waiting: dict[int, tuple[int, File]] = {}  # seq -> (arrival index, file)
+        self.lines: list[str] = []
+        self.bad: dict[int, str] = {}
+
+    def head(self) -> int:
+        return max(self.accepted) if self.accepted else -1
+
+    def receive(self, index: int, data: bytes) -> None:
+        try:
+            self._receive(index, parse(data))
+        except Refused as exc:
+            self.bad[index] = exc.slug
+            self.lines.append(f"file {index}: refused ({exc.slug}): {exc}")
+
+    def _receive(self, index: int, f: File) -> None:
+        if self.genesis is None:
+            check_genesis(f)
+            self.genesis = self.accepted[0] = f
+            self.lines.append(f"file {index}: genesis of game {f.body['game']} accepted")
+            return
+        g = self.genesis
+        if f.body["game"] != g.body["game"]:
+            raise Refused("wrong-game", f"the file belongs to game {f.body['game']}, not {g.body['game']}")
+        if not signature_ok(bytes(g.body["keys"][f.side]), f.signature, f.body_bytes):
+            raise Refused("signature", f"the signature is not the {f.side} key's")
+        held = self.accepted.get(f.seq) or (self.waiting[f.seq][1] if f.seq in self.waiting else None)
+        if held is not None:
+            if held.hash == f.hash:
+                self.lines.append(f"file {index}: duplicate of file {f.seq}: nothing to do")
+                return
+            if held.side == f.side:
+                raise Refused("equivocation", f"{f.side} signed two different files for position {f.seq}")
+            raise Refused("position-taken", f"position {f.seq} is already filled by the other side")
+        if f.seq > self.head() + 1:
+            self.waiting[f.seq] = (index, f)
+            self.lines.append(f"file {index}: kept until file {self.head() + 1} arrives")
+            return
+        self._apply(f)
+        self.lines.append(f"file {index}: file {f.seq} accepted")
+        while self.head() + 1 in self.waiting:
+            wi, wf = self.waiting.pop(self.head() + 1)
+            try:
+                self._apply(wf)
+                self.lines.append(f"file {wi}: file {wf.seq} accepted once the gap filled")
+            except Refused as exc:
+                self.bad[wi] = exc.slug
+                self.lines.append(f"file {wi}: dropped once the gap filled ({exc.slug}): {exc}")
+                break
+
+    def _apply(self, f: File) -> None:
+        assert self.genesis is not None
+        if f.seq == 1:
+            self.game = start(self.genesis, f)
+        else:
+            assert self.game is not None  # file 1 (the join) is always applied before file 2
+            trial = _copy(self.game)
+            apply_turn(trial, f)
+            self.game = trial
+        self.accepted[f.seq] = f
+
+    def verdict(self) -> Verdict:
+        for wi, _ in self.waiting.values():
+            self.bad.setdefault(wi, "gap")
+        first = min(self.bad) if self.bad else None
+        g = self.game
+        return Verdict(
+            first is None,
+            first,
+            None if first is None else self.bad[first],
+            self.lines,
+            g.seeds if g else [],
+            g.state_hashes if g else 0,
+        )
+
+
+def _copy(game: Game) -> Game:
+    pending = None if game.pending is None else dict(game.pending)
+    return Game(
+        game.genesis,
+        list(game.hashes),
+        dict(game.chain),
+        game.k,
+        game.last_author,
+        game.last_seq,
+        pending,
+        list(game.seeds),
+        game.state_hashes,
+    )
+
+
+def verify(files: list[bytes]) -> Verdict:
+    """Verify one game's files given in arrival order."""
+    rx = Receiver()
+    for i, data in enumerate(files):
+        rx.receive(i, data)
+    return rx.verdict()
+
+
+def read_paths(paths: list[Path]) -> list[tuple[str, bytes]]:
+    """The files named (a directory stands for its ``.pbem`` files in name order), read with a bound."""
+    out: list[tuple[str, bytes]] = []
+    for path in paths:
+        for p in sorted(path.glob("*.pbem")) if path.is_dir() else [path]:
+            with p.open("rb") as f:
+                out.append((p.name, f.read(MAX_FILE + 1)))
+    return out

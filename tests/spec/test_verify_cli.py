@@ -1,0 +1,34 @@
+"""`pbem verify --no-engine`: a game's files checked by the document's rules alone."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pbem.cli.main import app
+from tests.spec.make_vectors import OUT
+
+
+def test_a_genuine_game_is_valid_and_the_unchecked_part_is_named(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["verify", "--no-engine", str(OUT / "base")])
+    assert res.exit_code == 0, res.output
+    assert "1 roll seed(s) computed" in res.output
+    assert "NOT checked" in res.output and "11 state hash(es)" in res.output
+
+
+def test_a_forged_file_is_named_with_its_reason(tmp_path: Path) -> None:
+    for p in sorted((OUT / "base").glob("*.pbem"))[:3]:
+        shutil.copy(p, tmp_path / p.name)
+    shutil.copy(OUT / "variant" / "reveal-wrong-salt.pbem", tmp_path / "03.pbem")
+    shutil.copy(OUT / "base" / "03.pbem", tmp_path / "02b.pbem")  # arrives before the bad file 4
+    res = CliRunner().invoke(app, ["verify", "--no-engine", *sorted(str(p) for p in tmp_path.iterdir())])
+    assert res.exit_code == 1
+    assert "03.pbem: INVALID: file 4: reveal-mismatch" in res.output
+
+
+def test_without_the_option_one_file_is_expected(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["verify", str(OUT / "base" / "00.pbem"), str(OUT / "base" / "01.pbem")])
+    assert res.exit_code == 1
+    assert "give one turn file" in res.output
