@@ -39,6 +39,9 @@ from engine import inspect, orders, passing
 from engine.actions import Action, EngineError, IllegalAction, OrderError, StateError
 from engine.board import Board
 from engine.board import board as _board
+from engine.events import Event, Snapshot
+from engine.events import changes as _changes
+from engine.events import snapshot as _snapshot
 from engine.hexmap import HexMap as WorldMap
 from engine.inspect import HexReport
 from engine.newgame import new_game as _new_game
@@ -76,6 +79,7 @@ __all__ = [
     "DecisionKind",
     "Draft",
     "EngineError",
+    "Event",
     "GameState",
     "HexReport",
     "IllegalAction",
@@ -86,13 +90,17 @@ __all__ = [
     "WorldMap",
     "apply",
     "apply_chance",
+    "apply_chance_events",
     "apply_simultaneous",
     "board",
+    "changes",
     "check",
     "decision",
     "describe_scenario",
     "deserialize",
     "draft",
+    "event_json",
+    "event_text",
     "format_action",
     "hex_report",
     "legal_actions",
@@ -105,6 +113,7 @@ __all__ = [
     "scenario_digest",
     "scenarios",
     "serialize",
+    "snapshot",
     "standing_orders",
     "state_hash",
     "summary",
@@ -378,16 +387,45 @@ def preview(state: GameState, side: str, actions: list[Action]) -> GameState:
 
 def apply_chance(state: GameState, seed: bytes) -> list[str]:
     """Resolve the pending chance event with a 32-byte seed; returns lines for the players."""
+    return [e.text(state.world.map) for e in apply_chance_events(state, seed)]
+
+
+def apply_chance_events(state: GameState, seed: bytes) -> list[Event]:
+    """:func:`apply_chance`, returning what the dice did as game-log events (each combat
+    in full: strengths, modifiers, odds, draws, losses, retreats)."""
     d = _decision(state)
     if d.kind != "chance":
         raise IllegalAction("no dice are to be rolled now", rule="decision.no-dice")
     if len(seed) != SEED_BYTES:
         raise IllegalAction(f"a chance seed must be {SEED_BYTES} bytes", rule="decision.seed")
     trial = state.copy()
-    log = current(trial).roll(trial, Rng(seed))
+    log = current(trial).roll_events(trial, Rng(seed))
     finish(trial)
     _commit(state, trial)
     return log
+
+
+def snapshot(state: GameState) -> Snapshot:
+    """What :func:`changes` needs to compare ``state`` with a later one (cheaper than a copy)."""
+    return _snapshot(state)
+
+
+def changes(before: GameState | Snapshot, after: GameState, told: list[Event] | None = None) -> list[Event]:
+    """What changed from ``before`` to ``after`` (two states of one game), as game-log
+    events: wars entered, conquests, units placed, moved, bought or eliminated, strength,
+    supply, hexes changing hands, money, the month (engine/events.py).  What the events
+    ``told`` (those of :func:`apply_chance_events` in between) already report is left out."""
+    return _changes(before, after, told)
+
+
+def event_text(state: GameState, event: Event) -> str:
+    """One line for people, hexes written ``COL,ROW`` (with the city's name)."""
+    return event.text(state.world.map)
+
+
+def event_json(state: GameState, event: Event) -> dict[str, Any]:
+    """The event as plain data (hexes written ``COL,ROW``), for ``--json``."""
+    return event.to_json(state.world.map)
 
 
 def parse_order(state: GameState, side: str, line: str) -> Action:

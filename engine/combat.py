@@ -13,9 +13,10 @@ engine in any decision of its side, see :mod:`engine.api`):
   retreats (docs/rules-decisions.md).
 
 Attacks are declared first and resolved together by the following chance step, in
-the order they were declared (``GameState.combats``).  Each resolution returns a line
-a player can read: the strengths and their modifiers, the odds, both draws and what
-they did.
+the order they were declared (``GameState.combats``).  Each resolution returns a
+:class:`~engine.events.CombatReport`: the strengths and their modifiers, the odds, both
+draws, each unit's losses, the retreats and the right to advance; its line is what the
+players read.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from engine import combat_math, weather
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.control import pass_to_side, resolve_pockets, take_control
 from engine.derived import Derived
+from engine.events import CombatReport, Event, Hit
+from engine.events import number_text as _num
 from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
 from engine.phase import Phase
@@ -73,13 +76,6 @@ def _hex(state: GameState, h: int) -> str:
 
 def _side(state: GameState, u: Unit) -> str:
     return state.countries[u.country].side
-
-
-def _num(x: Fraction) -> str:
-    """A strength or ratio as a player reads it: 7, 7.5, 2.13."""
-    if x.denominator == 1:
-        return str(x.numerator)
-    return f"{float(x):.2f}".rstrip("0").rstrip(".")
 
 
 def land_defenders(state: GameState, h: int, side: str) -> list[Unit]:
@@ -425,18 +421,15 @@ def loss_split(units: list[Unit], points: int) -> dict[int, int]:
     return hit
 
 
-def take_losses(state: GameState, units: list[Unit], points: int) -> list[str]:
+def take_losses(state: GameState, units: list[Unit], points: int) -> list[Hit]:
     """Take ``points`` strength points one at a time, always from the strongest unit (lowest
-    id on ties); units reduced to nothing are eliminated.  Returns what happened."""
+    id on ties); units reduced to nothing are eliminated.  Returns what each unit lost."""
     hit = loss_split(units, points)
     out = []
     for u in units:
         if u.id in hit:
             lose_points(state, u, hit[u.id])
-            if u.id not in state.units:
-                out.append(f"#{u.id} eliminated")
-            else:
-                out.append(f"#{u.id} -{hit[u.id]}")
+            out.append(Hit(u.id, hit[u.id], u.id not in state.units))
     return out
 
 
@@ -488,62 +481,80 @@ def retreat_plan(
     return plan
 
 
-def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
-    """Resolve one declared attack or overrun; returns its log lines."""
+def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> CombatReport:
+    """Resolve one declared attack or overrun; returns everything it did."""
     what, h, ids, support_ids = entry.kind, entry.hex, entry.attackers, entry.supports
     overrun = what == "overrun"
-    where = _hex(state, h)
     attackers = [state.units[i] for i in ids if i in state.units and state.units[i].on_map]
+    side = _side(state, state.units[ids[0]]) if ids and ids[0] in state.units else ""
     if not attackers:
-        return [f"{what} on {where}: no attacker is left"]
+        return CombatReport(what, h, side, "no attackers")
     side = _side(state, attackers[0])
     defenders = land_defenders(state, h, side)
     if not defenders:
-        return [f"{what} on {where}: no enemy land units are left there"]
+        return CombatReport(what, h, side, "no defenders")
     enemy = other(side)
-    names = ", ".join(u.label() for u in attackers)
-    head = f"{what} on {where} by {names} against {', '.join(u.label() for u in defenders)}"
+    labels = tuple(u.label() for u in attackers), tuple(u.label() for u in defenders)
     if all(u.type == UnitType.SUPPLY for u in defenders):
         # "Supply Units in Combat": a stack of supply units alone is always eliminated.
         for u in defenders:
             eliminate(state, u)
-        _after_combat(state, h, side, attackers, overrun, lost=0)
-        return [f"{head}: the supply units are eliminated; no attacker losses"]
+        hits = tuple(Hit(u.id, 0, True) for u in defenders)
+        taken, advance = _after_combat(state, h, side, attackers, overrun, lost=0)
+        return CombatReport(what, h, side, "supply only", *labels, defender_hits=hits, hex_taken=taken, advance=advance)
     supports = [state.units[i] for i in support_ids if i in state.units]
     attack, a_notes = attack_strength(state, attackers, supports)
     defence, d_notes = defence_strength(state, h, defenders, _supply(state, enemy))
     ratio = attack / defence
     total = sum(u.strength for u in defenders if u.type != UnitType.SUPPLY)
     u1, loss, u2, a_loss = combat_math.roll_land_combat(rng, ratio, total)
-    parts = [
-        f"{head}: attack {_num(attack)}" + (f" ({', '.join(a_notes)})" if a_notes else ""),
-        f"defence {_num(defence)}" + (f" ({', '.join(d_notes)})" if d_notes else ""),
-        f"odds {float(ratio):.2f}",
-    ]
     # the attacker's losses first: an eliminated attacker exerts no control zone on the retreat
+    a_hits: list[Hit] = []
     if a_loss is None:
         for u in attackers:
+            a_hits.append(Hit(u.id, u.strength, True))
             eliminate(state, u)
-        a_text = "every attacker is eliminated"
     elif a_loss:
-        a_text = f"attacker loses {a_loss}: " + ", ".join(take_losses(state, attackers, a_loss))
-    else:
-        a_text = "no attacker losses"
+        a_hits = take_losses(state, attackers, a_loss)
     attackers = [u for u in attackers if u.id in state.units]
     before = total
-    d_text = _defender_losses(state, h, side, defenders, attackers, loss) if loss else "no defender losses"
+    points, doubled, d_hits, retreats = (
+        _defender_losses(state, h, side, defenders, attackers, loss) if loss else (0, "", [], [])
+    )
     survivors = [u for u in defenders if u.id in state.units]
     lost = before - sum(u.strength for u in survivors if u.type != UnitType.SUPPLY)
-    parts.append(f"defender draw {float(u1):.3f}: {d_text}")
-    parts.append(f"attacker draw {float(u2):.3f}: {a_text}")
-    _after_combat(state, h, side, attackers, overrun, lost)
-    return ["; ".join(parts)]
+    taken, advance = _after_combat(state, h, side, attackers, overrun, lost)
+    return CombatReport(
+        what,
+        h,
+        side,
+        "resolved",
+        *labels,
+        supports=tuple(u.label() for u in supports),
+        attack=attack,
+        attack_mods=tuple(a_notes),
+        defence=defence,
+        defence_mods=tuple(d_notes),
+        odds=ratio,
+        defender_draw=u1,
+        attacker_draw=u2,
+        defender_loss=loss,
+        defender_points=points,
+        doubled=doubled,
+        defender_hits=tuple(d_hits),
+        attacker_loss=a_loss,
+        attacker_hits=tuple(a_hits),
+        retreats=tuple(retreats),
+        hex_taken=taken,
+        advance=advance,
+    )
 
 
 def _defender_losses(
     state: GameState, h: int, side: str, defenders: list[Unit], attackers: list[Unit], loss: int
-) -> str:
-    """Apply ``loss`` (doubled if the stack will not or cannot retreat) and the retreat."""
+) -> tuple[int, str, list[Hit], list[tuple[int, int]]]:
+    """Apply ``loss`` (doubled if the stack will not or cannot retreat) and the retreat:
+    the points taken, why they were doubled, each unit's loss and where each unit retreated."""
     enemy = other(side)
     total = sum(u.strength for u in defenders if u.type != UnitType.SUPPLY)
     willing = state.stands.get(h) != enemy
@@ -553,52 +564,56 @@ def _defender_losses(
         left = [u for u in defenders if u.type == UnitType.SUPPLY or hit.get(u.id, 0) < u.strength]
         plan = retreat_plan(state, enemy, h, left, attackers)
         if plan is not None:
-            text = [f"defender loses {loss}", *take_losses(state, defenders, loss)]
+            hits = take_losses(state, defenders, loss)
             moves = []
             for u in defenders:
                 if u.id in state.units and u.id in plan:
                     state.place(u, plan[u.id])
                     pass_to_side(state, plan[u.id], u.country)
-                    moves.append(f"#{u.id} to {_hex(state, plan[u.id])}")
+                    moves.append((u.id, plan[u.id]))
             state.stands.pop(h, None)
-            return ", ".join(text) + "; retreats " + ", ".join(moves)
-        reason = "cannot retreat, losses doubled"
+            return loss, "", hits, moves
+        reason = "cannot retreat"
     elif willing:
         reason = ""
     else:
-        reason = "will not retreat, losses doubled"
+        reason = "will not retreat"
     points = loss * 2 if reason else loss
-    text = [f"defender loses {points}" + (f" ({reason})" if reason else "")]
-    text += take_losses(state, defenders, points)
+    hits = take_losses(state, defenders, points)
     if not any(u.id in state.units and u.type != UnitType.SUPPLY for u in defenders):
         # "Supply Units in Combat": supply units fall with the rest of their stack.
         for u in defenders:
             if u.id in state.units:
                 eliminate(state, u)
-                text.append(f"#{u.id} eliminated")
+                hits.append(Hit(u.id, 0, True))
         state.stands.pop(h, None)
-    return ", ".join(text)
+    return points, reason, hits, []
 
 
-def _after_combat(state: GameState, h: int, side: str, attackers: list[Unit], overrun: bool, lost: int) -> None:
-    """Hex control, pockets, overrun success and the advance that may follow."""
+def _after_combat(
+    state: GameState, h: int, side: str, attackers: list[Unit], overrun: bool, lost: int
+) -> tuple[bool, tuple[int, ...]]:
+    """Hex control, pockets, overrun success and the advance that may follow; returns
+    whether the hex passed to the attacker and which attackers may advance into it."""
     alive = [u for u in attackers if u.id in state.units]
     if overrun and lost > 0:
         for u in alive:
             u.overran = True
     if land_defenders(state, h, side) or not alive:
-        return
+        return False, ()
     take_control(state, h, alive[0].country)
     resolve_pockets(state)
-    if not overrun:
-        if state.memo.advances is None:
-            state.memo.advances = []
-        for right in state.memo.advances:
-            if right.hex == h:
-                right.eligible = sorted(set(right.eligible) | {u.id for u in alive})
-                break
-        else:
-            state.memo.advances.append(AdvanceRight(h, sorted(u.id for u in alive)))
+    if overrun:
+        return True, ()
+    if state.memo.advances is None:
+        state.memo.advances = []
+    for right in state.memo.advances:
+        if right.hex == h:
+            right.eligible = sorted(set(right.eligible) | {u.id for u in alive})
+            break
+    else:
+        state.memo.advances.append(AdvanceRight(h, sorted(u.id for u in alive)))
+    return True, tuple(sorted(u.id for u in alive))
 
 
 # --- the phases -------------------------------------------------------------------------------
@@ -649,12 +664,13 @@ class _Roll(Phase):
         return bool(state.combats)
 
     def roll(self, state: GameState, rng: Rng) -> list[str]:
-        log: list[str] = []
-        for entry in list(state.combats):
-            log.extend(resolve(state, rng, entry))
+        return [e.text(state.world.map) for e in self.roll_events(state, rng)]
+
+    def roll_events(self, state: GameState, rng: Rng) -> list[Event]:
+        reports = [resolve(state, rng, entry) for entry in list(state.combats)]
         state.combats = []
         prune_stands(state)
-        return log
+        return [Event("combat", r.side, units=(), hexes=(r.hex,), combat=r) for r in reports]
 
     def leave(self, state: GameState) -> None:
         state.combats = []

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine import combat, combat_math, weather
 from engine.actions import KINDS, Action, IllegalAction
+from engine.events import number_text
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Terrain
 from engine.movement import _Movement
@@ -167,18 +168,18 @@ def _odds(state: GameState, side: str, h: int) -> AttackOdds | None:
                 able.append(u)
     defence, d_notes = combat.defence_strength(state, h, defenders, supply_map(state, other(side)))
     if not able:
-        return AttackOdds((), tuple(barred), "0", combat._num(defence), "", 0.0, 0.0, tuple(d_notes))
+        return AttackOdds((), tuple(barred), "0", number_text(defence), "", 0.0, 0.0, tuple(d_notes))
     attack, a_notes = combat.attack_strength(state, able, [])
     labels = tuple(u.label() for u in able)
     if all(u.type == UnitType.SUPPLY for u in defenders):
         # "Supply Units in Combat": supply units alone are always eliminated.
-        return AttackOdds(labels, tuple(barred), combat._num(attack), "0", "", 1.0, 0.0, ("supply units alone",))
+        return AttackOdds(labels, tuple(barred), number_text(attack), "0", "", 1.0, 0.0, ("supply units alone",))
     ratio = attack / defence
     return AttackOdds(
         attackers=labels,
         barred=tuple(barred),
-        attack=combat._num(attack),
-        defence=combat._num(defence),
+        attack=number_text(attack),
+        defence=number_text(defence),
         ratio=f"{float(ratio):.2f}",
         defender_loses=combat_math.defender_loss_chance(1, ratio),
         attackers_eliminated=max(0.0, 1.0 - float(ratio)),

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import PASS, Action, IllegalAction, KindSpec
+from engine.events import Event
 from engine.sides import SIDES
 
 if TYPE_CHECKING:
@@ -97,6 +98,11 @@ class Phase:
     def roll(self, state: GameState, rng: Rng) -> list[str]:
         """Chance steps: resolve with the random stream, return lines for the players."""
         return []
+
+    def roll_events(self, state: GameState, rng: Rng) -> list[Event]:
+        """:meth:`roll` as game-log events; a step whose results a comparison of states
+        cannot tell (combat) returns its own structured records instead."""
+        return [Event("chance", what=line) for line in self.roll(state, rng)]
 
 
 @dataclass(frozen=True, slots=True)

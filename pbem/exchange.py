@@ -13,10 +13,9 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import contact, protocol, status, turn, turnfile
+from pbem import contact, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
-from pbem.records import Dice
 from pbem.store import Transaction, Workspace
 from pbem.turnfile import TurnFile
 
@@ -29,6 +28,7 @@ class ImportResult:
     message: str
     replies: list[Path] = field(default_factory=list)
     code: str = ""  # the reason's short word when rejected
+    report: str = ""  # what the applied files (and my automatic answers) did, in full
 
     @property
     def ok(self) -> bool:
@@ -101,16 +101,25 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
         return _already_taken(lg, file, tx)
     if tf.seq > head + 1:
         return _keep_waiting(lg, file, tx, head)
-    game = protocol.start(genesis_tf, file) if game is None else _reexecuted(game, file)
+    reports: list[report.FileReport] = []
+    if game is None:
+        game, first = report.start_reported(genesis_tf, file)
+        reports.append(first)
+    else:
+        game = _reexecuted(game, file, reports)
     lg.stage_history(tx, tf)
-    game, notes = _catch_up(lg, genesis, game, tx, tf)
+    game, notes = _catch_up(lg, genesis, game, tx, tf, reports)
+    before_answer = game.to_bytes()
     replies = turn.answer(lg, game, tx)
-    rolled = f"; {game.log[-1]}" if game.log and any(isinstance(r, Dice) for r in tf.records) else ""
-    msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "") + rolled
+    if replies:
+        reports += report.of_replies(protocol.Game.from_bytes(before_answer), tx, replies)
+    report.stage(tx, lg.ws.game_rel(lg.gid), reports)
+    msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "")
     if replies:
         msg += f"; answered with {replies[0].name}"
     msg += f". {status.status_line(lg, game, lg.pending() if not replies else None)}"
-    return ImportResult("applied", tf.game, tf.seq, msg, replies)
+    text = "\n".join(r.text() for r in reports)
+    return ImportResult("applied", tf.game, tf.seq, msg, replies, report=text)
 
 
 def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
@@ -135,13 +144,18 @@ def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
     )
 
 
-def _reexecuted(game: protocol.Game, file: protocol.Authentic) -> protocol.Game:
-    protocol.apply_turn(game, file)
+def _reexecuted(game: protocol.Game, file: protocol.Authentic, reports: list[report.FileReport]) -> protocol.Game:
+    reports.append(report.apply_reported(game, file))
     return game
 
 
 def _catch_up(
-    lg: LocalGame, genesis: protocol.Genesis, game: protocol.Game, tx: Transaction, first: TurnFile
+    lg: LocalGame,
+    genesis: protocol.Genesis,
+    game: protocol.Game,
+    tx: Transaction,
+    first: TurnFile,
+    reports: list[report.FileReport],
 ) -> tuple[protocol.Game, list[str]]:
     """Re-execute the files that arrived early and now follow on, in sequence order."""
     applied = {first.seq: first}
@@ -157,7 +171,9 @@ def _catch_up(
                 notes.append(f"EQUIVOCATION: {wf.side} also signed another file {wf.seq}; both kept as evidence")
             continue
         try:
-            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf))
+            more: list[report.FileReport] = []
+            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf), more)
+            reports += more
         except PbemError as exc:
             notes.append(f"dropped waiting file {wf.seq}: {exc}")
             continue
@@ -222,3 +238,19 @@ def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameIn
             exp is not None and exp.side == lg.me,
             line,
         )
+
+
+def file_report(workspace: Path, game_id: str, seq: int, home: Path | None = None) -> dict[str, str] | None:
+    """What the mail carrying file ``seq`` of a game says: ``{"subject": ..., "text": ...}``;
+    for the invitation (file 0), what it is and the command that joins it.  None if unknown."""
+    ws = Workspace(workspace)
+    if seq == 0:
+        try:
+            g = protocol.Genesis(LocalGame(ws, game_id, home).genesis().body)
+        except (PbemError, OSError, KeyError):
+            return None
+        return report.invitation(g.game, g.body["scenario"], g.body["names"][g.creator], g.creator)
+    doc = report.stored(ws, game_id, seq)
+    if doc is None or not isinstance(doc.get("text"), str) or not isinstance(doc.get("subject"), str):
+        return None
+    return {"subject": doc["subject"], "text": doc["text"]}

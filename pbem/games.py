@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, engine_link, keys, overview, protocol, turnfile
+from pbem import dice, engine_link, keys, overview, protocol, report, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, dice_secret
 from pbem.store import Transaction, Workspace
@@ -96,7 +96,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         "state": api.state_hash(state),
     }
     join_tf = turnfile.seal(body, ident.sign)
-    game = protocol.start(genesis, protocol.authenticate(g, join_tf))
+    game, joined = report.start_reported(genesis, protocol.authenticate(g, join_tf))
     with ws.locked():
         if LocalGame.has_game(ws, gid):
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
@@ -106,6 +106,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         meta = _meta(gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
         LocalGame.stage_create(ws, tx, meta, [genesis, join_tf], game)
         overview.stage(tx, ws, gid, side, game)
+        report.stage(tx, ws.game_rel(gid), [joined])
         out = ws.stage_outbox(tx, join_tf)
         tx.delete(ws.invitation_rel(gid))
         ws.commit(tx)

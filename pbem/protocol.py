@@ -11,7 +11,7 @@ The records a turn file carries are the five kinds of :mod:`pbem.records`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,6 +43,10 @@ def actions_of(wires: list[Wire], what: str) -> list[Any]:
     """The engine's actions for wire forms read from a file or the store (refusals as PbemError)."""
     api = engine_link.api()
     return [_engine_call(what, api.Action.from_wire, w) for w in wires]
+
+
+#: Called before each record of a file is applied: the game, and the record's wire form.
+Watcher = Callable[["Game", list[Any]], None]
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,8 @@ class Game:
     last_seq: int = 1
     pending: Step | None = None
     log: list[str] = field(default_factory=list)  # what the last chance event did
+    # What the last chance event did as engine events (pbem/report.py); not saved.
+    events: list[Any] = field(default_factory=list)
 
     @property
     def gid(self) -> str:
@@ -390,8 +396,8 @@ def _roll(game: Game, author: str, rec: Dice, p: ChanceStep, where: str) -> None
         seed = dice.seed(game.gid, k, game.hashes[p.trigger_seq], axis, allies)
         game.pending = None
         game.k = k
-        log = _engine_call(where, api.apply_chance, game.state, seed)
-        game.log = [str(x)[:300] for x in (log or [])][:200]
+        game.events = list(_engine_call(where, api.apply_chance_events, game.state, seed))
+        game.log = [api.event_text(game.state, e) for e in game.events]
 
 
 def open_draft(game: Game, side: str, where: str) -> Draft:
@@ -425,8 +431,10 @@ def _resolve_sim(game: Game, where: str, lists: dict[str, list[Any]]) -> None:
     _engine_call(where, api.apply_simultaneous, game.state, {s: lists[s] for s in sides})
 
 
-def apply_turn(game: Game, file: Authentic) -> None:
+def apply_turn(game: Game, file: Authentic, watch: Watcher | None = None) -> None:
     """Verify ``file`` as the next file of ``game`` by re-executing it; mutates ``game``.
+    ``watch`` is called before each record, with its wire form (the game log notes what
+    each one changed).
 
     On error ``game`` is left half-applied: callers work on a copy.
     """
@@ -442,6 +450,8 @@ def apply_turn(game: Game, file: Authentic) -> None:
     if tf.prev != game.hashes[-1]:
         raise PbemError(f"{name}: does not follow file {game.seq} of this game (previous-hash mismatch)", "chain-link")
     for i, rec in enumerate(tf.records, 1):
+        if watch is not None:
+            watch(game, rec.to_wire())
         apply_record(game, tf.side, tf.seq, rec, f"{name}: record {i}")
     if api.state_hash(game.state) != tf.body["state"]:
         raise PbemError(
@@ -453,10 +463,13 @@ def apply_turn(game: Game, file: Authentic) -> None:
     game.hashes.append(tf.hash)
 
 
-def build_turn(game: Game, side: str, records: Sequence[Record], sign: Any) -> TurnFile:
-    """Apply my ``records`` to ``game`` and seal them as the next file (mutates ``game``)."""
+def build_turn(game: Game, side: str, records: Sequence[Record], sign: Any, watch: Watcher | None = None) -> TurnFile:
+    """Apply my ``records`` to ``game`` and seal them as the next file (mutates ``game``);
+    ``watch`` as for :func:`apply_turn`."""
     seq = game.seq + 1
     for i, rec in enumerate(records, 1):
+        if watch is not None:
+            watch(game, rec.to_wire())
         apply_record(game, side, seq, rec, f"my record {i}")
     return seal_turn(game, side, records, sign)
 

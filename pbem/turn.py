@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commit, engine_link, overview, protocol
+from pbem import commit, engine_link, overview, protocol, report
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, PendingTurn, commit_salt
 from pbem.protocol import Expectation, Game
@@ -237,8 +237,14 @@ def _seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
             else ""
         )
         raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")
-    tf = protocol.seal_turn(t.work, lg.me, records, lg.identity().sign)
+    # Sealed on the game as accepted (``t`` is consumed), record by record as the receiver
+    # will apply them, so that the file's report is built the same way; it ends where my
+    # working game does.
+    game = t.game
+    tf, made = report.build_reported(game, lg.me, records, lg.identity().sign)
+    t.work = game
     tx = Transaction()
+    report.stage(tx, lg.ws.game_rel(lg.gid), [made])
     if isinstance(records[-1], Commit):
         # The committed actions must be on disk before the commitment can leave: without
         # them the reveal would be impossible and the game stuck.

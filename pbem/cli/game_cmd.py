@@ -146,6 +146,8 @@ def import_paths(ws_root: Path, files: list[Path]) -> int:
             typer.echo(f"rejected: {res.message}", err=True)
         else:
             typer.echo(res.message)
+            if res.report:
+                typer.echo(res.report)
     return rejected
 
 

@@ -43,6 +43,7 @@ COMMANDS = {
     "hex": "look_cmd",
     "legal": "look_cmd",
     "suggest": "look_cmd",
+    "log": "log_cmd",
 }
 
 

@@ -9,6 +9,7 @@ import email
 import email.header
 import email.policy
 import hashlib
+import mimetypes
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
@@ -63,17 +64,32 @@ def turn_message_id(turn: TurnName, digest: str, domain: str) -> str:
     return f"<{turn.game_id}.{turn.seq:05d}.{turn.side}.{digest[:16]}@{domain}>"
 
 
-def turn_subject(turn: TurnName) -> str:
-    return f"[pbem] game {turn.game_id} turn {turn.seq:05d} ({turn.side})"
+def turn_subject(turn: TurnName, tag: str = "") -> str:
+    """``[pbem] 1939-10 Allied combat - game 3f9c0a12b4d5``: ``tag`` names what the game
+    awaits once the file is applied (the receiver's next decision, see pbem/report.py);
+    without one, the file's number and side."""
+    if tag:
+        return f"[pbem] {tag} - game {turn.game_id}"
+    return f"[pbem] game {turn.game_id} file {turn.seq:05d} ({turn.side})"
 
 
 def build_turn_mail(
-    *, sender: str, recipient: str, turn: TurnName, data: bytes, message_id: str, references: list[str], body: str
+    *,
+    sender: str,
+    recipient: str,
+    turn: TurnName,
+    data: bytes,
+    message_id: str,
+    references: list[str],
+    body: str,
+    subject: str = "",
+    attachments: list[Attachment] | None = None,
 ) -> EmailMessage:
+    """A turn file as mail; ``attachments`` come after it (a picture of the front, say)."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = recipient
-    msg["Subject"] = turn_subject(turn)
+    msg["Subject"] = subject or turn_subject(turn)
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = message_id
     _thread(msg, references or [])
@@ -81,6 +97,9 @@ def build_turn_mail(
     msg["X-Pbem-Seq"] = str(turn.seq)
     msg.set_content(body)
     msg.add_attachment(data, maintype=MIME_TYPE[0], subtype=MIME_TYPE[1], filename=turn.filename)
+    for extra in attachments or []:
+        maintype, _, subtype = (mimetypes.guess_type(extra.filename)[0] or "application/octet-stream").partition("/")
+        msg.add_attachment(extra.data, maintype=maintype, subtype=subtype, filename=extra.filename)
     return msg
 
 

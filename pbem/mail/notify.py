@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from pbem.mail.config import MailConfig
 from pbem.mail.exchange_api import Exchange
+from pbem.mail.message import TurnName, turn_subject
 from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.threads import ThreadBook
 
@@ -17,9 +19,39 @@ It is your move in pbem game {game} (you play {side}).
 
 {status}
 
+{report}
+
 What to do: look at the game, give your orders, and seal them with `pbem send`.
 The sealed file lands in outbox/ and the mail daemon sends it to {opponent}.
 """
+
+
+TURN_HOWTO = (
+    "This mail carries file {seq} of the pbem game {game} ({file}).\n"
+    "If you run `pbem mail run`, it is fetched and checked automatically. Otherwise save the\n"
+    "attachment into the inbox/ folder of your game workspace and run `pbem import`.\n"
+)
+
+
+def turn_mail_text(exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Any]) -> tuple[str, str]:
+    """The subject and body of the mail carrying ``turn``: the date and phase the game awaits
+    and the full report of what the file did (or, for an invitation, what it is and the
+    command that joins it), from the game layer's ``file_report`` when it has one."""
+    howto = TURN_HOWTO.format(seq=turn.seq, game=turn.game_id, file=turn.filename)
+    lookup = getattr(exchange, "file_report", None)
+    found: Any = None
+    if callable(lookup):
+        try:
+            found = lookup(workspace, turn.game_id, turn.seq, **home_kw)
+        except Exception as err:  # a mail goes out even when its report cannot be read
+            log.warning("no report for %s: %s", turn.filename, err)
+    if not isinstance(found, dict):
+        return turn_subject(turn), howto
+    subject = str(found.get("subject", ""))
+    text = str(found.get("text", ""))
+    if turn.seq == 0:
+        return f"[pbem] {subject} - game {turn.game_id}", text
+    return turn_subject(turn, subject), f"{text}\n\n{howto}"
 
 
 class Notifier:
@@ -50,8 +82,15 @@ class Notifier:
         key = f"notify:{game_id}:{int(getattr(result, 'seq', 0)):05d}"
         if key in self.queue:
             return
+        seq = int(getattr(result, "seq", 0))
+        turn = TurnName(game_id, seq, info.my_side)
+        subject, _ = turn_mail_text(self.exchange, self.config.workspace, turn, home_kw)
         body = NOTICE_BODY.format(
-            game=game_id, side=info.my_side, status=status, opponent=info.opponent_email or "your opponent"
+            game=game_id,
+            side=info.my_side,
+            status=status,
+            report=str(getattr(result, "report", "") or "").strip(),
+            opponent=info.opponent_email or "your opponent",
         )
         self.queue.add(
             Entry(
@@ -60,7 +99,7 @@ class Notifier:
                 recipient=self.config.address,
                 message_id="",
                 references=self.threads.references(game_id),
-                subject=f"[pbem] your move in game {game_id}",
+                subject=subject.replace("[pbem] ", "[pbem] your move: ", 1),
                 body=body,
             )
         )

@@ -20,16 +20,11 @@ from pbem.mail import smtp
 from pbem.mail.config import MailConfig
 from pbem.mail.exchange_api import Exchange
 from pbem.mail.message import TURN_NAME, build_text_mail, build_turn_mail, parse_turn_name, sha256_hex, turn_message_id
+from pbem.mail.notify import turn_mail_text
 from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.threads import ThreadBook
 
 log = logging.getLogger("pbem.mail")
-
-TURN_BODY = (
-    "This mail carries a turn file of the pbem game {game} (file {file}).\n\n"
-    "If you run `pbem mail run`, it is fetched and checked automatically. Otherwise save the\n"
-    "attachment into the inbox/ folder of your game workspace.\n"
-)
 
 
 class Outbox:
@@ -184,6 +179,7 @@ class Outbox:
         turn = parse_turn_name(entry.filename)
         if turn is None or sha256_hex(data) != entry.sha256:
             return None
+        subject, body = turn_mail_text(self.exchange, self.workspace, turn, self.home_kw)
         return build_turn_mail(
             sender=self.config.address,
             recipient=entry.recipient,
@@ -191,7 +187,8 @@ class Outbox:
             data=data,
             message_id=entry.message_id,
             references=entry.references,
-            body=TURN_BODY.format(game=turn.game_id, file=entry.filename),
+            body=body,
+            subject=subject,
         )
 
     def changed(self) -> bool:

@@ -9,12 +9,16 @@ small deterministic double.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import os
+import re
 import threading
 import time
 from collections.abc import Iterator
 
 import pytest
+from imaphelp import fetch_all
 from mailtesting import Player
 
 from pbem import engine_link, games, keys, protocol
@@ -111,7 +115,28 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
     assert common > 3 and g_axis.hashes[:common] == g_allies.hashes[:common]  # one history on both sides
     assert " rejected " not in caplog.text and "EQUIVOCATION" not in caplog.text, caplog.text[-3000:]
     assert bots[0].played > 0 and bots[1].played > 0
+    _check_turn_mails(allies, gid, scenario)
     print(f"{scenario}: {max(g_axis.seq, g_allies.seq)} files in {elapsed:.1f} s through the mail servers")
+
+
+def _check_turn_mails(receiver: Player, gid: str, scenario: str) -> None:
+    """Each turn mail names the month and phase awaited and carries its file's report;
+    the invitation says what it is and the one command that joins it."""
+    mails = [email.message_from_bytes(raw, policy=email.policy.default) for raw in fetch_all(receiver, "pbem")]
+    assert mails
+    for mail in mails:
+        subject = str(mail["Subject"])
+        body = mail.get_body(preferencelist=("plain",))
+        assert body is not None
+        text = body.get_content()
+        (name,) = [p.get_filename() for p in mail.iter_attachments()]
+        seq = int(name.split("-")[1])
+        if seq == 0:
+            assert subject == f"[pbem] invitation to a {scenario} game as the allies - game {gid}"
+            assert f"pbem join .pbem/invitations/{gid}.pbem --me" in text
+        else:
+            assert re.fullmatch(rf"\[pbem\] \d{{4}}-\d{{2}} [A-Z][a-z].* - game {gid}", subject), subject
+            assert text.startswith(f"file {seq} of game {gid}"), text[:200]
 
 
 def _month_number(when: str) -> int:

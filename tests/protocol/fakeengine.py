@@ -304,6 +304,16 @@ def preview(state: State, side: str, actions: list[Action]) -> State:
 
 
 def apply_chance(state: State, seed: bytes) -> list[str]:
+    return [event_text(state, e) for e in apply_chance_events(state, seed)]
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    text: str
+
+
+def apply_chance_events(state: State, seed: bytes) -> list[Event]:
     if decision(state).kind != "chance" or len(seed) != 32:
         raise IllegalAction("no chance event now")
     roll = seed[0] % 6 + 1
@@ -311,7 +321,29 @@ def apply_chance(state: State, seed: bytes) -> list[str]:
     for side in ("axis", "allies"):
         state.d["money"][side] += 1
     _advance(state)
-    return [f"rolled {roll}"]
+    return [Event("chance", f"rolled {roll}")]
+
+
+def snapshot(state: State) -> State:
+    return State(copy.deepcopy(state.d))
+
+
+def changes(before: State, after: State, told: list[Event] | None = None) -> list[Event]:
+    out = []
+    for side in ("axis", "allies"):
+        if before.d["pos"][side] != after.d["pos"][side]:
+            out.append(Event("moved", f"{side} moved {before.d['pos'][side]} -> {after.d['pos'][side]}"))
+        if before.d["money"][side] != after.d["money"][side]:
+            out.append(Event("money", f"{side}: money {before.d['money'][side]} -> {after.d['money'][side]}"))
+    return out
+
+
+def event_text(state: State, event: Event) -> str:
+    return event.text
+
+
+def event_json(state: State, event: Event) -> dict[str, Any]:
+    return {"kind": event.kind, "text": event.text}
 
 
 def winner(state: State) -> str | None:

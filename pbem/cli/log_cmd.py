@@ -1,0 +1,76 @@
+"""``pbem log``: the game log, what every file of a game did, in full."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pbem import history, report
+from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.turnfile import TurnFile
+
+
+def _month(text: str) -> str:
+    year, _, month = text.partition("-")
+    if not (len(year) == 4 and year.isdigit() and len(month) == 2 and month.isdigit() and 1 <= int(month) <= 12):
+        raise PbemError(f"'{text[:20]}' is not a month; write YYYY-MM, e.g. 1939-10", "usage")
+    return text
+
+
+def _files(target: str, ws_path: Path | None, game: str | None) -> tuple[list[TurnFile], str | None]:
+    """The game's files and the side I play (None for a record folder)."""
+    folder = Path(target)
+    if folder.is_dir():
+        return history.record_files(folder, game), None
+    ws = workspace(ws_path)
+    gid = ws.resolve_game(target)
+    return history.workspace_files(ws, gid), LocalGame(ws, gid).me
+
+
+@user_errors
+def log_command(
+    target: Annotated[str, typer.Argument(help="Game id (or its first characters), or a record folder")],
+    since_mine: Annotated[bool, typer.Option("--since-mine", help="Only the files after the last one I sent")] = False,
+    month: Annotated[str | None, typer.Option("--month", help="Only what happened in month YYYY-MM")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The log as JSON, one document")] = False,
+    game: Annotated[str | None, typer.Option("--game", help="Which game of a record folder holding several")] = None,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Print what each file of a game did: wars, placements, moves, every combat in full
+    (strengths, modifiers, odds, dice, losses, retreats), conquests, money, supply."""
+    wanted = _month(month) if month is not None else None
+    files, me = _files(target, ws_path, game)
+    first = 1
+    if since_mine:
+        if me is None:
+            raise PbemError("--since-mine needs a game of this workspace, not a record folder", "usage")
+        mine = [tf.seq for tf in files if tf.side == me and tf.seq > 0]
+        first = max(mine, default=0) + 1
+    out = []
+    for r in report.reports(files):
+        if r.seq < first:
+            continue
+        if wanted is not None:
+            r.entries = [e for e in r.entries if e.when == wanted]
+            if not r.entries:
+                continue
+        out.append(r)
+    if as_json:
+        typer.echo(json.dumps([r.to_json() for r in out], indent=1, ensure_ascii=False))
+        return
+    if not out:
+        typer.echo(
+            "nothing to report" + (f" for {wanted}" if wanted else "") + (" since your last file" if since_mine else "")
+        )
+    for r in out:
+        typer.echo(r.text())
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    app.command("log")(log_command)

@@ -1,0 +1,269 @@
+"""Turn reports: what each file of a game did, in full, for people and programs.
+
+A file is re-executed record by record (:func:`pbem.protocol.apply_turn` with a watcher).
+Its records fall into entries: a run of sequential orders within one phase, a hidden
+list opened, a commitment, a dice value.  Each entry reports the orders that the changes
+do not show by themselves (declarations, attacks, purchases...), what the dice did
+(every combat in full: strengths and modifiers, odds, draws, losses, retreats), and
+every change of the position that followed (the engine's ``changes``: wars entered,
+units placed, moved or eliminated, hexes taken, money, supply, the month).
+
+Nothing is stored: reports are worked out from the files whenever they are asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import engine_link, protocol, turnfile
+from pbem.protocol import Game
+from pbem.records import Record
+from pbem.store import Transaction, Workspace
+from pbem.turnfile import TurnFile
+
+#: Order kinds whose effect the changes of the position report (a unit placed, moved...).
+SHOWN_BY_CHANGES = frozenset({"pass", "move", "rail", "place", "place_land", "embark", "disembark"})
+
+_RECORD_NAMES = {"act": "orders", "sim": "orders", "reveal": "orders revealed", "commit": "sealed orders"}
+
+
+def phase_name(phase: str) -> str:
+    """``axis.first_movement`` -> ``Axis first movement``; ``war_declaration`` -> ``War declaration``."""
+    words = phase.replace(".", " ").replace("_", " ")
+    words = words.replace("allies ", "Allied ", 1) if words.startswith("allies ") else words
+    return words[:1].upper() + words[1:]
+
+
+@dataclass
+class Entry:
+    """What one record, or one run of sequential orders in one phase, did."""
+
+    when: str  # the month, YYYY-MM
+    phase: str  # the engine's phase name when the record was applied
+    side: str
+    record: str  # the record kind: act, sim, reveal, commit, dice
+    orders: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    data: list[dict[str, Any]] = field(default_factory=list)
+
+    def heading(self) -> str:
+        return f"{self.when} {phase_name(self.phase)} - {self.side}"
+
+    def body(self) -> list[str]:
+        out = []
+        if self.record == "commit":
+            out.append(f"{self.side} seal their orders (revealed once both sides have handed theirs in)")
+        elif self.record == "dice" and not self.lines:
+            out.append(f"{self.side} hand in their dice value; the roll follows with the other side's")
+        if self.orders:
+            what = _RECORD_NAMES.get(self.record, "orders")
+            out.append(f"{self.side} {what}: " + "; ".join(self.orders))
+        out += self.lines
+        return out or [f"{self.side}: no change"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "when": self.when,
+            "phase": self.phase,
+            "side": self.side,
+            "record": self.record,
+            "orders": self.orders,
+            "events": self.data,
+        }
+
+
+@dataclass
+class FileReport:
+    """The report of one file of a game."""
+
+    game: str
+    seq: int
+    side: str
+    name: str
+    entries: list[Entry]
+    next_up: str = ""  # what the game awaits after this file, for people
+    subject: str = ""  # the date and phase a mail carrying this file names (see subject_tag)
+
+    @property
+    def months(self) -> set[str]:
+        return {e.when for e in self.entries}
+
+    def text(self) -> str:
+        """The whole report, never cut: a heading line, then each entry's lines indented."""
+        out = [f"file {self.seq} of game {self.game} ({self.side}): {self.name}"]
+        heading = ""
+        for e in self.entries:
+            if e.heading() != heading:
+                heading = e.heading()
+                out.append(f"  {heading}")
+            out += [f"    {line}" for line in e.body()]
+        if self.next_up:
+            out.append(f"  now: {self.next_up}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seq": self.seq,
+            "side": self.side,
+            "file": self.name,
+            "entries": [e.to_json() for e in self.entries],
+            "next": self.next_up,
+        }
+
+
+class _Recorder:
+    """Watches the records of one file as they are applied and cuts them into entries."""
+
+    def __init__(self, side: str) -> None:
+        self.api = engine_link.api()
+        self.side = side
+        self.entries: list[Entry] = []
+        self.open: Entry | None = None
+        self.before: Any = None
+
+    def watch(self, game: Game, rec: list[Any]) -> None:
+        d = self.api.decision(game.state)
+        e = self.open
+        if e is not None and rec[0] == "act" == e.record and (e.when, e.phase) == (d.when, d.phase):
+            self._orders(game, [rec[1]])
+            return
+        self.close(game)
+        self.open = Entry(d.when, d.phase, self.side, rec[0])
+        self.before = self.api.snapshot(game.state)
+        game.events = []
+        if rec[0] == "act":
+            self._orders(game, [rec[1]])
+        elif rec[0] in ("sim", "reveal"):
+            self._orders(game, rec[1])
+
+    def _orders(self, game: Game, wires: list[Any]) -> None:
+        assert self.open is not None
+        for w in wires:
+            try:
+                action = self.api.Action.from_wire(w)
+            except Exception:  # the record is refused when applied; this only reads it
+                continue
+            if action.kind not in SHOWN_BY_CHANGES:
+                self.open.orders.append(self.api.format_action(game.state, action))
+
+    def report(self, game: Game, tf: TurnFile) -> FileReport:
+        self.close(game)
+        return FileReport(game.gid, tf.seq, tf.side, tf.name, self.entries, awaited(game), subject_tag(game))
+
+    def close(self, game: Game) -> None:
+        e = self.open
+        if e is None:
+            return
+        told = list(game.events)
+        events = told + self.api.changes(self.before, game.state, told)
+        e.lines = [self.api.event_text(game.state, x) for x in events]
+        p = game.pending
+        if e.record == "sim" and isinstance(p, protocol.SimStep) and p.clear is not None:
+            e.lines.insert(0, f"{self.side} hand in their orders in the clear; they take effect with the other side's")
+        e.data = [self.api.event_json(game.state, x) for x in events]
+        self.entries.append(e)
+        self.open = None
+
+
+def apply_reported(game: Game, file: protocol.Authentic) -> FileReport:
+    """Verify and apply ``file`` to ``game`` (as :func:`pbem.protocol.apply_turn`) and report it."""
+    rec = _Recorder(file.tf.side)
+    protocol.apply_turn(game, file, rec.watch)
+    return rec.report(game, file.tf)
+
+
+def build_reported(game: Game, side: str, records: Sequence[Record], sign: Any) -> tuple[TurnFile, FileReport]:
+    """Apply my ``records`` and seal them (as :func:`pbem.protocol.build_turn`), with the report."""
+    rec = _Recorder(side)
+    tf = protocol.build_turn(game, side, records, sign, rec.watch)
+    return tf, rec.report(game, tf)
+
+
+def start_reported(genesis: TurnFile, join: protocol.Authentic) -> tuple[Game, FileReport]:
+    """The game set up by its join file, and the report of that file."""
+    game = protocol.start(genesis, join)
+    d = engine_link.api().decision(game.state)
+    scenario = genesis.body["scenario"]
+    tf = join.tf
+    entry = Entry(d.when, d.phase, tf.side, "join", lines=[f"the game begins: scenario {scenario}, {d.when}"])
+    return game, FileReport(game.gid, tf.seq, tf.side, tf.name, [entry], awaited(game), subject_tag(game))
+
+
+def awaited(game: Game) -> str:
+    """What the game waits for now, for people: ``1939-10 Allied combat: allies``."""
+    api = engine_link.api()
+    d = api.decision(game.state)
+    exp = protocol.expected(game)
+    if exp is None:
+        winner = api.winner(game.state)
+        return f"the game is over{f': the {winner} win' if winner else ''}"
+    return f"{d.when} {phase_name(d.phase)}: {exp.side}"
+
+
+def reports(files: list[TurnFile]) -> Iterator[FileReport]:
+    """The report of every file of a game from its join on (``files`` from the genesis)."""
+    if len(files) < 2:
+        return
+    genesis = protocol.Genesis(files[0].body)
+    game, first = start_reported(files[0], protocol.authenticate(genesis, files[1]))
+    yield first
+    for tf in files[2:]:
+        yield apply_reported(game, protocol.authenticate(genesis, tf))
+
+
+def subject_tag(game: Game) -> str:
+    """The date and phase a mail's subject names: those of the decision now awaited."""
+    api = engine_link.api()
+    d = api.decision(game.state)
+    if protocol.expected(game) is None:
+        return f"{d.when} game over"
+    return f"{d.when} {phase_name(d.phase)}"
+
+
+# --- reports kept with a game, for the mails ---------------------------------------------
+
+
+def of_replies(before: Game, tx: Transaction, replies: list[Path]) -> list[FileReport]:
+    """The reports of my automatic answers, staged in ``tx``, applied to ``before`` (changed)."""
+    out = []
+    for path in replies:
+        data = tx.writes.get(f"outbox/{path.name}")
+        if data is not None:
+            out.append(apply_reported(before, protocol.authenticate(before.genesis, turnfile.parse(data))))
+    return out
+
+
+def stage(tx: Transaction, game_rel: str, reports: list[FileReport]) -> None:
+    """Keep each file's report with its game: the mail that carries the file quotes it."""
+    for r in reports:
+        doc = {"subject": r.subject, "text": r.text(), "report": r.to_json()}
+        tx.put(f"{game_rel}/reports/{r.seq:05d}.json", json.dumps(doc, sort_keys=True, indent=1).encode())
+
+
+def stored(ws: Workspace, gid: str, seq: int) -> dict[str, Any] | None:
+    """The kept report of file ``seq`` of game ``gid`` ({"subject", "text", "report"}), if any."""
+    path = ws.game_dir(gid) / "reports" / f"{seq:05d}.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def invitation(gid: str, scenario: str, creator_name: str, creator_side: str) -> dict[str, str]:
+    """The subject and text of the mail carrying an invitation (a game's genesis file)."""
+    joiner = turnfile.other(creator_side)
+    text = (
+        f"{creator_name} invites you to a game of pbem, World War 2 by e-mail: scenario {scenario}.\n"
+        f"{creator_name} plays the {creator_side}; you would play the {joiner}.\n\n"
+        "The attached file is the invitation (game "
+        f"{gid}). If you run `pbem mail run`, it is kept for you; join with:\n\n"
+        f"    pbem join .pbem/invitations/{gid}.pbem --me YOUR-NAME\n\n"
+        "(without the mail daemon, save the attachment and give its path to `pbem join` instead).\n"
+    )
+    return {"subject": f"invitation to a {scenario} game as the {joiner}", "text": text}

@@ -1,0 +1,63 @@
+"""The game log's events (engine/events.py): combat reports in full, and state comparisons."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine import api
+from engine.actions import Action
+from engine.combat import CombatRoll
+from engine.events import Event, changes
+from engine.sequence import STEP_INDEX
+from tests.engine.test_combat import ScriptedRng, game, hx, put
+
+
+def test_a_combat_report_holds_strengths_odds_draws_losses_and_retreats() -> None:
+    state = game()
+    att = put(state, "Germany", "1,1", strength=6)
+    dfd = put(state, "Poland", "2,1", strength=3)
+    api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
+    state.step = STEP_INDEX["axis.combat_roll"]
+    before = state.copy()
+    (event,) = CombatRoll("axis").roll_events(state, ScriptedRng(0.7, 0.9))  # r = 2: loses 2
+    c = event.combat
+    assert c is not None and c.outcome == "resolved" and c.side == "axis"
+    assert c.attack == 6 and c.defence == 3 and c.odds == Fraction(2)
+    assert c.defender_draw == Fraction(0.7).limit_denominator(1 << 20)
+    assert c.defender_loss == c.defender_points == 2 and not c.doubled
+    assert [(h.unit, h.points, h.eliminated) for h in c.defender_hits] == [(dfd.id, 2, False)]
+    assert c.retreats == ((dfd.id, hx(state, "3,0")),) and c.attacker_loss == 0
+    assert c.hex_taken and c.advance == (att.id,)
+    text = event.text(state.world.map)
+    assert "odds 2.00" in text and "retreats" in text and "3,0 (Warsaw)" not in text  # retreat hexes as COL,ROW
+    assert text.startswith("attack on 2,1 by #") and "2,1 passes to the Axis (may advance" in text
+    data = event.to_json(state.world.map)
+    assert data["combat"]["odds"] == "2/1" and data["combat"]["retreats"] == [{"unit": dfd.id, "to": "3,0"}]
+    # The comparison of states leaves out what the combat told, and keeps the rest.
+    after = changes(before, state, [event])
+    kinds = {e.kind for e in after}
+    assert "strength" not in kinds and "moved" not in kinds
+    assert "control" in kinds
+    untold = {e.kind for e in changes(before, state)}
+    assert {"strength", "moved", "control"} <= untold
+
+
+def test_changes_report_wars_placements_money_and_eliminations() -> None:
+    state = game()
+    before = state.copy()
+    before.countries["Poland"].at_war = False
+    gone = put(before, "Poland", "2,1", strength=2)  # exists before only
+    state.next_unit_id = before.next_unit_id
+    placed = put(state, "Germany", "1,1", strength=4)
+    state.countries["Germany"].money += 7
+    found = changes(before, state)
+    assert [e.kind for e in found] == ["war", "eliminated", "placed", "money"]
+    war, eliminated, new, money = found
+    assert war.country == "Poland" and war.side == "allies"
+    assert eliminated.units == (gone.id,) and new.units == (placed.id,)
+    assert money.numbers[1] - money.numbers[0] == 7
+    hexmap = state.world.map
+    assert war.text(hexmap) == "Poland enters the war on the Allied side"
+    assert eliminated.text(hexmap).endswith("eliminated at 2,1")
+    assert new.text(hexmap).endswith("placed at 1,1")
+    assert all(isinstance(e, Event) for e in found)
