@@ -5,9 +5,10 @@ The Axis follows the historical order of aims: Poland as soon as Germany is at
 war, the Low Countries and Scandinavia once Poland has fallen (the road to
 France), the Balkans once France has fallen, and the Soviet Union in the summer
 after that.  Japan keeps to China.  The Allies hold and never open new fronts by
-declaring war.  Every offer that brings a country in on our side (Italy, Vichy,
-Hungary, Finland's surrender, ...) is taken, except the Spanish gamble, which
-waits for France to fall.
+declaring war.  Every offer that brings a country in on our side (Hungary,
+Bulgaria, Romania, Thailand, Mongolia, Afghanistan, Vichy, Finland's surrender,
+...) is taken as soon as it is offered, except Italy, which enters in June 1940
+(or once France has fallen), and the Spanish gamble, which waits for France to fall.
 """
 
 from __future__ import annotations
@@ -33,8 +34,12 @@ AXIS_AIMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Soviet Union", "1941-06", ("France",)),
 )
 
-#: Gambles taken only once the named country has fallen.
+#: Gambles taken only once the named country has fallen: Spain's one 25% attempt pays
+#: once France is beaten (Spain then faces no land front, and opens Gibraltar).
 WAIT_FOR = {"Spain": "France"}
+#: Entries taken from a month on, or earlier once the named country has fallen.  Italy
+#: came in in June 1940 with France beaten; earlier it only opens Africa to the Allies.
+NOT_BEFORE = {"Italy": ("1940-06", "France")}
 
 
 def war_declaration(turn: Turn) -> None:
@@ -61,6 +66,10 @@ def welcome(state: GameState, country: str | None) -> bool:
     """Should we accept an offer about ``country`` (entry on our side, Vichy, surrender)?"""
     if country is None:
         return True
+    if country in NOT_BEFORE:
+        month, fallen = NOT_BEFORE[country]
+        beaten = fallen in state.countries and state.countries[fallen].conquered
+        return state.date >= parse_date(month) or beaten
     waits = WAIT_FOR.get(country)
     if waits is not None and waits in state.countries:
         return state.countries[waits].conquered
