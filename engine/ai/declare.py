@@ -21,7 +21,7 @@ from engine.state import GameState, parse_date
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
 
-#: (country, earliest date, countries that must be conquered first) in the Axis order of aims.
+#: (country, earliest date, countries that must have fallen first) in the Axis order of aims.
 AXIS_AIMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Poland", "1939-09", ()),
     ("Denmark", "1940-04", ("Poland",)),
@@ -67,13 +67,23 @@ def welcome(state: GameState, country: str | None) -> bool:
     if country is None:
         return True
     if country in NOT_BEFORE:
-        month, fallen = NOT_BEFORE[country]
-        beaten = fallen in state.countries and state.countries[fallen].conquered
-        return state.date >= parse_date(month) or beaten
+        month, beaten = NOT_BEFORE[country]
+        return state.date >= parse_date(month) or fallen(state, beaten)
     waits = WAIT_FOR.get(country)
     if waits is not None and waits in state.countries:
-        return state.countries[waits].conquered
+        return fallen(state, waits)
     return True
+
+
+def fallen(state: GameState, country: str) -> bool:
+    """Is ``country`` beaten: conquered, or all its home cities held by the other side?
+    (France with its colonies is conquered long after Paris falls: the war moves on then.)"""
+    c = state.countries.get(country)
+    if c is None or c.conquered:
+        return True
+    cities = state.world.home_cities_of.get(country, ())
+    enemy = "allies" if c.side == "axis" else "axis"
+    return c.at_war and bool(cities) and all(state.side_controlling(h) == enemy for h in cities)
 
 
 def axis_targets(state: GameState) -> list[str]:
@@ -87,6 +97,6 @@ def axis_targets(state: GameState) -> list[str]:
             continue
         if state.date < parse_date(date):
             continue
-        if all(state.countries[p].conquered for p in after if p in state.countries):
+        if all(fallen(state, p) for p in after):
             out.append(country)
     return out
