@@ -53,6 +53,8 @@ class GameResult:
     error: str = ""
     #: country -> (date text, side) of its entry into the war during the game
     entered: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: country -> date text of a failed attempt to bring it in (Spain's 25% roll)
+    failed_attempts: dict[str, str] = field(default_factory=dict)
 
     def line(self) -> str:
         secs = sum(self.month_seconds) / max(1, len(self.month_seconds))
@@ -65,7 +67,8 @@ class GameResult:
             f"fallen: {fallen}; home cities taken: {overrun}; "
             f"furthest Axis advance {self.furthest_axis[0]} (+{self.furthest_axis[1]}); "
             f"entered: {entered_text(self.entered)}; "
-            f"{secs:.2f} s/month"
+            + "".join(f"{c} attempt failed {d}; " for c, d in sorted(self.failed_attempts.items()))
+            + f"{secs:.2f} s/month"
         )
         return text + (f"; ERROR: {self.error}" if self.error else "")
 
@@ -76,11 +79,15 @@ def entered_text(entered: dict[str, tuple[str, str]]) -> str:
     return ", ".join(f"{c} {d} {side}" for c, (d, side) in rows) or "none"
 
 
-def new_entries(state: GameState, entered: dict[str, tuple[str, str]], at_start: frozenset[str]) -> None:
-    """Record the countries that have entered the war since the game began."""
+def new_entries(
+    state: GameState, entered: dict[str, tuple[str, str]], at_start: frozenset[str], failed: dict[str, str]
+) -> None:
+    """Record the countries that have entered the war since the game began, and failed attempts."""
     for name, c in state.countries.items():
         if c.at_war and name not in at_start and name not in entered:
             entered[name] = (date_text(state.date), c.side)
+        if c.flags.entry_attempt == "failed" and name not in failed:
+            failed[name] = date_text(state.date)
 
 
 def home_taken(state: GameState, country: str) -> bool:
@@ -152,6 +159,7 @@ def play_game(
     overrun: dict[str, str] = {}
     at_start = frozenset(n for n, c in state.countries.items() if c.at_war)
     entered: dict[str, tuple[str, str]] = {}
+    failed: dict[str, str] = {}
     furthest = (date_text(state.date), 0)
     month_seconds: list[float] = []
     decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
@@ -201,7 +209,7 @@ def play_game(
         if stalls >= MAX_STALLS:
             error = f"no progress in {d.phase} {date_text(state.date)}"
             break
-        new_entries(state, entered, at_start)
+        new_entries(state, entered, at_start, failed)
         # conquests happen in the war declaration phase: record the month they happen in
         for c in WATCHED:
             if c not in fallen and c in state.countries and state.countries[c].conquered:
@@ -239,6 +247,7 @@ def play_game(
         decisions,
         error,
         entered,
+        failed,
     )
 
 
@@ -255,6 +264,8 @@ class Summary:
     errors: int
     #: "country (side)" -> the dates it entered the war on that side, one per game it did
     entered: dict[str, list[str]] = field(default_factory=dict)
+    #: country -> games in which an attempt to bring it in failed
+    failed_attempts: dict[str, int] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -270,6 +281,7 @@ class Summary:
             f"(axis decisions {self.seconds_per_side_month['axis']:.2f} s, "
             f"allies {self.seconds_per_side_month['allies']:.2f} s)",
             "entered the war: " + (", ".join(self.entry_texts()) or "none"),
+            "failed attempts: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.failed_attempts.items())) or "none"),
             f"games stopped by an error: {self.errors}",
         ]
 
@@ -289,10 +301,13 @@ def summarize(results: list[GameResult]) -> Summary:
     overrun: dict[str, int] = {}
     months = sum(len(r.month_seconds) for r in results) or 1
     entered: dict[str, list[str]] = {}
+    failed: dict[str, int] = {}
     for r in results:
         wins[r.winner] += 1
         for c, (date, side) in r.entered.items():
             entered.setdefault(f"{c} ({side})", []).append(date)
+        for c in r.failed_attempts:
+            failed[c] = failed.get(c, 0) + 1
         for c in r.fallen:
             fallen[c] = fallen.get(c, 0) + 1
         for c in r.overrun:
@@ -308,6 +323,7 @@ def summarize(results: list[GameResult]) -> Summary:
         seconds_per_side_month={s: sum(r.decide_seconds.get(s, 0.0) for r in results) / months for s in SIDES},
         errors=sum(1 for r in results if r.error),
         entered={k: sorted(v) for k, v in entered.items()},
+        failed_attempts=failed,
     )
 
 

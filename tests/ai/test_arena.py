@@ -77,3 +77,17 @@ def test_entries_into_the_war_are_recorded_per_game_and_summed() -> None:
     summary = arena.summarize([result, result])
     assert summary.entered == {"Italy (axis)": ["1940-06", "1940-06"]}
     assert "entered the war: Italy (axis) in 2 games, 1940-06" in summary.lines({"axis": "bot", "allies": "bot"})
+
+
+def test_a_failed_attempt_is_reported() -> None:
+    from tests.engine.test_entries import position
+
+    state = position()
+    entered: dict[str, tuple[str, str]] = {}
+    failed: dict[str, str] = {}
+    state.countries["Spain"].flags.entry_attempt = "failed"
+    arena.new_entries(state, entered, frozenset({"Germany", "Japan", "China"}), failed)
+    assert failed == {"Spain": "1940-06"} and entered == {}
+    summary = arena.summarize([])
+    summary.failed_attempts = {"Spain": 1}
+    assert "failed attempts: Spain in 1" in summary.lines({"axis": "bot", "allies": "bot"})
