@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine import combat_math, weather
-from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
+from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.control import pass_to_side, resolve_pockets, take_control
 from engine.derived import Derived
 from engine.events import CombatReport, Event, Hit
@@ -41,7 +41,7 @@ from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit
 from engine.supply import SupplyMap
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
-from engine.war import at_war_with, may_enter_country
+from engine.war import at_war_with, japan_soviet_refusal, may_enter_country
 from engine.zoc import in_enemy_land_zoc
 
 if TYPE_CHECKING:
@@ -215,6 +215,8 @@ def attacker_refusal(
         return Refusal(
             "attack.not-adjacent", f"{label} in hex {_hex(state, u.hex)} is not adjacent to hex {where} across land"
         )
+    if why := japan_soviet_refusal(state, u, h, "attack into"):
+        return prefixed(f"{label} ", why)
     if not may_enter_country(state, u, h):
         return Refusal("attack.across-sea", f"{label} may not attack into hex {where}")
     for d in land_defenders(state, h, side):
@@ -723,6 +725,8 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
             return Refusal("advance.not-eligible", f"{u.label()} did not attack hex {where} or has already advanced")
         if barred := barred_terrain(state.world.map, u.type, h):
             return Refusal("terrain.armor", f"{u.label()} may not enter {barred} hex {where}")
+        if why := japan_soviet_refusal(state, u, h, "advance into"):
+            return prefixed(f"{u.label()} ", why)
         if not may_enter_country(state, u, h):
             return Refusal("war.neutral-territory", f"{u.label()} may not enter hex {where}")
         units.append(u)

@@ -52,7 +52,7 @@ from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_s
 from engine.state import NO_UNIT, GameState, Unit
 from engine.terrain import barred_terrain
 from engine.units import UnitType
-from engine.war import may_enter_country
+from engine.war import japan_soviet_refusal, may_enter_country
 from engine.zoc import has_enemy_land_unit, naval_zoc
 
 MOVE = KindSpec("move", ("unit", "hex"), variadic=True, help="move a unit to a hex, or along a path of hexes")
@@ -359,6 +359,8 @@ class _Movement(Phase):
         label = hexmap.grid.label(dest)
         if not hexmap.has_sea(dest) or hexmap.terrain[dest] == Terrain.ICECAP:
             return Refusal("naval.open-sea", f"{u.label()} may not enter hex {label}: ships need open sea")
+        if why := japan_soviet_refusal(state, u, dest):
+            return prefixed(f"{u.label()} ", why)
         if not may_enter_country(state, u, dest):
             return Refusal(
                 "war.neutral-territory",
@@ -434,6 +436,8 @@ class _Movement(Phase):
             return Refusal(
                 "weather.grounded", f"{u.label()} may not fly into hex {label}: air units are grounded there"
             )
+        if why := japan_soviet_refusal(state, u, dest):
+            return prefixed(f"{u.label()} ", why)
         if not may_enter_country(state, u, dest):
             return Refusal(
                 "war.neutral-territory",

@@ -33,7 +33,7 @@ from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_s
 from engine.state import GameState, Unit
 from engine.terrain import BY_CODE, barred_terrain
 from engine.units import UnitType
-from engine.war import may_enter_country
+from engine.war import japan_soviet_refusal, may_enter_country
 from engine.zoc import has_enemy_land_unit, in_enemy_land_zoc, naval_zoc
 
 #: Control-zone condition of a moving unit.
@@ -141,6 +141,8 @@ class LandRules:
         state, hexmap = self.state, self.hexmap
         if barred := barred_terrain(hexmap, self.unit.type, h):
             return Refusal("terrain.armor", f"may not enter {barred} hex {hexmap.grid.label(h)}")
+        if why := japan_soviet_refusal(state, self.unit, h):
+            return why
         if not may_enter_country(state, self.unit, h):
             return Refusal(
                 "war.neutral-territory",

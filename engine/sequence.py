@@ -28,13 +28,13 @@ from engine.combat import (
 )
 from engine.deployment import Deployment
 from engine.economy import Build, Income
+from engine.entries import SpainAttempt, WarDeclaration
 from engine.movement import FirstMovement, Landing, SecondMovement
 from engine.phase import Phase, StandingOrders
 from engine.sides import SIDES, Side
 from engine.state import GameState, date_text
 from engine.subphases import Amphibious, Interception
 from engine.supply import SupplyPhase
-from engine.war import WarDeclaration
 from engine.weather import WeatherRoll
 
 
@@ -53,8 +53,10 @@ def _main_phase(mover: str) -> list[Phase]:
     ]
 
 
-STEPS: tuple[Phase, ...] = (
+#: The steps in the order of play.
+PLAY: tuple[Phase, ...] = (
     WarDeclaration(),
+    SpainAttempt(),
     Deployment(),
     Income(),
     Build(),
@@ -63,8 +65,19 @@ STEPS: tuple[Phase, ...] = (
     SupplyPhase(),
     WeatherRoll(),
 )
+#: Steps added after the first games were recorded.  A state records its step by its
+#: number in STEPS, so these are numbered after the others: a recorded state keeps its bytes.
+ADDED_LATER = ("spain_attempt",)
+
+STEPS: tuple[Phase, ...] = (
+    *(p for p in PLAY if p.label not in ADDED_LATER),
+    *sorted((p for p in PLAY if p.label in ADDED_LATER), key=lambda p: ADDED_LATER.index(p.label)),
+)
 
 STEP_INDEX = {p.label: i for i, p in enumerate(STEPS)}
+#: step number -> the number of the step played after it
+_FOLLOWS = {STEP_INDEX[a.label]: STEP_INDEX[b.label] for a, b in zip(PLAY, (*PLAY[1:], PLAY[0]), strict=True)}
+_FIRST = STEP_INDEX[PLAY[0].label]
 
 #: ``pass`` and ``stand``: accepted in any decision of their side.  Standing orders may be
 #: changed in any decision so they are always fixed before the enemy's dice are rolled.
@@ -206,7 +219,6 @@ def give_lists(state: GameState, orders: dict[str, list[Action]]) -> None:
 
 def _next(state: GameState) -> None:
     state.acting = []
-    state.step += 1
-    if state.step == len(STEPS):
-        state.step = 0
+    state.step = _FOLLOWS[state.step]
+    if state.step == _FIRST:
         state.date += 1

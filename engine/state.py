@@ -127,7 +127,7 @@ class CountryFlags:
 
     Wire form: the sorted ``[key, value]`` pairs of the facts that are set, under
     their historical keys (``had_infantry``, ``joins_at_start``, ``vichy``,
-    ``axis_war``, ``place:BORDER``)."""
+    ``axis_war``, ``place:BORDER``, ``entry_attempt``)."""
 
     #: ever had infantry: liberation gives it infantry points
     had_infantry: bool = False
@@ -139,6 +139,9 @@ class CountryFlags:
     axis_war: int | None = None
     #: temporary border -> the date in which the country may place units there
     placements: dict[str, int] = field(default_factory=dict)
+    #: the once-in-a-game attempt to bring it into the war ("Spain"): '' not made,
+    #: ``pending`` ordered and not yet rolled, ``failed`` rolled and failed
+    entry_attempt: str = ""
 
     def to_wire(self) -> list[list[Any]]:
         pairs: list[list[Any]] = [[_PLACE + border, date] for border, date in self.placements.items()]
@@ -150,6 +153,8 @@ class CountryFlags:
             pairs.append(["vichy", 1])
         if self.axis_war is not None:
             pairs.append(["axis_war", self.axis_war])
+        if self.entry_attempt:
+            pairs.append(["entry_attempt", self.entry_attempt])
         return sorted(pairs)
 
     @classmethod
@@ -166,6 +171,8 @@ class CountryFlags:
                 f.vichy = bool(value)
             elif key == "axis_war":
                 f.axis_war = value
+            elif key == "entry_attempt":
+                f.entry_attempt = str(value)
             else:
                 raise ValueError(f"unknown country flag '{key}'")
         return f
@@ -367,7 +374,7 @@ class GameState:
     def __init__(self, world: World) -> None:
         self.world = world
         self.date = 0
-        self.step = 0  # index into engine.sequence.STEPS
+        self.step = 0  # number of the step in engine.sequence.STEPS (not its place in the order of play)
         self.acting: list[Side] = []  # sides that have not yet finished the current step
         self.countries: dict[str, CountryState] = {c.name: CountryState(c.name) for c in world.countries}
         self.controller = bytearray(world.map.size)

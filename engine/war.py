@@ -11,16 +11,16 @@ The war declaration phase does, in this order (supplement "Sequence and who acts
    (the Axis's first, then the Allies': see docs/rules-decisions.md);
 4. at its end, the victory check.
 
-Country-specific ways of entering the war (Italy, Spain, Thailand, ...) are
-further action kinds of this phase: declare the kind as a ``KindSpec``, add it to
-:attr:`WarDeclaration.orders`, and give it a branch in ``legal``, ``check``
-and ``apply_simultaneous`` (``apply`` only records a side's orders while they are secret).
+The country-specific ways of entering the war (Italy, Spain, Thailand, ...) are the
+``enter`` orders of :mod:`engine.entries`, whose phase extends this one; the
+Japanese/Soviet restriction is :func:`japan_soviet_barred`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import ClassVar
 
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, rule_of
 from engine.control import take_control
@@ -98,8 +98,47 @@ def may_enter_country(state: GameState, unit: Unit, h: int) -> bool:
     c = state.controller[h]
     if not c:
         return True  # the sea
+    if unit.country in JAPAN_SOVIET and japan_soviet_barred(state, unit, h):
+        return False
     name = state.world.country_names[c]
     return name == unit.country or state.countries[name].at_war
+
+
+#: The countries of "Japanese/Soviet Relations", and the country whose land each may not enter.
+JAPAN_SOVIET = {"Japan": "Soviet Union", "Soviet Union": "Japan"}
+
+
+def japan_soviet_truce(state: GameState) -> bool:
+    """Is the Japanese/Soviet restriction in force: Mongolia neutral, and Japan and the
+    Soviet Union in opposing partnerships (rulebook "Japanese/Soviet Relations")?"""
+    japan, soviet, mongolia = (state.countries.get(n) for n in ("Japan", "Soviet Union", "Mongolia"))
+    if japan is None or soviet is None or (mongolia is not None and mongolia.at_war):
+        return False
+    return {japan.side, soviet.side} == {AXIS, ALLIES}
+
+
+def japan_soviet_barred(state: GameState, unit: Unit, h: int) -> bool:
+    """May ``unit`` not enter or attack into hex ``h`` because of the Japanese/Soviet
+    restriction?  Japanese units are kept out of the Soviet Union's land, Soviet units
+    out of Japan's and its colonies'; hexes of third countries stay open to both.
+    Every way of entering a hex (movement, attack, retreat, advance, amphibious
+    assault, paradrop, ...) asks this, through :func:`may_enter_country` or directly."""
+    barred_from = JAPAN_SOVIET.get(unit.country)
+    if barred_from is None or state.world.map.country_of[h] != barred_from:
+        return False
+    return japan_soviet_truce(state)
+
+
+def japan_soviet_refusal(state: GameState, unit: Unit, h: int, doing: str = "enter") -> str:
+    """Why :func:`japan_soviet_barred` bars ``unit`` from hex ``h`` ('' if it does not): the
+    end of a sentence whose subject is the unit, as movement's refusals are."""
+    if not japan_soviet_barred(state, unit, h):
+        return ""
+    return Refusal(
+        "war.japan-soviet",
+        f"may not {doing} hex {state.world.map.grid.label(h)} of {JAPAN_SOVIET[unit.country]} "
+        "while Mongolia is neutral (Japanese/Soviet Relations)",
+    )
 
 
 def is_enemy_for_conquest(state: GameState, country: str, holder: str) -> bool:
@@ -468,7 +507,7 @@ def victor(state: GameState) -> str | None:
 class WarDeclaration(Phase):
     name = "war_declaration"
     kind = "simultaneous"
-    orders = (DECLARE,)
+    orders: ClassVar[tuple[KindSpec, ...]] = (DECLARE,)
     prompt = "declare war on neutral countries, or pass"
 
     def enter(self, state: GameState) -> None:

@@ -51,6 +51,10 @@ class GameResult:
     decide_seconds: dict[str, float] = field(default_factory=dict)
     decisions: dict[str, int] = field(default_factory=dict)
     error: str = ""
+    #: country -> (date text, side) of its entry into the war during the game
+    entered: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: country -> date text of a failed attempt to bring it in (Spain's 25% roll)
+    failed_attempts: dict[str, str] = field(default_factory=dict)
 
     def line(self) -> str:
         secs = sum(self.month_seconds) / max(1, len(self.month_seconds))
@@ -62,9 +66,28 @@ class GameResult:
             f"gained axis {self.gained['axis']} allies {self.gained['allies']}; "
             f"fallen: {fallen}; home cities taken: {overrun}; "
             f"furthest Axis advance {self.furthest_axis[0]} (+{self.furthest_axis[1]}); "
-            f"{secs:.2f} s/month"
+            f"entered: {entered_text(self.entered)}; "
+            + "".join(f"{c} attempt failed {d}; " for c, d in sorted(self.failed_attempts.items()))
+            + f"{secs:.2f} s/month"
         )
         return text + (f"; ERROR: {self.error}" if self.error else "")
+
+
+def entered_text(entered: dict[str, tuple[str, str]]) -> str:
+    """``Italy 1940-06 axis, ...`` in the order of entry ('none' if nobody entered)."""
+    rows = sorted(entered.items(), key=lambda x: (x[1][0], x[0]))
+    return ", ".join(f"{c} {d} {side}" for c, (d, side) in rows) or "none"
+
+
+def new_entries(
+    state: GameState, entered: dict[str, tuple[str, str]], at_start: frozenset[str], failed: dict[str, str]
+) -> None:
+    """Record the countries that have entered the war since the game began, and failed attempts."""
+    for name, c in state.countries.items():
+        if c.at_war and name not in at_start and name not in entered:
+            entered[name] = (date_text(state.date), c.side)
+        if c.flags.entry_attempt == "failed" and name not in failed:
+            failed[name] = date_text(state.date)
 
 
 def home_taken(state: GameState, country: str) -> bool:
@@ -134,6 +157,9 @@ def play_game(
     start = {h: state.side_controlling(h) for h in hexes}
     fallen: dict[str, str] = {}
     overrun: dict[str, str] = {}
+    at_start = frozenset(n for n, c in state.countries.items() if c.at_war)
+    entered: dict[str, tuple[str, str]] = {}
+    failed: dict[str, str] = {}
     furthest = (date_text(state.date), 0)
     month_seconds: list[float] = []
     decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
@@ -183,6 +209,7 @@ def play_game(
         if stalls >= MAX_STALLS:
             error = f"no progress in {d.phase} {date_text(state.date)}"
             break
+        new_entries(state, entered, at_start, failed)
         # conquests happen in the war declaration phase: record the month they happen in
         for c in WATCHED:
             if c not in fallen and c in state.countries and state.countries[c].conquered:
@@ -219,6 +246,8 @@ def play_game(
         decide_seconds,
         decisions,
         error,
+        entered,
+        failed,
     )
 
 
@@ -233,6 +262,10 @@ class Summary:
     seconds_per_month: float
     seconds_per_side_month: dict[str, float]
     errors: int
+    #: "country (side)" -> the dates it entered the war on that side, one per game it did
+    entered: dict[str, list[str]] = field(default_factory=dict)
+    #: country -> games in which an attempt to bring it in failed
+    failed_attempts: dict[str, int] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -247,8 +280,18 @@ class Summary:
             f"time per month: {self.seconds_per_month:.2f} s "
             f"(axis decisions {self.seconds_per_side_month['axis']:.2f} s, "
             f"allies {self.seconds_per_side_month['allies']:.2f} s)",
+            "entered the war: " + (", ".join(self.entry_texts()) or "none"),
+            "failed attempts: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.failed_attempts.items())) or "none"),
             f"games stopped by an error: {self.errors}",
         ]
+
+    def entry_texts(self) -> list[str]:
+        """``Italy (axis) in 3 games, 1940-06 to 1940-07`` for each country and side."""
+        out = []
+        for who, dates in sorted(self.entered.items(), key=lambda x: (min(x[1]), x[0])):
+            span = dates[0] if min(dates) == max(dates) else f"{min(dates)} to {max(dates)}"
+            out.append(f"{who} in {len(dates)} game{'s' if len(dates) != 1 else ''}, {span}")
+        return out
 
 
 def summarize(results: list[GameResult]) -> Summary:
@@ -257,8 +300,14 @@ def summarize(results: list[GameResult]) -> Summary:
     fallen: dict[str, int] = {}
     overrun: dict[str, int] = {}
     months = sum(len(r.month_seconds) for r in results) or 1
+    entered: dict[str, list[str]] = {}
+    failed: dict[str, int] = {}
     for r in results:
         wins[r.winner] += 1
+        for c, (date, side) in r.entered.items():
+            entered.setdefault(f"{c} ({side})", []).append(date)
+        for c in r.failed_attempts:
+            failed[c] = failed.get(c, 0) + 1
         for c in r.fallen:
             fallen[c] = fallen.get(c, 0) + 1
         for c in r.overrun:
@@ -273,6 +322,8 @@ def summarize(results: list[GameResult]) -> Summary:
         seconds_per_month=sum(sum(r.month_seconds) for r in results) / months,
         seconds_per_side_month={s: sum(r.decide_seconds.get(s, 0.0) for r in results) / months for s in SIDES},
         errors=sum(1 for r in results if r.error),
+        entered={k: sorted(v) for k, v in entered.items()},
+        failed_attempts=failed,
     )
 
 
@@ -287,8 +338,10 @@ def run(
     report: Callable[[str], None] | None = None,
     setup: Callable[[GameState], None] | None = None,
     clock: Callable[[], float] = lambda: 0.0,
+    on_game: Callable[[GameResult], None] | None = None,
 ) -> Summary:
-    """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; report each result line."""
+    """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; report each result line
+    and hand each result to ``on_game``."""
     for p in (axis, allies):
         if p not in ai.PLAYERS:
             raise EngineError(f"unknown player '{p}'; choose one of {', '.join(ai.PLAYERS)}")
@@ -301,6 +354,8 @@ def run(
     for i in range(games):
         r = play_game(scenario, end, players, seed + i, budget_s, setup=setup, clock=clock)
         results.append(r)
+        if on_game is not None:
+            on_game(r)
         if report is not None:
             report(r.line())
     summary = summarize(results)

@@ -5,9 +5,10 @@ The Axis follows the historical order of aims: Poland as soon as Germany is at
 war, the Low Countries and Scandinavia once Poland has fallen (the road to
 France), the Balkans once France has fallen, and the Soviet Union in the summer
 after that.  Japan keeps to China.  The Allies hold and never open new fronts by
-declaring war.  Every offer that brings a country in on our side (Italy, Vichy,
-Hungary, Finland's surrender, ...) is taken, except the Spanish gamble, which
-waits for France to fall.
+declaring war.  Every offer that brings a country in on our side (Hungary,
+Bulgaria, Romania, Thailand, Mongolia, Afghanistan, Vichy, Finland's surrender,
+...) is taken as soon as it is offered, except Italy, which enters in June 1940
+(or once France has fallen), and the Spanish gamble, which waits for France to fall.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from engine.state import GameState, parse_date
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
 
-#: (country, earliest date, countries that must be conquered first) in the Axis order of aims.
+#: (country, earliest date, countries that must have fallen first) in the Axis order of aims.
 AXIS_AIMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Poland", "1939-09", ()),
     ("Denmark", "1940-04", ("Poland",)),
@@ -33,8 +34,12 @@ AXIS_AIMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Soviet Union", "1941-06", ("France",)),
 )
 
-#: Gambles taken only once the named country has fallen.
+#: Gambles taken only once the named country has fallen: Spain's one 25% attempt pays
+#: once France is beaten (Spain then faces no land front, and opens Gibraltar).
 WAIT_FOR = {"Spain": "France"}
+#: Entries taken from a month on, or earlier once the named country has fallen.  Italy
+#: came in in June 1940 with France beaten; earlier it only opens Africa to the Allies.
+NOT_BEFORE = {"Italy": ("1940-06", "France")}
 
 
 def war_declaration(turn: Turn) -> None:
@@ -61,10 +66,24 @@ def welcome(state: GameState, country: str | None) -> bool:
     """Should we accept an offer about ``country`` (entry on our side, Vichy, surrender)?"""
     if country is None:
         return True
+    if country in NOT_BEFORE:
+        month, beaten = NOT_BEFORE[country]
+        return state.date >= parse_date(month) or fallen(state, beaten)
     waits = WAIT_FOR.get(country)
     if waits is not None and waits in state.countries:
-        return state.countries[waits].conquered
+        return fallen(state, waits)
     return True
+
+
+def fallen(state: GameState, country: str) -> bool:
+    """Is ``country`` beaten: conquered, or all its home cities held by the other side?
+    (France with its colonies is conquered long after Paris falls: the war moves on then.)"""
+    c = state.countries.get(country)
+    if c is None or c.conquered:
+        return True
+    cities = state.world.home_cities_of.get(country, ())
+    enemy = "allies" if c.side == "axis" else "axis"
+    return c.at_war and bool(cities) and all(state.side_controlling(h) == enemy for h in cities)
 
 
 def axis_targets(state: GameState) -> list[str]:
@@ -78,6 +97,6 @@ def axis_targets(state: GameState) -> list[str]:
             continue
         if state.date < parse_date(date):
             continue
-        if all(state.countries[p].conquered for p in after if p in state.countries):
+        if all(fallen(state, p) for p in after):
             out.append(country)
     return out

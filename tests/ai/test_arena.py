@@ -53,3 +53,41 @@ def test_home_cities_taken_is_seen_before_conquest() -> None:
     for name in ("warsaw", "krakow"):
         state.set_controller(state.world.map.city_by_name[name].hex, "Germany")
     assert arena.home_taken(state, "Poland")
+
+
+def test_entries_into_the_war_are_recorded_per_game_and_summed() -> None:
+    """Each country's entry date and side (rulebook "Other Ways of Entering the War")."""
+    from engine.position import begin_at
+    from engine.state import parse_date
+    from tests.engine.test_entries import position
+
+    world = position().world
+
+    def setup(state: arena.GameState) -> None:
+        for name, side in (("Germany", "axis"), ("Japan", "axis"), ("China", "allies")):
+            c = state.countries[name]
+            c.side, c.at_war, c.entered = side, True, 0
+        state.date = parse_date("1940-06")
+        begin_at(state, "war_declaration")
+
+    result = arena.play_game(world, parse_date("1940-08"), {"axis": "bot", "allies": "bot"}, seed=1, setup=setup)
+    assert not result.error
+    assert result.entered == {"Italy": ("1940-06", "axis")}
+    assert "entered: Italy 1940-06 axis" in result.line()
+    summary = arena.summarize([result, result])
+    assert summary.entered == {"Italy (axis)": ["1940-06", "1940-06"]}
+    assert "entered the war: Italy (axis) in 2 games, 1940-06" in summary.lines({"axis": "bot", "allies": "bot"})
+
+
+def test_a_failed_attempt_is_reported() -> None:
+    from tests.engine.test_entries import position
+
+    state = position()
+    entered: dict[str, tuple[str, str]] = {}
+    failed: dict[str, str] = {}
+    state.countries["Spain"].flags.entry_attempt = "failed"
+    arena.new_entries(state, entered, frozenset({"Germany", "Japan", "China"}), failed)
+    assert failed == {"Spain": "1940-06"} and entered == {}
+    summary = arena.summarize([])
+    summary.failed_attempts = {"Spain": 1}
+    assert "failed attempts: Spain in 1" in summary.lines({"axis": "bot", "allies": "bot"})

@@ -30,3 +30,16 @@ def test_unknown_player_is_one_line_error() -> None:
     result = CliRunner().invoke(_app(), ["arena", "--axis", "genius", "--games", "1"])
     assert result.exit_code == 1
     assert "unknown player 'genius'" in result.output
+
+
+def test_json_reports_games_and_summary_with_entries() -> None:
+    import json
+
+    result = CliRunner().invoke(_app(), ["arena", "--until", "1939-10", "--games", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    (game,) = doc["games"]
+    # Germany is at war from the scenario's start; Poland and its guarantors enter when it is attacked.
+    assert "Germany" not in game["entered"]
+    assert game["entered"]["Poland"] == ["1939-09", "allies"]
+    assert doc["summary"]["entered"]["Poland (allies)"] == ["1939-09"]

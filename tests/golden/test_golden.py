@@ -14,7 +14,8 @@ from tests.golden.cases import CASES, Case
 #: legal orders per side (recorded from the engine; passing included).
 SCENARIO_STARTS = {
     "1937": ("war_declaration", {"axis": 54, "allies": 4}),
-    "1939": ("war_declaration", {"axis": 54, "allies": 4}),
+    # In 1939 Germany is at war: the Axis may also have Italy enter, or try Spain.
+    "1939": ("war_declaration", {"axis": 56, "allies": 4}),
 }
 
 
