@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from engine import combat_math, weather
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
@@ -126,6 +126,11 @@ def _supply_stamp(state: GameState) -> Hashable:
 
 #: A side's supply map during a combat step.
 _supply: Derived[str, SupplyMap] = Derived(_supply_stamp, SupplyMap)
+
+
+def side_supply(state: GameState, side: str) -> SupplyMap:
+    """``side``'s supply map during a combat step (shared with the naval combat)."""
+    return _supply(state, side)
 
 
 # --- standing orders: stand HEX yes|no ------------------------------------------------
@@ -674,7 +679,7 @@ class OverrunRoll(_Roll):
 class Combat(_Declare):
     name = "combat"
     prompt = "declare attacks, or pass"
-    orders = (ATTACK, SUPPORT)
+    orders: ClassVar[tuple[KindSpec, ...]] = (ATTACK, SUPPORT)
 
 
 class CombatRoll(_Roll):
