@@ -516,7 +516,10 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
         return [f"{head}: the supply units are eliminated; no attacker losses"]
     supports = [state.units[i] for i in support_ids if i in state.units]
     attack, a_notes = attack_strength(state, attackers, supports)
-    defence, d_notes = defence_strength(state, h, defenders, _supply(state, enemy))
+    # The rulebook gives supporting aircraft and ships their strength and nothing else: standing
+    # in the defender's hex, they do not cut its supply line (docs/rules-decisions.md).
+    d_supply = SupplyMap(state, enemy, ignoring=frozenset(support_ids)) if supports else _supply(state, enemy)
+    defence, d_notes = defence_strength(state, h, defenders, d_supply)
     ratio = attack / defence
     total = sum(u.strength for u in defenders if u.type != UnitType.SUPPLY)
     u1, loss, u2, a_loss = combat_math.roll_land_combat(rng, ratio, total)

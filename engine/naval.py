@@ -19,14 +19,13 @@ from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
-from engine import combat, combat_math, losses
+from engine import combat, combat_math, losses, sea_room
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.sides import other
-from engine.stacking import friendly_port, naval_room
+from engine.stacking import friendly_port
 from engine.state import DeclaredAttack, GameState, Unit
 from engine.units import UnitType
-from engine.war import at_war_with, may_enter_country
-from engine.zoc import in_enemy_naval_zoc
+from engine.war import at_war_with
 
 if TYPE_CHECKING:
     from engine.rng import Rng
@@ -198,42 +197,6 @@ def _apply_hits(state: GameState, results: list[tuple[Unit, str, float]]) -> lis
     return text
 
 
-def retreat_plan(state: GameState, side: str, h: int, units: list[Unit], attackers: list[Unit]) -> dict[int, int]:
-    """Where each of ``units`` (of ``side``) retreats from ``h``; units missing from the plan stay.
-
-    One hex, within naval stacking, never into a neutral hex, nor into a hex holding enemy
-    ships or in an enemy naval control zone unless a friendly ship is there.  The engine
-    chooses: the whole stack to one hex if it can, hexes with friendly ships first, then
-    farther from the attackers, then the lowest hex number; otherwise ship by ship, by id.
-    """
-    grid = state.world.map.grid
-    enemy = other(side)
-    options = []
-    for o in state.world.map.naval_zoc_neighbours[h]:
-        here = state.units_at(o)
-        if any(x.is_naval and _side(state, x) == enemy for x in here):
-            continue
-        friends = any(x.is_naval and _side(state, x) == side for x in here)
-        if not friends and in_enemy_naval_zoc(state, side, o):
-            continue
-        if not all(may_enter_country(state, u, o) for u in units):
-            continue
-        distance = min((grid.distance(o, a.hex) for a in attackers if a.on_map), default=0)
-        options.append(((not friends, -distance, o), o))
-    dests = [o for _, o in sorted(options)]
-    for o in dests:
-        if naval_room(state, o, side) >= len(units):
-            return {u.id: o for u in units}
-    plan: dict[int, int] = {}
-    for u in units:
-        for o in dests:
-            going = sum(1 for d in plan.values() if d == o)
-            if naval_room(state, o, side) > going:
-                plan[u.id] = o
-                break
-    return plan
-
-
 def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
     """Resolve one declared naval attack; returns its log line."""
     h = entry.hex
@@ -270,7 +233,7 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
 
 
 def _retreat(state: GameState, h: int, units: list[Unit], attackers: list[Unit]) -> str:
-    plan = retreat_plan(state, _side(state, units[0]), h, units, attackers)
+    plan = sea_room.way_out(state, _side(state, units[0]), h, units, [a.hex for a in attackers if a.on_map])
     moved = []
     for u in units:
         if u.id in plan:
