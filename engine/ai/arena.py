@@ -51,6 +51,8 @@ class GameResult:
     decide_seconds: dict[str, float] = field(default_factory=dict)
     decisions: dict[str, int] = field(default_factory=dict)
     error: str = ""
+    #: naval attacks declared, by side
+    naval_combats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
 
     def line(self) -> str:
         secs = sum(self.month_seconds) / max(1, len(self.month_seconds))
@@ -62,6 +64,7 @@ class GameResult:
             f"gained axis {self.gained['axis']} allies {self.gained['allies']}; "
             f"fallen: {fallen}; home cities taken: {overrun}; "
             f"furthest Axis advance {self.furthest_axis[0]} (+{self.furthest_axis[1]}); "
+            f"naval combats axis {self.naval_combats['axis']} allies {self.naval_combats['allies']}; "
             f"{secs:.2f} s/month"
         )
         return text + (f"; ERROR: {self.error}" if self.error else "")
@@ -138,6 +141,7 @@ def play_game(
     month_seconds: list[float] = []
     decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
     decisions: dict[str, int] = dict.fromkeys(SIDES, 0)
+    naval_combats: dict[str, int] = dict.fromkeys(SIDES, 0)
     chance_no = 0
     decision_no = 0
     stalls = 0
@@ -173,6 +177,8 @@ def play_game(
                 decision_no += 1
                 for action in actions:
                     api.apply(state, side, action)
+                    if action.kind == "naval":
+                        naval_combats[side] += 1
                     if side not in api.decision(state).sides:
                         break
         except api.EngineError as exc:
@@ -219,6 +225,7 @@ def play_game(
         decide_seconds,
         decisions,
         error,
+        naval_combats,
     )
 
 
@@ -233,6 +240,9 @@ class Summary:
     seconds_per_month: float
     seconds_per_side_month: dict[str, float]
     errors: int
+    #: naval attacks declared in all games, by side
+    naval_combats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    results: list[GameResult] = field(default_factory=list)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -247,6 +257,7 @@ class Summary:
             f"time per month: {self.seconds_per_month:.2f} s "
             f"(axis decisions {self.seconds_per_side_month['axis']:.2f} s, "
             f"allies {self.seconds_per_side_month['allies']:.2f} s)",
+            f"naval combats: axis {self.naval_combats['axis']}, allies {self.naval_combats['allies']}",
             f"games stopped by an error: {self.errors}",
         ]
 
@@ -273,6 +284,8 @@ def summarize(results: list[GameResult]) -> Summary:
         seconds_per_month=sum(sum(r.month_seconds) for r in results) / months,
         seconds_per_side_month={s: sum(r.decide_seconds.get(s, 0.0) for r in results) / months for s in SIDES},
         errors=sum(1 for r in results if r.error),
+        naval_combats={s: sum(r.naval_combats[s] for r in results) for s in SIDES},
+        results=list(results),
     )
 
 
