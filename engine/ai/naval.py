@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from engine import combat, combat_math, losses, naval
 from engine.actions import Action
 from engine.ai import attack
-from engine.reach import naval_destinations
+from engine.reach import Search, naval_search
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import GameState, Unit
@@ -123,7 +123,7 @@ def sortie(turn: Turn) -> None:
     grid = state.world.map.grid
     nbr = state.world.map.naval_zoc_neighbours
     zone = naval_zoc(state, other(side))
-    reach: dict[int, set[int]] = {}
+    reach: dict[int, Search] = {}
     near = sorted(targets, key=lambda t: (min(grid.distance(u.hex, t) for u in ships), t))[:MAX_TARGETS]
     moved: set[int] = set()
     for t in near:
@@ -138,8 +138,8 @@ def sortie(turn: Turn) -> None:
                 able.append((u, [u.hex]))
                 continue
             if u.id not in reach:
-                reach[u.id] = set(naval_destinations(state, u, left, zone))
-            spots = sorted(reach[u.id] & around, key=lambda h: (grid.distance(u.hex, h), h))
+                reach[u.id] = naval_search(state, u, left, zone)
+            spots = sorted(around.intersection(reach[u.id].cost), key=lambda h: (grid.distance(u.hex, h), h))
             if spots:
                 able.append((u, spots))
         group = [u for u, _ in able if naval.strength_against(u, defenders) > 0]
@@ -149,8 +149,9 @@ def sortie(turn: Turn) -> None:
             if u.hex in spots and not u.in_port:
                 moved.add(u.id)
                 continue
+            # the whole path: a receiver checks it step by step instead of searching again
             for h in spots:
-                if turn.batch.offer(Action("move", (u.id, h))):
+                if turn.batch.offer(Action("move", (u.id, *reach[u.id].path(h)))):
                     moved.add(u.id)
                     break
 
@@ -177,7 +178,8 @@ def shelter(turn: Turn) -> None:
         if hit < DANGER_RATIO * back or hit == 0:
             continue
         for u in sorted(mine, key=lambda x: x.id):
-            ports = [p for p in naval_destinations(state, u, u.move - u.mp_used, zone) if friendly_port(state, p, side)]
+            search = naval_search(state, u, u.move - u.mp_used, zone)
+            ports = [p for p in search.cost if friendly_port(state, p, side)]
             for p in sorted(ports, key=lambda p: (grid.distance(h, p), p)):
-                if turn.batch.offer(Action("move", (u.id, p))):
+                if turn.batch.offer(Action("move", (u.id, *search.path(p)))):
                     break
