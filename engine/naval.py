@@ -24,6 +24,7 @@ from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import DeclaredAttack, GameState, Unit
+from engine.supply import SupplyMap
 from engine.units import UnitType
 from engine.war import at_war_with
 
@@ -73,8 +74,11 @@ def _declared(state: GameState) -> set[int]:
     return out
 
 
-def attacker_refusal(state: GameState, side: str, uid: int, h: int, declared: set[int] | None = None) -> str:
-    """Why ship ``uid`` may not attack the naval stack in hex ``h`` now ('' if it may)."""
+def attacker_refusal(
+    state: GameState, side: str, uid: int, h: int, declared: set[int] | None = None, smap: SupplyMap | None = None
+) -> str:
+    """Why ship ``uid`` may not attack the naval stack in hex ``h`` now ('' if it may).
+    ``declared`` and ``smap`` may be passed in when many ships are asked about."""
     u = state.units.get(uid)
     where = _hex(state, h)
     if u is None:
@@ -101,7 +105,7 @@ def attacker_refusal(state: GameState, side: str, uid: int, h: int, declared: se
             return Refusal("war.not-at-war", f"{label} is not at war with {d.country}, whose ships are in hex {where}")
     if strength_against(u, defenders) <= 0:
         return Refusal("naval.no-attack", f"{label} has no attack strength against the ships in hex {where}")
-    if not combat.side_supply(state, side).in_supply(u):
+    if not (smap or combat.side_supply(state, side)).in_supply(u):
         return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
     return ""
 
@@ -119,10 +123,10 @@ def check_naval(state: GameState, side: str, action: Action) -> None:
         raise IllegalAction(f"a unit is named twice in the attack on hex {where}", rule="attack.named-twice")
     if not naval_defenders(state, h, side):
         raise IllegalAction(f"there are no enemy ships in hex {where} to attack", rule="naval.no-enemy")
-    declared = _declared(state)
+    declared, smap = _declared(state), combat.side_supply(state, side)
     for uid in ids:
         assert isinstance(uid, int)
-        why = attacker_refusal(state, side, uid, h, declared)
+        why = attacker_refusal(state, side, uid, h, declared, smap)
         if why:
             raise IllegalAction(why)
 
@@ -146,10 +150,14 @@ def candidates(state: GameState, side: str) -> dict[int, list[int]]:
     if not enemy_hexes:
         return {}
     declared = _declared(state)
+    smap: SupplyMap | None = None
     out: dict[int, list[int]] = {}
     for u in mine:
         for h in nbr[u.hex]:
-            if h in enemy_hexes and not attacker_refusal(state, side, u.id, h, declared):
+            if h not in enemy_hexes:
+                continue
+            smap = smap or combat.side_supply(state, side)
+            if not attacker_refusal(state, side, u.id, h, declared, smap):
                 out.setdefault(h, []).append(u.id)
     return {h: sorted(v) for h, v in sorted(out.items()) if all(i in units for i in v)}
 
