@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine import api, naval
+from engine import api, economy, naval
 from engine.actions import Action, IllegalAction
 from engine.position import hex_at as hx
 from engine.position import parse
@@ -197,3 +197,20 @@ def test_no_naval_retreat_possible_means_staying_without_damage() -> None:
     log = roll(s, 0.9, 0.9, 0.9, 0.9, 0.01)
     assert s.units[p].hex == hx(s, "2,0") and not s.units[p].damaged
     assert "no retreat is possible" in log[0]
+
+
+def test_repair_ships_in_port_and_aircraft_anywhere_even_on_a_carrier_at_sea() -> None:
+    """'Naval units must be in a port to be repaired ... Damaged air units based on carriers
+    can be repaired even if the carrier isn't in a port.'"""
+    s = position(
+        "unit Germany carrier 1,0 damaged=yes",
+        "unit Germany navy_fighter 1,0 damaged=yes",
+        "unit Germany destroyer 0,0 in_port=yes damaged=yes",
+        "money Germany 1000",
+        extra="city Kiel 0,0\n",
+    )
+    carrier, plane, ship = ids(s, "Germany")
+    s.units[plane].carrier = carrier
+    assert economy.repair_refusal(s, "axis", plane) == ""
+    assert economy.repair_refusal(s, "axis", ship) == ""
+    assert economy.repair_refusal(s, "axis", carrier).rule == "repair.not-in-port"
