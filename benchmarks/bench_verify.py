@@ -32,6 +32,37 @@ def typical_file(scenario: str = "1939", seed: int = 1) -> tuple[bytes, bytes, i
     return game.to_bytes(), best.raw, len(best.records)
 
 
+def _naval_orders(f: turnfile.TurnFile) -> int:
+    return sum(1 for r in f.body["records"] if r[0] == "act" and "naval" in repr(r[1:2]))
+
+
+def naval_file(scenario: str = "1939", seed: int = 1, months: int = 4) -> tuple[bytes, bytes, int, int]:
+    """(snapshot before, the file, records, naval attacks) for the main-phase file with the
+    most naval attacks in the first ``months`` months (the naval-heavy case)."""
+    match = MemoryMatch(scenario, seed)
+    start = getattr(match.game.state, "date", 0)
+    match.play(lambda g: getattr(g.state, "date", 0) > start + months, max_files=6000)
+    files = match.files
+    best = max(files[2:], key=_naval_orders)
+    game = protocol.start(files[0], files[1])
+    for f in files[2 : best.seq]:
+        protocol.apply_turn(game, f)
+    return game.to_bytes(), best.raw, len(best.body["records"]), _naval_orders(best)
+
+
+def bench_naval_verify(report: Callable[..., None]) -> None:
+    before, raw, n, naval = naval_file()
+    print(f"naval-heavy file: {n} records, {naval} naval attacks, {len(raw)} bytes")
+    samples = []
+    for _ in range(11):
+        game = protocol.Game.from_bytes(before)
+        t0 = time.perf_counter()
+        protocol.apply_turn(game, turnfile.parse(raw))
+        samples.append(time.perf_counter() - t0)
+    samples.sort()
+    report(f"verify+apply the naval-heavy file ({n} records)", samples[5], samples[0], target_ms=50)
+
+
 def bench_verify(report: Callable[..., None]) -> None:
     t = time.perf_counter()
     try:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from engine import combat_math, weather
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
@@ -122,6 +122,11 @@ def _supply_stamp(state: GameState) -> Hashable:
 
 #: A side's supply map during a combat step.
 _supply: Derived[str, SupplyMap] = Derived(_supply_stamp, SupplyMap)
+
+
+def side_supply(state: GameState, side: str) -> SupplyMap:
+    """``side``'s supply map during a combat step (shared with the naval combat)."""
+    return _supply(state, side)
 
 
 # --- standing orders: stand HEX yes|no ------------------------------------------------
@@ -506,7 +511,10 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> CombatReport:
         return CombatReport(what, h, side, "supply only", *labels, defender_hits=hits, hex_taken=taken, advance=advance)
     supports = [state.units[i] for i in support_ids if i in state.units]
     attack, a_notes = attack_strength(state, attackers, supports)
-    defence, d_notes = defence_strength(state, h, defenders, _supply(state, enemy))
+    # The rulebook gives supporting aircraft and ships their strength and nothing else: standing
+    # in the defender's hex, they do not cut its supply line (docs/rules-decisions.md).
+    d_supply = SupplyMap(state, enemy, ignoring=frozenset(support_ids)) if supports else _supply(state, enemy)
+    defence, d_notes = defence_strength(state, h, defenders, d_supply)
     ratio = attack / defence
     total = sum(u.strength for u in defenders if u.type != UnitType.SUPPLY)
     u1, loss, u2, a_loss = combat_math.roll_land_combat(rng, ratio, total)
@@ -692,7 +700,7 @@ class OverrunRoll(_Roll):
 class Combat(_Declare):
     name = "combat"
     prompt = "declare attacks, or pass"
-    orders = (ATTACK, SUPPORT)
+    orders: ClassVar[tuple[KindSpec, ...]] = (ATTACK, SUPPORT)
 
 
 class CombatRoll(_Roll):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine import lost_bases
 from engine.sides import AXIS, SIDES, other
 from engine.state import NO_UNIT, GameState
 
@@ -30,6 +31,8 @@ def take_control(state: GameState, h: int, country: str) -> None:
         return
     state.set_controller(h, country)
     side = state.countries[country].side
+    if old and state.countries[old].side in SIDES and state.countries[old].side != side:
+        lost_bases.evict(state, h, state.countries[old].side)
     if h in state.forts and _installation_side(state, state.fort_owner.get(h), old) != side:
         del state.forts[h]
         state.fort_owner.pop(h, None)

@@ -331,7 +331,7 @@ class _Movement(Phase):
         allowance = max(0, u.move - u.mp_used)
         dest = hexes[-1]
         if len(hexes) == 1:
-            search = naval_search(state, u, allowance)
+            search = naval_search(state, u, allowance, target=dest)
             if dest not in search.cost:
                 raise IllegalAction(self._naval_refusal(state, u, dest, allowance))
             path = search.path(dest)

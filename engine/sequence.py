@@ -18,8 +18,6 @@ from engine.actions import KINDS, PASS_ORDER, Action, IllegalAction, declare_kin
 from engine.combat import (
     STAND,
     Advance,
-    Combat,
-    CombatRoll,
     Overrun,
     OverrunRoll,
     apply_stand,
@@ -30,6 +28,7 @@ from engine.deployment import Deployment
 from engine.economy import Build, Income
 from engine.entries import SpainAttempt, WarDeclaration
 from engine.movement import FirstMovement, Landing, SecondMovement
+from engine.naval import Combat, CombatRoll
 from engine.phase import Phase, StandingOrders
 from engine.sides import SIDES, Side
 from engine.state import GameState, date_text

@@ -180,9 +180,17 @@ class SupplyMap:
     ``full[c]``: the same plus supply units of class ``c`` as sources; ``forts``:
     the side's built fortifications (in supply for units inside, any nationality)."""
 
-    def __init__(self, state: GameState, side: str, classes: frozenset[str] | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        side: str,
+        classes: frozenset[str] | None = None,
+        ignoring: frozenset[int] = frozenset(),
+    ) -> None:
         self.state = state
         self.side = side
+        #: enemy units that do not block supply lines (aircraft and ships supporting an attack)
+        self.ignoring = ignoring
         self.cities: dict[str, np.ndarray] = {}
         self.full: dict[str, np.ndarray] = {}
         self._build(classes)
@@ -203,7 +211,7 @@ class SupplyMap:
         friendly = np.zeros(n + 1, dtype=bool)
         friendly[:n] = codes[ctrl] == 1
         # One pass over the units into arrays (the only per-unit Python work), then numpy.
-        us = list(state.units.values())
+        us = [u for u in state.units.values() if u.id not in self.ignoring]
         count = len(us)
         who = {name: 1 if x == side else 2 if x == enemy else 0 for name, x in side_of.items()}
         cls_no = {name: CLASSES.index(supply_class(name)) for name in side_of}
@@ -269,7 +277,7 @@ class SupplyMap:
     def _mask(self, cls: str, supply_unit: bool) -> np.ndarray:
         if cls not in self.cities:
             # a class asked for after the build: search it now (rare: e.g. placement)
-            extra = SupplyMap(self.state, self.side, frozenset({cls}))
+            extra = SupplyMap(self.state, self.side, frozenset({cls}), self.ignoring)
             self.cities[cls], self.full[cls] = extra.cities[cls], extra.full[cls]
         return self.cities[cls] if supply_unit else self.full[cls]
 

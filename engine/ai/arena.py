@@ -55,6 +55,8 @@ class GameResult:
     entered: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: country -> date text of a failed attempt to bring it in (Spain's 25% roll)
     failed_attempts: dict[str, str] = field(default_factory=dict)
+    #: naval attacks declared, by side
+    naval_combats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
 
     def line(self) -> str:
         secs = sum(self.month_seconds) / max(1, len(self.month_seconds))
@@ -68,6 +70,7 @@ class GameResult:
             f"furthest Axis advance {self.furthest_axis[0]} (+{self.furthest_axis[1]}); "
             f"entered: {entered_text(self.entered)}; "
             + "".join(f"{c} attempt failed {d}; " for c, d in sorted(self.failed_attempts.items()))
+            + f"naval combats axis {self.naval_combats['axis']} allies {self.naval_combats['allies']}; "
             + f"{secs:.2f} s/month"
         )
         return text + (f"; ERROR: {self.error}" if self.error else "")
@@ -164,6 +167,7 @@ def play_game(
     month_seconds: list[float] = []
     decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
     decisions: dict[str, int] = dict.fromkeys(SIDES, 0)
+    naval_combats: dict[str, int] = dict.fromkeys(SIDES, 0)
     chance_no = 0
     decision_no = 0
     stalls = 0
@@ -199,6 +203,8 @@ def play_game(
                 decision_no += 1
                 for action in actions:
                     api.apply(state, side, action)
+                    if action.kind == "naval":
+                        naval_combats[side] += 1
                     if side not in api.decision(state).sides:
                         break
         except api.EngineError as exc:
@@ -248,6 +254,7 @@ def play_game(
         error,
         entered,
         failed,
+        naval_combats,
     )
 
 
@@ -266,6 +273,8 @@ class Summary:
     entered: dict[str, list[str]] = field(default_factory=dict)
     #: country -> games in which an attempt to bring it in failed
     failed_attempts: dict[str, int] = field(default_factory=dict)
+    #: naval attacks declared in all games, by side
+    naval_combats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -282,6 +291,7 @@ class Summary:
             f"allies {self.seconds_per_side_month['allies']:.2f} s)",
             "entered the war: " + (", ".join(self.entry_texts()) or "none"),
             "failed attempts: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.failed_attempts.items())) or "none"),
+            f"naval combats: axis {self.naval_combats['axis']}, allies {self.naval_combats['allies']}",
             f"games stopped by an error: {self.errors}",
         ]
 
@@ -324,6 +334,7 @@ def summarize(results: list[GameResult]) -> Summary:
         errors=sum(1 for r in results if r.error),
         entered={k: sorted(v) for k, v in entered.items()},
         failed_attempts=failed,
+        naval_combats={s: sum(r.naval_combats[s] for r in results) for s in SIDES},
     )
 
 

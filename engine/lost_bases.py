@@ -1,0 +1,58 @@
+"""Aircraft and ships in a hex their side has just lost (docs/rules-decisions.md).
+
+The rulebook bases air units only in hexes their side controls and keeps ships in
+friendly ports; it says nothing of a base that falls.  Here, as in the original game,
+they do not stay: based air units fly to the nearest hex within their movement
+allowance where they may be based, ships in the port put to sea one hex as a naval
+retreat would; those with nowhere to go are eliminated (and may be bought back, since
+they were based or in port).
+"""
+
+from __future__ import annotations
+
+from engine import losses, sea_room, stacking
+from engine.state import NO_UNIT, GameState, Unit
+
+
+def _side(state: GameState, u: Unit) -> str:
+    return state.countries[u.country].side
+
+
+def _new_base(state: GameState, u: Unit, side: str) -> int | None:
+    """The nearest hex within ``u``'s movement allowance where it may be based (lowest hex on ties)."""
+    hexmap = state.world.map
+    # only cities, resource hexes and airfields give airbase places
+    places = set(hexmap.city_at) | set(hexmap.resources) | set(state.airfields)
+    best: tuple[int, int] | None = None
+    for h in places:
+        d = hexmap.grid.distance(u.hex, h)
+        if h == u.hex or d > u.move or (best is not None and (d, h) > best):
+            continue
+        if sea_room.not_neutral(state, u, h) and stacking.air_room(state, h, side) > 0:
+            best = (d, h)
+    return None if best is None else best[1]
+
+
+def evict(state: GameState, h: int, loser: str) -> None:
+    """The side ``loser`` has lost hex ``h``: its based air units and ships in port there leave."""
+    units = sorted(state.units_at(h), key=lambda x: x.id)
+    air = [u for u in units if u.is_air and u.carrier == NO_UNIT and stacking.is_based(u) and _side(state, u) == loser]
+    for u in air:
+        dest = _new_base(state, u, loser)
+        if dest is None:
+            losses.eliminate(state, u)
+        else:
+            state.place(u, dest)
+    ships = [u for u in units if u.is_naval and u.in_port and _side(state, u) == loser]
+    if not ships:
+        return
+    for u in ships:
+        u.in_port = False
+    plan = sea_room.way_out(state, loser, h, ships, [])
+    for u in ships:
+        if u.id in plan:
+            state.place(u, plan[u.id])
+            u.in_port = stacking.friendly_port(state, plan[u.id], loser)
+        else:
+            u.in_port = True  # scuttled in the port: it may be bought back
+            losses.eliminate(state, u)

@@ -1,0 +1,47 @@
+"""The bot at sea (engine/ai/naval.py) and the arena's count of naval combats."""
+
+from __future__ import annotations
+
+from engine.ai import naval as bot_naval
+from engine.ai.arena import GameResult, summarize
+from engine.position import parse
+from engine.state import Unit
+
+SEA = """
+G:c ~ ~ ~ P:c
+ G:c ~ ~ ~ P:c
+step axis.combat
+"""
+
+
+def _ships(text: str) -> tuple[list[Unit], list[Unit]]:
+    s = parse(SEA + text)
+    return s.units_of("Germany"), s.units_of("Poland")
+
+
+def test_the_bot_attacks_a_weaker_stack_and_keeps_out_of_a_hopeless_fight() -> None:
+    strong, weak = _ships("unit Germany destroyer 1,0 attack=6 defense=4\nunit Poland destroyer 2,0\n")
+    assert bot_naval.favourable(strong, weak)
+    assert not bot_naval.favourable(weak, strong)
+
+
+def test_no_risk_makes_any_hit_worth_it() -> None:
+    """A transport cannot hit back: attacking it risks nothing."""
+    mine, theirs = _ships("unit Germany destroyer 1,0\nunit Poland transport 2,0\n")
+    gain, ratio = bot_naval.judge(mine, theirs)
+    assert gain > 0 and ratio == float("inf")
+
+
+def _result(axis: int, allies: int) -> GameResult:
+    return GameResult(
+        1, "draw", "territory", "1940-01", {"axis": 0, "allies": 0}, {"axis": 0, "allies": 0}, {}, {}, ("", 0), [1.0],
+        naval_combats={"axis": axis, "allies": allies},
+    )  # fmt: skip
+
+
+def test_the_arena_counts_naval_combats_per_game_and_in_the_summary() -> None:
+    a, b = _result(1, 2), _result(0, 3)
+    assert "naval combats axis 1 allies 2" in a.line()
+    summary = summarize([a, b])
+    assert summary.naval_combats == {"axis": 1, "allies": 5}
+    assert any("naval combats: axis 1, allies 5" in line for line in summary.lines({"axis": "bot", "allies": "bot"}))
