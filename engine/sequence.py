@@ -26,8 +26,9 @@ from engine.combat import (
     check_stand,
     stand_actions,
 )
+from engine.convoys import ConvoyIncome
 from engine.deployment import Deployment
-from engine.economy import Build, Income
+from engine.economy import Build
 from engine.movement import FirstMovement, Landing, SecondMovement
 from engine.phase import Phase, StandingOrders
 from engine.sides import SIDES, Side
@@ -56,7 +57,7 @@ def _main_phase(mover: str) -> list[Phase]:
 STEPS: tuple[Phase, ...] = (
     WarDeclaration(),
     Deployment(),
-    Income(),
+    ConvoyIncome(),
     Build(),
     *_main_phase(SIDES[0]),
     *_main_phase(SIDES[1]),
