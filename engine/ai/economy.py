@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
+from engine.ai import convoys
 from engine.units import COSTS, REPAIR_COST, UnitType
 
 if TYPE_CHECKING:
@@ -27,7 +28,9 @@ BOMBERS_PER_MONTH = 2
 
 
 def income(turn: Turn) -> None:
-    """No money exchange."""
+    """Money the sender cannot spend goes on convoys (:mod:`engine.ai.convoys`); no
+    direct exchange."""
+    convoys.load(turn)
 
 
 def build(turn: Turn) -> None:

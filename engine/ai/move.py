@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air
+from engine.ai import air, convoys
 from engine.ai.front import PULL, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
@@ -41,11 +41,13 @@ FAR = 40
 def first_movement(turn: Turn) -> None:
     _move_land(turn, second=False)
     air.send_bombers(turn)
+    convoys.sail(turn)
 
 
 def second_movement(turn: Turn) -> None:
     air.return_aircraft(turn)
     _move_land(turn, second=True)
+    convoys.sail(turn)
 
 
 def landing(turn: Turn) -> None:
