@@ -18,6 +18,8 @@ points in ``strength``, supply purchases their number of supply units).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine import stacking
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.hexmap import Terrain
@@ -186,7 +188,7 @@ def send_amounts(top: int) -> list[int]:
 class Income(Phase):
     name = "income"
     kind = "simultaneous"
-    orders = (SEND,)
+    orders: ClassVar[tuple[KindSpec, ...]] = (SEND,)
     prompt = "send money to partners, or pass"
 
     def enter(self, state: GameState) -> None:

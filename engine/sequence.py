@@ -24,8 +24,9 @@ from engine.combat import (
     check_stand,
     stand_actions,
 )
+from engine.convoys import ConvoyIncome
 from engine.deployment import Deployment
-from engine.economy import Build, Income
+from engine.economy import Build
 from engine.entries import SpainAttempt, WarDeclaration
 from engine.movement import FirstMovement, Landing, SecondMovement
 from engine.naval import Combat, CombatRoll
@@ -57,7 +58,7 @@ PLAY: tuple[Phase, ...] = (
     WarDeclaration(),
     SpainAttempt(),
     Deployment(),
-    Income(),
+    ConvoyIncome(),
     Build(),
     *_main_phase(SIDES[0]),
     *_main_phase(SIDES[1]),

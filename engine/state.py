@@ -79,6 +79,9 @@ class Unit:
     # supply
     supplied: bool = True  # could trace supply at the last check
     unsupplied: int = 0  # land: supply phases spent out of supply; naval: months away from a supplied base
+    # written to the wire only when set (after the row above), so older states keep their bytes
+    cargo: int = 0  # convoy: money carried ($B)
+    cargo_to: str = ""  # convoy: the country the money is carried to
 
     @property
     def domain(self) -> Domain:
@@ -109,12 +112,21 @@ class Unit:
         return f"#{self.id} {self.country} {what} {self.profile().text()}"
 
 
-_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+#: the facts a unit's wire row always holds, and those appended only when one is set
+_UNIT_EXTRAS = ("cargo", "cargo_to")
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit) if f.name not in _UNIT_EXTRAS)
 #: a plain dict is several times faster than ``UnitType(name)`` when a copy loads every unit
 _TYPE_BY_NAME = {t.value: t for t in UnitType}
 #: what a unit copies from its profile, besides the type (same names in both records)
 _PROFILE_NUMBERS = tuple(f.name for f in fields(UnitProfile) if f.name != "type")
 _unit_values = attrgetter(*_UNIT_FIELDS)
+
+
+def _unit_row(u: Unit) -> list[Any]:
+    row = list(_unit_values(u))
+    if u.cargo or u.cargo_to:
+        row.append([u.cargo, u.cargo_to])
+    return row
 
 
 def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
@@ -506,7 +518,7 @@ class GameState:
                     c.flags.to_wire(),
                 ]
             )
-        units = [_unit_values(self.units[k]) for k in sorted(self.units)]
+        units = [_unit_row(self.units[k]) for k in sorted(self.units)]
         return {
             "format": STATE_FORMAT,
             "world": self.world.digest,
@@ -591,7 +603,10 @@ class GameState:
                 s.airfield_owner[h] = owner
         s.bombed, s.strategic, s.atomized = set(doc["bombed"]), set(doc["strategic"]), set(doc["atomized"])
         for row in doc["units"]:
-            u = Unit(**dict(zip(_UNIT_FIELDS, row, strict=True)))
+            extras = row[len(_UNIT_FIELDS)] if len(row) > len(_UNIT_FIELDS) else None
+            u = Unit(**dict(zip(_UNIT_FIELDS, row[: len(_UNIT_FIELDS)], strict=True)))
+            if extras is not None:
+                u.cargo, u.cargo_to = extras
             u.type = _TYPE_BY_NAME[u.type]
             s.units[u.id] = u
         s.next_unit_id = doc["next_unit_id"]

@@ -50,6 +50,10 @@ class GameResult:
     month_seconds: list[float]
     decide_seconds: dict[str, float] = field(default_factory=dict)
     decisions: dict[str, int] = field(default_factory=dict)
+    #: side -> convoy money delivered ($B)
+    convoy_money: dict[str, int] = field(default_factory=dict)
+    #: side -> the most money its countries held together at the end of a year ($B)
+    year_end_money: dict[str, int] = field(default_factory=dict)
     error: str = ""
     #: country -> (date text, side) of its entry into the war during the game
     entered: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -71,7 +75,11 @@ class GameResult:
             f"entered: {entered_text(self.entered)}; "
             + "".join(f"{c} attempt failed {d}; " for c, d in sorted(self.failed_attempts.items()))
             + f"naval combats axis {self.naval_combats['axis']} allies {self.naval_combats['allies']}; "
-            + f"{secs:.2f} s/month"
+            + f"convoy money delivered: axis {self.convoy_money.get('axis', 0)} "
+            f"allies {self.convoy_money.get('allies', 0)}; "
+            f"most unspent at a year's end: axis {self.year_end_money.get('axis', 0)} "
+            f"allies {self.year_end_money.get('allies', 0)}; "
+            f"{secs:.2f} s/month"
         )
         return text + (f"; ERROR: {self.error}" if self.error else "")
 
@@ -131,6 +139,15 @@ def gained(state: GameState, hexes: list[int], start: dict[int, str]) -> dict[st
     return out
 
 
+def _cargo(state: GameState) -> dict[int, tuple[int, str]]:
+    """Convoys carrying money: id -> (amount, side)."""
+    return {u.id: (u.cargo, state.countries[u.country].side) for u in state.units.values() if u.cargo}
+
+
+def money_of(state: GameState, side: str) -> int:
+    return sum(c.money for c in state.countries.values() if c.side == side)
+
+
 def _seed(game_seed: bytes, *parts: bytes | str | int) -> bytes:
     h = hashlib.sha256(game_seed)
     for p in parts:
@@ -174,11 +191,14 @@ def play_game(
     error = ""
     month = state.date
     month_start = clock()
+    convoy_money: dict[str, int] = dict.fromkeys(SIDES, 0)
+    year_end_money: dict[str, int] = dict.fromkeys(SIDES, 0)
     while state.date < until:
         d = api.decision(state)
         if d.kind == "end":
             break
         before = (state.step, state.date, tuple(state.acting))
+        carried = _cargo(state)
         try:
             if d.kind == "chance":
                 api.apply_chance(state, _seed(game_seed, chance_no.to_bytes(8, "big")))
@@ -210,6 +230,9 @@ def play_game(
         except api.EngineError as exc:
             error = f"{d.phase} {date_text(state.date)}: {exc}"
             break
+        for uid, (amount, owner) in carried.items():
+            if uid in state.units and not state.units[uid].cargo:
+                convoy_money[owner] += amount
         after = (state.step, state.date, tuple(state.acting))
         stalls = stalls + 1 if after == before and d.kind != "chance" else 0
         if stalls >= MAX_STALLS:
@@ -224,6 +247,9 @@ def play_game(
             month_seconds.append(clock() - month_start)
             month_start = clock()
             month = state.date
+            if month % 12 == 0:
+                for side in SIDES:
+                    year_end_money[side] = max(year_end_money[side], money_of(state, side))
             for c in WATCHED:
                 if c not in overrun and home_taken(state, c):
                     overrun[c] = date_text(state.date)
@@ -251,6 +277,8 @@ def play_game(
         month_seconds,
         decide_seconds,
         decisions,
+        convoy_money,
+        year_end_money,
         error,
         entered,
         failed,
@@ -275,6 +303,10 @@ class Summary:
     failed_attempts: dict[str, int] = field(default_factory=dict)
     #: naval attacks declared in all games, by side
     naval_combats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    #: side -> convoy money delivered per game (mean, $B)
+    mean_convoy_money: dict[str, float] = field(default_factory=dict)
+    #: side -> the most money a side held at a year's end in any game ($B)
+    max_year_end_money: dict[str, int] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -292,6 +324,9 @@ class Summary:
             "entered the war: " + (", ".join(self.entry_texts()) or "none"),
             "failed attempts: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.failed_attempts.items())) or "none"),
             f"naval combats: axis {self.naval_combats['axis']}, allies {self.naval_combats['allies']}",
+            f"convoy money delivered per game (mean): axis {self.mean_convoy_money.get('axis', 0.0):.0f}, "
+            f"allies {self.mean_convoy_money.get('allies', 0.0):.0f}; most unspent at a year's end: "
+            f"axis {self.max_year_end_money.get('axis', 0)}, allies {self.max_year_end_money.get('allies', 0)}",
             f"games stopped by an error: {self.errors}",
         ]
 
@@ -335,6 +370,8 @@ def summarize(results: list[GameResult]) -> Summary:
         entered={k: sorted(v) for k, v in entered.items()},
         failed_attempts=failed,
         naval_combats={s: sum(r.naval_combats[s] for r in results) for s in SIDES},
+        mean_convoy_money={s: sum(r.convoy_money.get(s, 0) for r in results) / n for s in SIDES},
+        max_year_end_money={s: max((r.year_end_money.get(s, 0) for r in results), default=0) for s in SIDES},
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, naval
+from engine.ai import air, convoys, naval
 from engine.ai.front import PULL, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
@@ -42,12 +42,14 @@ def first_movement(turn: Turn) -> None:
     naval.sortie(turn)
     _move_land(turn, second=False)
     air.send_bombers(turn)
+    convoys.sail(turn)
 
 
 def second_movement(turn: Turn) -> None:
     air.return_aircraft(turn)
     naval.shelter(turn)
     _move_land(turn, second=True)
+    convoys.sail(turn)
 
 
 def landing(turn: Turn) -> None:

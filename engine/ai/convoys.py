@@ -1,0 +1,122 @@
+"""Convoys: money that the sender cannot spend sails to a partner who can.
+
+Canada has money and no ships; the United States, once at war, earns more than its
+pool absorbs.  The convoys shuttle: an empty convoy sails for the nearest port of a
+sender with money to spare, loads it there in the income phase, and sails for the
+nearest port of the receiver, where the money is delivered at the next income phase
+(and doubles the United Kingdom's home income).  Distances are counted over the sea.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+from engine.actions import Action
+from engine.convoys import ROUTES
+from engine.reach import naval_destinations, sea_steps
+from engine.state import GameState, Unit
+from engine.units import COSTS, UnitType
+
+if TYPE_CHECKING:
+    from engine.ai.turn import Turn
+
+#: Receivers in order of preference: the first one at war on our side gets the money.
+PREFERRED: dict[str, tuple[str, ...]] = {
+    "Canada": ("United Kingdom",),
+    "United States": ("United Kingdom", "Soviet Union", "France"),
+}
+#: Money worth a voyage ($B).
+WORTH_SAILING = 300
+
+
+def receiver(state: GameState, sender: str) -> str:
+    side = state.countries[sender].side
+    for name in PREFERRED.get(sender, ()):
+        c = state.countries.get(name)
+        if c is not None and c.side == side and c.active and name in ROUTES.get(sender, ()):
+            return name
+    return ""
+
+
+def spendable(state: GameState, country: str) -> int:
+    """What ``country`` can spend on its own builds this month, roughly: its whole land
+    pool and two bombers, the bot's own shopping list."""
+    c = state.countries[country]
+    land = sum(points * COSTS[key.type].price for key, points in c.pool_land.items())
+    return land + 2 * COSTS[UnitType.BOMBER].price
+
+
+def surplus(state: GameState, country: str) -> int:
+    c = state.countries[country]
+    if not c.active or not receiver(state, country):
+        return 0
+    return max(0, c.money - spendable(state, country))
+
+
+def load(turn: Turn) -> None:
+    """Income phase: each of our convoys in a sender's port takes that sender's surplus."""
+    state = turn.state
+    left = {name: surplus(state, name) for name in PREFERRED if name in state.countries}
+    for u in _convoys(state, turn.side):
+        if u.cargo or not u.in_port:
+            continue
+        sender = state.world.map.country_of[u.hex]
+        amount = left.get(sender, 0)
+        if amount < 1:
+            continue
+        if turn.batch.offer(Action("convoy", (sender, receiver(state, sender), amount, u.id))):
+            left[sender] = 0
+
+
+def sail(turn: Turn) -> None:
+    """Movement phases: loaded convoys sail for the receiver, empty ones for a sender."""
+    state = turn.state
+    side = turn.side
+    laden: dict[str, list[int]] = {}
+    for name in sorted({receiver(state, s) for s in PREFERRED if s in state.countries} - {""}):
+        laden[name] = _sea_distance(state, side, _ports(state, side, name))
+    senders = [s for s in sorted(PREFERRED) if s in state.countries and surplus(state, s) >= WORTH_SAILING]
+    empty = _sea_distance(state, side, [h for s in senders for h in _ports(state, side, s)])
+    for u in _convoys(state, side):
+        if u.moved or u.mp_used >= u.move:
+            continue
+        dist = laden.get(u.cargo_to) if u.cargo else empty
+        if not dist or dist[u.hex] == 0:
+            continue
+        options = naval_destinations(state, u, max(0, u.move - u.mp_used))
+        best = min(options, key=lambda h: (dist[h], h), default=u.hex)
+        if dist[best] < dist[u.hex]:
+            turn.batch.offer(Action("move", (u.id, best)))
+
+
+def _convoys(state: GameState, side: str) -> list[Unit]:
+    return sorted((u for u in state.side_units(side) if u.type == UnitType.CONVOY), key=lambda u: u.id)
+
+
+def _ports(state: GameState, side: str, country: str) -> list[int]:
+    m = state.world.map
+    return [
+        c.hex
+        for c in m.cities
+        if m.is_port(c.hex) and m.country_of[c.hex] == country and state.side_controlling(c.hex) == side
+    ]
+
+
+def _sea_distance(state: GameState, side: str, targets: list[int]) -> list[int]:
+    """Sea steps from every hex to the nearest target (a large number where none is reached)."""
+    far = 1 << 20
+    dist = [far] * state.world.map.grid.size
+    if not targets:
+        return []
+    steps = sea_steps(state, side)
+    queue = deque(targets)
+    for h in targets:
+        dist[h] = 0
+    while queue:
+        h = queue.popleft()
+        for n in steps(h):
+            if dist[n] > dist[h] + 1:
+                dist[n] = dist[h] + 1
+                queue.append(n)
+    return dist
