@@ -179,7 +179,7 @@ def prune_stands(state: GameState) -> None:
 # --- declaring attacks ------------------------------------------------------------------
 
 
-def _declared_units(state: GameState) -> set[int]:
+def declared_units(state: GameState) -> set[int]:
     """Units already attacking or supporting in the current step."""
     out: set[int] = set()
     for entry in state.combats:
@@ -214,7 +214,7 @@ def attacker_refusal(
         return Refusal("overrun.not-armor", f"{label} is not armor; only armor can overrun")
     if not u.on_map or u.carrier != NO_UNIT:
         return Refusal("unit.not-on-map", f"{label} is not on the map (or is embarked) and cannot attack")
-    if u.id in (_declared_units(state) if declared is None else declared):
+    if u.id in (declared_units(state) if declared is None else declared):
         return Refusal("attack.already", f"{label} already attacks in this phase")
     if not _crossing(state, u.hex, h, u.type == UnitType.ARMOR):
         return Refusal(
@@ -251,7 +251,7 @@ def check_attack(state: GameState, side: str, action: Action, overrun: bool) -> 
         raise IllegalAction(f"a unit is named twice in the {verb} on hex {where}", rule="attack.named-twice")
     if not land_defenders(state, h, side):
         raise IllegalAction(f"there are no enemy land units in hex {where} to {verb}", rule="attack.no-enemy")
-    smap, declared = _supply(state, side), _declared_units(state)
+    smap, declared = _supply(state, side), declared_units(state)
     for uid in ids:
         assert isinstance(uid, int)
         why = attacker_refusal(state, side, state.units.get(uid), uid, h, overrun, smap, declared)
@@ -288,7 +288,7 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
         return Refusal(
             "support.not-in-hex", f"{label} is not in hex {where}; supporting units must be in the defender's hex"
         )
-    if u.id in _declared_units(state):
+    if u.id in declared_units(state):
         return Refusal("attack.already", f"{label} already takes part in an attack in this phase")
     if u.is_air:
         if u.bomber <= 0:
@@ -316,7 +316,7 @@ def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, l
     hexmap = state.world.map
     targets: dict[int, list[int]] = {}
     smap: SupplyMap | None = None
-    declared = _declared_units(state)
+    declared = declared_units(state)
     for h, ids in sorted(state.occupied_hexes().items()):
         mine = [state.units[i] for i in ids]
         mine = [u for u in mine if u.is_land and u.carrier == NO_UNIT and _side(state, u) == side]

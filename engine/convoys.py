@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.actions import Action, IllegalAction, KindSpec, Refusal
-from engine.economy import Income, send_amounts
+from engine.economy import Income, amount_refusal, send_amounts
 from engine.state import GameState, Unit
 from engine.units import UnitType
 
@@ -66,12 +66,7 @@ def convoy_refusal(state: GameState, side: str, frm: str, to: str, amount: int, 
             return Refusal("country.not-active", f"{name} is not an active {side} country at war")
     if not route_open(frm, to):
         return Refusal("convoy.route", f"{frm} cannot send money to {to} by convoy")
-    if amount < 1:
-        return Refusal("money.amount", "send at least $1B")
-    money = state.countries[frm].money
-    if amount > money:
-        return Refusal("money.short", f"{frm} has only ${money}B")
-    return loadable(state, side, frm, u, to)
+    return amount_refusal(state, frm, amount) or loadable(state, side, frm, u, to)
 
 
 def convoy_orders(state: GameState, side: str) -> list[Action]:

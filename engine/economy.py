@@ -142,6 +142,16 @@ def exchange_allowed(state: GameState, frm: str, to: str) -> bool:
     return False
 
 
+def amount_refusal(state: GameState, frm: str, amount: int) -> str:
+    """Why ``frm`` cannot hand over ``amount`` (directly or on a convoy), or ""."""
+    if amount < 1:
+        return Refusal("money.amount", "send at least $1B")
+    money = state.countries[frm].money
+    if amount > money:
+        return Refusal("money.short", f"{frm} has only ${money}B")
+    return ""
+
+
 def send_limit(state: GameState, frm: str) -> int | None:
     """Most ``frm`` may still send this month (None: no limit beyond its money)."""
     sent = (state.memo.sent or {}).get(frm, 0)
@@ -163,11 +173,9 @@ def send_refusal(state: GameState, side: str, frm: str, to: str, amount: int) ->
         return Refusal("money.send-self", f"{frm} cannot send money to itself")
     if not exchange_allowed(state, frm, to):
         return Refusal("money.send-route", f"{frm} cannot send money directly to {to}")
-    if amount < 1:
-        return Refusal("money.amount", "send at least $1B")
-    money = state.countries[frm].money
-    if amount > money:
-        return Refusal("money.short", f"{frm} has only ${money}B")
+    short = amount_refusal(state, frm, amount)
+    if short:
+        return short
     limit = send_limit(state, frm)
     if limit is not None and amount > limit:
         return Refusal("money.send-limit", f"{frm} may send only ${limit}B more this month")

@@ -14,10 +14,6 @@ from engine import losses, sea_room, stacking
 from engine.state import NO_UNIT, GameState, Unit
 
 
-def _side(state: GameState, u: Unit) -> str:
-    return state.countries[u.country].side
-
-
 def _new_base(state: GameState, u: Unit, side: str) -> int | None:
     """The nearest hex within ``u``'s movement allowance where it may be based (lowest hex on ties)."""
     hexmap = state.world.map
@@ -35,15 +31,15 @@ def _new_base(state: GameState, u: Unit, side: str) -> int | None:
 
 def evict(state: GameState, h: int, loser: str) -> None:
     """The side ``loser`` has lost hex ``h``: its based air units and ships in port there leave."""
-    units = sorted(state.units_at(h), key=lambda x: x.id)
-    air = [u for u in units if u.is_air and u.carrier == NO_UNIT and stacking.is_based(u) and _side(state, u) == loser]
+    mine = [u for u in sorted(state.units_at(h), key=lambda x: x.id) if state.side_of(u.country) == loser]
+    air = [u for u in mine if u.is_air and u.carrier == NO_UNIT and stacking.is_based(u)]
     for u in air:
         dest = _new_base(state, u, loser)
         if dest is None:
             losses.eliminate(state, u)
         else:
             state.place(u, dest)
-    ships = [u for u in units if u.is_naval and u.in_port and _side(state, u) == loser]
+    ships = [u for u in mine if u.is_naval and u.in_port]
     if not ships:
         return
     for u in ships:

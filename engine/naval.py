@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine import combat, combat_math, losses, sea_room
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
-from engine.events import Event
+from engine.events import Event, number_text
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import DeclaredAttack, GameState, Unit
@@ -36,22 +36,13 @@ NAVAL = KindSpec(
     "naval", ("hex", "unit"), variadic=True, help="attack the enemy naval stack in HEX with ships: naval HEX UNIT ..."
 )
 
-#: Above this many possible attackers of one stack, legal() lists single attackers and all of them.
-MAX_LISTED_SUBSETS = 5
-
-
-def _hex(state: GameState, h: int) -> str:
-    return state.world.map.grid.label(h)
-
-
-def _side(state: GameState, u: Unit) -> str:
-    return state.countries[u.country].side
-
 
 def naval_defenders(state: GameState, h: int, side: str) -> list[Unit]:
     """Ships of ``side``'s enemies in hex ``h``, in port or not, by id."""
     enemy = other(side)
-    return sorted((u for u in state.units_at(h) if u.is_naval and _side(state, u) == enemy), key=lambda u: u.id)
+    return sorted(
+        (u for u in state.units_at(h) if u.is_naval and state.side_of(u.country) == enemy), key=lambda u: u.id
+    )
 
 
 def strength_against(u: Unit, enemies: list[Unit]) -> Fraction:
@@ -67,25 +58,17 @@ def defence(u: Unit) -> Fraction:
     return Fraction(u.defense, 2) if u.damaged else Fraction(u.defense)
 
 
-def _declared(state: GameState) -> set[int]:
-    out: set[int] = set()
-    for entry in state.combats:
-        out.update(entry.attackers)
-        out.update(entry.supports)
-    return out
-
-
 def attacker_refusal(
     state: GameState, side: str, uid: int, h: int, declared: set[int] | None = None, smap: SupplyMap | None = None
 ) -> str:
     """Why ship ``uid`` may not attack the naval stack in hex ``h`` now ('' if it may).
     ``declared`` and ``smap`` may be passed in when many ships are asked about."""
     u = state.units.get(uid)
-    where = _hex(state, h)
+    where = state.world.map.grid.label(h)
     if u is None:
         return Refusal("unit.unknown", f"there is no unit #{uid}")
     label = u.label()
-    if _side(state, u) != side:
+    if state.side_of(u.country) != side:
         return Refusal("unit.not-yours", f"{label} is not yours")
     if not u.is_naval:
         return Refusal("naval.not-naval", f"{label} is not a naval unit")
@@ -93,12 +76,13 @@ def attacker_refusal(
         return Refusal("unit.not-on-map", f"{label} is not on the map and cannot attack")
     if u.in_port:
         return Refusal("naval.in-port", f"{label} is inside a port and cannot attack; it must put to sea first")
-    if u.id in (_declared(state) if declared is None else declared):
+    if u.id in (combat.declared_units(state) if declared is None else declared):
         return Refusal("attack.already", f"{label} already attacks in this phase")
     if h not in state.world.map.naval_zoc_neighbours[u.hex]:
         return Refusal(
             "naval.not-adjacent",
-            f"{label} in hex {_hex(state, u.hex)} is not adjacent to hex {where} across water (canals excepted)",
+            f"{label} in hex {state.world.map.grid.label(u.hex)} is not adjacent to hex {where} "
+            "across water (canals excepted)",
         )
     defenders = naval_defenders(state, h, side)
     for d in defenders:
@@ -117,14 +101,14 @@ def check_naval(state: GameState, side: str, action: Action) -> None:
     ids = action.args[1:]
     if not 0 <= h < state.world.map.size:
         raise IllegalAction(f"hex {h} is not on the map", rule="hex.off-map")
-    where = _hex(state, h)
+    where = state.world.map.grid.label(h)
     if not ids:
         raise IllegalAction(f"name the ships that attack hex {where}", rule="attack.no-units")
     if len(set(ids)) != len(ids):
         raise IllegalAction(f"a unit is named twice in the attack on hex {where}", rule="attack.named-twice")
     if not naval_defenders(state, h, side):
         raise IllegalAction(f"there are no enemy ships in hex {where} to attack", rule="naval.no-enemy")
-    declared, smap = _declared(state), combat.side_supply(state, side)
+    declared, smap = combat.declared_units(state), combat.side_supply(state, side)
     for uid in ids:
         assert isinstance(uid, int)
         why = attacker_refusal(state, side, uid, h, declared, smap)
@@ -150,7 +134,7 @@ def candidates(state: GameState, side: str) -> dict[int, list[int]]:
     enemy_hexes = {u.hex for u in state.side_units(enemy) if u.is_naval and u.on_map}
     if not enemy_hexes:
         return {}
-    declared = _declared(state)
+    declared = combat.declared_units(state)
     smap: SupplyMap | None = None
     out: dict[int, list[int]] = {}
     for u in mine:
@@ -166,7 +150,7 @@ def candidates(state: GameState, side: str) -> dict[int, list[int]]:
 def actions(state: GameState, side: str) -> list[Action]:
     out: list[Action] = []
     for h, ids in candidates(state, side).items():
-        if len(ids) <= MAX_LISTED_SUBSETS:
+        if len(ids) <= combat.MAX_LISTED_SUBSETS:
             groups = [c for n in range(1, len(ids) + 1) for c in combinations(ids, n)]
         else:
             groups = [(i,) for i in ids] + [tuple(ids)]
@@ -175,10 +159,6 @@ def actions(state: GameState, side: str) -> list[Action]:
 
 
 # --- resolution ---------------------------------------------------------------------------
-
-
-def _num(x: Fraction) -> str:
-    return f"{float(x):.2f}".rstrip("0").rstrip(".")
 
 
 def _hits(rng: Rng, units: list[Unit], enemy_strength: Fraction) -> list[tuple[Unit, str, float]]:
@@ -209,11 +189,11 @@ def _apply_hits(state: GameState, results: list[tuple[Unit, str, float]]) -> lis
 def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
     """Resolve one declared naval attack; returns its log line."""
     h = entry.hex
-    where = _hex(state, h)
+    where = state.world.map.grid.label(h)
     attackers = [state.units[i] for i in entry.attackers if i in state.units and state.units[i].on_map]
     if not attackers:
         return [f"naval attack on {where}: no attacker is left"]
-    side = _side(state, attackers[0])
+    side = state.side_of(attackers[0].country)
     defenders = naval_defenders(state, h, side)
     if not defenders:
         return [f"naval attack on {where}: no enemy ships are left there"]
@@ -222,8 +202,8 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
     d_total = sum((defence(u) for u in defenders), Fraction(0))
     head = (
         f"naval attack on {where} by {', '.join(u.label() for u in attackers)} against "
-        f"{', '.join(u.label() for u in defenders)}: attack {_num(a_strength)}, "
-        f"return fire {_num(d_strength)}, defence {_num(d_total)}"
+        f"{', '.join(u.label() for u in defenders)}: attack {number_text(a_strength)}, "
+        f"return fire {number_text(d_strength)}, defence {number_text(d_total)}"
     )
     d_results = _hits(rng, defenders, a_strength)
     a_results = _hits(rng, attackers, d_strength)
@@ -242,13 +222,13 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
 
 
 def _retreat(state: GameState, h: int, units: list[Unit], attackers: list[Unit]) -> str:
-    plan = sea_room.way_out(state, _side(state, units[0]), h, units, [a.hex for a in attackers if a.on_map])
+    plan = sea_room.way_out(state, state.side_of(units[0].country), h, units, [a.hex for a in attackers if a.on_map])
     moved = []
     for u in units:
         if u.id in plan:
             state.place(u, plan[u.id])
-            u.in_port = friendly_port(state, plan[u.id], _side(state, u))
-            moved.append(f"#{u.id} to {_hex(state, plan[u.id])}")
+            u.in_port = friendly_port(state, plan[u.id], state.side_of(u.country))
+            moved.append(f"#{u.id} to {state.world.map.grid.label(plan[u.id])}")
     stayed = [f"#{u.id}" for u in units if u.id not in plan]
     text = "retreats " + ", ".join(moved) if moved else "no retreat is possible"
     if moved and stayed:

@@ -10,10 +10,6 @@ from engine.state import GameState, Unit
 from engine.zoc import in_enemy_naval_zoc
 
 
-def _side(state: GameState, u: Unit) -> str:
-    return state.countries[u.country].side
-
-
 def not_neutral(state: GameState, u: Unit, h: int) -> bool:
     """May ``u`` enter ``h`` as far as neutrality goes: as :func:`engine.war.may_enter_country`,
     which hex control (and so this module, called when control changes) may not import."""
@@ -37,7 +33,7 @@ def way_out(state: GameState, side: str, h: int, units: list[Unit], away_from: l
     options = []
     for o in state.world.map.naval_zoc_neighbours[h]:
         ships = [x for x in state.units_at(o) if x.is_naval]
-        if any(_side(state, x) != side for x in ships):
+        if any(state.side_of(x.country) != side for x in ships):
             continue
         friends = bool(ships)
         if not friends and in_enemy_naval_zoc(state, side, o):

@@ -11,10 +11,10 @@ from engine import api, economy, naval
 from engine.actions import Action, IllegalAction
 from engine.position import hex_at as hx
 from engine.position import parse
-from engine.rng import Rng
 from engine.sequence import STEP_INDEX
 from engine.state import GameState
 from engine.units import UnitType
+from tests.engine.test_combat import ScriptedRng
 
 SEA = """
 G:c ~ ~ ~ P:c
@@ -22,17 +22,6 @@ G:c ~ ~ ~ P:c
 G:c ~ ~ ~ P:c
 step axis.combat
 """
-
-
-class ScriptedRng(Rng):
-    """An Rng whose uniform draws are given by the test."""
-
-    def __init__(self, *draws: float) -> None:
-        super().__init__(bytes(32))
-        self.script = [Fraction(d).limit_denominator(1 << 20) for d in draws]
-
-    def uniform(self) -> Fraction:
-        return self.script.pop(0)
 
 
 def position(*units: str, extra: str = "") -> GameState:
