@@ -20,12 +20,12 @@ they did.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine import combat_math, weather
+from engine import air_war, combat_math, weather
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.control import pass_to_side, resolve_pockets, take_control
 from engine.derived import Derived
@@ -651,7 +651,8 @@ class _Roll(Phase):
     def roll(self, state: GameState, rng: Rng) -> list[str]:
         log: list[str] = []
         for entry in list(state.combats):
-            log.extend(resolve(state, rng, entry))
+            rule = air_war.rule_for_entry(entry)
+            log.extend(rule.resolve(state, rng, entry) if rule else resolve(state, rng, entry))
         state.combats = []
         prune_stands(state)
         return log
@@ -672,9 +673,35 @@ class OverrunRoll(_Roll):
 
 
 class Combat(_Declare):
+    """Land attacks, and the air orders of :mod:`engine.air_war` (air combat, bombing)."""
+
     name = "combat"
     prompt = "declare attacks, or pass"
-    orders = (ATTACK, SUPPORT)
+    orders = (ATTACK, SUPPORT, *air_war.ORDERS)
+
+    def _in_supply(self, state: GameState, side: str) -> Callable[[Unit], bool]:
+        return lambda u: _supply(state, side).in_supply(u)
+
+    def needed(self, state: GameState, side: str) -> bool:
+        return super().needed(state, side) or bool(air_war.actions(state, side, self._in_supply(state, side)))
+
+    def legal(self, state: GameState, side: str) -> list[Action]:
+        air = air_war.actions(state, side, self._in_supply(state, side))
+        return [PASS, *_sorted([*super().legal(state, side)[1:], *air])]
+
+    def check(self, state: GameState, side: str, action: Action) -> None:
+        rule = air_war.rule_for_order(action.kind)
+        if rule is None:
+            super().check(state, side, action)
+        else:
+            rule.check(state, side, action, self._in_supply(state, side))
+
+    def apply(self, state: GameState, side: str, action: Action) -> None:
+        rule = air_war.rule_for_order(action.kind)
+        if rule is None:
+            super().apply(state, side, action)
+        else:
+            rule.apply(state, action)
 
 
 class CombatRoll(_Roll):

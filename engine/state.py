@@ -127,7 +127,7 @@ class CountryFlags:
 
     Wire form: the sorted ``[key, value]`` pairs of the facts that are set, under
     their historical keys (``had_infantry``, ``joins_at_start``, ``vichy``,
-    ``axis_war``, ``place:BORDER``)."""
+    ``axis_war``, ``place:BORDER``, ``atomic_bombs``, ``atomic_surrender``)."""
 
     #: ever had infantry: liberation gives it infantry points
     had_infantry: bool = False
@@ -139,6 +139,10 @@ class CountryFlags:
     axis_war: int | None = None
     #: temporary border -> the date in which the country may place units there
     placements: dict[str, int] = field(default_factory=dict)
+    #: atomic bombs dropped on it so far (the surrender chance grows with them)
+    atomic_bombs: int = 0
+    #: it surrendered to an atomic bomb: it can never be liberated (rulebook "Atomic Bomb")
+    atomic_surrender: bool = False
 
     def to_wire(self) -> list[list[Any]]:
         pairs: list[list[Any]] = [[_PLACE + border, date] for border, date in self.placements.items()]
@@ -150,6 +154,10 @@ class CountryFlags:
             pairs.append(["vichy", 1])
         if self.axis_war is not None:
             pairs.append(["axis_war", self.axis_war])
+        if self.atomic_bombs:
+            pairs.append(["atomic_bombs", self.atomic_bombs])
+        if self.atomic_surrender:
+            pairs.append(["atomic_surrender", 1])
         return sorted(pairs)
 
     @classmethod
@@ -166,6 +174,10 @@ class CountryFlags:
                 f.vichy = bool(value)
             elif key == "axis_war":
                 f.axis_war = value
+            elif key == "atomic_bombs":
+                f.atomic_bombs = value
+            elif key == "atomic_surrender":
+                f.atomic_surrender = bool(value)
             else:
                 raise ValueError(f"unknown country flag '{key}'")
         return f
