@@ -51,6 +51,8 @@ class GameResult:
     decide_seconds: dict[str, float] = field(default_factory=dict)
     decisions: dict[str, int] = field(default_factory=dict)
     error: str = ""
+    #: side -> air event (see AIR_EVENTS) -> how many of its orders in the game
+    air: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def line(self) -> str:
         secs = sum(self.month_seconds) / max(1, len(self.month_seconds))
@@ -64,7 +66,24 @@ class GameResult:
             f"furthest Axis advance {self.furthest_axis[0]} (+{self.furthest_axis[1]}); "
             f"{secs:.2f} s/month"
         )
+        text += "; " + air_text(self.air)
         return text + (f"; ERROR: {self.error}" if self.error else "")
+
+
+#: The air war's orders as the arena counts them: event -> order kinds.
+AIR_EVENTS: dict[str, tuple[str, ...]] = {
+    "air combats": ("air_attack", "bomb_ships", "kamikaze"),
+    "interceptions": ("intercept",),
+    "bombing raids": ("bomb",),
+    "atomic bombs": ("atomic",),
+}
+_AIR_EVENT_OF = {kind: event for event, kinds in AIR_EVENTS.items() for kind in kinds}
+
+
+def air_text(air: dict[str, dict[str, int]]) -> str:
+    return "air: " + "; ".join(
+        f"{side} " + ", ".join(f"{event} {air.get(side, {}).get(event, 0)}" for event in AIR_EVENTS) for side in SIDES
+    )
 
 
 def home_taken(state: GameState, country: str) -> bool:
@@ -138,6 +157,7 @@ def play_game(
     month_seconds: list[float] = []
     decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
     decisions: dict[str, int] = dict.fromkeys(SIDES, 0)
+    air: dict[str, dict[str, int]] = {side: dict.fromkeys(AIR_EVENTS, 0) for side in SIDES}
     chance_no = 0
     decision_no = 0
     stalls = 0
@@ -173,6 +193,8 @@ def play_game(
                 decision_no += 1
                 for action in actions:
                     api.apply(state, side, action)
+                    if action.kind in _AIR_EVENT_OF:
+                        air[side][_AIR_EVENT_OF[action.kind]] += 1
                     if side not in api.decision(state).sides:
                         break
         except api.EngineError as exc:
@@ -219,6 +241,7 @@ def play_game(
         decide_seconds,
         decisions,
         error,
+        air,
     )
 
 
@@ -233,6 +256,9 @@ class Summary:
     seconds_per_month: float
     seconds_per_side_month: dict[str, float]
     errors: int
+    #: side -> air event -> total over the games
+    air: dict[str, dict[str, int]] = field(default_factory=dict)
+    results: list[GameResult] = field(default_factory=list)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -248,6 +274,7 @@ class Summary:
             f"(axis decisions {self.seconds_per_side_month['axis']:.2f} s, "
             f"allies {self.seconds_per_side_month['allies']:.2f} s)",
             f"games stopped by an error: {self.errors}",
+            air_text(self.air),
         ]
 
 
@@ -273,6 +300,11 @@ def summarize(results: list[GameResult]) -> Summary:
         seconds_per_month=sum(sum(r.month_seconds) for r in results) / months,
         seconds_per_side_month={s: sum(r.decide_seconds.get(s, 0.0) for r in results) / months for s in SIDES},
         errors=sum(1 for r in results if r.error),
+        air={
+            side: {event: sum(r.air.get(side, {}).get(event, 0) for r in results) for event in AIR_EVENTS}
+            for side in SIDES
+        },
+        results=list(results),
     )
 
 
