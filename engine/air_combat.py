@@ -177,7 +177,9 @@ def check(state: GameState, side: str, action: Action, in_supply: InSupply) -> N
         if target is None:
             raise IllegalAction(f"there is no unit #{first}", rule="unit.unknown")
         if _side(state, target) == side or not target.is_air or not flying(target):
-            raise IllegalAction(f"{target.label()} is not an enemy air unit in flight", rule="air.no-enemy-air")
+            raise IllegalAction(
+                f"{target.label()} is not an enemy air unit on the map (outside a carrier)", rule="air.no-enemy-air"
+            )
         h = target.hex
         enemies = [target]
     else:
