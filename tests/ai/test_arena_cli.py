@@ -30,3 +30,16 @@ def test_unknown_player_is_one_line_error() -> None:
     result = CliRunner().invoke(_app(), ["arena", "--axis", "genius", "--games", "1"])
     assert result.exit_code == 1
     assert "unknown player 'genius'" in result.output
+
+
+def test_json_gives_the_summary_and_each_game_with_air_events() -> None:
+    import json
+
+    result = CliRunner().invoke(
+        _app(), ["arena", "--json", "--until", "1939-09", "--axis", "random", "--allies", "random"]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["games"] == 1 and len(doc["games_played"]) == 1
+    assert set(doc["air"]["axis"]) == {"air combats", "interceptions", "bombing raids", "atomic bombs"}
+    assert doc["games_played"][0]["air"]["allies"]["atomic bombs"] == 0
