@@ -139,7 +139,7 @@ class CountryFlags:
 
     Wire form: the sorted ``[key, value]`` pairs of the facts that are set, under
     their historical keys (``had_infantry``, ``joins_at_start``, ``vichy``,
-    ``axis_war``, ``place:BORDER``, ``entry_attempt``)."""
+    ``axis_war``, ``place:BORDER``, ``entry_attempt``, ``atomic_bombs``, ``atomic_surrender``)."""
 
     #: ever had infantry: liberation gives it infantry points
     had_infantry: bool = False
@@ -154,6 +154,10 @@ class CountryFlags:
     #: the once-in-a-game attempt to bring it into the war ("Spain"): '' not made,
     #: ``pending`` ordered and not yet rolled, ``failed`` rolled and failed
     entry_attempt: str = ""
+    #: atomic bombs dropped on it so far (the surrender chance grows with them)
+    atomic_bombs: int = 0
+    #: it surrendered to an atomic bomb: it can never be liberated (rulebook "Atomic Bomb")
+    atomic_surrender: bool = False
 
     def to_wire(self) -> list[list[Any]]:
         pairs: list[list[Any]] = [[_PLACE + border, date] for border, date in self.placements.items()]
@@ -167,6 +171,10 @@ class CountryFlags:
             pairs.append(["axis_war", self.axis_war])
         if self.entry_attempt:
             pairs.append(["entry_attempt", self.entry_attempt])
+        if self.atomic_bombs:
+            pairs.append(["atomic_bombs", self.atomic_bombs])
+        if self.atomic_surrender:
+            pairs.append(["atomic_surrender", 1])
         return sorted(pairs)
 
     @classmethod
@@ -185,6 +193,10 @@ class CountryFlags:
                 f.axis_war = value
             elif key == "entry_attempt":
                 f.entry_attempt = str(value)
+            elif key == "atomic_bombs":
+                f.atomic_bombs = value
+            elif key == "atomic_surrender":
+                f.atomic_surrender = bool(value)
             else:
                 raise ValueError(f"unknown country flag '{key}'")
         return f

@@ -61,6 +61,8 @@ class GameResult:
     failed_attempts: dict[str, str] = field(default_factory=dict)
     #: naval attacks declared, by side
     naval_combats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    #: side -> air event (see AIR_EVENTS) -> how many of its orders in the game
+    air: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def line(self) -> str:
         secs = sum(self.month_seconds) / max(1, len(self.month_seconds))
@@ -81,6 +83,7 @@ class GameResult:
             f"allies {self.year_end_money.get('allies', 0)}; "
             f"{secs:.2f} s/month"
         )
+        text += "; " + air_text(self.air)
         return text + (f"; ERROR: {self.error}" if self.error else "")
 
 
@@ -99,6 +102,22 @@ def new_entries(
             entered[name] = (date_text(state.date), c.side)
         if c.flags.entry_attempt == "failed" and name not in failed:
             failed[name] = date_text(state.date)
+
+
+#: The air war's orders as the arena counts them: event -> order kinds.
+AIR_EVENTS: dict[str, tuple[str, ...]] = {
+    "air combats": ("air_attack", "bomb_ships", "kamikaze"),
+    "interceptions": ("intercept",),
+    "bombing raids": ("bomb",),
+    "atomic bombs": ("atomic",),
+}
+_AIR_EVENT_OF = {kind: event for event, kinds in AIR_EVENTS.items() for kind in kinds}
+
+
+def air_text(air: dict[str, dict[str, int]]) -> str:
+    return "air: " + "; ".join(
+        f"{side} " + ", ".join(f"{event} {air.get(side, {}).get(event, 0)}" for event in AIR_EVENTS) for side in SIDES
+    )
 
 
 def home_taken(state: GameState, country: str) -> bool:
@@ -185,6 +204,8 @@ def play_game(
     decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
     decisions: dict[str, int] = dict.fromkeys(SIDES, 0)
     naval_combats: dict[str, int] = dict.fromkeys(SIDES, 0)
+
+    air: dict[str, dict[str, int]] = {side: dict.fromkeys(AIR_EVENTS, 0) for side in SIDES}
     chance_no = 0
     decision_no = 0
     stalls = 0
@@ -225,6 +246,8 @@ def play_game(
                     api.apply(state, side, action)
                     if action.kind == "naval":
                         naval_combats[side] += 1
+                    if action.kind in _AIR_EVENT_OF:
+                        air[side][_AIR_EVENT_OF[action.kind]] += 1
                     if side not in api.decision(state).sides:
                         break
         except api.EngineError as exc:
@@ -283,6 +306,7 @@ def play_game(
         entered,
         failed,
         naval_combats,
+        air,
     )
 
 
@@ -307,6 +331,8 @@ class Summary:
     mean_convoy_money: dict[str, float] = field(default_factory=dict)
     #: side -> the most money a side held at a year's end in any game ($B)
     max_year_end_money: dict[str, int] = field(default_factory=dict)
+    #: side -> air event -> total over the games
+    air: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -328,6 +354,7 @@ class Summary:
             f"allies {self.mean_convoy_money.get('allies', 0.0):.0f}; most unspent at a year's end: "
             f"axis {self.max_year_end_money.get('axis', 0)}, allies {self.max_year_end_money.get('allies', 0)}",
             f"games stopped by an error: {self.errors}",
+            air_text(self.air),
         ]
 
     def entry_texts(self) -> list[str]:
@@ -372,6 +399,10 @@ def summarize(results: list[GameResult]) -> Summary:
         naval_combats={s: sum(r.naval_combats[s] for r in results) for s in SIDES},
         mean_convoy_money={s: sum(r.convoy_money.get(s, 0) for r in results) / n for s in SIDES},
         max_year_end_money={s: max((r.year_end_money.get(s, 0) for r in results), default=0) for s in SIDES},
+        air={
+            side: {event: sum(r.air.get(side, {}).get(event, 0) for r in results) for event in AIR_EVENTS}
+            for side in SIDES
+        },
     )
 
 
