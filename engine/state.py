@@ -137,6 +137,10 @@ class CountryFlags:
     vichy: bool = False
     #: date the Axis declared war on it (the Soviet Union's winter), if recorded
     axis_war: int | None = None
+    #: the Axis has attempted to create Vichy France (France: once in the game)
+    vichy_tried: bool = False
+    #: it surrendered and is closed to every unit for the rest of the game (Finland)
+    surrendered: bool = False
     #: temporary border -> the date in which the country may place units there
     placements: dict[str, int] = field(default_factory=dict)
 
@@ -150,6 +154,10 @@ class CountryFlags:
             pairs.append(["vichy", 1])
         if self.axis_war is not None:
             pairs.append(["axis_war", self.axis_war])
+        if self.vichy_tried:
+            pairs.append(["vichy_tried", 1])
+        if self.surrendered:
+            pairs.append(["surrendered", 1])
         return sorted(pairs)
 
     @classmethod
@@ -166,6 +174,10 @@ class CountryFlags:
                 f.vichy = bool(value)
             elif key == "axis_war":
                 f.axis_war = value
+            elif key == "vichy_tried":
+                f.vichy_tried = bool(value)
+            elif key == "surrendered":
+                f.surrendered = bool(value)
             else:
                 raise ValueError(f"unknown country flag '{key}'")
         return f
@@ -310,6 +322,9 @@ class StepMemo:
     income_base: dict[str, int] | None = None
     #: income: money each country has sent this month (``sent``)
     sent: dict[str, int] | None = None
+    #: war declaration: chance attempts ordered, rolled when the declarations are revealed
+    #: (``attempts``; ``vichy``)
+    attempts: list[str] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         doc: dict[str, Any] = {}
@@ -330,6 +345,8 @@ class StepMemo:
             doc["base"] = self.income_base
         if self.sent is not None:
             doc["sent"] = self.sent
+        if self.attempts is not None:
+            doc["attempts"] = self.attempts
         canonical: dict[str, Any] = _canonical(doc)
         return canonical
 
@@ -351,6 +368,8 @@ class StepMemo:
             m.ids = UnitIds.from_wire(doc["ids"])
         if "declared" in doc:
             m.declared = {side: list(targets) for side, targets in doc["declared"].items()}
+        if "attempts" in doc:
+            m.attempts = list(doc["attempts"])
         if "base" in doc:
             m.income_base = dict(doc["base"])
         if "sent" in doc:
@@ -358,7 +377,9 @@ class StepMemo:
         return m
 
 
-_MEMO_KEYS = frozenset({"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent"})
+_MEMO_KEYS = frozenset(
+    {"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent", "attempts"}
+)
 
 
 class GameState:
