@@ -139,6 +139,8 @@ RULES: dict[str, str] = {
     "support.no-surface-attack": "Land Combat (support by bombers and ships)",
     "support.not-in-hex": "Land Combat (support by bombers and ships)",
     "support.submarine": "Land Combat (support by bombers and ships)",
+    "surrender.finland": "Finnish Surrender",
+    "surrender.twice": "Finnish Surrender",
     "terrain.armor": "Terrain",
     "unit.not-on-map": "Units",
     "unit.not-yours": "Units",

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from engine import vichy
+from engine import surrender, vichy
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, rule_of
 from engine.control import take_control
 from engine.losses import remove_on_conquest, send_home
@@ -273,7 +273,7 @@ def declare(state: GameState, side: str, target: str) -> None:
         todo += ALSO_DECLARES.get(name, ())
         if name == "Soviet Union":
             finland = state.countries.get("Finland")
-            if finland is not None and not finland.at_war:
+            if finland is not None and not finland.at_war and not finland.flags.surrendered:
                 enter_war(state, "Finland", side)
 
 
@@ -460,6 +460,12 @@ def check_conquests(state: GameState) -> list[str]:
     done = []
     for name in sorted(state.countries):
         c = state.countries[name]
+        if name == surrender.ITALY:
+            # Rulebook "Colonies and Conquest": Italy surrenders before it would be conquered.
+            if surrender.italy_surrenders_now(state):
+                surrender.italy_surrenders(state)
+                done.append(name)
+            continue
         if c.at_war and not c.conquered and is_conquered_now(state, name):
             conquer(state, name)
             done.append(name)
@@ -496,7 +502,7 @@ def victor(state: GameState) -> str | None:
 class WarDeclaration(Phase):
     name = "war_declaration"
     kind = "simultaneous"
-    orders = (DECLARE, vichy.ATTEMPT)
+    orders = (DECLARE, vichy.ATTEMPT, surrender.SURRENDER)
     prompt = "declare war on neutral countries, or pass"
 
     def enter(self, state: GameState) -> None:
@@ -511,16 +517,29 @@ class WarDeclaration(Phase):
         state.memo = StepMemo()
 
     def needed(self, state: GameState, side: str) -> bool:
-        return bool(declarable(state, side)) or not vichy.refusal(state, side)
+        return (
+            bool(declarable(state, side))
+            or not vichy.refusal(state, side)
+            or not surrender.finland_refusal(state, side)
+        )
 
     def legal(self, state: GameState, side: str) -> list[Action]:
         done = set((state.memo.declared or {}).get(side, ()))
         out = [PASS, *(Action("declare", (n,)) for n in declarable(state, side) if n not in done)]
         if not vichy.refusal(state, side) and "vichy" not in (state.memo.attempts or ()):
             out.append(Action("vichy", ()))
+        if not surrender.finland_refusal(state, side) and "surrender" not in (state.memo.attempts or ()):
+            out.append(Action("surrender", ()))
         return sorted(out, key=lambda a: (a.kind, a.args))
 
     def check(self, state: GameState, side: str, action: Action) -> None:
+        if action.kind == "surrender":
+            if "surrender" in (state.memo.attempts or ()):
+                raise IllegalAction("Finland's surrender is already in this list", rule="surrender.twice")
+            why = surrender.finland_refusal(state, side)
+            if why:
+                raise IllegalAction(f"{why}.", rule=rule_of(why))
+            return
         if action.kind == "vichy":
             if "vichy" in (state.memo.attempts or ()):
                 raise IllegalAction("Vichy France is already attempted in this list", rule="vichy.twice")
@@ -541,8 +560,8 @@ class WarDeclaration(Phase):
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
         # Declarations are secret and revealed together: a probe only records them.
-        if action.kind == "vichy":
-            state.memo.attempts = [*(state.memo.attempts or ()), "vichy"]
+        if action.kind in ("vichy", "surrender"):
+            state.memo.attempts = [*(state.memo.attempts or ()), action.kind]
             return
         if state.memo.declared is None:
             state.memo.declared = {}
@@ -557,11 +576,14 @@ class WarDeclaration(Phase):
                     declare(state, side, str(action.args[0]))
                 elif action.kind == "vichy":
                     attempts.append("vichy")
+                elif action.kind == "surrender" and not surrender.finland_refusal(state, side):
+                    # No dice: the Soviet side's choice takes effect when it is revealed.
+                    surrender.finland_surrenders(state)
         # The attempt is rolled after the declarations (a declaration cannot change it).
         state.memo = StepMemo(attempts=attempts or None)
 
     def dice_pending(self, state: GameState) -> bool:
-        return bool(state.memo.attempts)
+        return "vichy" in (state.memo.attempts or ())
 
     def roll(self, state: GameState, rng: Rng) -> list[str]:
         lines: list[str] = []

@@ -7,7 +7,8 @@ France), the Balkans once France has fallen, and the Soviet Union in the summer
 after that.  Japan keeps to China.  The Allies hold and never open new fronts by
 declaring war.  Every offer that brings a country in on our side (Italy, Vichy,
 Hungary, Finland's surrender, ...) is taken, except the Spanish gamble, which
-waits for France to fall.
+waits for France to fall.  Vichy France is attempted as soon as Paris falls: France
+is out at once (three times in four) instead of after a campaign through its colonies.
 """
 
 from __future__ import annotations
@@ -63,8 +64,19 @@ def welcome(state: GameState, country: str | None) -> bool:
         return True
     waits = WAIT_FOR.get(country)
     if waits is not None and waits in state.countries:
-        return state.countries[waits].conquered
+        return fallen(state, waits)
     return True
+
+
+def fallen(state: GameState, country: str) -> bool:
+    """Is ``country`` out of the fight: conquered (Vichy France included), or its home
+    cities all held by its enemy (France after a failed Vichy attempt counts as conquered
+    only with its colonies, yet no longer holds a front)?"""
+    c = state.countries[country]
+    if c.conquered:
+        return True
+    cities = state.world.home_cities_of.get(country, ())
+    return c.at_war and bool(cities) and all(state.enemies(country, state.controller_of(h)) for h in cities)
 
 
 def axis_targets(state: GameState) -> list[str]:
@@ -78,6 +90,6 @@ def axis_targets(state: GameState) -> list[str]:
             continue
         if state.date < parse_date(date):
             continue
-        if all(state.countries[p].conquered for p in after if p in state.countries):
+        if all(fallen(state, p) for p in after if p in state.countries):
             out.append(country)
     return out

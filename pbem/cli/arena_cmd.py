@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import time
 from typing import Annotated
 
@@ -20,15 +22,25 @@ def arena(
     allies: Annotated[str, typer.Option("--allies", help="Allied player: bot or random")] = "bot",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first game; game i uses seed + i")] = 0,
     budget: Annotated[float | None, typer.Option("--budget", help="Seconds per decision (weaker, faster)")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print each game and the summary as one JSON document")
+    ] = False,
 ) -> None:
     """Play computer against computer and print each game's result and a summary."""
     from engine.ai import arena as arena_mod
     from engine.api import EngineError
 
+    report = None if as_json else typer.echo
     try:
-        arena_mod.run(scenario, until, games, axis, allies, seed, budget, report=typer.echo, clock=time.perf_counter)
+        summary = arena_mod.run(
+            scenario, until, games, axis, allies, seed, budget, report=report, clock=time.perf_counter
+        )
     except EngineError as exc:
         raise PbemError(str(exc), "arena") from None
+    if as_json:
+        doc = dataclasses.asdict(summary)
+        doc["games_played"] = doc.pop("results")
+        typer.echo(json.dumps(doc, sort_keys=True))
 
 
 def register(app: typer.Typer) -> None:
