@@ -59,6 +59,8 @@ class GameResult:
     vichy: str = ""
     #: date text the Axis was first at war with the Soviet Union ('' if not)
     soviet_war: str = ""
+    #: date text the Vichy France attempt failed ('' if it did not)
+    vichy_failed: str = ""
 
     def events(self) -> str:
         """Conquests, surrenders, liberations and Vichy France, in date order."""
@@ -67,6 +69,8 @@ class GameResult:
         found += [(d, f"{c} surrendered") for c, d in self.surrendered.items()]
         if self.vichy:
             found.append((self.vichy, "Vichy France created"))
+        if self.vichy_failed:
+            found.append((self.vichy_failed, "Vichy France attempt failed"))
         if self.soviet_war:
             found.append((self.soviet_war, "Axis at war with the Soviet Union"))
         return ", ".join(f"{what} {d}" for d, what in sorted(found)) or "none"
@@ -242,6 +246,7 @@ def play_game(
         surrendered,
         dates.get("vichy", ""),
         dates.get("soviet_war", ""),
+        dates.get("vichy_failed", ""),
     )
 
 
@@ -265,6 +270,8 @@ def record_events(
     france = state.countries.get("France")
     if france is not None and france.flags.vichy:
         dates.setdefault("vichy", now)
+    elif france is not None and france.flags.vichy_tried:
+        dates.setdefault("vichy_failed", now)
     soviet = state.countries.get("Soviet Union")
     if soviet is not None and soviet.at_war and soviet.side == "allies":
         dates.setdefault("soviet_war", now)

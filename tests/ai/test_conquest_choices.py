@@ -6,6 +6,7 @@ from engine import ai
 from engine.actions import Action
 from engine.ai import declare
 from engine.position import begin_at
+from engine.state import date_text
 from tests.engine import test_surrender, test_vichy
 
 
@@ -48,6 +49,10 @@ def test_the_arena_records_conquests_surrenders_liberations_vichy_and_war_on_the
     assert set(fallen) == {"Poland"} and set(surrendered) == {"Finland"} and set(liberated) == {"Poland"}
     assert fallen["Poland"] != liberated["Poland"]
     assert dates == {"soviet_war": fallen["Poland"]}
+    france = test_vichy.at_war()
+    france.countries["France"].flags.vichy_tried = True
+    arena.record_events(france, {}, {}, {}, dates)
+    assert dates["vichy_failed"] == date_text(france.date) and "vichy" not in dates
     result = arena.GameResult(0, "draw", "territory", "1941-01", {}, {}, fallen, {}, ("", 0), [], liberated=liberated,
                               surrendered=surrendered, vichy="1940-07")  # fmt: skip
     assert "Vichy France created 1940-07" in result.events() and "Finland surrendered" in result.events()
