@@ -42,7 +42,7 @@ class GameResult:
     end_date: str
     held: dict[str, int]
     gained: dict[str, int]
-    fallen: dict[str, str]  # country -> date text of its conquest
+    fallen: dict[str, str]  # country -> date text of its (first) conquest, every country
     #: country -> first month all its home cities were held by the other side (a country
     #: with colonies can lose its home land long before it counts as conquered)
     overrun: dict[str, str]
@@ -63,16 +63,38 @@ class GameResult:
     naval_combats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
     #: side -> air event (see AIR_EVENTS) -> how many of its orders in the game
     air: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: country -> date text of its (first) liberation
+    liberated: dict[str, str] = field(default_factory=dict)
+    #: country -> date text of its surrender (Finland)
+    surrendered: dict[str, str] = field(default_factory=dict)
+    #: date text Vichy France was created ('' if it was not)
+    vichy: str = ""
+    #: date text the Axis was first at war with the Soviet Union ('' if not)
+    soviet_war: str = ""
+    #: date text the Vichy France attempt failed ('' if it did not)
+    vichy_failed: str = ""
+
+    def events(self) -> str:
+        """Conquests, surrenders, liberations and Vichy France, in date order."""
+        found = [(d, f"{c} conquered") for c, d in self.fallen.items()]
+        found += [(d, f"{c} liberated") for c, d in self.liberated.items()]
+        found += [(d, f"{c} surrendered") for c, d in self.surrendered.items()]
+        if self.vichy:
+            found.append((self.vichy, "Vichy France created"))
+        if self.vichy_failed:
+            found.append((self.vichy_failed, "Vichy France attempt failed"))
+        if self.soviet_war:
+            found.append((self.soviet_war, "Axis at war with the Soviet Union"))
+        return ", ".join(f"{what} {d}" for d, what in sorted(found)) or "none"
 
     def line(self) -> str:
         secs = sum(self.month_seconds) / max(1, len(self.month_seconds))
-        fallen = ", ".join(f"{c} {d}" for c, d in sorted(self.fallen.items(), key=lambda x: x[1])) or "none"
         overrun = ", ".join(f"{c} {d}" for c, d in sorted(self.overrun.items(), key=lambda x: x[1])) or "none"
         text = (
             f"game {self.seed}: {self.winner} ({self.by}) at {self.end_date}; "
             f"held axis {self.held['axis']} allies {self.held['allies']}; "
             f"gained axis {self.gained['axis']} allies {self.gained['allies']}; "
-            f"fallen: {fallen}; home cities taken: {overrun}; "
+            f"events: {self.events()}; home cities taken: {overrun}; "
             f"furthest Axis advance {self.furthest_axis[0]} (+{self.furthest_axis[1]}); "
             f"entered: {entered_text(self.entered)}; "
             + "".join(f"{c} attempt failed {d}; " for c, d in sorted(self.failed_attempts.items()))
@@ -195,6 +217,9 @@ def play_game(
     hexes = objective_hexes(state)
     start = {h: state.side_controlling(h) for h in hexes}
     fallen: dict[str, str] = {}
+    liberated: dict[str, str] = {}
+    surrendered: dict[str, str] = {}
+    dates: dict[str, str] = {}
     overrun: dict[str, str] = {}
     at_start = frozenset(n for n, c in state.countries.items() if c.at_war)
     entered: dict[str, tuple[str, str]] = {}
@@ -263,9 +288,7 @@ def play_game(
             break
         new_entries(state, entered, at_start, failed)
         # conquests happen in the war declaration phase: record the month they happen in
-        for c in WATCHED:
-            if c not in fallen and c in state.countries and state.countries[c].conquered:
-                fallen[c] = date_text(state.date)
+        record_events(state, fallen, liberated, surrendered, dates)
         if state.date != month:
             month_seconds.append(clock() - month_start)
             month_start = clock()
@@ -307,7 +330,39 @@ def play_game(
         failed,
         naval_combats,
         air,
+        liberated,
+        surrendered,
+        dates.get("vichy", ""),
+        dates.get("soviet_war", ""),
+        dates.get("vichy_failed", ""),
     )
+
+
+def record_events(
+    state: GameState,
+    fallen: dict[str, str],
+    liberated: dict[str, str],
+    surrendered: dict[str, str],
+    dates: dict[str, str],
+) -> None:
+    """Note the first date of each conquest, liberation, surrender, of Vichy France and of
+    the Axis at war with the Soviet Union."""
+    now = date_text(state.date)
+    for name, c in state.countries.items():
+        if c.conquered and not c.flags.surrendered:
+            fallen.setdefault(name, now)
+        if c.liberated:
+            liberated.setdefault(name, now)
+        if c.flags.surrendered:
+            surrendered.setdefault(name, now)
+    france = state.countries.get("France")
+    if france is not None and france.flags.vichy:
+        dates.setdefault("vichy", now)
+    elif france is not None and france.flags.vichy_tried:
+        dates.setdefault("vichy_failed", now)
+    soviet = state.countries.get("Soviet Union")
+    if soviet is not None and soviet.at_war and soviet.side == "allies":
+        dates.setdefault("soviet_war", now)
 
 
 @dataclass(slots=True)
@@ -318,6 +373,9 @@ class Summary:
     mean_gained: dict[str, float]
     fallen: dict[str, int]  # country -> games in which it fell
     overrun: dict[str, int]  # country -> games in which all its home cities were taken
+    liberated: dict[str, int]  # country -> games in which it was liberated
+    surrendered: dict[str, int]  # country -> games in which it surrendered
+    vichy: int  # games in which Vichy France was created
     seconds_per_month: float
     seconds_per_side_month: dict[str, float]
     errors: int
@@ -343,6 +401,9 @@ class Summary:
             f"axis {self.mean_held['axis']:.1f}, allies {self.mean_held['allies']:.1f}; "
             f"gained: axis {self.mean_gained['axis']:.1f}, allies {self.mean_gained['allies']:.1f}",
             "fallen: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.fallen.items())) or "none"),
+            "liberated: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.liberated.items())) or "none"),
+            "surrendered: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.surrendered.items())) or "none"),
+            f"Vichy France created in {self.vichy}",
             "home cities all taken: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.overrun.items())) or "none"),
             f"time per month: {self.seconds_per_month:.2f} s "
             f"(axis decisions {self.seconds_per_side_month['axis']:.2f} s, "
@@ -371,6 +432,8 @@ def summarize(results: list[GameResult]) -> Summary:
     wins = {"axis": 0, "allies": 0, "draw": 0}
     fallen: dict[str, int] = {}
     overrun: dict[str, int] = {}
+    liberated: dict[str, int] = {}
+    surrendered: dict[str, int] = {}
     months = sum(len(r.month_seconds) for r in results) or 1
     entered: dict[str, list[str]] = {}
     failed: dict[str, int] = {}
@@ -384,6 +447,10 @@ def summarize(results: list[GameResult]) -> Summary:
             fallen[c] = fallen.get(c, 0) + 1
         for c in r.overrun:
             overrun[c] = overrun.get(c, 0) + 1
+        for c in r.liberated:
+            liberated[c] = liberated.get(c, 0) + 1
+        for c in r.surrendered:
+            surrendered[c] = surrendered.get(c, 0) + 1
     return Summary(
         games=len(results),
         wins=wins,
@@ -391,6 +458,9 @@ def summarize(results: list[GameResult]) -> Summary:
         mean_gained={s: sum(r.gained[s] for r in results) / n for s in SIDES},
         fallen=fallen,
         overrun=overrun,
+        liberated=liberated,
+        surrendered=surrendered,
+        vichy=sum(1 for r in results if r.vichy),
         seconds_per_month=sum(sum(r.month_seconds) for r in results) / months,
         seconds_per_side_month={s: sum(r.decide_seconds.get(s, 0.0) for r in results) / months for s in SIDES},
         errors=sum(1 for r in results if r.error),

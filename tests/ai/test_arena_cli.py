@@ -56,3 +56,6 @@ def test_json_gives_the_summary_and_each_game_with_air_events() -> None:
     (game,) = doc["games"]
     assert set(doc["summary"]["air"]["axis"]) == {"air combats", "interceptions", "bombing raids", "atomic bombs"}
     assert game["air"]["allies"]["atomic bombs"] == 0
+    for key in ("fallen", "liberated", "surrendered", "vichy", "vichy_failed", "soviet_war"):
+        assert key in game
+    assert "vichy" in doc["summary"] and "surrendered" in doc["summary"]
