@@ -8,8 +8,9 @@ country's first atomic month on, drops a bomb there.  Resolved by the combat rol
 * a city or resource hex is destroyed for good (``GameState.atomized``: no port, no
   airbase capacity, no income, no repair); fortifications and airfields are destroyed;
 * outside a colony, the hex's country may surrender: ``1 - 2^(-c*o*(n+1))``.  A surrender
-  sets ``CountryFlags.atomic_surrender``, which the surrender and liberation rules read
-  (such a country is never liberated); every bomb counts in ``CountryFlags.atomic_bombs``.
+  records the bombing country in ``CountryFlags.atomic_surrender``; the next war declaration
+  phase conquers the country for it, never to be liberated (:func:`engine.war.check_conquests`);
+  every bomb counts in ``CountryFlags.atomic_bombs``.
 """
 
 from __future__ import annotations
@@ -148,5 +149,5 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
         f"surrender chance {chance:.3f} (c {float(c):g}, o {o}, earlier bombs {n}), draw {float(draw):.3f}: {verdict}"
     )
     if surrenders:
-        target.flags.atomic_surrender = True
+        target.flags.atomic_surrender = bomber.country
     return ["; ".join(parts)]

@@ -161,8 +161,9 @@ class CountryFlags:
     entry_attempt: str = ""
     #: atomic bombs dropped on it so far (the surrender chance grows with them)
     atomic_bombs: int = 0
-    #: it surrendered to an atomic bomb: it can never be liberated (rulebook "Atomic Bomb")
-    atomic_surrender: bool = False
+    #: the country it surrendered to after an atomic bomb ('' if none): conquered by it at
+    #: the next war declaration phase, never to be liberated (rulebook "Atomic Bomb")
+    atomic_surrender: str = ""
 
     def to_wire(self) -> list[list[Any]]:
         pairs: list[list[Any]] = [[_PLACE + border, date] for border, date in self.placements.items()]
@@ -179,7 +180,7 @@ class CountryFlags:
         if self.atomic_bombs:
             pairs.append(["atomic_bombs", self.atomic_bombs])
         if self.atomic_surrender:
-            pairs.append(["atomic_surrender", 1])
+            pairs.append(["atomic_surrender", self.atomic_surrender])
         if self.vichy_tried:
             pairs.append(["vichy_tried", 1])
         if self.surrendered:
@@ -205,7 +206,7 @@ class CountryFlags:
             elif key == "atomic_bombs":
                 f.atomic_bombs = value
             elif key == "atomic_surrender":
-                f.atomic_surrender = bool(value)
+                f.atomic_surrender = str(value)
             elif key == "vichy_tried":
                 f.vichy_tried = bool(value)
             elif key == "surrendered":

@@ -368,12 +368,12 @@ def _conqueror(state: GameState, country: str, cities: tuple[int, ...]) -> str:
     return min(counts, key=lambda x: (-counts[x], x))
 
 
-def conquer(state: GameState, country: str) -> None:
+def conquer(state: GameState, country: str, by: str = "") -> None:
     """Carry out the conquest of ``country`` (rulebook "Conquest", "Chinese Exceptions",
-    "Colonies and Conquest")."""
+    "Colonies and Conquest"), by ``by`` when the country surrendered to it, else by the
+    holder of its capital or of most of its cities."""
     c = state.countries[country]
-    cities = counted_cities(state, country)
-    winner = _conqueror(state, country, cities)
+    winner = by or _conqueror(state, country, counted_cities(state, country))
     win_side = state.countries[winner].side
     keep = country in CHINA_RULES
     pool = None
@@ -499,6 +499,12 @@ def check_conquests(state: GameState) -> list[str]:
     done = []
     for name in sorted(state.countries):
         c = state.countries[name]
+        if c.flags.atomic_surrender and not c.conquered:
+            # Rulebook "Atomic Bomb": a country that surrendered to a bomb can't be liberated.
+            conquer(state, name, by=c.flags.atomic_surrender)
+            c.never_liberate = True
+            done.append(name)
+            continue
         if name == surrender.ITALY:
             # Rulebook "Colonies and Conquest": Italy surrenders before it would be conquered.
             if surrender.italy_surrenders_now(state):

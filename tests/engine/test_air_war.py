@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine import air_combat, api, atomic, bombing, economy
+from engine import air_combat, api, atomic, bombing, economy, war
 from engine.actions import Action, IllegalAction
 from engine.position import hex_at, put, setup
 from engine.rng import Rng
@@ -275,9 +275,28 @@ def test_surrender_grows_with_earlier_bombs_and_home_cities_held() -> None:
     assert state.countries["Poland"].flags.atomic_surrender
 
 
+def test_an_atomic_surrender_conquers_the_country_for_the_bomber_for_good() -> None:
+    """ "If a country surrenders due to an atomic bomb, it can't be liberated." """
+    state = atomic_game("1947-06")
+    h = hex_at(state, "4,0")
+    b = put(state, "Germany", "fighter", "4,0", attack=0, bomber=5, name="He 177", origin=0).id
+    atomic.apply(state, Action("atomic", (h, b)))
+    atomic.resolve(state, Draws([0.4]), state.combats[0])
+    poland = state.countries["Poland"]
+    assert poland.flags.atomic_surrender == "Germany" and not poland.conquered
+    assert war.check_conquests(state) == ["Poland"]
+    assert poland.conquered and poland.never_liberate
+    # Poland's own cities pass to the country it surrendered to...
+    assert state.controller_of(hex_at(state, "3,1")) == "Germany"
+    # ...and holding every one of them again does not liberate it.
+    for city in ("4,0", "3,1"):
+        state.controller[hex_at(state, city)] = state.world.country_no["Poland"]
+    assert war.check_liberations(state) == [] and poland.conquered
+
+
 def test_atomic_flags_keep_old_bytes_and_round_trip() -> None:
     assert CountryFlags().to_wire() == []
-    f = CountryFlags(atomic_bombs=2, atomic_surrender=True)
+    f = CountryFlags(atomic_bombs=2, atomic_surrender="United States")
     assert CountryFlags.from_wire(f.to_wire()) == f
 
 
