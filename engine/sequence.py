@@ -35,6 +35,7 @@ from engine.sides import SIDES, Side
 from engine.state import GameState, date_text
 from engine.subphases import Amphibious, Interception
 from engine.supply import SupplyPhase
+from engine.vichy import VichyAttempt
 from engine.weather import WeatherRoll
 
 
@@ -57,6 +58,7 @@ def _main_phase(mover: str) -> list[Phase]:
 PLAY: tuple[Phase, ...] = (
     WarDeclaration(),
     SpainAttempt(),
+    VichyAttempt(),
     Deployment(),
     ConvoyIncome(),
     Build(),
@@ -67,7 +69,7 @@ PLAY: tuple[Phase, ...] = (
 )
 #: Steps added after the first games were recorded.  A state records its step by its
 #: number in STEPS, so these are numbered after the others: a recorded state keeps its bytes.
-ADDED_LATER = ("spain_attempt",)
+ADDED_LATER = ("spain_attempt", "vichy_attempt")
 
 STEPS: tuple[Phase, ...] = (
     *(p for p in PLAY if p.label not in ADDED_LATER),
@@ -115,7 +117,7 @@ def decision(state: GameState) -> Decision:
     if state.winner is not None:
         return Decision(DecisionKind.END, (), "end", f"the game is over: the {state.winner} have won", when=when)
     step = current(state)
-    if step.kind == "chance" or step.dice_pending(state):
+    if step.kind == "chance":
         prompt = f"dice for {step.name.replace('_', ' ')}"
         return Decision(DecisionKind.CHANCE, (), step.label, prompt, chance=step.name, when=when)
     if step.kind == "simultaneous":
@@ -213,11 +215,7 @@ def give_lists(state: GameState, orders: dict[str, list[Action]]) -> None:
         for action in orders[side]:
             if STANDING.owns(action):
                 STANDING.apply(state, side, action)
-    step = current(state)
-    step.apply_simultaneous(state, step_orders)
-    if step.dice_pending(state):
-        state.acting = []  # the step ends when its dice are rolled (api.apply_chance)
-        return
+    current(state).apply_simultaneous(state, step_orders)
     finish(state)
 
 

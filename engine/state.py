@@ -156,8 +156,8 @@ class CountryFlags:
     surrendered: bool = False
     #: temporary border -> the date in which the country may place units there
     placements: dict[str, int] = field(default_factory=dict)
-    #: the once-in-a-game attempt to bring it into the war ("Spain"): '' not made,
-    #: ``pending`` ordered and not yet rolled, ``failed`` rolled and failed
+    #: an attempt ordered this month and not yet rolled (``pending``: Spain's entry,
+    #: Vichy France), or Spain's once-in-a-game attempt rolled and ``failed``
     entry_attempt: str = ""
     #: atomic bombs dropped on it so far (the surrender chance grows with them)
     atomic_bombs: int = 0
@@ -355,8 +355,8 @@ class StepMemo:
     income_base: dict[str, int] | None = None
     #: income: money each country has sent this month (``sent``)
     sent: dict[str, int] | None = None
-    #: war declaration: chance attempts ordered, rolled when the declarations are revealed
-    #: (``attempts``; ``vichy``)
+    #: war declaration: the Vichy attempt and Finland's surrender already in the list
+    #: being given (``vichy``, ``surrender``), each allowed once
     attempts: list[str] | None = None
 
     def to_wire(self) -> dict[str, Any]:

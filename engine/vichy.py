@@ -1,9 +1,9 @@
 """Vichy France (rulebook: "Vichy France", "Colonies and Conquest").
 
 The Axis orders the attempt (``vichy``) in the war declaration phase while Paris is
-theirs within two years of France entering the war; the 75% roll is made when the
-declarations are revealed, before the deployment (the war declaration step waits for
-dice: :meth:`engine.phase.Phase.dice_pending`).  A success conquers France, divides
+theirs within two years of France entering the war; France's ``flags.entry_attempt`` is
+then ``pending`` and the 75% roll is the chance step :class:`VichyAttempt`, after every
+declaration is revealed and before the deployment (as Spain's attempt is rolled).  A success conquers France, divides
 France and its colonies, sends foreign units in Vichy territory home, and leaves
 France a neutral country (``flags.vichy``) that either side may declare war on.
 """
@@ -15,6 +15,7 @@ from fractions import Fraction
 from engine.actions import KindSpec, Refusal
 from engine.control import take_control
 from engine.losses import remove_on_conquest, send_home
+from engine.phase import Phase
 from engine.rng import Rng
 from engine.sides import ALLIES, AXIS, NEUTRAL
 from engine.state import NO_UNIT, GameState
@@ -133,3 +134,22 @@ def declared_on(state: GameState, side: str) -> None:
     france = state.countries[FRANCE]
     france.side = AXIS if side == ALLIES else ALLIES
     france.at_war, france.entered, france.conquered = True, state.date, False
+
+
+class VichyAttempt(Phase):
+    """The roll of the Axis's attempt to create Vichy France, when it was ordered this month."""
+
+    name = "vichy_attempt"
+    kind = "chance"
+
+    def needed(self, state: GameState, side: str) -> bool:
+        france = state.countries.get(FRANCE)
+        return france is not None and france.flags.entry_attempt == "pending"
+
+    def roll(self, state: GameState, rng: Rng) -> list[str]:
+        state.countries[FRANCE].flags.entry_attempt = ""
+        why = refusal(state, AXIS)
+        if why:
+            # A declaration revealed with the order changed what it may do: no roll.
+            return [f"Vichy France: the attempt lapses, {why}"]
+        return attempt(state, rng)

@@ -27,7 +27,6 @@ from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, rule_
 from engine.control import take_control
 from engine.losses import remove_on_conquest, send_home
 from engine.phase import Phase
-from engine.rng import Rng
 from engine.scenario import Units
 from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, other
 from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit
@@ -614,34 +613,21 @@ class WarDeclaration(Phase):
 
     def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
         # The Axis's declarations first, then the Allies' (docs/rules-decisions.md).
-        attempts: list[str] = []
         for side in SIDES:
             for action in orders.get(side, ()):
-                if action.kind == "vichy":
-                    attempts.append("vichy")
-                else:
-                    self.carry_out(state, side, action)
-        # The attempt is rolled after the declarations (a declaration cannot change it).
-        state.memo = StepMemo(attempts=attempts or None)
+                self.carry_out(state, side, action)
+        state.memo = StepMemo()
 
     def carry_out(self, state: GameState, side: str, action: Action) -> None:
-        """One revealed order other than the Vichy attempt, in list order."""
-        if action.kind == "declare":
+        """One revealed order, in list order."""
+        if action.kind == "vichy":
+            # Rolled by the next step (vichy.VichyAttempt), after every declaration.
+            state.countries[vichy.FRANCE].flags.entry_attempt = "pending"
+        elif action.kind == "declare":
             declare(state, side, str(action.args[0]))
         elif action.kind == "surrender" and not surrender.finland_refusal(state, side):
             # No dice: the Soviet side's choice takes effect when it is revealed.
             surrender.finland_surrenders(state)
-
-    def dice_pending(self, state: GameState) -> bool:
-        return "vichy" in (state.memo.attempts or ())
-
-    def roll(self, state: GameState, rng: Rng) -> list[str]:
-        lines: list[str] = []
-        for what in state.memo.attempts or ():
-            if what == "vichy" and not vichy.refusal(state, AXIS):
-                lines += vichy.attempt(state, rng)
-        state.memo = StepMemo()
-        return lines
 
     def leave(self, state: GameState) -> None:
         state.memo = StepMemo()

@@ -88,7 +88,7 @@ def test_the_attempt_is_an_axis_order_while_paris_is_axis_and_then_a_chance_step
     assert rule_of(vichy.refusal(state, "allies")) == "vichy.axis-only"
     orders(state, [Action("vichy", ())])
     d = api.decision(state)
-    assert d.kind == "chance" and d.phase == "war_declaration"
+    assert d.kind == "chance" and d.phase == "vichy_attempt"
     lines = roll_until(state, True)
     assert lines[0].startswith("Vichy France: 75% chance, rolled ")
     assert api.decision(state).phase == "deployment"
