@@ -129,6 +129,7 @@ class MailConfig:
     notify_mail: bool = False
     max_attachment_bytes: int = DEFAULT_MAX_ATTACHMENT_BYTES
     exchange: str = "pbem.exchange"  # module offering import_file() and game_info()
+    attach_map: bool = True  # a PNG of the front with each turn mail that moved something
     home: Path | None = None  # identity directory; None: $PBEM_HOME, then the user configuration directory
     source: Path | None = None
 
@@ -280,6 +281,7 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
     if not 1024 <= max_bytes <= 64 * 1024 * 1024:
         raise MailConfigError("max_attachment_bytes must be between 1 KiB and 64 MiB")
     exchange = _take(table, "exchange", str, "mail", "pbem.exchange")
+    attach_map = _take(table, "attach_map", bool, "mail", True)
     home_raw = _take(table, "home", str, "mail", "")
     home = None
     if home_raw:
@@ -287,7 +289,19 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
         home = home if home.is_absolute() else base / home
     _no_leftovers(table, "mail")
     return MailConfig(
-        address.strip(), workspace, imap, smtp, opts, retry, bot, notify_mail, max_bytes, exchange, home, source
+        address.strip(),
+        workspace,
+        imap,
+        smtp,
+        opts,
+        retry,
+        bot,
+        notify_mail,
+        max_bytes,
+        exchange,
+        attach_map,
+        home,
+        source,
     )
 
 

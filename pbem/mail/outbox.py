@@ -19,7 +19,16 @@ from typing import Any
 from pbem.mail import smtp
 from pbem.mail.config import MailConfig
 from pbem.mail.exchange_api import Exchange
-from pbem.mail.message import TURN_NAME, build_text_mail, build_turn_mail, parse_turn_name, sha256_hex, turn_message_id
+from pbem.mail.message import (
+    TURN_NAME,
+    Attachment,
+    TurnName,
+    build_text_mail,
+    build_turn_mail,
+    parse_turn_name,
+    sha256_hex,
+    turn_message_id,
+)
 from pbem.mail.notify import turn_mail_text
 from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.threads import ThreadBook
@@ -42,6 +51,7 @@ class Outbox:
         self._hash_cache: dict[tuple[str, int, int], str] = {}
         self._outbox_mark: tuple[tuple[str, int], ...] = ()
         self._warned: set[str] = set()
+        self._pictures: dict[str, list[Attachment]] = {}
 
     def files(self) -> list[Path]:
         try:
@@ -189,7 +199,22 @@ class Outbox:
             references=entry.references,
             body=body,
             subject=subject,
+            attachments=self.picture(entry.key, turn),
         )
+
+    def picture(self, key: str, turn: TurnName) -> list[Attachment]:
+        """The front as a PNG, made once per queued file: a mail retried later carries the same one."""
+        lookup = getattr(self.exchange, "file_picture", None)
+        if not self.config.attach_map or not callable(lookup) or turn.side == "contact":
+            return []
+        if key not in self._pictures:
+            try:
+                found = lookup(self.workspace, turn.game_id, turn.seq, **self.home_kw)
+            except Exception as err:  # a turn mail goes out even when its picture cannot be made
+                log.warning("no picture for %s: %s", turn.filename, err)
+                found = None
+            self._pictures[key] = [Attachment(*found)] if found else []
+        return self._pictures[key]
 
     def changed(self) -> bool:
         """Did a file appear in (or change in) outbox/ since the last enqueue?"""
