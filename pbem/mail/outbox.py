@@ -176,6 +176,8 @@ class Outbox:
 
     def _note(self, entry: Entry, outcome: smtp.Outcome, count: Callable[[str], None]) -> None:
         what = entry.filename or entry.subject
+        if outcome.status != smtp.TEMPORARY:
+            self._pictures.pop(entry.key, None)  # kept only for a retry: a bot sends thousands
         if outcome.status == smtp.SENT:
             self.queue.mark_sent(entry, save=False)
             count("sent")

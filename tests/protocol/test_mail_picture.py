@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pbem import exchange, gamemap, history, protocol, turn
+from pbem.mail import smtp
 from pbem.mail.config import parse_config
 from pbem.mail.message import TurnName, parse_turn_name, sha256_hex
 from pbem.mail.outbox import Outbox
@@ -160,3 +161,21 @@ def test_no_picture_for_a_file_that_awaits_the_receivers_dice(duo: Duo, monkeypa
     assert exchange.file_picture(me.ws.root, duo.gid, game.seq, home=me.home) is None
     monkeypatch.setattr(protocol, "expected", lambda g: protocol.Expectation(side, "act"))
     assert exchange.file_picture(me.ws.root, duo.gid, game.seq, home=me.home) is not None
+
+
+def test_the_picture_is_kept_for_a_retry_and_dropped_once_sent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    box, fx, entry = outbox(tmp_path, attach_map=True)
+    box.queue.add(entry)
+    sent: list[list[str]] = []
+    outcomes = iter([smtp.Outcome(smtp.TEMPORARY, "451 later"), smtp.Outcome(smtp.SENT, "250")])
+
+    def send_batch(server: Any, messages: list[Any]) -> list[smtp.Outcome]:
+        sent.append([name for name, _ in attachments(messages[0])])
+        return [next(outcomes)]
+
+    monkeypatch.setattr(smtp, "send_batch", send_batch)
+    box.send_due(lambda what: None)
+    entry.next_at = 0.0  # due again at once
+    box.send_due(lambda what: None)
+    assert sent == [[entry.filename, "0123456789ab-00007-front.png"]] * 2
+    assert fx.asked == 1 and entry.sent_at and not box._pictures
