@@ -129,8 +129,11 @@ def test_password_is_refused_where_only_the_token_is_known(make_oauth_player, to
     assert "secret" in token_server.asked
 
 
-def test_a_refused_token_is_asked_for_again(make_oauth_player, token_server: TokenServer) -> None:
-    player, helper = make_oauth_player("alice")
+@pytest.mark.parametrize("mechanism", ["xoauth2", "oauthbearer"])
+def test_a_refused_token_is_asked_for_again(make_oauth_player, token_server: TokenServer, mechanism: str) -> None:
+    # The refusal ends cleanly (the client answers the server's error challenge), so the
+    # fresh token is tried on the same connection.
+    player, helper = make_oauth_player("alice", imap_mech=mechanism, smtp_mech=mechanism)
     fresh = f"fresh-{player.address}"
     token_server.grant(fresh, player.address)
     helper.will_print("expired-token", fresh, "expired-token", fresh)
