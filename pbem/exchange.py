@@ -94,8 +94,8 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     lg = LocalGame(ws, tf.game, home)
     genesis_tf = lg.genesis()
     genesis = protocol.Genesis(genesis_tf.body)
-    file = protocol.authenticate(genesis, tf)
     game = lg.game()
+    file = protocol.authenticate(genesis, tf, game)
     head = 0 if game is None else game.seq
     if tf.seq <= head:
         return _already_taken(lg, file, tx)
@@ -172,7 +172,7 @@ def _catch_up(
             continue
         try:
             more: list[report.FileReport] = []
-            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf), more)
+            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf, game), more)
             reports += more
         except PbemError as exc:
             notes.append(f"dropped waiting file {wf.seq}: {exc}")

@@ -107,6 +107,8 @@ class LocalGame:
         return self._ident
 
     def dice_value(self, game: Game, k: int) -> bytes:
+        # A side handed over to me counts its rolls from the hand-over on.
+        k -= game.chain_base.get(self.me, 0)
         return dice.value(dice_secret(self.identity(), self.gid), game.chain_len[self.me], k)
 
     # -- history ----------------------------------------------------------------------

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import engine_link, protocol, turnfile
+from pbem import advance, engine_link, protocol, turnfile
 from pbem.protocol import Game
 from pbem.records import Record
 from pbem.store import Transaction, Workspace
-from pbem.turnfile import TurnFile
+from pbem.turnfile import TurnFile, other
 
 #: Order kinds whose effect the changes of the position report (a unit placed, moved...).
 SHOWN_BY_CHANGES = frozenset({"pass", "move", "rail", "place", "place_land", "embark", "disembark"})
@@ -171,9 +171,9 @@ class _Recorder:
 
 
 def apply_reported(game: Game, file: protocol.Authentic) -> FileReport:
-    """Verify and apply ``file`` to ``game`` (as :func:`pbem.protocol.apply_turn`) and report it."""
+    """Verify and apply ``file`` to ``game`` (as :func:`pbem.advance.apply_file`) and report it."""
     rec = _Recorder(file.tf.side)
-    protocol.apply_turn(game, file, rec.watch)
+    advance.apply_file(game, file, rec.watch)
     return rec.report(game, file.tf)
 
 
@@ -200,6 +200,8 @@ def awaited(game: Game) -> str:
     d = api.decision(game.state)
     exp = protocol.expected(game)
     if exp is None:
+        if game.forfeited:
+            return f"the game is over: {game.forfeited} forfeited (no answer after a reminder); the {other(game.forfeited)} win"
         winner = api.winner(game.state)
         return f"the game is over{f': the {winner} win' if winner else ''}"
     return f"{d.when} {phase_name(d.phase)}: {exp.side}"
@@ -213,7 +215,7 @@ def reports(files: list[TurnFile]) -> Iterator[FileReport]:
     game, first = start_reported(files[0], protocol.authenticate(genesis, files[1]))
     yield first
     for tf in files[2:]:
-        yield apply_reported(game, protocol.authenticate(genesis, tf))
+        yield apply_reported(game, protocol.authenticate(genesis, tf, game))
 
 
 def subject_tag(game: Game) -> str:
@@ -234,7 +236,7 @@ def of_replies(before: Game, tx: Transaction, replies: list[Path]) -> list[FileR
     for path in replies:
         data = tx.writes.get(f"outbox/{path.name}")
         if data is not None:
-            out.append(apply_reported(before, protocol.authenticate(before.genesis, turnfile.parse(data))))
+            out.append(apply_reported(before, protocol.authenticate(before.genesis, turnfile.parse(data), before)))
     return out
 
 

@@ -37,6 +37,8 @@ COMMANDS = {
     "verify": "game_cmd",
     "audit": "game_cmd",
     "selfplay": "game_cmd",
+    "claim": "deadline_cmd",
+    "handover": "deadline_cmd",
     "bot": "bot_cmd",
     "arena": "arena_cmd",
     "mail": "mail_cmd",

@@ -1,0 +1,35 @@
+"""`pbem claim GAME`: the waiting player's claim of a missed deadline, from its workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem import deadlines, overview, report, turn
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.store import Transaction, Workspace
+
+
+def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]:
+    """Seal my claim into outbox/ (with what I then owe automatically); returns the claim's
+    path and what it did."""
+    with ws.locked():
+        lg = LocalGame(ws, gid, home)
+        game = lg.game()
+        if game is None:
+            raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
+        if not lg.pending().empty:
+            raise PbemError(f"game {gid}: you have unsent orders; send or undo them first", "turn")
+        was_reminded = game.reminded
+        tf = deadlines.seal_claim(game, lg.me, lg.identity().sign)
+        tx = Transaction()
+        lg.stage_history(tx, tf)
+        path = lg.stage_outbox(tx, tf)
+        if not was_reminded:
+            what = f"a reminder; the deadline runs again until {deadlines.when(deadlines.due_at(game))}"
+        else:
+            what = f"the final claim: {report.awaited(game)}"
+        turn.answer(lg, game, tx)  # stages the snapshot, and what I owe at once after the bot's play
+        overview.stage(tx, ws, gid, lg.me, game)
+        ws.commit(tx)
+    return path, what
