@@ -201,7 +201,8 @@ def awaited(game: Game) -> str:
     exp = protocol.expected(game)
     if exp is None:
         if game.forfeited:
-            return f"the game is over: {game.forfeited} forfeited (no answer after a reminder); the {other(game.forfeited)} win"
+            lost = game.forfeited
+            return f"the game is over: {lost} forfeited (no answer after a reminder); the {other(lost)} win"
         winner = api.winner(game.state)
         return f"the game is over{f': the {winner} win' if winner else ''}"
     return f"{d.when} {phase_name(d.phase)}: {exp.side}"
