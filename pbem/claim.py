@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import deadlines, overview, report, turn
+from pbem import advance, deadlines, history, overview, protocol, report, turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
+from pbem.protocol import Game
 from pbem.store import Transaction, Workspace
 
 
@@ -33,3 +34,20 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
         overview.stage(tx, ws, gid, lg.me, game)
         ws.commit(tx)
     return path, what
+
+
+def overtake(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> Game:
+    """The game once the opponent's claim at a position my own files hold is applied; stages
+    the withdrawal of those files.  Raises PbemError if the claim is not valid there."""
+    tf = file.tf
+    head = lg.head()
+    mine = [lg.history_file(s) for s in range(tf.seq, head + 1)]
+    if any(f is None or f.side != lg.me for f in mine):
+        raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
+    game = history.position([f for f in (lg.history_file(s) for s in range(tf.seq)) if f is not None])
+    advance.apply_file(game, protocol.authenticate(game.genesis, tf, game))
+    for f in mine:
+        assert f is not None
+        lg.stage_drop(tx, f)
+    lg.stage_history(tx, tf)
+    return game

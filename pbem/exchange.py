@@ -13,7 +13,7 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import contact, protocol, report, status, turn, turnfile
+from pbem import claim, contact, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
@@ -192,6 +192,8 @@ def _already_taken(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> 
     if existing is not None and existing.side == tf.side:
         where = lg.stage_evidence(tx, existing, tf)
         raise _Equivocation(tf, where, tx)
+    if tf.type == "claim" and existing is not None and existing.side == lg.me:
+        return _overtaken(lg, file, tx)
     raise PbemError(
         f"{tf.name}: position {tf.seq} of game {tf.game} is already filled by a file from "
         f"{existing.side if existing else 'the other side'} (out of turn)",
@@ -210,6 +212,19 @@ def _keep_waiting(lg: LocalGame, file: protocol.Authentic, tx: Transaction, head
                 raise _Equivocation(tf, where, tx)
     lg.stage_waiting(tx, tf)
     return ImportResult("stored", tf.game, tf.seq, f"kept {tf.name}; it will be applied once file {head + 1} arrives")
+
+
+def _overtaken(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> ImportResult:
+    """A valid claim for a position my own late file took: the claim wins (its signed time
+    shows my deadline had passed), my files from there on are dropped and I decide again."""
+    tf = file.tf
+    game = claim.overtake(lg, file, tx)
+    replies = turn.answer(lg, game, tx)
+    msg = (
+        f"applied {tf.name}: the opponent claimed your missed deadline before your file {tf.seq} arrived; "
+        f"your file {tf.seq} is withdrawn: decide again. {status.status_line(lg, game, lg.pending())}"
+    )
+    return ImportResult("applied", tf.game, tf.seq, msg, replies)
 
 
 class _Equivocation(PbemError):

@@ -137,6 +137,10 @@ class LocalGame:
     def stage_history(self, tx: Transaction, tf: TurnFile) -> None:
         tx.put(_file_rel(self._rel, tf.seq, tf.side), tf.raw)
 
+    def stage_drop(self, tx: Transaction, tf: TurnFile) -> None:
+        """Take my own file ``tf`` out of the history: a claim took its position."""
+        tx.delete(_file_rel(self._rel, tf.seq, tf.side))
+
     def stage_snapshot(self, tx: Transaction, game: Game) -> None:
         """The game after the last accepted file: the only way the snapshot is written."""
         tx.put(f"{self._rel}/snapshot", game.to_bytes())
