@@ -234,8 +234,13 @@ def fingerprint(public: bytes) -> str:
 
 
 def signature_ok(public: bytes, signature: bytes, body_bytes: bytes) -> bool:
+    return verifies(public, signature, b"pbem/sign/v1\x00" + body_bytes)
+
+
+def verifies(public: bytes, signature: bytes, message: bytes) -> bool:
+    """Ed25519 as section 2.4 accepts it, over a message given whole."""
     try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, b"pbem/sign/v1\x00" + body_bytes)
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
     except (InvalidSignature, ValueError):
         return False
     return True
@@ -487,7 +492,7 @@ def apply_turn(game: Game, f: File) -> None:
     elif t == "handover":
         _handover(game, f)
     elif t == "terms":
-        if not signature_ok(game.key(other(f.side)), f.body["consent"], terms_message(f.body)):
+        if not verifies(game.key(other(f.side)), f.body["consent"], terms_message(f.body)):
             raise Refused("terms-consent", "the new deadline is not signed by the other side")
         game.deadline = f.body["deadline"]
     else:
@@ -554,7 +559,7 @@ def _handover(game: Game, f: File) -> None:
     p = game.pending
     if p is not None and (p["step"] == "dice" or (p["step"] == "reveal" and p["committer"] == side)):
         raise Refused("handover-not-open", f"{side} owes a reveal or a dice value: no hand-over now")
-    if not signature_ok(bytes(b["key"]), b["accept"], handover_message(b)):
+    if not verifies(bytes(b["key"]), b["accept"], handover_message(b)):
         raise Refused("handover-accept", "the new key has not countersigned the hand-over")
     game.keys[side] = bytes(b["key"])
     game.chain[side] = b["anchor"]
