@@ -517,8 +517,6 @@ def handover_message(b: dict[str, Any]) -> bytes:
 def _claim(game: Game, f: File) -> None:
     b, claimant = f.body, f.side
     silent = other(claimant)
-    if b["time"] < game.clock + game.deadline:
-        raise Refused("claim-early", "the claim is dated before the deadline")
     p, due = game.pending, b["due"]
     # Where a protocol step is open the document alone says who owes what; elsewhere only the engine does.
     owed = (
@@ -535,6 +533,8 @@ def _claim(game: Game, f: File) -> None:
         raise Refused("claim-not-due", f"the game awaits '{owed[1]}' from {owed[0]}")
     if due == "dice" and p is None and silent == game.last_author:
         raise Refused("claim-not-due", "the first dice value of a roll is not the last author's")
+    if b["time"] < game.clock + game.deadline:
+        raise Refused("claim-early", "the claim is dated before the deadline")
     if not game.reminded:
         return  # a reminder: nothing changes but the clock
     mode = terms(game.genesis.body["options"])
