@@ -16,20 +16,25 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
     path and what it did."""
     with ws.locked():
         lg = LocalGame(ws, gid, home)
+        lg.check_mine()
         game = lg.game()
         if game is None:
             raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
         if not lg.pending().empty:
             raise PbemError(f"game {gid}: you have unsent orders; send or undo them first", "turn")
         was_reminded = game.reminded
+        exp = protocol.expected(game)
+        exp_side = "" if exp is None else exp.side
         tf = deadlines.seal_claim(game, lg.me, lg.identity().sign)
         tx = Transaction()
         lg.stage_history(tx, tf)
         path = lg.stage_outbox(tx, tf)
         if not was_reminded:
             what = f"a reminder; the deadline runs again until {deadlines.when(deadlines.due_at(game))}"
-        else:
+        elif game.forfeited:
             what = f"the final claim: {report.awaited(game)}"
+        else:
+            what = f"the final claim: the bot made {exp_side}'s decision; now {report.awaited(game)}"
         turn.answer(lg, game, tx)  # stages the snapshot, and what I owe at once after the bot's play
         overview.stage(tx, ws, gid, lg.me, game)
         ws.commit(tx)

@@ -101,6 +101,12 @@ class LocalGame:
     def me(self) -> str:
         return self.meta["side"]
 
+    def check_mine(self) -> None:
+        """Refuse to play a side I handed over (my files would be refused: another key signs now)."""
+        handed = self.meta.get("handed_over_to")
+        if handed:
+            raise PbemError(f"game {self.gid}: you handed your side over to the key {handed}; it plays it now", "turn")
+
     def identity(self) -> keys.Identity:
         if self._ident is None:
             self._ident = keys.load(self.meta["me"], self.home)
@@ -206,7 +212,7 @@ class LocalGame:
     def auto_record(self, game: Game) -> Dice | Reveal | None:
         """The record I owe next if it needs no human judgement (a dice value or a reveal), else None."""
         exp = protocol.expected(game)
-        if exp is None or exp.side != self.me:
+        if exp is None or exp.side != self.me or self.meta.get("handed_over_to"):
             return None
         if exp.kind == "dice":
             k = game.k + 1

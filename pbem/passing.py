@@ -24,6 +24,7 @@ def offer(ws: Workspace, gid: str, to: keys.PublicKey, out: Path, home: Path | N
     """Write my offer of my side to ``to`` and the game's files into directory ``out``."""
     with ws.locked():
         lg = LocalGame(ws, gid, home)
+        lg.check_mine()
         game = lg.game()
         if game is None:
             raise PbemError(f"game {gid}: the opponent has not joined yet", "order")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import advance, engine_link, protocol, turnfile
+from pbem import advance, deadlines, engine_link, keys, protocol, turnfile
 from pbem.protocol import Game
 from pbem.records import Record
 from pbem.store import Transaction, Workspace
@@ -174,7 +174,27 @@ def apply_reported(game: Game, file: protocol.Authentic) -> FileReport:
     """Verify and apply ``file`` to ``game`` (as :func:`pbem.advance.apply_file`) and report it."""
     rec = _Recorder(file.tf.side)
     advance.apply_file(game, file, rec.watch)
-    return rec.report(game, file.tf)
+    made = rec.report(game, file.tf)
+    tf = file.tf
+    if tf.type != "turn":
+        d = engine_link.api().decision(game.state)
+        made.entries.insert(0, Entry(d.when, d.phase, tf.side, tf.type, lines=[_about(tf, game)]))
+    return made
+
+
+def _about(tf: TurnFile, game: Game) -> str:
+    """What a claim, new terms or a hand-over did, for people."""
+    side, silent = tf.side, other(tf.side)
+    if tf.type == "claim" and game.reminded:
+        until = deadlines.when(deadlines.due_at(game))
+        return f"{side} claim that {silent} missed their deadline: a reminder; {silent} decide until {until}"
+    if tf.type == "claim":
+        if game.forfeited:
+            return f"{side} claim again: {silent} forfeit the game"
+        return f"{side} claim again: the bot made {silent}'s decision"
+    if tf.type == "terms":
+        return f"both sides agree on a new deadline: {tf.body['deadline'] / 3600:g} hours per decision"
+    return f"{side} hand their side over to the key {keys.fingerprint(tf.body['key'])}"
 
 
 def build_reported(game: Game, side: str, records: Sequence[Record], sign: Any) -> tuple[TurnFile, FileReport]:

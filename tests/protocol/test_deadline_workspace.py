@@ -134,6 +134,8 @@ def test_hand_over_to_a_new_player_between_workspaces(tmp_path: Path) -> None:
     assert exchange.import_file(duo.axis.ws.root, sent, home=duo.axis.home).status == "applied"
     g = LocalGame(ws, gid, new_home).game()
     assert g is not None and g.hashes == duo.game("axis").hashes
+    with pytest.raises(PbemError, match="handed your side over"):
+        turn.bot_play(old.ws, gid, home=old.home)
 
 
 def test_cli_new_with_a_deadline_and_claim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
