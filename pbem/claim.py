@@ -25,8 +25,11 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
         was_reminded = game.reminded
         exp = protocol.expected(game)
         exp_side = "" if exp is None else exp.side
+        before = game.clone()
         tf = deadlines.seal_claim(game, lg.me, lg.identity().sign)
         tx = Transaction()
+        # The report the mail carrying the claim quotes, made as the receiver will make it.
+        report.stage(tx, ws.game_rel(gid), [report.apply_reported(before, protocol.Authentic(tf))])
         lg.stage_history(tx, tf)
         path = lg.stage_outbox(tx, tf)
         if not was_reminded:

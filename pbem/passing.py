@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem import audit, dice, games, handover, history, keys, overview, turnfile, wire
+from pbem import audit, dice, games, handover, history, keys, overview, protocol, report, turnfile, wire
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, dice_secret
 from pbem.store import Transaction, Workspace, atomic_write, read_bytes
@@ -92,8 +92,10 @@ def seal(ws: Workspace, gid: str, acceptance: Path, home: Path | None = None) ->
             raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
         if not lg.pending().empty:
             raise PbemError(f"game {gid}: you have unsent orders; send or undo them first", "turn")
+        before = game.clone()
         tf = handover.seal(game, accepted, lg.identity().sign)
         tx = Transaction()
+        report.stage(tx, ws.game_rel(gid), [report.apply_reported(before, protocol.Authentic(tf))])
         lg.stage_history(tx, tf)
         lg.stage_snapshot(tx, game)
         lg.meta["handed_over_to"] = keys.fingerprint(accepted["key"])

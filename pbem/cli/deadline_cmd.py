@@ -8,11 +8,40 @@ from typing import Annotated
 import typer
 
 from pbem import claim as claiming
-from pbem import keys, passing
+from pbem import keys, passing, terms
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
 from pbem.status import lines as status_lines
 
 handover_app = typer.Typer(help="Pass your side of a game to another key (a new player, or the bot)")
+deadline_app = typer.Typer(help="Change a game's deadline per decision, with both players' signatures")
+
+
+@deadline_app.command("agree")
+@user_errors
+def deadline_agree(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    hours: Annotated[float, typer.Option("--hours", help="The new deadline per decision, in hours")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="File to write my signed consent to")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Sign my consent to a new deadline; the opponent seals it with `pbem deadline set`."""
+    ws = workspace(ws_path)
+    path = terms.agree(ws, ws.resolve_game(game), hours, out)
+    typer.echo(f"consent written to {path}; give it to your opponent before either of you sends a file")
+
+
+@deadline_app.command("set")
+@user_errors
+def deadline_set(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    consent: Annotated[Path, typer.Argument(help="The opponent's consent file")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Seal the new deadline the opponent agreed to into outbox/."""
+    ws = workspace(ws_path)
+    gid = ws.resolve_game(game)
+    path = terms.settle(ws, gid, consent)
+    typer.echo(f"new deadline written to {path.relative_to(ws.root)}; send it to your opponent")
 
 
 @user_errors
@@ -72,3 +101,4 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     app.command("claim")(claim)
     app.add_typer(handover_app, name="handover")
+    app.add_typer(deadline_app, name="deadline")

@@ -39,6 +39,7 @@ COMMANDS = {
     "selfplay": "game_cmd",
     "claim": "deadline_cmd",
     "handover": "deadline_cmd",
+    "deadline": "deadline_cmd",
     "bot": "bot_cmd",
     "arena": "arena_cmd",
     "mail": "mail_cmd",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, claim, engine_link, exchange, keys, passing, status, turn, turnfile
+from pbem import audit, claim, engine_link, exchange, keys, passing, status, terms, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -48,6 +48,8 @@ def test_reminder_then_bot_between_two_workspaces(timed: Duo, monkeypatch: pytes
         _claim(duo, "axis")
     _at(monkeypatch, T0 + HOUR)
     assert "reminder" in _claim(duo, "axis")
+    mail = exchange.file_report(duo.axis.ws.root, duo.gid, 2, home=duo.axis.home)
+    assert mail is not None and "a reminder" in mail["text"]
     (res,) = duo.deliver("allies")
     assert res.status == "applied", res.message
     assert duo.game("allies").reminded and duo.to_move() == "allies"
@@ -170,3 +172,21 @@ def test_cli_new_with_a_deadline_and_claim(tmp_path: Path, monkeypatch: pytest.M
     assert opts == {"deadline": 24 * HOUR, "silence": "forfeit"}
     run = cli(["claim", run.stdout.strip(), "-w", str(ws)], home)
     assert run.returncode != 0 and "not joined" in run.stderr and "\n" not in run.stderr.strip()
+
+
+def test_a_new_deadline_agreed_by_both(timed: Duo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    duo = timed
+    consent = terms.agree(duo.allies.ws, duo.gid, 72, tmp_path / "consent", home=duo.allies.home)
+    terms.settle(duo.axis.ws, duo.gid, consent, home=duo.axis.home)
+    (res,) = duo.deliver("allies")
+    assert res.status == "applied", res.message
+    assert duo.game("allies").deadline == duo.game("axis").deadline == 72 * HOUR
+    _at(monkeypatch, T0 + 71 * HOUR)
+    with pytest.raises(PbemError, match="too early"):
+        _claim(duo, "axis")
+    # A consent is for one position: once another file is in, it is spent.
+    again = terms.agree(duo.allies.ws, duo.gid, 24, tmp_path / "again", home=duo.allies.home)
+    turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+    duo.deliver("axis")
+    with pytest.raises(PbemError, match="another position"):
+        terms.settle(duo.axis.ws, duo.gid, again, home=duo.axis.home)
