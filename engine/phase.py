@@ -96,13 +96,19 @@ class Phase:
                     self.apply(state, side, action)
 
     def roll(self, state: GameState, rng: Rng) -> list[str]:
-        """Chance steps: resolve with the random stream, return lines for the players."""
+        """Chance steps, and steps whose decisions left dice pending: resolve with the
+        random stream, return lines for the players."""
         return []
 
     def roll_events(self, state: GameState, rng: Rng) -> list[Event]:
         """:meth:`roll` as game-log events; a step whose results a comparison of states
         cannot tell (combat) returns its own structured records instead."""
         return [Event("chance", what=line) for line in self.roll(state, rng)]
+
+    def dice_pending(self, state: GameState) -> bool:
+        """Does this step, once its decisions are given, wait for dice before it ends (an
+        attempt ordered in it, e.g. Vichy France)?  Then :meth:`roll` resolves them."""
+        return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,7 +115,7 @@ def decision(state: GameState) -> Decision:
     if state.winner is not None:
         return Decision(DecisionKind.END, (), "end", f"the game is over: the {state.winner} have won", when=when)
     step = current(state)
-    if step.kind == "chance":
+    if step.kind == "chance" or step.dice_pending(state):
         prompt = f"dice for {step.name.replace('_', ' ')}"
         return Decision(DecisionKind.CHANCE, (), step.label, prompt, chance=step.name, when=when)
     if step.kind == "simultaneous":
@@ -213,7 +213,11 @@ def give_lists(state: GameState, orders: dict[str, list[Action]]) -> None:
         for action in orders[side]:
             if STANDING.owns(action):
                 STANDING.apply(state, side, action)
-    current(state).apply_simultaneous(state, step_orders)
+    step = current(state)
+    step.apply_simultaneous(state, step_orders)
+    if step.dice_pending(state):
+        state.acting = []  # the step ends when its dice are rolled (api.apply_chance)
+        return
     finish(state)
 
 
