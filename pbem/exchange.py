@@ -95,8 +95,11 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     genesis_tf = lg.genesis()
     genesis = protocol.Genesis(genesis_tf.body)
     game = lg.game()
-    file = protocol.authenticate(genesis, tf, game)
     head = 0 if game is None else game.seq
+    if tf.seq <= head and (same := lg.history_file(tf.seq)) is not None and same.raw == tf.raw:
+        # The very bytes accepted already: a duplicate, even if their key was handed over since.
+        return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} was already applied (nothing to do)")
+    file = protocol.authenticate(genesis, tf, game)
     if tf.seq <= head:
         return _already_taken(lg, file, tx)
     if tf.seq > head + 1:

@@ -665,6 +665,11 @@ class Receiver:
         g = self.genesis
         if f.body["game"] != g.body["game"]:
             raise Refused("wrong-game", f"the file belongs to game {f.body['game']}, not {g.body['game']}")
+        same = self.accepted.get(f.seq)
+        if same is not None and (same.body_bytes, same.signature) == (f.body_bytes, f.signature):
+            # The very bytes accepted already: a duplicate, even if their key was handed over since.
+            self.lines.append(f"file {index}: duplicate of file {f.seq}: nothing to do")
+            return
         if not signature_ok(
             self.game.key(f.side) if self.game else bytes(g.body["keys"][f.side]), f.signature, f.body_bytes
         ):

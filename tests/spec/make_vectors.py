@@ -722,6 +722,12 @@ def timed_cases(v: Builder) -> None:
         "timed-game", T, "ok", "a game with a deadline: a hand-over, a reminder, then the bot plays for the silent side"
     )
     v.case("forfeit-claims", F[:4], "ok", "a reminder, then the silent side forfeits")
+    v.case(
+        "duplicate-after-handover",
+        [*T[:5], T[1], T[3]],
+        "ok",
+        "the allies' join (old key) and a file of the new key, again",
+    )
     v.case("forfeit-then-a-file", F, "game-over", "a file of the side that forfeited, after the final claim", bad=4)
     silent, claimant = facts["silent"], turnfile.other(facts["silent"])
     signer = {"axis": private_key("axis"), "allies": new.private}
