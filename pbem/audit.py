@@ -149,8 +149,10 @@ def verify_file(ws: Workspace, path: Path) -> str:
         lg = LocalGame(ws, tf.game)
         genesis = lg.genesis()
         game = lg.game()
-        file = protocol.authenticate(protocol.Genesis(genesis.body), tf, game)
         head = 0 if game is None else game.seq
+        if tf.seq <= head and (same := lg.history_file(tf.seq)) is not None and same.raw == tf.raw:
+            return f"{tf.name}: valid; already applied"
+        file = protocol.authenticate(protocol.Genesis(genesis.body), tf, game)
         if tf.seq <= head:
             existing = lg.history_file(tf.seq)
             if existing is not None and existing.hash == tf.hash:

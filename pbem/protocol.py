@@ -300,6 +300,8 @@ def start(genesis_tf: TurnFile, join: Authentic) -> Game:
         )
     terms = clock.terms(g.body["options"])
     check_time_field(terms is not None, join_tf)
+    if "time" in join_tf.body:
+        clock.check_not_future(join_tf.body["time"], join_tf.name)
     game = Game(
         g,
         state,

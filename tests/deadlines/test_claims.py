@@ -164,6 +164,16 @@ def test_times_are_required_ordered_and_not_from_the_future(now: Clock) -> None:
     assert refusal(g, turnfile.seal(at_limit, m.ids["allies"].sign)) == ""
 
 
+def test_a_join_from_the_future_is_refused(now: Clock) -> None:
+    m = match()
+    genesis, join = m.files[0], m.files[1]
+    body = dict(join.body) | {"time": T0 + clock.TOLERANCE + 1}
+    ahead = turnfile.seal(body, m.ids["allies"].sign)
+    with pytest.raises(PbemError) as exc:
+        protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), ahead))
+    assert exc.value.code == "time"
+
+
 def test_a_game_without_deadline_has_no_times_and_no_claims() -> None:
     m = MemoryMatch("1937", seed=4)
     assert "time" not in m.files[1].body and m.game.deadline == 0

@@ -130,6 +130,13 @@ def test_hand_over_to_a_new_player_between_workspaces(tmp_path: Path) -> None:
     assert duo.game("axis").keys["allies"] == pub.raw
     res = exchange.import_file(ws.root, path, home=new_home)
     assert res.status == "applied", res.message
+    # The old holder's join file, mailed again: the very bytes applied, not a forgery.
+    join = LocalGame(duo.axis.ws, gid, duo.axis.home).history_file(1)
+    assert join is not None
+    again = tmp_path / "again.pbem"
+    again.write_bytes(join.raw)
+    assert exchange.import_file(duo.axis.ws.root, again, home=duo.axis.home).status == "duplicate"
+    assert "already applied" in audit.verify_file(duo.axis.ws, again)
     # The newcomer plays on; the opponent accepts its files, the old holder's are refused.
     turn.bot_play(ws, gid, home=new_home)
     (sent,) = sorted(ws.outbox.glob("*.pbem"))[-1:]
