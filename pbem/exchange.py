@@ -13,7 +13,7 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import contact, protocol, report, status, turn, turnfile
+from pbem import claim, contact, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
@@ -94,9 +94,12 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     lg = LocalGame(ws, tf.game, home)
     genesis_tf = lg.genesis()
     genesis = protocol.Genesis(genesis_tf.body)
-    file = protocol.authenticate(genesis, tf)
     game = lg.game()
     head = 0 if game is None else game.seq
+    if tf.seq <= head and (same := lg.history_file(tf.seq)) is not None and same.raw == tf.raw:
+        # The very bytes accepted already: a duplicate, even if their key was handed over since.
+        return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} was already applied (nothing to do)")
+    file = protocol.authenticate(genesis, tf, game)
     if tf.seq <= head:
         return _already_taken(lg, file, tx)
     if tf.seq > head + 1:
@@ -172,7 +175,7 @@ def _catch_up(
             continue
         try:
             more: list[report.FileReport] = []
-            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf), more)
+            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf, game), more)
             reports += more
         except PbemError as exc:
             notes.append(f"dropped waiting file {wf.seq}: {exc}")
@@ -192,6 +195,8 @@ def _already_taken(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> 
     if existing is not None and existing.side == tf.side:
         where = lg.stage_evidence(tx, existing, tf)
         raise _Equivocation(tf, where, tx)
+    if tf.type == "claim" and existing is not None and existing.side == lg.me:
+        return _overtaken(lg, file, tx)
     raise PbemError(
         f"{tf.name}: position {tf.seq} of game {tf.game} is already filled by a file from "
         f"{existing.side if existing else 'the other side'} (out of turn)",
@@ -210,6 +215,19 @@ def _keep_waiting(lg: LocalGame, file: protocol.Authentic, tx: Transaction, head
                 raise _Equivocation(tf, where, tx)
     lg.stage_waiting(tx, tf)
     return ImportResult("stored", tf.game, tf.seq, f"kept {tf.name}; it will be applied once file {head + 1} arrives")
+
+
+def _overtaken(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> ImportResult:
+    """A valid claim for a position my own late file took: the claim wins (its signed time
+    shows my deadline had passed), my files from there on are dropped and I decide again."""
+    tf = file.tf
+    game = claim.overtake(lg, file, tx)
+    replies = turn.answer(lg, game, tx)
+    msg = (
+        f"applied {tf.name}: the opponent claimed your missed deadline before your file {tf.seq} arrived; "
+        f"your file {tf.seq} is withdrawn: decide again. {status.status_line(lg, game, lg.pending())}"
+    )
+    return ImportResult("applied", tf.game, tf.seq, msg, replies)
 
 
 class _Equivocation(PbemError):

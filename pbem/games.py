@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, engine_link, keys, overview, protocol, report, turnfile
+from pbem import clock, dice, engine_link, keys, overview, protocol, report, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, dice_secret
 from pbem.store import Transaction, Workspace
@@ -39,6 +39,7 @@ def new_game(
         raise PbemError(
             f"cannot load scenario '{scenario[:40]}' ({type(exc).__name__}: {str(exc)[:120]})", "usage"
         ) from None
+    clock.terms(dict(options or {}))  # half or malformed deadline terms: refused before anything is signed
     gid = gid or os.urandom(6).hex()
     opp_email = keys.check_email(opponent_email or opponent.email)
     body = {
@@ -95,6 +96,8 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         "chain": dice.DEFAULT_LENGTH,
         "state": api.state_hash(state),
     }
+    if clock.terms(g.body["options"]) is not None:
+        body["time"] = clock.now()  # the deadline of the first decision runs from here
     join_tf = turnfile.seal(body, ident.sign)
     game, joined = report.start_reported(genesis, protocol.authenticate(g, join_tf))
     with ws.locked():

@@ -101,12 +101,20 @@ class LocalGame:
     def me(self) -> str:
         return self.meta["side"]
 
+    def check_mine(self) -> None:
+        """Refuse to play a side I handed over (my files would be refused: another key signs now)."""
+        handed = self.meta.get("handed_over_to")
+        if handed:
+            raise PbemError(f"game {self.gid}: you handed your side over to the key {handed}; it plays it now", "turn")
+
     def identity(self) -> keys.Identity:
         if self._ident is None:
             self._ident = keys.load(self.meta["me"], self.home)
         return self._ident
 
     def dice_value(self, game: Game, k: int) -> bytes:
+        # A side handed over to me counts its rolls from the hand-over on.
+        k -= game.chain_base.get(self.me, 0)
         return dice.value(dice_secret(self.identity(), self.gid), game.chain_len[self.me], k)
 
     # -- history ----------------------------------------------------------------------
@@ -134,6 +142,10 @@ class LocalGame:
 
     def stage_history(self, tx: Transaction, tf: TurnFile) -> None:
         tx.put(_file_rel(self._rel, tf.seq, tf.side), tf.raw)
+
+    def stage_drop(self, tx: Transaction, tf: TurnFile) -> None:
+        """Take my own file ``tf`` out of the history: a claim took its position."""
+        tx.delete(_file_rel(self._rel, tf.seq, tf.side))
 
     def stage_snapshot(self, tx: Transaction, game: Game) -> None:
         """The game after the last accepted file: the only way the snapshot is written."""
@@ -200,7 +212,7 @@ class LocalGame:
     def auto_record(self, game: Game) -> Dice | Reveal | None:
         """The record I owe next if it needs no human judgement (a dice value or a reveal), else None."""
         exp = protocol.expected(game)
-        if exp is None or exp.side != self.me:
+        if exp is None or exp.side != self.me or self.meta.get("handed_over_to"):
             return None
         if exp.kind == "dice":
             k = game.k + 1

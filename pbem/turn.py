@@ -63,6 +63,7 @@ class Turn:
 
 
 def my_turn(lg: LocalGame) -> Turn:
+    lg.check_mine()
     game = lg.game()
     if game is None:
         raise PbemError(f"game {lg.gid} has not started: the opponent has not joined yet", "turn")

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pbem import audit, exchange, games, keys, turn
+from pbem import audit, clock, exchange, games, keys, turn
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
 from pbem.errors import PbemError
 from pbem.status import lines as status_lines
@@ -110,11 +110,18 @@ def new(
     me: Annotated[str, typer.Option("--me", help="Your identity name")],
     opponent: Annotated[Path, typer.Option("--opponent", help="The opponent's public key file")],
     opponent_email: Annotated[str, typer.Option("--opponent-email", help="The opponent's e-mail address")] = "",
+    deadline: Annotated[
+        float, typer.Option("--deadline", help="Hours per decision before the waiting side may claim (0: none)")
+    ] = 0,
+    on_silence: Annotated[
+        str, typer.Option("--on-silence", help="After a claim and a reminder: 'bot' plays the decision, or 'forfeit'")
+    ] = "bot",
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Start a game: write the signed invitation (genesis) into outbox/ and print the game id."""
     ws = workspace(ws_path)
-    gid, path = games.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email)
+    options = {clock.DEADLINE: round(deadline * 3600), clock.SILENCE: on_silence} if deadline else {}
+    gid, path = games.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email, options=options)
     typer.echo(gid)
     typer.echo(f"invitation written to {path.relative_to(ws.root)}; send it to your opponent", err=True)
 
