@@ -13,7 +13,7 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import contact, protocol, report, status, turn, turnfile
+from pbem import contact, games, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
@@ -93,6 +93,8 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
         return _invitation(ws, tf, tx)
     lg = LocalGame(ws, tf.game, home)
     genesis_tf = lg.genesis()
+    if tf.type == "genesis" and tf.hash != genesis_tf.hash:
+        raise PbemError(games.reused_id(tf.name, tf.game), "game-id")
     genesis = protocol.Genesis(genesis_tf.body)
     file = protocol.authenticate(genesis, tf)
     game = lg.game()
@@ -130,7 +132,9 @@ def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
     g = protocol.check_genesis(tf)
     rel = ws.invitation_rel(gid)
     old = ws.root / rel
-    if old.exists() and turnfile.read(old).hash == tf.hash:
+    if old.exists():
+        if turnfile.read(old).hash != tf.hash:
+            raise PbemError(games.reused_id(tf.name, gid), "game-id")
         return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
     tx.put(rel, tf.raw)
     names = g.body["names"]

@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, engine_link, keys, overview, protocol, report, turnfile
+from pbem import dice, engine_link, gamesecrets, keys, overview, protocol, report, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame, dice_secret
+from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
 from pbem.turnfile import SIDES, other
 
@@ -55,12 +55,14 @@ def new_game(
         "keys": {side: ident.public.raw, other(side): opponent.raw},
         "names": {side: ident.name, other(side): opponent.name},
         "emails": {side: ident.email, other(side): opp_email},
-        "anchor": dice.anchor(dice_secret(ident, gid), chain_length),
         "chain": chain_length,
     }
+    # My secrets are bound to everything in the invitation but the anchor they make.
+    secrets = gamesecrets.GameSecrets(ident, gid, gamesecrets.genesis_base(body))
+    body["anchor"] = dice.anchor(secrets.dice(), chain_length)
     tf = turnfile.seal(body, ident.sign)
     with ws.locked():
-        if LocalGame.has_game(ws, gid):
+        if LocalGame.has_game(ws, gid) or (ws.root / ws.invitation_rel(gid)).exists():
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
         LocalGame.stage_create(ws, tx, _meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
@@ -84,6 +86,8 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         )
     gid = g.game
     state = protocol.new_state(g)
+    # Bound to this very invitation: another one reusing its game id gets other secrets.
+    secrets = gamesecrets.GameSecrets(ident, gid, genesis.hash)
     body = {
         "v": turnfile.VERSION,
         "type": "join",
@@ -91,7 +95,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         "seq": 1,
         "prev": genesis.hash,
         "side": side,
-        "anchor": dice.anchor(dice_secret(ident, gid), dice.DEFAULT_LENGTH),
+        "anchor": dice.anchor(secrets.dice(), dice.DEFAULT_LENGTH),
         "chain": dice.DEFAULT_LENGTH,
         "state": api.state_hash(state),
     }
@@ -100,6 +104,9 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
     with ws.locked():
         if LocalGame.has_game(ws, gid):
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
+        kept = ws.root / ws.invitation_rel(gid)
+        if kept.exists() and turnfile.read(kept).hash != genesis.hash:
+            raise PbemError(reused_id(path.name, gid), "game-id")
         tx = Transaction()
         creator = g.creator
         names, emails = g.body["names"], g.body["emails"]
@@ -123,4 +130,13 @@ def _meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: st
         "opponent_email": opp_email,
         "opponent_name": opp_name,
         "scenario": scenario,
+        "derivation": gamesecrets.CURRENT,
     }
+
+
+def reused_id(name: str, gid: str) -> str:
+    """Why a second invitation with a game id this workspace has seen is refused."""
+    return (
+        f"{name}: another invitation with game id {gid} was already received in this workspace; "
+        "a game id is used once (its secrets would be at risk): ask your opponent for a new game"
+    )

@@ -20,6 +20,7 @@ D_CHAIN = b"pbem/chain/v1\x00"
 D_SEED = "pbem/seed/v1"
 D_FINGERPRINT = b"pbem/fingerprint/v1\x00"
 D_CONTACT = b"pbem/contact/v1\x00"
+D_GENESIS_BASE = "pbem/genesis-base/v1"
 
 
 def h(domain: str, *parts: Any) -> bytes:
