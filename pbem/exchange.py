@@ -137,13 +137,11 @@ def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
             raise PbemError(games.reused_id(tf.name, gid), "game-id")
         return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
     tx.put(rel, tf.raw)
-    names = g.body["names"]
     return ImportResult(
         "stored",
         gid,
         0,
-        f"invitation to game {gid} ({g.body['scenario']}) from "
-        f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
+        f"{games.inviter_of(g).text()}; you would play {turnfile.other(g.creator)}: "
         f"accept with `pbem join {rel} --me NAME`",
     )
 

@@ -4,6 +4,7 @@ they open (a game's id, both keys, the dice anchors, the scenario)."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,12 +72,67 @@ def new_game(
     return gid, out
 
 
-def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[str, Path]:
-    """Verify an invitation and write my answer (the join file) into outbox/."""
+@dataclass(frozen=True)
+class Inviter:
+    """Who an invitation says it comes from: the name and address are its claims, the
+    fingerprint is the key that signed it (what a person compares out of band)."""
+
+    gid: str
+    scenario: str
+    side: str
+    name: str
+    email: str
+    fingerprint: str
+
+    def text(self) -> str:
+        # The name is the inviter's text: control characters could repaint the terminal
+        # line that shows the fingerprint.
+        who = "".join(c if c.isprintable() else "?" for c in self.name) or "(no name)"
+        if self.email:
+            who += f" <{self.email}>"
+        return (
+            f"invitation to game {self.gid} ({self.scenario}) from {who}, playing {self.side}; "
+            f"their key fingerprint: {self.fingerprint}"
+        )
+
+
+def inviter(path: Path) -> Inviter:
+    """Verify an invitation and say who made it."""
+    return inviter_of(protocol.check_genesis(turnfile.read(path)))
+
+
+def inviter_of(g: protocol.Genesis) -> Inviter:
+    creator = g.creator
+    return Inviter(
+        g.game,
+        g.body["scenario"],
+        creator,
+        g.body["names"][creator],
+        g.body["emails"][creator],
+        keys.fingerprint(g.key(creator)),
+    )
+
+
+def join(
+    ws: Workspace, path: Path, me: str, home: Path | None = None, expect_fingerprint: str | None = None
+) -> tuple[str, Path]:
+    """Verify an invitation and write my answer (the join file) into outbox/.
+
+    ``expect_fingerprint``: the inviter's key as the player knows it; an invitation signed
+    by another key is refused.  None trusts any inviter (the bot mailbox does).
+    """
     api = engine_link.api()
     genesis = turnfile.read(path)
     g = protocol.check_genesis(genesis)
     side = other(g.creator)
+    if expect_fingerprint is not None:
+        expected, found = keys.given_fingerprint(expect_fingerprint), keys.fingerprint(g.key(g.creator))
+        if found != expected:
+            raise PbemError(
+                f"{path.name}: the invitation is signed by the key {found}, not by {expected}: "
+                "not joined (someone else may be posing as your opponent)",
+                "fingerprint",
+            )
     ident = keys.load(me, home)
     if g.key(side) != ident.public.raw:
         raise PbemError(

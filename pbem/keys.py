@@ -78,6 +78,14 @@ def fingerprint(public_raw: bytes) -> str:
     return " ".join(digest[i : i + 4] for i in range(0, 32, 4))
 
 
+def given_fingerprint(text: str) -> str:
+    """A fingerprint as a person typed it (any spacing, any case), in the shown form."""
+    digits = "".join(text.split()).lower()
+    if not re.fullmatch(r"[0-9a-f]{32}", digits):
+        raise PbemError(f"'{text[:60]}' is not a key fingerprint (32 hex digits, as `pbem key list` shows it)", "usage")
+    return " ".join(digits[i : i + 4] for i in range(0, 32, 4))
+
+
 def check_name(name: str) -> str:
     if not NAME_RE.match(name):
         raise PbemError(f"'{name[:40]}' is not a valid identity name (letters, digits, '.', '_', '-')", "usage")
