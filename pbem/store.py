@@ -33,7 +33,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem import durable, wire
+from pbem import durable, private, wire
 from pbem.errors import PbemError
 from pbem.turnfile import TurnFile
 
@@ -56,10 +56,14 @@ def crash_point() -> None:
         os._exit(86)
 
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+def atomic_write(path: Path, data: bytes, mode: int = 0o644, dir_mode: int | None = None) -> None:
     """Write ``data`` to ``path`` so that readers see the old or the new content, never a mix
     (a step of a commit: the crash test may kill the process around its rename)."""
-    durable.atomic_write(path, data, mode=mode, step=crash_point)
+    durable.atomic_write(path, data, mode=mode, step=crash_point, dir_mode=dir_mode)
+
+
+def _private_write(path: Path, data: bytes) -> None:
+    atomic_write(path, data, private.PRIVATE_FILE, private.PRIVATE_DIR)
 
 
 def read_bytes(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
@@ -108,7 +112,7 @@ class Workspace:
             return
         with contextlib.ExitStack() as stack:
             try:
-                self.store.mkdir(parents=True, exist_ok=True)
+                durable.make_dirs(self.store, private.PRIVATE_DIR)
                 stack.enter_context(durable.flock(self.store / "lock"))
             except OSError as exc:
                 raise PbemError(
@@ -116,10 +120,18 @@ class Workspace:
                 ) from None
             _held[key] = 1
             try:
+                self.check_private()
                 self.recover()
                 yield self
             finally:
                 _held.pop(key, None)
+
+    def check_private(self) -> None:
+        """Warn about a store, or a game's secrets or pending orders, open to other users."""
+        private.check(self.store)
+        for game in self.store.glob("games/*"):
+            for path in (game, game / "secrets", game / "pending"):
+                private.check(path)
 
     def recover(self) -> None:
         journal = self.store / "journal"
@@ -140,6 +152,8 @@ class Workspace:
             if data is None:
                 target.unlink(missing_ok=True)
                 crash_point()
+            elif rel.startswith(f"{STORE_DIR}/"):
+                _private_write(target, data)
             else:
                 atomic_write(target, data)
 
@@ -151,7 +165,7 @@ class Workspace:
                 raise PbemError("internal error: a store path escapes the workspace", "store")
         writes = [[rel, tx.writes[rel]] for rel in sorted(tx.writes)]
         crash_point()
-        atomic_write(self.store / "journal", wire.pack({"writes": writes}))
+        _private_write(self.store / "journal", wire.pack({"writes": writes}))
         self._apply(writes)
         (self.store / "journal").unlink()
         durable.fsync_dir(self.store)
