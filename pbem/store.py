@@ -15,7 +15,7 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/lock                         flock: one command at a time per workspace
     .pbem/journal                      only while a commit is in flight
     .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
-    .pbem/rejected/                    inbox files an import refused
+    .pbem/rejected/                    inbox files an import refused (the newest 200, 64 MiB at most)
     .pbem/games/<gid>/meta.json        who I am in this game
     .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file
     .pbem/games/<gid>/overview         what `pbem status` and `pbem show` print of it (pbem/overview.py)
@@ -38,6 +38,10 @@ from pbem.errors import PbemError
 from pbem.turnfile import TurnFile
 
 STORE_DIR = ".pbem"
+#: The most refused files ``.pbem/rejected/`` keeps, in number and in bytes (16 files
+#: of the largest size a turn file may have); the oldest go first.
+MAX_REJECTED = 200
+MAX_REJECTED_BYTES = 64 << 20
 _crash_counter = 0
 _held: dict[str, int] = {}  # store path -> nesting depth of locked() in this process
 
@@ -188,6 +192,28 @@ class Workspace:
     def rejected_rel(self, name: str) -> str:
         """Where a refused inbox file is kept for a person to look at."""
         return f"{STORE_DIR}/rejected/{name}"
+
+    def stage_rejected(self, tx: Transaction, name: str, data: bytes) -> list[str]:
+        """Keep a refused inbox file in ``.pbem/rejected/``, dropping the oldest kept ones
+        (by modification time) beyond ``MAX_REJECTED`` files or ``MAX_REJECTED_BYTES``:
+        a flood of bad mail must not fill the disk.  Returns the names dropped."""
+        folder = self.store / "rejected"
+        kept: list[tuple[float, str, int]] = []
+        for p in folder.iterdir() if folder.is_dir() else []:
+            with contextlib.suppress(OSError):
+                st = p.stat()
+                if p.is_file() and p.name != name and not p.name.startswith("."):
+                    kept.append((st.st_mtime, p.name, st.st_size))
+        kept.sort()
+        total = len(data) + sum(size for _, _, size in kept)
+        dropped = []
+        while kept and (len(kept) + 1 > MAX_REJECTED or total > MAX_REJECTED_BYTES):
+            _, old, size = kept.pop(0)
+            tx.delete(self.rejected_rel(old))
+            dropped.append(old)
+            total -= size
+        tx.put(self.rejected_rel(name), data)
+        return dropped
 
     def invitation_rel(self, gid: str) -> str:
         return f"{STORE_DIR}/invitations/{gid}.pbem"
