@@ -272,3 +272,41 @@ def file_report(workspace: Path, game_id: str, seq: int, home: Path | None = Non
     if doc is None or not isinstance(doc.get("text"), str) or not isinstance(doc.get("subject"), str):
         return None
     return {"subject": doc["subject"], "text": doc["text"]}
+
+
+def file_picture(workspace: Path, game_id: str, seq: int, home: Path | None = None) -> tuple[str, bytes] | None:
+    """A PNG of the front for the mail that carries file ``seq``, as its receiver will see the
+    position, around the places the file's events name: ``(file name, bytes)``, or None when
+    the file moved nothing on the map, when the game has gone past it (the picture would
+    show a later position than the file), or when the file awaits a roll (see below)."""
+    doc = report.stored(Workspace(workspace), game_id, seq)
+    places = sorted(set(_event_places(doc.get("report") if doc else None)))
+    if not places:
+        return None
+    try:
+        lg = LocalGame(Workspace(workspace), game_id, home)
+        game = lg.game()
+    except (PbemError, OSError):
+        return None
+    if game is None or game.seq != seq:
+        return None
+    exp = protocol.expected(game)
+    if exp is not None and exp.kind == "dice" and exp.side != lg.me:
+        # The receiver's client answers with its dice value at once, and my next mail shows
+        # what the roll did: a picture of the position before it would be out of date on arrival.
+        return None
+    from pbem import gamemap  # the renderer and its fonts are loaded only when a picture is made
+
+    png = gamemap.mail_picture(game, turnfile.other(lg.me), places)
+    return (f"{game_id}-{seq:05d}-front.png", png) if png is not None else None
+
+
+def _event_places(doc: object) -> list[str]:
+    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
+        return []
+    found: list[str] = []
+    for entry in doc["entries"]:
+        for event in entry.get("events", []) if isinstance(entry, dict) else []:
+            hexes = event.get("hexes") if isinstance(event, dict) else None
+            found.extend(h for h in hexes or [] if isinstance(h, str))
+    return found
