@@ -10,14 +10,17 @@ transaction, committed whole by :func:`import_locked`.
 from __future__ import annotations
 
 import contextlib
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import claim, contact, protocol, report, status, turn, turnfile
+from pbem import claim, contact, games, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
-from pbem.store import Transaction, Workspace
+from pbem.store import MAX_REJECTED, MAX_REJECTED_BYTES, Transaction, Workspace
 from pbem.turnfile import TurnFile
+
+log = logging.getLogger("pbem")
 
 
 @dataclass
@@ -57,6 +60,7 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
     tx = Transaction()
     src = ws.inbox_rel(path)
     tf: TurnFile | None = None
+    dropped: list[str] = []
     if src is not None and src in ws.recovered_deletions and not path.exists():
         # The file was saved again (a mail fetched again, say) just before the lock rolled
         # forward the interrupted import that had consumed it: it is applied already.
@@ -78,10 +82,22 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         if src is not None:
             with contextlib.suppress(OSError):
                 if path.is_file() and path.stat().st_size <= turnfile.MAX_FILE:
-                    tx.put(ws.rejected_rel(path.name), path.read_bytes())
+                    dropped = ws.stage_rejected(tx, path.name, path.read_bytes())
     if src is not None:
         tx.delete(src)
     ws.commit(tx)
+    if dropped:
+        shown = ", ".join("".join(c if c.isprintable() else "?" for c in name) for name in dropped[:5])
+        more = f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""
+        log.warning(
+            "%s: removed the %d oldest refused file(s) to keep within %d files and %d MiB: %s%s",
+            ws.rejected_rel("").rstrip("/"),
+            len(dropped),
+            MAX_REJECTED,
+            MAX_REJECTED_BYTES >> 20,
+            shown,
+            more,
+        )
     return result
 
 
@@ -93,6 +109,8 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
         return _invitation(ws, tf, tx)
     lg = LocalGame(ws, tf.game, home)
     genesis_tf = lg.genesis()
+    if tf.type == "genesis" and tf.hash != genesis_tf.hash:
+        raise PbemError(games.reused_id(tf.name, tf.game), "game-id")
     genesis = protocol.Genesis(genesis_tf.body)
     game = lg.game()
     head = 0 if game is None else game.seq
@@ -133,16 +151,16 @@ def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
     g = protocol.check_genesis(tf)
     rel = ws.invitation_rel(gid)
     old = ws.root / rel
-    if old.exists() and turnfile.read(old).hash == tf.hash:
+    if old.exists():
+        if turnfile.read(old).hash != tf.hash:
+            raise PbemError(games.reused_id(tf.name, gid), "game-id")
         return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
     tx.put(rel, tf.raw)
-    names = g.body["names"]
     return ImportResult(
         "stored",
         gid,
         0,
-        f"invitation to game {gid} ({g.body['scenario']}) from "
-        f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
+        f"{games.inviter_of(g).text()}; you would play {turnfile.other(g.creator)}: "
         f"accept with `pbem join {rel} --me NAME`",
     )
 

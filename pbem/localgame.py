@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, keys, protocol, records, turnfile, wire
+from pbem import dice, gamesecrets, keys, protocol, records, turnfile, wire
 from pbem.errors import PbemError
 from pbem.protocol import Game
 from pbem.records import Dice, Record, Reveal, Wire
@@ -29,14 +29,6 @@ LOCAL_LIMITS = wire.Limits(
     max_map=1 << 16,
     max_depth=10,
 )
-
-
-def dice_secret(ident: keys.Identity, gid: str) -> bytes:
-    return ident.derive("pbem/dice-secret/v1", gid.encode())
-
-
-def commit_salt(ident: keys.Identity, gid: str, seq: int) -> bytes:
-    return ident.derive("pbem/commit-salt/v1", f"{gid}/{seq}".encode())
 
 
 @dataclass
@@ -77,6 +69,7 @@ class LocalGame:
             raise PbemError(f"no game {gid} in this workspace", "game")
         self.meta: dict[str, Any] = json.loads(raw)
         self._ident: keys.Identity | None = None
+        self._secrets: gamesecrets.GameSecrets | None = None
 
     # -- opening a game in the store ---------------------------------------------------
     @staticmethod
@@ -112,10 +105,20 @@ class LocalGame:
             self._ident = keys.load(self.meta["me"], self.home)
         return self._ident
 
+    def derived(self) -> gamesecrets.GameSecrets:
+        """My secrets in this game, bound to its genesis (v1: to its id, for older games)."""
+        if self._secrets is None:
+            bound = None
+            if self.meta.get("derivation") == gamesecrets.CURRENT:
+                g = self.genesis()
+                bound = gamesecrets.binding(g.body, g.hash, self.me)
+            self._secrets = gamesecrets.GameSecrets(self.identity(), self.gid, bound)
+        return self._secrets
+
     def dice_value(self, game: Game, k: int) -> bytes:
         # A side handed over to me counts its rolls from the hand-over on.
         k -= game.chain_base.get(self.me, 0)
-        return dice.value(dice_secret(self.identity(), self.gid), game.chain_len[self.me], k)
+        return dice.value(self.derived().dice(), game.chain_len[self.me], k)
 
     # -- history ----------------------------------------------------------------------
     def history_file(self, seq: int) -> TurnFile | None:
@@ -227,7 +230,7 @@ class LocalGame:
                     "from this store; they cannot be revealed",
                     "store",
                 )
-            return Reveal(actions, commit_salt(self.identity(), self.gid, p.commit_seq))
+            return Reveal(actions, self.derived().salt(p.commit_seq))
         return None
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem import audit, dice, games, handover, history, keys, overview, protocol, report, turnfile, wire
+from pbem import audit, dice, games, gamesecrets, handover, history, keys, overview, protocol, report, turnfile, wire
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame, dice_secret
+from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace, atomic_write, read_bytes
 
 OFFER, ACCEPTED, FILES = "offer", "accepted", "files"
@@ -64,10 +64,11 @@ def accept(ws: Workspace, directory: Path, me: str, home: Path | None = None) ->
     side = body["side"]
     handover.check_open(game, side, "hand-over")
     gid = game.gid
-    done = handover.accept(
-        body, dice.anchor(dice_secret(ident, gid), dice.DEFAULT_LENGTH), dice.DEFAULT_LENGTH, ident.sign
-    )
     g = files[0].body
+    # Bound to the genesis as every new game's secrets are (gamesecrets): LocalGame.derived
+    # finds the same binding from the meta's derivation.
+    secret = gamesecrets.GameSecrets(ident, gid, gamesecrets.binding(g, files[0].hash, side)).dice()
+    done = handover.accept(body, dice.anchor(secret, dice.DEFAULT_LENGTH), dice.DEFAULT_LENGTH, ident.sign)
     opp = turnfile.other(side)
     meta = games._meta(gid, me, side, ident.email, g["emails"][opp], g["names"][opp], g["scenario"])
     with ws.locked():

@@ -14,8 +14,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import commit, deadlines, dice, engine_link, handover, keys, protocol, turnfile
-from pbem.localgame import dice_secret
+from pbem import commit, deadlines, dice, engine_link, gamesecrets, handover, keys, protocol, turnfile
 from pbem.records import Commit, Record, Reveal, Sim
 from pbem.turnfile import SIDES, other
 
@@ -32,6 +31,11 @@ def _ident(side: str, private: Callable[[str], Ed25519PrivateKey]) -> keys.Ident
 NEW = keys.Identity("new-holder", "", Ed25519PrivateKey.from_private_bytes(NEW_SEED))
 
 
+def _secret(ident: keys.Identity, gid: str) -> bytes:
+    # Any fixed secret does: a verifier never derives it, it only checks the chain.
+    return gamesecrets.GameSecrets(ident, gid, None).dice()
+
+
 def _at(t: int) -> None:
     os.environ["PBEM_NOW"] = str(t)
 
@@ -43,11 +47,11 @@ def _start(gid: str, silence: str, ids: dict[str, keys.Identity]) -> tuple[list[
     g |= {"digest": api.scenario_digest("1937"), "engine": api.ENGINE_VERSION}
     g |= {"options": {"deadline": HOUR, "silence": silence}}
     g |= {"keys": {s: ids[s].public.raw for s in SIDES}, "names": {s: ids[s].name for s in SIDES}}
-    g |= {"emails": {s: "" for s in SIDES}, "anchor": dice.anchor(dice_secret(ids["axis"], gid), n), "chain": n}
+    g |= {"emails": {s: "" for s in SIDES}, "anchor": dice.anchor(_secret(ids["axis"], gid), n), "chain": n}
     genesis = turnfile.seal(g, ids["axis"].sign)
     state = protocol.new_state(protocol.Genesis(genesis.body))
     j = {"v": 1, "type": "join", "game": gid, "seq": 1, "prev": genesis.hash, "side": "allies"}
-    j |= {"anchor": dice.anchor(dice_secret(ids["allies"], gid), n), "chain": n, "state": api.state_hash(state)}
+    j |= {"anchor": dice.anchor(_secret(ids["allies"], gid), n), "chain": n, "state": api.state_hash(state)}
     join = turnfile.seal(j | {"time": T0}, ids["allies"].sign)
     game = protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), join))
     return [genesis, join], game
