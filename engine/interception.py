@@ -35,6 +35,7 @@ from engine.rng import Rng
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import NO_UNIT, GameState, Intercept, Unit
+from engine.supply import SupplyMap
 from engine.units import UnitType
 from engine.war import at_war_with, japan_soviet_refusal
 
@@ -91,12 +92,15 @@ def _interceptable(u: Unit) -> bool:
     return u.is_naval or (u.is_air and flying(u))
 
 
-def _strength(interceptor: Unit, target: Unit) -> Fraction:
+def strength(interceptor: Unit, target: Unit) -> Fraction:
     return fighter_strength(interceptor) if target.is_air else bomber_strength(interceptor)
 
 
-def interceptor_refusal(state: GameState, side: str, u: Unit | None, uid: int, target: Unit) -> str:
-    """Why unit ``uid`` may not intercept ``target`` (wherever), '' if it may."""
+def interceptor_refusal(
+    state: GameState, side: str, u: Unit | None, uid: int, target: Unit, smap: SupplyMap | None = None
+) -> str:
+    """Why unit ``uid`` may not intercept ``target`` (wherever), '' if it may.  ``smap``
+    may be passed in when many units are asked about."""
     if u is None or u.hex == NO_HEX:
         return Refusal("unit.unknown", f"there is no unit #{uid} on the map")
     label = u.label()
@@ -118,7 +122,7 @@ def interceptor_refusal(state: GameState, side: str, u: Unit | None, uid: int, t
         return Refusal("weather.grounded", f"{label} is grounded by the weather in hex {_hex(state, u.hex)}")
     if not at_war_with(state, u.country, target.country):
         return Refusal("war.not-at-war", f"{label} is not at war with {target.country}")
-    if not combat.side_supply(state, side).in_supply(u):
+    if not (smap or combat.side_supply(state, side)).in_supply(u):
         return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
     return ""
 
@@ -181,8 +185,8 @@ def apply(state: GameState, action: Action, cost: int) -> None:
     state.memo.intercepts = [*declared(state), Intercept(uid, tid, h, round_now(state))]
 
 
-def actions(state: GameState, side: str) -> list[Action]:
-    """Every interception ``side`` may declare now."""
+def actions(state: GameState, side: str, first_only: bool = False) -> list[Action]:
+    """Every interception ``side`` may declare now (``first_only``: stop at the first)."""
     out: list[Action] = []
     found = targets(state, side)
     if not found:
@@ -190,14 +194,25 @@ def actions(state: GameState, side: str) -> list[Action]:
     mine = sorted(
         (u for u in state.side_units(side) if u.is_air and (is_fighter(u) or is_bomber(u))), key=lambda u: u.id
     )
-    for tid, hexes in found.items():
-        target = state.units[tid]
-        for u in mine:
-            if interceptor_refusal(state, side, u, u.id, target):
-                continue
-            for h in hexes:
-                if not flight_refusal(state, side, u, h)[0]:
+    smap = combat.side_supply(state, side)
+    for u in mine:
+        able = [t for t in found if not interceptor_refusal(state, side, u, u.id, state.units[t], smap)]
+        if not able:
+            continue
+        allowance = max(0, u.move - u.mp_used)
+        cost = dict(air_search(state, u, allowance).cost)
+        cost[u.hex] = 0
+        home: dict[int, bool] = {}
+        for tid in able:
+            for h in found[tid]:
+                if h not in cost:
+                    continue
+                if h not in home:
+                    home[h] = base_within(state, u, h, allowance - cost[h], side)
+                if home[h]:
                     out.append(Action("intercept", (u.id, tid, h)))
+                    if first_only:
+                        return out
     return out
 
 
@@ -215,7 +230,7 @@ class Interception(Phase):
         state.memo.intercept_round = None
 
     def needed(self, state: GameState, side: str) -> bool:
-        return bool(actions(state, side))
+        return bool(actions(state, side, first_only=True))
 
     def legal(self, state: GameState, side: str) -> list[Action]:
         return [PASS, *sorted(actions(state, side), key=lambda a: a.args)]
@@ -233,7 +248,7 @@ class Interception(Phase):
         if not any(i.round == r for i in declared(state)):
             return ""
         state.memo.intercept_round = r + 1
-        if actions(state, other(side)):
+        if actions(state, other(side), first_only=True):
             return other(side)
         return ""
 
@@ -270,7 +285,7 @@ def resolve(state: GameState, rng: Rng, i: Intercept, cancelled: set[int]) -> st
         return f"interception in {where} by #{i.interceptor} does not take place: the interceptor is gone"
     if target is None or target.hex == NO_HEX or i.target in cancelled:
         return f"interception in {where} by {u.label()} does not take place: the target is gone or turned back"
-    attack = _strength(u, target)
+    attack = strength(u, target)
     back = fighter_strength(target) if target.is_air and is_fighter(target) else Fraction(0)
     parts = [
         f"interception in {where}: {u.label()} against {target.label()}: attack {_num(attack)}, "
