@@ -56,3 +56,4 @@ def test_json_gives_the_summary_and_each_game_with_air_events() -> None:
     (game,) = doc["games"]
     assert set(doc["summary"]["air"]["axis"]) == {"air combats", "interceptions", "bombing raids", "atomic bombs"}
     assert game["air"]["allies"]["atomic bombs"] == 0
+    assert doc["summary"]["landings"]["axis"]["paradrops tried"] == game["landings"]["axis"]["paradrops tried"]
