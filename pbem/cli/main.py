@@ -44,6 +44,7 @@ COMMANDS = {
     "legal": "look_cmd",
     "suggest": "look_cmd",
     "log": "log_cmd",
+    "play": "play_cmd",
 }
 
 
