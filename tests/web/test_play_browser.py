@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page, sync_playwright
 
 from engine import api
 from pbem import audit, exchange, turn
@@ -23,7 +24,6 @@ from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
 from tests.web.conftest import bot_answers, make_duo, serve
 
-playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "play"
 
 
@@ -34,12 +34,12 @@ def chromium() -> str:
     return found
 
 
-def until(page: object, what: str, test: Callable[[], bool], seconds: float = 90) -> None:
+def until(page: Page, what: str, test: Callable[[], bool], seconds: float = 90) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if test():
             return
-        page.wait_for_timeout(150)  # type: ignore[attr-defined]
+        page.wait_for_timeout(150)
     raise AssertionError(f"the page never showed {what}")
 
 
@@ -55,8 +55,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlaySe
 
 
 @pytest.fixture(scope="module")
-def page(live: tuple[Duo, PlayServer]) -> Iterator[object]:
-    with playwright.sync_playwright() as p:
+def page(live: tuple[Duo, PlayServer]) -> Iterator[Page]:
+    with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
         pg = browser.new_page(viewport={"width": 1500, "height": 950})
         pg.goto(live[1].url)
@@ -65,25 +65,25 @@ def page(live: tuple[Duo, PlayServer]) -> Iterator[object]:
         browser.close()
 
 
-def pending(pg: object) -> list[str]:
-    return [t.split(". ", 1)[-1] for t in pg.locator("#pending li").all_inner_texts()]  # type: ignore[attr-defined]
+def pending(pg: Page) -> list[str]:
+    return [t.split(". ", 1)[-1] for t in pg.locator("#pending li").all_inner_texts()]
 
 
-def message(pg: object) -> tuple[str, str]:
-    m = pg.locator("#message")  # type: ignore[attr-defined]
+def message(pg: Page) -> tuple[str, str]:
+    m = pg.locator("#message")
     return m.inner_text(), m.get_attribute("class") or ""
 
 
-def wait_message(pg: object, before: str = "") -> tuple[str, str]:
+def wait_message(pg: Page, before: str = "") -> tuple[str, str]:
     until(pg, "an answer", lambda: message(pg)[0] not in ("", before) and "asking" not in message(pg)[0])
     return message(pg)
 
 
-def sent(pg: object, duo: Duo) -> Path:
+def sent(pg: Page, duo: Duo) -> Path:
     """Click Send; the sealed file verifies against the bot's copy of the game (`pbem verify`)."""
     before = set(duo.axis.ws.outbox.glob("*.pbem"))
     said = message(pg)[0]
-    pg.locator("#send").click()  # type: ignore[attr-defined]
+    pg.locator("#send").click()
     text, kind = wait_message(pg, said)
     assert kind == "ok" and text.startswith("sealed "), text
     (new,) = set(duo.axis.ws.outbox.glob("*.pbem")) - before
@@ -102,41 +102,39 @@ def verify_at_bot(duo: Duo, path: Path) -> None:
     assert ": valid: re-executed" in line and line.endswith("; state hash matches"), line
 
 
-def phase_is(pg: object, text: str) -> bool:
-    return text in pg.locator("#when").inner_text()  # type: ignore[attr-defined]
+def phase_is(pg: Page, text: str) -> bool:
+    return text in pg.locator("#when").inner_text()
 
 
-def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: object) -> None:
+def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page) -> None:
     duo, _ = live
     pg = page
     SHOTS.mkdir(parents=True, exist_ok=True)
     # What the page shows: the date, the phase, what is awaited, the map and its counters.
     assert phase_is(pg, "1939-09") and phase_is(pg, "War declaration")
-    assert "axis" in pg.locator("#awaited").inner_text()  # type: ignore[attr-defined]
+    assert "axis" in pg.locator("#awaited").inner_text()
 
     # War declaration: find the order among the legal ones, give it, send.
-    pg.locator("#kind").fill("declare")  # type: ignore[attr-defined]
-    pg.locator("#find").click()  # type: ignore[attr-defined]
-    pg.locator("button.group", has_text="declare Poland").click()  # type: ignore[attr-defined]
+    pg.locator("#kind").fill("declare")
+    pg.locator("#find").click()
+    pg.locator("button.group", has_text="declare Poland").click()
     until(pg, "the declaration listed", lambda: pending(pg) == ["declare Poland"])
     sent(pg, duo)
     bot_answers(duo)
     until(pg, "the deployment", lambda: phase_is(pg, "Deployment"))
 
     # Deployment: fill from the computer player's suggestion, give it, see it listed.
-    pg.locator("#fill").click()  # type: ignore[attr-defined]
-    until(pg, "the suggestion", lambda: "place_land" in pg.locator("#orderstext").input_value())  # type: ignore[attr-defined]
+    pg.locator("#fill").click()
+    until(pg, "the suggestion", lambda: "place_land" in pg.locator("#orderstext").input_value())
     proposal = [
-        line
-        for line in pg.locator("#orderstext").input_value().splitlines()  # type: ignore[attr-defined]
-        if line and not line.startswith("#")
+        line for line in pg.locator("#orderstext").input_value().splitlines() if line and not line.startswith("#")
     ]
-    pg.locator("#give").click()  # type: ignore[attr-defined]
+    pg.locator("#give").click()
     until(pg, "the proposal listed", lambda: len(pending(pg)) == len(proposal))
     assert pending(pg) == proposal
-    pg.locator("#region").select_option("europe")  # type: ignore[attr-defined]
-    until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)  # type: ignore[attr-defined]
-    pg.screenshot(path=str(SHOTS / "deployment.png"))  # type: ignore[attr-defined]
+    pg.locator("#region").select_option("europe")
+    until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
+    pg.screenshot(path=str(SHOTS / "deployment.png"))
     path = sent(pg, duo)
     verify_at_bot(duo, path)
     bot_answers(duo)
@@ -144,12 +142,12 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     # Build: a pass that would leave money unspent is refused with the engine's reason...
     until(pg, "the build phase", lambda: phase_is(pg, "Build"))
     before = message(pg)[0]
-    pg.locator("#pass").click()  # type: ignore[attr-defined]
+    pg.locator("#pass").click()
     text, kind = wait_message(pg, before)
     assert kind == "error" and "passing now would cost you" in text, text
     # ... and given anyway when the player says so.
-    pg.locator("#force").check()  # type: ignore[attr-defined]
-    pg.locator("#pass").click()  # type: ignore[attr-defined]
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
     until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
     sent(pg, duo)
     bot_answers(duo)
@@ -157,7 +155,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     # Overrun: nothing to overrun with; first movement follows.
     until(pg, "the overrun", lambda: phase_is(pg, "overrun") or phase_is(pg, "first movement"))
     if phase_is(pg, "overrun"):
-        pg.locator("#pass").click()  # type: ignore[attr-defined]
+        pg.locator("#pass").click()
         until(pg, "the first movement", lambda: phase_is(pg, "first movement"))
 
     # Movement: click a German counter, its legal destinations light up, click one.
@@ -166,45 +164,45 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     alone = {u.id for u in board.units if u.domain == "land" and sum(o.hex == u.hex for o in board.units) == 1}
     movers = api.legal_matching(state, "axis", countries=["Germany"], kinds=["move"])
     unit = next(int(a.args[0]) for a in movers if int(a.args[0]) in alone)
-    counter = pg.locator(f'g.unit[data-unit="{unit}"]')  # type: ignore[attr-defined]
+    counter = pg.locator(f'g.unit[data-unit="{unit}"]')
     counter.click(force=True)
-    until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)  # type: ignore[attr-defined]
-    lit = pg.locator("circle.mark")  # type: ignore[attr-defined]
+    until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
+    lit = pg.locator("circle.mark")
     destinations = {lit.nth(i).get_attribute("data-hex") for i in range(lit.count())}
     expected = {api.format_action(state, a).split()[-1] for a in api.legal_matching(state, "axis", units=[unit])}
     assert destinations <= expected and destinations
-    pg.screenshot(path=str(SHOTS / "movement.png"))  # type: ignore[attr-defined]
+    pg.screenshot(path=str(SHOTS / "movement.png"))
     lit.first.click(force=True)
     until(pg, "the move listed", lambda: any(t.startswith(f"move #{unit} ") for t in pending(pg)))
     # ... and take it back.
-    pg.locator("#undo").click()  # type: ignore[attr-defined]
+    pg.locator("#undo").click()
     until(pg, "the move taken back", lambda: not any(t.startswith(f"move #{unit} ") for t in pending(pg)))
-    pg.locator("#force").check()  # type: ignore[attr-defined]
-    pg.locator("#pass").click()  # type: ignore[attr-defined]
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
     until(pg, "the combat phase", lambda: phase_is(pg, "combat"))
 
     # Attack: click the Polish defender, pick an attack, see its odds before confirming.
     state = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work.state
     targets = [api.format_action(state, a).split()[1] for a in api.legal_matching(state, "axis", kinds=["attack"])]
-    defenders = [pg.locator(f'g.unit[data-hex="{t}"][data-side="allies"]') for t in targets]  # type: ignore[attr-defined]
+    defenders = [pg.locator(f'g.unit[data-hex="{t}"][data-side="allies"]') for t in targets]
     next(d for d in defenders if d.count()).first.click(force=True)
-    until(pg, "the attacks on the hex", lambda: pg.locator("#choices button.order").count() > 0)  # type: ignore[attr-defined]
-    choice = pg.locator("#choices button.order").first  # type: ignore[attr-defined]
+    until(pg, "the attacks on the hex", lambda: pg.locator("#choices button.order").count() > 0)
+    choice = pg.locator("#choices button.order").first
     order = choice.inner_text()
     choice.click()
-    until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())  # type: ignore[attr-defined]
-    odds_text = pg.locator("#odds").inner_text()  # type: ignore[attr-defined]
+    until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())
+    odds_text = pg.locator("#odds").inner_text()
     assert "against defence" in odds_text and "chance" in odds_text, odds_text
-    pg.screenshot(path=str(SHOTS / "attack.png"))  # type: ignore[attr-defined]
-    pg.locator("#confirm").click()  # type: ignore[attr-defined]
+    pg.screenshot(path=str(SHOTS / "attack.png"))
+    pg.locator("#confirm").click()
     until(pg, "the attack listed", lambda: order in pending(pg))
-    pg.locator("#pass").click()  # type: ignore[attr-defined]
+    pg.locator("#pass").click()
     until(pg, "the combat passed", lambda: pending(pg)[-1:] == ["pass"])
     path = sent(pg, duo)
     verify_at_bot(duo, path)
 
     # The bot answers; the page follows without being reloaded.
-    seen = pg.locator("#when").inner_text()  # type: ignore[attr-defined]
+    seen = pg.locator("#when").inner_text()
     bot_answers(duo)
-    until(pg, "the bot's answer", lambda: pg.locator("#when").inner_text() != seen)  # type: ignore[attr-defined]
-    pg.screenshot(path=str(SHOTS / "after-the-bot.png"))  # type: ignore[attr-defined]
+    until(pg, "the bot's answer", lambda: pg.locator("#when").inner_text() != seen)
+    pg.screenshot(path=str(SHOTS / "after-the-bot.png"))
