@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Locator, Page, sync_playwright
 
 from engine import api
 from pbem import audit, exchange, turn
@@ -102,6 +102,25 @@ def verify_at_bot(duo: Duo, path: Path) -> None:
     assert ": valid: re-executed" in line and line.endswith("; state hash matches"), line
 
 
+def on_map(pg: Page, element: Locator) -> bool:
+    """Whether ``element`` is drawn inside the visible part of the map (after a zoom)."""
+    box, frame = element.bounding_box(), pg.locator("#map").bounding_box()
+    if box is None or frame is None:
+        return False
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    return frame["x"] < x < frame["x"] + frame["width"] and frame["y"] < y < frame["y"] + frame["height"]
+
+
+def zoom_on(pg: Page, element: Locator) -> None:
+    """Turn the mouse wheel over ``element``, as a player zooms in to read the counters."""
+    box = element.bounding_box()
+    assert box is not None
+    pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for _ in range(4):
+        pg.mouse.wheel(0, -100)
+        pg.wait_for_timeout(100)
+
+
 def phase_is(pg: Page, text: str) -> bool:
     return text in pg.locator("#when").inner_text()
 
@@ -171,8 +190,11 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     destinations = {lit.nth(i).get_attribute("data-hex") for i in range(lit.count())}
     expected = {api.format_action(state, a).split()[-1] for a in api.legal_matching(state, "axis", units=[unit])}
     assert destinations <= expected and destinations
+    # Zoom in on the unit with the wheel, as a player reads the counters.
+    zoom_on(pg, counter)
     pg.screenshot(path=str(SHOTS / "movement.png"))
-    lit.first.click(force=True)
+    (in_view,) = [m for m in (lit.nth(i) for i in range(lit.count())) if on_map(pg, m)][:1]
+    in_view.click(force=True)
     until(pg, "the move listed", lambda: any(t.startswith(f"move #{unit} ") for t in pending(pg)))
     # ... and take it back.
     pg.locator("#undo").click()
@@ -185,7 +207,10 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     state = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work.state
     targets = [api.format_action(state, a).split()[1] for a in api.legal_matching(state, "axis", kinds=["attack"])]
     defenders = [pg.locator(f'g.unit[data-hex="{t}"][data-side="allies"]') for t in targets]
-    next(d for d in defenders if d.count()).first.click(force=True)
+    pg.locator("#fit").click()
+    defender = next(d.first for d in defenders if d.count() and on_map(pg, d.first))
+    zoom_on(pg, defender)
+    defender.click(force=True)
     until(pg, "the attacks on the hex", lambda: pg.locator("#choices button.order").count() > 0)
     choice = pg.locator("#choices button.order").first
     order = choice.inner_text()

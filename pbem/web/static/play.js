@@ -406,8 +406,12 @@ function setupTurn() {
     await give($("orderstext").value.split("\n"));
     $("orderstext").value = "";
   });
-  $("find").onclick = () => guarded(() =>
-    offer({ country: $("country").value, kind: $("kind").value.trim() }, "orders found"));
+  $("find").onclick = () => guarded(async () => {
+    const filter = { country: $("country").value, kind: $("kind").value.trim() };
+    // every order of a movement phase is hundreds of thousands: ask for a part of them
+    if (!filter.country && !filter.kind) say("choose a country or a kind of order first", "error");
+    else await offer(filter, "orders found");
+  });
   $("history").oninput = () => { $("historyseq").textContent = $("history").value; };
   $("history").onchange = () => guarded(async () => {
     const n = Number($("history").value);
