@@ -317,7 +317,12 @@ def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
     api = engine_link.api()
     if t.pending.sim is not None or protocol.expected(t.work) != Expectation(t.lg.me, "act"):
         listed = [api.Action.from_wire(w) for w in t.pending.sim or []]
-        return api.pass_warnings(api.preview(t.work.state, t.lg.me, listed + actions), t.lg.me)
+        try:
+            return api.pass_warnings(api.preview(t.work.state, t.lg.me, listed + actions), t.lg.me)
+        except api.IllegalAction:
+            # The proposal is a whole list: after orders already listed it may not fit
+            # (the header says so), and then there is no pass of it to weigh.
+            return []
     work = t.work.clone()
     for i, action in enumerate(actions, 1):
         protocol.apply_record(work, t.lg.me, t.game.seq + 1, Act(action.to_wire()), f"proposed order {i}", [action])

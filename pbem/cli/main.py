@@ -47,6 +47,7 @@ COMMANDS = {
     "legal": "look_cmd",
     "suggest": "look_cmd",
     "log": "log_cmd",
+    "play": "play_cmd",
 }
 
 
