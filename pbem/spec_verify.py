@@ -44,14 +44,14 @@ RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3}
 # scenario -> (engine version, scenario digest, state hash at the start of the game).
 PINNED = {
     "1937": (
-        "0.1.0",
-        "88adc4374abb3869bef8103866c93df1944fc92309c5362115ca66140b0ae5c2",
-        "a8fbd1a77a4da3cdd0e057c87f87736ee5b85b12f31792d666483bf9e8ce13e7",
+        "0.2.0",
+        "e1464ab7dbf8b42902b8d351b10e1866ac47a09ffa08b97c3735181399eaca78",
+        "9ba210f60b0d9bbad294f712a4087d7286aa4fc3a986dcb5481cbfe9291aa3f4",
     ),
     "1939": (
-        "0.1.0",
-        "37d0fd7ddbca11ae628f177ca631c922b58545c3bb964c0f47d6d31a764afb62",
-        "5ba8376c879603c63f392b2719c6a1648ce67e97c1518436c330cf11839bcc80",
+        "0.2.0",
+        "a4ef554248ca8c98704a2385b5876f6a865bed2e769f2f5fc67ca1929771e2ca",
+        "696267480a159b99f30c0f129d771b86c4bd5bc2424746c6f4ef5329e025648d",
     ),
 }
 _ADDRESS = re.compile(

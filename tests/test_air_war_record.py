@@ -1,6 +1,7 @@
 """A self-play record of the air and sea war replays: its air combats, interceptions, raids
 against ships, bombing raids and an amphibious assault re-execute, dice and all, to the
-recorded state hashes (``pbem audit``).  (1939, seed 1, cut after the assault's month.)"""
+recorded state hashes (``pbem audit``).  (``pbem selfplay --scenario 1939 --until 1940-07 --seed 1``
+under engine 0.2.0.)"""
 
 from __future__ import annotations
 
@@ -18,4 +19,4 @@ def test_a_record_with_air_and_landing_orders_audits() -> None:
     kinds = {r[1][0] for tf in files for r in tf.body.get("records", ()) if r[0] == "act"}
     assert kinds >= AIR_ORDERS | LANDING_ORDERS
     [report] = audit.audit_dir(RECORD)
-    assert report.files == 182 and report.rolls == 38
+    assert report.files == 240 and report.rolls == 54

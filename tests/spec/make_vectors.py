@@ -451,7 +451,7 @@ def build(out: Path) -> list[Case]:
     bad_genesis("genesis-engine-64", "64 code points, not the pinned version", "engine-version", engine="0." + "1" * 62)
     bad_genesis("genesis-engine-65", "65 code points", engine="0." + "1" * 63)
     bad_genesis("genesis-game-id-13", "13 hex characters", game="ea3a178646b10")
-    bad_genesis("genesis-option", "an option: engine 0.1.0 defines none", "options", options={"fog": True})
+    bad_genesis("genesis-option", "an option: engine 0.2.0 defines none", "options", options={"fog": True})
     v.valid_variant(
         "genesis-names-64", [], resign(B[0], names={"axis": "é" * 64, "allies": ""}), "ok", "64 code points"
     )
@@ -519,14 +519,14 @@ def build(out: Path) -> list[Case]:
         list(range(12)),
         "dice-index",
         "the value for event 2 in event 1",
-        records=[["dice", 2, r12[0][2]], r12[1]],
+        records=[["dice", 2, r12[0][2]], *r12[1:]],
     )
     turn(
         "dice-value-wrong",
         list(range(12)),
         "dice-chain",
         "a value off the allies' chain",
-        records=[["dice", 1, bytes(32)], r12[1]],
+        records=[["dice", 1, bytes(32)], *r12[1:]],
     )
     turn(
         "dice-first-by-trigger",
@@ -540,14 +540,14 @@ def build(out: Path) -> list[Case]:
         list(range(12)),
         "dice-chain",
         "the allies' anchor itself",
-        records=[["dice", 1, body_of(B[1])["anchor"]], r12[1]],
+        records=[["dice", 1, body_of(B[1])["anchor"]], *r12[1:]],
     )
     turn(
         "dice-index-2-20",
         list(range(12)),
         "dice-index",
         "index 2^20 passes the schema, but event 1 is being rolled",
-        records=[["dice", 1 << 20, r12[0][2]], r12[1]],
+        records=[["dice", 1 << 20, r12[0][2]], *r12[1:]],
     )
     turn(
         "dice-second-by-first",
