@@ -13,7 +13,7 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import contact, protocol, report, status, turn, turnfile
+from pbem import contact, decline, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
@@ -97,10 +97,17 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     file = protocol.authenticate(genesis, tf)
     game = lg.game()
     head = 0 if game is None else game.seq
+    declined = lg.history_file(1) if game is None else None
+    if declined is not None and declined.type == "decline":
+        if tf.seq <= 1:
+            return _already_taken(lg, file, tx)
+        raise PbemError(f"{tf.name}: game {tf.game} ended when {declined.side} declined it; nothing may follow", "over")
     if tf.seq <= head:
         return _already_taken(lg, file, tx)
     if tf.seq > head + 1:
         return _keep_waiting(lg, file, tx, head)
+    if tf.type == "decline":
+        return ImportResult("applied", tf.game, tf.seq, decline.receive(lg, genesis_tf, tf, tx))
     reports: list[report.FileReport] = []
     if game is None:
         game, first = report.start_reported(genesis_tf, file)

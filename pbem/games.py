@@ -63,7 +63,7 @@ def new_game(
         if LocalGame.has_game(ws, gid):
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
-        LocalGame.stage_create(ws, tx, _meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
+        LocalGame.stage_create(ws, tx, game_meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
         out = ws.stage_outbox(tx, tf)
         ws.commit(tx)
     return gid, out
@@ -103,7 +103,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         tx = Transaction()
         creator = g.creator
         names, emails = g.body["names"], g.body["emails"]
-        meta = _meta(gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
+        meta = game_meta(gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
         LocalGame.stage_create(ws, tx, meta, [genesis, join_tf], game)
         overview.stage(tx, ws, gid, side, game)
         report.stage(tx, ws.game_rel(gid), [joined])
@@ -113,7 +113,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
     return gid, out
 
 
-def _meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str) -> dict[str, Any]:
+def game_meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str) -> dict[str, Any]:
     """The local record of a game I play: who I am in it and whom I play against."""
     return {
         "game": gid,

@@ -47,6 +47,8 @@ class Position:
     unsent: int  # my pending records
     auto: int  # of which automatic
     listed: int  # orders in my simultaneous list
+    result: str = ""  # how the players ended the game (resignation, draw), for a person
+    draw_offer: str = ""  # the side whose draw offer is open
 
 
 def position(work: Game, pending: PendingTurn | None) -> Position:
@@ -58,16 +60,20 @@ def position(work: Game, pending: PendingTurn | None) -> Position:
     d = api.decision(work.state)
     exp = protocol.expected(work)
     p = pending or PendingTurn()
+    ended = work.result
+    winner = ended.winner if ended is not None else api.winner(work.state) if exp is None else None
     return Position(
         work.seq,
         d.when,
         d.phase,
         d.prompt,
         None if exp is None else (exp.side, exp.kind),
-        api.winner(work.state) if exp is None else None,
+        winner,
         len(p.records),
         p.auto,
         len(p.sim or []),
+        "" if ended is None else ended.text(),
+        work.draw_offer,
     )
 
 

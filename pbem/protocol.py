@@ -6,7 +6,8 @@ the simultaneous decision or chance event in progress.  :func:`expected` says,
 from that alone, which side must supply the next record and of what kind, so
 exactly one side can author each position of the history.
 
-The records a turn file carries are the five kinds of :mod:`pbem.records`.
+The records a turn file carries are the kinds of :mod:`pbem.records`; the ending
+records (resignation, draw) are judged by :mod:`pbem.endings`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pbem import commit, dice, engine_link, turnfile, wire
+from pbem import commit, dice, endings, engine_link, turnfile, wire
 from pbem.errors import PbemError
-from pbem.records import Act, Commit, Dice, Record, Reveal, Sim, Wire
+from pbem.records import Act, Commit, Dice, Ending, Record, Reveal, Sim, Wire
 from pbem.rules import Draft, refusal_rule
 from pbem.turnfile import SIDES, TurnFile, other
 
@@ -148,6 +149,8 @@ class Game:
     log: list[str] = field(default_factory=list)  # what the last chance event did
     # What the last chance event did as engine events (pbem/report.py); not saved.
     events: list[Any] = field(default_factory=list)
+    draw_offer: str = ""  # the side whose draw offer is open
+    result: endings.Result | None = None  # how the players ended the game
 
     @property
     def gid(self) -> str:
@@ -170,6 +173,9 @@ class Game:
                 "pending": None if self.pending is None else self.pending.to_wire(),
                 "log": self.log,
             }
+            # Written only when set, so a game without them keeps the bytes it always had.
+            | ({"draw_offer": self.draw_offer} if self.draw_offer else {})
+            | ({"result": self.result.to_wire()} if self.result else {})
         )
 
     @classmethod
@@ -193,6 +199,8 @@ class Game:
             d["last_seq"],
             _step_from_wire(d["pending"]),
             d["log"],
+            draw_offer=d.get("draw_offer", ""),
+            result=endings.Result.from_wire(d.get("result")),
         )
 
     def clone(self) -> Game:
@@ -306,6 +314,8 @@ def settle(game: Game) -> None:
 
 def expected(game: Game) -> Expectation | None:
     """The record the history needs next, or None once the game has ended."""
+    if game.result is not None:
+        return None
     api = engine_link.api()
     d = api.decision(game.state)
     if d.kind == "end":
@@ -340,7 +350,13 @@ def apply_record(
     api = engine_link.api()
     exp = expected(game)
     if exp is None:
-        raise PbemError(f"{where}: the game is already over", "order")
+        raise endings.over(where, game.result)
+    if isinstance(rec, Ending):
+        if exp.side != author:
+            raise PbemError(f"{where}: out of turn: the game awaits '{exp.kind}' from {exp.side}, "
+                            f"got '{rec.kind}' from {author}", "order")  # fmt: skip
+        game.draw_offer, game.result = endings.judge(rec.kind, author, seq, game.draw_offer, in_progress(game), where)
+        return  # the engine's state, the last author and the last file stay as they were
     if exp.side != author or exp.kind != rec.KIND:
         raise PbemError(
             f"{where}: out of turn: the game awaits '{exp.kind}' from {exp.side}, got '{rec.KIND}' from {author}",
@@ -376,6 +392,12 @@ def apply_record(
         _roll(game, author, rec, p, where)
     game.last_author, game.last_seq = author, seq
     settle(game)
+
+
+def in_progress(game: Game) -> bool:
+    """Whether a commitment waits for its opening, or a roll for its second value."""
+    p = game.pending
+    return (isinstance(p, SimStep) and p.commit is not None) or (isinstance(p, ChanceStep) and bool(p.values))
 
 
 def _roll(game: Game, author: str, rec: Dice, p: ChanceStep, where: str) -> None:

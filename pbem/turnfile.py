@@ -17,6 +17,7 @@ Body fields by ``type`` (no other field is accepted):
     genesis   : scenario, digest, engine, options, keys, names, emails, anchor, chain
     join      : anchor, chain, state
     turn      : records, state
+    decline   : nothing more (the invited player's refusal, in the join's place)
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ FIELDS = {
     "genesis": _COMMON | {"scenario", "digest", "engine", "options", "keys", "names", "emails", "anchor", "chain"},
     "join": _COMMON | {"anchor", "chain", "state"},
     "turn": _COMMON | {"records", "state"},
+    "decline": _COMMON,
 }
 
 
@@ -191,7 +193,7 @@ def _validate(body: Any) -> tuple[Record, ...]:
     bin32(body["prev"], "prev")
     if not isinstance(body["side"], str) or body["side"] not in SIDES:
         raise malformed("the side must be 'axis' or 'allies'")
-    expect_seq = {"genesis": 0, "join": 1}.get(t)
+    expect_seq = {"genesis": 0, "join": 1, "decline": 1}.get(t)
     if expect_seq is not None and body["seq"] != expect_seq:
         raise malformed(f"a {t} file has sequence number {expect_seq}")
     if t == "turn" and body["seq"] < 2:

@@ -142,7 +142,7 @@ def _receiver(files: list[Path], home: Path, ws: Workspace) -> str:
         return "allies"
     with ws.locked():
         tx = Transaction()
-        meta = games._meta(g.game, "axis-bot", "axis", "", "", "allies-bot", g.body["scenario"])
+        meta = games.game_meta(g.game, "axis-bot", "axis", "", "", "allies-bot", g.body["scenario"])
         LocalGame.stage_create(ws, tx, meta, [genesis])
         ws.commit(tx)
     return "axis"
