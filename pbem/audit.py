@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import protocol, turnfile
+from pbem import decline, protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.records import Reveal
@@ -24,9 +24,10 @@ class AuditReport:
     commitments: int
     last: str
     over: bool
+    result: str = ""  # how the players ended it (resignation, draw, declined invitation)
 
     def line(self) -> str:
-        end = "game over" if self.over else f"last file {self.last}"
+        end = f"game over: {self.result}" if self.result else "game over" if self.over else f"last file {self.last}"
         return (
             f"audit OK: game {self.game_id}: {self.files} files, {self.rolls} rolls and {self.commitments} "
             f"commitments verified; {end}"
@@ -115,12 +116,20 @@ def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
     if len(files) == 1:
         return AuditReport(gid, 1, 0, 0, files[0][1].tf.name, False)
     p1, join = files[1]
+    if join.tf.type == "decline":
+        _named(p1, decline.check, files[0][1].tf, join.tf)
+        if len(files) > 2:
+            p2 = files[2][0]
+            raise PbemError(f"{p2.name}: game {gid} ended when {join.tf.side} declined it; nothing may follow", "over")
+        return AuditReport(gid, 2, 0, 0, join.tf.name, True, f"{join.tf.side} declined the invitation")
     game = _named(p1, protocol.start, files[0][1].tf, join)
     commitments = 0
     for p, file in files[2:]:
         _named(p, protocol.apply_turn, game, file)
         commitments += sum(1 for r in file.tf.records if isinstance(r, Reveal))
-    return AuditReport(gid, len(files), game.k, commitments, files[-1][1].tf.name, protocol.expected(game) is None)
+    over = protocol.expected(game) is None
+    result = "" if game.result is None else game.result.text()
+    return AuditReport(gid, len(files), game.k, commitments, files[-1][1].tf.name, over, result)
 
 
 def verify_file(ws: Workspace, path: Path) -> str:
@@ -150,6 +159,9 @@ def verify_file(ws: Workspace, path: Path) -> str:
             raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
         if tf.seq > head + 1:
             return f"{tf.name}: signature valid; it can be re-executed once file {head + 1} arrives"
+        if tf.type == "decline":
+            decline.check(genesis, tf)
+            return f"{tf.name}: valid: {tf.side} declines the invitation"
         if game is None:
             protocol.start(genesis, file)
         else:

@@ -32,8 +32,10 @@ FIELDS = {
     "genesis": {*COMMON, "scenario", "digest", "engine", "options", "keys", "names", "emails", "anchor", "chain"},
     "join": {*COMMON, "anchor", "chain", "state"},
     "turn": {*COMMON, "records", "state"},
+    "decline": set(COMMON),
 }
-RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3}
+ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
+RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3} | dict.fromkeys(ENDINGS, 1)
 
 # The pinned data of the shipped release (the document's table "Pinned scenarios"):
 # scenario -> (engine version, scenario digest, state hash at the start of the game).
@@ -320,7 +322,7 @@ def record_schema(rec: Any) -> None:
             _action(a)
         if kind == "reveal":
             _b32(rec[2], "salt")
-    else:
+    elif kind == "dice":
         _need(_int(rec[1]) and 1 <= rec[1] <= MAX_CHAIN, "dice index out of range")
         _b32(rec[2], "dice value")
 
@@ -334,7 +336,9 @@ def schema(body: Any) -> None:
     _need(_int(body["seq"]) and 0 <= body["seq"] <= MAX_SEQ, "seq out of range")
     _b32(body["prev"], "prev")
     _need(body["side"] in SIDES, "bad side")
-    _need(body["seq"] == {"genesis": 0, "join": 1}.get(t, max(body["seq"], 2)), "seq does not fit the type")
+    _need(
+        body["seq"] == {"genesis": 0, "join": 1, "decline": 1}.get(t, max(body["seq"], 2)), "seq does not fit the type"
+    )
     if t in ("genesis", "join"):
         _b32(body["anchor"], "anchor")
         _need(_int(body["chain"]) and 1 <= body["chain"] <= MAX_CHAIN, "chain length out of range")
@@ -386,6 +390,8 @@ class Game:
     pending: dict[str, Any] | None = None
     seeds: list[bytes] = field(default_factory=list)
     state_hashes: int = 0
+    offer: str = ""  # the side whose draw offer is open
+    ended: str = ""  # why no record may follow: a resignation, a draw, a declined invitation
 
     @property
     def gid(self) -> str:
@@ -416,6 +422,10 @@ def start(genesis: File, join: File) -> Game:
         raise Refused("join-side", "the join file must come from the side that did not create the game")
     game = Game(genesis)
     _link(game, join, [genesis.hash])
+    if b["type"] == "decline":
+        game.hashes = [genesis.hash, join.hash]
+        game.ended = f"{join.side} declined the invitation"
+        return game
     if b["state"].hex() != PINNED[genesis.body["scenario"]][2]:
         raise Refused("join-state", "the join file's starting state is not the pinned one")
     game.hashes = [genesis.hash, join.hash]
@@ -448,6 +458,11 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
         if not ok:
             raise Refused("record-out-of-turn", f"'{kind}' from {author} where {what} is awaited")
 
+    if game.ended:
+        raise Refused("game-over", f"'{kind}' after the end of the game ({game.ended})")
+    if kind in ENDINGS:
+        _ending(game, author, seq, kind, order)
+        return
     if p is not None and p["step"] == "clear":
         order(kind == "sim" and author != p["committer"], f"the other side's list after {p['committer']}'s commitment")
         p["step"] = "reveal"
@@ -479,6 +494,33 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
             "first": rec[2],
         }
     game.last_author, game.last_seq = author, seq
+
+
+def _ending(game: Game, author: str, seq: int, kind: str, order: Any) -> None:
+    """An ending record (section 5.5): it changes neither the step in progress, nor the last
+    author, nor the last file."""
+    p = game.pending
+    if p is not None:
+        # While a commitment or a roll is open, the one side its next record is due from.
+        due = {"clear": other(p.get("committer", "")), "reveal": p.get("committer"), "dice": p.get("trigger_author")}
+        order(author == due[p["step"]], f"a record of {due[p['step']]}")
+        order(kind != "accept-draw", "the opening of the commitment or roll in progress (no acceptance before it)")
+    if kind == "resign":
+        game.ended = f"{author} resigned in file {seq}"
+    elif kind == "offer-draw":
+        if game.offer:
+            raise Refused("draw-offer", f"{game.offer} has a draw offer open already")
+        game.offer = author
+    elif kind == "withdraw-draw":
+        if game.offer != author:
+            raise Refused("draw-offer", f"{author} has no draw offer open")
+        game.offer = ""
+    else:
+        if game.offer != other(author):
+            raise Refused("draw-offer", f"{author} answers a draw offer nobody made to it")
+        game.offer = ""
+        if kind == "accept-draw":
+            game.ended = f"drawn by agreement in file {seq}"
 
 
 def _dice(game: Game, author: str, rec: list[Any]) -> None:
@@ -602,6 +644,8 @@ def _copy(game: Game) -> Game:
         pending,
         list(game.seeds),
         game.state_hashes,
+        game.offer,
+        game.ended,
     )
 
 

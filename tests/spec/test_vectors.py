@@ -50,6 +50,8 @@ CODES = {
     "dice-chain": {"chain"},
     "illegal": {"illegal"},
     "state-mismatch": {"state"},
+    "game-over": {"over"},
+    "draw-offer": {"draw-offer"},
 }
 PARSE = {"bad-magic", "bad-length", "truncated", "non-canonical", "float", "msgpack-type", "malformed"}
 PARSE |= {"trailing-bytes", "file-too-large", "limit-depth", "limit-items", "limit-string", "limit-bin"}
