@@ -352,7 +352,7 @@ def endings(v: Builder) -> None:
     )
 
     # The invitation of the second game, declined by the invited player (allies).
-    g0, g1 = v.other_game
+    g0 = v.other_game[0]
     refusal = {"v": 1, "type": "decline", "game": OTHER_GAME, "seq": 1, "prev": file_hash(g0), "side": "allies"}
     declined = v.put("other-game/declined.pbem", signed(wire.pack(refusal), "allies"))
     v.case("invitation-declined", ["other-game/00.pbem", declined], "ok", "allies decline the invitation")
