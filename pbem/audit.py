@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import decline, protocol, turnfile
+from pbem import branch, decline, protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.records import Reveal
@@ -35,8 +35,14 @@ class AuditReport:
 
 
 def audit_dir(directory: Path) -> list[AuditReport]:
-    """Verify every game found in ``directory`` from genesis on; raises PbemError naming the bad file."""
-    return [_audit_game(gid, entries) for gid, entries in sorted(_signed_files(directory).items())]
+    """Verify every game found in ``directory`` from genesis on; raises PbemError naming the bad file.
+    A branch is verified from its parent's files, which must be in ``directory`` too."""
+    found = _signed_files(directory)
+
+    def source(gid: str) -> list[TurnFile] | None:
+        return [file.tf for _, file in _in_order(gid, found[gid])] if gid in found else None
+
+    return [_audit_game(gid, entries, source) for gid, entries in sorted(found.items())]
 
 
 def game_files(directory: Path) -> dict[str, list[TurnFile]]:
@@ -111,7 +117,7 @@ def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path
     return [by_seq[s] for s in range(last + 1)]
 
 
-def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
+def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]], source: branch.Source) -> AuditReport:
     files = _in_order(gid, entries)
     if len(files) == 1:
         return AuditReport(gid, 1, 0, 0, files[0][1].tf.name, False)
@@ -122,7 +128,9 @@ def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
             p2 = files[2][0]
             raise PbemError(f"{p2.name}: game {gid} ended when {join.tf.side} declined it; nothing may follow", "over")
         return AuditReport(gid, 2, 0, 0, join.tf.name, True, f"{join.tf.side} declined the invitation")
-    game = _named(p1, protocol.start, files[0][1].tf, join)
+    parent = protocol.Genesis(files[0][1].tf.body).parent
+    base = None if parent is None else _named(files[0][0], branch.verified_base, source, parent)
+    game = _named(p1, protocol.start, files[0][1].tf, join, base)
     commitments = 0
     for p, file in files[2:]:
         _named(p, protocol.apply_turn, game, file)
@@ -163,7 +171,7 @@ def verify_file(ws: Workspace, path: Path) -> str:
             decline.check(genesis, tf)
             return f"{tf.name}: valid: {tf.side} declines the invitation"
         if game is None:
-            protocol.start(genesis, file)
+            protocol.start(genesis, file, lg.base())
         else:
             protocol.apply_turn(game, file)
         return f"{tf.name}: valid: re-executed {len(tf.records)} record(s); state hash matches"

@@ -110,7 +110,7 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
         return ImportResult("applied", tf.game, tf.seq, decline.receive(lg, genesis_tf, tf, tx))
     reports: list[report.FileReport] = []
     if game is None:
-        game, first = report.start_reported(genesis_tf, file)
+        game, first = report.start_reported(genesis_tf, file, lg.base())
         reports.append(first)
     else:
         game = _reexecuted(game, file, reports)

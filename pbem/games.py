@@ -25,8 +25,11 @@ def new_game(
     gid: str | None = None,
     options: dict[str, Any] | None = None,
     chain_length: int = dice.DEFAULT_LENGTH,
+    parent: dict[str, Any] | None = None,
+    base: bytes | None = None,
 ) -> tuple[str, Path]:
-    """Write the genesis file (the invitation) into outbox/; returns (game id, path)."""
+    """Write the genesis file (the invitation) into outbox/; returns (game id, path).
+    A branch (pbem/branch.py) names its ``parent`` and keeps its verified starting state ``base``."""
     api = engine_link.api()
     if side not in SIDES:
         raise PbemError(f"side must be 'axis' or 'allies', not '{side[:20]}'", "usage")
@@ -57,20 +60,23 @@ def new_game(
         "emails": {side: ident.email, other(side): opp_email},
         "anchor": dice.anchor(dice_secret(ident, gid), chain_length),
         "chain": chain_length,
-    }
+    } | ({"parent": parent} if parent is not None else {})
     tf = turnfile.seal(body, ident.sign)
     with ws.locked():
         if LocalGame.has_game(ws, gid):
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
         LocalGame.stage_create(ws, tx, game_meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
+        if base is not None:
+            LocalGame.stage_base(ws, tx, gid, base)
         out = ws.stage_outbox(tx, tf)
         ws.commit(tx)
     return gid, out
 
 
-def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[str, Path]:
-    """Verify an invitation and write my answer (the join file) into outbox/."""
+def join(ws: Workspace, path: Path, me: str, home: Path | None = None, base: bytes | None = None) -> tuple[str, Path]:
+    """Verify an invitation and write my answer (the join file) into outbox/; a branch's
+    invitation starts from ``base``, its parent's position verified (pbem/branch.py)."""
     api = engine_link.api()
     genesis = turnfile.read(path)
     g = protocol.check_genesis(genesis)
@@ -83,7 +89,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
             "key",
         )
     gid = g.game
-    state = protocol.new_state(g)
+    state = protocol.new_state(g) if base is None else api.deserialize(base, None, g.body["scenario"])
     body = {
         "v": turnfile.VERSION,
         "type": "join",
@@ -96,7 +102,7 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         "state": api.state_hash(state),
     }
     join_tf = turnfile.seal(body, ident.sign)
-    game, joined = report.start_reported(genesis, protocol.authenticate(g, join_tf))
+    game, joined = report.start_reported(genesis, protocol.authenticate(g, join_tf), base)
     with ws.locked():
         if LocalGame.has_game(ws, gid):
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
@@ -105,6 +111,8 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         names, emails = g.body["names"], g.body["emails"]
         meta = game_meta(gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
         LocalGame.stage_create(ws, tx, meta, [genesis, join_tf], game)
+        if base is not None:
+            LocalGame.stage_base(ws, tx, gid, base)
         overview.stage(tx, ws, gid, side, game)
         report.stage(tx, ws.game_rel(gid), [joined])
         out = ws.stage_outbox(tx, join_tf)

@@ -133,6 +133,12 @@ class Genesis:
     def key(self, side: str) -> bytes:
         return self.body["keys"][side]
 
+    @property
+    def parent(self) -> dict[str, Any] | None:
+        """For a branch: the game, file number, file hash and state hash it starts from."""
+        found: dict[str, Any] | None = self.body.get("parent")
+        return found
+
 
 @dataclass
 class Game:
@@ -260,8 +266,11 @@ def new_state(g: Genesis) -> Any:
     return _engine_call("new game", api.new_game, g.body["scenario"], dict(g.body["options"]))
 
 
-def start(genesis_tf: TurnFile, join: Authentic) -> Game:
-    """Check the join file against genesis and set up the game at its first decision."""
+def start(genesis_tf: TurnFile, join: Authentic, base: bytes | None = None) -> Game:
+    """Check the join file against genesis and set up the game at its first decision.
+
+    A branch (a genesis naming a parent) starts from ``base``, the serialized state of
+    the parent after the file it names, which the caller has verified (pbem/branch.py)."""
     api = engine_link.api()
     g = check_genesis(genesis_tf)
     join_tf = join.tf
@@ -272,7 +281,18 @@ def start(genesis_tf: TurnFile, join: Authentic) -> Game:
         raise PbemError(f"{join_tf.name}: the join file must come from the {joiner} player", "side")
     if join_tf.prev != genesis_tf.hash:
         raise PbemError(f"{join_tf.name}: does not follow this game's genesis file", "chain-link")
-    state = new_state(g)
+    if g.parent is None:
+        state = new_state(g)
+    elif base is None:
+        raise PbemError(
+            f"{join_tf.name}: game {g.game} branches from file {g.parent['seq']} of game {g.parent['game']}, "
+            "whose verified position is needed to start it",
+            "branch",
+        )
+    else:
+        state = _engine_call("the branch's position", api.deserialize, base, None, g.body["scenario"])
+        if api.state_hash(state) != g.parent["state"]:
+            raise PbemError(f"{join_tf.name}: the position given is not the one game {g.game} branches from", "branch")
     if api.state_hash(state) != join_tf.body["state"]:
         raise PbemError(
             f"{join_tf.name}: the opponent's starting position differs from yours (engine or scenario data differ)",

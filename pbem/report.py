@@ -184,9 +184,9 @@ def build_reported(game: Game, side: str, records: Sequence[Record], sign: Any) 
     return tf, rec.report(game, tf)
 
 
-def start_reported(genesis: TurnFile, join: protocol.Authentic) -> tuple[Game, FileReport]:
-    """The game set up by its join file, and the report of that file."""
-    game = protocol.start(genesis, join)
+def start_reported(genesis: TurnFile, join: protocol.Authentic, base: bytes | None = None) -> tuple[Game, FileReport]:
+    """The game set up by its join file (from ``base`` for a branch), and the report of that file."""
+    game = protocol.start(genesis, join, base)
     d = engine_link.api().decision(game.state)
     scenario = genesis.body["scenario"]
     tf = join.tf
@@ -199,6 +199,8 @@ def awaited(game: Game) -> str:
     api = engine_link.api()
     d = api.decision(game.state)
     exp = protocol.expected(game)
+    if exp is None and game.result is not None:
+        return f"the game is over: {game.result.text()}"
     if exp is None:
         winner = api.winner(game.state)
         return f"the game is over{f': the {winner} win' if winner else ''}"

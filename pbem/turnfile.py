@@ -14,7 +14,8 @@ signature's encoding can never make one content look like two files.
 Body fields by ``type`` (no other field is accepted):
 
     every file: v=1, type, game (12 hex), seq, prev (32 bytes), side
-    genesis   : scenario, digest, engine, options, keys, names, emails, anchor, chain
+    genesis   : scenario, digest, engine, options, keys, names, emails, anchor, chain,
+                and for a branch of another game: parent {game, seq, file, state}
     join      : anchor, chain, state
     turn      : records, state
     decline   : nothing more (the invited player's refusal, in the join's place)
@@ -168,6 +169,19 @@ def _side_map(x: Any, what: str, check: Any) -> None:
         check(v)
 
 
+def _parent(x: Any) -> None:
+    # A branch names the position it starts from: file ``seq`` of game ``game``, by its hash,
+    # and the state hash after it.
+    if not isinstance(x, dict) or set(x) != {"game", "seq", "file", "state"}:
+        raise malformed("'parent' must name exactly game, seq, file and state")
+    if not isinstance(x["game"], str) or not GID_RE.match(x["game"]):
+        raise malformed("the parent's game id must be 12 lowercase hex characters")
+    if not is_int(x["seq"]) or not 1 <= x["seq"] < 10**5:
+        raise malformed("the parent's file number is out of range")
+    bin32(x["file"], "parent file")
+    bin32(x["state"], "parent state")
+
+
 def validate(body: Any) -> tuple[Record, ...]:
     """Check fields, types and bounds of a decoded body (never its meaning); returns the
     records a turn file carries (none for the other types)."""
@@ -181,7 +195,7 @@ def _validate(body: Any) -> tuple[Record, ...]:
     if not isinstance(body, dict) or not isinstance(body.get("type"), str) or body["type"] not in FIELDS:
         raise malformed("unknown file type")
     t = body["type"]
-    if set(body) != FIELDS[t]:
+    if set(body) != FIELDS[t] and not (t == "genesis" and set(body) == FIELDS[t] | {"parent"}):
         extra = sorted(set(body) - FIELDS[t])
         raise malformed(f"unexpected field '{extra[0][:30]}'" if extra else "a required field is missing")
     if body["v"] != VERSION or isinstance(body["v"], bool):
@@ -219,6 +233,8 @@ def _validate(body: Any) -> tuple[Record, ...]:
         _side_map(body["emails"], "emails", _email)
         if body["keys"]["axis"] == body["keys"]["allies"]:
             raise malformed("the two sides must have different keys")
+        if "parent" in body:
+            _parent(body["parent"])
     if t != "turn":
         return ()
     recs = body["records"]

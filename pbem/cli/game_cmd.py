@@ -123,11 +123,18 @@ def new(
 def join(
     file: Annotated[Path, typer.Argument(help="The invitation file")],
     me: Annotated[str, typer.Option("--me", help="Your identity name")],
+    parent: Annotated[
+        Path | None, typer.Option("--parent", help="For a branch: a folder with its parent game's files")
+    ] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Verify an invitation and write the answer (join file) into outbox/."""
+    """Verify an invitation and write the answer (join file) into outbox/; a branch's
+    starting position is verified by re-executing its parent game (here, or in --parent)."""
+    from pbem import branch
+
     ws = workspace(ws_path)
-    gid, path = games.join(ws, file, me)
+    base = branch.base_for_invitation(ws, file, audit.game_files(parent) if parent is not None else None)
+    gid, path = games.join(ws, file, me, base=base)
     typer.echo(f"joined game {gid}; answer written to {path.relative_to(ws.root)}")
     typer.echo(status_lines(ws, gid)[0])
 

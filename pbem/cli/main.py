@@ -41,6 +41,7 @@ COMMANDS = {
     "withdraw-draw": "end_cmd",
     "decline": "end_cmd",
     "archive": "end_cmd",
+    "branch": "branch_cmd",
     "verify": "game_cmd",
     "audit": "game_cmd",
     "selfplay": "game_cmd",
