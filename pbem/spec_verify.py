@@ -330,7 +330,8 @@ def record_schema(rec: Any) -> None:
 def schema(body: Any) -> None:
     _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
     t = body["type"]
-    _need(set(body) == FIELDS[t], "missing or unexpected field")
+    branch = t == "genesis" and set(body) == FIELDS[t] | {"parent"}
+    _need(set(body) == FIELDS[t] or branch, "missing or unexpected field")
     _need(_int(body["v"]) and body["v"] == 1, "unsupported version")
     _need(isinstance(body["game"], str) and re.fullmatch(r"[0-9a-f]{12}", body["game"]) is not None, "bad game id")
     _need(_int(body["seq"]) and 0 <= body["seq"] <= MAX_SEQ, "seq out of range")
@@ -359,11 +360,21 @@ def schema(body: Any) -> None:
             email = body["emails"][s]
             _need(isinstance(email, str) and (not email or _email(email)), "email")
         _need(body["keys"]["axis"] != body["keys"]["allies"], "the two sides' keys must differ")
+        if branch:
+            _parent(body["parent"])
     if t == "turn":
         recs = body["records"]
         _need(isinstance(recs, list) and 1 <= len(recs) <= MAX_RECORDS, "1 to 20000 records")
         for rec in recs:
             record_schema(rec)
+
+
+def _parent(x: Any) -> None:
+    _need(isinstance(x, dict) and set(x) == {"game", "seq", "file", "state"}, "'parent' names game, seq, file, state")
+    _need(isinstance(x["game"], str) and re.fullmatch(r"[0-9a-f]{12}", x["game"]) is not None, "bad parent game id")
+    _need(_int(x["seq"]) and 1 <= x["seq"] <= MAX_SEQ, "parent seq out of range")
+    _b32(x["file"], "parent file")
+    _b32(x["state"], "parent state")
 
 
 def _email(text: str) -> bool:
@@ -426,8 +437,10 @@ def start(genesis: File, join: File) -> Game:
         game.hashes = [genesis.hash, join.hash]
         game.ended = f"{join.side} declined the invitation"
         return game
-    if b["state"].hex() != PINNED[genesis.body["scenario"]][2]:
-        raise Refused("join-state", "the join file's starting state is not the pinned one")
+    parent = genesis.body.get("parent")
+    start_state = parent["state"].hex() if parent is not None else PINNED[genesis.body["scenario"]][2]
+    if b["state"].hex() != start_state:
+        raise Refused("join-state", "the join file's starting state is not the pinned one (or the branch's)")
     game.hashes = [genesis.hash, join.hash]
     game.chain = {genesis.side: genesis.body["anchor"], join.side: b["anchor"]}
     game.last_author, game.last_seq = join.side, 1
@@ -540,12 +553,16 @@ class Verdict:
     seeds: list[bytes]
     unchecked: int  # state hashes that only the engine can check
 
+    branch: bool = False  # a branch: its starting position is the parent's, unchecked here
+
     def summary(self) -> str:
         if not self.valid:
             return f"INVALID: file {self.first_bad}: {self.reason}"
+        parent = "; nor the branch's starting position (the parent game's files and the engine)" if self.branch else ""
         return (
             f"valid as far as the document can check without the engine; {len(self.seeds)} roll seed(s) computed; "
             f"NOT checked: the legality of actions, the order of decisions and {self.unchecked} state hash(es)"
+            f"{parent}"
         )
 
 
@@ -629,6 +646,7 @@ class Receiver:
             self.lines,
             g.seeds if g else [],
             g.state_hashes if g else 0,
+            self.genesis is not None and "parent" in self.genesis.body,
         )
 
 

@@ -131,6 +131,11 @@ class Builder:
         rel = self.put(f"variant/{name}.pbem", data)
         self.case(name, [*self.b(*prefix), rel], reason, about, bad=len(prefix), engine=engine)
 
+    def variant_of(self, name: str, prefix: list[str], data: bytes, reason: str, about: str) -> None:
+        """Files ``prefix`` (paths in the folder) and then one changed file, which is the bad one."""
+        rel = self.put(f"variant/{name}.pbem", data)
+        self.case(name, [*prefix, rel], reason, about, bad=len(prefix))
+
     def valid_variant(self, name: str, prefix: list[int], data: bytes, reason: str, about: str) -> None:
         rel = self.put(f"variant/{name}.pbem", data)
         self.case(name, [*self.b(*prefix), rel], reason, about)
@@ -388,6 +393,39 @@ def endings(v: Builder) -> None:
         "game-over",
         "a turn file after the invitation was declined",
         bad=2,
+    )
+
+
+BRANCH_GAME = "b4a7c8000001"
+
+
+def branches(v: Builder) -> None:
+    """A branch of the base game after file 8 (axis to move): its invitation and answer."""
+    B = v.base
+    g = body_of(B[0])
+    parent = {"game": g["game"], "seq": 8, "file": file_hash(B[8]), "state": body_of(B[8])["state"]}
+    anchors = {s: hashlib.sha256(f"pbem/vectors/branch/{s}".encode()).digest() for s in turnfile.SIDES}
+    genesis = signed(wire.pack(dict(g, game=BRANCH_GAME, anchor=anchors["axis"], parent=parent)), "axis")
+    join = {
+        "v": 1,
+        "type": "join",
+        "game": BRANCH_GAME,
+        "seq": 1,
+        "prev": file_hash(genesis),
+        "side": "allies",
+        "anchor": anchors["allies"],
+        "chain": g["chain"],
+        "state": parent["state"],
+    }
+    files = [v.put("branch/00.pbem", genesis), v.put("branch/01.pbem", signed(wire.pack(join), "allies"))]
+    v.case("branch", files, "ok", "a new game from the base game's position after file 8")
+    pinned = body_of(B[1])["state"]
+    v.variant_of(
+        "branch-join-state",
+        files[:1],
+        signed(wire.pack(dict(join, state=pinned)), "allies"),
+        "join-state",
+        "the branch's join names the scenario's starting state, not the parent's position",
     )
 
 
@@ -711,6 +749,7 @@ def build(out: Path) -> list[Case]:
     v.case("split-turn", [*v.b(*range(9)), *split], "ok", "axis sends its moves in two files, allies answer")
 
     endings(v)
+    branches(v)
 
     # Checks only the engine can make.
     turn(
