@@ -45,9 +45,9 @@ def folder_source(found: dict[str, list[TurnFile]]) -> Source:
     return found.get
 
 
-def replay(source: Source, gid: str, upto: int) -> protocol.Game:
+def replay(source: Source, gid: str, upto: int, fits: list[int] | None = None) -> protocol.Game:
     """Game ``gid`` re-executed from its genesis up to file ``upto`` (its own parent first,
-    if it is a branch too)."""
+    if it is a branch too); ``fits`` collects the files after which a branch may start."""
     files = source(gid)
     if files is None or len(files) <= upto:
         have = "none" if not files else f"files 0 to {len(files) - 1}"
@@ -58,18 +58,25 @@ def replay(source: Source, gid: str, upto: int) -> protocol.Game:
     base = None if g.parent is None else verified_base(source, g.parent)
     game = protocol.start(files[0], protocol.authenticate(g, files[1]), base)
     for tf in files[2 : upto + 1]:
+        if fits is not None and _fits(game):
+            fits.append(game.seq)
         protocol.apply_turn(game, protocol.authenticate(g, tf))
+    if fits is not None and _fits(game):
+        fits.append(game.seq)
     return game
 
 
+def _fits(game: protocol.Game) -> bool:
+    return protocol.expected(game) is not None and not protocol.in_progress(game)
+
+
 def fit(game: protocol.Game, where: str) -> None:
-    """Refuse a position no branch can start from."""
+    """Refuse a position no branch can start from (:func:`_fits` says which may)."""
     if protocol.expected(game) is None:
         raise PbemError(f"{where}: the game is over there; there is nothing to play from it", "branch")
     if protocol.in_progress(game):
         raise PbemError(
-            f"{where}: a hidden list or a roll is half done there (it cannot be carried into a game with "
-            "other dice); branch one file earlier or later",
+            f"{where}: a hidden list or a roll is half done there (it cannot be carried into a game with other dice)",
             "branch",
         )
 
@@ -113,8 +120,14 @@ def new_branch(
     """Write the invitation to a branch of ``parent_gid`` after file ``at`` into outbox/:
     by default between the parent's two players, each on its side there."""
     api = engine_link.api()
-    game = replay(source, parent_gid, at)
-    fit(game, f"game {parent_gid} after file {at}")
+    fits: list[int] = []
+    game = replay(source, parent_gid, at, fits)
+    try:
+        fit(game, f"game {parent_gid} after file {at}")
+    except PbemError as exc:
+        near = sorted(n for n in fits if n != at)[-5:]
+        hint = f"; the last files before it that a branch may start after: {', '.join(map(str, near))}" if near else ""
+        raise PbemError(f"{exc}{hint}", exc.code) from None
     pg = game.genesis
     mine = keys.load(me, home).public.raw
     played = [s for s in turnfile.SIDES if pg.key(s) == mine]

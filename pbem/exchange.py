@@ -141,13 +141,15 @@ def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
         return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
     tx.put(rel, tf.raw)
     names = g.body["names"]
+    parent = g.parent
+    branch = "" if parent is None else f", a branch of game {parent['game']} after its file {parent['seq']}"
     return ImportResult(
         "stored",
         gid,
         0,
-        f"invitation to game {gid} ({g.body['scenario']}) from "
+        f"invitation to game {gid} ({g.body['scenario']}{branch}) from "
         f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
-        f"accept with `pbem join {rel} --me NAME`",
+        f"accept with `pbem join {rel} --me NAME`, or refuse with `pbem decline {gid} --me NAME`",
     )
 
 

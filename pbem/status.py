@@ -55,7 +55,7 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
     if pos.draw_offer == me:
         head += " (your draw offer is open)"
     elif pos.draw_offer:
-        head += f" ({pos.draw_offer} offer a draw: `pbem accept-draw {gid}` or `pbem decline-draw {gid}`)"
+        head += f" (draw offered by {pos.draw_offer}: `pbem accept-draw {gid}` or `pbem decline-draw {gid}`)"
     side, kind = pos.expected
     if side != me and pos.unsent:
         # My part is complete but still on this machine: the opponent has received nothing.
@@ -108,7 +108,10 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
             line = describe(g, m, _position(ws, g, m))
             lines.append(f"[archived] {line}" if m.get("archived") else line)
         for p in ws.invitations():
-            lines.append(f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`")
+            lines.append(
+                f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`, "
+                f"or refuse it with `pbem decline {p.stem} --me NAME`"
+            )
         if hidden:
             lines.append(f"{hidden} archived game(s) not listed: `pbem status --all`")
         if not lines:

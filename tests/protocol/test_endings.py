@@ -115,7 +115,7 @@ def test_draw_offered_with_a_turn_and_accepted(duo: Duo) -> None:
     assert tf.body["records"][0] == ["offer-draw"]
     duo.deliver(other(offerer))
     duo.deliver(offerer)  # the automatic answers, if any
-    assert f"{offerer} offer a draw" in status_line(duo, other(offerer))
+    assert f"draw offered by {offerer}" in status_line(duo, other(offerer))
     duo.play_until(lambda d: my_move(d, other(offerer)))
     assert duo.game(other(offerer)).draw_offer == offerer
     line = write(duo, other(offerer), "accept-draw")
