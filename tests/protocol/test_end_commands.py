@@ -10,6 +10,7 @@ from pbem import exchange, games, keys, turnfile
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
 from tests.protocol.conftest import Duo
+from tests.protocol.test_branch import branch_point
 from tests.protocol.test_cli import one_line_failure
 from tests.protocol.test_crash import cli
 from tests.protocol.test_endings import my_move
@@ -97,10 +98,10 @@ def test_branch_from_the_command_line_with_a_record_folder(duo: Duo, tmp_path: P
     ws, home = _cli_args(duo, "axis")
     made = cli(["branch", duo.gid, "--at", "2", *ws], home)  # a commitment is open after file 2
     assert "half done" in one_line_failure(made)
-    fits = [n for n in range(lg.head(), 1, -1) if cli(["branch", str(folder), "--at", str(n), "--me", "axis-p",
-                                                           "-w", str(tmp_path / "scratch")], home).returncode == 0]  # fmt: skip
-    assert fits, "no file of the game to branch from"
-    made = cli(["branch", duo.gid, "--at", str(fits[0]), *ws], home)
+    at = branch_point(duo)
+    scratch = ["-w", str(tmp_path / "scratch")]
+    assert cli(["branch", str(folder), "--at", str(at), "--me", "axis-p", *scratch], home).returncode == 0
+    made = cli(["branch", duo.gid, "--at", str(at), *ws], home)
     assert made.returncode == 0, made.stderr
     gid = made.stdout.strip()
     invitation = duo.axis.ws.outbox / turnfile.filename(gid, 0, "axis")
@@ -113,4 +114,4 @@ def test_branch_from_the_command_line_with_a_record_folder(duo: Duo, tmp_path: P
     answer = tmp_path / "fresh" / "outbox" / turnfile.filename(gid, 1, "allies")
     out = run(["import", str(answer), *ws], home)
     assert f"applied {turnfile.filename(gid, 1, 'allies')}" in out
-    assert f"from game {duo.gid} after its file {fits[0]}" in run(["log", gid, *ws], home)
+    assert f"from game {duo.gid} after its file {at}" in run(["log", gid, *ws], home)
