@@ -116,6 +116,7 @@ def new_branch(
     side: str | None = None,
     opponent: keys.PublicKey | None = None,
     home: Path | None = None,
+    gid: str | None = None,
 ) -> tuple[str, Path]:
     """Write the invitation to a branch of ``parent_gid`` after file ``at`` into outbox/:
     by default between the parent's two players, each on its side there."""
@@ -147,6 +148,7 @@ def new_branch(
         me,
         opponent,
         home=home,
+        gid=gid,
         parent=parent,
         base=api.serialize(game.state),
     )

@@ -21,10 +21,13 @@ def branch(
         Path | None, typer.Option("--opponent", help="The opponent's public key file (default: your opponent there)")
     ] = None,
     game: Annotated[str | None, typer.Option("--game", help="Which game of a record folder holding several")] = None,
+    solo: Annotated[bool, typer.Option("--solo", help="Play it here against the computer (an analysis game)")] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Invite to a new game starting after file N of another; the opponent verifies that position."""
+    """Invite to a new game starting after file N of another; the opponent verifies that position.
+    With --solo, the computer takes the other side here and answers each file at once."""
     from pbem import audit, branch, keys, status
+    from pbem import solo as solo_games
 
     ws = workspace(ws_path)
     folder = Path(record)
@@ -40,6 +43,15 @@ def branch(
         me = me or status.meta(ws, parent)["me"]
     if me is None:
         raise PbemError("say which of your identities plays the new game (--me NAME)", "usage")
+    if solo:
+        if opponent is not None:
+            raise PbemError("--solo plays against the computer: leave out --opponent", "usage")
+        gid, said = solo_games.start(ws, source, parent, at, me, side)
+        for line in said:
+            typer.echo(line)
+        typer.echo(f"solo game {gid} against the computer, from game {parent} after file {at}")
+        typer.echo(status.lines(ws, gid)[0])
+        return
     pub = keys.read_public_key(opponent) if opponent is not None else None
     gid, path = branch.new_branch(ws, source, parent, at, me, side, pub)
     typer.echo(gid)

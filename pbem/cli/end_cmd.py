@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.common import WorkspaceOpt, solo_answers, user_errors, workspace
 
 GameArg = Annotated[str, typer.Argument(help="Game id, or its first characters")]
 
@@ -15,7 +15,9 @@ def _ending(kind: str, game: str, ws_path: WorkspaceOpt) -> None:
     from pbem import finish
 
     ws = workspace(ws_path)
-    typer.echo(finish.write(ws, ws.resolve_game(game), kind))
+    gid = ws.resolve_game(game)
+    typer.echo(finish.write(ws, gid, kind))
+    solo_answers(ws, gid)
 
 
 @user_errors

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pbem import audit, exchange, games, keys, turn
-from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.common import WorkspaceOpt, solo_answers, user_errors, workspace
 from pbem.errors import PbemError
 from pbem.status import lines as status_lines
 from pbem.store import atomic_write
@@ -198,6 +198,7 @@ def send(
     game = ws.resolve_game(game)
     path = turn.send(ws, game, force=force)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
+    solo_answers(ws, game)
     typer.echo(status_lines(ws, game)[0])
 
 
