@@ -1,4 +1,4 @@
-"""The five kinds of record a turn file carries, read once from their wire lists.
+"""The kinds of record a turn file carries, read once from their wire lists.
 
     ["act", action]                    Act: one action of a sequential decision
     ["commit", H]                      Commit: commitment to a hidden simultaneous list

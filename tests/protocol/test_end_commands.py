@@ -41,6 +41,7 @@ def test_an_invitation_declined_tells_the_inviter(tmp_path: Path) -> None:
     assert "you declined the invitation" in run(["status", "-w", str(wb)], homes["b"])
     assert "declined your invitation" in run(["import", str(refusal), "-w", str(wa)], homes["a"])
     assert "allies declined the invitation" in run(["status", "-w", str(wa)], homes["a"])
+    assert "never started: allies declined" in one_line_failure(cli(["show", gid, "-w", str(wa)], homes["a"]))
     # The inviter's record of the game audits as ended, and a join after it is equivocation.
     folder = tmp_path / "record"
     folder.mkdir()
