@@ -57,10 +57,10 @@ class Result:
         return None if d is None else cls(d["kind"], d["side"], d["seq"])
 
 
-def over(where: str, result: Result | None) -> PbemError:
-    """The refusal of anything that comes after the end."""
-    why = result.text() if result is not None else "its rules ended it"
-    return PbemError(f"{where}: the game is over ({why}); nothing may follow", "over")
+def over(where: str, outcome: str) -> PbemError:
+    """The refusal of anything that comes after the end (``outcome``: how it ended, "" when
+    the game's own rules ended it)."""
+    return PbemError(f"{where}: the game is over ({outcome or 'its rules ended it'}); nothing may follow", "over")
 
 
 def judge(kind: str, author: str, seq: int, offer: str, in_progress: bool, where: str) -> tuple[str, Result | None]:

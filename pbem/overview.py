@@ -60,19 +60,17 @@ def position(work: Game, pending: PendingTurn | None) -> Position:
     d = api.decision(work.state)
     exp = protocol.expected(work)
     p = pending or PendingTurn()
-    ended = work.result
-    winner = ended.winner if ended is not None else api.winner(work.state) if exp is None else None
     return Position(
         work.seq,
         d.when,
         d.phase,
         d.prompt,
         None if exp is None else (exp.side, exp.kind),
-        winner,
+        protocol.winner(work),
         len(p.records),
         p.auto,
         len(p.sim or []),
-        "" if ended is None else ended.text(),
+        protocol.outcome(work),
         work.draw_offer,
     )
 

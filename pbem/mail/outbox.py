@@ -19,12 +19,45 @@ from typing import Any
 from pbem.mail import smtp
 from pbem.mail.config import MailConfig
 from pbem.mail.exchange_api import Exchange
-from pbem.mail.message import TURN_NAME, build_text_mail, build_turn_mail, parse_turn_name, sha256_hex, turn_message_id
+from pbem.mail.message import (
+    TURN_NAME,
+    Attachment,
+    TurnName,
+    build_text_mail,
+    build_turn_mail,
+    parse_turn_name,
+    sha256_hex,
+    turn_message_id,
+)
 from pbem.mail.notify import turn_mail_text
 from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.threads import ThreadBook
 
 log = logging.getLogger("pbem.mail")
+
+
+# Files in one mail at most: well below what the receiver reads of one mail (MAX_MULTIPARTS).
+MAX_BUNDLE = 8
+
+
+def bundles(due: list[Entry]) -> list[list[Entry]]:
+    """Due entries as mails: the turn files of one game to one receiver that are due together
+    travel in one mail, in the order of their numbers (a side's files follow each other when
+    it answers an automatic step and then decides, or joins and then makes its first
+    decision).  Notices, invitations and contact statements go alone."""
+    mails: list[list[Entry]] = []
+    open_groups: dict[tuple[str, str], list[Entry]] = {}
+    for entry in due:
+        turn = parse_turn_name(entry.filename) if entry.kind == "turn" else None
+        if turn is None or turn.seq == 0 or turn.side == "contact":
+            mails.append([entry])
+            continue
+        group = open_groups.get((turn.game_id, entry.recipient))
+        if group is None or len(group) >= MAX_BUNDLE:
+            group = open_groups[(turn.game_id, entry.recipient)] = []
+            mails.append(group)
+        group.append(entry)
+    return [sorted(m, key=lambda e: e.filename) for m in mails]
 
 
 class Outbox:
@@ -42,6 +75,7 @@ class Outbox:
         self._hash_cache: dict[tuple[str, int, int], str] = {}
         self._outbox_mark: tuple[tuple[str, int], ...] = ()
         self._warned: set[str] = set()
+        self._pictures: dict[str, list[Attachment]] = {}
 
     def files(self) -> list[Path]:
         try:
@@ -115,81 +149,122 @@ class Outbox:
             log.warning("%s", line)
 
     def send_due(self, count: Callable[[str], None]) -> None:
-        """Send what is due; ``count`` hears \"sent\", \"deferred\" or \"failed\" per mail."""
+        """Send what is due; ``count`` hears \"sent\", \"deferred\" or \"failed\" per file or notice."""
         due = self.queue.due()
         if not due:
             return
-        batch: list[tuple[Entry, Any]] = []
-        for entry in due:
-            msg = self.build(entry)
-            if msg is None:
-                count("failed")
-                self.queue.mark_failed(entry, f"{entry.filename} is no longer in outbox/")
-                log.error("cannot send %s: it is no longer in outbox/ (kept in the failed list)", entry.filename)
-                continue
-            batch.append((entry, msg))
+        batch: list[tuple[list[Entry], Any]] = []
+        for group in bundles(due):
+            present = []
+            for entry in group:
+                if entry.kind == "turn" and self._file(entry) is None:
+                    count("failed")
+                    self.queue.mark_failed(entry, f"{entry.filename} is no longer in outbox/")
+                    log.error("cannot send %s: it is no longer in outbox/ (kept in the failed list)", entry.filename)
+                else:
+                    present.append(entry)
+            if present:
+                batch.append((present, self.build_mail(present)))
         outcomes = smtp.send_batch(self.config.smtp, [m for _, m in batch])
         # One save for the whole batch: a crash before it only means these mails
         # go out once more, with the same Message-ID, and are recognised as duplicates.
-        for (entry, _), outcome in zip(batch, outcomes, strict=True):
-            what = entry.filename or entry.subject
-            if outcome.status == smtp.SENT:
-                self.queue.mark_sent(entry, save=False)
-                count("sent")
-                log.info("sent %s to %s", what, entry.recipient)
-            elif outcome.status == smtp.PERMANENT:
-                self.queue.mark_failed(entry, outcome.detail, save=False)
-                count("failed")
-                log.error(
-                    "FAILED to send %s to %s: %s — kept in the failed list "
-                    "(`pbem mail status`; `pbem mail retry` after fixing it)",
-                    what,
-                    entry.recipient,
-                    outcome.detail,
-                )
-            else:
-                delay = self.queue.mark_retry(entry, outcome.detail, save=False)
-                count("deferred")
-                log.warning(
-                    "could not send %s to %s yet: %s; retry %d in %.0f s",
-                    what,
-                    entry.recipient,
-                    outcome.detail,
-                    entry.attempts,
-                    delay,
-                )
+        for (group, _), outcome in zip(batch, outcomes, strict=True):
+            for entry in group:
+                self._note(entry, outcome, count)
         if batch:
             self.queue.save()
 
-    def build(self, entry: Entry) -> Any:
-        if entry.kind == "notify":
-            return build_text_mail(
-                sender=self.config.address,
-                recipient=entry.recipient,
-                subject=entry.subject,
-                body=entry.body,
-                domain=self.config.domain,
-                references=entry.references,
+    def _note(self, entry: Entry, outcome: smtp.Outcome, count: Callable[[str], None]) -> None:
+        what = entry.filename or entry.subject
+        if outcome.status != smtp.TEMPORARY:
+            self._pictures.pop(entry.key, None)  # kept only for a retry: a bot sends thousands
+        if outcome.status == smtp.SENT:
+            self.queue.mark_sent(entry, save=False)
+            count("sent")
+            log.info("sent %s to %s", what, entry.recipient)
+        elif outcome.status == smtp.PERMANENT:
+            self.queue.mark_failed(entry, outcome.detail, save=False)
+            count("failed")
+            log.error(
+                "FAILED to send %s to %s: %s — kept in the failed list "
+                "(`pbem mail status`; `pbem mail retry` after fixing it)",
+                what,
+                entry.recipient,
+                outcome.detail,
             )
-        path = self.outbox / entry.filename
+        else:
+            delay = self.queue.mark_retry(entry, outcome.detail, save=False)
+            count("deferred")
+            log.warning(
+                "could not send %s to %s yet: %s; retry %d in %.0f s",
+                what,
+                entry.recipient,
+                outcome.detail,
+                entry.attempts,
+                delay,
+            )
+
+    def _file(self, entry: Entry) -> tuple[TurnName, bytes] | None:
+        """The queued file as it was queued, or None when it is gone or was changed since."""
         try:
-            data = path.read_bytes()
+            data = (self.outbox / entry.filename).read_bytes()
         except OSError:
             return None
         turn = parse_turn_name(entry.filename)
         if turn is None or sha256_hex(data) != entry.sha256:
             return None
-        subject, body = turn_mail_text(self.exchange, self.workspace, turn, self.home_kw)
+        return turn, data
+
+    def build(self, entry: Entry) -> Any:
+        """The mail of one queued entry (None when its file is gone)."""
+        if entry.kind == "turn" and self._file(entry) is None:
+            return None
+        return self.build_mail([entry])
+
+    def build_mail(self, group: list[Entry]) -> Any:
+        """One mail for a notice, or for consecutive files of one game to one receiver (see
+        :func:`bundles`): every file attached as it was signed, in order, then the picture of
+        the last; the last file's Message-ID, subject and picture, every file's report."""
+        last = group[-1]
+        if last.kind == "notify":
+            return build_text_mail(
+                sender=self.config.address,
+                recipient=last.recipient,
+                subject=last.subject,
+                body=last.body,
+                domain=self.config.domain,
+                references=last.references,
+            )
+        files = [found for entry in group if (found := self._file(entry)) is not None]
+        turn, data = files[-1]
+        earlier = [t for t, _ in files[:-1]]
+        subject, body = turn_mail_text(self.exchange, self.workspace, turn, self.home_kw, earlier)
         return build_turn_mail(
             sender=self.config.address,
-            recipient=entry.recipient,
+            recipient=last.recipient,
             turn=turn,
             data=data,
-            message_id=entry.message_id,
-            references=entry.references,
+            message_id=last.message_id,
+            references=last.references,
             body=body,
             subject=subject,
+            attachments=self.picture(last.key, turn),
+            files_before=[Attachment(t.filename, d) for t, d in files[:-1]],
         )
+
+    def picture(self, key: str, turn: TurnName) -> list[Attachment]:
+        """The front as a PNG, made once per queued file: a mail retried later carries the same one."""
+        lookup = getattr(self.exchange, "file_picture", None)
+        if not self.config.attach_map or not callable(lookup) or turn.side == "contact":
+            return []
+        if key not in self._pictures:
+            try:
+                found = lookup(self.workspace, turn.game_id, turn.seq, **self.home_kw)
+            except Exception as err:  # a turn mail goes out even when its picture cannot be made
+                log.warning("no picture for %s: %s", turn.filename, err)
+                found = None
+            self._pictures[key] = [Attachment(*found)] if found else []
+        return self._pictures[key]
 
     def changed(self) -> bool:
         """Did a file appear in (or change in) outbox/ since the last enqueue?"""

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pbem.durable import atomic_write, flock
+from pbem.durable import atomic_write, flock, make_dirs
 from pbem.errors import PbemError
 
 
 def mail_dir(workspace: Path) -> Path:
     path = workspace / ".pbem" / "mail"
-    path.mkdir(parents=True, exist_ok=True)
+    make_dirs(path, 0o700)  # beside the game store, as private as it
     return path
 
 

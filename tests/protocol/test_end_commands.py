@@ -107,7 +107,7 @@ def test_branch_from_the_command_line_with_a_record_folder(duo: Duo, tmp_path: P
     gid = made.stdout.strip()
     invitation = duo.axis.ws.outbox / turnfile.filename(gid, 0, "axis")
     # A player who never had the parent game joins with the record folder.
-    fresh = ["-w", str(tmp_path / "fresh")]
+    fresh = ["-w", str(tmp_path / "fresh"), "--expect-fingerprint", games.inviter(invitation).fingerprint]
     missing = cli(["join", str(invitation), "--me", "allies-p", *fresh], duo.allies.home)
     assert "files 0 to" in one_line_failure(missing)
     joined = run(["join", str(invitation), "--me", "allies-p", "--parent", str(folder), *fresh], duo.allies.home)

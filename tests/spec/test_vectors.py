@@ -52,6 +52,15 @@ CODES = {
     "state-mismatch": {"state"},
     "game-over": {"over"},
     "draw-offer": {"draw-offer"},
+    # Games with a deadline (section 12).
+    "time": {"time"},
+    "claim-no-deadline": {"claim"},
+    "claim-early": {"early"},
+    "claim-not-due": {"claim"},
+    "handover-accept": {"signature"},
+    "handover-key": {"handover"},
+    "handover-not-open": {"handover"},
+    "terms-consent": {"signature"},
 }
 PARSE = {"bad-magic", "bad-length", "truncated", "non-canonical", "float", "msgpack-type", "malformed"}
 PARSE |= {"trailing-bytes", "file-too-large", "limit-depth", "limit-items", "limit-string", "limit-bin"}
