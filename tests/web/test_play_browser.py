@@ -24,7 +24,9 @@ from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
 from tests.web.conftest import bot_answers, make_duo, serve
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "play"
+#: Where the screenshots go: docs/play/ of the tree only when asked for
+#: (PBEM_SCREENSHOTS=1, to refresh the README's pictures), so a test run leaves the tree clean.
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "play"
 
 
 def chromium() -> str:
@@ -125,10 +127,11 @@ def phase_is(pg: Page, text: str) -> bool:
     return text in pg.locator("#when").inner_text()
 
 
-def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page) -> None:
+def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page, tmp_path: Path) -> None:
     duo, _ = live
     pg = page
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    shots = DOCS_SHOTS if os.environ.get("PBEM_SCREENSHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
     # What the page shows: the date, the phase, what is awaited, the map and its counters.
     assert phase_is(pg, "1939-09") and phase_is(pg, "War declaration")
     assert "axis" in pg.locator("#awaited").inner_text()
@@ -153,7 +156,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     assert pending(pg) == proposal
     pg.locator("#region").select_option("europe")
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
-    pg.screenshot(path=str(SHOTS / "deployment.png"))
+    pg.screenshot(path=str(shots / "deployment.png"))
     path = sent(pg, duo)
     verify_at_bot(duo, path)
     bot_answers(duo)
@@ -192,7 +195,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     assert destinations <= expected and destinations
     # Zoom in on the unit with the wheel, as a player reads the counters.
     zoom_on(pg, counter)
-    pg.screenshot(path=str(SHOTS / "movement.png"))
+    pg.screenshot(path=str(shots / "movement.png"))
     (in_view,) = [m for m in (lit.nth(i) for i in range(lit.count())) if on_map(pg, m)][:1]
     in_view.click(force=True)
     until(pg, "the move listed", lambda: any(t.startswith(f"move #{unit} ") for t in pending(pg)))
@@ -218,7 +221,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())
     odds_text = pg.locator("#odds").inner_text()
     assert "against defence" in odds_text and "chance" in odds_text, odds_text
-    pg.screenshot(path=str(SHOTS / "attack.png"))
+    pg.screenshot(path=str(shots / "attack.png"))
     pg.locator("#confirm").click()
     until(pg, "the attack listed", lambda: order in pending(pg))
     pg.locator("#pass").click()
@@ -230,4 +233,4 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     seen = pg.locator("#when").inner_text()
     bot_answers(duo)
     until(pg, "the bot's answer", lambda: pg.locator("#when").inner_text() != seen)
-    pg.screenshot(path=str(SHOTS / "after-the-bot.png"))
+    pg.screenshot(path=str(shots / "after-the-bot.png"))
