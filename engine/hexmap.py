@@ -464,22 +464,29 @@ def _rows(nbr: np.ndarray, steps: np.ndarray) -> list[tuple[int, ...]]:
     """Each hex's neighbours where ``steps``, in direction order, as tuples.
 
     Every command that asks the engine builds these tables, and 55,000 tuples made one
-    by one in Python cost more than the rest of loading the map.  So the rows are
-    written as one msgpack array of arrays by array operations, every neighbour as a
-    fixed-width unsigned integer (a form msgpack reads though it is not the shortest),
-    and msgpack's C unpacker makes the tuples."""
-    n = len(nbr)
-    marker, width = (0xCD, 2) if n <= 0xFFFF else (0xCE, 4)
+    by one in Python cost more than the rest of loading the map.  So the rows that keep
+    a step are written as one msgpack array of arrays by array operations, every
+    neighbour as a fixed-width unsigned integer (a form msgpack reads though it is not
+    the shortest), and msgpack's C unpacker makes the tuples; the others stay empty."""
+    size = len(steps)
+    kept = np.flatnonzero(steps.any(axis=1))
+    steps = steps[kept]
+    values = np.where(steps, nbr[kept], 0)
+    n = len(kept)
+    marker, width = (0xCD, 2) if int(values.max(initial=0)) <= 0xFFFF else (0xCE, 4)
     slot = np.empty((n, 1 + 6 * (1 + width)), dtype=np.uint8)  # array header, six numbers
     slot[:, 0] = 0x90 | steps.sum(axis=1, dtype=np.uint8)
     cells = slot[:, 1:].reshape(n, 6, 1 + width)
     cells[:, :, 0] = marker
-    cells[:, :, 1:] = np.where(steps, nbr, 0).astype(f">u{width}").view(np.uint8).reshape(n, 6, width)
+    cells[:, :, 1:] = values.astype(f">u{width}").view(np.uint8).reshape(n, 6, width)
     keep = np.empty(slot.shape, dtype=bool)
     keep[:, 0] = True
     keep[:, 1:] = np.repeat(steps, 1 + width, axis=1)
     packed = b"\xdd" + n.to_bytes(4, "big") + slot[keep].tobytes()
-    return list(msgpack.unpackb(packed, use_list=False))
+    rows: list[tuple[int, ...]] = [()] * size
+    for h, row in zip(kept.tolist(), msgpack.unpackb(packed, use_list=False), strict=True):
+        rows[h] = row
+    return rows
 
 
 def _padded(nbr: np.ndarray, steps: np.ndarray, pad: int) -> np.ndarray:
