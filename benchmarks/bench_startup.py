@@ -6,11 +6,15 @@ would be: the packaged world map loaded with its tables, and whole `pbem status`
 deployment (about 280 units on the map).  ``PBEM_BENCH_TREE`` names another source
 tree to time the same commands with (say, a checkout of an older commit), so that
 before and after are measured on one machine at one time.
+
+Wall time is what a player waits; on a machine other jobs load, it measures the load
+as much as the work, so each process's CPU time (user + system) is printed too.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -21,26 +25,44 @@ from collections.abc import Callable
 from pathlib import Path
 
 #: The map and its tables, timed after the engine's modules are imported (they are
-#: counted in the whole-process figures below).
+#: counted in the whole-process figures below): the land table alone (what the figure
+#: of earlier days measured), then every neighbour table the engine reads.
 MAP_LOAD = (
-    "import time; from engine.newgame import world_map; t = time.perf_counter(); m = world_map(); "
-    "m.digest(); m.land_neighbours; print(time.perf_counter() - t)"
+    "import time; from engine.newgame import world_map; t, c = time.perf_counter(), time.process_time(); "
+    "m = world_map(); m.digest(); m.land_neighbours; print(time.perf_counter() - t, time.process_time() - c)"
+)
+ALL_TABLES = (
+    "import time; from engine.newgame import world_map; t, c = time.perf_counter(), time.process_time(); "
+    "m = world_map(); m.digest(); m.land_neighbours; m.frozen_neighbours; m.sea_links; m.sea_neighbours; "
+    "m.naval_zoc_neighbours; m.land_table; m.sea_table; print(time.perf_counter() - t, time.process_time() - c)"
 )
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _fresh(code: str) -> float:
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
-    return float(out.strip().splitlines()[-1])
+def _fresh(code: str, tree: Path = ROOT) -> tuple[float, float]:
+    """The wall and CPU seconds that ``code`` prints, run in a fresh interpreter."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    # Run in the tree: `python3 -c` puts the current folder first on the module path.
+    run = subprocess.run([sys.executable, "-c", code], cwd=tree, check=True, capture_output=True, text=True, env=env)
+    out = run.stdout
+    wall, cpu = out.split()
+    return float(wall), float(cpu)
 
 
-def _timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU time of one process (this process runs one child at a time)."""
+    cpu = _children_cpu()
     t = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     took = time.perf_counter() - t
     if done.returncode:
         raise RuntimeError(f"{' '.join(cmd[1:])} ({env.get('PYTHONPATH')}): exit {done.returncode}: {done.stderr}")
-    return took
+    return took, _children_cpu() - cpu
 
 
 def _game(root: Path) -> tuple[Path, str, dict[str, str]]:
@@ -81,11 +103,19 @@ def _game(root: Path) -> tuple[Path, str, dict[str, str]]:
 
 
 def bench_startup(report: Callable[..., None], repeat: int = 15) -> None:
-    loads = [_fresh(MAP_LOAD) for _ in range(repeat)]
-    report("world map with its tables (fresh process)", statistics.median(loads), min(loads), target_ms=60)
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     trees = [("", ROOT)]
     if os.environ.get("PBEM_BENCH_TREE"):
         trees.append((" [other tree]", Path(os.environ["PBEM_BENCH_TREE"])))
+    for name, code in (("world map with its land table", MAP_LOAD), ("world map with all its tables", ALL_TABLES)):
+        loads: dict[str, list[tuple[float, float]]] = {}
+        for _ in range(repeat):  # interleaved, as below
+            for tag, tree in trees:
+                loads.setdefault(tag, []).append(_fresh(code, tree))
+        for tag, seconds in loads.items():
+            walls, cpus = [wall for wall, _ in seconds], [cpu for _, cpu in seconds]
+            report(f"{name}{tag}", statistics.median(walls), min(walls), target_ms=60)
+            report(f"  CPU: {name}{tag}", statistics.median(cpus), min(cpus))
     with tempfile.TemporaryDirectory() as tmp:
         me, gid, env = _game(Path(tmp))
         base = [sys.executable, "-m", "pbem.cli.main"]
@@ -97,7 +127,7 @@ def bench_startup(report: Callable[..., None], repeat: int = 15) -> None:
             ("`pbem where GAME Berlin` (loads the engine)", ["where", gid, "Berlin"], None),
         ]
         # Interleaved rounds, after one warm-up round: a load on the machine touches every row alike.
-        times: dict[tuple[str, str], list[float]] = {}
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for round_ in range(repeat + 1):
             for tag, tree in trees:
                 tree_env = dict(env, PYTHONPATH=str(tree))
@@ -105,10 +135,14 @@ def bench_startup(report: Callable[..., None], repeat: int = 15) -> None:
                     t = _timed([*base, *args], me, tree_env)
                     if round_:
                         times.setdefault((tag, name), []).append(t)
-            for name, code in (("`import typer`, the floor", "import typer"), ("a bare `python3 -c pass`", "pass")):
+            for name, code in (("`import typer`", "import typer"), ("a bare `python3 -c pass`", "pass")):
                 t = _timed([sys.executable, "-c", code], me, env)
                 if round_:
                     times.setdefault(("", name), []).append(t)
         targets = {name: target for name, _, target in runs}
         for (tag, name), samples in times.items():
-            report(f"{name}{tag}", statistics.median(samples), min(samples), target_ms=targets.get(name))
+            walls = [wall for wall, _ in samples]
+            report(f"{name}{tag}", statistics.median(walls), min(walls), target_ms=targets.get(name))
+        for (tag, name), samples in times.items():
+            cpus = [cpu for _, cpu in samples]
+            report(f"  CPU: {name}{tag}", statistics.median(cpus), min(cpus))

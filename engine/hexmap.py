@@ -23,7 +23,6 @@ import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cached_property
-from itertools import compress
 
 import msgpack
 import numpy as np
@@ -32,6 +31,11 @@ from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
 
 MAP_FORMAT = "pbem-map"
 MAP_FORMAT_VERSION = 1
+TABLES_FORMAT = "pbem-map-tables"
+TABLES_FORMAT_VERSION = 1
+#: The neighbour tables a tables file holds, each as one byte per hex whose bit ``d``
+#: says the step in direction ``d`` is kept (the other tables derive from these).
+TABLES = ("land", "frozen", "sea")
 
 
 class Terrain(IntEnum):
@@ -143,7 +147,7 @@ class HexMap:
     def _validate_hexsides(self) -> None:
         """Every hexside reads the same from both of its hexes, and the map's rim is EDGE
         (one array pass: the world map has 300,000 hexsides and loads in every command)."""
-        nbr = np.asarray(self.neighbours, dtype=np.int64).reshape(-1, 6)
+        nbr = self._neighbour_array
         sides = np.frombuffer(self.sides, dtype=np.uint8).reshape(-1, 6)
         rim = nbr == NO_HEX
         if bad := np.argwhere(rim & (sides != Side.EDGE)).tolist():
@@ -165,7 +169,12 @@ class HexMap:
     @cached_property
     def neighbours(self) -> list[int]:
         """Flat ``size * 6`` neighbour table (NO_HEX off the map)."""
-        return _neighbour_table(self.grid)
+        return self._neighbour_array.ravel().tolist()
+
+    @cached_property
+    def _neighbour_array(self) -> np.ndarray:
+        """:attr:`neighbours` as a ``(size, 6)`` array."""
+        return _neighbour_array(self.grid)
 
     @cached_property
     def city_at(self) -> dict[int, City]:
@@ -210,58 +219,54 @@ class HexMap:
     def side(self, h: int, d: int) -> Side:
         return Side(self.sides[h * 6 + d])
 
-    def _hex_arrays(self) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The hexside tables as arrays for the neighbour tables' tests: (flat neighbour
-        list, neighbours, hexside kinds, hex kinds, terrains), neighbours off the map read
-        as hex 0 in the per-neighbour arrays and masked by the caller's ``on_map``."""
-        flat = self.neighbours
-        nbr = np.asarray(flat, dtype=np.int64).reshape(-1, 6)
+    def _hex_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The arrays the neighbour tables' tests read: (neighbours, whether each is on the
+        map, hexside kinds, hex kinds, terrains); neighbours off the map read as hex 0 in
+        the per-neighbour arrays and are masked by the caller with ``on_map``."""
+        nbr = self._neighbour_array
+        on_map = nbr != NO_HEX
         sides = np.frombuffer(self.sides, dtype=np.uint8).reshape(-1, 6)
         kind = np.frombuffer(self.kind, dtype=np.uint8)
         terrain = np.frombuffer(self.terrain, dtype=np.uint8)
-        return flat, nbr, sides, kind, terrain
+        return np.where(on_map, nbr, 0), on_map, sides, kind, terrain
 
-    @staticmethod
-    def _kept_rows(flat: list[int], ok: np.ndarray) -> list[tuple[int, ...]]:
-        """Each hex's neighbours (direction order) where ``ok``; the rows are cut from the
-        flat list by itertools: every command builds these tables, so no Python loop over hexsides."""
-        keep: list[bool] = ok.ravel().tolist()
-        any_kept: list[bool] = np.any(ok, axis=1).tolist()
-        return [
-            tuple(compress(flat[i : i + 6], keep[i : i + 6])) if kept else ()
-            for i, kept in zip(range(0, len(flat), 6), any_kept, strict=True)
-        ]
+    # The steps each table keeps, as ``(size, 6)`` boolean masks over :attr:`neighbours`.
+    # A tables file (:meth:`load_tables`) fills them in; otherwise they are computed here.
+
+    @cached_property
+    def _land_steps(self) -> np.ndarray:
+        other, on_map, sides, kind, _ = self._hex_arrays()
+        land = kind != Kind.SEA
+        return on_map & ((sides == Side.LAND) | (sides == Side.COAST)) & land[other] & land[:, None]  # type: ignore[no-any-return]
+
+    @cached_property
+    def _frozen_steps(self) -> np.ndarray:
+        other, on_map, sides, kind, terrain = self._hex_arrays()
+        land = kind != Kind.SEA
+        icecap = terrain == Terrain.ICECAP
+        return on_map & (sides == Side.SEA) & land[:, None] & land[other] & (icecap[:, None] | icecap[other])  # type: ignore[no-any-return]
+
+    @cached_property
+    def _sea_steps(self) -> np.ndarray:
+        other, on_map, sides, kind, terrain = self._hex_arrays()
+        sea = (kind != Kind.LAND) & (terrain != Terrain.ICECAP)
+        return on_map & ((sides == Side.SEA) | (sides == Side.COAST)) & sea[:, None] & sea[other]  # type: ignore[no-any-return]
 
     @cached_property
     def land_neighbours(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a land unit may step to (ignoring weather), in
         direction order: across a land or coast hexside into a hex with land."""
-        flat, nbr, sides, kind, _ = self._hex_arrays()
-        on_map = nbr != NO_HEX
-        land = kind != Kind.SEA
-        ok = on_map & ((sides == Side.LAND) | (sides == Side.COAST)) & land[np.where(on_map, nbr, 0)] & land[:, None]
-        return self._kept_rows(flat, ok)
+        return _rows(self._neighbour_array, self._land_steps)
 
     @cached_property
     def frozen_neighbours(self) -> list[tuple[int, ...]]:
         """Extra land steps across all-sea icecap hexsides, usable in severe winter."""
-        flat, nbr, sides, kind, terrain = self._hex_arrays()
-        on_map = nbr != NO_HEX
-        other = np.where(on_map, nbr, 0)
-        land = kind != Kind.SEA
-        icecap = terrain == Terrain.ICECAP
-        ok = on_map & (sides == Side.SEA) & land[:, None] & land[other] & (icecap[:, None] | icecap[other])
-        return self._kept_rows(flat, ok)
+        return _rows(self._neighbour_array, self._frozen_steps)
 
     @cached_property
     def sea_links(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a ship could step to if every canal were open."""
-        flat, nbr, sides, kind, terrain = self._hex_arrays()
-        on_map = nbr != NO_HEX
-        other = np.where(on_map, nbr, 0)
-        sea = (kind != Kind.LAND) & (terrain != Terrain.ICECAP)
-        ok = on_map & ((sides == Side.SEA) | (sides == Side.COAST)) & sea[:, None] & sea[other]
-        return self._kept_rows(flat, ok)
+        return _rows(self._neighbour_array, self._sea_steps)
 
     @cached_property
     def canal_hexes(self) -> frozenset[int]:
@@ -271,12 +276,17 @@ class HexMap:
     def land_table(self) -> np.ndarray:
         """:attr:`land_neighbours` as a ``(size + 1, 6)`` array for whole-map searches; rows
         are padded with ``size``, an extra hex of nobody (its own row is all padding)."""
-        return _padded(self.land_neighbours, self.size, self.size + 1)
+        table = _padded(self._neighbour_array, self._land_steps, self.size)
+        return np.vstack([table, np.full((1, 6), self.size, dtype=np.int64)])
 
     @cached_property
     def sea_table(self) -> np.ndarray:
         """:attr:`sea_neighbours` as a ``(size, 6)`` array padded with ``size``."""
-        return _padded(self.sea_neighbours, self.size, self.size)
+        closed = np.zeros(self.size, dtype=bool)
+        closed[list(self.canal_hexes)] = True
+        other, *_ = self._hex_arrays()
+        steps = self._sea_steps & ~closed[:, None] & ~closed[other]
+        return _padded(self._neighbour_array, steps, self.size)
 
     @cached_property
     def weather_zones(self) -> frozenset[int]:
@@ -292,9 +302,10 @@ class HexMap:
             cut.setdefault(c.a, set()).add(c.b)
             cut.setdefault(c.b, set()).add(c.a)
         # Only the few canal hexes lose a link: every other row is the sea link row itself.
-        return tuple(
-            tuple(o for o in row if o not in cut[h]) if h in cut else row for h, row in enumerate(self.sea_links)
-        )
+        rows = list(self.sea_links)
+        for h, gone in cut.items():
+            rows[h] = tuple(o for o in rows[h] if o not in gone)
+        return tuple(rows)
 
     @cached_property
     def sea_neighbours(self) -> list[tuple[int, ...]]:
@@ -302,10 +313,13 @@ class HexMap:
         opens a canal for a side that controls both its hexes)."""
         closed = self.canal_hexes
         # Only the rows of canal hexes and of their neighbours change; the others are kept whole.
-        return [
-            () if h in closed else row if closed.isdisjoint(row) else tuple(o for o in row if o not in closed)
-            for h, row in enumerate(self.sea_links)
-        ]
+        rows = list(self.sea_links)
+        for h in closed:
+            rows[h] = ()
+            for o in self.neighbours[h * 6 : h * 6 + 6]:
+                if o != NO_HEX and o not in closed:
+                    rows[o] = tuple(x for x in rows[o] if x not in closed)
+        return rows
 
     def is_port(self, h: int) -> bool:
         """A city on the coast that is not on a lake (damage is checked by the state)."""
@@ -382,6 +396,57 @@ class HexMap:
         except (KeyError, TypeError, ValueError) as exc:
             raise MapError(f"map file is malformed: {exc}") from exc
 
+    def tables_to_bytes(self) -> bytes:
+        """The compact form of the neighbour tables, shipped beside a packaged map so that
+        a process loads them instead of testing 333,000 hexsides: for each table of
+        :data:`TABLES` one byte per hex (bit ``d``: the step in direction ``d`` is kept),
+        pinned to this map's digest and to a hash of its own content."""
+        tables = {name: self._steps_bits(name) for name in TABLES}
+        doc = {
+            "format": TABLES_FORMAT,
+            "version": TABLES_FORMAT_VERSION,
+            "map": self.digest(),
+            "tables": tables,
+            "check": _tables_check(tables),
+        }
+        return zlib.compress(msgpack.packb(doc, use_bin_type=True), 9)
+
+    def load_tables(self, data: bytes) -> None:
+        """Take the neighbour tables from their compact form (:meth:`tables_to_bytes`).
+
+        Raises MapError, leaving the tables to be computed from the map, if the form is
+        damaged, of another format, or made for another map (the map's digest differs)."""
+        try:
+            doc = msgpack.unpackb(zlib.decompress(data), raw=False)
+        except (zlib.error, ValueError, msgpack.ExtraData) as exc:
+            raise MapError(f"map tables are damaged: {exc}") from exc
+        if not isinstance(doc, dict) or doc.get("format") != TABLES_FORMAT:
+            raise MapError("not a pbem map tables file")
+        if doc.get("version") != TABLES_FORMAT_VERSION:
+            raise MapError(f"map tables format version {doc.get('version')} is not supported")
+        if doc.get("map") != self.digest():
+            raise MapError("map tables were made for another map (its digest differs)")
+        tables = doc.get("tables")
+        if (
+            not isinstance(tables, dict)
+            or sorted(tables) != sorted(TABLES)
+            or any(not isinstance(b, bytes) or len(b) != self.size for b in tables.values())
+            or doc.get("check") != _tables_check(tables)
+        ):
+            raise MapError("map tables are damaged (their content does not match their hash)")
+        bits = np.array([1 << d for d in DIRECTIONS], dtype=np.uint8)
+        for name in TABLES:
+            steps = (np.frombuffer(tables[name], dtype=np.uint8)[:, None] & bits) != 0
+            # A step off the map would put NO_HEX in a row: no honest file has one.
+            if (steps & (self._neighbour_array == NO_HEX)).any():
+                raise MapError(f"map tables are damaged (table '{name}' steps off the map)")
+            self.__dict__[f"_{name}_steps"] = steps  # fills the cached property
+
+    def _steps_bits(self, name: str) -> bytes:
+        steps: np.ndarray = getattr(self, f"_{name}_steps")
+        weights = np.array([1 << d for d in DIRECTIONS], dtype=np.uint8)
+        return (steps.astype(np.uint8) * weights).sum(axis=1, dtype=np.uint8).tobytes()  # type: ignore[no-any-return]
+
     def digest(self) -> str:
         """SHA-256 of the canonical form: pins the map in a game's genesis."""
         return self._digest
@@ -391,16 +456,52 @@ class HexMap:
         return hashlib.sha256(self.to_bytes()).hexdigest()
 
 
-def _padded(rows: list[tuple[int, ...]], pad: int, height: int) -> np.ndarray:
-    table = np.full((height, 6), pad, dtype=np.int64)
-    for h, row in enumerate(rows):
-        if row:
-            table[h, : len(row)] = row
-    return table
+def _tables_check(tables: dict[str, bytes]) -> str:
+    return hashlib.sha256(b"".join(tables[name] for name in TABLES)).hexdigest()
+
+
+def _rows(nbr: np.ndarray, steps: np.ndarray) -> list[tuple[int, ...]]:
+    """Each hex's neighbours where ``steps``, in direction order, as tuples.
+
+    Every command that asks the engine builds these tables, and 55,000 tuples made one
+    by one in Python cost more than the rest of loading the map.  So the rows that keep
+    a step are written as one msgpack array of arrays by array operations, every
+    neighbour as a fixed-width unsigned integer (a form msgpack reads though it is not
+    the shortest), and msgpack's C unpacker makes the tuples; the others stay empty."""
+    size = len(steps)
+    kept = np.flatnonzero(steps.any(axis=1))
+    steps = steps[kept]
+    values = np.where(steps, nbr[kept], 0)
+    n = len(kept)
+    marker, width = (0xCD, 2) if int(values.max(initial=0)) <= 0xFFFF else (0xCE, 4)
+    slot = np.empty((n, 1 + 6 * (1 + width)), dtype=np.uint8)  # array header, six numbers
+    slot[:, 0] = 0x90 | steps.sum(axis=1, dtype=np.uint8)
+    cells = slot[:, 1:].reshape(n, 6, 1 + width)
+    cells[:, :, 0] = marker
+    cells[:, :, 1:] = values.astype(f">u{width}").view(np.uint8).reshape(n, 6, width)
+    keep = np.empty(slot.shape, dtype=bool)
+    keep[:, 0] = True
+    keep[:, 1:] = np.repeat(steps, 1 + width, axis=1)
+    packed = b"\xdd" + n.to_bytes(4, "big") + slot[keep].tobytes()
+    rows: list[tuple[int, ...]] = [()] * size
+    for h, row in zip(kept.tolist(), msgpack.unpackb(packed, use_list=False), strict=True):
+        rows[h] = row
+    return rows
+
+
+def _padded(nbr: np.ndarray, steps: np.ndarray, pad: int) -> np.ndarray:
+    """The rows of :func:`_rows` as a ``(size, 6)`` array, each padded with ``pad``."""
+    first = np.argsort(~steps, axis=1, kind="stable")  # kept directions first, in order
+    return np.take_along_axis(np.where(steps, nbr, pad), first, axis=1).astype(np.int64)
 
 
 def _neighbour_table(grid: HexGrid) -> list[int]:
-    """Vectorised version of :meth:`HexGrid.neighbour_table` (the map is large)."""
+    """The flat neighbour list of :meth:`HexGrid.neighbour_table`, computed by arrays."""
+    return _neighbour_array(grid).ravel().tolist()
+
+
+def _neighbour_array(grid: HexGrid) -> np.ndarray:
+    """Vectorised version of :meth:`HexGrid.neighbour_table` (the map is large), ``(size, 6)``."""
     w, hgt = grid.width, grid.height
     ids = np.arange(grid.size, dtype=np.int64)
     rows, cols = ids // w, ids % w
@@ -418,4 +519,4 @@ def _neighbour_table(grid: HexGrid) -> list[int]:
         if not grid.wrap:
             off |= (raw_c2 < 0) | (raw_c2 >= w)
         table[:, d] = np.where(off, NO_HEX, r2 * w + c2)
-    return table.ravel().tolist()
+    return table

@@ -10,6 +10,7 @@ rides along as ``World.schedule`` for the monthly arrivals.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from functools import cache
 from importlib import resources
@@ -18,7 +19,7 @@ import msgpack
 
 from engine import scenario as scenario_data
 from engine.actions import StateError
-from engine.hexmap import HexMap
+from engine.hexmap import HexMap, MapError
 from engine.scenario import Scenario, ScenarioError
 from engine.sequence import STEP_INDEX
 from engine.state import GameState
@@ -26,6 +27,9 @@ from engine.war import add_to_pool, enter_war, units_to_pool
 from engine.world import CountryInfo, World
 
 MAP_FILE = "world.map"
+#: The map's neighbour tables in their compact form (:meth:`HexMap.tables_to_bytes`),
+#: made by ``python -m scenarios.maptables`` whenever the map is regenerated.
+TABLES_FILE = "world.tables"
 
 
 @cache
@@ -37,7 +41,22 @@ def world_map() -> HexMap:
     the map would compute, without compressing 55,000 hexes again on every start, and
     without depending on the local compression library agreeing byte for byte."""
     data = resources.files("scenarios").joinpath(MAP_FILE).read_bytes()
-    return HexMap.from_bytes(data, digest=hashlib.sha256(data).hexdigest())
+    try:
+        tables = resources.files("scenarios").joinpath(TABLES_FILE).read_bytes()
+    except OSError:
+        tables = None
+    return load_packaged_map(data, tables)
+
+
+def load_packaged_map(data: bytes, tables: bytes | None) -> HexMap:
+    """A map file and the compact form of its tables.  Tables that are missing, damaged
+    or made for another map are computed from the map instead: the same tables, tens of
+    milliseconds later (a test keeps the shipped ones in step with the shipped map)."""
+    hexmap = HexMap.from_bytes(data, digest=hashlib.sha256(data).hexdigest())
+    if tables is not None:
+        with contextlib.suppress(MapError):
+            hexmap.load_tables(tables)
+    return hexmap
 
 
 @cache

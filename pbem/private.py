@@ -9,15 +9,12 @@ changed behind the owner's back.
 
 from __future__ import annotations
 
-import logging
-import shlex
 import stat
 from pathlib import Path
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
 
-log = logging.getLogger("pbem")
 _reported: set[Path] = set()
 
 
@@ -34,7 +31,11 @@ def check(path: Path) -> bool:
     want = PRIVATE_DIR if stat.S_ISDIR(st.st_mode) else PRIVATE_FILE
     if path not in _reported:
         _reported.add(path)
-        log.warning(
+        # Imported here: the warning is rare, and every command opens the store.
+        import logging
+        import shlex
+
+        logging.getLogger("pbem").warning(
             "warning: %s is open to other users (mode %03o); run: chmod %03o %s",
             path,
             mode,

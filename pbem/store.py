@@ -32,10 +32,13 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pbem import durable, private, wire
+from pbem import durable, private
 from pbem.errors import PbemError
-from pbem.turnfile import TurnFile
+
+if TYPE_CHECKING:
+    from pbem.turnfile import TurnFile
 
 STORE_DIR = ".pbem"
 #: The most refused files ``.pbem/rejected/`` keeps, in number and in bytes (16 files
@@ -141,6 +144,8 @@ class Workspace:
         journal = self.store / "journal"
         data = read_bytes(journal)
         if data is not None:
+            from pbem import wire  # only with a journal: a look at a game reads no msgpack
+
             entries = wire.unpack(data, wire.Limits(max_bytes=1 << 30, max_bin=1 << 30, max_map=4, max_array=100_000))
             self._apply(entries["writes"])
             self.recovered_deletions |= {rel for rel, content in entries["writes"] if content is None}
@@ -167,6 +172,8 @@ class Workspace:
         for rel in tx.writes:  # paths are built by this package; refuse anything escaping the workspace
             if rel.startswith("/") or ".." in Path(rel).parts:
                 raise PbemError("internal error: a store path escapes the workspace", "store")
+        from pbem import wire  # here, not at the top: a look at a game writes nothing
+
         writes = [[rel, tx.writes[rel]] for rel in sorted(tx.writes)]
         crash_point()
         _private_write(self.store / "journal", wire.pack({"writes": writes}))

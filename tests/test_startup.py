@@ -1,5 +1,5 @@
-"""Start-up: `pbem status` and `pbem show` load neither the engine nor NumPy nor
-cryptography nor typer's pydantic layer; commands are found without importing them all.
+"""Start-up: `pbem status`, `pbem show` and `pbem where #ID` load neither the engine nor
+NumPy nor cryptography nor typer; commands are found without importing them all.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from pbem.cli.main import COMMANDS, app, main, module_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a look at a game must not import: the rules engine and what only it needs, the
-#: signatures' cryptography, and the pydantic layer typer uses for its own parsing.
-HEAVY = ("engine", "numpy", "cryptography", "pydantic", "pydantic_core", "scenarios")
+#: signatures' cryptography, and typer (with the pydantic layer it uses for its parsing).
+HEAVY = ("engine", "numpy", "cryptography", "pydantic", "pydantic_core", "scenarios", "typer", "click")
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +62,14 @@ def _fresh(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[str, list[s
     return "\n".join(lines) + "\n", json.loads(modules)
 
 
-@pytest.mark.parametrize("argv", [["status"], ["show", "GAME"], ["show", "GAME", "--enemy", "--no-units"]])
+@pytest.mark.parametrize(
+    "argv", [["status"], ["show", "GAME"], ["show", "GAME", "--enemy", "--no-units"], ["where", "GAME", "#1"]]
+)
 def test_a_look_at_a_game_imports_no_engine(joined: tuple[Path, str, dict[str, str]], argv: list[str]) -> None:
     ws, gid, env = joined
     argv = [gid if a == "GAME" else a for a in argv]
     out, modules = _fresh(argv, ws, env)
-    assert gid in out
+    assert (gid if argv[0] != "where" else "#1 ") in out
     assert [m for m in modules if m in HEAVY] == []
     # the same words as typer's own reading of the command line
     typed = CliRunner(env=env).invoke(app, ["-w", str(ws), *argv])
@@ -121,3 +123,74 @@ def test_global_options_are_read_before_the_command(
     assert out == CliRunner(env=env).invoke(app, ["-w", str(ws), "status", gid]).output
     assert plain.run(main, COMMANDS, ["-w", str(ws), "show", "nosuchgame"]) == 1  # a user error: one line, status 1
     assert "no game nosuchgame" in capsys.readouterr().err
+
+
+def test_a_user_error_in_a_look_is_one_line_without_typer(joined: tuple[Path, str, dict[str, str]]) -> None:
+    ws, _, env = joined
+    code = (
+        "import sys\n"
+        "sys.argv = ['pbem', 'show', 'nosuchgame']\n"
+        "from pbem.cli.main import run\n"
+        "try:\n    run()\nexcept SystemExit as exc:\n"
+        "    print(exc.code, 'typer' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ws, env=env, capture_output=True, text=True)
+    assert done.stdout == "1 False\n"
+    assert done.stderr.splitlines() == [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert len(done.stderr.splitlines()) == 1
+    typed = CliRunner(env=env).invoke(app, ["-w", str(ws), "show", "nosuchgame"])
+    assert typed.exit_code == 1 and typed.stderr == done.stderr
+
+
+def test_an_internal_error_is_one_line_and_status_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.cli.basics import user_errors
+
+    @user_errors
+    def broken() -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.delenv("PBEM_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as exc:
+        broken()
+    assert exc.value.code == 2
+    monkeypatch.setenv("PBEM_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        broken()
+
+
+def test_a_typer_exit_passes_through_the_error_guard() -> None:
+    import typer
+
+    from pbem.cli.basics import user_errors
+
+    @user_errors
+    def leaves() -> None:
+        raise typer.Exit(3)
+
+    with pytest.raises(typer.Exit):
+        leaves()
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
+def test_echo_writes_what_typer_writes(encoding: str) -> None:
+    import io
+
+    import typer
+
+    from pbem.cli.basics import echo
+
+    class Kept(io.BytesIO):
+        def close(self) -> None:  # typer's UTF-8 wrapper closes the buffer when it goes
+            pass
+
+    line = "Zürich — 3 units"
+    ours, theirs = Kept(), Kept()
+    for raw, write in ((ours, echo), (theirs, typer.echo)):
+        stream = io.TextIOWrapper(raw, encoding=encoding)
+        old, sys.stdout = sys.stdout, stream
+        try:
+            write(line)
+        finally:
+            sys.stdout = old
+        stream.flush()
+    assert ours.getvalue() == theirs.getvalue() == (line + "\n").encode()

@@ -1,29 +1,27 @@
-"""What every command of pbem/cli/game_cmd.py and bot_cmd.py shares: errors, the workspace option."""
+"""What the commands share: errors, output, the workspace option (typer-made)."""
 
 from __future__ import annotations
 
-import functools
-import os
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 
-from pbem.errors import PbemError
+from pbem.cli.basics import WORKSPACE_ENV, WORKSPACE_FLAGS, WORKSPACE_HELP, echo, fail, user_errors, workspace
 from pbem.store import Workspace
 
-F = TypeVar("F", bound=Callable[..., Any])
+__all__ = ["WorkspaceOpt", "fail", "solo_answers", "typer_names", "user_errors", "workspace"]
 
 WorkspaceOpt = Annotated[
-    Path | None,
-    typer.Option("--workspace", "-w", envvar="PBEM_WORKSPACE", help="Game workspace (default: .)"),
+    Path | None, typer.Option(WORKSPACE_FLAGS[0], WORKSPACE_FLAGS[1], envvar=WORKSPACE_ENV, help=WORKSPACE_HELP)
 ]
 
 
-def workspace(path: Path | None) -> Workspace:
-    return Workspace(path if path is not None else Path.cwd())
+def typer_names(namespace: dict[str, Any]) -> None:
+    """Give a module that imports typer only when typer runs it (see pbem/cli/show_cmd.py)
+    the names its annotations use, for typer to read them."""
+    namespace.setdefault("typer", typer)
+    namespace.setdefault("WorkspaceOpt", WorkspaceOpt)
 
 
 def solo_answers(ws: Workspace, gid: str) -> None:
@@ -35,34 +33,4 @@ def solo_answers(ws: Workspace, gid: str) -> None:
     from pbem import solo
 
     for line in solo.answer(ws, gid):
-        typer.echo(line)
-
-
-def fail(message: str) -> None:
-    typer.echo(message, err=True)
-    raise typer.Exit(1)
-
-
-def user_errors(fn: F) -> F:
-    """Turn every error into one line on stderr and exit status 1: no traceback reaches a user."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except typer.Exit:
-            raise
-        except PbemError as exc:
-            fail(f"error: {exc}")
-        except OSError as exc:
-            fail(f"error: {exc.strerror or exc}: {Path(exc.filename).name if exc.filename else ''}".rstrip(": "))
-        except KeyboardInterrupt:
-            fail("interrupted")
-        except Exception as exc:
-            if os.environ.get("PBEM_DEBUG"):
-                raise
-            line = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
-            print(f"internal error: {line} (set PBEM_DEBUG=1 for details)", file=sys.stderr)
-            raise typer.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
+        echo(line)

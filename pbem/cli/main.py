@@ -2,6 +2,8 @@
 
 A command's module is imported only when that command runs (help imports them all):
 a command pays for its own imports only, so `pbem status` starts without the engine.
+Typer itself is imported only when it reads the command line (:func:`run`): the root
+app is made on first use (``app``, :func:`make_app`).
 """
 
 from __future__ import annotations
@@ -10,13 +12,12 @@ import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
-import typer.main
-from typer.core import TyperGroup
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pbem.cli import plain
+
+if TYPE_CHECKING:
+    import typer
 
 #: Every command, in the order help lists them, with the module of pbem/cli that
 #: defines it (its ``register(app)`` adds it).
@@ -61,37 +62,14 @@ COMMANDS = {
 
 def module_commands(module: str) -> dict[str, Any]:
     """The commands that ``pbem.cli.<module>`` registers, built for the command line."""
+    import typer
+    import typer.main
+
     scratch = typer.Typer()
     importlib.import_module(f"pbem.cli.{module}").register(scratch)
     return dict(typer.main.get_group(scratch).commands)
 
 
-class LazyGroup(TyperGroup):
-    """The root group: knows every command's name, builds a command when it is asked for."""
-
-    # The command and context types are click's, which typer ships in its own copy from
-    # version 0.2x on; Any keeps this file independent of where they come from.
-    def list_commands(self, ctx: Any) -> list[str]:
-        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        if cmd_name not in self.commands and cmd_name in COMMANDS:
-            for name, command in module_commands(COMMANDS[cmd_name]).items():
-                self.commands.setdefault(name, command)
-        return super().get_command(ctx, cmd_name)
-
-
-app = typer.Typer(
-    name="pbem",
-    cls=LazyGroup,
-    help="World War 2 by e-mail: signed turn files, hidden deployment, fair dice without a referee.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-@app.callback()
 def main(
     workspace: Annotated[
         Path | None,
@@ -110,11 +88,52 @@ def main(
         os.environ["PBEM_HOME"] = str(home)
 
 
+def make_app() -> typer.Typer:
+    """The root app: knows every command's name, builds a command when it is asked for."""
+    import typer
+    from typer.core import TyperGroup
+
+    from pbem.cli.common import typer_names
+
+    typer_names(globals())  # the global options' annotations name typer
+
+    class LazyGroup(TyperGroup):
+        # The command and context types are click's, which typer ships in its own copy from
+        # version 0.2x on; Any keeps this file independent of where they come from.
+        def list_commands(self, ctx: Any) -> list[str]:
+            return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
+
+        def get_command(self, ctx: Any, cmd_name: str) -> Any:
+            if cmd_name not in self.commands and cmd_name in COMMANDS:
+                for name, command in module_commands(COMMANDS[cmd_name]).items():
+                    self.commands.setdefault(name, command)
+            return super().get_command(ctx, cmd_name)
+
+    root = typer.Typer(
+        name="pbem",
+        cls=LazyGroup,
+        help="World War 2 by e-mail: signed turn files, hidden deployment, fair dice without a referee.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    root.callback()(main)
+    return root
+
+
+def __getattr__(name: str) -> Any:
+    # `from pbem.cli.main import app` (the tests, typer's runner) makes the app on first use.
+    if name == "app":
+        globals()["app"] = made = make_app()
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def run() -> None:
-    # A plain command line runs without typer's parameter layer (see pbem/cli/plain.py).
+    # A plain command line runs without typer (see pbem/cli/plain.py).
     status = plain.run(main, COMMANDS, sys.argv[1:])
     if status is None:
-        app()
+        make_app()()
     else:
         sys.exit(status)
 

@@ -2,12 +2,17 @@
 
 From its version 0.2x on, typer checks every parameter's value with pydantic, whose
 import alone takes longer than the 150 ms a look at a game may take
-(docs/performance.md).  The commands' parameters are plain: strings, whole numbers,
-paths, flags.  For a command line made only of those, this module reads it from the
-same annotations typer reads and calls the same function.  Whatever it does not take
-exactly (help, a mistake, a parameter of another shape, a command group) makes
-:func:`run` return None, and typer parses the command line as always, with its own
-messages: the two can differ in speed only.
+(docs/performance.md), and importing typer itself takes a third of that budget.  The
+commands' parameters are plain: strings, whole numbers, paths, flags.  For a command
+line made only of those, this module reads it from the same annotations typer reads and
+calls the same function.  Whatever it does not take exactly (help, a mistake, a
+parameter of another shape, a command group) makes :func:`run` return None, and typer
+parses the command line as always, with its own messages: the two can differ in speed
+only.
+
+The annotations are read with light stand-ins for ``typer.Option`` and
+``typer.Argument`` (:data:`STAND_IN`), so a command that a module lists in its
+``PLAIN`` table runs without typer ever being imported (pbem/cli/show_cmd.py).
 """
 
 from __future__ import annotations
@@ -21,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import typer
-from typer.models import ArgumentInfo, OptionInfo
+from pbem.cli.basics import is_typer_exit, workspace_option
 
 #: The value types read here; anything else is left to typer.
 PLAIN = (str, int, Path, bool)
@@ -44,14 +48,57 @@ class _Param:
     high: float | None
 
 
+class _Declared:
+    """What ``typer.Option(...)`` or ``typer.Argument(...)`` declared, read as typer's
+    own ``OptionInfo`` and ``ArgumentInfo`` are (what is not given reads as None)."""
+
+    def __init__(self, default: Any = ..., *param_decls: str, **given: Any) -> None:
+        self.default = default
+        self.param_decls = param_decls
+        self.given = given
+
+    def __getattr__(self, name: str) -> Any:
+        return self.__dict__["given"].get(name)
+
+
+class OptionInfo(_Declared):
+    pass
+
+
+class ArgumentInfo(_Declared):
+    pass
+
+
+class _StandIn:
+    """The names of typer that the commands' annotations use; any other fails to
+    evaluate, and typer reads that command."""
+
+    Option = OptionInfo
+    Argument = ArgumentInfo
+
+
+STAND_IN = _StandIn()
+
+
+def _option_kind(info: Any) -> str | None:
+    """ "option" or "argument" for typer's declarations or the stand-ins' (by class name:
+    typer's own are met only in aliases made with typer, after it was imported)."""
+    return {"OptionInfo": "option", "ArgumentInfo": "argument"}.get(type(info).__name__)
+
+
 def _params(fn: Callable[..., Any]) -> list[_Param]:
-    hints = typing.get_type_hints(fn, include_extras=True)
+    names = {**inspect.unwrap(fn).__globals__, "typer": STAND_IN, "WorkspaceOpt": workspace_option(STAND_IN)}
+    try:
+        signature = inspect.signature(fn, globals=names, eval_str=True)
+    except Exception:  # a name of typer that the stand-in lacks, say
+        raise _NotPlain(fn.__name__) from None
     out = []
-    for name, p in inspect.signature(fn).parameters.items():
-        hint = hints.get(name)
+    for name, p in signature.parameters.items():
+        hint = p.annotation
         meta = getattr(hint, "__metadata__", ())
-        info = meta[0] if meta else None
-        if not isinstance(info, ArgumentInfo | OptionInfo) or info.callback or info.parser or info.default_factory:
+        info: Any = meta[0] if meta else None
+        kind = _option_kind(info)
+        if kind is None or info.callback or info.parser or info.default_factory:
             raise _NotPlain(name)
         inner = hint.__origin__  # type: ignore[union-attr]
         if typing.get_origin(inner) is list:  # a list of values (e.g. several files) is typer's to read
@@ -61,7 +108,7 @@ def _params(fn: Callable[..., Any]) -> list[_Param]:
             raise _NotPlain(name)
         default = p.default if p.default is not inspect.Parameter.empty else ...
         flags: dict[str, Any] = {}
-        if isinstance(info, OptionInfo):
+        if kind == "option":
             if info.prompt or info.is_eager or info.count or info.exists or info.resolve_path:
                 raise _NotPlain(name)
             decls = [d for d in (info.default, *(info.param_decls or ())) if isinstance(d, str)]
@@ -73,7 +120,7 @@ def _params(fn: Callable[..., Any]) -> list[_Param]:
                 if off:
                     flags[off.strip()] = False
         envvar = info.envvar if isinstance(info.envvar, str) else None
-        out.append(_Param(name, kinds[0], default, isinstance(info, ArgumentInfo), flags, envvar, info.min, info.max))
+        out.append(_Param(name, kinds[0], default, kind == "argument", flags, envvar, info.min, info.max))
     return out
 
 
@@ -135,9 +182,15 @@ def parse(fn: Callable[..., Any], args: list[str]) -> dict[str, Any]:
 
 
 def command(module: str, name: str) -> Callable[..., Any]:
-    """The function of command ``name``, which ``pbem.cli.<module>`` registers."""
+    """The function of command ``name``, which ``pbem.cli.<module>`` registers (its
+    ``PLAIN`` table, if it has one, names it without typer)."""
+    found = importlib.import_module(f"pbem.cli.{module}")
+    if name in getattr(found, "PLAIN", {}):
+        return found.PLAIN[name]  # type: ignore[no-any-return]
+    import typer
+
     scratch = typer.Typer()
-    importlib.import_module(f"pbem.cli.{module}").register(scratch)
+    found.register(scratch)
     for info in scratch.registered_commands:
         if info.name == name and info.callback is not None:
             return info.callback
@@ -163,6 +216,12 @@ def run(root: Callable[..., Any], commands: dict[str, str], argv: list[str]) -> 
         return None
     try:
         fn(**fn_args)
-    except typer.Exit as exc:
-        return exc.exit_code
+    except SystemExit as exc:
+        if isinstance(exc.code, int):
+            return exc.code
+        raise
+    except Exception as exc:
+        if is_typer_exit(exc):
+            return exc.exit_code  # type: ignore[attr-defined,no-any-return]
+        raise
     return 0

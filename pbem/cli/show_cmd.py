@@ -1,17 +1,22 @@
 """Looking at a game: `pbem status`, `pbem show` and `pbem where`.
 
 They answer from the game's overview, without the rules engine, so they start fast;
-only the allowed orders and a search around a place load the engine.
+only the allowed orders and a search around a place load the engine.  They run without
+typer too (:data:`PLAIN`): their annotations name ``typer`` and ``WorkspaceOpt``, which
+this module receives only when typer registers its commands (:func:`register`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
-import typer
-
-from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.basics import echo, user_errors, workspace
 from pbem.errors import PbemError
+
+if TYPE_CHECKING:
+    import typer
+
+    from pbem.cli.common import WorkspaceOpt
 
 
 @user_errors
@@ -25,7 +30,7 @@ def status(
 
     ws = workspace(ws_path)
     for line in lines(ws, ws.resolve_game(game) if game else None, archived=all_games):
-        typer.echo(line)
+        echo(line)
 
 
 @user_errors
@@ -53,7 +58,7 @@ def show(
     which = Filter("enemy" if enemy else "all" if all_sides else "mine", country, near, radius)
     ws = workspace(ws_path)
     for line in show_game(ws, ws.resolve_game(game), legal_limit=legal, units=units, which=which):
-        typer.echo(line)
+        echo(line)
 
 
 @user_errors
@@ -68,11 +73,18 @@ def where(
 
     ws = workspace(ws_path)
     for line in where_is(ws, ws.resolve_game(game), what, radius=radius):
-        typer.echo(line)
+        echo(line)
+
+
+#: The commands that pbem/cli/plain.py may run without typer, by name.
+PLAIN: dict[str, Any] = {"status": status, "show": show, "where": where}
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    from pbem.cli.common import typer_names
+
+    typer_names(globals())
     app.command("status")(status)
     app.command("show")(show)
     app.command("where")(where)

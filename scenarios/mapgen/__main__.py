@@ -1,4 +1,4 @@
-"""``python -m scenarios.mapgen [--png]``: rebuild scenarios/world.map (and the docs renders)."""
+"""``python -m scenarios.mapgen [--png]``: rebuild scenarios/world.map, its tables (and the docs renders)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from engine.hexmap import Kind
+from scenarios.maptables import write_tables
 
 from .build import build_world
 
@@ -31,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         f"major ports {sum(c.major_port for c in hexmap.cities)}, resources {len(hexmap.resources)}"
     )
     print(f"wrote {args.out} ({len(data)} bytes), digest {hexmap.digest()[:16]}")
+    tables = Path(args.out).with_suffix(".tables")
+    print(f"wrote {tables} ({write_tables(hexmap, tables)} bytes)")
     if args.verbose:
         for n in notes:
             print("  " + n)
