@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from pbem import durable
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # No test cuts the power, so no test needs the disk flushes; tests/protocol/test_durable.py
+    # turns them back on to prove the writes are flushed, and processes the tests start
+    # afresh (the mail daemons, run_cli.py) flush as players' do.
+    durable.FSYNC = False
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
