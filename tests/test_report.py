@@ -35,10 +35,13 @@ def replay() -> list[tuple[GameState, report.FileReport, GameState]]:
     genesis = protocol.Genesis(files[0].body)
     game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
     out = []
+    # Each file's "after" is an independent copy, so it serves as the next file's "before".
+    before = api.deserialize(api.serialize(game.state), scenario="1939")
     for tf in files[2:]:
-        before = api.deserialize(api.serialize(game.state), scenario="1939")
         rep = report.apply_reported(game, protocol.authenticate(genesis, tf))
-        out.append((before, rep, api.deserialize(api.serialize(game.state), scenario="1939")))
+        after = api.deserialize(api.serialize(game.state), scenario="1939")
+        out.append((before, rep, after))
+        before = after
     return out
 
 

@@ -9,16 +9,23 @@ import sys
 from pathlib import Path
 
 from pbem import turn, turnfile
+from tests.protocol import forked_cli
 from tests.protocol.conftest import Duo
 
 RUN = Path(__file__).with_name("run_cli.py")
 
 
-def cli(args: list[str], home: Path, crash_at: int | None = None) -> subprocess.CompletedProcess[str]:
+def cli(
+    args: list[str], home: Path, crash_at: int | None = None, fresh: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``pbem ARGS`` in a process of its own: a forked child of this one (quick), or with
+    ``fresh`` a new interpreter."""
     env = dict(os.environ, PBEM_HOME=str(home))
     env.pop("PBEM_CRASH_AT", None)
     if crash_at is not None:
         env["PBEM_CRASH_AT"] = str(crash_at)
+    if not fresh:
+        return forked_cli.run(args, env)
     return subprocess.run(
         [sys.executable, str(RUN), *args], env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
     )
@@ -39,7 +46,7 @@ def test_kill_at_every_step_of_an_import(duo: Duo, tmp_path: Path) -> None:
 
     ref = tmp_path / "reference"
     shutil.copytree(duo.allies.ws.root, ref)
-    done = cli(["import", str(incoming), "--workspace", str(ref)], duo.allies.home)
+    done = cli(["import", str(incoming), "--workspace", str(ref)], duo.allies.home, fresh=True)
     assert done.returncode == 0, done.stderr
     expected = tree(ref)
     assert any(k.startswith("outbox/") and "allies" in k for k in set(expected) - set(tree(duo.allies.ws.root)))

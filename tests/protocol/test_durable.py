@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,26 @@ def test_atomic_write_replaces_content_and_leaves_no_temp_file(tmp_path: Path) -
     assert target.read_bytes() == b"new"
     assert os.stat(target).st_mode & 0o777 == 0o600
     assert sorted(p.name for p in target.parent.iterdir()) == ["f.bin"]
+
+
+def test_a_durable_write_flushes_the_file_and_then_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(durable, "FSYNC", True)  # as players run it; the suite runs without
+    flushed: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (flushed.append(os.fstat(fd).st_ino), real(fd))[1])
+    target = tmp_path / "f"
+    durable.atomic_write(target, b"x")
+    assert flushed == [target.stat().st_ino, tmp_path.stat().st_ino]
+    flushed.clear()
+    durable.atomic_write(target, b"y", durable=False)
+    assert flushed == []
+
+
+def test_writes_are_flushed_unless_the_test_suite_says_otherwise() -> None:
+    fresh = subprocess.run(
+        [sys.executable, "-c", "from pbem import durable; print(durable.FSYNC)"], capture_output=True, text=True
+    )
+    assert fresh.stdout.strip() == "True", fresh.stderr
 
 
 def test_step_hook_runs_before_and_after_the_rename(tmp_path: Path) -> None:

@@ -86,15 +86,22 @@ def test_suggest_at_the_1939_deployment_gives_what_bot_play_gives(deployment_gam
     assert by_hand == by_bot
 
 
-@pytest.fixture
-def first_movement(deployment_game: Path, tmp_path: Path) -> Duo:
-    """The copied game moved on to the Axis' first movement phase (overrun passed by hand)."""
-    duo = copy_game(deployment_game, tmp_path)
+@pytest.fixture(scope="module")
+def movement_game(deployment_game: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The game moved on to the Axis' first movement phase (overrun passed by hand)."""
+    duo = copy_game(deployment_game, tmp_path_factory.mktemp("movement39"))
     duo.play_until(lambda d: phase(d) == "axis.overrun" and d.to_move() == "axis", limit=20)
     turn.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
     work = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work
     assert engine_link.api().decision(work.state).phase == "axis.first_movement"
-    return duo
+    engine_link.use(None)
+    yield duo.axis.ws.root.parent
+
+
+@pytest.fixture
+def first_movement(movement_game: Path, tmp_path: Path) -> Duo:
+    """An independent copy of the game at the Axis' first movement phase."""
+    return copy_game(movement_game, tmp_path)
 
 
 def pending(duo: Duo) -> dict[str, Any]:
