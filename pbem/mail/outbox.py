@@ -19,10 +19,23 @@ from typing import Any
 from pbem.mail import smtp
 from pbem.mail.config import MailConfig
 from pbem.mail.exchange_api import Exchange
-from pbem.mail.message import TURN_NAME, build_text_mail, build_turn_mail, parse_turn_name, sha256_hex, turn_message_id
+from pbem.mail.logline import game_context
+from pbem.mail.message import (
+    TURN_NAME,
+    build_text_mail,
+    build_turn_mail,
+    clean_address,
+    parse_turn_name,
+    sha256_hex,
+    turn_message_id,
+)
 from pbem.mail.notify import turn_mail_text
 from pbem.mail.outqueue import Entry, SendQueue
+from pbem.mail.store import crash_point
 from pbem.mail.threads import ThreadBook
+
+# How long a worker may hold a mail it is sending before another worker sends it instead.
+DEFAULT_LEASE_SECONDS = 300.0
 
 log = logging.getLogger("pbem.mail")
 
@@ -42,6 +55,13 @@ class Outbox:
         self._hash_cache: dict[tuple[str, int, int], str] = {}
         self._outbox_mark: tuple[tuple[str, int], ...] = ()
         self._warned: set[str] = set()
+        self.worker = ""
+        self.lease_seconds = DEFAULT_LEASE_SECONDS
+
+    def start(self) -> None:
+        """Mails this worker (or this lone daemon) was sending when it was stopped are due again."""
+        with self.queue.locked():
+            self.queue.release_leases(self.worker)
 
     def files(self) -> list[Path]:
         try:
@@ -70,44 +90,51 @@ class Outbox:
     def enqueue(self, count: Callable[[str], None]) -> None:
         """Queue every new file of outbox/; ``count`` hears \"queued\" for each."""
         self._outbox_mark = self.mark()
-        queued = False
+        fresh = []
         for path in self.files():
             digest = self._digest(path)
             turn = parse_turn_name(path.name)
-            if digest is None or turn is None:
-                continue
-            key = f"{path.name}:{digest}"
-            if key in self.queue:
-                continue
-            try:
-                info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
-                recipient = str(info.opponent_email or "").strip()
-            except Exception as err:
-                self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
-                continue
-            if "@" not in recipient:
-                self._warn_once(key, f"{path.name} waits in outbox/: no opponent address known for game {turn.game_id}")
-                continue
-            message_id = turn_message_id(turn, digest, self.config.domain)
-            references = self.threads.references(turn.game_id)
-            self.queue.add(
-                Entry(
-                    key=key,
-                    kind="turn",
-                    recipient=recipient,
-                    message_id=message_id,
-                    references=references,
-                    filename=path.name,
-                    sha256=digest,
-                ),
-                save=False,
-            )
-            self.threads.add(turn.game_id, message_id)
-            count("queued")
-            queued = True
-        if queued:
-            self.queue.save()
+            if digest is not None and turn is not None and f"{path.name}:{digest}" not in self.queue:
+                fresh.append((path, turn, digest))
+        if not fresh:
+            return
+        with self.queue.locked():
+            for path, turn, digest in fresh:
+                key = f"{path.name}:{digest}"
+                if key in self.queue:  # another worker queued it meanwhile
+                    continue
+                with game_context(turn.game_id):
+                    entry = self._entry(path, turn, digest, key)
+                if entry is not None:
+                    self.queue.add(entry, save=False)
+                    self.threads.add(turn.game_id, entry.message_id)
+                    count("queued")
         self.threads.flush()
+
+    def _entry(self, path: Path, turn: Any, digest: str, key: str) -> Entry | None:
+        try:
+            info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
+            given = str(info.opponent_email or "")
+        except Exception as err:
+            self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
+            return None
+        recipient = clean_address(given)
+        if not recipient:
+            self._warn_once(
+                key, f"{path.name} waits in outbox/: the opponent address {given!r} of game {turn.game_id} "
+                "is not one plain mail address"
+            )  # fmt: skip
+            return None
+        message_id = turn_message_id(turn, digest, self.config.domain)
+        return Entry(
+            key=key,
+            kind="turn",
+            recipient=recipient,
+            message_id=message_id,
+            references=self.threads.references(turn.game_id),
+            filename=path.name,
+            sha256=digest,
+        )
 
     def _warn_once(self, key: str, line: str) -> None:
         if key not in self._warned:
@@ -116,23 +143,40 @@ class Outbox:
 
     def send_due(self, count: Callable[[str], None]) -> None:
         """Send what is due; ``count`` hears \"sent\", \"deferred\" or \"failed\" per mail."""
-        due = self.queue.due()
-        if not due:
+        if not self.queue.due():
             return
+        with self.queue.locked():
+            due = self.queue.due()
+            for entry in due:
+                self.queue.lease(entry, self.worker, self.lease_seconds)
         batch: list[tuple[Entry, Any]] = []
+        unbuildable: dict[str, str] = {}
         for entry in due:
-            msg = self.build(entry)
+            try:
+                msg = self.build(entry)
+            except Exception as err:  # a queued value no header can carry must never stop the daemon
+                unbuildable[entry.key] = f"the mail cannot be written: {' '.join(str(err).split())[:200]}"
+                continue
             if msg is None:
-                count("failed")
-                self.queue.mark_failed(entry, f"{entry.filename} is no longer in outbox/")
-                log.error("cannot send %s: it is no longer in outbox/ (kept in the failed list)", entry.filename)
+                unbuildable[entry.key] = f"{entry.filename} is no longer in outbox/"
                 continue
             batch.append((entry, msg))
         outcomes = smtp.send_batch(self.config.smtp, [m for _, m in batch])
+        crash_point()
         # One save for the whole batch: a crash before it only means these mails
         # go out once more, with the same Message-ID, and are recognised as duplicates.
-        for (entry, _), outcome in zip(batch, outcomes, strict=True):
-            what = entry.filename or entry.subject
+        with self.queue.locked():
+            for key, reason in unbuildable.items():
+                entry = self.queue.entries[key]
+                self.queue.mark_failed(entry, reason, save=False)
+                count("failed")
+                log.error("cannot send %s: %s (kept in the failed list)", entry.filename or entry.subject, reason)
+            for (sent, _), outcome in zip(batch, outcomes, strict=True):
+                self._record(self.queue.entries[sent.key], outcome, count)
+
+    def _record(self, entry: Entry, outcome: smtp.Outcome, count: Callable[[str], None]) -> None:
+        what = entry.filename or entry.subject
+        with game_context(entry.filename[:12] if entry.filename else "-"):
             if outcome.status == smtp.SENT:
                 self.queue.mark_sent(entry, save=False)
                 count("sent")
@@ -158,8 +202,6 @@ class Outbox:
                     entry.attempts,
                     delay,
                 )
-        if batch:
-            self.queue.save()
 
     def build(self, entry: Entry) -> Any:
         if entry.kind == "notify":
