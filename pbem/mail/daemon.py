@@ -433,6 +433,14 @@ class MailDaemon:
                 for directory in (mail_dir(self.workspace), self.inbox):
                     remove_private_temps(directory)
             self.sender.start()
+            try:
+                # At once, so a mailbox serving another workspace is refused before anything runs;
+                # any other trouble is the first cycle's to report and retry.
+                self.mailbox.connect()
+            except MailboxTaken:
+                raise
+            except (*IMAP_ERRORS, PbemError):
+                self.mailbox.close()
             who = f"worker {self.worker} of the mail daemon" if self.worker else "mail daemon"
             log.info("%s for %s started (workspace %s)", who, self.config.address, self.workspace)
             try:

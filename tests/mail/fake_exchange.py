@@ -8,19 +8,57 @@ Sides alternate: odd sequence numbers are axis files, even ones allies files.
 
 State lives in ``<workspace>/.fake/``: ``games.json`` (who plays what) and
 ``ledger.json`` (every applied file, in order). The ledger is what the tests
-inspect for "nothing lost, nothing applied twice".
+inspect for "nothing lost, nothing applied twice". Like the real game store,
+each call holds a lock on the workspace, so several worker processes may share
+one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
+from pbem.durable import flock
 from pbem.mail.message import parse_turn_name
 from pbem.mail.store import write_atomic
+
+F = TypeVar("F", bound=Callable[..., Any])
+_held: dict[str, int] = {}
+
+
+@contextlib.contextmanager
+def _locked(ws: Path) -> Iterator[None]:
+    key = str(Path(ws).resolve())
+    if _held.get(key):
+        _held[key] += 1
+        try:
+            yield
+        finally:
+            _held[key] -= 1
+        return
+    with flock(_dir(ws) / "lock"):
+        _held[key] = 1
+        try:
+            yield
+        finally:
+            _held.pop(key, None)
+
+
+def locked(fn: F) -> F:
+    @functools.wraps(fn)
+    def inner(ws: Path, *args: Any, **kwargs: Any) -> Any:
+        with _locked(ws):
+            return fn(ws, *args, **kwargs)
+
+    return inner  # type: ignore[return-value]
+
 
 MAGIC = b"PBEM-TEST-TURN\n"
 
@@ -89,6 +127,7 @@ def make_turn(game_id: str, seq: int, payload: dict[str, object] | None = None, 
     return f"{game_id}-{seq:05d}-{side}.pbem", data
 
 
+@locked
 def new_game(
     ws: Path,
     game_id: str,
@@ -114,6 +153,7 @@ def new_game(
     return seal(ws, game_id, invite={"axis": axis, "allies": allies, "autoplay_until": theirs})
 
 
+@locked
 def seal(ws: Path, game_id: str, invite: dict[str, object] | None = None, pad: int = 0) -> Path:
     """Make my next move: apply it locally, then put its file into outbox/ (like `pbem send`)."""
     seq = _last_seq(ws, game_id) + 1
@@ -149,6 +189,7 @@ def _parse(data: bytes) -> dict[str, object]:
     return body
 
 
+@locked
 def import_file(ws: Path, path: Path, home: Path | None = None) -> ImportResult:
     turn = parse_turn_name(path.name.split(".")[0] + ".pbem")
     data = path.read_bytes()
@@ -209,6 +250,7 @@ def _apply(ws: Path, game_id: str, seq: int, data: bytes, game: dict[str, object
         replies.append(seal(ws, game_id))
 
 
+@locked
 def game_info(ws: Path, game_id: str, home: Path | None = None) -> GameInfo:
     table = games(ws)
     if game_id not in table:
@@ -229,6 +271,7 @@ def accept(ws: Path, game_id: str, identity: str, home: Path | None = None) -> l
     return []
 
 
+@locked
 def play(ws: Path, game_id: str, home: Path | None = None) -> list[Path]:
     """The bot player's stand-in: make the next move if it is ours."""
     info = game_info(ws, game_id)

@@ -107,7 +107,7 @@ def test_a_damaged_state_file_is_set_aside_with_one_line_not_a_crash_at_every_st
     ThreadBook(tmp_path)  # the next start is quiet
     assert len([r for r in caplog.records if "set aside" in r.getMessage()]) == 1
     # The right JSON of the wrong shape is set aside too.
-    path.write_text('{"%s": "not a list"}' % GAME)
+    path.write_text(json.dumps({GAME: "not a list"}))
     assert ThreadBook(tmp_path).games == {}
     assert load_json(path, "default") == "default"
 
