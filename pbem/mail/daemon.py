@@ -137,7 +137,7 @@ class MailDaemon:
         self.state_dir = worker_dir(self.workspace, worker) if worker else mail_dir(self.workspace)
         self.mailbox = ImapMailbox(config.imap, config.imap_options, self.workspace, self.state_dir, worker)
         self.sender = Outbox(config, self.exchange, self.queue, self.threads, self.home_kw)
-        self.sender.worker, self.sender.lease_seconds = worker, claim_timeout
+        self.sender.worker = worker
         self.notifier = Notifier(config, self.exchange, self.queue, self.threads)
         self.on_imported: list[ImportHook] = [self.notifier.after_import]
         self.sender_policy: SenderPolicy | None = None
@@ -209,9 +209,10 @@ class MailDaemon:
             self._claim_round(report)
             return
         candidates, report.more = self.mailbox.candidates()
-        self._handle_batch([c for c in candidates if c.has_turn], report)
+        whole = self._handle_batch([c for c in candidates if c.has_turn], report)
         # Ordinary mail is left exactly as it was: unread, in place; the position just moves past it.
-        if candidates:
+        # A round cut short by a stop leaves its rest in the folder, so the position stays.
+        if candidates and whole:
             self.mailbox.position.advance(max(c.uid for c in candidates))
 
     def _claim_round(self, report: CycleReport) -> None:
@@ -231,8 +232,9 @@ class MailDaemon:
         finally:
             self.mailbox.reopen_folder()
 
-    def _handle_batch(self, turn_mails: list[Candidate], report: CycleReport) -> None:
-        """Read, import, then move away the turn mails of the selected folder."""
+    def _handle_batch(self, turn_mails: list[Candidate], report: CycleReport) -> bool:
+        """Read, import, then move away the turn mails of the selected folder; False when
+        a stop cut the batch short (the rest stays where it is)."""
         limit = self.config.max_attachment_bytes * 4 // 3 + MAIL_OVERHEAD_BYTES
         aside: dict[int, str] = {}
         for cand in turn_mails:
@@ -242,8 +244,10 @@ class MailDaemon:
                 )
         raws = self.mailbox.fetch_raw([c.uid for c in turn_mails if c.uid not in aside])
         handled = []
+        whole = True
         for uid in sorted(raws):
             if self.stopping:
+                whole = False
                 break
             reason = self.handle_mail(raws[uid], report, limit)
             if reason:
@@ -258,6 +262,7 @@ class MailDaemon:
             log.warning("mail UID %d set aside: %s; it will not be read again", uid, reason)
         self.mailbox.set_aside(sorted(aside))
         crash_point()
+        return whole
 
     def heartbeat(self) -> None:
         """Tell the other workers I am alive (the file's time is what they look at)."""
@@ -278,6 +283,8 @@ class MailDaemon:
             if silent < self.claim_timeout:
                 continue
             count = self.mailbox.take_back(worker)
+            with self.queue.locked():
+                count += self.queue.release_leases(worker)
             if count:
                 log.warning("took back %d mail(s) claimed by worker %s, silent for %s", count, worker, _seconds(silent))
 

@@ -311,7 +311,16 @@ class ImapMailbox:
         client = self._c()
         self.ensure_folder(folder)
         if client.has_capability("MOVE"):
-            client.move(uids, folder)
+            for attempt in range(3):
+                try:
+                    client.move(uids, folder)
+                    return
+                except imapclient.exceptions.IMAPClientError as err:
+                    # Another session moved some of them away first, and this session has not
+                    # heard yet: NOOP brings the news, after which those UIDs are simply absent.
+                    if "EXPUNGEISSUED" not in str(err).upper() or attempt == 2:
+                        raise
+                    client.noop()
         else:
             client.copy(uids, folder)
             client.add_flags(uids, [b"\\Deleted"])

@@ -34,8 +34,9 @@ from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.store import crash_point
 from pbem.mail.threads import ThreadBook
 
-# How long a worker may hold a mail it is sending before another worker sends it instead.
-DEFAULT_LEASE_SECONDS = 300.0
+# How long a worker may hold a mail it is sending before another worker sends it instead; a
+# worker found silent for the claim timeout loses its leases sooner (see MailDaemon).
+LEASE_SECONDS = 3600.0
 
 log = logging.getLogger("pbem.mail")
 
@@ -56,7 +57,6 @@ class Outbox:
         self._outbox_mark: tuple[tuple[str, int], ...] = ()
         self._warned: set[str] = set()
         self.worker = ""
-        self.lease_seconds = DEFAULT_LEASE_SECONDS
 
     def start(self) -> None:
         """Mails this worker (or this lone daemon) was sending when it was stopped are due again."""
@@ -148,7 +148,7 @@ class Outbox:
         with self.queue.locked():
             due = self.queue.due()
             for entry in due:
-                self.queue.lease(entry, self.worker, self.lease_seconds)
+                self.queue.lease(entry, self.worker, LEASE_SECONDS)
         batch: list[tuple[Entry, Any]] = []
         unbuildable: dict[str, str] = {}
         for entry in due:

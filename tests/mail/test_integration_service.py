@@ -36,16 +36,24 @@ class Service:
         self.player, self.log, self.worker, self.claim_timeout = player, log, worker, claim_timeout
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.mark = 0  # where the latest process's lines begin in the log
 
     def start(self, env: dict[str, str] | None = None) -> None:
         args = ["bot", "serve", "--config", str(self.player.config_path), "--claim-timeout", str(self.claim_timeout)]
         if self.worker:
             args += ["--worker", self.worker]
         with self.log.open("ab") as out:
+            self.mark = out.tell()
             self.proc = subprocess.Popen(
                 pbem_command(*args), stdout=out, stderr=out, env={**subprocess_env(), **(env or {})}
             )
         self.starts += 1
+
+    def started(self) -> bool:
+        """Has the latest process got past its start (its signal handlers in place)?"""
+        with self.log.open("rb") as log:
+            log.seek(self.mark)
+            return b"started (workspace" in log.read()
 
     def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -104,7 +112,8 @@ def assert_every_turn_answered_once(alice: Player, bot: Player, games: list[str]
     for ws in (alice.workspace, bot.workspace):
         for gid in games:
             assert [e["seq"] for e in fx.ledger(ws) if e["game"] == gid] == list(range(1, moves + 1))
-    assert fx.history(alice.workspace) == fx.history(bot.workspace)
+    # The same file at every position of every game on both sides (games interleave differently).
+    assert sorted(fx.history(alice.workspace)) == sorted(fx.history(bot.workspace))
     received = answers_received(alice)
     names = Counter(name for name, _ in received)
     # One answer per turn: every bot file arrived under one Message-ID (a resend after a
@@ -161,7 +170,7 @@ def test_an_opponent_address_with_a_line_break_waits_with_one_line_and_stops_not
 
 @pytest.mark.slow
 def test_a_bot_killed_at_every_step_answers_every_turn_once(make_player, tmp_path) -> None:
-    games, moves = ["ee0000000001", "ee0000000002", "ee0000000003"], 10
+    games, moves = ["ee0000000001", "ee0000000002", "ee0000000003"], 16
     alice, bot_player = make_player("alice"), make_player("bot", extra=BOT_EXTRA)
     start_games(alice, bot_player, games, moves)
     stop_alice = in_background(alice.daemon())
@@ -181,13 +190,14 @@ def test_a_bot_killed_at_every_step_answers_every_turn_once(make_player, tmp_pat
             step += 1
         service.start()
         wait_until(lambda: len(fx.ledger(alice.workspace)) == len(games) * moves, 90, what="every game to its end")
+        wait_until(service.started, 30, what="the last start")
         assert service.stop() == 0
     finally:
         service.stop()
         stop_alice()
     log = (tmp_path / "bot.log").read_text(errors="replace")
     assert "Traceback" not in log, log[-3000:]
-    assert len(killed_at) >= 20, killed_at  # it really died at many points
+    assert len(killed_at) >= 15, killed_at  # it really died at many points
     assert_every_turn_answered_once(alice, bot_player, games, moves)
 
 
@@ -217,7 +227,9 @@ def test_four_workers_killed_at_random_answer_every_turn_once(make_player, tmp_p
                 time.sleep(rng.uniform(0.0, 3.0))
             victim.start()
         wait_until(lambda: len(fx.ledger(alice.workspace)) == len(games) * moves, 60, what="every game to its end")
-        assert [w.stop() for w in workers] == [0, 0, 0, 0]
+        wait_until(lambda: all(w.started() for w in workers), 30, what="the last restarted workers to start")
+        codes = [w.stop() for w in workers]
+        assert codes == [0, 0, 0, 0], [(c, w.log.read_text()[-600:]) for c, w in zip(codes, workers, strict=True)]
     finally:
         for w in workers:
             w.stop()
@@ -309,3 +321,20 @@ def test_serve_logs_game_ids_reports_health_and_stops_cleanly_on_sigterm(make_pl
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d INFO worker=w1 game=aa0000000001 bot: played", line), line
     assert log.rstrip().endswith("mail daemon stopped") and "Traceback" not in log
     assert os.path.exists(bot_player.workspace / ".pbem" / "mail" / "workers" / "w1" / "alive")
+
+
+def test_a_stop_in_the_middle_of_a_round_leaves_the_rest_for_the_next_start(make_player) -> None:
+    alice, bot_player = make_player("alice"), make_player("bot", extra=BOT_EXTRA)
+    start_games(alice, bot_player, ["ac0000000001", "ac0000000002", "ac0000000003"], 2)
+    alice.daemon().cycle()
+    wait_until(lambda: count(bot_player, "INBOX") == 3, 15, what="the three invitations")
+    first = BotMailbox(bot_player.config, exchange=fx, player=fx)  # type: ignore[arg-type]
+
+    def stop(game_id: str, status: str, result: object) -> None:
+        first.stopping = True  # as SIGTERM would, after the first import
+
+    first.on_imported.append(stop)
+    first.cycle()
+    assert len(fx.games(bot_player.workspace)) == 1 and count(bot_player, "INBOX") == 2
+    second = BotMailbox(bot_player.config, exchange=fx, player=fx)  # type: ignore[arg-type]
+    wait_until(lambda: len(fx.ledger(bot_player.workspace)) == 6, 20, step=second.cycle, what="every game answered")
