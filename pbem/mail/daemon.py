@@ -446,7 +446,9 @@ class MailDaemon:
                 self.mailbox.connect()
             except MailboxTaken:
                 raise
-            except (*IMAP_ERRORS, PbemError):
+            except PbemError:
+                self.mailbox.close()
+            except IMAP_ERRORS:
                 self.mailbox.close()
             who = f"worker {self.worker} of the mail daemon" if self.worker else "mail daemon"
             log.info("%s for %s started (workspace %s)", who, self.config.address, self.workspace)
