@@ -3,8 +3,9 @@
 ``python3 -m benchmarks.bench_service [GAMES] [SECONDS] [WORKERS...]`` starts private
 Dovecot and Postfix instances on loopback (the mail tests' helper; needs root and
 ``apt-get install dovecot-imapd dovecot-lmtpd postfix``). For each worker count it
-starts GAMES fresh 1939 games from one player mailbox against the bot mailbox,
-runs ``pbem bot serve --worker`` processes on the bot's mailbox and workspace for
+starts the same GAMES fresh 1939 games (made once, copied for each run, both
+mailboxes emptied) from one player mailbox against the bot mailbox, runs
+``pbem bot serve --worker`` processes on the bot's mailbox and workspace for
 SECONDS, and prints:
 
 * bot turns answered per minute: files the bot's workers mailed in the window;
@@ -48,67 +49,84 @@ def _sent(workspace: Path) -> list[dict[str, Any]]:
     return [e for e in raw["entries"] if e["kind"] == "turn" and e["sent_at"]]
 
 
-def run_once(servers: Any, root: Path, games: int, seconds: float, workers: int) -> dict[str, float]:
+def _empty_mailbox(servers: Any, address: str) -> None:
+    """Every mail and folder of a previous run gone, so each run starts alike."""
+    import imapclient
+
+    with imapclient.IMAPClient("127.0.0.1", port=servers.imap_port, ssl=False, timeout=30) as client:
+        client.login(address, servers.users[address])
+        for _flags, _sep, name in client.list_folders():
+            if name != "INBOX":
+                client.delete_folder(name)
+        client.select_folder("INBOX")
+        uids = client.search("ALL")
+        if uids:
+            client.delete_messages(uids)
+            client.expunge()
+
+
+def prepare(servers: Any, root: Path, games: int) -> dict[str, Any]:
+    """Two mailboxes and GAMES fresh 1939 games, made once and copied for every run."""
     from mailtesting import write_config
 
     from pbem import keys
     from pbem.games import new_game
-    from pbem.mail.bot import BotMailbox
     from pbem.mail.config import load_config
     from pbem.store import Workspace
 
-    base = root / f"w{workers}"
-    base.mkdir()
-    configs, paths = {}, {}
-    homes = {name: base / f"home-{name}" for name in ("player", "bot")}
+    made: dict[str, Any] = {"paths": {}, "configs": {}}
+    homes = {name: root / f"home-{name}" for name in ("player", "bot")}
     for name in ("player", "bot"):
-        address = servers.add_user(f"{name}{workers}")
-        ws = base / name
+        address = servers.add_user(name)
+        ws = root / name
         ws.mkdir()
-        paths[name] = base / f"{name}.toml"
+        made["paths"][name] = root / f"{name}.toml"
         extra = f'home = "{homes[name]}"\n[bot]\nidentity = "{name}"'
-        write_config(paths[name], servers, address, ws, extra=extra, exchange="pbem.exchange")
-        configs[name] = load_config(paths[name])
+        write_config(made["paths"][name], servers, address, ws, extra=extra, exchange="pbem.exchange")
+        made["configs"][name] = load_config(made["paths"][name])
         keys.keygen(name, address, directory=homes[name])
     bot_key = keys.read_public_key(homes["bot"] / "bot.pub")
     for _ in range(games):
         new_game(
-            Workspace(configs["player"].workspace),
+            Workspace(made["configs"]["player"].workspace),
             "1939",
             "axis",
             "player",
             bot_key,
-            opponent_email=configs["bot"].address,
+            opponent_email=made["configs"]["bot"].address,
             home=homes["player"],
         )
+    shutil.copytree(root / "player", root / "player.fresh", symlinks=True)
+    return made
+
+
+def run_once(servers: Any, root: Path, made: dict[str, Any], seconds: float, workers: int) -> dict[str, float]:
+    from pbem.mail.bot import BotMailbox
+
+    configs, paths = made["configs"], made["paths"]
+    for name in ("player", "bot"):
+        _empty_mailbox(servers, configs[name].address)
+        shutil.rmtree(root / name)
+    shutil.copytree(root / "player.fresh", root / "player", symlinks=True)
+    (root / "bot").mkdir()
     player = BotMailbox(configs["player"])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     procs = []
-    log = (base / "workers.log").open("ab")
+    log = (root / f"workers-{workers}.log").open("ab")
     thread = threading.Thread(target=player.run, kwargs={"max_seconds": seconds + 60}, daemon=True)
     started = time.time()
     thread.start()
     for i in range(workers):
-        cmd = [
-            sys.executable,
-            "-c",
-            "from pbem.cli.main import run; run()",
-            "bot",
-            "serve",
-            "-c",
-            str(paths["bot"]),
-            "--worker",
-            f"w{i}",
-        ]
-        procs.append(subprocess.Popen(cmd, stdout=log, stderr=log, env=env))
+        cmd = [sys.executable, "-c", "from pbem.cli.main import run; run()", "bot", "serve", "-c", str(paths["bot"])]
+        procs.append(subprocess.Popen([*cmd, "--worker", f"w{i}"], stdout=log, stderr=log, env=env))
     time.sleep(seconds)
     ended = time.time()
     for proc in procs:
         proc.send_signal(signal.SIGTERM)
     for proc in procs:
-        proc.wait(timeout=120)
+        proc.wait(timeout=300)
     player.stopping = True
-    thread.join(timeout=120)
+    thread.join(timeout=300)
     log.close()
 
     arrivals: dict[str, list[tuple[int, float]]] = {}
@@ -125,7 +143,7 @@ def run_once(servers: Any, root: Path, games: int, seconds: float, workers: int)
             delays.append(e["sent_at"] - max(before))
     window = ended - started
     if not answered:
-        print((base / "workers.log").read_text(errors="replace")[-3000:], file=sys.stderr)
+        print((root / f"workers-{workers}.log").read_text(errors="replace")[-3000:], file=sys.stderr)
     return {
         "workers": float(workers),
         "answered": float(answered),
@@ -152,8 +170,11 @@ def bench_service(games: int = 200, seconds: float = 120.0, worker_counts: tuple
     print("workers  answered  turns/min  arrival->answer median  p95")
     try:
         servers.start()
+        began = time.monotonic()
+        made = prepare(servers, root, games)
+        print(f"(made {games} games in {time.monotonic() - began:.0f} s)", flush=True)
         for workers in worker_counts:
-            n = run_once(servers, root, games, seconds, workers)
+            n = run_once(servers, root, made, seconds, workers)
             print(
                 f"{workers:7d}  {n['answered']:8.0f}  {n['per_minute']:9.1f}  "
                 f"{n['median_s']:19.2f} s  {n['p95_s']:6.2f} s",
