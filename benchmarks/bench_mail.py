@@ -20,6 +20,9 @@ function measures:
   commit-reveal) with the engine named by ``engine``: ``"double"``, the protocol
   tests' tiny engine, or ``"real"``, the real engine on the 1939 scenario (slow:
   every bot move runs the AI).
+
+``attach_map`` is the mailboxes' setting of that name: with the real engine, each
+turn mail that moved something carries a PNG of the front, drawn by the sender.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def bench_mail(
     engine: str = "double",
     timeout_s: float = 600.0,
     out: Callable[[str], None] = print,
+    attach_map: bool = True,
 ) -> dict[str, float]:
     """Run the load; return the numbers (also printed through ``out``)."""
     for path in (str(TESTS_MAIL), str(ROOT)):
@@ -66,7 +70,7 @@ def bench_mail(
     try:
         servers.start()
         setup = _stand_in if layer == "stand-in" else _protocol
-        player, bot, done, restore = setup(root, servers, games, turns_per_game, engine)
+        player, bot, done, restore = setup(root, servers, games, turns_per_game, engine, attach_map)
         imported: dict[str, list[tuple[int, float]]] = {}
 
         def record(game_id: str, status: str, result: Any) -> None:
@@ -74,6 +78,18 @@ def bench_mail(
                 imported.setdefault(game_id, []).append((int(getattr(result, "seq", 0) or 0), time.time()))
 
         bot.on_imported.append(record)
+        drawn: list[float] = []  # CPU seconds of each picture the bot drew (thread time: two daemons run)
+        draw = bot.sender.picture
+
+        def timed_picture(key: str, turn: Any) -> Any:
+            known = key in bot.sender._pictures
+            began = time.thread_time()
+            found = draw(key, turn)
+            if found and not known:
+                drawn.append(time.thread_time() - began)
+            return found
+
+        bot.sender.picture = timed_picture
         threads = [
             threading.Thread(target=d.run, kwargs={"max_seconds": timeout_s}, daemon=True) for d in (player, bot)
         ]
@@ -106,6 +122,8 @@ def bench_mail(
             "answer_delay_median_s": statistics.median(delays) if delays else float("nan"),
             "answer_delay_p95_s": _percentile(delays, 0.95),
             "finished": float(done(bot)),
+            "pictures": float(len(drawn)),
+            "picture_cpu_median_s": statistics.median(drawn) if drawn else float("nan"),
         }
         what = layer if layer == "stand-in" else f"{layer}/{engine} engine"
         out(
@@ -117,13 +135,18 @@ def bench_mail(
             f"mail bot answer delay (import -> SMTP accepted)  median {numbers['answer_delay_median_s']:.3f} s, "
             f"p95 {numbers['answer_delay_p95_s']:.3f} s"
         )
+        if drawn:
+            out(
+                f"mail bot pictures of the front                   {len(drawn)}, CPU median "
+                f"{numbers['picture_cpu_median_s']:.3f} s, max {max(drawn):.3f} s"
+            )
         return numbers
     finally:
         servers.stop()
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _configs(root: Path, servers: Any, extra: dict[str, str], exchange: str) -> dict[str, Any]:
+def _configs(root: Path, servers: Any, extra: dict[str, str], exchange: str, attach_map: bool) -> dict[str, Any]:
     from mailtesting import write_config
 
     from pbem.mail.config import load_config
@@ -134,18 +157,21 @@ def _configs(root: Path, servers: Any, extra: dict[str, str], exchange: str) -> 
         ws = root / name
         ws.mkdir()
         path = root / f"{name}.toml"
-        write_config(path, servers, address, ws, extra=extra.get(name, ""), exchange=exchange)
+        settings = f"attach_map = {str(attach_map).lower()}\n{extra.get(name, '')}"
+        write_config(path, servers, address, ws, extra=settings, exchange=exchange)
         configs[name] = load_config(path)
     return configs
 
 
-def _stand_in(root: Path, servers: Any, games: int, turns: int, engine: str) -> tuple[Any, Any, Any, Any]:
+def _stand_in(
+    root: Path, servers: Any, games: int, turns: int, engine: str, attach_map: bool
+) -> tuple[Any, Any, Any, Any]:
     import fake_exchange as fx
 
     from pbem.mail.bot import BotMailbox
     from pbem.mail.daemon import MailDaemon
 
-    configs = _configs(root, servers, {}, "fake_exchange")
+    configs = _configs(root, servers, {}, "fake_exchange", attach_map)
     moves = 2 * turns  # the bot plays allies: every even file
     for i in range(1, games + 1):
         fx.new_game(
@@ -166,7 +192,9 @@ def _stand_in(root: Path, servers: Any, games: int, turns: int, engine: str) -> 
     return player, bot, done, lambda: None
 
 
-def _protocol(root: Path, servers: Any, games: int, turns: int, engine: str) -> tuple[Any, Any, Any, Any]:
+def _protocol(
+    root: Path, servers: Any, games: int, turns: int, engine: str, attach_map: bool
+) -> tuple[Any, Any, Any, Any]:
     from pbem import engine_link, keys
     from pbem.games import new_game
     from pbem.mail.bot import BotMailbox
@@ -181,7 +209,7 @@ def _protocol(root: Path, servers: Any, games: int, turns: int, engine: str) -> 
         scenario = "bench"
     homes = {name: root / f"home-{name}" for name in ("player", "bot")}
     extra = {name: f'home = "{homes[name]}"\n[bot]\nidentity = "{name}"' for name in homes}
-    configs = _configs(root, servers, extra, "pbem.exchange")
+    configs = _configs(root, servers, extra, "pbem.exchange", attach_map)
     for name, home in homes.items():
         keys.keygen(name, configs[name].address, directory=home)
     bot_key = keys.read_public_key(homes["bot"] / "bot.pub")
@@ -210,4 +238,8 @@ def _protocol(root: Path, servers: Any, games: int, turns: int, engine: str) -> 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    bench_mail(layer=args[0] if args else "stand-in", engine=args[1] if len(args) > 1 else "double")
+    bench_mail(
+        layer=args[0] if args else "stand-in",
+        engine=args[1] if len(args) > 1 else "double",
+        attach_map="--no-map" not in args,
+    )

@@ -21,12 +21,12 @@ players read.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
-from engine import combat_math, weather
+from engine import air_war, combat_math, weather
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.control import pass_to_side, resolve_pockets, take_control
 from engine.derived import Derived
@@ -677,10 +677,19 @@ class _Roll(Phase):
         return [e.text(state.world.map) for e in self.roll_events(state, rng)]
 
     def roll_events(self, state: GameState, rng: Rng) -> list[Event]:
-        reports = [resolve(state, rng, entry) for entry in list(state.combats)]
+        # In declaration order, whatever the kind: each draws from the one Rng in turn.
+        events = [e for entry in list(state.combats) for e in self.resolve_events(state, rng, entry)]
         state.combats = []
         prune_stands(state)
-        return [Event("combat", r.side, units=(), hexes=(r.hex,), combat=r) for r in reports]
+        return events
+
+    def resolve_events(self, state: GameState, rng: Rng, entry: DeclaredAttack) -> list[Event]:
+        """One declared combat resolved: a land attack's full report, or an air rule's lines."""
+        rule = air_war.rule_for_entry(entry)
+        if rule is not None:
+            return [Event("chance", what=line) for line in rule.resolve(state, rng, entry)]
+        r = resolve(state, rng, entry)
+        return [Event("combat", r.side, units=(), hexes=(r.hex,), combat=r)]
 
     def leave(self, state: GameState) -> None:
         state.combats = []
@@ -698,9 +707,35 @@ class OverrunRoll(_Roll):
 
 
 class Combat(_Declare):
+    """Land attacks, and the air orders of :mod:`engine.air_war` (air combat, bombing)."""
+
     name = "combat"
     prompt = "declare attacks, or pass"
-    orders: ClassVar[tuple[KindSpec, ...]] = (ATTACK, SUPPORT)
+    orders: ClassVar[tuple[KindSpec, ...]] = (ATTACK, SUPPORT, *air_war.ORDERS)
+
+    def _in_supply(self, state: GameState, side: str) -> Callable[[Unit], bool]:
+        return lambda u: _supply(state, side).in_supply(u)
+
+    def needed(self, state: GameState, side: str) -> bool:
+        return super().needed(state, side) or bool(air_war.actions(state, side, self._in_supply(state, side)))
+
+    def legal(self, state: GameState, side: str) -> list[Action]:
+        air = air_war.actions(state, side, self._in_supply(state, side))
+        return [PASS, *_sorted([*super().legal(state, side)[1:], *air])]
+
+    def check(self, state: GameState, side: str, action: Action) -> None:
+        rule = air_war.rule_for_order(action.kind)
+        if rule is None:
+            super().check(state, side, action)
+        else:
+            rule.check(state, side, action, self._in_supply(state, side))
+
+    def apply(self, state: GameState, side: str, action: Action) -> None:
+        rule = air_war.rule_for_order(action.kind)
+        if rule is None:
+            super().apply(state, side, action)
+        else:
+            rule.apply(state, action)
 
 
 class CombatRoll(_Roll):

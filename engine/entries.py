@@ -19,13 +19,13 @@ countries at the start, Germany in September 1939) stay in :mod:`engine.war`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from engine import war
-from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, rule_of
+from engine.actions import Action, IllegalAction, KindSpec, Refusal, rule_of
 from engine.phase import Phase
-from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES
-from engine.state import NO_UNIT, GameState, StepMemo
+from engine.sides import ALLIES, AXIS, NEUTRAL
+from engine.state import NO_UNIT, GameState
 
 if TYPE_CHECKING:
     from engine.rng import Rng
@@ -203,16 +203,15 @@ def bring_in(state: GameState, side: str, country: str) -> None:
 class WarDeclaration(war.WarDeclaration):
     """The war declaration phase with the entries of this module beside the declarations."""
 
-    orders = (war.DECLARE, ENTER)
+    orders: ClassVar[tuple[KindSpec, ...]] = (*war.WarDeclaration.orders, ENTER)
 
     def needed(self, state: GameState, side: str) -> bool:
         return super().needed(state, side) or bool(enterable(state, side))
 
     def legal(self, state: GameState, side: str) -> list[Action]:
         done = set((state.memo.declared or {}).get(side, ()))
-        out = [*(Action("declare", (n,)) for n in war.declarable(state, side) if n not in done)]
-        out += [Action("enter", (n,)) for n in enterable(state, side) if n not in done]
-        return sorted([PASS, *out], key=lambda a: (a.kind, a.args))
+        out = [*super().legal(state, side), *(Action("enter", (n,)) for n in enterable(state, side) if n not in done)]
+        return sorted(out, key=lambda a: (a.kind, a.args))
 
     def check(self, state: GameState, side: str, action: Action) -> None:
         if action.kind != "enter":
@@ -226,15 +225,12 @@ class WarDeclaration(war.WarDeclaration):
         if why:
             raise IllegalAction(f"{why}.", rule=rule_of(why))
 
-    def apply_simultaneous(self, state: GameState, orders: dict[str, list[Action]]) -> None:
+    def carry_out(self, state: GameState, side: str, action: Action) -> None:
         # The Axis's list first, then the Allies' (docs/rules-decisions.md), each in its order.
-        for side in SIDES:
-            for action in orders.get(side, ()):
-                if action.kind == "declare":
-                    war.declare(state, side, str(action.args[0]))
-                elif action.kind == "enter":
-                    bring_in(state, side, str(action.args[0]))
-        state.memo = StepMemo()
+        if action.kind == "enter":
+            bring_in(state, side, str(action.args[0]))
+        else:
+            super().carry_out(state, side, action)
 
 
 class SpainAttempt(Phase):

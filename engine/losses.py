@@ -33,6 +33,35 @@ def eliminate(state: GameState, u: Unit, buy_back: bool = True) -> None:
         state.destroy(u)
 
 
+def remove_on_conquest(state: GameState, country: str) -> None:
+    """``country`` is conquered or surrenders: every unit of it is gone with nothing to buy
+    back (rulebook "Buying Back Eliminated Units": not for units removed by conquest), and
+    it loses its money, its pool and what waits to be placed (rulebook "Conquest")."""
+    c = state.countries[country]
+    c.pool_land, c.pool_units = {}, []
+    for u in sorted(state.units_of(country), key=lambda x: x.id):
+        if u.id in state.units:
+            state.destroy(u)
+    c.free_land, c.free_units, c.transit = {}, [], []
+    c.money = 0
+
+
+def send_home(state: GameState, u: Unit) -> None:
+    """``u`` is removed from the map and returned for free at the next deployment (Vichy
+    France, Greenland, Finnish surrender): a land unit as free points, a ship or aircraft
+    as an off-map unit; its cargo goes home with it."""
+    for cargo in state.cargo_of(u):
+        send_home(state, cargo)
+    c = state.countries[u.country]
+    if u.is_land:
+        key = LandKey(u.type, u.move)
+        c.free_land[key] = c.free_land.get(key, 0) + (1 if u.type == UnitType.SUPPLY else u.strength)
+        state.destroy(u)
+    else:
+        state.remove(u)
+        c.free_units.append(u.id)
+
+
 def lose_points(state: GameState, u: Unit, points: int) -> None:
     """A land unit loses ``points`` strength points, which may be bought back; at 0 it is eliminated."""
     lost = min(points, u.strength)

@@ -265,15 +265,7 @@ class Combat(combat.Combat):
 
 
 class CombatRoll(combat.CombatRoll):
-    def roll_events(self, state: GameState, rng: Rng) -> list[Event]:
-        # In declaration order, land and naval alike: each draws from the one Rng in turn.
-        events: list[Event] = []
-        for entry in list(state.combats):
-            if entry.kind == "naval":
-                events += [Event("chance", what=line) for line in resolve(state, rng, entry)]
-            else:
-                r = combat.resolve(state, rng, entry)
-                events.append(Event("combat", r.side, units=(), hexes=(r.hex,), combat=r))
-        state.combats = []
-        combat.prune_stands(state)
-        return events
+    def resolve_events(self, state: GameState, rng: Rng, entry: DeclaredAttack) -> list[Event]:
+        if entry.kind == "naval":
+            return [Event("chance", what=line) for line in resolve(state, rng, entry)]
+        return super().resolve_events(state, rng, entry)

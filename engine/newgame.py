@@ -47,7 +47,16 @@ def world_of(name: str) -> World:
     return World(
         map=world_map(),
         countries=tuple(
-            CountryInfo(c.name, c.region, c.leans_allied, c.has_units, c.rail_capacity, c.leans_axis)
+            CountryInfo(
+                c.name,
+                c.region,
+                c.leans_allied,
+                c.has_units,
+                c.rail_capacity,
+                c.leans_axis,
+                c.atomic_bomb_from,
+                c.atomic_bomb_unit,
+            )
             for c in scenario.countries
         ),
         name=name,

@@ -35,6 +35,7 @@ from engine.sides import SIDES, Side
 from engine.state import GameState, date_text
 from engine.subphases import Amphibious, Interception
 from engine.supply import SupplyPhase
+from engine.vichy import VichyAttempt
 from engine.weather import WeatherRoll
 
 
@@ -57,6 +58,7 @@ def _main_phase(mover: str) -> list[Phase]:
 PLAY: tuple[Phase, ...] = (
     WarDeclaration(),
     SpainAttempt(),
+    VichyAttempt(),
     Deployment(),
     ConvoyIncome(),
     Build(),
@@ -67,7 +69,7 @@ PLAY: tuple[Phase, ...] = (
 )
 #: Steps added after the first games were recorded.  A state records its step by its
 #: number in STEPS, so these are numbered after the others: a recorded state keeps its bytes.
-ADDED_LATER = ("spain_attempt",)
+ADDED_LATER = ("spain_attempt", "vichy_attempt")
 
 STEPS: tuple[Phase, ...] = (
     *(p for p in PLAY if p.label not in ADDED_LATER),

@@ -139,7 +139,8 @@ class CountryFlags:
 
     Wire form: the sorted ``[key, value]`` pairs of the facts that are set, under
     their historical keys (``had_infantry``, ``joins_at_start``, ``vichy``,
-    ``axis_war``, ``place:BORDER``, ``entry_attempt``)."""
+    ``axis_war``, ``place:BORDER``, ``entry_attempt``, ``atomic_bombs``, ``atomic_surrender``,
+    ``vichy_tried``, ``surrendered``)."""
 
     #: ever had infantry: liberation gives it infantry points
     had_infantry: bool = False
@@ -149,11 +150,20 @@ class CountryFlags:
     vichy: bool = False
     #: date the Axis declared war on it (the Soviet Union's winter), if recorded
     axis_war: int | None = None
+    #: the Axis has attempted to create Vichy France (France: once in the game)
+    vichy_tried: bool = False
+    #: it surrendered and is closed to every unit for the rest of the game (Finland)
+    surrendered: bool = False
     #: temporary border -> the date in which the country may place units there
     placements: dict[str, int] = field(default_factory=dict)
-    #: the once-in-a-game attempt to bring it into the war ("Spain"): '' not made,
-    #: ``pending`` ordered and not yet rolled, ``failed`` rolled and failed
+    #: an attempt ordered this month and not yet rolled (``pending``: Spain's entry,
+    #: Vichy France), or Spain's once-in-a-game attempt rolled and ``failed``
     entry_attempt: str = ""
+    #: atomic bombs dropped on it so far (the surrender chance grows with them)
+    atomic_bombs: int = 0
+    #: the country it surrendered to after an atomic bomb ('' if none): conquered by it at
+    #: the next war declaration phase, never to be liberated (rulebook "Atomic Bomb")
+    atomic_surrender: str = ""
 
     def to_wire(self) -> list[list[Any]]:
         pairs: list[list[Any]] = [[_PLACE + border, date] for border, date in self.placements.items()]
@@ -167,6 +177,14 @@ class CountryFlags:
             pairs.append(["axis_war", self.axis_war])
         if self.entry_attempt:
             pairs.append(["entry_attempt", self.entry_attempt])
+        if self.atomic_bombs:
+            pairs.append(["atomic_bombs", self.atomic_bombs])
+        if self.atomic_surrender:
+            pairs.append(["atomic_surrender", self.atomic_surrender])
+        if self.vichy_tried:
+            pairs.append(["vichy_tried", 1])
+        if self.surrendered:
+            pairs.append(["surrendered", 1])
         return sorted(pairs)
 
     @classmethod
@@ -185,6 +203,14 @@ class CountryFlags:
                 f.axis_war = value
             elif key == "entry_attempt":
                 f.entry_attempt = str(value)
+            elif key == "atomic_bombs":
+                f.atomic_bombs = value
+            elif key == "atomic_surrender":
+                f.atomic_surrender = str(value)
+            elif key == "vichy_tried":
+                f.vichy_tried = bool(value)
+            elif key == "surrendered":
+                f.surrendered = bool(value)
             else:
                 raise ValueError(f"unknown country flag '{key}'")
         return f
@@ -329,6 +355,9 @@ class StepMemo:
     income_base: dict[str, int] | None = None
     #: income: money each country has sent this month (``sent``)
     sent: dict[str, int] | None = None
+    #: war declaration: the Vichy attempt and Finland's surrender already in the list
+    #: being given (``vichy``, ``surrender``), each allowed once
+    attempts: list[str] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         doc: dict[str, Any] = {}
@@ -349,6 +378,8 @@ class StepMemo:
             doc["base"] = self.income_base
         if self.sent is not None:
             doc["sent"] = self.sent
+        if self.attempts is not None:
+            doc["attempts"] = self.attempts
         canonical: dict[str, Any] = _canonical(doc)
         return canonical
 
@@ -370,6 +401,8 @@ class StepMemo:
             m.ids = UnitIds.from_wire(doc["ids"])
         if "declared" in doc:
             m.declared = {side: list(targets) for side, targets in doc["declared"].items()}
+        if "attempts" in doc:
+            m.attempts = list(doc["attempts"])
         if "base" in doc:
             m.income_base = dict(doc["base"])
         if "sent" in doc:
@@ -377,7 +410,9 @@ class StepMemo:
         return m
 
 
-_MEMO_KEYS = frozenset({"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent"})
+_MEMO_KEYS = frozenset(
+    {"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent", "attempts"}
+)
 
 
 class GameState:

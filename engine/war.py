@@ -22,8 +22,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import ClassVar
 
+from engine import surrender, vichy
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, rule_of
 from engine.control import take_control
+from engine.losses import remove_on_conquest, send_home
 from engine.phase import Phase
 from engine.scenario import Units
 from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, other
@@ -258,7 +260,8 @@ def refusal(state: GameState, side: str, target: str) -> str:
             "war.never-declared-on", f"nobody may declare war on {target}; it enters the war against the Soviet Union"
         )
     if side == ALLIES:
-        if state.world.info[target].leans_allied:
+        # Vichy France is a neutral country which either player can declare war on.
+        if state.world.info[target].leans_allied and not (target == vichy.FRANCE and vichy.is_vichy(state)):
             return Refusal("war.allies-may-not-declare", f"the Allies may not declare war on {target}")
         allied_with_land = [n for n, x in state.countries.items() if x.side == ALLIES and x.at_war
                             and _has_land_units(state, n)]  # fmt: skip
@@ -284,6 +287,9 @@ def declare(state: GameState, side: str, target: str) -> None:
     """Carry out ``side``'s declaration of war on ``target`` with every chained effect
     (rulebook "War Declaration").  Countries no longer neutral are skipped."""
     enemy = other(side)
+    if target == vichy.FRANCE and vichy.is_vichy(state):
+        vichy.declared_on(state, side)
+        return
     todo = [target]
     if side == AXIS and target in ALLIED_GUARANTEES:
         todo += ALLIED_CORE
@@ -297,13 +303,15 @@ def declare(state: GameState, side: str, target: str) -> None:
         seen.add(name)
         if state.countries[name].at_war or state.countries[name].side != NEUTRAL:
             continue
+        if name == vichy.FRANCE and vichy.is_vichy(state):
+            continue  # only non-Vichy France is declared on with the United Kingdom
         enter_war(state, name, enemy)
         if name in ALLIED_CORE:
             todo += ALLIED_CORE
         todo += ALSO_DECLARES.get(name, ())
         if name == "Soviet Union":
             finland = state.countries.get("Finland")
-            if finland is not None and not finland.at_war:
+            if finland is not None and not finland.at_war and not finland.flags.surrendered:
                 enter_war(state, "Finland", side)
 
 
@@ -359,24 +367,22 @@ def _conqueror(state: GameState, country: str, cities: tuple[int, ...]) -> str:
     return min(counts, key=lambda x: (-counts[x], x))
 
 
-def conquer(state: GameState, country: str) -> None:
+def conquer(state: GameState, country: str, by: str = "") -> None:
     """Carry out the conquest of ``country`` (rulebook "Conquest", "Chinese Exceptions",
-    "Colonies and Conquest")."""
+    "Colonies and Conquest"), by ``by`` when the country surrendered to it, else by the
+    holder of its capital or of most of its cities."""
     c = state.countries[country]
-    cities = counted_cities(state, country)
-    winner = _conqueror(state, country, cities)
+    winner = by or _conqueror(state, country, counted_cities(state, country))
     win_side = state.countries[winner].side
     keep = country in CHINA_RULES
+    pool = None
     if keep:
         # China may later buy back everything it had on the map or available.
         _return_everything_to_pool(state, country)
-    else:
-        c.pool_land, c.pool_units = {}, []
-    for u in sorted(state.units_of(country), key=lambda x: x.id):
-        if u.id in state.units:
-            state.destroy(u)
-    c.free_land, c.free_units, c.transit = {}, [], []
-    c.money = 0
+        pool = (c.pool_land, c.pool_units)
+    remove_on_conquest(state, country)
+    if pool is not None:
+        c.pool_land, c.pool_units = pool
     c.conquered = True
     if keep:
         return
@@ -424,17 +430,17 @@ def _hand_over_colonies(state: GameState, country: str) -> None:
             # Rulebook "Colonies and Conquest" (Greenland): units there go home for free.
             for h in hexmap.hexes_of_territory.get(colony, ()):
                 state.set_controller(h, receiver)
-                # Carriers go first and take their cargo along; every unit is freed of its carrier.
                 for u in sorted(state.units_at(h), key=lambda x: (x.carrier != NO_UNIT, x.id)):
-                    state.remove(u)
-                    state.countries[u.country].free_units.append(u.id)
+                    if u.id in state.units and u.hex == h:
+                        send_home(state, u)
 
 
 def liberate(state: GameState, country: str) -> None:
     """Carry out the liberation of ``country`` (rulebook "Liberation")."""
     c = state.countries[country]
     c.conquered, c.liberated = False, True
-    if c.flags.had_infantry:
+    # France liberated by the Axis (after joining it) receives no liberated forces.
+    if c.flags.had_infantry and not (c.flags.vichy and c.side == AXIS):
         points = LIBERATED_POINTS.get(country, DEFAULT_LIBERATED_POINTS)
         c.free_land[LIBERATED_KEY] = c.free_land.get(LIBERATED_KEY, 0) + points
     hexmap = state.world.map
@@ -467,10 +473,43 @@ def is_liberated_now(state: GameState, country: str) -> bool:
     return bool(cities) and all(ours(h) for h in cities)
 
 
+def china_takes_back(state: GameState) -> list[int]:
+    """Rulebook "Chinese Exceptions": the rule that China controls every hex in China no
+    enemy land unit occupies still applies while it is conquered (not after an atomic
+    surrender), so an empty city makes it liberated at the same phase.  Returns the hexes."""
+    taken: list[int] = []
+    occupied = state.occupied_hexes()
+    for name in sorted(CHINA_RULES):
+        c = state.countries.get(name)
+        if c is None or not c.conquered or c.never_liberate or c.side == NEUTRAL:
+            continue
+        for h in state.world.map.hexes_of_territory.get(name, ()):
+            holder = state.controller_of(h)
+            if not holder or holder == name or not state.enemies(name, holder):
+                continue
+            if any(_enemy_land(state, state.units[i], c.side) for i in occupied.get(h, ())):
+                continue
+            take_control(state, h, name)
+            taken.append(h)
+    return taken
+
+
 def check_conquests(state: GameState) -> list[str]:
     done = []
     for name in sorted(state.countries):
         c = state.countries[name]
+        if c.flags.atomic_surrender and not c.conquered:
+            # Rulebook "Atomic Bomb": a country that surrendered to a bomb can't be liberated.
+            conquer(state, name, by=c.flags.atomic_surrender)
+            c.never_liberate = True
+            done.append(name)
+            continue
+        if name == surrender.ITALY:
+            # Rulebook "Colonies and Conquest": Italy surrenders before it would be conquered.
+            if surrender.italy_surrenders_now(state):
+                surrender.italy_surrenders(state)
+                done.append(name)
+            continue
         if c.at_war and not c.conquered and is_conquered_now(state, name):
             conquer(state, name)
             done.append(name)
@@ -507,25 +546,51 @@ def victor(state: GameState) -> str | None:
 class WarDeclaration(Phase):
     name = "war_declaration"
     kind = "simultaneous"
-    orders: ClassVar[tuple[KindSpec, ...]] = (DECLARE,)
+    orders: ClassVar[tuple[KindSpec, ...]] = (DECLARE, vichy.ATTEMPT, surrender.SURRENDER)
     prompt = "declare war on neutral countries, or pass"
 
     def enter(self, state: GameState) -> None:
         check_conquests(state)
+        china_takes_back(state)
         check_liberations(state)
+        if vichy.liberated_now(state):
+            vichy.join_allies(state)
+            liberate(state, vichy.FRANCE)
         receive_arrivals(state)
         automatic_entries(state)
         state.memo = StepMemo()
 
     def needed(self, state: GameState, side: str) -> bool:
-        return bool(declarable(state, side))
+        return (
+            bool(declarable(state, side))
+            or not vichy.refusal(state, side)
+            or not surrender.finland_refusal(state, side)
+        )
 
     def legal(self, state: GameState, side: str) -> list[Action]:
         done = set((state.memo.declared or {}).get(side, ()))
         out = [PASS, *(Action("declare", (n,)) for n in declarable(state, side) if n not in done)]
+        if not vichy.refusal(state, side) and "vichy" not in (state.memo.attempts or ()):
+            out.append(Action("vichy", ()))
+        if not surrender.finland_refusal(state, side) and "surrender" not in (state.memo.attempts or ()):
+            out.append(Action("surrender", ()))
         return sorted(out, key=lambda a: (a.kind, a.args))
 
     def check(self, state: GameState, side: str, action: Action) -> None:
+        if action.kind == "surrender":
+            if "surrender" in (state.memo.attempts or ()):
+                raise IllegalAction("Finland's surrender is already in this list", rule="surrender.twice")
+            why = surrender.finland_refusal(state, side)
+            if why:
+                raise IllegalAction(f"{why}.", rule=rule_of(why))
+            return
+        if action.kind == "vichy":
+            if "vichy" in (state.memo.attempts or ()):
+                raise IllegalAction("Vichy France is already attempted in this list", rule="vichy.twice")
+            why = vichy.refusal(state, side)
+            if why:
+                raise IllegalAction(f"{why}.", rule=rule_of(why))
+            return
         if action.kind != "declare":
             super().check(state, side, action)
             return
@@ -539,6 +604,9 @@ class WarDeclaration(Phase):
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
         # Declarations are secret and revealed together: a probe only records them.
+        if action.kind in ("vichy", "surrender"):
+            state.memo.attempts = [*(state.memo.attempts or ()), action.kind]
+            return
         if state.memo.declared is None:
             state.memo.declared = {}
         state.memo.declared.setdefault(side, []).append(str(action.args[0]))
@@ -547,9 +615,19 @@ class WarDeclaration(Phase):
         # The Axis's declarations first, then the Allies' (docs/rules-decisions.md).
         for side in SIDES:
             for action in orders.get(side, ()):
-                if action.kind == "declare":
-                    declare(state, side, str(action.args[0]))
+                self.carry_out(state, side, action)
         state.memo = StepMemo()
+
+    def carry_out(self, state: GameState, side: str, action: Action) -> None:
+        """One revealed order, in list order."""
+        if action.kind == "vichy":
+            # Rolled by the next step (vichy.VichyAttempt), after every declaration.
+            state.countries[vichy.FRANCE].flags.entry_attempt = "pending"
+        elif action.kind == "declare":
+            declare(state, side, str(action.args[0]))
+        elif action.kind == "surrender" and not surrender.finland_refusal(state, side):
+            # No dice: the Soviet side's choice takes effect when it is revealed.
+            surrender.finland_surrenders(state)
 
     def leave(self, state: GameState) -> None:
         state.memo = StepMemo()

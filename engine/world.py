@@ -33,6 +33,8 @@ class CountryInfo:
     has_units: bool = True
     rail_capacity: int = 0  # units it may move by rail per turn
     leans_axis: bool = False  # the Axis may not declare war on it
+    atomic_bomb_from: int | None = None  # first month it may drop atomic bombs (rulebook "Atomic Bomb")
+    atomic_bomb_unit: str = ""  # the air unit that carries them
 
 
 @dataclass(frozen=True, eq=False)

@@ -45,6 +45,18 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def make_dirs(path: Path, mode: int) -> None:
+    """Create ``path`` and its missing parents, each with ``mode`` (``Path.mkdir`` gives
+    the parents the default mode); existing folders are left as they are."""
+    missing = []
+    while not path.is_dir():
+        missing.append(path)
+        path = path.parent
+    for d in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            d.mkdir(mode=mode)
+
+
 def _open_temp(path: Path, mode: int, private_temp: bool) -> tuple[int, Path]:
     if private_temp:
         fd, tmp = tempfile.mkstemp(prefix=f"{PRIVATE_PREFIX}{path.name}.", suffix=PRIVATE_SUFFIX, dir=path.parent)
@@ -61,14 +73,18 @@ def atomic_write(
     durable: bool = True,
     private_temp: bool = False,
     step: Callable[[], None] | None = None,
+    dir_mode: int | None = None,
 ) -> None:
     """Replace ``path`` with ``data`` so that readers see all of it or none of it.
 
     ``durable=False`` skips the fsyncs: never half-written still, but a power cut may lose
     the latest version.  ``step`` is called before and after the rename (the game store's
-    crash test hook).
+    crash test hook).  Missing folders are made with ``dir_mode`` (default: the umask's).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if dir_mode is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        make_dirs(path.parent, dir_mode)
     fd, tmp = _open_temp(path, mode, private_temp)
     try:
         try:

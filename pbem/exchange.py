@@ -10,14 +10,17 @@ transaction, committed whole by :func:`import_locked`.
 from __future__ import annotations
 
 import contextlib
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import contact, protocol, report, status, turn, turnfile
+from pbem import claim, contact, games, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
-from pbem.store import Transaction, Workspace
+from pbem.store import MAX_REJECTED, MAX_REJECTED_BYTES, Transaction, Workspace
 from pbem.turnfile import TurnFile
+
+log = logging.getLogger("pbem")
 
 
 @dataclass
@@ -57,6 +60,7 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
     tx = Transaction()
     src = ws.inbox_rel(path)
     tf: TurnFile | None = None
+    dropped: list[str] = []
     if src is not None and src in ws.recovered_deletions and not path.exists():
         # The file was saved again (a mail fetched again, say) just before the lock rolled
         # forward the interrupted import that had consumed it: it is applied already.
@@ -78,10 +82,22 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         if src is not None:
             with contextlib.suppress(OSError):
                 if path.is_file() and path.stat().st_size <= turnfile.MAX_FILE:
-                    tx.put(ws.rejected_rel(path.name), path.read_bytes())
+                    dropped = ws.stage_rejected(tx, path.name, path.read_bytes())
     if src is not None:
         tx.delete(src)
     ws.commit(tx)
+    if dropped:
+        shown = ", ".join("".join(c if c.isprintable() else "?" for c in name) for name in dropped[:5])
+        more = f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""
+        log.warning(
+            "%s: removed the %d oldest refused file(s) to keep within %d files and %d MiB: %s%s",
+            ws.rejected_rel("").rstrip("/"),
+            len(dropped),
+            MAX_REJECTED,
+            MAX_REJECTED_BYTES >> 20,
+            shown,
+            more,
+        )
     return result
 
 
@@ -93,10 +109,15 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
         return _invitation(ws, tf, tx)
     lg = LocalGame(ws, tf.game, home)
     genesis_tf = lg.genesis()
+    if tf.type == "genesis" and tf.hash != genesis_tf.hash:
+        raise PbemError(games.reused_id(tf.name, tf.game), "game-id")
     genesis = protocol.Genesis(genesis_tf.body)
-    file = protocol.authenticate(genesis, tf)
     game = lg.game()
     head = 0 if game is None else game.seq
+    if tf.seq <= head and (same := lg.history_file(tf.seq)) is not None and same.raw == tf.raw:
+        # The very bytes accepted already: a duplicate, even if their key was handed over since.
+        return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} was already applied (nothing to do)")
+    file = protocol.authenticate(genesis, tf, game)
     if tf.seq <= head:
         return _already_taken(lg, file, tx)
     if tf.seq > head + 1:
@@ -130,16 +151,16 @@ def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
     g = protocol.check_genesis(tf)
     rel = ws.invitation_rel(gid)
     old = ws.root / rel
-    if old.exists() and turnfile.read(old).hash == tf.hash:
+    if old.exists():
+        if turnfile.read(old).hash != tf.hash:
+            raise PbemError(games.reused_id(tf.name, gid), "game-id")
         return ImportResult("duplicate", gid, 0, f"invitation {gid} is already kept")
     tx.put(rel, tf.raw)
-    names = g.body["names"]
     return ImportResult(
         "stored",
         gid,
         0,
-        f"invitation to game {gid} ({g.body['scenario']}) from "
-        f"{names[g.creator]} ({g.creator}); you would play {turnfile.other(g.creator)}: "
+        f"{games.inviter_of(g).text()}; you would play {turnfile.other(g.creator)}: "
         f"accept with `pbem join {rel} --me NAME`",
     )
 
@@ -172,7 +193,7 @@ def _catch_up(
             continue
         try:
             more: list[report.FileReport] = []
-            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf), more)
+            game = _reexecuted(game.clone(), protocol.authenticate(genesis, wf, game), more)
             reports += more
         except PbemError as exc:
             notes.append(f"dropped waiting file {wf.seq}: {exc}")
@@ -192,6 +213,8 @@ def _already_taken(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> 
     if existing is not None and existing.side == tf.side:
         where = lg.stage_evidence(tx, existing, tf)
         raise _Equivocation(tf, where, tx)
+    if tf.type == "claim" and existing is not None and existing.side == lg.me:
+        return _overtaken(lg, file, tx)
     raise PbemError(
         f"{tf.name}: position {tf.seq} of game {tf.game} is already filled by a file from "
         f"{existing.side if existing else 'the other side'} (out of turn)",
@@ -210,6 +233,19 @@ def _keep_waiting(lg: LocalGame, file: protocol.Authentic, tx: Transaction, head
                 raise _Equivocation(tf, where, tx)
     lg.stage_waiting(tx, tf)
     return ImportResult("stored", tf.game, tf.seq, f"kept {tf.name}; it will be applied once file {head + 1} arrives")
+
+
+def _overtaken(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> ImportResult:
+    """A valid claim for a position my own late file took: the claim wins (its signed time
+    shows my deadline had passed), my files from there on are dropped and I decide again."""
+    tf = file.tf
+    game = claim.overtake(lg, file, tx)
+    replies = turn.answer(lg, game, tx)
+    msg = (
+        f"applied {tf.name}: the opponent claimed your missed deadline before your file {tf.seq} arrived; "
+        f"your file {tf.seq} is withdrawn: decide again. {status.status_line(lg, game, lg.pending())}"
+    )
+    return ImportResult("applied", tf.game, tf.seq, msg, replies)
 
 
 class _Equivocation(PbemError):
@@ -254,3 +290,41 @@ def file_report(workspace: Path, game_id: str, seq: int, home: Path | None = Non
     if doc is None or not isinstance(doc.get("text"), str) or not isinstance(doc.get("subject"), str):
         return None
     return {"subject": doc["subject"], "text": doc["text"]}
+
+
+def file_picture(workspace: Path, game_id: str, seq: int, home: Path | None = None) -> tuple[str, bytes] | None:
+    """A PNG of the front for the mail that carries file ``seq``, as its receiver will see the
+    position, around the places the file's events name: ``(file name, bytes)``, or None when
+    the file moved nothing on the map, when the game has gone past it (the picture would
+    show a later position than the file), or when the file awaits a roll (see below)."""
+    doc = report.stored(Workspace(workspace), game_id, seq)
+    places = sorted(set(_event_places(doc.get("report") if doc else None)))
+    if not places:
+        return None
+    try:
+        lg = LocalGame(Workspace(workspace), game_id, home)
+        game = lg.game()
+    except (PbemError, OSError):
+        return None
+    if game is None or game.seq != seq:
+        return None
+    exp = protocol.expected(game)
+    if exp is not None and exp.kind == "dice" and exp.side != lg.me:
+        # The receiver's client answers with its dice value at once, and my next mail shows
+        # what the roll did: a picture of the position before it would be out of date on arrival.
+        return None
+    from pbem import gamemap  # the renderer and its fonts are loaded only when a picture is made
+
+    png = gamemap.mail_picture(game, turnfile.other(lg.me), places)
+    return (f"{game_id}-{seq:05d}-front.png", png) if png is not None else None
+
+
+def _event_places(doc: object) -> list[str]:
+    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
+        return []
+    found: list[str] = []
+    for entry in doc["entries"]:
+        for event in entry.get("events", []) if isinstance(entry, dict) else []:
+            hexes = event.get("hexes") if isinstance(event, dict) else None
+            found.extend(h for h in hexes or [] if isinstance(h, str))
+    return found

@@ -1,4 +1,4 @@
-"""Pictures of a game's position (SVG or PNG) for ``pbem map`` and for mail bodies.
+"""Pictures of a game's position (SVG or PNG) for ``pbem map`` and for turn mails.
 
 The engine says what a side sees (``api.board``); ``scenarios.gameview`` draws it.
 Hidden decisions (a sealed deployment before its reveal) never enter the state, so a
@@ -15,6 +15,9 @@ from pbem.protocol import Game
 from scenarios import gameview
 
 Format = Literal["svg", "png"]
+# The mail's picture: a window of 24 by 16 hexes (about 1400 by 1000 pixels) at least,
+# around the events no more than 12 hexes apart; raster time grows with the pixels.
+MAIL_COLS, MAIL_ROWS, MAIL_PAD, MAIL_NEAR = 24, 16, 3, 12
 
 
 def window(board: api.Board, region: str | None = None, bbox: str | None = None) -> gameview.Window:
@@ -41,3 +44,21 @@ def render(game: Game, side: str, region: str | None = None, bbox: str | None = 
     if fmt == "png":
         return gameview.render_png(svg)
     return svg.encode("utf-8")
+
+
+def mail_picture(game: Game, side: str, places: list[str]) -> bytes | None:
+    """A PNG for the mail that carries a file: the position as ``side`` sees it, framed
+    around the largest group of ``places`` (hex names where the file's events happened),
+    a screenful and no more, rasterised the fast way.  None when no place is on the map."""
+    board = api.board(game.state, side)
+    grid = board.map.grid
+    hexes = []
+    for name in places:
+        try:
+            hexes.append(grid.parse_label(name))
+        except ValueError:
+            continue  # the names come from a report read back from disk: one that is no hex is left out
+    if not hexes:
+        return None
+    frame = gameview.around(grid, hexes, near=MAIL_NEAR, pad=MAIL_PAD, min_cols=MAIL_COLS, min_rows=MAIL_ROWS)
+    return gameview.render_png(gameview.render_svg(board, frame), fast=True)

@@ -4,12 +4,13 @@ they open (a game's id, both keys, the dice anchors, the scenario)."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, engine_link, keys, overview, protocol, report, turnfile
+from pbem import clock, dice, engine_link, gamesecrets, keys, overview, protocol, report, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame, dice_secret
+from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
 from pbem.turnfile import SIDES, other
 
@@ -39,6 +40,7 @@ def new_game(
         raise PbemError(
             f"cannot load scenario '{scenario[:40]}' ({type(exc).__name__}: {str(exc)[:120]})", "usage"
         ) from None
+    clock.terms(dict(options or {}))  # half or malformed deadline terms: refused before anything is signed
     gid = gid or os.urandom(6).hex()
     opp_email = keys.check_email(opponent_email or opponent.email)
     body = {
@@ -55,12 +57,14 @@ def new_game(
         "keys": {side: ident.public.raw, other(side): opponent.raw},
         "names": {side: ident.name, other(side): opponent.name},
         "emails": {side: ident.email, other(side): opp_email},
-        "anchor": dice.anchor(dice_secret(ident, gid), chain_length),
         "chain": chain_length,
     }
+    # My secrets are bound to everything in the invitation but the anchor they make.
+    secrets = gamesecrets.GameSecrets(ident, gid, gamesecrets.genesis_base(body))
+    body["anchor"] = dice.anchor(secrets.dice(), chain_length)
     tf = turnfile.seal(body, ident.sign)
     with ws.locked():
-        if LocalGame.has_game(ws, gid):
+        if LocalGame.has_game(ws, gid) or (ws.root / ws.invitation_rel(gid)).exists():
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
         LocalGame.stage_create(ws, tx, _meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
@@ -69,12 +73,67 @@ def new_game(
     return gid, out
 
 
-def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[str, Path]:
-    """Verify an invitation and write my answer (the join file) into outbox/."""
+@dataclass(frozen=True)
+class Inviter:
+    """Who an invitation says it comes from: the name and address are its claims, the
+    fingerprint is the key that signed it (what a person compares out of band)."""
+
+    gid: str
+    scenario: str
+    side: str
+    name: str
+    email: str
+    fingerprint: str
+
+    def text(self) -> str:
+        # The name is the inviter's text: control characters could repaint the terminal
+        # line that shows the fingerprint.
+        who = "".join(c if c.isprintable() else "?" for c in self.name) or "(no name)"
+        if self.email:
+            who += f" <{self.email}>"
+        return (
+            f"invitation to game {self.gid} ({self.scenario}) from {who}, playing {self.side}; "
+            f"their key fingerprint: {self.fingerprint}"
+        )
+
+
+def inviter(path: Path) -> Inviter:
+    """Verify an invitation and say who made it."""
+    return inviter_of(protocol.check_genesis(turnfile.read(path)))
+
+
+def inviter_of(g: protocol.Genesis) -> Inviter:
+    creator = g.creator
+    return Inviter(
+        g.game,
+        g.body["scenario"],
+        creator,
+        g.body["names"][creator],
+        g.body["emails"][creator],
+        keys.fingerprint(g.key(creator)),
+    )
+
+
+def join(
+    ws: Workspace, path: Path, me: str, home: Path | None = None, expect_fingerprint: str | None = None
+) -> tuple[str, Path]:
+    """Verify an invitation and write my answer (the join file) into outbox/.
+
+    ``expect_fingerprint``: the inviter's key as the player knows it; an invitation signed
+    by another key is refused.  None trusts any inviter (the bot mailbox does).
+    """
     api = engine_link.api()
     genesis = turnfile.read(path)
     g = protocol.check_genesis(genesis)
     side = other(g.creator)
+    if expect_fingerprint is not None:
+        expected, found = keys.given_fingerprint(expect_fingerprint), keys.fingerprint(g.key(g.creator))
+        if found != expected:
+            raise PbemError(
+                f"{path.name}: the invitation is signed by the key {found}, not by {expected}: "
+                "not joined (someone else may be posing as your opponent)",
+                "fingerprint",
+            )
     ident = keys.load(me, home)
     if g.key(side) != ident.public.raw:
         raise PbemError(
@@ -84,6 +143,8 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         )
     gid = g.game
     state = protocol.new_state(g)
+    # Bound to this very invitation: another one reusing its game id gets other secrets.
+    secrets = gamesecrets.GameSecrets(ident, gid, genesis.hash)
     body = {
         "v": turnfile.VERSION,
         "type": "join",
@@ -91,15 +152,20 @@ def join(ws: Workspace, path: Path, me: str, home: Path | None = None) -> tuple[
         "seq": 1,
         "prev": genesis.hash,
         "side": side,
-        "anchor": dice.anchor(dice_secret(ident, gid), dice.DEFAULT_LENGTH),
+        "anchor": dice.anchor(secrets.dice(), dice.DEFAULT_LENGTH),
         "chain": dice.DEFAULT_LENGTH,
         "state": api.state_hash(state),
     }
+    if clock.terms(g.body["options"]) is not None:
+        body["time"] = clock.now()  # the deadline of the first decision runs from here
     join_tf = turnfile.seal(body, ident.sign)
     game, joined = report.start_reported(genesis, protocol.authenticate(g, join_tf))
     with ws.locked():
         if LocalGame.has_game(ws, gid):
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
+        kept = ws.root / ws.invitation_rel(gid)
+        if kept.exists() and turnfile.read(kept).hash != genesis.hash:
+            raise PbemError(reused_id(path.name, gid), "game-id")
         tx = Transaction()
         creator = g.creator
         names, emails = g.body["names"], g.body["emails"]
@@ -123,4 +189,13 @@ def _meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: st
         "opponent_email": opp_email,
         "opponent_name": opp_name,
         "scenario": scenario,
+        "derivation": gamesecrets.CURRENT,
     }
+
+
+def reused_id(name: str, gid: str) -> str:
+    """Why a second invitation with a game id this workspace has seen is refused."""
+    return (
+        f"{name}: another invitation with game id {gid} was already received in this workspace; "
+        "a game id is used once (its secrets would be at risk): ask your opponent for a new game"
+    )

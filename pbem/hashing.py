@@ -20,6 +20,10 @@ D_CHAIN = b"pbem/chain/v1\x00"
 D_SEED = "pbem/seed/v1"
 D_FINGERPRINT = b"pbem/fingerprint/v1\x00"
 D_CONTACT = b"pbem/contact/v1\x00"
+D_BOT = "pbem/bot/v1"
+D_HANDOVER = b"pbem/handover/v1\x00"
+D_TERMS = b"pbem/terms/v1\x00"
+D_GENESIS_BASE = "pbem/genesis-base/v1"
 
 
 def h(domain: str, *parts: Any) -> bytes:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem import audit, protocol
+from pbem import advance, audit, protocol
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.protocol import Game
@@ -69,7 +69,7 @@ def steps(files: list[TurnFile], upto: int | None = None) -> Iterator[Step]:
     game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
     yield Step(1, files[1], game.clone())
     for tf in files[2 : last + 1]:
-        protocol.apply_turn(game, protocol.authenticate(genesis, tf))
+        advance.apply_file(game, protocol.authenticate(genesis, tf, game))
         yield Step(tf.seq, tf, game.clone())
 
 

@@ -51,9 +51,11 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from pbem.address import is_address
-from pbem.durable import atomic_write
+from pbem.durable import atomic_write, make_dirs
 from pbem.errors import PbemError
 from pbem.hashing import D_FINGERPRINT
+from pbem.private import PRIVATE_DIR, PRIVATE_FILE
+from pbem.private import check as check_private
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 PUB_HEADER = "pbem public key v1"
@@ -76,6 +78,14 @@ def home(path: Path | None = None) -> Path:
 def fingerprint(public_raw: bytes) -> str:
     digest = hashlib.sha256(D_FINGERPRINT + public_raw).hexdigest()[:32]
     return " ".join(digest[i : i + 4] for i in range(0, 32, 4))
+
+
+def given_fingerprint(text: str) -> str:
+    """A fingerprint as a person typed it (any spacing, any case), in the shown form."""
+    digits = "".join(text.split()).lower()
+    if not re.fullmatch(r"[0-9a-f]{32}", digits):
+        raise PbemError(f"'{text[:60]}' is not a key fingerprint (32 hex digits, as `pbem key list` shows it)", "usage")
+    return " ".join(digits[i : i + 4] for i in range(0, 32, 4))
 
 
 def check_name(name: str) -> str:
@@ -184,13 +194,14 @@ def keygen(
     check_name(name)
     check_email(email)
     d = home(directory)
-    d.mkdir(parents=True, exist_ok=True, mode=0o700)  # the directory of private keys: owner only
+    make_dirs(d, PRIVATE_DIR)  # the directory of private keys: owner only
+    check_private(d)
     key_path = d / f"{name}.key"
     if key_path.exists():
         raise PbemError(f"identity '{name}' already exists", "usage")
     private = Ed25519PrivateKey.from_private_bytes(seed) if seed else Ed25519PrivateKey.generate()
     ident = Identity(name, email, private)
-    atomic_write(key_path, seal_private_key(private, passphrase).encode(), mode=0o600)
+    atomic_write(key_path, seal_private_key(private, passphrase).encode(), mode=PRIVATE_FILE)
     settings = {"name": name, "email": email, "passphrase_env": passphrase_env if passphrase else ""}
     atomic_write(d / f"{name}.json", json.dumps(settings, sort_keys=True).encode())
     atomic_write(d / f"{name}.pub", ident.public.to_text().encode())
@@ -222,6 +233,8 @@ def load(name: str, directory: Path | None = None) -> Identity:
     check_name(name)
     d = home(directory)
     key_path = d / f"{name}.key"
+    check_private(d)
+    check_private(key_path)
     try:
         if key_path.stat().st_size > MAX_KEYFILE:
             raise PbemError(f"identity '{name}': {key_path.name} is not a private key file", "key")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import dice, keys, protocol, records, turnfile, wire
+from pbem import dice, gamesecrets, keys, protocol, records, turnfile, wire
 from pbem.errors import PbemError
 from pbem.protocol import Game
 from pbem.records import Dice, Record, Reveal, Wire
@@ -29,14 +29,6 @@ LOCAL_LIMITS = wire.Limits(
     max_map=1 << 16,
     max_depth=10,
 )
-
-
-def dice_secret(ident: keys.Identity, gid: str) -> bytes:
-    return ident.derive("pbem/dice-secret/v1", gid.encode())
-
-
-def commit_salt(ident: keys.Identity, gid: str, seq: int) -> bytes:
-    return ident.derive("pbem/commit-salt/v1", f"{gid}/{seq}".encode())
 
 
 @dataclass
@@ -77,6 +69,7 @@ class LocalGame:
             raise PbemError(f"no game {gid} in this workspace", "game")
         self.meta: dict[str, Any] = json.loads(raw)
         self._ident: keys.Identity | None = None
+        self._secrets: gamesecrets.GameSecrets | None = None
 
     # -- opening a game in the store ---------------------------------------------------
     @staticmethod
@@ -101,13 +94,31 @@ class LocalGame:
     def me(self) -> str:
         return self.meta["side"]
 
+    def check_mine(self) -> None:
+        """Refuse to play a side I handed over (my files would be refused: another key signs now)."""
+        handed = self.meta.get("handed_over_to")
+        if handed:
+            raise PbemError(f"game {self.gid}: you handed your side over to the key {handed}; it plays it now", "turn")
+
     def identity(self) -> keys.Identity:
         if self._ident is None:
             self._ident = keys.load(self.meta["me"], self.home)
         return self._ident
 
+    def derived(self) -> gamesecrets.GameSecrets:
+        """My secrets in this game, bound to its genesis (v1: to its id, for older games)."""
+        if self._secrets is None:
+            bound = None
+            if self.meta.get("derivation") == gamesecrets.CURRENT:
+                g = self.genesis()
+                bound = gamesecrets.binding(g.body, g.hash, self.me)
+            self._secrets = gamesecrets.GameSecrets(self.identity(), self.gid, bound)
+        return self._secrets
+
     def dice_value(self, game: Game, k: int) -> bytes:
-        return dice.value(dice_secret(self.identity(), self.gid), game.chain_len[self.me], k)
+        # A side handed over to me counts its rolls from the hand-over on.
+        k -= game.chain_base.get(self.me, 0)
+        return dice.value(self.derived().dice(), game.chain_len[self.me], k)
 
     # -- history ----------------------------------------------------------------------
     def history_file(self, seq: int) -> TurnFile | None:
@@ -134,6 +145,10 @@ class LocalGame:
 
     def stage_history(self, tx: Transaction, tf: TurnFile) -> None:
         tx.put(_file_rel(self._rel, tf.seq, tf.side), tf.raw)
+
+    def stage_drop(self, tx: Transaction, tf: TurnFile) -> None:
+        """Take my own file ``tf`` out of the history: a claim took its position."""
+        tx.delete(_file_rel(self._rel, tf.seq, tf.side))
 
     def stage_snapshot(self, tx: Transaction, game: Game) -> None:
         """The game after the last accepted file: the only way the snapshot is written."""
@@ -200,7 +215,7 @@ class LocalGame:
     def auto_record(self, game: Game) -> Dice | Reveal | None:
         """The record I owe next if it needs no human judgement (a dice value or a reveal), else None."""
         exp = protocol.expected(game)
-        if exp is None or exp.side != self.me:
+        if exp is None or exp.side != self.me or self.meta.get("handed_over_to"):
             return None
         if exp.kind == "dice":
             k = game.k + 1
@@ -215,7 +230,7 @@ class LocalGame:
                     "from this store; they cannot be revealed",
                     "store",
                 )
-            return Reveal(actions, commit_salt(self.identity(), self.gid, p.commit_seq))
+            return Reveal(actions, self.derived().salt(p.commit_seq))
         return None
 
 

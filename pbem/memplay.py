@@ -13,7 +13,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import commit, dice, engine_link, keys, protocol, turnfile
+from pbem import clock, commit, dice, engine_link, keys, protocol, turnfile
 from pbem.protocol import Game
 from pbem.records import Act, Commit, Dice, Record, Reveal, Sim
 from pbem.turnfile import SIDES, TurnFile, other
@@ -25,7 +25,13 @@ def _d(seed: int, what: str) -> bytes:
 
 class MemoryMatch:
     def __init__(
-        self, scenario: str, seed: int = 1, creator: str = "axis", chain: int = dice.DEFAULT_LENGTH, player: str = "bot"
+        self,
+        scenario: str,
+        seed: int = 1,
+        creator: str = "axis",
+        chain: int = dice.DEFAULT_LENGTH,
+        player: str = "bot",
+        options: dict[str, Any] | None = None,
     ) -> None:
         api = engine_link.api()
         self.seed, self.player = seed, player
@@ -47,7 +53,7 @@ class MemoryMatch:
             "scenario": scenario,
             "digest": api.scenario_digest(scenario),
             "engine": api.ENGINE_VERSION,
-            "options": {},
+            "options": dict(options or {}),
             "keys": {s: self.ids[s].public.raw for s in SIDES},
             "names": {s: self.ids[s].name for s in SIDES},
             "emails": {s: "" for s in SIDES},
@@ -67,6 +73,8 @@ class MemoryMatch:
             "chain": chain,
             "state": api.state_hash(state),
         }
+        if options and clock.terms(options) is not None:
+            j["time"] = clock.now()
         join = turnfile.seal(j, self.ids[joiner].sign)
         self.game: Game = protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), join))
         self.files: list[TurnFile] = [genesis, join]
@@ -87,7 +95,8 @@ class MemoryMatch:
             kind = exp.kind
             recs: list[Record]
             if kind == "dice":
-                recs = [Dice(game.k + 1, dice.value(self.secret[side], self.chain, game.k + 1))]
+                k = game.k + 1 - game.chain_base.get(side, 0)  # a side handed over counts anew
+                recs = [Dice(game.k + 1, dice.value(self.secret[side], self.chain, k))]
             elif kind == "reveal":
                 assert isinstance(game.pending, protocol.SimStep)
                 cs = game.pending.commit_seq

@@ -53,6 +53,7 @@ def position(work: Game, pending: PendingTurn | None) -> Position:
     """The position of ``work`` (a game with my pending records applied), by the engine."""
     from pbem import engine_link, protocol
     from pbem.localgame import PendingTurn
+    from pbem.turnfile import other
 
     api = engine_link.api()
     d = api.decision(work.state)
@@ -64,7 +65,7 @@ def position(work: Game, pending: PendingTurn | None) -> Position:
         d.phase,
         d.prompt,
         None if exp is None else (exp.side, exp.kind),
-        api.winner(work.state) if exp is None else None,
+        None if exp is not None else other(work.forfeited) if work.forfeited else api.winner(work.state),
         len(p.records),
         p.auto,
         len(p.sim or []),

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pbem import commit, dice, engine_link, turnfile, wire
+from pbem import clock, commit, dice, engine_link, turnfile, wire
 from pbem.errors import PbemError
 from pbem.records import Act, Commit, Dice, Record, Reveal, Sim, Wire
 from pbem.rules import Draft, refusal_rule
@@ -63,6 +63,9 @@ class SimStep:
     commit: bytes | None = None
     commit_seq: int = 0
     clear: list[Wire] | None = None
+    # The list the bot played in the clear for a committer that stayed silent (a final
+    # claim, pbem/deadlines.py): the other side's clear list then resolves the decision.
+    played: list[Wire] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         return {
@@ -72,6 +75,7 @@ class SimStep:
             "commit": self.commit,
             "commit_seq": self.commit_seq,
             "clear": self.clear,
+            "played": self.played,
         }
 
 
@@ -103,7 +107,7 @@ def _step_from_wire(d: dict[str, Any] | None) -> Step | None:
     if d is None:
         return None
     if d["kind"] == "sim":
-        return SimStep(tuple(d["sides"]), d["committer"], d["commit"], d["commit_seq"], d["clear"])
+        return SimStep(tuple(d["sides"]), d["committer"], d["commit"], d["commit_seq"], d["clear"], d.get("played"))
     return ChanceStep(d["trigger_seq"], d["trigger_author"], tuple(d["values"].items()))
 
 
@@ -148,6 +152,13 @@ class Game:
     log: list[str] = field(default_factory=list)  # what the last chance event did
     # What the last chance event did as engine events (pbem/report.py); not saved.
     events: list[Any] = field(default_factory=list)
+    # The deadline and hand-over rules (pbem/clock.py, pbem/deadlines.py, pbem/handover.py):
+    keys: dict[str, bytes] = field(default_factory=dict)  # each side's key in force (genesis's at first)
+    clock: int = 0  # the time of the last file (games with a deadline)
+    deadline: int = 0  # seconds per decision in force (0: no deadline)
+    reminded: bool = False  # the last file is a reminder claim
+    forfeited: str = ""  # the side that lost by a missed deadline ("" while the game goes on)
+    chain_base: dict[str, int] = field(default_factory=dict)  # rolls before a side's chain was handed over
 
     @property
     def gid(self) -> str:
@@ -169,6 +180,12 @@ class Game:
                 "last_seq": self.last_seq,
                 "pending": None if self.pending is None else self.pending.to_wire(),
                 "log": self.log,
+                "keys": self.keys,
+                "clock": self.clock,
+                "deadline": self.deadline,
+                "reminded": self.reminded,
+                "forfeited": self.forfeited,
+                "chain_base": self.chain_base,
             }
         )
 
@@ -193,6 +210,12 @@ class Game:
             d["last_seq"],
             _step_from_wire(d["pending"]),
             d["log"],
+            keys=d.get("keys") or dict(d["genesis"]["keys"]),
+            clock=d.get("clock", 0),
+            deadline=d.get("deadline", 0),
+            reminded=d.get("reminded", False),
+            forfeited=d.get("forfeited", ""),
+            chain_base=d.get("chain_base", {}),
         )
 
     def clone(self) -> Game:
@@ -210,11 +233,12 @@ class Authentic:
     tf: TurnFile
 
 
-def authenticate(genesis: Genesis, tf: TurnFile) -> Authentic:
-    """The one place a file's signature is checked (against the key ``genesis`` gives its side)."""
+def authenticate(genesis: Genesis, tf: TurnFile, game: Game | None = None) -> Authentic:
+    """The one place a file's signature is checked: against the key in force for its side
+    in ``game`` (a side handed over signs with its new key), else the one ``genesis`` gives."""
     if tf.game != genesis.game:
         raise PbemError(f"{tf.name}: belongs to game {tf.game}, not {genesis.game}", "game")
-    tf.verify_signature(genesis.key(tf.side))
+    tf.verify_signature(game.keys[tf.side] if game is not None else genesis.key(tf.side))
     return Authentic(tf)
 
 
@@ -243,13 +267,17 @@ def check_genesis(tf: TurnFile) -> Genesis:
             "(digest mismatch); both players need the same release",
             "scenario",
         )
+    try:
+        clock.terms(g.body["options"])
+    except PbemError as exc:
+        raise PbemError(f"{tf.name}: {exc}", exc.code) from None
     new_state(g)  # options the engine refuses would only surface at the join: refuse the invitation now
     return g
 
 
 def new_state(g: Genesis) -> Any:
     api = engine_link.api()
-    return _engine_call("new game", api.new_game, g.body["scenario"], dict(g.body["options"]))
+    return _engine_call("new game", api.new_game, g.body["scenario"], clock.engine_options(g.body["options"]))
 
 
 def start(genesis_tf: TurnFile, join: Authentic) -> Game:
@@ -270,6 +298,10 @@ def start(genesis_tf: TurnFile, join: Authentic) -> Game:
             f"{join_tf.name}: the opponent's starting position differs from yours (engine or scenario data differ)",
             "state",
         )
+    terms = clock.terms(g.body["options"])
+    check_time_field(terms is not None, join_tf)
+    if "time" in join_tf.body:
+        clock.check_not_future(join_tf.body["time"], join_tf.name)
     game = Game(
         g,
         state,
@@ -279,6 +311,9 @@ def start(genesis_tf: TurnFile, join: Authentic) -> Game:
         chain_len={g.creator: g.body["chain"], joiner: join_tf.body["chain"]},
         last_author=joiner,
         last_seq=1,
+        keys=dict(g.body["keys"]),
+        clock=join_tf.body.get("time", 0),
+        deadline=0 if terms is None else terms.deadline,
     )
     settle(game)
     return game
@@ -304,8 +339,17 @@ def settle(game: Game) -> None:
         game.pending = ChanceStep(game.last_seq, game.last_author)
 
 
+def check_time_field(timed: bool, tf: TurnFile) -> None:
+    """A file after the genesis carries its time exactly when the game has a deadline."""
+    if ("time" in tf.body) != timed:
+        state = "has no deadline, yet the file carries a time" if not timed else "has a deadline: the file needs a time"
+        raise PbemError(f"{tf.name}: the game {state}", "time")
+
+
 def expected(game: Game) -> Expectation | None:
     """The record the history needs next, or None once the game has ended."""
+    if game.forfeited:
+        return None
     api = engine_link.api()
     d = api.decision(game.state)
     if d.kind == "end":
@@ -318,6 +362,8 @@ def expected(game: Game) -> Expectation | None:
     if isinstance(p, SimStep):
         if p.committer is None:
             return Expectation(p.sides[0], "sim")
+        if p.played is not None:
+            return Expectation(other(p.committer), "sim")
         if p.commit is None:
             return Expectation(p.committer, "commit")
         if p.clear is None:
@@ -357,7 +403,9 @@ def apply_record(
         assert isinstance(p, SimStep)
         listed = actions_of(rec.actions, where) if actions is None else actions
         if p.committer is None:
-            _resolve_sim(game, where, {author: listed, other(author): []})
+            resolve_sim(game, where, {author: listed, other(author): []})
+        elif p.played is not None:
+            resolve_sim(game, where, {author: listed, p.committer: actions_of(p.played, where)})
         else:
             trial_list(game, author, listed, where)
             game.pending = replace(p, clear=rec.actions)
@@ -370,7 +418,7 @@ def apply_record(
                 "commit",
             )
         revealed = actions_of(rec.actions, where) if actions is None else actions
-        _resolve_sim(game, where, {author: revealed, other(author): actions_of(p.clear, where)})
+        resolve_sim(game, where, {author: revealed, other(author): actions_of(p.clear, where)})
     else:
         assert isinstance(p, ChanceStep)
         _roll(game, author, rec, p, where)
@@ -424,7 +472,7 @@ def trial_list(game: Game, side: str, actions: list[Any], where: str) -> None:
         offer(draft, action, where)
 
 
-def _resolve_sim(game: Game, where: str, lists: dict[str, list[Any]]) -> None:
+def resolve_sim(game: Game, where: str, lists: dict[str, list[Any]]) -> None:
     api = engine_link.api()
     sides = game.pending.sides if isinstance(game.pending, SimStep) else SIDES
     game.pending = None
@@ -441,14 +489,7 @@ def apply_turn(game: Game, file: Authentic, watch: Watcher | None = None) -> Non
     api = engine_link.api()
     tf = file.tf
     name = tf.name
-    if tf.game != game.gid:
-        raise PbemError(f"{name}: belongs to game {tf.game}, not {game.gid}", "game")
-    if tf.type != "turn":
-        raise PbemError(f"{name}: a {tf.type} file cannot continue a game in progress", "type")
-    if tf.seq != game.seq + 1:
-        raise PbemError(f"{name}: expected file {game.seq + 1}, this is file {tf.seq}", "sequence")
-    if tf.prev != game.hashes[-1]:
-        raise PbemError(f"{name}: does not follow file {game.seq} of this game (previous-hash mismatch)", "chain-link")
+    check_link(game, tf, "turn")
     for i, rec in enumerate(tf.records, 1):
         if watch is not None:
             watch(game, rec.to_wire())
@@ -459,8 +500,28 @@ def apply_turn(game: Game, file: Authentic, watch: Watcher | None = None) -> Non
             "mismatch: different engine, scenario data or a modified program)",
             "state",
         )
+    append(game, tf)
+
+
+def check_link(game: Game, tf: TurnFile, kind: str) -> None:
+    """``tf`` is a file of ``kind`` next in line in ``game``: its game, position and ``prev``."""
+    name = tf.name
+    if tf.game != game.gid:
+        raise PbemError(f"{name}: belongs to game {tf.game}, not {game.gid}", "game")
+    if tf.type != kind:
+        raise PbemError(f"{name}: a {tf.type} file cannot continue a game in progress", "type")
+    if tf.seq != game.seq + 1:
+        raise PbemError(f"{name}: expected file {game.seq + 1}, this is file {tf.seq}", "sequence")
+    if tf.prev != game.hashes[-1]:
+        raise PbemError(f"{name}: does not follow file {game.seq} of this game (previous-hash mismatch)", "chain-link")
+
+
+def append(game: Game, tf: TurnFile) -> None:
+    """``tf`` becomes the last file of ``game``."""
     game.seq = tf.seq
     game.hashes.append(tf.hash)
+    game.clock = tf.body.get("time", game.clock)
+    game.reminded = False
 
 
 def build_turn(game: Game, side: str, records: Sequence[Record], sign: Any, watch: Watcher | None = None) -> TurnFile:
@@ -488,7 +549,14 @@ def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any) -> Tu
         "records": [rec.to_wire() for rec in records],
         "state": api.state_hash(game.state),
     }
+    return seal_next(game, body, sign)
+
+
+def seal_next(game: Game, body: dict[str, Any], sign: Any) -> TurnFile:
+    """Stamp ``body`` (the next file of ``game``) with its time in a game with a deadline,
+    seal it and make it the last file."""
+    if game.deadline:
+        body["time"] = clock.stamp(game.clock)
     tf = turnfile.seal(body, sign)
-    game.seq = seq
-    game.hashes.append(tf.hash)
+    append(game, tf)
     return tf

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import engine_link, protocol, turnfile
+from pbem import advance, deadlines, engine_link, keys, protocol, turnfile
 from pbem.protocol import Game
 from pbem.records import Record
 from pbem.store import Transaction, Workspace
-from pbem.turnfile import TurnFile
+from pbem.turnfile import TurnFile, other
 
 #: Order kinds whose effect the changes of the position report (a unit placed, moved...).
 SHOWN_BY_CHANGES = frozenset({"pass", "move", "rail", "place", "place_land", "embark", "disembark"})
@@ -171,10 +171,30 @@ class _Recorder:
 
 
 def apply_reported(game: Game, file: protocol.Authentic) -> FileReport:
-    """Verify and apply ``file`` to ``game`` (as :func:`pbem.protocol.apply_turn`) and report it."""
+    """Verify and apply ``file`` to ``game`` (as :func:`pbem.advance.apply_file`) and report it."""
     rec = _Recorder(file.tf.side)
-    protocol.apply_turn(game, file, rec.watch)
-    return rec.report(game, file.tf)
+    advance.apply_file(game, file, rec.watch)
+    made = rec.report(game, file.tf)
+    tf = file.tf
+    if tf.type != "turn":
+        d = engine_link.api().decision(game.state)
+        made.entries.insert(0, Entry(d.when, d.phase, tf.side, tf.type, lines=[_about(tf, game)]))
+    return made
+
+
+def _about(tf: TurnFile, game: Game) -> str:
+    """What a claim, new terms or a hand-over did, for people."""
+    side, silent = tf.side, other(tf.side)
+    if tf.type == "claim" and game.reminded:
+        until = deadlines.when(deadlines.due_at(game))
+        return f"{side} claim that {silent} missed their deadline: a reminder; {silent} decide until {until}"
+    if tf.type == "claim":
+        if game.forfeited:
+            return f"{side} claim again: {silent} forfeit the game"
+        return f"{side} claim again: the bot made {silent}'s decision"
+    if tf.type == "terms":
+        return f"both sides agree on a new deadline: {tf.body['deadline'] / 3600:g} hours per decision"
+    return f"{side} hand their side over to the key {keys.fingerprint(tf.body['key'])}"
 
 
 def build_reported(game: Game, side: str, records: Sequence[Record], sign: Any) -> tuple[TurnFile, FileReport]:
@@ -200,6 +220,9 @@ def awaited(game: Game) -> str:
     d = api.decision(game.state)
     exp = protocol.expected(game)
     if exp is None:
+        if game.forfeited:
+            lost = game.forfeited
+            return f"the game is over: {lost} forfeited (no answer after a reminder); the {other(lost)} win"
         winner = api.winner(game.state)
         return f"the game is over{f': the {winner} win' if winner else ''}"
     return f"{d.when} {phase_name(d.phase)}: {exp.side}"
@@ -213,7 +236,7 @@ def reports(files: list[TurnFile]) -> Iterator[FileReport]:
     game, first = start_reported(files[0], protocol.authenticate(genesis, files[1]))
     yield first
     for tf in files[2:]:
-        yield apply_reported(game, protocol.authenticate(genesis, tf))
+        yield apply_reported(game, protocol.authenticate(genesis, tf, game))
 
 
 def subject_tag(game: Game) -> str:
@@ -234,7 +257,7 @@ def of_replies(before: Game, tx: Transaction, replies: list[Path]) -> list[FileR
     for path in replies:
         data = tx.writes.get(f"outbox/{path.name}")
         if data is not None:
-            out.append(apply_reported(before, protocol.authenticate(before.genesis, turnfile.parse(data))))
+            out.append(apply_reported(before, protocol.authenticate(before.genesis, turnfile.parse(data), before)))
     return out
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,12 @@ FIELDS = {
     "genesis": {*COMMON, "scenario", "digest", "engine", "options", "keys", "names", "emails", "anchor", "chain"},
     "join": {*COMMON, "anchor", "chain", "state"},
     "turn": {*COMMON, "records", "state"},
+    "claim": {*COMMON, "time", "due", "state"},
+    "handover": {*COMMON, "key", "anchor", "chain", "accept"},
+    "terms": {*COMMON, "deadline", "consent"},
 }
+TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
+MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
 RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3}
 
 # The pinned data of the shipped release (the document's table "Pinned scenarios"):
@@ -229,8 +234,13 @@ def fingerprint(public: bytes) -> str:
 
 
 def signature_ok(public: bytes, signature: bytes, body_bytes: bytes) -> bool:
+    return verifies(public, signature, b"pbem/sign/v1\x00" + body_bytes)
+
+
+def verifies(public: bytes, signature: bytes, message: bytes) -> bool:
+    """Ed25519 as section 2.4 accepts it, over a message given whole."""
     try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, b"pbem/sign/v1\x00" + body_bytes)
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
     except (InvalidSignature, ValueError):
         return False
     return True
@@ -328,18 +338,29 @@ def record_schema(rec: Any) -> None:
 def schema(body: Any) -> None:
     _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
     t = body["type"]
-    _need(set(body) == FIELDS[t], "missing or unexpected field")
+    allowed = FIELDS[t] | ({"time"} if t in TIMED else set())
+    _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
     _need(_int(body["v"]) and body["v"] == 1, "unsupported version")
     _need(isinstance(body["game"], str) and re.fullmatch(r"[0-9a-f]{12}", body["game"]) is not None, "bad game id")
     _need(_int(body["seq"]) and 0 <= body["seq"] <= MAX_SEQ, "seq out of range")
     _b32(body["prev"], "prev")
     _need(body["side"] in SIDES, "bad side")
     _need(body["seq"] == {"genesis": 0, "join": 1}.get(t, max(body["seq"], 2)), "seq does not fit the type")
-    if t in ("genesis", "join"):
+    if "time" in body:
+        _need(_int(body["time"]) and 0 <= body["time"] <= MAX_TIME, "time out of range")
+    if t in ("genesis", "join", "handover"):
         _b32(body["anchor"], "anchor")
         _need(_int(body["chain"]) and 1 <= body["chain"] <= MAX_CHAIN, "chain length out of range")
-    if t in ("join", "turn"):
+    if t in ("join", "turn", "claim"):
         _b32(body["state"], "state")
+    if t == "claim":
+        _need(body["due"] in RECORD_LEN, "a claim's due must be a record kind")
+    if t == "handover":
+        _b32(body["key"], "key")
+        _need(isinstance(body["accept"], bytes) and len(body["accept"]) == 64, "accept must be 64 bytes")
+    if t == "terms":
+        _need(isinstance(body["consent"], bytes) and len(body["consent"]) == 64, "consent must be 64 bytes")
+        _need(_int(body["deadline"]) and MIN_DEADLINE <= body["deadline"] <= MAX_DEADLINE, "deadline out of range")
     if t == "genesis":
         _need(body["prev"] == bytes(32), "genesis prev must be zero")
         _text(body["scenario"], "scenario", 64)
@@ -386,13 +407,18 @@ class Game:
     pending: dict[str, Any] | None = None
     seeds: list[bytes] = field(default_factory=list)
     state_hashes: int = 0
+    keys: dict[str, bytes] = field(default_factory=dict)  # in force: a hand-over replaces one
+    deadline: int = 0  # seconds per decision; 0: the game has no deadline
+    clock: int = 0  # the time of the last file
+    reminded: bool = False  # the last file is a reminder claim
+    over: bool = False  # a final claim made the silent side forfeit
 
     @property
     def gid(self) -> str:
         return str(self.genesis.body["game"])
 
     def key(self, side: str) -> bytes:
-        return bytes(self.genesis.body["keys"][side])
+        return self.keys[side] if self.keys else bytes(self.genesis.body["keys"][side])
 
 
 def check_genesis(f: File) -> None:
@@ -406,8 +432,19 @@ def check_genesis(f: File) -> None:
         raise Refused("engine-version", f"the game needs engine {b['engine']}, the pinned one is {pin[0]}")
     if pin is None or b["digest"] != pin[1]:
         raise Refused("scenario-digest", "the scenario or its digest is not a pinned one")
-    if b["options"]:
-        raise Refused("options", "the pinned engine defines no options")
+    terms(b["options"])
+
+
+def terms(options: dict[str, Any]) -> tuple[int, str] | None:
+    """(deadline, silence) of a genesis's options; the pinned engine defines no options of its own."""
+    if not options:
+        return None
+    d, s = options.get("deadline", 0), options.get("silence")
+    if set(options) != {"deadline", "silence"} or not _int(d) or not MIN_DEADLINE <= d <= MAX_DEADLINE:
+        raise Refused("options", "the only options are 'deadline' (3600 to 31622400 seconds) with 'silence'")
+    if s not in ("bot", "forfeit"):
+        raise Refused("options", "'silence' must be 'bot' or 'forfeit'")
+    return int(d), str(s)
 
 
 def start(genesis: File, join: File) -> Game:
@@ -415,12 +452,16 @@ def start(genesis: File, join: File) -> Game:
     if b["side"] != other(genesis.side):
         raise Refused("join-side", "the join file must come from the side that did not create the game")
     game = Game(genesis)
+    game.keys = {s: bytes(genesis.body["keys"][s]) for s in SIDES}
+    t = terms(genesis.body["options"])
+    game.deadline = 0 if t is None else t[0]
     _link(game, join, [genesis.hash])
     if b["state"].hex() != PINNED[genesis.body["scenario"]][2]:
         raise Refused("join-state", "the join file's starting state is not the pinned one")
     game.hashes = [genesis.hash, join.hash]
     game.chain = {genesis.side: genesis.body["anchor"], join.side: b["anchor"]}
     game.last_author, game.last_seq = join.side, 1
+    game.clock = b.get("time", 0)
     return game
 
 
@@ -431,14 +472,97 @@ def _link(game: Game, f: File, hashes: list[bytes]) -> None:
         raise Refused("signature", f"the signature is not the {f.side} key's")
     if f.body["prev"] != hashes[-1]:
         raise Refused("prev-mismatch", "prev is not the hash of the file before it")
+    if f.body["type"] == "claim" and not game.deadline:
+        raise Refused("claim-no-deadline", "a claim in a game without a deadline")
+    if f.body["type"] == "terms" and not game.deadline:
+        raise Refused("terms-no-deadline", "new terms in a game without a deadline")
+    if ("time" in f.body) != (game.deadline != 0):
+        raise Refused("time", "a file carries a time exactly when its game has a deadline")
+    if f.body.get("time", game.clock) < game.clock:
+        raise Refused("time", "the file's time is earlier than the time of the file before it")
 
 
 def apply_turn(game: Game, f: File) -> None:
     _link(game, f, game.hashes)
-    for rec in f.body["records"]:
-        _record(game, f.side, f.seq, rec)
+    if game.over:
+        raise Refused("game-over", "the game ended with a forfeit")
+    t = f.body["type"]
+    if t == "claim":
+        _claim(game, f)
+    elif t == "handover":
+        _handover(game, f)
+    elif t == "terms":
+        if not verifies(game.key(other(f.side)), f.body["consent"], terms_message(f.body)):
+            raise Refused("terms-consent", "the new deadline is not signed by the other side")
+        game.deadline = f.body["deadline"]
+    else:
+        for rec in f.body["records"]:
+            _record(game, f.side, f.seq, rec)
+    game.reminded = t == "claim" and not game.reminded
+    game.clock = f.body.get("time", game.clock)
     game.hashes.append(f.hash)
-    game.state_hashes += 1
+    game.state_hashes += t in ("turn", "claim")
+
+
+def terms_message(b: dict[str, Any]) -> bytes:
+    return b"pbem/terms/v1\x00" + pack([b["game"], b["seq"], b["prev"], b["deadline"]])
+
+
+def handover_message(b: dict[str, Any]) -> bytes:
+    return b"pbem/handover/v1\x00" + pack(
+        [b["game"], b["seq"], b["prev"], b["side"], b["key"], b["anchor"], b["chain"]]
+    )
+
+
+def _claim(game: Game, f: File) -> None:
+    b, claimant = f.body, f.side
+    silent = other(claimant)
+    p, due = game.pending, b["due"]
+    # Where a protocol step is open the document alone says who owes what; elsewhere only the engine does.
+    owed = (
+        {
+            "clear": (other(p["committer"]), "sim"),
+            "played": (other(p["committer"]), "sim"),
+            "reveal": (p["committer"], "reveal"),
+            "dice": (p["trigger_author"], "dice"),
+        }.get(p["step"])
+        if p is not None
+        else None
+    )
+    if owed is not None and owed != (silent, due):
+        raise Refused("claim-not-due", f"the game awaits '{owed[1]}' from {owed[0]}")
+    if due == "dice" and p is None and silent == game.last_author:
+        raise Refused("claim-not-due", "the first dice value of a roll is not the last author's")
+    if b["time"] < game.clock + game.deadline:
+        raise Refused("claim-early", "the claim is dated before the deadline")
+    if not game.reminded:
+        return  # a reminder: nothing changes but the clock
+    mode = terms(game.genesis.body["options"])
+    assert mode is not None
+    if mode[1] == "forfeit" or due == "dice":
+        game.over = True
+        return
+    # The bot plays the silent side's decision: its records count as the silent side's.
+    if due == "commit":
+        game.pending = {"step": "played", "committer": silent}
+    elif due == "sim" and p is not None:
+        p["step"] = "reveal"
+    elif due == "reveal":
+        game.pending = None
+    game.last_author, game.last_seq = silent, f.seq
+
+
+def _handover(game: Game, f: File) -> None:
+    b, side = f.body, f.side
+    if bytes(b["key"]) in game.keys.values():
+        raise Refused("handover-key", "the new key already plays in this game")
+    p = game.pending
+    if p is not None and (p["step"] == "dice" or (p["step"] == "reveal" and p["committer"] == side)):
+        raise Refused("handover-not-open", f"{side} owes a reveal or a dice value: no hand-over now")
+    if not verifies(bytes(b["key"]), b["accept"], handover_message(b)):
+        raise Refused("handover-accept", "the new key has not countersigned the hand-over")
+    game.keys[side] = bytes(b["key"])
+    game.chain[side] = b["anchor"]
 
 
 def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
@@ -448,7 +572,10 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
         if not ok:
             raise Refused("record-out-of-turn", f"'{kind}' from {author} where {what} is awaited")
 
-    if p is not None and p["step"] == "clear":
+    if p is not None and p["step"] == "played":
+        order(kind == "sim" and author != p["committer"], f"the other side's list after the bot's for {p['committer']}")
+        game.pending = None
+    elif p is not None and p["step"] == "clear":
         order(kind == "sim" and author != p["committer"], f"the other side's list after {p['committer']}'s commitment")
         p["step"] = "reveal"
     elif p is not None and p["step"] == "reveal":
@@ -538,7 +665,14 @@ class Receiver:
         g = self.genesis
         if f.body["game"] != g.body["game"]:
             raise Refused("wrong-game", f"the file belongs to game {f.body['game']}, not {g.body['game']}")
-        if not signature_ok(bytes(g.body["keys"][f.side]), f.signature, f.body_bytes):
+        same = self.accepted.get(f.seq)
+        if same is not None and (same.body_bytes, same.signature) == (f.body_bytes, f.signature):
+            # The very bytes accepted already: a duplicate, even if their key was handed over since.
+            self.lines.append(f"file {index}: duplicate of file {f.seq}: nothing to do")
+            return
+        if not signature_ok(
+            self.game.key(f.side) if self.game else bytes(g.body["keys"][f.side]), f.signature, f.body_bytes
+        ):
             raise Refused("signature", f"the signature is not the {f.side} key's")
         held = self.accepted.get(f.seq) or (self.waiting[f.seq][1] if f.seq in self.waiting else None)
         if held is not None:
@@ -592,16 +726,13 @@ class Receiver:
 
 def _copy(game: Game) -> Game:
     pending = None if game.pending is None else dict(game.pending)
-    return Game(
-        game.genesis,
-        list(game.hashes),
-        dict(game.chain),
-        game.k,
-        game.last_author,
-        game.last_seq,
-        pending,
-        list(game.seeds),
-        game.state_hashes,
+    return replace(
+        game,
+        hashes=list(game.hashes),
+        chain=dict(game.chain),
+        pending=pending,
+        seeds=list(game.seeds),
+        keys=dict(game.keys),
     )
 
 

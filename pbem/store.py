@@ -15,7 +15,7 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/lock                         flock: one command at a time per workspace
     .pbem/journal                      only while a commit is in flight
     .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
-    .pbem/rejected/                    inbox files an import refused
+    .pbem/rejected/                    inbox files an import refused (the newest 200, 64 MiB at most)
     .pbem/games/<gid>/meta.json        who I am in this game
     .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file
     .pbem/games/<gid>/overview         what `pbem status` and `pbem show` print of it (pbem/overview.py)
@@ -33,11 +33,15 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem import durable, wire
+from pbem import durable, private, wire
 from pbem.errors import PbemError
 from pbem.turnfile import TurnFile
 
 STORE_DIR = ".pbem"
+#: The most refused files ``.pbem/rejected/`` keeps, in number and in bytes (16 files
+#: of the largest size a turn file may have); the oldest go first.
+MAX_REJECTED = 200
+MAX_REJECTED_BYTES = 64 << 20
 _crash_counter = 0
 _held: dict[str, int] = {}  # store path -> nesting depth of locked() in this process
 
@@ -56,10 +60,14 @@ def crash_point() -> None:
         os._exit(86)
 
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+def atomic_write(path: Path, data: bytes, mode: int = 0o644, dir_mode: int | None = None) -> None:
     """Write ``data`` to ``path`` so that readers see the old or the new content, never a mix
     (a step of a commit: the crash test may kill the process around its rename)."""
-    durable.atomic_write(path, data, mode=mode, step=crash_point)
+    durable.atomic_write(path, data, mode=mode, step=crash_point, dir_mode=dir_mode)
+
+
+def _private_write(path: Path, data: bytes) -> None:
+    atomic_write(path, data, private.PRIVATE_FILE, private.PRIVATE_DIR)
 
 
 def read_bytes(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
@@ -108,7 +116,7 @@ class Workspace:
             return
         with contextlib.ExitStack() as stack:
             try:
-                self.store.mkdir(parents=True, exist_ok=True)
+                durable.make_dirs(self.store, private.PRIVATE_DIR)
                 stack.enter_context(durable.flock(self.store / "lock"))
             except OSError as exc:
                 raise PbemError(
@@ -116,10 +124,18 @@ class Workspace:
                 ) from None
             _held[key] = 1
             try:
+                self.check_private()
                 self.recover()
                 yield self
             finally:
                 _held.pop(key, None)
+
+    def check_private(self) -> None:
+        """Warn about a store, or a game's secrets or pending orders, open to other users."""
+        private.check(self.store)
+        for game in self.store.glob("games/*"):
+            for path in (game, game / "secrets", game / "pending"):
+                private.check(path)
 
     def recover(self) -> None:
         journal = self.store / "journal"
@@ -140,6 +156,8 @@ class Workspace:
             if data is None:
                 target.unlink(missing_ok=True)
                 crash_point()
+            elif rel.startswith(f"{STORE_DIR}/"):
+                _private_write(target, data)
             else:
                 atomic_write(target, data)
 
@@ -151,7 +169,7 @@ class Workspace:
                 raise PbemError("internal error: a store path escapes the workspace", "store")
         writes = [[rel, tx.writes[rel]] for rel in sorted(tx.writes)]
         crash_point()
-        atomic_write(self.store / "journal", wire.pack({"writes": writes}))
+        _private_write(self.store / "journal", wire.pack({"writes": writes}))
         self._apply(writes)
         (self.store / "journal").unlink()
         durable.fsync_dir(self.store)
@@ -174,6 +192,28 @@ class Workspace:
     def rejected_rel(self, name: str) -> str:
         """Where a refused inbox file is kept for a person to look at."""
         return f"{STORE_DIR}/rejected/{name}"
+
+    def stage_rejected(self, tx: Transaction, name: str, data: bytes) -> list[str]:
+        """Keep a refused inbox file in ``.pbem/rejected/``, dropping the oldest kept ones
+        (by modification time) beyond ``MAX_REJECTED`` files or ``MAX_REJECTED_BYTES``:
+        a flood of bad mail must not fill the disk.  Returns the names dropped."""
+        folder = self.store / "rejected"
+        kept: list[tuple[float, str, int]] = []
+        for p in folder.iterdir() if folder.is_dir() else []:
+            with contextlib.suppress(OSError):
+                st = p.stat()
+                if p.is_file() and p.name != name and not p.name.startswith("."):
+                    kept.append((st.st_mtime, p.name, st.st_size))
+        kept.sort()
+        total = len(data) + sum(size for _, _, size in kept)
+        dropped = []
+        while kept and (len(kept) + 1 > MAX_REJECTED or total > MAX_REJECTED_BYTES):
+            _, old, size = kept.pop(0)
+            tx.delete(self.rejected_rel(old))
+            dropped.append(old)
+            total -= size
+        tx.put(self.rejected_rel(name), data)
+        return dropped
 
     def invitation_rel(self, gid: str) -> str:
         return f"{STORE_DIR}/invitations/{gid}.pbem"

@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem import commit, engine_link, overview, protocol, report
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame, PendingTurn, commit_salt
+from pbem.localgame import LocalGame, PendingTurn
 from pbem.protocol import Expectation, Game
 from pbem.records import Act, Commit, Record, Sim
 from pbem.rules import Draft, refusal_rule
@@ -63,6 +63,7 @@ class Turn:
 
 
 def my_turn(lg: LocalGame) -> Turn:
+    lg.check_mine()
     game = lg.game()
     if game is None:
         raise PbemError(f"game {lg.gid} has not started: the opponent has not joined yet", "turn")
@@ -224,7 +225,7 @@ def _seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
                 _warn_before_pass(t, f"`pbem send {lg.gid}`")
             last: Record
             if exp.kind == "commit":
-                salt = commit_salt(lg.identity(), lg.gid, seq)
+                salt = lg.derived().salt(seq)
                 last = Commit(commit.commitment(lg.gid, seq, lg.me, sim, salt))
             else:
                 last = Sim(sim)
@@ -273,7 +274,7 @@ def _bot_decides(t: Turn, rounds: int, player: str) -> list[Any]:
     """The computer player's actions for my decision now; ``rounds`` counts the decisions
     it has already made in this turn (each gets its own seed)."""
     lg = t.lg
-    seed = lg.identity().derive("pbem/bot-seed/v1", f"{lg.gid}/{t.game.seq}/{rounds}".encode())
+    seed = lg.derived().bot_seed(t.game.seq, rounds)
     try:
         return engine_link.ai().decide(t.work.state, lg.me, seed, player=player)
     except PbemError:

@@ -17,6 +17,12 @@ Body fields by ``type`` (no other field is accepted):
     genesis   : scenario, digest, engine, options, keys, names, emails, anchor, chain
     join      : anchor, chain, state
     turn      : records, state
+    claim     : time, due, state              (a missed deadline: pbem/deadlines.py)
+    handover  : key, anchor, chain, accept    (a side passes to a new key: pbem/handover.py)
+    terms     : deadline, consent             (a deadline both players signed)
+
+join, turn, handover and terms files carry ``time`` exactly when the game has a
+deadline (that is checked against the genesis, not here).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import records, wire
+from pbem import clock, records, wire
 from pbem.address import is_address
 from pbem.errors import PbemError
 from pbem.hashing import D_FILE, D_SIGN, h
@@ -45,7 +51,14 @@ FIELDS = {
     "genesis": _COMMON | {"scenario", "digest", "engine", "options", "keys", "names", "emails", "anchor", "chain"},
     "join": _COMMON | {"anchor", "chain", "state"},
     "turn": _COMMON | {"records", "state"},
+    "claim": _COMMON | {"time", "due", "state"},
+    "handover": _COMMON | {"key", "anchor", "chain", "accept"},
+    "terms": _COMMON | {"deadline", "consent"},
 }
+#: Types whose ``time`` is present exactly in games with a deadline.
+TIMED = ("join", "turn", "handover", "terms")
+#: What a claim may say the silent side owes: the record kinds.
+DUE = records.KINDS
 
 
 def other(side: str) -> str:
@@ -92,10 +105,13 @@ class TurnFile:
     def name(self) -> str:
         return filename(self.game, self.seq, self.side)
 
-    def verify_signature(self, public_raw: bytes) -> None:
+    def verify_signature_ok(self, public_raw: bytes) -> bool:
         from pbem.keys import PublicKey
 
-        if not PublicKey("x", "", public_raw).verify(self.signature, D_SIGN + self.body_bytes):
+        return PublicKey("x", "", public_raw).verify(self.signature, D_SIGN + self.body_bytes)
+
+    def verify_signature(self, public_raw: bytes) -> None:
+        if not self.verify_signature_ok(public_raw):
             raise PbemError(f"{self.name}: the signature is not valid for the {self.side} player's key", "signature")
 
 
@@ -159,6 +175,11 @@ def _email(x: Any) -> None:
         raise malformed("'email' must be empty or one plain e-mail address")
 
 
+def _sig(x: Any, what: str) -> None:
+    if not isinstance(x, bytes) or len(x) != SIG_LEN:
+        raise malformed(f"'{what}' must be a 64-byte signature")
+
+
 def _side_map(x: Any, what: str, check: Any) -> None:
     if not isinstance(x, dict) or set(x) != set(SIDES):
         raise malformed(f"'{what}' must name exactly 'axis' and 'allies'")
@@ -179,8 +200,9 @@ def _validate(body: Any) -> tuple[Record, ...]:
     if not isinstance(body, dict) or not isinstance(body.get("type"), str) or body["type"] not in FIELDS:
         raise malformed("unknown file type")
     t = body["type"]
-    if set(body) != FIELDS[t]:
-        extra = sorted(set(body) - FIELDS[t])
+    fields = FIELDS[t] | ({"time"} if t in TIMED and "time" in body else set())
+    if set(body) != fields:
+        extra = sorted(set(body) - fields)
         raise malformed(f"unexpected field '{extra[0][:30]}'" if extra else "a required field is missing")
     if body["v"] != VERSION or isinstance(body["v"], bool):
         raise malformed(f"format version {str(body['v'])[:10]} is not supported")
@@ -194,14 +216,25 @@ def _validate(body: Any) -> tuple[Record, ...]:
     expect_seq = {"genesis": 0, "join": 1}.get(t)
     if expect_seq is not None and body["seq"] != expect_seq:
         raise malformed(f"a {t} file has sequence number {expect_seq}")
-    if t == "turn" and body["seq"] < 2:
-        raise malformed("a turn file has a sequence number of 2 or more")
-    if t in ("genesis", "join"):
+    if t not in ("genesis", "join") and body["seq"] < 2:
+        raise malformed(f"a {t} file has a sequence number of 2 or more")
+    if "time" in body and (not is_int(body["time"]) or not 0 <= body["time"] <= clock.MAX_TIME):
+        raise malformed("the time is out of range")
+    if t in ("genesis", "join", "handover"):
         bin32(body["anchor"], "anchor")
         if not is_int(body["chain"]) or not 1 <= body["chain"] <= MAX_CHAIN:
             raise malformed("the dice chain length is out of range")
-    if t in ("join", "turn"):
+    if t in ("join", "turn", "claim"):
         bin32(body["state"], "state")
+    if t == "claim" and body["due"] not in DUE:
+        raise malformed("a claim's 'due' must name a record kind")
+    if t == "handover":
+        bin32(body["key"], "key")
+        _sig(body["accept"], "accept")
+    if t == "terms":
+        _sig(body["consent"], "consent")
+        if not is_int(body["deadline"]) or not clock.MIN_DEADLINE <= body["deadline"] <= clock.MAX_DEADLINE:
+            raise malformed("the deadline is out of range")
     if t == "genesis":
         if body["prev"] != bytes(32):
             raise malformed("genesis has no previous file")

@@ -100,11 +100,18 @@ def front_window(board: Board, reach: int = 3, pad: int = 6) -> Window:
     )
     if not contact:
         return Window(0, 0, grid.width - 1, grid.height - 1)
+    return around(grid, contact, near=4 * reach, pad=pad, min_cols=30, min_rows=20)
+
+
+def around(grid: HexGrid, hexes: list[int], near: int, pad: int, min_cols: int, min_rows: int) -> Window:
+    """The largest group of ``hexes`` (those within ``near`` of each other join a group),
+    framed with ``pad`` hexes around it and grown to at least ``min_cols`` by ``min_rows``,
+    so a single place is seen with its surroundings."""
     groups: list[list[int]] = []
-    for h in contact:
-        near = [g for g in groups if any(grid.distance(h, o) <= 4 * reach for o in g)]
+    for h in sorted(hexes):
+        close = [g for g in groups if any(grid.distance(h, o) <= near for o in g)]
         merged = [h]
-        for g in near:
+        for g in close:
             merged.extend(g)
             groups.remove(g)
         groups.append(merged)
@@ -115,8 +122,7 @@ def front_window(board: Board, reach: int = 3, pad: int = 6) -> Window:
     rows = [grid.col_row(h)[1] for h in best]
     c0, c1 = min(cols) - pad, max(cols) + pad
     r0, r1 = max(0, min(rows) - pad), min(grid.height - 1, max(rows) + pad)
-    # at least a screenful, so a single skirmish is seen with its surroundings
-    grow_c, grow_r = max(0, 30 - (c1 - c0 + 1)), max(0, 20 - (r1 - r0 + 1))
+    grow_c, grow_r = max(0, min_cols - (c1 - c0 + 1)), max(0, min_rows - (r1 - r0 + 1))
     c0, c1 = c0 - grow_c // 2, c1 + grow_c - grow_c // 2
     r0 = max(0, r0 - grow_r // 2)
     r1 = min(grid.height - 1, r1 + grow_r - grow_r // 2)
@@ -249,10 +255,14 @@ def render_svg(board: Board, window: Window) -> str:
     return "\n".join(part for part in out if part) + "\n"
 
 
-def render_png(svg: str) -> bytes:
-    """The SVG rasterised by resvg, at one pixel per SVG unit."""
+def render_png(svg: str, fast: bool = False) -> bytes:
+    """The SVG rasterised by resvg, at one pixel per SVG unit.  ``fast`` fills shapes
+    without anti-aliasing: half the time and size, and at these scales hardly seen
+    (text stays smooth)."""
     import resvg_py  # a compiled wheel: loaded only when a PNG is asked for
 
+    if fast:
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="optimize_speed"))
     return bytes(resvg_py.svg_to_bytes(svg_string=svg))
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pbem import keys
 from pbem.cli import plain
 from pbem.cli.main import COMMANDS, app, main, module_commands
 
@@ -41,7 +42,8 @@ def joined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict[st
     gid = run("-w", str(root / "a"), "new", "--scenario", "1939", "--side", "allies", "--me", "alice",
               "--opponent", str(root / "bot.pub")).split()[0]  # fmt: skip
     invitation = next((root / "a" / "outbox").glob("*.pbem"))
-    run("-w", str(root / "b"), "join", str(invitation), "--me", "bot")
+    alice_fp = keys.read_public_key(Path(env["PBEM_HOME"]) / "alice.pub").fingerprint
+    run("-w", str(root / "b"), "join", str(invitation), "--me", "bot", "--expect-fingerprint", alice_fp)
     return root / "b", gid, env
 
 

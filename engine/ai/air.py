@@ -7,7 +7,7 @@ they join the attack on their hex (:mod:`engine.ai.attack`); in the second
 movement every aircraft still in the air flies back, to its own base if there
 is room, else to the nearest base with room.  The engine refuses a mission
 from which no base could be reached, so a bomber is never stranded by a plan.
-Fighters stay on their bases (no interception, see docs/ai.md, "Limits").
+Raids against ships, aircraft and installations: :mod:`engine.ai.air_war`.
 """
 
 from __future__ import annotations

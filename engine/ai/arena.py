@@ -42,7 +42,7 @@ class GameResult:
     end_date: str
     held: dict[str, int]
     gained: dict[str, int]
-    fallen: dict[str, str]  # country -> date text of its conquest
+    fallen: dict[str, str]  # country -> date text of its (first) conquest, every country
     #: country -> first month all its home cities were held by the other side (a country
     #: with colonies can lose its home land long before it counts as conquered)
     overrun: dict[str, str]
@@ -61,16 +61,40 @@ class GameResult:
     failed_attempts: dict[str, str] = field(default_factory=dict)
     #: naval attacks declared, by side
     naval_combats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    #: side -> air event (see AIR_EVENTS) -> how many of its orders in the game
+    air: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: country -> date text of its (first) liberation
+    liberated: dict[str, str] = field(default_factory=dict)
+    #: country -> date text of its surrender (Finland)
+    surrendered: dict[str, str] = field(default_factory=dict)
+    #: date text Vichy France was created ('' if it was not)
+    vichy: str = ""
+    #: date text the Axis was first at war with the Soviet Union ('' if not)
+    soviet_war: str = ""
+    #: date text the Vichy France attempt failed ('' if it did not)
+    vichy_failed: str = ""
+
+    def events(self) -> str:
+        """Conquests, surrenders, liberations and Vichy France, in date order."""
+        found = [(d, f"{c} conquered") for c, d in self.fallen.items()]
+        found += [(d, f"{c} liberated") for c, d in self.liberated.items()]
+        found += [(d, f"{c} surrendered") for c, d in self.surrendered.items()]
+        if self.vichy:
+            found.append((self.vichy, "Vichy France created"))
+        if self.vichy_failed:
+            found.append((self.vichy_failed, "Vichy France attempt failed"))
+        if self.soviet_war:
+            found.append((self.soviet_war, "Axis at war with the Soviet Union"))
+        return ", ".join(f"{what} {d}" for d, what in sorted(found)) or "none"
 
     def line(self) -> str:
         secs = sum(self.month_seconds) / max(1, len(self.month_seconds))
-        fallen = ", ".join(f"{c} {d}" for c, d in sorted(self.fallen.items(), key=lambda x: x[1])) or "none"
         overrun = ", ".join(f"{c} {d}" for c, d in sorted(self.overrun.items(), key=lambda x: x[1])) or "none"
         text = (
             f"game {self.seed}: {self.winner} ({self.by}) at {self.end_date}; "
             f"held axis {self.held['axis']} allies {self.held['allies']}; "
             f"gained axis {self.gained['axis']} allies {self.gained['allies']}; "
-            f"fallen: {fallen}; home cities taken: {overrun}; "
+            f"events: {self.events()}; home cities taken: {overrun}; "
             f"furthest Axis advance {self.furthest_axis[0]} (+{self.furthest_axis[1]}); "
             f"entered: {entered_text(self.entered)}; "
             + "".join(f"{c} attempt failed {d}; " for c, d in sorted(self.failed_attempts.items()))
@@ -81,6 +105,7 @@ class GameResult:
             f"allies {self.year_end_money.get('allies', 0)}; "
             f"{secs:.2f} s/month"
         )
+        text += "; " + air_text(self.air)
         return text + (f"; ERROR: {self.error}" if self.error else "")
 
 
@@ -99,6 +124,22 @@ def new_entries(
             entered[name] = (date_text(state.date), c.side)
         if c.flags.entry_attempt == "failed" and name not in failed:
             failed[name] = date_text(state.date)
+
+
+#: The air war's orders as the arena counts them: event -> order kinds.
+AIR_EVENTS: dict[str, tuple[str, ...]] = {
+    "air combats": ("air_attack", "bomb_ships", "kamikaze"),
+    "interceptions": ("intercept",),
+    "bombing raids": ("bomb",),
+    "atomic bombs": ("atomic",),
+}
+_AIR_EVENT_OF = {kind: event for event, kinds in AIR_EVENTS.items() for kind in kinds}
+
+
+def air_text(air: dict[str, dict[str, int]]) -> str:
+    return "air: " + "; ".join(
+        f"{side} " + ", ".join(f"{event} {air.get(side, {}).get(event, 0)}" for event in AIR_EVENTS) for side in SIDES
+    )
 
 
 def home_taken(state: GameState, country: str) -> bool:
@@ -176,6 +217,9 @@ def play_game(
     hexes = objective_hexes(state)
     start = {h: state.side_controlling(h) for h in hexes}
     fallen: dict[str, str] = {}
+    liberated: dict[str, str] = {}
+    surrendered: dict[str, str] = {}
+    dates: dict[str, str] = {}
     overrun: dict[str, str] = {}
     at_start = frozenset(n for n, c in state.countries.items() if c.at_war)
     entered: dict[str, tuple[str, str]] = {}
@@ -185,6 +229,8 @@ def play_game(
     decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
     decisions: dict[str, int] = dict.fromkeys(SIDES, 0)
     naval_combats: dict[str, int] = dict.fromkeys(SIDES, 0)
+
+    air: dict[str, dict[str, int]] = {side: dict.fromkeys(AIR_EVENTS, 0) for side in SIDES}
     chance_no = 0
     decision_no = 0
     stalls = 0
@@ -225,6 +271,8 @@ def play_game(
                     api.apply(state, side, action)
                     if action.kind == "naval":
                         naval_combats[side] += 1
+                    if action.kind in _AIR_EVENT_OF:
+                        air[side][_AIR_EVENT_OF[action.kind]] += 1
                     if side not in api.decision(state).sides:
                         break
         except api.EngineError as exc:
@@ -240,9 +288,7 @@ def play_game(
             break
         new_entries(state, entered, at_start, failed)
         # conquests happen in the war declaration phase: record the month they happen in
-        for c in WATCHED:
-            if c not in fallen and c in state.countries and state.countries[c].conquered:
-                fallen[c] = date_text(state.date)
+        record_events(state, fallen, liberated, surrendered, dates)
         if state.date != month:
             month_seconds.append(clock() - month_start)
             month_start = clock()
@@ -283,7 +329,40 @@ def play_game(
         entered,
         failed,
         naval_combats,
+        air,
+        liberated,
+        surrendered,
+        dates.get("vichy", ""),
+        dates.get("soviet_war", ""),
+        dates.get("vichy_failed", ""),
     )
+
+
+def record_events(
+    state: GameState,
+    fallen: dict[str, str],
+    liberated: dict[str, str],
+    surrendered: dict[str, str],
+    dates: dict[str, str],
+) -> None:
+    """Note the first date of each conquest, liberation, surrender, of Vichy France and of
+    the Axis at war with the Soviet Union."""
+    now = date_text(state.date)
+    for name, c in state.countries.items():
+        if c.conquered and not c.flags.surrendered:
+            fallen.setdefault(name, now)
+        if c.liberated:
+            liberated.setdefault(name, now)
+        if c.flags.surrendered:
+            surrendered.setdefault(name, now)
+    france = state.countries.get("France")
+    if france is not None and france.flags.vichy:
+        dates.setdefault("vichy", now)
+    elif france is not None and france.flags.vichy_tried:
+        dates.setdefault("vichy_failed", now)
+    soviet = state.countries.get("Soviet Union")
+    if soviet is not None and soviet.at_war and soviet.side == "allies":
+        dates.setdefault("soviet_war", now)
 
 
 @dataclass(slots=True)
@@ -294,6 +373,9 @@ class Summary:
     mean_gained: dict[str, float]
     fallen: dict[str, int]  # country -> games in which it fell
     overrun: dict[str, int]  # country -> games in which all its home cities were taken
+    liberated: dict[str, int]  # country -> games in which it was liberated
+    surrendered: dict[str, int]  # country -> games in which it surrendered
+    vichy: int  # games in which Vichy France was created
     seconds_per_month: float
     seconds_per_side_month: dict[str, float]
     errors: int
@@ -307,6 +389,8 @@ class Summary:
     mean_convoy_money: dict[str, float] = field(default_factory=dict)
     #: side -> the most money a side held at a year's end in any game ($B)
     max_year_end_money: dict[str, int] = field(default_factory=dict)
+    #: side -> air event -> total over the games
+    air: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -317,6 +401,9 @@ class Summary:
             f"axis {self.mean_held['axis']:.1f}, allies {self.mean_held['allies']:.1f}; "
             f"gained: axis {self.mean_gained['axis']:.1f}, allies {self.mean_gained['allies']:.1f}",
             "fallen: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.fallen.items())) or "none"),
+            "liberated: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.liberated.items())) or "none"),
+            "surrendered: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.surrendered.items())) or "none"),
+            f"Vichy France created in {self.vichy}",
             "home cities all taken: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.overrun.items())) or "none"),
             f"time per month: {self.seconds_per_month:.2f} s "
             f"(axis decisions {self.seconds_per_side_month['axis']:.2f} s, "
@@ -328,6 +415,7 @@ class Summary:
             f"allies {self.mean_convoy_money.get('allies', 0.0):.0f}; most unspent at a year's end: "
             f"axis {self.max_year_end_money.get('axis', 0)}, allies {self.max_year_end_money.get('allies', 0)}",
             f"games stopped by an error: {self.errors}",
+            air_text(self.air),
         ]
 
     def entry_texts(self) -> list[str]:
@@ -344,6 +432,8 @@ def summarize(results: list[GameResult]) -> Summary:
     wins = {"axis": 0, "allies": 0, "draw": 0}
     fallen: dict[str, int] = {}
     overrun: dict[str, int] = {}
+    liberated: dict[str, int] = {}
+    surrendered: dict[str, int] = {}
     months = sum(len(r.month_seconds) for r in results) or 1
     entered: dict[str, list[str]] = {}
     failed: dict[str, int] = {}
@@ -357,6 +447,10 @@ def summarize(results: list[GameResult]) -> Summary:
             fallen[c] = fallen.get(c, 0) + 1
         for c in r.overrun:
             overrun[c] = overrun.get(c, 0) + 1
+        for c in r.liberated:
+            liberated[c] = liberated.get(c, 0) + 1
+        for c in r.surrendered:
+            surrendered[c] = surrendered.get(c, 0) + 1
     return Summary(
         games=len(results),
         wins=wins,
@@ -364,6 +458,9 @@ def summarize(results: list[GameResult]) -> Summary:
         mean_gained={s: sum(r.gained[s] for r in results) / n for s in SIDES},
         fallen=fallen,
         overrun=overrun,
+        liberated=liberated,
+        surrendered=surrendered,
+        vichy=sum(1 for r in results if r.vichy),
         seconds_per_month=sum(sum(r.month_seconds) for r in results) / months,
         seconds_per_side_month={s: sum(r.decide_seconds.get(s, 0.0) for r in results) / months for s in SIDES},
         errors=sum(1 for r in results if r.error),
@@ -372,6 +469,10 @@ def summarize(results: list[GameResult]) -> Summary:
         naval_combats={s: sum(r.naval_combats[s] for r in results) for s in SIDES},
         mean_convoy_money={s: sum(r.convoy_money.get(s, 0) for r in results) / n for s in SIDES},
         max_year_end_money={s: max((r.year_end_money.get(s, 0) for r in results), default=0) for s in SIDES},
+        air={
+            side: {event: sum(r.air.get(side, {}).get(event, 0) for r in results) for event in AIR_EVENTS}
+            for side in SIDES
+        },
     )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
+from engine.ai import air_war
 from engine.ai.front import aims
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
@@ -48,6 +49,7 @@ def overrun(turn: Turn) -> None:
 
 def combat(turn: Turn) -> None:
     _attacks(turn, overrun=False)
+    air_war.combat_orders(turn)
     _stands(turn)
 
 

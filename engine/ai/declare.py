@@ -9,6 +9,8 @@ declaring war.  Every offer that brings a country in on our side (Hungary,
 Bulgaria, Romania, Thailand, Mongolia, Afghanistan, Vichy, Finland's surrender,
 ...) is taken as soon as it is offered, except Italy, which enters in June 1940
 (or once France has fallen), and the Spanish gamble, which waits for France to fall.
+Vichy France is attempted as soon as Paris falls: France is out at once (three times
+in four) instead of after a campaign through its colonies.
 """
 
 from __future__ import annotations
@@ -76,14 +78,14 @@ def welcome(state: GameState, country: str | None) -> bool:
 
 
 def fallen(state: GameState, country: str) -> bool:
-    """Is ``country`` beaten: conquered, or all its home cities held by the other side?
-    (France with its colonies is conquered long after Paris falls: the war moves on then.)"""
-    c = state.countries.get(country)
-    if c is None or c.conquered:
+    """Is ``country`` out of the fight: conquered (Vichy France included), or its home
+    cities all held by its enemy (France after a failed Vichy attempt counts as conquered
+    only with its colonies, yet no longer holds a front)?"""
+    c = state.countries[country]
+    if c.conquered:
         return True
     cities = state.world.home_cities_of.get(country, ())
-    enemy = "allies" if c.side == "axis" else "axis"
-    return c.at_war and bool(cities) and all(state.side_controlling(h) == enemy for h in cities)
+    return c.at_war and bool(cities) and all(state.enemies(country, state.controller_of(h)) for h in cities)
 
 
 def axis_targets(state: GameState) -> list[str]:
@@ -97,6 +99,6 @@ def axis_targets(state: GameState) -> list[str]:
             continue
         if state.date < parse_date(date):
             continue
-        if all(fallen(state, p) for p in after):
+        if all(fallen(state, p) for p in after if p in state.countries):
             out.append(country)
     return out

@@ -48,6 +48,7 @@ def deployment(turn: Turn) -> None:
         return min(strength, gap) * 2.0 + pic.objectives.get(h, 0) * 0.2 - to_front.get(h, FAR) * 0.3
 
     _merge(turn, year)
+    _repair_sites(turn)
     _fortify(turn, pic)
     for name in sorted(state.countries):
         c = state.countries[name]
@@ -136,3 +137,13 @@ def _fortify(turn: Turn, pic: Picture) -> None:
             continue
         if pic.threat.get(h, 0.0) > 0 and turn.batch.offer(Action("fortify", (h,))):
             done.add(owner)
+
+
+def _repair_sites(turn: Turn) -> None:
+    """Repair our bombed cities and resource hexes, resource hexes first (they pay)."""
+    state = turn.state
+    hexmap = state.world.map
+    damaged = sorted(state.bombed | state.strategic, key=lambda h: (h not in hexmap.resources, h))
+    for h in damaged:
+        if state.side_controlling(h) == turn.side:
+            turn.batch.offer(Action("repair_site", (h,)))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, convoys, naval
+from engine.ai import air, air_war, convoys, naval
 from engine.ai.front import PULL, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
@@ -43,6 +43,7 @@ def first_movement(turn: Turn) -> None:
     _move_land(turn, second=False)
     air.send_bombers(turn)
     convoys.sail(turn)
+    air_war.send_raiders(turn)
 
 
 def second_movement(turn: Turn) -> None:

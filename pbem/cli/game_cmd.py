@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pbem import audit, exchange, games, keys, turn
+from pbem import audit, clock, exchange, games, keys, turn
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
 from pbem.errors import PbemError
 from pbem.status import lines as status_lines
@@ -110,11 +110,18 @@ def new(
     me: Annotated[str, typer.Option("--me", help="Your identity name")],
     opponent: Annotated[Path, typer.Option("--opponent", help="The opponent's public key file")],
     opponent_email: Annotated[str, typer.Option("--opponent-email", help="The opponent's e-mail address")] = "",
+    deadline: Annotated[
+        float, typer.Option("--deadline", help="Hours per decision before the waiting side may claim (0: none)")
+    ] = 0,
+    on_silence: Annotated[
+        str, typer.Option("--on-silence", help="After a claim and a reminder: 'bot' plays the decision, or 'forfeit'")
+    ] = "bot",
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Start a game: write the signed invitation (genesis) into outbox/ and print the game id."""
     ws = workspace(ws_path)
-    gid, path = games.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email)
+    options = {clock.DEADLINE: round(deadline * 3600), clock.SILENCE: on_silence} if deadline else {}
+    gid, path = games.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email, options=options)
     typer.echo(gid)
     typer.echo(f"invitation written to {path.relative_to(ws.root)}; send it to your opponent", err=True)
 
@@ -123,13 +130,38 @@ def new(
 def join(
     file: Annotated[Path, typer.Argument(help="The invitation file")],
     me: Annotated[str, typer.Option("--me", help="Your identity name")],
+    expect_fingerprint: Annotated[
+        str,
+        typer.Option(
+            "--expect-fingerprint",
+            help="The inviter's key fingerprint as they gave it to you; refuses any other (no question asked)",
+        ),
+    ] = "",
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Verify an invitation and write the answer (join file) into outbox/."""
+    """Verify an invitation, show who sent it, and write the answer (join file) into outbox/."""
     ws = workspace(ws_path)
-    gid, path = games.join(ws, file, me)
+    gid, path = games.join(ws, file, me, expect_fingerprint=expect_fingerprint or confirmed_inviter(file))
     typer.echo(f"joined game {gid}; answer written to {path.relative_to(ws.root)}")
     typer.echo(status_lines(ws, gid)[0])
+
+
+def confirmed_inviter(file: Path) -> str:
+    """Show who signed the invitation and ask the player to confirm; the fingerprint confirmed."""
+    found = games.inviter(file)
+    if not sys.stdin.isatty():
+        raise PbemError(
+            f"{found.text()}: confirm it is your opponent's key: run `pbem join` in a terminal to be asked, "
+            "or pass --expect-fingerprint FP with the fingerprint they gave you",
+            "usage",
+        )
+    typer.echo(found.text())
+    typer.echo("Names and addresses in an invitation prove nothing: compare the fingerprint with")
+    typer.echo("the one your opponent gave you (`pbem key list` shows it to them).")
+    answer = typer.prompt("Join this game? [y/N]", default="", show_default=False, err=True)
+    if answer.strip().lower() not in ("y", "yes"):
+        raise PbemError("not joined: the inviter's key was not confirmed", "usage")
+    return found.fingerprint
 
 
 def import_paths(ws_root: Path, files: list[Path]) -> int:

@@ -2,8 +2,9 @@
 
 Passwords never live in the configuration itself: each server names an
 environment variable (``password_env``) or a file (``password_file``) that
-holds it, so the configuration can be shared, committed or shown in a bug
-report without leaking a secret.
+holds it, or a command that prints an OAuth 2.0 access token (``token_command``),
+so the configuration can be shared, committed or shown in a bug report without
+leaking a secret.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.mail import oauth
 
 SECURITY_MODES = ("tls", "starttls", "none")
 DEFAULT_PORTS = {"imap": {"tls": 993, "starttls": 143, "none": 143}, "smtp": {"tls": 465, "starttls": 587, "none": 25}}
@@ -45,6 +47,23 @@ class ServerConfig:
     password_file: str = ""
     timeout_seconds: float = 30.0
     ca_file: str = ""  # PEM file of certificate authorities to trust; empty: the system's trust store
+    token_command: str = ""  # prints an OAuth 2.0 access token; set instead of a password
+    oauth_mechanism: str = "xoauth2"  # "xoauth2" | "oauthbearer", used with token_command
+
+    @property
+    def uses_oauth(self) -> bool:
+        return bool(self.token_command)
+
+    @property
+    def secret_hint(self) -> str:
+        """Where the refused secret came from, for the line that reports the refusal."""
+        if self.uses_oauth:
+            return f"the token {self.kind}.token_command prints"
+        return f"the password in {self.kind}.password_env/password_file"
+
+    def token(self) -> str:
+        """Run ``token_command`` now: every login gets a token as fresh as the helper keeps it."""
+        return oauth.run_token_command(f"{self.kind}.token_command", self.token_command, self.timeout_seconds)
 
     def tls_context(self) -> ssl.SSLContext | None:
         """The context for "tls"/"starttls" (None for "none"); certificate and host name are always checked."""
@@ -110,6 +129,7 @@ class MailConfig:
     notify_mail: bool = False
     max_attachment_bytes: int = DEFAULT_MAX_ATTACHMENT_BYTES
     exchange: str = "pbem.exchange"  # module offering import_file() and game_info()
+    attach_map: bool = True  # a PNG of the front with each turn mail that moved something
     home: Path | None = None  # identity directory; None: $PBEM_HOME, then the user configuration directory
     source: Path | None = None
 
@@ -156,19 +176,31 @@ def _server(raw: Any, kind: str, base: Path) -> ServerConfig:
     user = _take(table, "user", str, kind, "")
     password_env = _take(table, "password_env", str, kind, "")
     password_file = _take(table, "password_file", str, kind, "")
-    if password_env and password_file:
-        raise MailConfigError(f"{kind}: set password_env or password_file, not both")
+    token_command = _take(table, "token_command", str, kind, "")
+    if sum(map(bool, (password_env, password_file, token_command))) > 1:
+        raise MailConfigError(f"{kind}: set one of password_env, password_file and token_command")
+    mechanism = _take(table, "oauth_mechanism", str, kind, "xoauth2").lower()
+    if mechanism not in oauth.MECHANISMS:
+        raise MailConfigError(f"{kind}.oauth_mechanism must be xoauth2 or oauthbearer, not {mechanism!r}")
+    if "oauth_mechanism" in raw and not token_command:
+        raise MailConfigError(f"{kind}.oauth_mechanism is set but {kind}.token_command is not")
+    if token_command and not user:
+        raise MailConfigError(f"{kind}.token_command is set but {kind}.user is not (the account the token is for)")
     if password_file:
         path = Path(password_file).expanduser()
         password_file = str(path if path.is_absolute() else base / path)
-    if user and not (password_env or password_file):
-        raise MailConfigError(f"{kind}.user is set but neither {kind}.password_env nor {kind}.password_file")
+    if user and not (password_env or password_file or token_command):
+        raise MailConfigError(
+            f"{kind}.user is set but none of {kind}.password_env, {kind}.password_file and {kind}.token_command"
+        )
     timeout = float(_take(table, "timeout_seconds", (int, float), kind, 30.0))
     ca_file = _take(table, "ca_file", str, kind, "")
     if ca_file:
         ca_file = _ca_file(ca_file, kind, base)
     _no_leftovers(table, kind)
-    return ServerConfig(kind, host, port, security, user, password_env, password_file, timeout, ca_file)
+    return ServerConfig(
+        kind, host, port, security, user, password_env, password_file, timeout, ca_file, token_command, mechanism
+    )
 
 
 def _ca_file(value: str, kind: str, base: Path) -> str:
@@ -249,6 +281,7 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
     if not 1024 <= max_bytes <= 64 * 1024 * 1024:
         raise MailConfigError("max_attachment_bytes must be between 1 KiB and 64 MiB")
     exchange = _take(table, "exchange", str, "mail", "pbem.exchange")
+    attach_map = _take(table, "attach_map", bool, "mail", True)
     home_raw = _take(table, "home", str, "mail", "")
     home = None
     if home_raw:
@@ -256,7 +289,19 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
         home = home if home.is_absolute() else base / home
     _no_leftovers(table, "mail")
     return MailConfig(
-        address.strip(), workspace, imap, smtp, opts, retry, bot, notify_mail, max_bytes, exchange, home, source
+        address.strip(),
+        workspace,
+        imap,
+        smtp,
+        opts,
+        retry,
+        bot,
+        notify_mail,
+        max_bytes,
+        exchange,
+        attach_map,
+        home,
+        source,
     )
 
 

@@ -39,6 +39,7 @@ import imapclient
 import imapclient.exceptions
 
 from pbem.errors import PbemError
+from pbem.mail import oauth
 from pbem.mail.config import ImapOptions, ServerConfig
 from pbem.mail.message import has_turn_attachment
 from pbem.mail.store import load_json, mail_dir, save_json, write_atomic
@@ -135,10 +136,7 @@ def describe_imap_error(server: ServerConfig, err: BaseException) -> str:
     lower = text.lower()
     where = f"IMAP server {server.where}"
     if isinstance(err, imapclient.exceptions.LoginError) or "authenticationfailed" in lower:
-        return (
-            f"{where} refused the login of {server.user!r}: {text} — "
-            f"check imap.user and the password in imap.password_env/password_file"
-        )
+        return f"{where} refused the login of {server.user!r}: {text} — check imap.user and {server.secret_hint}"
     if isinstance(err, ConnectionRefusedError) or "refused" in lower:
         return f"cannot reach {where}: connection refused — check imap.host/imap.port"
     if isinstance(err, (TimeoutError, socket.timeout)) or "timed out" in lower:
@@ -153,6 +151,31 @@ def describe_imap_error(server: ServerConfig, err: BaseException) -> str:
     if isinstance(err, ssl.SSLError) or "ssl" in lower or "tls" in lower:
         return f"TLS with {where} failed: {text} — check imap.security (tls, starttls or none)"
     return f"{where}: {text or type(err).__name__}"
+
+
+def login(client: imapclient.IMAPClient, server: ServerConfig) -> None:
+    """Log in with the password, or with an OAuth token; a refused token is asked for once
+    more, and tried again if the command gives another (its helper may have refreshed it)."""
+    if not server.uses_oauth:
+        password = server.password()
+        if server.user:
+            client.login(server.user, password)
+        return
+    mechanism = server.oauth_mechanism.upper()
+    if not client.has_capability(f"AUTH={mechanism}"):
+        raise PbemError(
+            f"IMAP server {server.where} does not offer {mechanism} — check imap.oauth_mechanism "
+            f"(xoauth2 or oauthbearer) and imap.security",
+            code="mail-config",
+        )
+    token = server.token()
+    try:
+        client.sasl_login(mechanism, oauth.ImapMechanism(server.oauth_mechanism, server.user, token))
+    except imapclient.exceptions.LoginError:
+        fresh = server.token()
+        if fresh == token:
+            raise
+        client.sasl_login(mechanism, oauth.ImapMechanism(server.oauth_mechanism, server.user, fresh))
 
 
 class ImapMailbox:
@@ -192,9 +215,7 @@ class ImapMailbox:
         try:
             if self.server.security == "starttls":
                 client.starttls(context)
-            password = self.server.password()
-            if self.server.user:
-                client.login(self.server.user, password)
+            login(client, self.server)
             if claim_owner:
                 _claim_ownership(client, workspace_id(self.workspace), self.server.user or self.server.where)
             info = client.select_folder(self.options.folder)

@@ -88,8 +88,10 @@ def build_turn_mail(
     body: str,
     subject: str = "",
     attachments: list[Attachment] | None = None,
+    files_before: list[Attachment] | None = None,
 ) -> EmailMessage:
-    """A turn file as mail; ``attachments`` come after it (a picture of the front, say)."""
+    """A turn file as mail; ``files_before`` are earlier turn files of the same game that
+    travel with it, attached before it; ``attachments`` come after it (a picture of the front)."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = recipient
@@ -100,6 +102,8 @@ def build_turn_mail(
     msg["X-Pbem-Game"] = turn.game_id
     msg["X-Pbem-Seq"] = str(turn.seq)
     msg.set_content(body)
+    for earlier in files_before or []:
+        msg.add_attachment(earlier.data, maintype=MIME_TYPE[0], subtype=MIME_TYPE[1], filename=earlier.filename)
     msg.add_attachment(data, maintype=MIME_TYPE[0], subtype=MIME_TYPE[1], filename=turn.filename)
     for extra in attachments or []:
         maintype, _, subtype = (mimetypes.guess_type(extra.filename)[0] or "application/octet-stream").partition("/")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,27 +32,50 @@ TURN_HOWTO = (
     "If you run `pbem mail run`, it is fetched and checked automatically. Otherwise save the\n"
     "attachment into the inbox/ folder of your game workspace and run `pbem import`.\n"
 )
+BUNDLE_HOWTO = (
+    "This mail carries files {seqs} of the pbem game {game} ({files}): a side's files that\n"
+    "follow each other travel together. If you run `pbem mail run`, they are fetched and checked\n"
+    "automatically. Otherwise save the attachments into the inbox/ folder of your game workspace\n"
+    "and run `pbem import`.\n"
+)
 
 
-def turn_mail_text(exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Any]) -> tuple[str, str]:
-    """The subject and body of the mail carrying ``turn``: the date and phase the game awaits
-    and the full report of what the file did (or, for an invitation, what it is and the
-    command that joins it), from the game layer's ``file_report`` when it has one."""
-    howto = TURN_HOWTO.format(seq=turn.seq, game=turn.game_id, file=turn.filename)
-    lookup = getattr(exchange, "file_report", None)
-    found: Any = None
-    if callable(lookup):
-        try:
-            found = lookup(workspace, turn.game_id, turn.seq, **home_kw)
-        except Exception as err:  # a mail goes out even when its report cannot be read
-            log.warning("no report for %s: %s", turn.filename, err)
-    if not isinstance(found, dict):
+def turn_mail_text(
+    exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Any], earlier: Sequence[TurnName] = ()
+) -> tuple[str, str]:
+    """The subject and body of the mail carrying ``turn`` (after the ``earlier`` files of the
+    same game that travel with it): the date and phase the game awaits and the full report
+    of what each file did (or, for an invitation, what it is and the command that joins it),
+    from the game layer's ``file_report`` when it has one."""
+    if earlier:
+        files = [*earlier, turn]
+        howto = BUNDLE_HOWTO.format(
+            seqs=", ".join(str(t.seq) for t in files), game=turn.game_id, files=", ".join(t.filename for t in files)
+        )
+    else:
+        howto = TURN_HOWTO.format(seq=turn.seq, game=turn.game_id, file=turn.filename)
+    found = _kept_report(exchange, workspace, turn, home_kw)
+    if found is None:
         return turn_subject(turn), howto
-    subject = str(found.get("subject", ""))
-    text = str(found.get("text", ""))
+    subject, text = found
     if turn.seq == 0:
         return f"[pbem] {subject} - game {turn.game_id}", text
-    return turn_subject(turn, subject), f"{text}\n\n{howto}"
+    texts = [kept[1] for t in earlier if (kept := _kept_report(exchange, workspace, t, home_kw)) is not None]
+    return turn_subject(turn, subject), "\n\n".join([*texts, text, howto])
+
+
+def _kept_report(exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Any]) -> tuple[str, str] | None:
+    lookup = getattr(exchange, "file_report", None)
+    if not callable(lookup):
+        return None
+    try:
+        found = lookup(workspace, turn.game_id, turn.seq, **home_kw)
+    except Exception as err:  # a mail goes out even when its report cannot be read
+        log.warning("no report for %s: %s", turn.filename, err)
+        return None
+    if not isinstance(found, dict):
+        return None
+    return str(found.get("subject", "")), str(found.get("text", ""))
 
 
 class Notifier:

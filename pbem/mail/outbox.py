@@ -22,6 +22,8 @@ from pbem.mail.exchange_api import Exchange
 from pbem.mail.logline import game_context
 from pbem.mail.message import (
     TURN_NAME,
+    Attachment,
+    TurnName,
     build_text_mail,
     build_turn_mail,
     clean_address,
@@ -41,6 +43,30 @@ LEASE_SECONDS = 3600.0
 log = logging.getLogger("pbem.mail")
 
 
+# Files in one mail at most: well below what the receiver reads of one mail (MAX_MULTIPARTS).
+MAX_BUNDLE = 8
+
+
+def bundles(due: list[Entry]) -> list[list[Entry]]:
+    """Due entries as mails: the turn files of one game to one receiver that are due together
+    travel in one mail, in the order of their numbers (a side's files follow each other when
+    it answers an automatic step and then decides, or joins and then makes its first
+    decision).  Notices, invitations and contact statements go alone."""
+    mails: list[list[Entry]] = []
+    open_groups: dict[tuple[str, str], list[Entry]] = {}
+    for entry in due:
+        turn = parse_turn_name(entry.filename) if entry.kind == "turn" else None
+        if turn is None or turn.seq == 0 or turn.side == "contact":
+            mails.append([entry])
+            continue
+        group = open_groups.get((turn.game_id, entry.recipient))
+        if group is None or len(group) >= MAX_BUNDLE:
+            group = open_groups[(turn.game_id, entry.recipient)] = []
+            mails.append(group)
+        group.append(entry)
+    return [sorted(m, key=lambda e: e.filename) for m in mails]
+
+
 class Outbox:
     def __init__(
         self, config: MailConfig, exchange: Exchange, queue: SendQueue, threads: ThreadBook, home_kw: dict[str, Any]
@@ -56,6 +82,7 @@ class Outbox:
         self._hash_cache: dict[tuple[str, int, int], str] = {}
         self._outbox_mark: tuple[tuple[str, int], ...] = ()
         self._warned: set[str] = set()
+        self._pictures: dict[str, list[Attachment]] = {}
         self.worker = ""
 
     def start(self) -> None:
@@ -142,25 +169,31 @@ class Outbox:
             log.warning("%s", line)
 
     def send_due(self, count: Callable[[str], None]) -> None:
-        """Send what is due; ``count`` hears \"sent\", \"deferred\" or \"failed\" per mail."""
+        """Send what is due; ``count`` hears \"sent\", \"deferred\" or \"failed\" per file or notice."""
         if not self.queue.due():
             return
         with self.queue.locked():
             due = self.queue.due()
             for entry in due:
                 self.queue.lease(entry, self.worker, LEASE_SECONDS)
-        batch: list[tuple[Entry, Any]] = []
+        batch: list[tuple[list[Entry], Any]] = []
         unbuildable: dict[str, str] = {}
-        for entry in due:
+        for group in bundles(due):
+            present = []
+            for entry in group:
+                if entry.kind == "turn" and self._file(entry) is None:
+                    unbuildable[entry.key] = f"{entry.filename} is no longer in outbox/"
+                else:
+                    present.append(entry)
+            if not present:
+                continue
             try:
-                msg = self.build(entry)
+                msg = self.build_mail(present)
             except Exception as err:  # a queued value no header can carry must never stop the daemon
-                unbuildable[entry.key] = f"the mail cannot be written: {' '.join(str(err).split())[:200]}"
+                reason = f"the mail cannot be written: {' '.join(str(err).split())[:200]}"
+                unbuildable.update((entry.key, reason) for entry in present)
                 continue
-            if msg is None:
-                unbuildable[entry.key] = f"{entry.filename} is no longer in outbox/"
-                continue
-            batch.append((entry, msg))
+            batch.append((present, msg))
         outcomes = smtp.send_batch(self.config.smtp, [m for _, m in batch])
         crash_point()
         # One save for the whole batch: a crash before it only means these mails
@@ -171,11 +204,14 @@ class Outbox:
                 self.queue.mark_failed(entry, reason, save=False)
                 count("failed")
                 log.error("cannot send %s: %s (kept in the failed list)", entry.filename or entry.subject, reason)
-            for (sent, _), outcome in zip(batch, outcomes, strict=True):
-                self._record(self.queue.entries[sent.key], outcome, count)
+            for (group, _), outcome in zip(batch, outcomes, strict=True):
+                for sent in group:
+                    self._record(self.queue.entries[sent.key], outcome, count)
 
     def _record(self, entry: Entry, outcome: smtp.Outcome, count: Callable[[str], None]) -> None:
         what = entry.filename or entry.subject
+        if outcome.status != smtp.TEMPORARY:
+            self._pictures.pop(entry.key, None)  # kept only for a retry: a bot sends thousands
         with game_context(entry.filename[:12] if entry.filename else "-"):
             if outcome.status == smtp.SENT:
                 self.queue.mark_sent(entry, save=False)
@@ -203,35 +239,67 @@ class Outbox:
                     delay,
                 )
 
-    def build(self, entry: Entry) -> Any:
-        if entry.kind == "notify":
-            return build_text_mail(
-                sender=self.config.address,
-                recipient=entry.recipient,
-                subject=entry.subject,
-                body=entry.body,
-                domain=self.config.domain,
-                references=entry.references,
-            )
-        path = self.outbox / entry.filename
+    def _file(self, entry: Entry) -> tuple[TurnName, bytes] | None:
+        """The queued file as it was queued, or None when it is gone or was changed since."""
         try:
-            data = path.read_bytes()
+            data = (self.outbox / entry.filename).read_bytes()
         except OSError:
             return None
         turn = parse_turn_name(entry.filename)
         if turn is None or sha256_hex(data) != entry.sha256:
             return None
-        subject, body = turn_mail_text(self.exchange, self.workspace, turn, self.home_kw)
+        return turn, data
+
+    def build(self, entry: Entry) -> Any:
+        """The mail of one queued entry (None when its file is gone)."""
+        if entry.kind == "turn" and self._file(entry) is None:
+            return None
+        return self.build_mail([entry])
+
+    def build_mail(self, group: list[Entry]) -> Any:
+        """One mail for a notice, or for consecutive files of one game to one receiver (see
+        :func:`bundles`): every file attached as it was signed, in order, then the picture of
+        the last; the last file's Message-ID, subject and picture, every file's report."""
+        last = group[-1]
+        if last.kind == "notify":
+            return build_text_mail(
+                sender=self.config.address,
+                recipient=last.recipient,
+                subject=last.subject,
+                body=last.body,
+                domain=self.config.domain,
+                references=last.references,
+            )
+        files = [found for entry in group if (found := self._file(entry)) is not None]
+        turn, data = files[-1]
+        earlier = [t for t, _ in files[:-1]]
+        subject, body = turn_mail_text(self.exchange, self.workspace, turn, self.home_kw, earlier)
         return build_turn_mail(
             sender=self.config.address,
-            recipient=entry.recipient,
+            recipient=last.recipient,
             turn=turn,
             data=data,
-            message_id=entry.message_id,
-            references=entry.references,
+            message_id=last.message_id,
+            references=last.references,
             body=body,
             subject=subject,
+            attachments=self.picture(last.key, turn),
+            files_before=[Attachment(t.filename, d) for t, d in files[:-1]],
         )
+
+    def picture(self, key: str, turn: TurnName) -> list[Attachment]:
+        """The front as a PNG, made once per queued file: a mail retried later carries the same one."""
+        lookup = getattr(self.exchange, "file_picture", None)
+        if not self.config.attach_map or not callable(lookup) or turn.side == "contact":
+            return []
+        if key not in self._pictures:
+            try:
+                found = lookup(self.workspace, turn.game_id, turn.seq, **self.home_kw)
+            except Exception as err:  # a turn mail goes out even when its picture cannot be made
+                log.warning("no picture for %s: %s", turn.filename, err)
+                found = None
+            self._pictures[key] = [Attachment(*found)] if found else []
+        return self._pictures[key]
 
     def changed(self) -> bool:
         """Did a file appear in (or change in) outbox/ since the last enqueue?"""

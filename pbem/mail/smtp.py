@@ -10,14 +10,17 @@ password is fixed.
 from __future__ import annotations
 
 import asyncio
+import base64
 import errno
 import ssl
 from dataclasses import dataclass
 from email.message import EmailMessage
 
 import aiosmtplib
+from aiosmtplib import SMTPStatus
 
 from pbem.errors import PbemError
+from pbem.mail import oauth
 from pbem.mail.config import ServerConfig
 
 SENT, TEMPORARY, PERMANENT = "sent", "temporary", "permanent"
@@ -86,7 +89,7 @@ def describe_connect_error(server: ServerConfig, err: BaseException) -> str:
     if isinstance(err, aiosmtplib.SMTPAuthenticationError):
         return (
             f"{where} refused the login of {server.user!r}: {_one_line(err.message)} — "
-            f"check smtp.user and the password in smtp.password_env/password_file"
+            f"check smtp.user and {server.secret_hint}"
         )
     if "refused" in text:
         return f"cannot reach {where}: connection refused — check smtp.host/smtp.port"
@@ -104,6 +107,40 @@ def describe_connect_error(server: ServerConfig, err: BaseException) -> str:
     return f"cannot use {where}: {_one_line(err)} — check the [smtp] section"
 
 
+async def _login(client: aiosmtplib.SMTP, server: ServerConfig) -> None:
+    """Log in with the password, or with an OAuth token; a refused token is asked for once
+    more, and tried again if the command gives another (its helper may have refreshed it)."""
+    if not server.uses_oauth:
+        await client.login(server.user, server.password())
+        return
+    mechanism = server.oauth_mechanism
+    if mechanism not in (m.lower() for m in client.server_auth_methods):
+        raise SmtpSetupError(
+            f"SMTP server {server.where} does not offer {mechanism.upper()} — check smtp.oauth_mechanism "
+            f"(xoauth2 or oauthbearer) and smtp.security",
+            permanent_config=True,
+        )
+    token = server.token()
+    try:
+        await _oauth(client, mechanism, server.user, token)
+    except aiosmtplib.SMTPAuthenticationError:
+        fresh = server.token()
+        if fresh == token:
+            raise
+        await _oauth(client, mechanism, server.user, fresh)
+
+
+async def _oauth(client: aiosmtplib.SMTP, mechanism: str, user: str, token: str) -> None:
+    """AUTH with the initial response; the server's error challenge is answered so that it
+    ends the exchange with its refusal (a 5xx whose text is shown to the user)."""
+    first = base64.b64encode(oauth.initial_response(mechanism, user, token))
+    response = await client.execute_command(b"AUTH", mechanism.upper().encode(), first)
+    if response.code == SMTPStatus.auth_continue:
+        response = await client.execute_command(base64.b64encode(oauth.error_reply(mechanism)))
+    if response.code != SMTPStatus.auth_successful:
+        raise aiosmtplib.SMTPAuthenticationError(response.code, response.message)
+
+
 async def _open(server: ServerConfig) -> aiosmtplib.SMTP:
     client = _client(server)
     try:
@@ -117,11 +154,11 @@ async def _open(server: ServerConfig) -> aiosmtplib.SMTP:
                     f'"starttls"/"tls"',
                     permanent_config=True,
                 )
-            await client.login(server.user, server.password())
+            await _login(client, server)
     except SmtpSetupError:
         client.close()
         raise
-    except PbemError as err:  # the password could not be read
+    except PbemError as err:  # the password or token could not be read
         client.close()
         raise SmtpSetupError(str(err), permanent_config=True) from err
     except (aiosmtplib.SMTPException, OSError, TimeoutError) as err:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pbem.durable import atomic_write, flock
+from pbem.durable import atomic_write, flock, make_dirs
 from pbem.errors import PbemError
 
 log = logging.getLogger("pbem.mail")
@@ -33,7 +33,7 @@ _steps_taken = 0
 
 def mail_dir(workspace: Path) -> Path:
     path = workspace / ".pbem" / "mail"
-    path.mkdir(parents=True, exist_ok=True)
+    make_dirs(path, 0o700)  # beside the game store, as private as it
     return path
 
 

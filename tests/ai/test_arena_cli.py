@@ -43,3 +43,19 @@ def test_json_reports_games_and_summary_with_entries() -> None:
     assert "Germany" not in game["entered"]
     assert game["entered"]["Poland"] == ["1939-09", "allies"]
     assert doc["summary"]["entered"]["Poland (allies)"] == ["1939-09"]
+
+
+def test_json_gives_the_summary_and_each_game_with_air_events() -> None:
+    import json
+
+    result = CliRunner().invoke(
+        _app(), ["arena", "--json", "--until", "1939-09", "--axis", "random", "--allies", "random"]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    (game,) = doc["games"]
+    assert set(doc["summary"]["air"]["axis"]) == {"air combats", "interceptions", "bombing raids", "atomic bombs"}
+    assert game["air"]["allies"]["atomic bombs"] == 0
+    for key in ("fallen", "liberated", "surrendered", "vichy", "vichy_failed", "soviet_war"):
+        assert key in game
+    assert "vichy" in doc["summary"] and "surrendered" in doc["summary"]

@@ -274,11 +274,11 @@ def test_entries_of_a_country_no_longer_neutral_are_skipped() -> None:
 # ----------------------------------------------------------- the step's numbering
 
 
-def test_the_spain_roll_is_played_after_the_declarations_and_numbered_last() -> None:
+def test_the_attempts_are_rolled_after_the_declarations_and_numbered_last() -> None:
     labels = [p.label for p in PLAY]
-    assert labels[:3] == ["war_declaration", "spain_attempt", "deployment"]
+    assert labels[:4] == ["war_declaration", "spain_attempt", "vichy_attempt", "deployment"]
     # Recorded states name their step by number: the steps known before keep theirs.
-    assert STEPS[-1].label == "spain_attempt" and STEP_INDEX["deployment"] == 1
+    assert [p.label for p in STEPS[-2:]] == ["spain_attempt", "vichy_attempt"] and STEP_INDEX["deployment"] == 1
     assert {p.label for p in PLAY} == {p.label for p in STEPS}
 
 

@@ -302,7 +302,8 @@ def test_greenland_turns_neutral_american_while_the_united_states_is_neutral() -
         state.set_controller(hx(city), "Germany")
     check_conquests(state)
     assert state.controller_of(hx("2,3")) == "United States"
-    assert not british.on_map and british.id in state.countries["United Kingdom"].free_units
+    assert british.id not in state.units
+    assert state.countries["United Kingdom"].free_land == {LandKey(UnitType.INFANTRY, 3): 2}
     assert not may_enter_country(state, british, hx("2,3"))
     for city in ("2,2", "3,2", "4,2"):
         state.set_controller(hx(city), "United Kingdom")

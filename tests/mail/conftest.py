@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from mailservers import MailServerError, MailServers, servers_unavailable
 from mailtesting import Player, write_config
+from tokenserver import TokenServer
 
 _counter = itertools.count(1)
 
 
-def _running_servers(tls: bool) -> Iterator[MailServers]:
+def _running_servers(tls: bool, oauth_url: str = "") -> Iterator[MailServers]:
     # Not under pytest's tmp_path: its parents are private (0700) and the postfix
     # user must be able to reach its data directory.
     unavailable = servers_unavailable()
@@ -29,7 +30,7 @@ def _running_servers(tls: bool) -> Iterator[MailServers]:
         # One clear line, never a skip: the README's test command installs the servers first.
         pytest.fail(unavailable, pytrace=False)
     root = Path(tempfile.mkdtemp(prefix="pbem-mail-"))
-    servers = MailServers(root, tls=tls)
+    servers = MailServers(root, tls=tls, oauth_url=oauth_url)
     try:
         servers.start()
     except MailServerError as err:
@@ -50,6 +51,20 @@ def mail_servers() -> Iterator[MailServers]:
 def tls_mail_servers() -> Iterator[MailServers]:
     """A second pair with TLS: imaps/smtps listeners and STARTTLS, certificates from a test CA (ca_file)."""
     yield from _running_servers(tls=True)
+
+
+@pytest.fixture(scope="session")
+def token_server() -> Iterator[TokenServer]:
+    server = TokenServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def oauth_mail_servers(token_server: TokenServer) -> Iterator[MailServers]:
+    """A third pair whose Dovecot takes OAuth 2.0 tokens, checked at ``token_server``."""
+    yield from _running_servers(tls=False, oauth_url=token_server.url)
 
 
 @pytest.fixture

@@ -176,6 +176,10 @@ class MailServers:
     tls: bool = False
     imaps_port: int = 0
     smtps_port: int = 0
+    # With an introspection URL, Dovecot also accepts OAuth 2.0 bearer tokens (XOAUTH2,
+    # OAUTHBEARER) for IMAP and, through its SASL service, for Postfix: it asks that URL
+    # whether a token is active and whose it is.
+    oauth_url: str = ""
 
     # --- paths -----------------------------------------------------------------------------------
     @property
@@ -305,6 +309,18 @@ class MailServers:
         homes = self.root / "homes"
         homes.mkdir(parents=True, exist_ok=True)
         shutil.chown(homes, "nobody", "nogroup")
+        if self.oauth_url:
+            (base / "oauth2.conf").write_text(
+                f"introspection_mode = post\nintrospection_url = {self.oauth_url}\n"
+                "username_attribute = username\nactive_attribute = active\nactive_value = true\n"
+            )
+            mechanisms = "plain login xoauth2 oauthbearer"
+            oauth_passdb = (
+                f"passdb {{\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
+                f"  args = {base / 'oauth2.conf'}\n}}\n"
+            )
+        else:
+            mechanisms, oauth_passdb = "plain login", ""
         if self.tls:
             # ssl = yes also makes the plain listener offer STARTTLS.
             ssl_settings = f"ssl = yes\nssl_cert = <{self.cert_file}\nssl_key = <{self.key_file}"
@@ -320,16 +336,17 @@ info_log_path = {self.root / "dovecot.log"}
 listen = 127.0.0.1
 {ssl_settings}
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = {mechanisms}
 first_valid_uid = 1
 mail_location = maildir:~/Maildir
 imap_idle_notify_interval = 1 secs
 shutdown_clients = yes
 passdb {{
   driver = static
+  mechanisms = plain login
   args = password={PASSWORD}
 }}
-userdb {{
+{oauth_passdb}userdb {{
   driver = static
   args = uid=65534 gid=65534 home={self.root / "homes"}/%n allow_all_users=yes
 }}

@@ -116,6 +116,7 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
     assert " rejected " not in caplog.text and "EQUIVOCATION" not in caplog.text, caplog.text[-3000:]
     assert bots[0].played > 0 and bots[1].played > 0
     _check_turn_mails(allies, gid, scenario)
+    _check_join_travels_with_the_first_decision(axis, gid)
     print(f"{scenario}: {max(g_axis.seq, g_allies.seq)} files in {elapsed:.1f} s through the mail servers")
 
 
@@ -129,14 +130,25 @@ def _check_turn_mails(receiver: Player, gid: str, scenario: str) -> None:
         body = mail.get_body(preferencelist=("plain",))
         assert body is not None
         text = body.get_content()
-        (name,) = [p.get_filename() for p in mail.iter_attachments()]
-        seq = int(name.split("-")[1])
+        names = [p.get_filename() for p in mail.iter_attachments()]
+        files = [n for n in names if n.endswith(".pbem")]
+        assert files and set(names) - set(files) <= {f"{files[-1][:18]}-front.png"}, names
+        seq = int(files[0].split("-")[1])
         if seq == 0:
             assert subject == f"[pbem] invitation to a {scenario} game as the allies - game {gid}"
             assert f"pbem join .pbem/invitations/{gid}.pbem --me" in text
         else:
             assert re.fullmatch(rf"\[pbem\] \d{{4}}-\d{{2}} [A-Z][a-z].* - game {gid}", subject), subject
             assert text.startswith(f"file {seq} of game {gid}"), text[:200]
+
+
+def _check_join_travels_with_the_first_decision(receiver: Player, gid: str) -> None:
+    """The allies join (file 1) and make their first decision (file 2) before the axis can
+    answer: both files arrive in one mail, in order."""
+    mails = [email.message_from_bytes(raw, policy=email.policy.default) for raw in fetch_all(receiver, "pbem")]
+    carrying = [[p.get_filename() for p in m.iter_attachments()] for m in mails]
+    (join_mail,) = [names for names in carrying if f"{gid}-00001-allies.pbem" in names]
+    assert join_mail[:2] == [f"{gid}-00001-allies.pbem", f"{gid}-00002-allies.pbem"], join_mail
 
 
 def _month_number(when: str) -> int:

@@ -55,7 +55,7 @@ def test_defaults_and_relative_paths(tmp_path: Path, monkeypatch: pytest.MonkeyP
         (('address = "alice@example.org"', 'address = "alice"'), "is not a mail address"),
         (("[smtp]", '[smtp]\ncolour = "blue"'), "unknown setting smtp.colour"),
         (("[imap]", '[imap]\nprocessed = "delete"'), 'imap.processed must be "move" or "flag"'),
-        (('password_env = "PBEM_TEST_IMAP_PW"', ""), "imap.user is set but neither"),
+        (('password_env = "PBEM_TEST_IMAP_PW"', ""), "imap.user is set but none of"),
     ],
 )
 def test_mistakes_are_named(tmp_path: Path, change: tuple[str, str], message: str) -> None:

@@ -121,7 +121,7 @@ class Duo:
         }
 
 
-def make_duo(tmp_path: Path, scenario: str = "tiny") -> Duo:
+def make_duo(tmp_path: Path, scenario: str = "tiny", options: dict[str, Any] | None = None) -> Duo:
     players = {}
     for side in ("axis", "allies"):
         p = Player(side, tmp_path / f"home-{side}", Workspace(tmp_path / f"ws-{side}"))
@@ -130,7 +130,9 @@ def make_duo(tmp_path: Path, scenario: str = "tiny") -> Duo:
     out = tmp_path / "rec"
     out.mkdir()
     pub = keys.read_public_key(players["allies"].home / "allies-p.pub")
-    gid, _ = games.new_game(players["axis"].ws, scenario, "axis", "axis-p", pub, home=players["axis"].home)
+    gid, _ = games.new_game(
+        players["axis"].ws, scenario, "axis", "axis-p", pub, home=players["axis"].home, options=options
+    )
     duo = Duo(players["axis"], players["allies"], gid, out)
     invite = duo.outbox("axis")[0]
     games.join(players["allies"].ws, invite, "allies-p", home=players["allies"].home)

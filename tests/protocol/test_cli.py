@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem import keys
 from tests.protocol.test_crash import cli
 
 
@@ -115,7 +116,12 @@ def test_person_plays_through_the_cli(tmp_path: Path) -> None:
         assert new.returncode == 0, new.stderr
         gid = new.stdout.strip()
         invite = next((wa / "outbox").glob("*.pbem"))
-        assert cli(["join", str(invite), "--me", "bob", "--workspace", str(wb)], hb).returncode == 0
+        # Without a terminal to ask in, joining needs the inviter's fingerprint, given out of band.
+        refused = one_line_failure(cli(["join", str(invite), "--me", "bob", "--workspace", str(wb)], hb))
+        assert "--expect-fingerprint" in refused and "ann@example.org" in refused
+        ann_fp = keys.read_public_key(ha / "ann.pub").fingerprint
+        joined = ["join", str(invite), "--me", "bob", "--expect-fingerprint", ann_fp, "--workspace", str(wb)]
+        assert cli(joined, hb).returncode == 0
         (wa / "inbox").mkdir()
         for f in (wb / "outbox").glob("*.pbem"):
             shutil.copy(f, wa / "inbox" / f.name)

@@ -19,7 +19,9 @@ def cli(args: list[str], home: Path, crash_at: int | None = None) -> subprocess.
     env.pop("PBEM_CRASH_AT", None)
     if crash_at is not None:
         env["PBEM_CRASH_AT"] = str(crash_at)
-    return subprocess.run([sys.executable, str(RUN), *args], env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(RUN), *args], env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+    )
 
 
 def tree(root: Path) -> dict[str, bytes]:

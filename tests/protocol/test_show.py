@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import api
-from pbem import engine_link, exchange, overview, turn
+from pbem import engine_link, exchange, keys, overview, turn
 from pbem.cli.main import app
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -46,7 +46,9 @@ def test_show_lists_money_units_and_legal_orders(players: tuple[Path, Path], tmp
     (bot / "inbox").mkdir(parents=True)
     invitation = next((alice / "outbox").glob("*.pbem"))
     (bot / "inbox" / invitation.name).write_bytes(invitation.read_bytes())
-    run("--workspace", str(bot), "join", str(bot / "inbox" / invitation.name), "--me", "bot")
+    alice_fp = keys.read_public_key(tmp_path / "home" / "alice.pub").fingerprint
+    run("--workspace", str(bot), "join", str(bot / "inbox" / invitation.name), "--me", "bot",
+        "--expect-fingerprint", alice_fp)  # fmt: skip
 
     out = run("--workspace", str(bot), "show", gid, "--legal", "3")
     assert "war_declaration" in out
@@ -105,7 +107,9 @@ def war(tmp_path_factory: pytest.TempPathFactory) -> Iterator[War]:
         for w in ws.values():
             w.inbox.mkdir(parents=True, exist_ok=True)
         invitation = next(ws["allies"].outbox.glob("*.pbem"))
-        run("--workspace", str(ws["axis"].root), "join", str(invitation), "--me", "bot")
+        alice_fp = keys.read_public_key(root / "home" / "alice.pub").fingerprint
+        run("--workspace", str(ws["axis"].root), "join", str(invitation), "--me", "bot",
+            "--expect-fingerprint", alice_fp)  # fmt: skip
         delivered = {invitation.name}
         for _ in range(40):
             for side, other in (("axis", "allies"), ("allies", "axis")):

@@ -29,7 +29,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import engine_link, games, keys, protocol, selfplay, turnfile, wire
+from pbem import deadlines, engine_link, games, handover, keys, protocol, selfplay, turnfile, wire
 from pbem.hashing import D_SIGN
 from pbem.records import from_wire as record_from_wire
 from pbem.store import Workspace
@@ -682,6 +682,8 @@ def build(out: Path) -> list[Case]:
     limit("seq-99999", act_file(prev3, 99_999, "axis", [["act", ["pass"]]]), "gap", "the highest position")
     limit("seq-100000", act_file(prev3, 100_000, "axis", [["act", ["pass"]]]), "schema", "one past it")
 
+    timed_cases(v)
+
     manifest = [
         {
             "name": c.name,
@@ -696,6 +698,148 @@ def build(out: Path) -> list[Case]:
     ]
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
     return v.cases
+
+
+def timed_cases(v: Builder) -> None:
+    """Games with a deadline (section 12): claims, a hand-over, new terms; tests/spec/timed_vectors.py."""
+    from tests.spec import timed_vectors as tv
+
+    t, facts = tv.timed(private_key)
+    f = tv.forfeit(private_key)
+    T = [v.put(f"timed/{i:02d}.pbem", d) for i, d in enumerate(t)]
+    F = [v.put(f"forfeit/{i:02d}.pbem", d) for i, d in enumerate(f)]
+    new = tv.NEW
+
+    def sign_as(body: dict[str, Any], ident: keys.Identity) -> bytes:
+        body_bytes = wire.pack(body)
+        return frame(body_bytes, ident.sign(D_SIGN + body_bytes))
+
+    def variant(name: str, upto: int, data: bytes, reason: str, about: str, engine: bool = False) -> None:
+        rel = v.put(f"variant/{name}.pbem", data)
+        v.case(name, [*T[:upto], rel], reason, about, bad=upto, engine=engine)
+
+    v.case(
+        "timed-game", T, "ok", "a game with a deadline: a hand-over, a reminder, then the bot plays for the silent side"
+    )
+    v.case("forfeit-claims", F[:4], "ok", "a reminder, then the silent side forfeits")
+    v.case(
+        "duplicate-after-handover",
+        [*T[:5], T[1], T[3]],
+        "ok",
+        "the allies' join (old key) and a file of the new key, again",
+    )
+    v.case("forfeit-then-a-file", F, "game-over", "a file of the side that forfeited, after the final claim", bad=4)
+    silent, claimant = facts["silent"], turnfile.other(facts["silent"])
+    signer = {"axis": private_key("axis"), "allies": new.private}
+
+    def by(side: str) -> keys.Identity:
+        return keys.Identity(side, "", signer[side])
+
+    c6 = body_of(t[6])
+    variant(
+        "claim-early",
+        6,
+        sign_as(c6 | {"time": facts["clock5"] + 3599}, by(claimant)),
+        "claim-early",
+        "a claim dated one second before the deadline",
+    )
+    raw = bytearray(t[6])
+    raw[raw.index((facts["clock5"] + 3600).to_bytes(4, "big")) + 3] ^= 1
+    variant("claim-tampered", 6, bytes(raw), "signature", "one bit of a claim's time changed after signing")
+    variant(
+        "claim-by-awaited-side",
+        6,
+        sign_as(c6 | {"side": silent}, by(silent)),
+        "claim-not-due",
+        "the side the game waits for claims against the other",
+        engine=True,
+    )
+    c7 = body_of(t[7])
+    variant(
+        "claim-final-state",
+        7,
+        sign_as(c7 | {"state": bytes(32)}, by(claimant)),
+        "state-mismatch",
+        "the final claim's state hash is not the bot's play",
+        engine=True,
+    )
+    h4 = body_of(t[4])
+    no_time = {k: x for k, x in h4.items() if k != "time"}
+    variant("time-missing", 4, signed(wire.pack(no_time), "axis"), "time", "a turn file of a timed game without time")
+    variant(
+        "time-backwards",
+        4,
+        signed(wire.pack(h4 | {"time": tv.T0}), "axis"),
+        "time",
+        "a time earlier than the file before it",
+    )
+    h2 = body_of(t[2])
+    third = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"pbem/vectors/third").digest())
+    bad_accept = third.sign(handover.accept_message(h2))
+    variant(
+        "handover-not-countersigned",
+        2,
+        signed(wire.pack(h2 | {"accept": bad_accept}), "allies"),
+        "handover-accept",
+        "the hand-over's countersignature is not the new key's",
+    )
+    variant(
+        "handover-by-wrong-key",
+        2,
+        frame(wire.pack(h2), private_key("axis").sign(D_SIGN + wire.pack(h2))),
+        "signature",
+        "the allies' hand-over signed by the axis key",
+    )
+    taken = h2 | {"key": body_of(t[0])["keys"]["axis"]}
+    taken["accept"] = private_key("axis").sign(handover.accept_message(taken))
+    variant(
+        "handover-key-taken",
+        2,
+        signed(wire.pack(taken), "allies"),
+        "handover-key",
+        "allies hand their side to the axis key, which countersigns",
+    )
+    by_axis = h2 | {"side": "axis"}
+    by_axis["accept"] = new.sign(handover.accept_message(by_axis))
+    variant(
+        "handover-not-open",
+        2,
+        signed(wire.pack(by_axis), "axis"),
+        "handover-not-open",
+        "axis hands its side over while allies are to commit",
+        engine=True,
+    )
+    f3 = body_of(t[3])
+    variant(
+        "old-key-after-handover",
+        3,
+        signed(wire.pack(f3), "allies"),
+        "signature",
+        "file 3 signed by the allies' key they handed over in file 2",
+    )
+    terms = {"v": 1, "type": "terms", "game": tv.TIMED_GAME, "seq": 6, "prev": file_hash(t[5]), "side": "axis"}
+    terms |= {"deadline": 2 * tv.HOUR, "time": facts["clock5"] + 10}
+    ok = terms | {"consent": new.sign(deadlines.terms_message(tv.TIMED_GAME, 6, terms["prev"], 2 * tv.HOUR))}
+    rel = v.put("variant/terms-agreed.pbem", signed(wire.pack(ok), "axis"))
+    v.case("terms-agreed", [*T[:6], rel], "ok", "a new deadline signed by both sides")
+    self_signed = terms | {
+        "consent": private_key("axis").sign(deadlines.terms_message(tv.TIMED_GAME, 6, terms["prev"], 2 * tv.HOUR))
+    }
+    variant(
+        "terms-consent",
+        6,
+        signed(wire.pack(self_signed), "axis"),
+        "terms-consent",
+        "a new deadline signed by the proposer alone",
+    )
+    base_claim = {"v": 1, "type": "claim", "game": body_of(v.base[0])["game"], "seq": 2, "prev": file_hash(v.base[1])}
+    base_claim |= {"side": "axis", "time": tv.T0 + 99 * tv.HOUR, "due": "commit", "state": body_of(v.base[1])["state"]}
+    rel = v.put("variant/claim-no-deadline.pbem", signed(wire.pack(base_claim), "axis"))
+    v.case("claim-no-deadline", [*v.b(0, 1), rel], "claim-no-deadline", "a claim in a game without a deadline", bad=2)
+    half = body_of(t[0])
+    half["options"] = {"deadline": tv.HOUR}
+    rel = v.put("variant/options-half-terms.pbem", signed(wire.pack(half), "axis"))
+    v.case("options-half-terms", [rel], "options", "a deadline without what a final claim does", bad=0)
 
 
 if __name__ == "__main__":

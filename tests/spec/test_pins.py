@@ -62,22 +62,30 @@ def test_country_names_need_no_quoting() -> None:
 def test_the_worked_examples_are_what_the_program_computes() -> None:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from pbem import commit, dice, keys, localgame, turnfile, wire
+    from pbem import commit, dice, gamesecrets, keys, turnfile, wire
     from tests.spec.make_vectors import OUT, key_seed
 
     ident = keys.Identity("axis-bot", "", Ed25519PrivateKey.from_private_bytes(key_seed("axis")))
-    secret = localgame.dice_secret(ident, "ea3a178646b1")
     base = [(OUT / "base" / f"{i:02d}.pbem").read_bytes() for i in range(13)]
     files = [turnfile.parse(b) for b in base]
+    genesis_base = gamesecrets.genesis_base(files[0].body)
+    derived = gamesecrets.GameSecrets(ident, "ea3a178646b1", genesis_base)
+    secret = derived.dice()
+    assert dice.anchor(secret, files[0].body["chain"]) == files[0].body["anchor"]
+    allies = keys.Identity("allies-bot", "", Ed25519PrivateKey.from_private_bytes(key_seed("allies")))
+    joiner = gamesecrets.GameSecrets(allies, "ea3a178646b1", files[0].hash)  # the joiner binds to the file hash
+    assert dice.anchor(joiner.dice(), files[1].body["chain"]) == files[1].body["anchor"]
     [reveal, _] = files[4].body["records"]
+    assert joiner.salt(2) == reveal[2]
     packed = wire.pack(["pbem/commit/v1", "ea3a178646b1", 2, "allies", reveal[1], reveal[2]])
     assert packed.startswith(bytes.fromhex("96ae") + b"pbem/commit/v1" + bytes.fromhex("ac"))
     shown = {
         key_seed("axis").hex(),
         ident.public.raw.hex(),
         ident.public.fingerprint,
+        genesis_base.hex(),
         secret.hex(),
-        localgame.commit_salt(ident, "ea3a178646b1", 2).hex(),
+        derived.salt(2).hex(),
         reveal[2].hex(),
         commit.commitment("ea3a178646b1", 2, "allies", reveal[1], reveal[2]).hex(),
         files[2].body["records"][0][1].hex(),

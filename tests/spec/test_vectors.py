@@ -50,6 +50,16 @@ CODES = {
     "dice-chain": {"chain"},
     "illegal": {"illegal"},
     "state-mismatch": {"state"},
+    # Games with a deadline (section 12).
+    "time": {"time"},
+    "claim-no-deadline": {"claim"},
+    "claim-early": {"early"},
+    "claim-not-due": {"claim"},
+    "game-over": {"order"},
+    "handover-accept": {"signature"},
+    "handover-key": {"handover"},
+    "handover-not-open": {"handover"},
+    "terms-consent": {"signature"},
 }
 PARSE = {"bad-magic", "bad-length", "truncated", "non-canonical", "float", "msgpack-type", "malformed"}
 PARSE |= {"trailing-bytes", "file-too-large", "limit-depth", "limit-items", "limit-string", "limit-bin"}

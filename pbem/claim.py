@@ -1,0 +1,61 @@
+"""`pbem claim GAME`: the waiting player's claim of a missed deadline, from its workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem import advance, deadlines, history, overview, protocol, report, turn
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.protocol import Game
+from pbem.store import Transaction, Workspace
+
+
+def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]:
+    """Seal my claim into outbox/ (with what I then owe automatically); returns the claim's
+    path and what it did."""
+    with ws.locked():
+        lg = LocalGame(ws, gid, home)
+        lg.check_mine()
+        game = lg.game()
+        if game is None:
+            raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
+        if not lg.pending().empty:
+            raise PbemError(f"game {gid}: you have unsent orders; send or undo them first", "turn")
+        was_reminded = game.reminded
+        exp = protocol.expected(game)
+        exp_side = "" if exp is None else exp.side
+        before = game.clone()
+        tf = deadlines.seal_claim(game, lg.me, lg.identity().sign)
+        tx = Transaction()
+        # The report the mail carrying the claim quotes, made as the receiver will make it.
+        report.stage(tx, ws.game_rel(gid), [report.apply_reported(before, protocol.Authentic(tf))])
+        lg.stage_history(tx, tf)
+        path = lg.stage_outbox(tx, tf)
+        if not was_reminded:
+            what = f"a reminder; the deadline runs again until {deadlines.when(deadlines.due_at(game))}"
+        elif game.forfeited:
+            what = f"the final claim: {report.awaited(game)}"
+        else:
+            what = f"the final claim: the bot made {exp_side}'s decision; now {report.awaited(game)}"
+        turn.answer(lg, game, tx)  # stages the snapshot, and what I owe at once after the bot's play
+        overview.stage(tx, ws, gid, lg.me, game)
+        ws.commit(tx)
+    return path, what
+
+
+def overtake(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> Game:
+    """The game once the opponent's claim at a position my own files hold is applied; stages
+    the withdrawal of those files.  Raises PbemError if the claim is not valid there."""
+    tf = file.tf
+    head = lg.head()
+    mine = [lg.history_file(s) for s in range(tf.seq, head + 1)]
+    if any(f is None or f.side != lg.me for f in mine):
+        raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
+    game = history.position([f for f in (lg.history_file(s) for s in range(tf.seq)) if f is not None])
+    advance.apply_file(game, protocol.authenticate(game.genesis, tf, game))
+    for f in mine:
+        assert f is not None
+        lg.stage_drop(tx, f)
+    lg.stage_history(tx, tf)
+    return game

@@ -1,0 +1,104 @@
+"""Deadline and hand-over commands: claim a missed deadline; pass a side to another key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pbem import claim as claiming
+from pbem import keys, passing, terms
+from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.status import lines as status_lines
+
+handover_app = typer.Typer(help="Pass your side of a game to another key (a new player, or the bot)")
+deadline_app = typer.Typer(help="Change a game's deadline per decision, with both players' signatures")
+
+
+@deadline_app.command("agree")
+@user_errors
+def deadline_agree(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    hours: Annotated[float, typer.Option("--hours", help="The new deadline per decision, in hours")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="File to write my signed consent to")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Sign my consent to a new deadline; the opponent seals it with `pbem deadline set`."""
+    ws = workspace(ws_path)
+    path = terms.agree(ws, ws.resolve_game(game), hours, out)
+    typer.echo(f"consent written to {path}; give it to your opponent before either of you sends a file")
+
+
+@deadline_app.command("set")
+@user_errors
+def deadline_set(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    consent: Annotated[Path, typer.Argument(help="The opponent's consent file")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Seal the new deadline the opponent agreed to into outbox/."""
+    ws = workspace(ws_path)
+    gid = ws.resolve_game(game)
+    path = terms.settle(ws, gid, consent)
+    typer.echo(f"new deadline written to {path.relative_to(ws.root)}; send it to your opponent")
+
+
+@user_errors
+def claim(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")], ws_path: WorkspaceOpt = None
+) -> None:
+    """Claim that the opponent missed its deadline: a reminder first, then the game's rule
+    (the bot plays the decision, or the opponent forfeits)."""
+    ws = workspace(ws_path)
+    gid = ws.resolve_game(game)
+    path, what = claiming.claim(ws, gid)
+    typer.echo(f"claim written to {path.relative_to(ws.root)}: {what}")
+    typer.echo(status_lines(ws, gid)[0])
+
+
+@handover_app.command("offer")
+@user_errors
+def offer(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    to: Annotated[Path, typer.Option("--to", help="The new holder's public key file")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the offer and the game's files to")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Offer your side to another key: writes the offer and the game's files for the new holder."""
+    ws = workspace(ws_path)
+    path = passing.offer(ws, ws.resolve_game(game), keys.read_public_key(to), out)
+    typer.echo(f"offer written to {path}; give the directory to the new holder (`pbem handover accept`)")
+
+
+@handover_app.command("accept")
+@user_errors
+def accept(
+    directory: Annotated[Path, typer.Argument(help="The offer directory")],
+    me: Annotated[str, typer.Option("--me", help="Your identity name (the key the side is offered to)")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Take a side offered to you: verify the game, countersign; the old holder then seals."""
+    ws = workspace(ws_path)
+    gid, path = passing.accept(ws, directory, me)
+    typer.echo(f"game {gid}: acceptance written to {path}; give it back to the old holder (`pbem handover seal`)")
+
+
+@handover_app.command("seal")
+@user_errors
+def seal(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    acceptance: Annotated[Path, typer.Argument(help="The new holder's acceptance file")],
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Seal the accepted hand-over into outbox/: send it to your opponent and to the new holder."""
+    ws = workspace(ws_path)
+    path = passing.seal(ws, ws.resolve_game(game), acceptance)
+    typer.echo(f"hand-over written to {path.relative_to(ws.root)}; send it to your opponent and the new holder")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    app.command("claim")(claim)
+    app.add_typer(handover_app, name="handover")
+    app.add_typer(deadline_app, name="deadline")

@@ -1,0 +1,66 @@
+"""A new deadline from a workspace: one side's consent, and the other side's ``terms`` file.
+
+The side that agrees signs the new deadline for the next position of the game
+(:func:`agree`, a small file given to the other player by hand or mail); the other
+side seals the ``terms`` file with that signature in it (:func:`settle`).  Rules:
+docs/turn-file-format.md, section 12.4.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem import deadlines, overview, protocol, report, turnfile, wire
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.store import Transaction, Workspace, atomic_write, read_bytes
+
+_LIMIT = 1024
+
+
+def _open(ws: Workspace, gid: str, home: Path | None) -> tuple[LocalGame, protocol.Game]:
+    lg = LocalGame(ws, gid, home)
+    lg.check_mine()
+    game = lg.game()
+    if game is None:
+        raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
+    if not game.deadline:
+        raise PbemError(f"game {gid} has no deadline to change", "terms")
+    return lg, game
+
+
+def agree(ws: Workspace, gid: str, hours: float, out: Path, home: Path | None = None) -> Path:
+    """Sign my consent to a deadline of ``hours`` at the game's next position, into ``out``."""
+    with ws.locked():
+        lg, game = _open(ws, gid, home)
+        seq, prev, deadline = game.seq + 1, game.hashes[-1], round(hours * 3600)
+        consent = lg.identity().sign(deadlines.terms_message(gid, seq, prev, deadline))
+    doc = {"game": gid, "seq": seq, "prev": prev, "deadline": deadline, "consent": consent}
+    atomic_write(out, wire.pack(doc))
+    return out
+
+
+def settle(ws: Workspace, gid: str, consent_path: Path, home: Path | None = None) -> Path:
+    """Seal the new deadline the opponent consented to as the next file of the game, into outbox/."""
+    data = read_bytes(consent_path, _LIMIT)
+    doc: Any = None if data is None else wire.unpack(data)
+    if not isinstance(doc, dict) or set(doc) != {"game", "seq", "prev", "deadline", "consent"}:
+        raise PbemError(f"{consent_path.name} is not a consent to a new deadline", "usage")
+    with ws.locked():
+        lg, game = _open(ws, gid, home)
+        if (doc["game"], doc["seq"], doc["prev"]) != (gid, game.seq + 1, game.hashes[-1]):
+            raise PbemError("the consent is for another position of the game: ask for a new one", "terms")
+        body = {"v": turnfile.VERSION, "type": "terms", "game": gid, "seq": doc["seq"], "prev": doc["prev"]}
+        body |= {"side": lg.me, "deadline": doc["deadline"], "consent": doc["consent"]}
+        before = game.clone()
+        tf = protocol.seal_next(game.clone(), body, lg.identity().sign)
+        made = report.apply_reported(before, protocol.Authentic(tf))  # checks the consent, as the receiver will
+        tx = Transaction()
+        report.stage(tx, ws.game_rel(gid), [made])
+        lg.stage_history(tx, tf)
+        lg.stage_snapshot(tx, before)
+        overview.stage(tx, ws, gid, lg.me, before)
+        path = lg.stage_outbox(tx, tf)
+        ws.commit(tx)
+    return path

@@ -1,0 +1,58 @@
+"""The bot's choices about Vichy France, Finland's surrender and turning east."""
+
+from __future__ import annotations
+
+from engine import ai
+from engine.actions import Action
+from engine.ai import declare
+from engine.position import begin_at
+from engine.state import date_text
+from tests.engine import test_surrender, test_vichy
+
+
+def test_the_axis_bot_attempts_vichy_as_soon_as_paris_falls() -> None:
+    state = test_vichy.at_war()
+    test_vichy.paris_falls(state)
+    orders = ai.decide(state, "axis", b"\0" * 32, "bot")
+    assert Action("vichy", ()) in orders
+
+
+def test_the_soviet_side_has_finland_surrender_when_it_may() -> None:
+    state = test_surrender.finland_at_war()
+    begin_at(state, "war_declaration")
+    assert Action("surrender", ()) in ai.decide(state, "allies", b"\0" * 32, "bot")
+
+
+def test_france_counts_as_fallen_with_paris_lost_even_after_a_failed_vichy() -> None:
+    """The Axis turns east once France is out: conquered, or its home cities all lost."""
+    state = test_vichy.at_war()
+    assert not declare.fallen(state, "France")
+    state.set_controller(test_vichy.hx("2,0"), "Germany")
+    state.set_controller(test_vichy.hx("3,1"), "Germany")
+    assert declare.fallen(state, "France")
+
+
+def test_the_arena_records_conquests_surrenders_liberations_vichy_and_war_on_the_soviet_union() -> None:
+    from engine.ai import arena
+
+    state = test_surrender.finland_at_war()
+    state.countries["Finland"].flags.surrendered = True
+    state.countries["Poland"].conquered = True
+    fallen: dict[str, str] = {}
+    liberated: dict[str, str] = {}
+    surrendered: dict[str, str] = {}
+    dates: dict[str, str] = {}
+    arena.record_events(state, fallen, liberated, surrendered, dates)
+    state.date += 1
+    state.countries["Poland"].conquered, state.countries["Poland"].liberated = False, True
+    arena.record_events(state, fallen, liberated, surrendered, dates)
+    assert set(fallen) == {"Poland"} and set(surrendered) == {"Finland"} and set(liberated) == {"Poland"}
+    assert fallen["Poland"] != liberated["Poland"]
+    assert dates == {"soviet_war": fallen["Poland"]}
+    france = test_vichy.at_war()
+    france.countries["France"].flags.vichy_tried = True
+    arena.record_events(france, {}, {}, {}, dates)
+    assert dates["vichy_failed"] == date_text(france.date) and "vichy" not in dates
+    result = arena.GameResult(0, "draw", "territory", "1941-01", {}, {}, fallen, {}, ("", 0), [], liberated=liberated,
+                              surrendered=surrendered, vichy="1940-07")  # fmt: skip
+    assert "Vichy France created 1940-07" in result.events() and "Finland surrendered" in result.events()

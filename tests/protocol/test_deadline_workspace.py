@@ -1,0 +1,199 @@
+"""Claims and hand-overs between workspaces: what each player's program does with them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem import audit, claim, engine_link, exchange, keys, passing, status, terms, turn, turnfile
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.store import Workspace
+from tests.protocol.conftest import Duo, make_duo
+from tests.protocol.test_crash import cli
+
+T0 = 1_800_000_000
+HOUR = 3600
+
+
+@pytest.fixture
+def timed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Duo:
+    monkeypatch.setenv("PBEM_NOW", str(T0))
+    return make_duo(tmp_path, options={"deadline": HOUR, "silence": "bot"})
+
+
+def _at(monkeypatch: pytest.MonkeyPatch, t: int) -> None:
+    monkeypatch.setenv("PBEM_NOW", str(t))
+
+
+def _agree(duo: Duo) -> bool:
+    """Both players hold the same history once every file sent has arrived."""
+    duo.deliver("allies")
+    duo.deliver("axis")
+    return duo.game("axis").hashes == duo.game("allies").hashes
+
+
+def _claim(duo: Duo, side: str) -> str:
+    p = duo.player(side)
+    _, what = claim.claim(p.ws, duo.gid, p.home)
+    return what
+
+
+def test_reminder_then_bot_between_two_workspaces(timed: Duo, monkeypatch: pytest.MonkeyPatch) -> None:
+    duo = timed
+    assert duo.to_move() == "allies"
+    _at(monkeypatch, T0 + HOUR - 60)
+    with pytest.raises(PbemError, match="too early"):
+        _claim(duo, "axis")
+    _at(monkeypatch, T0 + HOUR)
+    assert "reminder" in _claim(duo, "axis")
+    mail = exchange.file_report(duo.axis.ws.root, duo.gid, 2, home=duo.axis.home)
+    assert mail is not None and "a reminder" in mail["text"]
+    (res,) = duo.deliver("allies")
+    assert res.status == "applied", res.message
+    assert duo.game("allies").reminded and duo.to_move() == "allies"
+    _at(monkeypatch, T0 + 2 * HOUR)
+    assert "final" in _claim(duo, "axis")
+    for res in duo.deliver("allies"):
+        assert res.status == "applied", res.message
+    assert duo.game("axis").hashes == duo.game("allies").hashes
+    duo.play_until(lambda d: d.game("axis").seq >= 8)
+    assert _agree(duo)
+    (rep,) = audit.audit_dir(duo.out)
+    assert rep.files == duo.game("axis").seq + 1
+
+
+def test_receiver_refuses_an_early_claim_and_one_from_the_future(timed: Duo, monkeypatch: pytest.MonkeyPatch) -> None:
+    duo = timed
+    g = duo.game("allies")
+    body = {"v": 1, "type": "claim", "game": duo.gid, "seq": g.seq + 1, "prev": g.hashes[-1], "side": "axis"}
+    h = engine_link.api().state_hash(duo.game("axis").state)
+    early = duo.forge("axis", body | {"time": T0 + HOUR - 1, "due": "commit", "state": h})
+    path = duo.out / "early-claim.pbem"
+    path.write_bytes(early.raw)
+    _at(monkeypatch, T0 + 5 * HOUR)
+    before = duo.snapshot("allies")
+    res = exchange.import_file(duo.allies.ws.root, path, home=duo.allies.home)
+    assert res.status == "rejected" and res.code == "early", res.message
+    assert duo.snapshot("allies") == before
+    # Dated ahead of the receiver's clock by more than the tolerance: refused as well.
+    ahead = duo.forge("axis", body | {"time": T0 + 9 * HOUR, "due": "commit", "state": h})
+    path.write_bytes(ahead.raw)
+    res = exchange.import_file(duo.allies.ws.root, path, home=duo.allies.home)
+    assert res.status == "rejected" and res.code == "time", res.message
+
+
+def test_a_claim_overtakes_the_late_file_it_crossed(timed: Duo, monkeypatch: pytest.MonkeyPatch) -> None:
+    duo = timed
+    _at(monkeypatch, T0 + HOUR + 5)
+    _claim(duo, "axis")  # axis claims ...
+    p = duo.allies
+    turn.bot_play(p.ws, duo.gid, home=p.home)  # ... while allies send their late decision
+    late = duo.outbox("allies")
+    (res,) = [exchange.import_file(duo.axis.ws.root, f, home=duo.axis.home) for f in late]
+    assert res.status == "rejected" and res.code == "sequence"
+    (res,) = duo.deliver("allies")
+    assert res.status == "applied" and "withdrawn" in res.message, res.message
+    assert duo.game("allies").hashes == duo.game("axis").hashes
+    assert duo.to_move() == "allies"
+    duo.play_until(lambda d: d.game("axis").seq >= 6)
+    assert _agree(duo)
+
+
+def test_status_shows_a_forfeit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _at(monkeypatch, T0)
+    duo = make_duo(tmp_path, options={"deadline": HOUR, "silence": "forfeit"})
+    for i in (1, 2):
+        _at(monkeypatch, T0 + i * HOUR)
+        _claim(duo, "axis")
+        duo.deliver("allies")
+    line = status.lines(duo.allies.ws, duo.gid, duo.allies.home)[0]
+    assert "game is over" in line and "axis win" in line
+    with pytest.raises(PbemError):
+        turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+
+
+def test_hand_over_to_a_new_player_between_workspaces(tmp_path: Path) -> None:
+    duo = make_duo(tmp_path)
+    new_home, new_ws = tmp_path / "home-new", tmp_path / "ws-new"
+    keys.keygen("newcomer", "new@example.org", directory=new_home)
+    pub = keys.read_public_key(new_home / "newcomer.pub")
+    ws = Workspace(new_ws)
+    offer_dir = tmp_path / "offer"
+    old = duo.allies
+    passing.offer(old.ws, duo.gid, pub, offer_dir, home=old.home)
+    gid, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
+    path = passing.seal(old.ws, gid, accepted, home=old.home)
+    (res,) = duo.deliver("axis")
+    assert res.status == "applied", res.message
+    assert duo.game("axis").keys["allies"] == pub.raw
+    res = exchange.import_file(ws.root, path, home=new_home)
+    assert res.status == "applied", res.message
+    # The old holder's join file, mailed again: the very bytes applied, not a forgery.
+    join = LocalGame(duo.axis.ws, gid, duo.axis.home).history_file(1)
+    assert join is not None
+    again = tmp_path / "again.pbem"
+    again.write_bytes(join.raw)
+    assert exchange.import_file(duo.axis.ws.root, again, home=duo.axis.home).status == "duplicate"
+    assert "already applied" in audit.verify_file(duo.axis.ws, again)
+    # The newcomer plays on; the opponent accepts its files, the old holder's are refused.
+    turn.bot_play(ws, gid, home=new_home)
+    (sent,) = sorted(ws.outbox.glob("*.pbem"))[-1:]
+    assert exchange.import_file(duo.axis.ws.root, sent, home=duo.axis.home).status == "applied"
+    g = LocalGame(ws, gid, new_home).game()
+    assert g is not None and g.hashes == duo.game("axis").hashes
+    with pytest.raises(PbemError, match="handed your side over"):
+        turn.bot_play(old.ws, gid, home=old.home)
+
+
+def test_cli_new_with_a_deadline_and_claim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    for name in ("a", "b"):
+        assert cli(["keygen", name, "--email", f"{name}@example.org"], home).returncode == 0
+    ws = tmp_path / "ws"
+    _at(monkeypatch, T0)
+    run = cli(
+        [
+            "new",
+            "--scenario",
+            "tiny",
+            "--side",
+            "axis",
+            "--me",
+            "a",
+            "--opponent",
+            str(home / "b.pub"),
+            "--deadline",
+            "24",
+            "--on-silence",
+            "forfeit",
+            "-w",
+            str(ws),
+        ],
+        home,
+    )
+    assert run.returncode == 0, run.stderr
+    (invite,) = (ws / "outbox").glob("*.pbem")
+    opts = turnfile.read(invite).body["options"]
+    assert opts == {"deadline": 24 * HOUR, "silence": "forfeit"}
+    run = cli(["claim", run.stdout.strip(), "-w", str(ws)], home)
+    assert run.returncode != 0 and "not joined" in run.stderr and "\n" not in run.stderr.strip()
+
+
+def test_a_new_deadline_agreed_by_both(timed: Duo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    duo = timed
+    consent = terms.agree(duo.allies.ws, duo.gid, 72, tmp_path / "consent", home=duo.allies.home)
+    terms.settle(duo.axis.ws, duo.gid, consent, home=duo.axis.home)
+    (res,) = duo.deliver("allies")
+    assert res.status == "applied", res.message
+    assert duo.game("allies").deadline == duo.game("axis").deadline == 72 * HOUR
+    _at(monkeypatch, T0 + 71 * HOUR)
+    with pytest.raises(PbemError, match="too early"):
+        _claim(duo, "axis")
+    # A consent is for one position: once another file is in, it is spent.
+    again = terms.agree(duo.allies.ws, duo.gid, 24, tmp_path / "again", home=duo.allies.home)
+    turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+    duo.deliver("axis")
+    with pytest.raises(PbemError, match="another position"):
+        terms.settle(duo.axis.ws, duo.gid, again, home=duo.axis.home)
