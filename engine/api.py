@@ -122,7 +122,7 @@ __all__ = [
 ]
 
 #: Bumped whenever a rule change can make the same actions give another state.
-ENGINE_VERSION = "0.1.0"
+ENGINE_VERSION = "0.2.0"
 
 
 def new_game(scenario: str | World, options: dict[str, object] | None = None) -> GameState:
@@ -232,12 +232,13 @@ def legal_matching(
     return inspect.legal_matching(state, side, units=units, places=places, countries=countries, kinds=kinds)
 
 
-def hex_report(state: GameState, side: str, where: str) -> HexReport:
+def hex_report(state: GameState, side: str, where: str, attackers: Collection[int] = ()) -> HexReport:
     """One hex as ``side`` sees it: terrain, control, installations, every unit with its
-    counter and supply, and the odds of an attack on it by ``side``'s adjacent units now.
+    counter and supply, and the odds of an attack on it by ``side``'s adjacent units now
+    (only by ``attackers``, unit ids, when given: the odds of one attack order).
     ``where`` is ``COL,ROW``, ``[City]`` or a city name (OrderError if there is none)."""
     _side(side)
-    return inspect.hex_report(state, side, where)
+    return inspect.hex_report(state, side, where, attackers)
 
 
 def pass_warnings(state: GameState, side: str) -> list[PassWarning]:

@@ -26,7 +26,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
-from engine import air_war, combat_math, weather
+from engine import air_war, assaults, combat_math, weather
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.control import pass_to_side, resolve_pockets, take_control
 from engine.derived import Derived
@@ -216,7 +216,10 @@ def attacker_refusal(
         return Refusal("unit.not-on-map", f"{label} is not on the map (or is embarked) and cannot attack")
     if u.id in (declared_units(state) if declared is None else declared):
         return Refusal("attack.already", f"{label} already attacks in this phase")
-    if not _crossing(state, u.hex, h, u.type == UnitType.ARMOR):
+    landed = assaults.attack_refusal(state, u, h)
+    if landed:
+        return landed
+    if landed is None and not _crossing(state, u.hex, h, u.type == UnitType.ARMOR):
         return Refusal(
             "attack.not-adjacent", f"{label} in hex {_hex(state, u.hex)} is not adjacent to hex {where} across land"
         )
@@ -232,7 +235,8 @@ def attacker_refusal(
             "overrun.weather",
             f"{label} may not overrun: spring or monsoon weather in hex {_hex(state, u.hex)} or {where}",
         )
-    if not (smap or _supply(state, side)).in_supply(u):
+    # Units landed by an assault attack with the supply they brought (docs/rules-decisions.md).
+    if landed is None and not (smap or _supply(state, side)).in_supply(u):
         return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
     return ""
 
@@ -331,7 +335,14 @@ def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, l
             for u in mine:
                 if not attacker_refusal(state, side, u, u.id, o, overrun, smap, declared):
                     targets.setdefault(o, []).append(u.id)
-    return {h: sorted(v) for h, v in targets.items()}
+    if not overrun:
+        for h, ids in assaults.landed_targets(state, side).items():
+            if smap is None:
+                smap = _supply(state, side)
+            for uid in ids:
+                if not attacker_refusal(state, side, state.units[uid], uid, h, overrun, smap, declared):
+                    targets.setdefault(h, []).append(uid)
+    return {h: sorted(set(v)) for h, v in targets.items()}
 
 
 def attack_actions(state: GameState, side: str, overrun: bool) -> list[Action]:
@@ -613,7 +624,9 @@ def _after_combat(
         return False, ()
     take_control(state, h, alive[0].country)
     resolve_pockets(state)
-    if overrun:
+    # units that landed in the hex by an assault are there already
+    alive = [u for u in alive if u.hex != h]
+    if overrun or not alive:
         return True, ()
     if state.memo.advances is None:
         state.memo.advances = []
@@ -740,6 +753,10 @@ class Combat(_Declare):
 
 class CombatRoll(_Roll):
     name = "combat_roll"
+
+    def leave(self, state: GameState) -> None:
+        super().leave(state)
+        assaults.settle(state)  # the combat phase is over: landed assaults hold or fail
 
 
 def advance_refusal(state: GameState, side: str, action: Action) -> str:

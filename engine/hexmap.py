@@ -210,63 +210,58 @@ class HexMap:
     def side(self, h: int, d: int) -> Side:
         return Side(self.sides[h * 6 + d])
 
-    @cached_property
-    def land_neighbours(self) -> list[tuple[int, ...]]:
-        """For each hex, the neighbours a land unit may step to (ignoring weather), in
-        direction order: across a land or coast hexside into a hex with land."""
+    def _hex_arrays(self) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The hexside tables as arrays for the neighbour tables' tests: (flat neighbour
+        list, neighbours, hexside kinds, hex kinds, terrains), neighbours off the map read
+        as hex 0 in the per-neighbour arrays and masked by the caller's ``on_map``."""
         flat = self.neighbours
         nbr = np.asarray(flat, dtype=np.int64).reshape(-1, 6)
         sides = np.frombuffer(self.sides, dtype=np.uint8).reshape(-1, 6)
-        land = np.frombuffer(self.kind, dtype=np.uint8) != Kind.SEA
-        on_map = nbr != NO_HEX
-        ok = on_map & ((sides == Side.LAND) | (sides == Side.COAST)) & land[np.where(on_map, nbr, 0)] & land[:, None]
-        # The test runs on arrays and the rows are cut from the flat list by itertools:
-        # every command builds this table, so no Python loop over hexsides.
-        keep, any_kept = ok.ravel().tolist(), ok.any(axis=1).tolist()
+        kind = np.frombuffer(self.kind, dtype=np.uint8)
+        terrain = np.frombuffer(self.terrain, dtype=np.uint8)
+        return flat, nbr, sides, kind, terrain
+
+    @staticmethod
+    def _kept_rows(flat: list[int], ok: np.ndarray) -> list[tuple[int, ...]]:
+        """Each hex's neighbours (direction order) where ``ok``; the rows are cut from the
+        flat list by itertools: every command builds these tables, so no Python loop over hexsides."""
+        keep: list[bool] = ok.ravel().tolist()
+        any_kept: list[bool] = np.any(ok, axis=1).tolist()
         return [
             tuple(compress(flat[i : i + 6], keep[i : i + 6])) if kept else ()
             for i, kept in zip(range(0, len(flat), 6), any_kept, strict=True)
         ]
 
     @cached_property
+    def land_neighbours(self) -> list[tuple[int, ...]]:
+        """For each hex, the neighbours a land unit may step to (ignoring weather), in
+        direction order: across a land or coast hexside into a hex with land."""
+        flat, nbr, sides, kind, _ = self._hex_arrays()
+        on_map = nbr != NO_HEX
+        land = kind != Kind.SEA
+        ok = on_map & ((sides == Side.LAND) | (sides == Side.COAST)) & land[np.where(on_map, nbr, 0)] & land[:, None]
+        return self._kept_rows(flat, ok)
+
+    @cached_property
     def frozen_neighbours(self) -> list[tuple[int, ...]]:
         """Extra land steps across all-sea icecap hexsides, usable in severe winter."""
-        out: list[tuple[int, ...]] = []
-        nbr, sides, kind, terrain = self.neighbours, self.sides, self.kind, self.terrain
-        for h in range(self.size):
-            row = []
-            if kind[h] != Kind.SEA:
-                for d in DIRECTIONS:
-                    o = nbr[h * 6 + d]
-                    if (
-                        o != NO_HEX
-                        and sides[h * 6 + d] == Side.SEA
-                        and kind[o] != Kind.SEA
-                        and (terrain[h] == Terrain.ICECAP or terrain[o] == Terrain.ICECAP)
-                    ):
-                        row.append(o)
-            out.append(tuple(row))
-        return out
+        flat, nbr, sides, kind, terrain = self._hex_arrays()
+        on_map = nbr != NO_HEX
+        other = np.where(on_map, nbr, 0)
+        land = kind != Kind.SEA
+        icecap = terrain == Terrain.ICECAP
+        ok = on_map & (sides == Side.SEA) & land[:, None] & land[other] & (icecap[:, None] | icecap[other])
+        return self._kept_rows(flat, ok)
 
     @cached_property
     def sea_links(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a ship could step to if every canal were open."""
-        out: list[tuple[int, ...]] = []
-        nbr, sides, kind, terrain = self.neighbours, self.sides, self.kind, self.terrain
-        for h in range(self.size):
-            row = []
-            if kind[h] != Kind.LAND and terrain[h] != Terrain.ICECAP:
-                for d in DIRECTIONS:
-                    o = nbr[h * 6 + d]
-                    if (
-                        o != NO_HEX
-                        and sides[h * 6 + d] in (Side.SEA, Side.COAST)
-                        and kind[o] != Kind.LAND
-                        and terrain[o] != Terrain.ICECAP
-                    ):
-                        row.append(o)
-            out.append(tuple(row))
-        return out
+        flat, nbr, sides, kind, terrain = self._hex_arrays()
+        on_map = nbr != NO_HEX
+        other = np.where(on_map, nbr, 0)
+        sea = (kind != Kind.LAND) & (terrain != Terrain.ICECAP)
+        ok = on_map & ((sides == Side.SEA) | (sides == Side.COAST)) & sea[:, None] & sea[other]
+        return self._kept_rows(flat, ok)
 
     @cached_property
     def canal_hexes(self) -> frozenset[int]:
@@ -292,15 +287,25 @@ class HexMap:
     def naval_zoc_neighbours(self) -> tuple[tuple[int, ...], ...]:
         """Adjacent hexes with a sea part joined by a hexside ships may cross, except the
         link between the two hexes of a canal (control zones never cross a canal)."""
-        canal_links = {(c.a, c.b) for c in self.canals} | {(c.b, c.a) for c in self.canals}
-        return tuple(tuple(o for o in row if (h, o) not in canal_links) for h, row in enumerate(self.sea_links))
+        cut: dict[int, set[int]] = {}
+        for c in self.canals:
+            cut.setdefault(c.a, set()).add(c.b)
+            cut.setdefault(c.b, set()).add(c.a)
+        # Only the few canal hexes lose a link: every other row is the sea link row itself.
+        return tuple(
+            tuple(o for o in row if o not in cut[h]) if h in cut else row for h, row in enumerate(self.sea_links)
+        )
 
     @cached_property
     def sea_neighbours(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a ship may step to, canals closed (the engine
         opens a canal for a side that controls both its hexes)."""
         closed = self.canal_hexes
-        return [() if h in closed else tuple(o for o in row if o not in closed) for h, row in enumerate(self.sea_links)]
+        # Only the rows of canal hexes and of their neighbours change; the others are kept whole.
+        return [
+            () if h in closed else row if closed.isdisjoint(row) else tuple(o for o in row if o not in closed)
+            for h, row in enumerate(self.sea_links)
+        ]
 
     def is_port(self, h: int) -> bool:
         """A city on the coast that is not on a lake (damage is checked by the state)."""

@@ -67,9 +67,10 @@ class HexReport:
     odds: AttackOdds | None  # None when no enemy land unit is in the hex
 
 
-def hex_report(state: GameState, side: str, where: str) -> HexReport:
+def hex_report(state: GameState, side: str, where: str, attackers: Collection[int] = ()) -> HexReport:
     """Everything about the hex ``where`` (``COL,ROW``, ``[City]`` or a city name) that
-    ``side`` sees; raises OrderError for a hex or city that does not exist."""
+    ``side`` sees; raises OrderError for a hex or city that does not exist.  The odds are
+    those of an attack by ``attackers`` (unit ids) when given, else by every adjacent unit."""
     hexmap = state.world.map
     h = parse_place(hexmap, where)
     city = hexmap.city_at.get(h)
@@ -93,7 +94,7 @@ def hex_report(state: GameState, side: str, where: str) -> HexReport:
         weather=weather.condition(state, h),
         installations=_installations(state, h),
         units=tuple(units),
-        odds=_odds(state, side, h),
+        odds=_odds(state, side, h, frozenset(attackers)),
     )
 
 
@@ -147,7 +148,7 @@ def _unit_line(state: GameState, u: Unit, side: str, smap: SupplyMap | None) -> 
     return UnitLine(u.label(), side, u.country, u.profile().text(), supply, tuple(notes))
 
 
-def _odds(state: GameState, side: str, h: int) -> AttackOdds | None:
+def _odds(state: GameState, side: str, h: int, chosen: frozenset[int]) -> AttackOdds | None:
     defenders = combat.land_defenders(state, h, side)
     if not defenders:
         return None
@@ -159,6 +160,8 @@ def _odds(state: GameState, side: str, h: int) -> AttackOdds | None:
     for o in near:
         for u in sorted(state.units_at(o), key=lambda x: x.id):
             if not u.is_land or u.carrier != NO_UNIT or state.side_of(u.country) != side:
+                continue
+            if chosen and u.id not in chosen:
                 continue
             # The question is "if I attacked now", so attacks already declared this step do not count.
             why = combat.attacker_refusal(state, side, u, u.id, h, False, mine, set())

@@ -59,6 +59,11 @@ class Phase:
     def leave(self, state: GameState) -> None:
         """Work done when the step is over."""
 
+    def next_actor(self, state: GameState, side: str) -> str:
+        """Sequential steps where the sides take turns: the side to act after ``side``
+        passed ('' when ``side``'s pass ends its part as usual)."""
+        return ""
+
     # --- decisions ---------------------------------------------------------------
 
     def accepts(self, kind: str) -> bool:

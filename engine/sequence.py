@@ -4,7 +4,7 @@
 A month is: war declaration, deployment, income, build, the Axis main phase,
 the Allied main phase, supply, and the weather roll for the next month.  Each
 main phase is: overrun (+ roll), first movement, interception, amphibious and
-paradrop, combat (+ roll, + advance after combat), second movement, and the
+paradrop (each + roll), combat (+ roll, + advance after combat), second movement, and the
 landing of the other side's air units.
 """
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.actions import KINDS, PASS_ORDER, Action, IllegalAction, declare_kinds
+from engine.assaults import Amphibious, AmphibiousRoll
 from engine.combat import (
     STAND,
     Advance,
@@ -28,12 +29,12 @@ from engine.convoys import ConvoyIncome
 from engine.deployment import Deployment
 from engine.economy import Build
 from engine.entries import SpainAttempt, WarDeclaration
+from engine.interception import Interception, InterceptionRoll
 from engine.movement import FirstMovement, Landing, SecondMovement
 from engine.naval import Combat, CombatRoll
 from engine.phase import Phase, StandingOrders
 from engine.sides import SIDES, Side
 from engine.state import GameState, date_text
-from engine.subphases import Amphibious, Interception
 from engine.supply import SupplyPhase
 from engine.vichy import VichyAttempt
 from engine.weather import WeatherRoll
@@ -45,7 +46,9 @@ def _main_phase(mover: str) -> list[Phase]:
         OverrunRoll(mover),
         FirstMovement(mover),
         Interception(mover),
+        InterceptionRoll(mover),
         Amphibious(mover),
+        AmphibiousRoll(mover),
         Combat(mover),
         CombatRoll(mover),
         Advance(mover),
@@ -69,7 +72,11 @@ PLAY: tuple[Phase, ...] = (
 )
 #: Steps added after the first games were recorded.  A state records its step by its
 #: number in STEPS, so these are numbered after the others: a recorded state keeps its bytes.
-ADDED_LATER = ("spain_attempt", "vichy_attempt")
+ADDED_LATER = (
+    "spain_attempt",
+    *(f"{side}.{name}" for side in SIDES for name in ("interception_roll", "amphibious_roll")),
+    "vichy_attempt",
+)
 
 STEPS: tuple[Phase, ...] = (
     *(p for p in PLAY if p.label not in ADDED_LATER),
@@ -197,8 +204,11 @@ def carry_out(state: GameState, side: str, action: Action, plan: Callable[[], No
 def give(state: GameState, side: str, action: Action, plan: Callable[[], None] | None = None) -> None:
     """Carry out a checked order of a sequential decision; ``pass`` ends the side's part."""
     if STANDING.ends(action):
+        turn = current(state).next_actor(state, side)
         state.acting.remove(Side(side))
-        if not state.acting:
+        if turn:
+            state.acting = [Side(turn)]
+        elif not state.acting:
             finish(state)
     else:
         carry_out(state, side, action, plan)

@@ -332,6 +332,49 @@ class UnitIds:
 
 
 @dataclass(slots=True)
+class Intercept:
+    """An interception declared in the current interception phase: the air unit that
+    intercepts, its target, the hex, and the round of declarations it belongs to (round 0
+    is the side that did not move).  Wire form ``[interceptor, target, hex, round]``."""
+
+    interceptor: int
+    target: int
+    hex: int
+    round: int
+
+    def to_wire(self) -> list[int]:
+        return [self.interceptor, self.target, self.hex, self.round]
+
+    @classmethod
+    def from_wire(cls, row: list[int]) -> Intercept:
+        a, b, h, r = row
+        return cls(a, b, h, r)
+
+
+@dataclass(slots=True)
+class Assault:
+    """An amphibious assault or paradrop of the current main phase, from its declaration
+    to the end of the combat phase: the hex, the land units, how they came (by sea, by
+    air) and its stage: ``declared`` (not yet rolled), ``landed`` (on a defended hex: must
+    clear it in the combat phase) or ``taken`` (an empty hex, taken: no attack this turn).
+    Wire form ``[hex, units, by_sea, by_air, stage]``."""
+
+    hex: int
+    units: list[int]
+    by_sea: bool
+    by_air: bool
+    stage: str = "declared"
+
+    def to_wire(self) -> list[Any]:
+        return [self.hex, self.units, self.by_sea, self.by_air, self.stage]
+
+    @classmethod
+    def from_wire(cls, row: list[Any]) -> Assault:
+        h, units, sea, air, stage = row
+        return cls(h, list(units), bool(sea), bool(air), str(stage))
+
+
+@dataclass(slots=True)
 class StepMemo:
     """What the current step remembers between orders, emptied when a step begins or ends.
 
@@ -358,6 +401,11 @@ class StepMemo:
     #: war declaration: the Vichy attempt and Finland's surrender already in the list
     #: being given (``vichy``, ``surrender``), each allowed once
     attempts: list[str] | None = None
+    #: interception: the interceptions declared (``intercepts``) and the round now declaring
+    intercepts: list[Intercept] | None = None
+    intercept_round: int | None = None
+    #: amphibious and paradrop phase to the end of the combat phase: the assaults (``assaults``)
+    assaults: list[Assault] | None = None
 
     def to_wire(self) -> dict[str, Any]:
         doc: dict[str, Any] = {}
@@ -380,6 +428,12 @@ class StepMemo:
             doc["sent"] = self.sent
         if self.attempts is not None:
             doc["attempts"] = self.attempts
+        if self.intercepts is not None:
+            doc["intercepts"] = [i.to_wire() for i in self.intercepts]
+        if self.intercept_round is not None:
+            doc["intercept_round"] = self.intercept_round
+        if self.assaults is not None:
+            doc["assaults"] = [a.to_wire() for a in self.assaults]
         canonical: dict[str, Any] = _canonical(doc)
         return canonical
 
@@ -407,12 +461,19 @@ class StepMemo:
             m.income_base = dict(doc["base"])
         if "sent" in doc:
             m.sent = dict(doc["sent"])
+        if "intercepts" in doc:
+            m.intercepts = [Intercept.from_wire(row) for row in doc["intercepts"]]
+        if "intercept_round" in doc:
+            m.intercept_round = doc["intercept_round"]
+        if "assaults" in doc:
+            m.assaults = [Assault.from_wire(row) for row in doc["assaults"]]
         return m
 
 
 _MEMO_KEYS = frozenset(
-    {"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent", "attempts"}
-)
+    {"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent", "attempts", "intercepts",
+     "intercept_round", "assaults"}
+)  # fmt: skip
 
 
 class GameState:

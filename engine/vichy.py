@@ -19,6 +19,7 @@ from engine.phase import Phase
 from engine.rng import Rng
 from engine.sides import ALLIES, AXIS, NEUTRAL
 from engine.state import NO_UNIT, GameState
+from engine.victory import check as check_victory
 
 FRANCE = "France"
 PARIS = "paris"
@@ -153,3 +154,7 @@ class VichyAttempt(Phase):
             # A declaration revealed with the order changed what it may do: no roll.
             return [f"Vichy France: the attempt lapses, {why}"]
         return attempt(state, rng)
+
+    def leave(self, state: GameState) -> None:
+        # The last step of the war declaration phase, whose end decides victory.
+        check_victory(state)

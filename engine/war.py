@@ -9,7 +9,8 @@ The war declaration phase does, in this order (supplement "Sequence and who acts
    (scenario ``joins_at_start``, Germany in September 1939);
 3. both sides' secret declarations, revealed and applied together
    (the Axis's first, then the Allies': see docs/rules-decisions.md);
-4. at its end, the victory check.
+4. at its end, the victory check (:mod:`engine.victory`), made again after the phase's
+   rolls (Spain's attempt, Vichy France's).
 
 The country-specific ways of entering the war (Italy, Spain, Thailand, ...) are the
 ``enter`` orders of :mod:`engine.entries`, whose phase extends this one; the
@@ -31,6 +32,7 @@ from engine.scenario import Units
 from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, other
 from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit
 from engine.units import LAND_MOVE, UnitProfile, UnitType
+from engine.victory import victor
 
 # --------------------------------------------------------------------------- data
 
@@ -524,20 +526,6 @@ def check_liberations(state: GameState) -> list[str]:
             liberate(state, name)
             done.append(name)
     return done
-
-
-def victor(state: GameState) -> str | None:
-    """Rulebook "Victory Conditions"."""
-    axis = [c for c in state.countries.values() if c.side == AXIS and c.at_war]
-    if axis and all(c.conquered for c in axis):
-        return ALLIES
-    allied = [c for c in state.countries.values() if c.side == ALLIES and c.at_war]
-    us, soviet = state.countries.get("United States"), state.countries.get("Soviet Union")
-    us_down = us is None or (us.at_war and us.conquered)
-    soviet_ok = soviet is None or soviet.conquered or soviet.side == AXIS
-    if allied and all(c.conquered for c in allied) and us_down and soviet_ok:
-        return AXIS
-    return None
 
 
 # -------------------------------------------------------------------- the phase

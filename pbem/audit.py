@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import advance, protocol, turnfile
+from pbem import advance, branch, decline, protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.records import Reveal
@@ -24,9 +24,10 @@ class AuditReport:
     commitments: int
     last: str
     over: bool
+    result: str = ""  # how the players ended it (resignation, draw, declined invitation)
 
     def line(self) -> str:
-        end = "game over" if self.over else f"last file {self.last}"
+        end = f"game over: {self.result}" if self.result else "game over" if self.over else f"last file {self.last}"
         return (
             f"audit OK: game {self.game_id}: {self.files} files, {self.rolls} rolls and {self.commitments} "
             f"commitments verified; {end}"
@@ -34,8 +35,14 @@ class AuditReport:
 
 
 def audit_dir(directory: Path) -> list[AuditReport]:
-    """Verify every game found in ``directory`` from genesis on; raises PbemError naming the bad file."""
-    return [_audit_game(gid, entries) for gid, entries in sorted(_signed_files(directory).items())]
+    """Verify every game found in ``directory`` from genesis on; raises PbemError naming the bad file.
+    A branch is verified from its parent's files, which must be in ``directory`` too."""
+    found = _signed_files(directory)
+
+    def source(gid: str) -> list[TurnFile] | None:
+        return [file.tf for _, file in _in_order(gid, found[gid])] if gid in found else None
+
+    return [_audit_game(gid, entries, source) for gid, entries in sorted(found.items())]
 
 
 def game_files(directory: Path) -> dict[str, list[TurnFile]]:
@@ -124,17 +131,26 @@ def _authentic(g: protocol.Genesis, tf: TurnFile, later_keys: list[bytes]) -> pr
     return protocol.authenticate(g, tf)
 
 
-def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]]) -> AuditReport:
+def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]], source: branch.Source) -> AuditReport:
     files = _in_order(gid, entries)
     if len(files) == 1:
         return AuditReport(gid, 1, 0, 0, files[0][1].tf.name, False)
     p1, join = files[1]
-    game = _named(p1, protocol.start, files[0][1].tf, join)
+    if join.tf.type == "decline":
+        _named(p1, decline.check, files[0][1].tf, join.tf)
+        if len(files) > 2:
+            p2 = files[2][0]
+            raise PbemError(f"{p2.name}: game {gid} ended when {join.tf.side} declined it; nothing may follow", "over")
+        return AuditReport(gid, 2, 0, 0, join.tf.name, True, f"{join.tf.side} declined the invitation")
+    parent = protocol.Genesis(files[0][1].tf.body).parent
+    base = None if parent is None else _named(files[0][0], branch.verified_base, source, parent)
+    game = _named(p1, protocol.start, files[0][1].tf, join, base)
     commitments = 0
     for p, file in files[2:]:
         _named(p, advance.apply_file, game, _named(p, protocol.authenticate, game.genesis, file.tf, game))
         commitments += sum(1 for r in file.tf.records if isinstance(r, Reveal))
-    return AuditReport(gid, len(files), game.k, commitments, files[-1][1].tf.name, protocol.expected(game) is None)
+    over = protocol.expected(game) is None
+    return AuditReport(gid, len(files), game.k, commitments, files[-1][1].tf.name, over, protocol.outcome(game))
 
 
 def verify_file(ws: Workspace, path: Path) -> str:
@@ -166,8 +182,11 @@ def verify_file(ws: Workspace, path: Path) -> str:
             raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
         if tf.seq > head + 1:
             return f"{tf.name}: signature valid; it can be re-executed once file {head + 1} arrives"
+        if tf.type == "decline":
+            decline.check(genesis, tf)
+            return f"{tf.name}: valid: {tf.side} declines the invitation"
         if game is None:
-            protocol.start(genesis, file)
+            protocol.start(genesis, file, lg.base())
         else:
             advance.apply_file(game, file)
         return f"{tf.name}: valid: re-executed {len(tf.records)} record(s); state hash matches"

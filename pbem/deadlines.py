@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem import clock, engine_link, protocol, turnfile, wire
+from pbem import clock, endings, engine_link, protocol, turnfile, wire
 from pbem.errors import PbemError
 from pbem.hashing import D_BOT, D_TERMS, h
 from pbem.keys import PublicKey
@@ -46,7 +46,7 @@ def apply_claim(game: Game, file: Authentic) -> None:
         raise PbemError(f"{tf.name}: this game has no deadline, so nothing can be claimed", "claim")
     exp = protocol.expected(game)
     if exp is None:
-        raise PbemError(f"{tf.name}: the game is already over", "order")
+        raise endings.over(tf.name, protocol.outcome(game))
     silent = other(tf.side)
     if exp.side != silent:
         raise PbemError(f"{tf.name}: {tf.side} claims a missed deadline, but the game waits for {tf.side}", "claim")
@@ -136,6 +136,8 @@ def apply_terms(game: Game, file: Authentic) -> None:
     protocol.check_link(game, tf, "terms")
     if not game.deadline:
         raise PbemError(f"{tf.name}: this game has no deadline to change", "terms")
+    if protocol.expected(game) is None:
+        raise endings.over(tf.name, protocol.outcome(game))
     b = tf.body
     if not PublicKey("x", "", game.keys[other(tf.side)]).verify(
         b["consent"], terms_message(b["game"], b["seq"], b["prev"], b["deadline"])
@@ -150,7 +152,7 @@ def seal_claim(game: Game, side: str, sign: Any) -> TurnFile:
     """My claim as the next file of ``game`` (checked and applied to it)."""
     exp = protocol.expected(game)
     if exp is None:
-        raise PbemError("the game is over: there is nothing to claim", "order")
+        raise endings.over("claim", protocol.outcome(game))
     if exp.side == side:
         raise PbemError("the game waits for you, not for your opponent: there is nothing to claim", "claim")
     if not game.deadline:

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import claim, contact, games, protocol, report, status, turn, turnfile
+from pbem import claim, contact, decline, games, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import MAX_REJECTED, MAX_REJECTED_BYTES, Transaction, Workspace
@@ -118,13 +118,20 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
         # The very bytes accepted already: a duplicate, even if their key was handed over since.
         return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} was already applied (nothing to do)")
     file = protocol.authenticate(genesis, tf, game)
+    declined = lg.history_file(1) if game is None else None
+    if declined is not None and declined.type == "decline":
+        if tf.seq <= 1:
+            return _already_taken(lg, file, tx)
+        raise PbemError(f"{tf.name}: game {tf.game} ended when {declined.side} declined it; nothing may follow", "over")
     if tf.seq <= head:
         return _already_taken(lg, file, tx)
     if tf.seq > head + 1:
         return _keep_waiting(lg, file, tx, head)
+    if tf.type == "decline":
+        return ImportResult("applied", tf.game, tf.seq, decline.receive(lg, genesis_tf, tf, tx))
     reports: list[report.FileReport] = []
     if game is None:
-        game, first = report.start_reported(genesis_tf, file)
+        game, first = report.start_reported(genesis_tf, file, lg.base())
         reports.append(first)
     else:
         game = _reexecuted(game, file, reports)
@@ -161,7 +168,7 @@ def _invitation(ws: Workspace, tf: TurnFile, tx: Transaction) -> ImportResult:
         gid,
         0,
         f"{games.inviter_of(g).text()}; you would play {turnfile.other(g.creator)}: "
-        f"accept with `pbem join {rel} --me NAME`",
+        f"accept with `pbem join {rel} --me NAME`, or refuse with `pbem decline {gid} --me NAME`",
     )
 
 

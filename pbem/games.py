@@ -26,8 +26,11 @@ def new_game(
     gid: str | None = None,
     options: dict[str, Any] | None = None,
     chain_length: int = dice.DEFAULT_LENGTH,
+    parent: dict[str, Any] | None = None,
+    base: bytes | None = None,
 ) -> tuple[str, Path]:
-    """Write the genesis file (the invitation) into outbox/; returns (game id, path)."""
+    """Write the genesis file (the invitation) into outbox/; returns (game id, path).
+    A branch (pbem/branch.py) names its ``parent`` and keeps its verified starting state ``base``."""
     api = engine_link.api()
     if side not in SIDES:
         raise PbemError(f"side must be 'axis' or 'allies', not '{side[:20]}'", "usage")
@@ -58,7 +61,7 @@ def new_game(
         "names": {side: ident.name, other(side): opponent.name},
         "emails": {side: ident.email, other(side): opp_email},
         "chain": chain_length,
-    }
+    } | ({"parent": parent} if parent is not None else {})
     # My secrets are bound to everything in the invitation but the anchor they make.
     secrets = gamesecrets.GameSecrets(ident, gid, gamesecrets.genesis_base(body))
     body["anchor"] = dice.anchor(secrets.dice(), chain_length)
@@ -67,7 +70,9 @@ def new_game(
         if LocalGame.has_game(ws, gid) or (ws.root / ws.invitation_rel(gid)).exists():
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
-        LocalGame.stage_create(ws, tx, _meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
+        LocalGame.stage_create(ws, tx, game_meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
+        if base is not None:
+            LocalGame.stage_base(ws, tx, gid, base)
         out = ws.stage_outbox(tx, tf)
         ws.commit(tx)
     return gid, out
@@ -84,6 +89,7 @@ class Inviter:
     name: str
     email: str
     fingerprint: str
+    parent: dict[str, Any] | None = None  # a branch's parent game and the file it starts after
 
     def text(self) -> str:
         # The name is the inviter's text: control characters could repaint the terminal
@@ -91,8 +97,13 @@ class Inviter:
         who = "".join(c if c.isprintable() else "?" for c in self.name) or "(no name)"
         if self.email:
             who += f" <{self.email}>"
+        branch = (
+            ""
+            if self.parent is None
+            else f", a branch of game {self.parent['game']} after its file {self.parent['seq']}"
+        )
         return (
-            f"invitation to game {self.gid} ({self.scenario}) from {who}, playing {self.side}; "
+            f"invitation to game {self.gid} ({self.scenario}{branch}) from {who}, playing {self.side}; "
             f"their key fingerprint: {self.fingerprint}"
         )
 
@@ -111,13 +122,20 @@ def inviter_of(g: protocol.Genesis) -> Inviter:
         g.body["names"][creator],
         g.body["emails"][creator],
         keys.fingerprint(g.key(creator)),
+        g.parent,
     )
 
 
 def join(
-    ws: Workspace, path: Path, me: str, home: Path | None = None, expect_fingerprint: str | None = None
+    ws: Workspace,
+    path: Path,
+    me: str,
+    home: Path | None = None,
+    expect_fingerprint: str | None = None,
+    base: bytes | None = None,
 ) -> tuple[str, Path]:
-    """Verify an invitation and write my answer (the join file) into outbox/.
+    """Verify an invitation and write my answer (the join file) into outbox/; a branch's
+    invitation starts from ``base``, its parent's position verified (pbem/branch.py).
 
     ``expect_fingerprint``: the inviter's key as the player knows it; an invitation signed
     by another key is refused.  None trusts any inviter (the bot mailbox does).
@@ -142,7 +160,7 @@ def join(
             "key",
         )
     gid = g.game
-    state = protocol.new_state(g)
+    state = protocol.new_state(g) if base is None else api.deserialize(base, None, g.body["scenario"])
     # Bound to this very invitation: another one reusing its game id gets other secrets.
     secrets = gamesecrets.GameSecrets(ident, gid, genesis.hash)
     body = {
@@ -159,7 +177,7 @@ def join(
     if clock.terms(g.body["options"]) is not None:
         body["time"] = clock.now()  # the deadline of the first decision runs from here
     join_tf = turnfile.seal(body, ident.sign)
-    game, joined = report.start_reported(genesis, protocol.authenticate(g, join_tf))
+    game, joined = report.start_reported(genesis, protocol.authenticate(g, join_tf), base)
     with ws.locked():
         if LocalGame.has_game(ws, gid):
             raise PbemError(f"you have already joined game {gid} in this workspace", "usage")
@@ -169,8 +187,10 @@ def join(
         tx = Transaction()
         creator = g.creator
         names, emails = g.body["names"], g.body["emails"]
-        meta = _meta(gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
+        meta = game_meta(gid, me, side, ident.email, emails[creator], names[creator], g.body["scenario"])
         LocalGame.stage_create(ws, tx, meta, [genesis, join_tf], game)
+        if base is not None:
+            LocalGame.stage_base(ws, tx, gid, base)
         overview.stage(tx, ws, gid, side, game)
         report.stage(tx, ws.game_rel(gid), [joined])
         out = ws.stage_outbox(tx, join_tf)
@@ -179,7 +199,7 @@ def join(
     return gid, out
 
 
-def _meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str) -> dict[str, Any]:
+def game_meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str) -> dict[str, Any]:
     """The local record of a game I play: who I am in it and whom I play against."""
     return {
         "game": gid,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem import protocol, turnfile, wire
+from pbem import endings, protocol, turnfile, wire
 from pbem.errors import PbemError
 from pbem.hashing import D_HANDOVER
 from pbem.keys import PublicKey
@@ -37,7 +37,7 @@ def check_open(game: Game, side: str, where: str) -> None:
     """Refuse a hand-over of ``side`` at this point of ``game`` (see the module's note on secrets)."""
     exp = protocol.expected(game)
     if exp is None:
-        raise PbemError(f"{where}: the game is over", "order")
+        raise endings.over(where, protocol.outcome(game))
     if exp.side != side or exp.kind not in OPEN_KINDS:
         raise PbemError(
             f"{where}: a side is handed over only when it is to play a decision "

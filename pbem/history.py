@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem import advance, audit, protocol
+from pbem import advance, audit, branch, protocol
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.protocol import Game
@@ -57,26 +57,35 @@ def workspace_files(ws: Workspace, gid: str) -> list[TurnFile]:
     return files
 
 
-def steps(files: list[TurnFile], upto: int | None = None) -> Iterator[Step]:
-    """Re-execute ``files`` (genesis, join, turns) and yield the game after each turn file
-    from the join on, up to and including file ``upto``."""
+def record_base(directory: Path, files: list[TurnFile]) -> bytes | None:
+    """For a branch in a record folder: its starting position, verified from its parent's
+    files in the same folder (None for any other game)."""
+    parent = protocol.Genesis(files[0].body).parent if files else None
+    if parent is None:
+        return None
+    return branch.verified_base(branch.folder_source(audit.game_files(directory)), parent)
+
+
+def steps(files: list[TurnFile], upto: int | None = None, base: bytes | None = None) -> Iterator[Step]:
+    """Re-execute ``files`` (genesis, join, turns; a branch from ``base``) and yield the game
+    after each turn file from the join on, up to and including file ``upto``."""
     if len(files) < 2:
         raise PbemError("the opponent has not joined this game yet: there is no position to show", "game")
     last = len(files) - 1 if upto is None else upto
     if not 1 <= last < len(files):
         raise PbemError(f"there is no file {upto}: the files run from 1 to {len(files) - 1}", "usage")
     genesis = protocol.Genesis(files[0].body)
-    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
+    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]), base)
     yield Step(1, files[1], game.clone())
     for tf in files[2 : last + 1]:
         advance.apply_file(game, protocol.authenticate(genesis, tf, game))
         yield Step(tf.seq, tf, game.clone())
 
 
-def position(files: list[TurnFile], at: int | None = None) -> Game:
-    """The game after file ``at`` (the last file when None)."""
+def position(files: list[TurnFile], at: int | None = None, base: bytes | None = None) -> Game:
+    """The game after file ``at`` (the last file when None; a branch from ``base``)."""
     last: Game | None = None
-    for step in steps(files, at):
+    for step in steps(files, at, base):
         last = step.game
     assert last is not None
     return last

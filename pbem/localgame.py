@@ -139,6 +139,14 @@ class LocalGame:
         data = read_bytes(self._dir / "snapshot", 1 << 30)
         return None if data is None else Game.from_bytes(data)
 
+    def base(self) -> bytes | None:
+        """For a branch: the parent's verified state it starts from (None for other games)."""
+        return read_bytes(self._dir / "base", 1 << 30)
+
+    @staticmethod
+    def stage_base(ws: Workspace, tx: Transaction, gid: str, data: bytes) -> None:
+        tx.put(f"{ws.game_rel(gid)}/base", data)
+
     def head(self) -> int:
         g = self.game()
         return 0 if g is None else g.seq

@@ -47,13 +47,14 @@ class Position:
     unsent: int  # my pending records
     auto: int  # of which automatic
     listed: int  # orders in my simultaneous list
+    result: str = ""  # how the players ended the game (resignation, draw), for a person
+    draw_offer: str = ""  # the side whose draw offer is open
 
 
 def position(work: Game, pending: PendingTurn | None) -> Position:
     """The position of ``work`` (a game with my pending records applied), by the engine."""
     from pbem import engine_link, protocol
     from pbem.localgame import PendingTurn
-    from pbem.turnfile import other
 
     api = engine_link.api()
     d = api.decision(work.state)
@@ -65,10 +66,12 @@ def position(work: Game, pending: PendingTurn | None) -> Position:
         d.phase,
         d.prompt,
         None if exp is None else (exp.side, exp.kind),
-        None if exp is not None else other(work.forfeited) if work.forfeited else api.winner(work.state),
+        protocol.winner(work),
         len(p.records),
         p.auto,
         len(p.sim or []),
+        protocol.outcome(work),
+        work.draw_offer,
     )
 
 

@@ -70,7 +70,7 @@ def accept(ws: Workspace, directory: Path, me: str, home: Path | None = None) ->
     secret = gamesecrets.GameSecrets(ident, gid, gamesecrets.binding(g, files[0].hash, side)).dice()
     done = handover.accept(body, dice.anchor(secret, dice.DEFAULT_LENGTH), dice.DEFAULT_LENGTH, ident.sign)
     opp = turnfile.other(side)
-    meta = games._meta(gid, me, side, ident.email, g["emails"][opp], g["names"][opp], g["scenario"])
+    meta = games.game_meta(gid, me, side, ident.email, g["emails"][opp], g["names"][opp], g["scenario"])
     with ws.locked():
         if LocalGame.has_game(ws, gid):
             raise PbemError(f"game {gid} is already in this workspace", "usage")

@@ -6,7 +6,8 @@ the simultaneous decision or chance event in progress.  :func:`expected` says,
 from that alone, which side must supply the next record and of what kind, so
 exactly one side can author each position of the history.
 
-The records a turn file carries are the five kinds of :mod:`pbem.records`.
+The records a turn file carries are the kinds of :mod:`pbem.records`; the ending
+records (resignation, draw) are judged by :mod:`pbem.endings`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pbem import clock, commit, dice, engine_link, turnfile, wire
+from pbem import clock, commit, dice, endings, engine_link, turnfile, wire
 from pbem.errors import PbemError
-from pbem.records import Act, Commit, Dice, Record, Reveal, Sim, Wire
+from pbem.records import Act, Commit, Dice, Ending, Record, Reveal, Sim, Wire
 from pbem.rules import Draft, refusal_rule
 from pbem.turnfile import SIDES, TurnFile, other
 
@@ -136,6 +137,12 @@ class Genesis:
     def key(self, side: str) -> bytes:
         return self.body["keys"][side]
 
+    @property
+    def parent(self) -> dict[str, Any] | None:
+        """For a branch: the game, file number, file hash and state hash it starts from."""
+        found: dict[str, Any] | None = self.body.get("parent")
+        return found
+
 
 @dataclass
 class Game:
@@ -152,6 +159,8 @@ class Game:
     log: list[str] = field(default_factory=list)  # what the last chance event did
     # What the last chance event did as engine events (pbem/report.py); not saved.
     events: list[Any] = field(default_factory=list)
+    draw_offer: str = ""  # the side whose draw offer is open
+    result: endings.Result | None = None  # how the players ended the game
     # The deadline and hand-over rules (pbem/clock.py, pbem/deadlines.py, pbem/handover.py):
     keys: dict[str, bytes] = field(default_factory=dict)  # each side's key in force (genesis's at first)
     clock: int = 0  # the time of the last file (games with a deadline)
@@ -187,6 +196,9 @@ class Game:
                 "forfeited": self.forfeited,
                 "chain_base": self.chain_base,
             }
+            # Written only when set, so a game without them keeps the bytes it always had.
+            | ({"draw_offer": self.draw_offer} if self.draw_offer else {})
+            | ({"result": self.result.to_wire()} if self.result else {})
         )
 
     @classmethod
@@ -210,6 +222,8 @@ class Game:
             d["last_seq"],
             _step_from_wire(d["pending"]),
             d["log"],
+            draw_offer=d.get("draw_offer", ""),
+            result=endings.Result.from_wire(d.get("result")),
             keys=d.get("keys") or dict(d["genesis"]["keys"]),
             clock=d.get("clock", 0),
             deadline=d.get("deadline", 0),
@@ -280,8 +294,11 @@ def new_state(g: Genesis) -> Any:
     return _engine_call("new game", api.new_game, g.body["scenario"], clock.engine_options(g.body["options"]))
 
 
-def start(genesis_tf: TurnFile, join: Authentic) -> Game:
-    """Check the join file against genesis and set up the game at its first decision."""
+def start(genesis_tf: TurnFile, join: Authentic, base: bytes | None = None) -> Game:
+    """Check the join file against genesis and set up the game at its first decision.
+
+    A branch (a genesis naming a parent) starts from ``base``, the serialized state of
+    the parent after the file it names, which the caller has verified (pbem/branch.py)."""
     api = engine_link.api()
     g = check_genesis(genesis_tf)
     join_tf = join.tf
@@ -292,7 +309,18 @@ def start(genesis_tf: TurnFile, join: Authentic) -> Game:
         raise PbemError(f"{join_tf.name}: the join file must come from the {joiner} player", "side")
     if join_tf.prev != genesis_tf.hash:
         raise PbemError(f"{join_tf.name}: does not follow this game's genesis file", "chain-link")
-    state = new_state(g)
+    if g.parent is None:
+        state = new_state(g)
+    elif base is None:
+        raise PbemError(
+            f"{join_tf.name}: game {g.game} branches from file {g.parent['seq']} of game {g.parent['game']}, "
+            "whose verified position is needed to start it",
+            "branch",
+        )
+    else:
+        state = _engine_call("the branch's position", api.deserialize, base, None, g.body["scenario"])
+        if api.state_hash(state) != g.parent["state"]:
+            raise PbemError(f"{join_tf.name}: the position given is not the one game {g.game} branches from", "branch")
     if api.state_hash(state) != join_tf.body["state"]:
         raise PbemError(
             f"{join_tf.name}: the opponent's starting position differs from yours (engine or scenario data differ)",
@@ -346,9 +374,29 @@ def check_time_field(timed: bool, tf: TurnFile) -> None:
         raise PbemError(f"{tf.name}: the game {state}", "time")
 
 
+def winner(game: Game) -> str | None:
+    """The side that won, whichever way the game ended: a resignation, a forfeit by a missed
+    deadline or the engine's victory conditions; None while it goes on, or when drawn."""
+    if game.result is not None:
+        return game.result.winner
+    if game.forfeited:
+        return other(game.forfeited)
+    return engine_link.api().winner(game.state) if expected(game) is None else None
+
+
+def outcome(game: Game) -> str:
+    """How the game was ended before its rules ended it, for a person: a resignation, a draw
+    or a forfeit ("" otherwise)."""
+    if game.result is not None:
+        return game.result.text()
+    if game.forfeited:
+        return f"{game.forfeited} forfeited (no answer after a reminder); the {other(game.forfeited)} win"
+    return ""
+
+
 def expected(game: Game) -> Expectation | None:
     """The record the history needs next, or None once the game has ended."""
-    if game.forfeited:
+    if game.result is not None or game.forfeited:
         return None
     api = engine_link.api()
     d = api.decision(game.state)
@@ -386,7 +434,13 @@ def apply_record(
     api = engine_link.api()
     exp = expected(game)
     if exp is None:
-        raise PbemError(f"{where}: the game is already over", "order")
+        raise endings.over(where, outcome(game))
+    if isinstance(rec, Ending):
+        if exp.side != author:
+            raise PbemError(f"{where}: out of turn: the game awaits '{exp.kind}' from {exp.side}, "
+                            f"got '{rec.kind}' from {author}", "order")  # fmt: skip
+        game.draw_offer, game.result = endings.judge(rec.kind, author, seq, game.draw_offer, in_progress(game), where)
+        return  # the engine's state, the last author and the last file stay as they were
     if exp.side != author or exp.kind != rec.KIND:
         raise PbemError(
             f"{where}: out of turn: the game awaits '{exp.kind}' from {exp.side}, got '{rec.KIND}' from {author}",
@@ -424,6 +478,12 @@ def apply_record(
         _roll(game, author, rec, p, where)
     game.last_author, game.last_seq = author, seq
     settle(game)
+
+
+def in_progress(game: Game) -> bool:
+    """Whether a commitment waits for its opening, or a roll for its second value."""
+    p = game.pending
+    return (isinstance(p, SimStep) and p.commit is not None) or (isinstance(p, ChanceStep) and bool(p.values))
 
 
 def _roll(game: Game, author: str, rec: Dice, p: ChanceStep, where: str) -> None:

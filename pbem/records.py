@@ -1,10 +1,14 @@
-"""The five kinds of record a turn file carries, read once from their wire lists.
+"""The kinds of record a turn file carries, read once from their wire lists.
 
     ["act", action]                    Act: one action of a sequential decision
     ["commit", H]                      Commit: commitment to a hidden simultaneous list
     ["sim", [action, ...]]             Sim: a simultaneous list in the clear
     ["reveal", [action, ...], salt]    Reveal: the opening of that commitment
     ["dice", k, v]                     Dice: this side's chain value for chance event k
+
+and the ending records (:mod:`pbem.endings`), which carry nothing but their kind:
+``["resign"]``, ``["offer-draw"]``, ``["accept-draw"]``, ``["decline-draw"]`` and
+``["withdraw-draw"]``.
 
 An action is kept in its wire form (a list starting with its kind): records are the
 file format, read before and without the engine; the protocol hands actions to the
@@ -72,8 +76,23 @@ class Dice:
         return ["dice", self.k, self.value]
 
 
-Record = Act | Commit | Sim | Reveal | Dice
-_ARITY = {"act": 1, "commit": 1, "sim": 1, "reveal": 2, "dice": 2}
+@dataclass(frozen=True)
+class Ending:
+    """A resignation or a step of a draw agreement: the game's end by its players, not its rules."""
+
+    kind: str
+
+    @property
+    def KIND(self) -> str:
+        return self.kind
+
+    def to_wire(self) -> list[Any]:
+        return [self.kind]
+
+
+ENDING_KINDS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
+Record = Act | Commit | Sim | Reveal | Dice | Ending
+_ARITY = {"act": 1, "commit": 1, "sim": 1, "reveal": 2, "dice": 2} | dict.fromkeys(ENDING_KINDS, 0)
 #: The record kinds, as the first element of their wire lists.
 KINDS = tuple(_ARITY)
 
@@ -114,6 +133,8 @@ def from_wire(rec: Any) -> Record:
     kind = rec[0]
     if len(rec) != 1 + _ARITY[kind]:
         raise malformed("unknown or misshapen record")
+    if kind in ENDING_KINDS:
+        return Ending(kind)
     if kind == "act":
         return Act(_action(rec[1]))
     if kind == "commit":

@@ -29,6 +29,14 @@ from pbem.turnfile import TurnFile, other
 SHOWN_BY_CHANGES = frozenset({"pass", "move", "rail", "place", "place_land", "embark", "disembark"})
 
 _RECORD_NAMES = {"act": "orders", "sim": "orders", "reveal": "orders revealed", "commit": "sealed orders"}
+#: What an ending record (pbem/endings.py) says, after its side.
+_ENDINGS = {
+    "resign": "resign: the other side wins",
+    "offer-draw": "offer a draw",
+    "accept-draw": "accept the draw: the game ends drawn",
+    "decline-draw": "decline the draw offer",
+    "withdraw-draw": "withdraw their draw offer",
+}
 
 
 def phase_name(phase: str) -> str:
@@ -59,6 +67,8 @@ class Entry:
             out.append(f"{self.side} seal their orders (revealed once both sides have handed theirs in)")
         elif self.record == "dice" and not self.lines:
             out.append(f"{self.side} hand in their dice value; the roll follows with the other side's")
+        elif self.record in _ENDINGS:
+            out.append(f"{self.side} {_ENDINGS[self.record]}")
         if self.orders:
             what = _RECORD_NAMES.get(self.record, "orders")
             out.append(f"{self.side} {what}: " + "; ".join(self.orders))
@@ -204,13 +214,17 @@ def build_reported(game: Game, side: str, records: Sequence[Record], sign: Any) 
     return tf, rec.report(game, tf)
 
 
-def start_reported(genesis: TurnFile, join: protocol.Authentic) -> tuple[Game, FileReport]:
-    """The game set up by its join file, and the report of that file."""
-    game = protocol.start(genesis, join)
+def start_reported(genesis: TurnFile, join: protocol.Authentic, base: bytes | None = None) -> tuple[Game, FileReport]:
+    """The game set up by its join file (from ``base`` for a branch), and the report of that file."""
+    game = protocol.start(genesis, join, base)
     d = engine_link.api().decision(game.state)
     scenario = genesis.body["scenario"]
     tf = join.tf
-    entry = Entry(d.when, d.phase, tf.side, "join", lines=[f"the game begins: scenario {scenario}, {d.when}"])
+    parent = protocol.Genesis(genesis.body).parent
+    begins = f"the game begins: scenario {scenario}, {d.when}"
+    if parent is not None:
+        begins += f", from game {parent['game']} after its file {parent['seq']}"
+    entry = Entry(d.when, d.phase, tf.side, "join", lines=[begins])
     return game, FileReport(game.gid, tf.seq, tf.side, tf.name, [entry], awaited(game), subject_tag(game))
 
 
@@ -220,20 +234,19 @@ def awaited(game: Game) -> str:
     d = api.decision(game.state)
     exp = protocol.expected(game)
     if exp is None:
-        if game.forfeited:
-            lost = game.forfeited
-            return f"the game is over: {lost} forfeited (no answer after a reminder); the {other(lost)} win"
-        winner = api.winner(game.state)
-        return f"the game is over{f': the {winner} win' if winner else ''}"
+        ended = protocol.outcome(game)
+        winner = protocol.winner(game)
+        return f"the game is over: {ended}" if ended else f"the game is over{f': the {winner} win' if winner else ''}"
     return f"{d.when} {phase_name(d.phase)}: {exp.side}"
 
 
-def reports(files: list[TurnFile]) -> Iterator[FileReport]:
-    """The report of every file of a game from its join on (``files`` from the genesis)."""
+def reports(files: list[TurnFile], base: bytes | None = None) -> Iterator[FileReport]:
+    """The report of every file of a game from its join on (``files`` from the genesis; a
+    branch starts from ``base``)."""
     if len(files) < 2:
         return
     genesis = protocol.Genesis(files[0].body)
-    game, first = start_reported(files[0], protocol.authenticate(genesis, files[1]))
+    game, first = start_reported(files[0], protocol.authenticate(genesis, files[1]), base)
     yield first
     for tf in files[2:]:
         yield apply_reported(game, protocol.authenticate(genesis, tf, game))

@@ -44,6 +44,8 @@ def _side_names(me: str, which: str) -> list[str]:
 def _game_overview(ws: Workspace, gid: str) -> tuple[dict[str, Any], dict[str, Any]]:
     m = status.meta(ws, gid)
     ov = overview.current(ws, gid, m["side"])
+    if ov is None and m.get("ended"):
+        raise PbemError(f"game {gid} never started: {m['ended']}", "turn")
     if ov is None:
         raise PbemError(f"game {gid} has not started: the opponent has not joined yet", "turn")
     if ov["unfit"]:

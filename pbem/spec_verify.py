@@ -32,26 +32,28 @@ FIELDS = {
     "genesis": {*COMMON, "scenario", "digest", "engine", "options", "keys", "names", "emails", "anchor", "chain"},
     "join": {*COMMON, "anchor", "chain", "state"},
     "turn": {*COMMON, "records", "state"},
+    "decline": set(COMMON),
     "claim": {*COMMON, "time", "due", "state"},
     "handover": {*COMMON, "key", "anchor", "chain", "accept"},
     "terms": {*COMMON, "deadline", "consent"},
 }
 TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
 MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
-RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3}
+ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
+RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3} | dict.fromkeys(ENDINGS, 1)
 
 # The pinned data of the shipped release (the document's table "Pinned scenarios"):
 # scenario -> (engine version, scenario digest, state hash at the start of the game).
 PINNED = {
     "1937": (
-        "0.1.0",
-        "88adc4374abb3869bef8103866c93df1944fc92309c5362115ca66140b0ae5c2",
-        "a8fbd1a77a4da3cdd0e057c87f87736ee5b85b12f31792d666483bf9e8ce13e7",
+        "0.2.0",
+        "e1464ab7dbf8b42902b8d351b10e1866ac47a09ffa08b97c3735181399eaca78",
+        "9ba210f60b0d9bbad294f712a4087d7286aa4fc3a986dcb5481cbfe9291aa3f4",
     ),
     "1939": (
-        "0.1.0",
-        "37d0fd7ddbca11ae628f177ca631c922b58545c3bb964c0f47d6d31a764afb62",
-        "5ba8376c879603c63f392b2719c6a1648ce67e97c1518436c330cf11839bcc80",
+        "0.2.0",
+        "a4ef554248ca8c98704a2385b5876f6a865bed2e769f2f5fc67ca1929771e2ca",
+        "696267480a159b99f30c0f129d771b86c4bd5bc2424746c6f4ef5329e025648d",
     ),
 }
 _ADDRESS = re.compile(
@@ -330,7 +332,7 @@ def record_schema(rec: Any) -> None:
             _action(a)
         if kind == "reveal":
             _b32(rec[2], "salt")
-    else:
+    elif kind == "dice":
         _need(_int(rec[1]) and 1 <= rec[1] <= MAX_CHAIN, "dice index out of range")
         _b32(rec[2], "dice value")
 
@@ -338,14 +340,16 @@ def record_schema(rec: Any) -> None:
 def schema(body: Any) -> None:
     _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
     t = body["type"]
-    allowed = FIELDS[t] | ({"time"} if t in TIMED else set())
+    allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({"parent"} if t == "genesis" else set())
     _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
     _need(_int(body["v"]) and body["v"] == 1, "unsupported version")
     _need(isinstance(body["game"], str) and re.fullmatch(r"[0-9a-f]{12}", body["game"]) is not None, "bad game id")
     _need(_int(body["seq"]) and 0 <= body["seq"] <= MAX_SEQ, "seq out of range")
     _b32(body["prev"], "prev")
     _need(body["side"] in SIDES, "bad side")
-    _need(body["seq"] == {"genesis": 0, "join": 1}.get(t, max(body["seq"], 2)), "seq does not fit the type")
+    _need(
+        body["seq"] == {"genesis": 0, "join": 1, "decline": 1}.get(t, max(body["seq"], 2)), "seq does not fit the type"
+    )
     if "time" in body:
         _need(_int(body["time"]) and 0 <= body["time"] <= MAX_TIME, "time out of range")
     if t in ("genesis", "join", "handover"):
@@ -376,11 +380,21 @@ def schema(body: Any) -> None:
             email = body["emails"][s]
             _need(isinstance(email, str) and (not email or _email(email)), "email")
         _need(body["keys"]["axis"] != body["keys"]["allies"], "the two sides' keys must differ")
+        if "parent" in body:
+            _parent(body["parent"])
     if t == "turn":
         recs = body["records"]
         _need(isinstance(recs, list) and 1 <= len(recs) <= MAX_RECORDS, "1 to 20000 records")
         for rec in recs:
             record_schema(rec)
+
+
+def _parent(x: Any) -> None:
+    _need(isinstance(x, dict) and set(x) == {"game", "seq", "file", "state"}, "'parent' names game, seq, file, state")
+    _need(isinstance(x["game"], str) and re.fullmatch(r"[0-9a-f]{12}", x["game"]) is not None, "bad parent game id")
+    _need(_int(x["seq"]) and 1 <= x["seq"] <= MAX_SEQ, "parent seq out of range")
+    _b32(x["file"], "parent file")
+    _b32(x["state"], "parent state")
 
 
 def _email(text: str) -> bool:
@@ -407,11 +421,13 @@ class Game:
     pending: dict[str, Any] | None = None
     seeds: list[bytes] = field(default_factory=list)
     state_hashes: int = 0
+    offer: str = ""  # the side whose draw offer is open
+    # Why no record may follow: a resignation, a draw, a declined invitation, a forfeit.
+    ended: str = ""
     keys: dict[str, bytes] = field(default_factory=dict)  # in force: a hand-over replaces one
     deadline: int = 0  # seconds per decision; 0: the game has no deadline
     clock: int = 0  # the time of the last file
     reminded: bool = False  # the last file is a reminder claim
-    over: bool = False  # a final claim made the silent side forfeit
 
     @property
     def gid(self) -> str:
@@ -456,8 +472,14 @@ def start(genesis: File, join: File) -> Game:
     t = terms(genesis.body["options"])
     game.deadline = 0 if t is None else t[0]
     _link(game, join, [genesis.hash])
-    if b["state"].hex() != PINNED[genesis.body["scenario"]][2]:
-        raise Refused("join-state", "the join file's starting state is not the pinned one")
+    if b["type"] == "decline":
+        game.hashes = [genesis.hash, join.hash]
+        game.ended = f"{join.side} declined the invitation"
+        return game
+    parent = genesis.body.get("parent")
+    start_state = parent["state"].hex() if parent is not None else PINNED[genesis.body["scenario"]][2]
+    if b["state"].hex() != start_state:
+        raise Refused("join-state", "the join file's starting state is not the pinned one (or the branch's)")
     game.hashes = [genesis.hash, join.hash]
     game.chain = {genesis.side: genesis.body["anchor"], join.side: b["anchor"]}
     game.last_author, game.last_seq = join.side, 1
@@ -484,8 +506,8 @@ def _link(game: Game, f: File, hashes: list[bytes]) -> None:
 
 def apply_turn(game: Game, f: File) -> None:
     _link(game, f, game.hashes)
-    if game.over:
-        raise Refused("game-over", "the game ended with a forfeit")
+    if game.ended:
+        raise Refused("game-over", f"a file after the end of the game ({game.ended})")
     t = f.body["type"]
     if t == "claim":
         _claim(game, f)
@@ -540,7 +562,7 @@ def _claim(game: Game, f: File) -> None:
     mode = terms(game.genesis.body["options"])
     assert mode is not None
     if mode[1] == "forfeit" or due == "dice":
-        game.over = True
+        game.ended = f"{silent} forfeited in file {f.seq}"
         return
     # The bot plays the silent side's decision: its records count as the silent side's.
     if due == "commit":
@@ -572,6 +594,11 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
         if not ok:
             raise Refused("record-out-of-turn", f"'{kind}' from {author} where {what} is awaited")
 
+    if game.ended:
+        raise Refused("game-over", f"'{kind}' after the end of the game ({game.ended})")
+    if kind in ENDINGS:
+        _ending(game, author, seq, kind, order)
+        return
     if p is not None and p["step"] == "played":
         order(kind == "sim" and author != p["committer"], f"the other side's list after the bot's for {p['committer']}")
         game.pending = None
@@ -608,6 +635,42 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
     game.last_author, game.last_seq = author, seq
 
 
+def _ending(game: Game, author: str, seq: int, kind: str, order: Any) -> None:
+    """An ending record (section 5.5): it changes neither the step in progress, nor the last
+    author, nor the last file."""
+    p = game.pending
+    if p is not None:
+        # While a commitment or a roll is open, the one side its next record is due from.
+        due = {
+            "clear": other(p.get("committer", "")),
+            "played": other(p.get("committer", "")),
+            "reveal": p.get("committer"),
+            "dice": p.get("trigger_author"),
+        }
+        order(author == due[p["step"]], f"a record of {due[p['step']]}")
+        # The bot's list for a silent side was played in the clear: nothing is hidden then.
+        order(
+            kind != "accept-draw" or p["step"] == "played",
+            "the opening of the commitment or roll in progress (no acceptance before it)",
+        )
+    if kind == "resign":
+        game.ended = f"{author} resigned in file {seq}"
+    elif kind == "offer-draw":
+        if game.offer:
+            raise Refused("draw-offer", f"{game.offer} has a draw offer open already")
+        game.offer = author
+    elif kind == "withdraw-draw":
+        if game.offer != author:
+            raise Refused("draw-offer", f"{author} has no draw offer open")
+        game.offer = ""
+    else:
+        if game.offer != other(author):
+            raise Refused("draw-offer", f"{author} answers a draw offer nobody made to it")
+        game.offer = ""
+        if kind == "accept-draw":
+            game.ended = f"drawn by agreement in file {seq}"
+
+
 def _dice(game: Game, author: str, rec: list[Any]) -> None:
     if rec[1] != game.k + 1:
         raise Refused("dice-index", f"dice value for event {rec[1]}, but event {game.k + 1} is being rolled")
@@ -625,12 +688,16 @@ class Verdict:
     seeds: list[bytes]
     unchecked: int  # state hashes that only the engine can check
 
+    branch: bool = False  # a branch: its starting position is the parent's, unchecked here
+
     def summary(self) -> str:
         if not self.valid:
             return f"INVALID: file {self.first_bad}: {self.reason}"
+        parent = "; nor the branch's starting position (the parent game's files and the engine)" if self.branch else ""
         return (
             f"valid as far as the document can check without the engine; {len(self.seeds)} roll seed(s) computed; "
             f"NOT checked: the legality of actions, the order of decisions and {self.unchecked} state hash(es)"
+            f"{parent}"
         )
 
 
@@ -721,6 +788,7 @@ class Receiver:
             self.lines,
             g.seeds if g else [],
             g.state_hashes if g else 0,
+            self.genesis is not None and "parent" in self.genesis.body,
         )
 
 

@@ -40,6 +40,8 @@ def status_line(lg: LocalGame, work: Game | None, pending: PendingTurn | None = 
 def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
     """One line for a person: where game ``gid`` stands and what to run next."""
     me = meta["side"]
+    if pos is None and meta.get("ended"):
+        return f"game {gid} ({me}): the game is over: {meta['ended']}"
     if pos is None:
         return f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
     head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {pos.phase}"
@@ -47,7 +49,13 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
     if disputes:
         head += f" [DISPUTED: {disputes[0]}]"
     if pos.expected is None:
+        if pos.result:
+            return f"{head}: the game is over: {pos.result}"
         return f"{head}: the game is over" + (f"; {pos.winner} win" if pos.winner else "")
+    if pos.draw_offer == me:
+        head += " (your draw offer is open)"
+    elif pos.draw_offer:
+        head += f" (draw offered by {pos.draw_offer}: `pbem accept-draw {gid}` or `pbem decline-draw {gid}`)"
     side, kind = pos.expected
     if side != me and pos.unsent:
         # My part is complete but still on this machine: the opponent has received nothing.
@@ -84,18 +92,35 @@ def meta(ws: Workspace, gid: str) -> dict[str, Any]:
     return found
 
 
-def lines(ws: Workspace, gid: str | None = None, home: Path | None = None) -> list[str]:
-    """One status line per game of the workspace (or for ``gid``), then its invitations.
+def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archived: bool = False) -> list[str]:
+    """One status line per game of the workspace (or for ``gid``), then its invitations;
+    archived games only when named or asked for (``archived``).
     ``home`` is kept for the callers that pass one: no identity is read any more."""
     with ws.locked():
         gids = [gid] if gid else ws.games()
         lines = []
+        hidden = 0
         for g in gids:
             m = meta(ws, g)
-            ov = overview.current(ws, g, m["side"])
-            lines.append(describe(g, m, None if ov is None else overview.position_of(ov)))
+            if m.get("archived") and not (archived or gid):
+                hidden += 1
+                continue
+            line = describe(g, m, _position(ws, g, m))
+            lines.append(f"[archived] {line}" if m.get("archived") else line)
         for p in ws.invitations():
-            lines.append(f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`")
+            lines.append(
+                f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`, "
+                f"or refuse it with `pbem decline {p.stem} --me NAME`"
+            )
+        if hidden:
+            lines.append(f"{hidden} archived game(s) not listed: `pbem status --all`")
         if not lines:
             lines.append("no games in this workspace; start one with `pbem new` or `pbem join`")
         return lines
+
+
+def _position(ws: Workspace, gid: str, m: dict[str, Any]) -> Position | None:
+    if m.get("ended") and not (ws.game_dir(gid) / "snapshot").exists():
+        return None  # declined before it began: there is no position to build
+    ov = overview.current(ws, gid, m["side"])
+    return None if ov is None else overview.position_of(ov)

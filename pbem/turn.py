@@ -19,7 +19,7 @@ from pbem import commit, engine_link, overview, protocol, report
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, PendingTurn
 from pbem.protocol import Expectation, Game
-from pbem.records import Act, Commit, Record, Sim
+from pbem.records import Act, Commit, Ending, Record, Sim
 from pbem.rules import Draft, refusal_rule
 from pbem.status import awaited, status_line
 from pbem.store import Transaction, Workspace
@@ -188,6 +188,8 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
             taken = p.records.pop()
             if isinstance(taken, Act):
                 text = api.format_action(t.game.state, api.Action.from_wire(taken.action))
+            elif isinstance(taken, Ending):
+                text = f"your {taken.kind}"
             else:
                 text = f"your orders in the clear ({taken.KIND})"
         else:
@@ -199,7 +201,7 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
     return f"took back {text}"
 
 
-def _seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
+def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
     """Seal my pending turn, with my simultaneous list as its last record; consumes ``t``.
     A list sealed without a ``pass`` ends the decision as one does, so unless ``force`` it
     is weighed first (:func:`_warn_before_pass`)."""
@@ -265,7 +267,7 @@ def send(ws: Workspace, gid: str, home: Path | None = None, force: bool = False)
     (:func:`_warn_before_pass`) is refused unless ``force``."""
     with ws.locked():
         lg = LocalGame(ws, gid, home)
-        tf, tx = _seal_pending(my_turn(lg), force)
+        tf, tx = seal_pending(my_turn(lg), force)
         ws.commit(tx)
     return ws.outbox / tf.name
 
@@ -317,7 +319,12 @@ def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
     api = engine_link.api()
     if t.pending.sim is not None or protocol.expected(t.work) != Expectation(t.lg.me, "act"):
         listed = [api.Action.from_wire(w) for w in t.pending.sim or []]
-        return api.pass_warnings(api.preview(t.work.state, t.lg.me, listed + actions), t.lg.me)
+        try:
+            return api.pass_warnings(api.preview(t.work.state, t.lg.me, listed + actions), t.lg.me)
+        except api.IllegalAction:
+            # The proposal is a whole list: after orders already listed it may not fit
+            # (the header says so), and then there is no pass of it to weigh.
+            return []
     work = t.work.clone()
     for i, action in enumerate(actions, 1):
         protocol.apply_record(work, t.lg.me, t.game.seq + 1, Act(action.to_wire()), f"proposed order {i}", [action])
@@ -352,6 +359,6 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
                 add_action(t, action, f"{lg.me} computer player, {exp.kind} action {i}")
                 if exp.kind == "act" and protocol.expected(t.work) != Expectation(lg.me, "act"):
                     break  # control has left this decision; anything after belongs to a later one
-        tf, tx = _seal_pending(t)
+        tf, tx = seal_pending(t)
         ws.commit(tx)
     return ws.outbox / tf.name

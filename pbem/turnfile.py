@@ -14,9 +14,11 @@ signature's encoding can never make one content look like two files.
 Body fields by ``type`` (no other field is accepted):
 
     every file: v=1, type, game (12 hex), seq, prev (32 bytes), side
-    genesis   : scenario, digest, engine, options, keys, names, emails, anchor, chain
+    genesis   : scenario, digest, engine, options, keys, names, emails, anchor, chain,
+                and for a branch of another game: parent {game, seq, file, state}
     join      : anchor, chain, state
     turn      : records, state
+    decline   : nothing more (the invited player's refusal, in the join's place)
     claim     : time, due, state              (a missed deadline: pbem/deadlines.py)
     handover  : key, anchor, chain, accept    (a side passes to a new key: pbem/handover.py)
     terms     : deadline, consent             (a deadline both players signed)
@@ -51,6 +53,7 @@ FIELDS = {
     "genesis": _COMMON | {"scenario", "digest", "engine", "options", "keys", "names", "emails", "anchor", "chain"},
     "join": _COMMON | {"anchor", "chain", "state"},
     "turn": _COMMON | {"records", "state"},
+    "decline": _COMMON,
     "claim": _COMMON | {"time", "due", "state"},
     "handover": _COMMON | {"key", "anchor", "chain", "accept"},
     "terms": _COMMON | {"deadline", "consent"},
@@ -187,6 +190,19 @@ def _side_map(x: Any, what: str, check: Any) -> None:
         check(v)
 
 
+def _parent(x: Any) -> None:
+    # A branch names the position it starts from: file ``seq`` of game ``game``, by its hash,
+    # and the state hash after it.
+    if not isinstance(x, dict) or set(x) != {"game", "seq", "file", "state"}:
+        raise malformed("'parent' must name exactly game, seq, file and state")
+    if not isinstance(x["game"], str) or not GID_RE.match(x["game"]):
+        raise malformed("the parent's game id must be 12 lowercase hex characters")
+    if not is_int(x["seq"]) or not 1 <= x["seq"] < 10**5:
+        raise malformed("the parent's file number is out of range")
+    bin32(x["file"], "parent file")
+    bin32(x["state"], "parent state")
+
+
 def validate(body: Any) -> tuple[Record, ...]:
     """Check fields, types and bounds of a decoded body (never its meaning); returns the
     records a turn file carries (none for the other types)."""
@@ -201,6 +217,7 @@ def _validate(body: Any) -> tuple[Record, ...]:
         raise malformed("unknown file type")
     t = body["type"]
     fields = FIELDS[t] | ({"time"} if t in TIMED and "time" in body else set())
+    fields |= {"parent"} if t == "genesis" and "parent" in body else set()
     if set(body) != fields:
         extra = sorted(set(body) - fields)
         raise malformed(f"unexpected field '{extra[0][:30]}'" if extra else "a required field is missing")
@@ -213,10 +230,10 @@ def _validate(body: Any) -> tuple[Record, ...]:
     bin32(body["prev"], "prev")
     if not isinstance(body["side"], str) or body["side"] not in SIDES:
         raise malformed("the side must be 'axis' or 'allies'")
-    expect_seq = {"genesis": 0, "join": 1}.get(t)
+    expect_seq = {"genesis": 0, "join": 1, "decline": 1}.get(t)
     if expect_seq is not None and body["seq"] != expect_seq:
         raise malformed(f"a {t} file has sequence number {expect_seq}")
-    if t not in ("genesis", "join") and body["seq"] < 2:
+    if t not in ("genesis", "join", "decline") and body["seq"] < 2:
         raise malformed(f"a {t} file has a sequence number of 2 or more")
     if "time" in body and (not is_int(body["time"]) or not 0 <= body["time"] <= clock.MAX_TIME):
         raise malformed("the time is out of range")
@@ -250,6 +267,8 @@ def _validate(body: Any) -> tuple[Record, ...]:
         _side_map(body["emails"], "emails", _email)
         if body["keys"]["axis"] == body["keys"]["allies"]:
             raise malformed("the two sides must have different keys")
+        if "parent" in body:
+            _parent(body["parent"])
     if t != "turn":
         return ()
     recs = body["records"]

@@ -255,6 +255,18 @@ def render_svg(board: Board, window: Window) -> str:
     return "\n".join(part for part in out if part) + "\n"
 
 
+def hex_centres(hexmap: HexMap, window: Window) -> tuple[float, dict[int, tuple[float, float]]]:
+    """Where :func:`render_svg` draws each hex of ``window``: its centre in the document's
+    coordinates, and the width of a hex in pixels.  A page showing the picture finds the
+    hex under a click, and marks hexes over the picture, from these."""
+    geo = _Geometry(hexmap, window)
+    centres = {}
+    for h, _ in geo.cells:
+        x, y = geo.centre(h)
+        centres[h] = (x + RULER, y + HEADER + RULER)
+    return geo.scale, centres
+
+
 def render_png(svg: str, fast: bool = False) -> bytes:
     """The SVG rasterised by resvg, at one pixel per SVG unit.  ``fast`` fills shapes
     without anti-aliasing: half the time and size, and at these scales hardly seen

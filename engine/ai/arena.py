@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from engine import ai, api
 from engine.actions import EngineError
 from engine.sides import SIDES
-from engine.state import GameState, date_text, parse_date
+from engine.state import Assault, GameState, date_text, parse_date
 from engine.world import World
 
 #: Countries whose fall the arena records (the bot-vs-bot acceptance questions).
@@ -74,6 +74,9 @@ class GameResult:
     #: date text the Vichy France attempt failed ('' if it did not)
     vichy_failed: str = ""
 
+    #: side -> landing event (see LANDING_EVENTS) -> how many in the game
+    landings: dict[str, dict[str, int]] = field(default_factory=dict)
+
     def events(self) -> str:
         """Conquests, surrenders, liberations and Vichy France, in date order."""
         found = [(d, f"{c} conquered") for c, d in self.fallen.items()]
@@ -105,7 +108,7 @@ class GameResult:
             f"allies {self.year_end_money.get('allies', 0)}; "
             f"{secs:.2f} s/month"
         )
-        text += "; " + air_text(self.air)
+        text += "; " + air_text(self.air) + "; " + landing_text(self.landings)
         return text + (f"; ERROR: {self.error}" if self.error else "")
 
 
@@ -140,6 +143,55 @@ def air_text(air: dict[str, dict[str, int]]) -> str:
     return "air: " + "; ".join(
         f"{side} " + ", ".join(f"{event} {air.get(side, {}).get(event, 0)}" for event in AIR_EVENTS) for side in SIDES
     )
+
+
+#: Amphibious assaults and paradrops as the arena counts them (a combined assault counts
+#: as both); an assault succeeded if its units hold its hex when the combat phase is over.
+LANDING_EVENTS = (
+    "amphibious assaults tried",
+    "amphibious assaults succeeded",
+    "paradrops tried",
+    "paradrops succeeded",
+)
+
+
+def landing_text(landings: dict[str, dict[str, int]]) -> str:
+    return "landings: " + "; ".join(
+        f"{side} " + ", ".join(f"{event} {landings.get(side, {}).get(event, 0)}" for event in LANDING_EVENTS)
+        for side in SIDES
+    )
+
+
+def _count_landings(
+    state: GameState,
+    side: str,
+    action: api.Action,
+    pending: list[tuple[str, Assault]],
+    counts: dict[str, dict[str, int]],
+) -> None:
+    """Note an assault just declared (its kinds are on the state's record of it)."""
+    if action.kind != "assault" or not state.memo.assaults:
+        return
+    a = state.memo.assaults[-1]
+    pending.append((side, Assault(a.hex, list(a.units), a.by_sea, a.by_air)))
+    for kind, used in (("amphibious assaults", a.by_sea), ("paradrops", a.by_air)):
+        if used:
+            counts[side][f"{kind} tried"] += 1
+
+
+def _settle_landings(state: GameState, pending: list[tuple[str, Assault]], counts: dict[str, dict[str, int]]) -> None:
+    """Once the engine has forgotten the assaults (the combat phase is over), count those whose
+    units hold their hex."""
+    if not pending or state.memo.assaults is not None:
+        return
+    for side, a in pending:
+        held = state.side_controlling(a.hex) == side and any(
+            i in state.units and state.units[i].hex == a.hex for i in a.units
+        )
+        for kind, used in (("amphibious assaults", a.by_sea), ("paradrops", a.by_air)):
+            if used and held:
+                counts[side][f"{kind} succeeded"] += 1
+    pending.clear()
 
 
 def home_taken(state: GameState, country: str) -> bool:
@@ -231,6 +283,8 @@ def play_game(
     naval_combats: dict[str, int] = dict.fromkeys(SIDES, 0)
 
     air: dict[str, dict[str, int]] = {side: dict.fromkeys(AIR_EVENTS, 0) for side in SIDES}
+    landings: dict[str, dict[str, int]] = {side: dict.fromkeys(LANDING_EVENTS, 0) for side in SIDES}
+    assaults: list[tuple[str, Assault]] = []
     chance_no = 0
     decision_no = 0
     stalls = 0
@@ -273,11 +327,13 @@ def play_game(
                         naval_combats[side] += 1
                     if action.kind in _AIR_EVENT_OF:
                         air[side][_AIR_EVENT_OF[action.kind]] += 1
+                    _count_landings(state, side, action, assaults, landings)
                     if side not in api.decision(state).sides:
                         break
         except api.EngineError as exc:
             error = f"{d.phase} {date_text(state.date)}: {exc}"
             break
+        _settle_landings(state, assaults, landings)
         for uid, (amount, owner) in carried.items():
             if uid in state.units and not state.units[uid].cargo:
                 convoy_money[owner] += amount
@@ -335,6 +391,7 @@ def play_game(
         dates.get("vichy", ""),
         dates.get("soviet_war", ""),
         dates.get("vichy_failed", ""),
+        landings,
     )
 
 
@@ -391,6 +448,8 @@ class Summary:
     max_year_end_money: dict[str, int] = field(default_factory=dict)
     #: side -> air event -> total over the games
     air: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: side -> landing event -> total over the games
+    landings: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -416,6 +475,7 @@ class Summary:
             f"axis {self.max_year_end_money.get('axis', 0)}, allies {self.max_year_end_money.get('allies', 0)}",
             f"games stopped by an error: {self.errors}",
             air_text(self.air),
+            landing_text(self.landings),
         ]
 
     def entry_texts(self) -> list[str]:
@@ -471,6 +531,10 @@ def summarize(results: list[GameResult]) -> Summary:
         max_year_end_money={s: max((r.year_end_money.get(s, 0) for r in results), default=0) for s in SIDES},
         air={
             side: {event: sum(r.air.get(side, {}).get(event, 0) for r in results) for event in AIR_EVENTS}
+            for side in SIDES
+        },
+        landings={
+            side: {event: sum(r.landings.get(side, {}).get(event, 0) for r in results) for event in LANDING_EVENTS}
             for side in SIDES
         },
     )

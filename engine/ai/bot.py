@@ -10,7 +10,7 @@ first legal actions until it does.
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.ai import attack, declare, deploy, economy, move, naval
+from engine.ai import attack, declare, deploy, economy, intercept, landings, move, naval
 from engine.ai.batch import Batch
 from engine.ai.batch import finish as finish_batch
 from engine.ai.limits import Limits
@@ -25,6 +25,8 @@ POLICIES: dict[str, Policy] = {
     "build": economy.build,
     "overrun": attack.overrun,
     "first_movement": move.first_movement,
+    "interception": intercept.intercept,
+    "amphibious": landings.assault,
     "combat": naval.combat_phase,
     "advance": attack.advance,
     "second_movement": move.second_movement,

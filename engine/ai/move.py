@@ -11,8 +11,8 @@ engine offers it (plus staying where it is) with a simple score:
 Units nearest the front choose first, so the front is filled from close by and
 the rear feeds whatever gaps are left.  Rail (second movement only) is used by
 units far behind the front to reach a gap directly.  Bombers fly out to support
-attacks and back again (:mod:`engine.ai.air`); other air units and all naval units
-stay where they are based (see docs/ai.md, "Limits").
+attacks and back again (:mod:`engine.ai.air`); landings (:mod:`engine.ai.landings`) board
+and sail first, escorts (:mod:`engine.ai.intercept`) fly last.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, air_war, convoys, naval
+from engine.ai import air, air_war, convoys, intercept, landings, naval
 from engine.ai.front import PULL, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
@@ -40,10 +40,12 @@ FAR = 40
 
 def first_movement(turn: Turn) -> None:
     naval.sortie(turn)
+    landings.prepare(turn)
     _move_land(turn, second=False)
     air.send_bombers(turn)
     convoys.sail(turn)
     air_war.send_raiders(turn)
+    intercept.escort(turn)
 
 
 def second_movement(turn: Turn) -> None:

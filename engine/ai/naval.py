@@ -21,6 +21,7 @@ from engine.reach import Search, naval_search
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import GameState, Unit
+from engine.units import UnitType
 from engine.zoc import naval_zoc
 
 if TYPE_CHECKING:
@@ -110,6 +111,17 @@ def _fighting_ships(state: GameState, side: str) -> list[Unit]:
     ]
 
 
+def _search(memo: dict[tuple[object, ...], Search], state: GameState, u: Unit, left: int, zone: set[int]) -> Search:
+    """:func:`naval_search` for ``u``, shared with the ships that would find the same: a
+    search reads of its ship only the hex, country, whether it is a submarine and whether
+    it has moved, and a policy searches the turn's state, which its batch never changes."""
+    key = (u.hex, u.country, u.type == UnitType.SUBMARINE, bool(u.mp_used), left)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = naval_search(state, u, left, zone)
+    return found
+
+
 def sortie(turn: Turn) -> None:
     """First movement: ships (in port or at sea) sail next to an enemy naval stack they can
     beat together, to attack it in the combat phase."""
@@ -124,6 +136,7 @@ def sortie(turn: Turn) -> None:
     nbr = state.world.map.naval_zoc_neighbours
     zone = naval_zoc(state, other(side))
     reach: dict[int, Search] = {}
+    searches: dict[tuple[object, ...], Search] = {}
     near = sorted(targets, key=lambda t: (min(grid.distance(u.hex, t) for u in ships), t))[:MAX_TARGETS]
     moved: set[int] = set()
     for t in near:
@@ -138,7 +151,7 @@ def sortie(turn: Turn) -> None:
                 able.append((u, [u.hex]))
                 continue
             if u.id not in reach:
-                reach[u.id] = naval_search(state, u, left, zone)
+                reach[u.id] = _search(searches, state, u, left, zone)
             spots = sorted(around.intersection(reach[u.id].cost), key=lambda h: (grid.distance(u.hex, h), h))
             if spots:
                 able.append((u, spots))
@@ -166,6 +179,7 @@ def shelter(turn: Turn) -> None:
     grid = state.world.map.grid
     zone = naval_zoc(state, other(side))
     stacks: dict[int, list[Unit]] = {}
+    searches: dict[tuple[object, ...], Search] = {}
     for u in state.side_units(side):
         if u.is_naval and u.on_map and not u.in_port and u.move - u.mp_used > 0:
             stacks.setdefault(u.hex, []).append(u)
@@ -178,7 +192,7 @@ def shelter(turn: Turn) -> None:
         if hit < DANGER_RATIO * back or hit == 0:
             continue
         for u in sorted(mine, key=lambda x: x.id):
-            search = naval_search(state, u, u.move - u.mp_used, zone)
+            search = _search(searches, state, u, u.move - u.mp_used, zone)
             ports = [p for p in search.cost if friendly_port(state, p, side)]
             for p in sorted(ports, key=lambda p: (grid.distance(h, p), p)):
                 if turn.batch.offer(Action("move", (u.id, *search.path(p)))):

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pbem import status, turn
-from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.common import WorkspaceOpt, solo_answers, user_errors, workspace
 from pbem.cli.mail_cmd import ConfigOption, OnceOption, VerboseOption, config_path, fail, serve
 from pbem.errors import PbemError
 
@@ -27,6 +27,7 @@ def play(
     game = ws.resolve_game(game)
     path = turn.bot_play(ws, game, player=player)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
+    solo_answers(ws, game)
     typer.echo(status.lines(ws, game)[0])
 
 

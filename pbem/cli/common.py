@@ -26,6 +26,18 @@ def workspace(path: Path | None) -> Workspace:
     return Workspace(path if path is not None else Path.cwd())
 
 
+def solo_answers(ws: Workspace, gid: str) -> None:
+    """In a solo game (`pbem branch --solo`), let the computer answer what I just sent."""
+    from pbem import status
+
+    if not status.meta(ws, gid).get("solo"):
+        return
+    from pbem import solo
+
+    for line in solo.answer(ws, gid):
+        typer.echo(line)
+
+
 def fail(message: str) -> None:
     typer.echo(message, err=True)
     raise typer.Exit(1)

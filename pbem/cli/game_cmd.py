@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pbem import audit, clock, exchange, games, keys, turn
-from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.common import WorkspaceOpt, solo_answers, user_errors, workspace
 from pbem.errors import PbemError
 from pbem.status import lines as status_lines
 from pbem.store import atomic_write
@@ -137,11 +137,19 @@ def join(
             help="The inviter's key fingerprint as they gave it to you; refuses any other (no question asked)",
         ),
     ] = "",
+    parent: Annotated[
+        Path | None, typer.Option("--parent", help="For a branch: a folder with its parent game's files")
+    ] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Verify an invitation, show who sent it, and write the answer (join file) into outbox/."""
+    """Verify an invitation, show who sent it, and write the answer (join file) into outbox/;
+    a branch's starting position is verified by re-executing its parent game (here, or in --parent)."""
+    from pbem import branch
+
     ws = workspace(ws_path)
-    gid, path = games.join(ws, file, me, expect_fingerprint=expect_fingerprint or confirmed_inviter(file))
+    fingerprint = expect_fingerprint or confirmed_inviter(file)
+    base = branch.base_for_invitation(ws, file, audit.game_files(parent) if parent is not None else None)
+    gid, path = games.join(ws, file, me, expect_fingerprint=fingerprint, base=base)
     typer.echo(f"joined game {gid}; answer written to {path.relative_to(ws.root)}")
     typer.echo(status_lines(ws, gid)[0])
 
@@ -223,6 +231,7 @@ def send(
     game = ws.resolve_game(game)
     path = turn.send(ws, game, force=force)
     typer.echo(f"sealed {path.relative_to(ws.root)}")
+    solo_answers(ws, game)
     typer.echo(status_lines(ws, game)[0])
 
 

@@ -22,14 +22,17 @@ def _month(text: str) -> str:
     return text
 
 
-def _files(target: str, ws_path: Path | None, game: str | None) -> tuple[list[TurnFile], str | None]:
-    """The game's files and the side I play (None for a record folder)."""
+def _files(target: str, ws_path: Path | None, game: str | None) -> tuple[list[TurnFile], str | None, bytes | None]:
+    """The game's files, the side I play (None for a record folder) and, for a branch, its
+    verified starting position."""
     folder = Path(target)
     if folder.is_dir():
-        return history.record_files(folder, game), None
+        files = history.record_files(folder, game)
+        return files, None, history.record_base(folder, files)
     ws = workspace(ws_path)
     gid = ws.resolve_game(target)
-    return history.workspace_files(ws, gid), LocalGame(ws, gid).me
+    lg = LocalGame(ws, gid)
+    return history.workspace_files(ws, gid), lg.me, lg.base()
 
 
 @user_errors
@@ -44,7 +47,7 @@ def log_command(
     """Print what each file of a game did: wars, placements, moves, every combat in full
     (strengths, modifiers, odds, dice, losses, retreats), conquests, money, supply."""
     wanted = _month(month) if month is not None else None
-    files, me = _files(target, ws_path, game)
+    files, me, base = _files(target, ws_path, game)
     first = 1
     if since_mine:
         if me is None:
@@ -52,7 +55,7 @@ def log_command(
         mine = [tf.seq for tf in files if tf.side == me and tf.seq > 0]
         first = max(mine, default=0) + 1
     out = []
-    for r in report.reports(files):
+    for r in report.reports(files, base):
         if r.seq < first:
             continue
         if wanted is not None:

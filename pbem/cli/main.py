@@ -34,6 +34,14 @@ COMMANDS = {
     "orders": "game_cmd",
     "send": "game_cmd",
     "undo": "game_cmd",
+    "resign": "end_cmd",
+    "offer-draw": "end_cmd",
+    "accept-draw": "end_cmd",
+    "decline-draw": "end_cmd",
+    "withdraw-draw": "end_cmd",
+    "decline": "end_cmd",
+    "archive": "end_cmd",
+    "branch": "branch_cmd",
     "verify": "game_cmd",
     "audit": "game_cmd",
     "selfplay": "game_cmd",
@@ -47,6 +55,7 @@ COMMANDS = {
     "legal": "look_cmd",
     "suggest": "look_cmd",
     "log": "log_cmd",
+    "play": "play_cmd",
 }
 
 

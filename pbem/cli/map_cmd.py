@@ -101,7 +101,7 @@ def _game_map(
     if folder.is_dir():
         files = history.record_files(folder)
         view = side or "axis"
-        position = history.position(files, at)
+        position = history.position(files, at, history.record_base(folder, files))
     else:
         ws = workspace(ws_path)
         gid = ws.resolve_game(game)
@@ -113,7 +113,7 @@ def _game_map(
                 raise PbemError("the opponent has not joined this game yet: there is no position to show", "game")
             position = current
         else:
-            position = history.position(history.workspace_files(ws, gid), at)
+            position = history.position(history.workspace_files(ws, gid), at, lg.base())
     data = gamemap.render(position, view, region, bbox, "png" if fmt == "png" else "svg")
     return data, f"game {position.gid} after file {position.seq}, as the {view} see it,"
 

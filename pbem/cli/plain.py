@@ -53,7 +53,10 @@ def _params(fn: Callable[..., Any]) -> list[_Param]:
         info = meta[0] if meta else None
         if not isinstance(info, ArgumentInfo | OptionInfo) or info.callback or info.parser or info.default_factory:
             raise _NotPlain(name)
-        kinds = [t for t in typing.get_args(hint.__origin__) or (hint.__origin__,) if t is not type(None)]  # type: ignore[union-attr]
+        inner = hint.__origin__  # type: ignore[union-attr]
+        if typing.get_origin(inner) is list:  # a list of values (e.g. several files) is typer's to read
+            raise _NotPlain(name)
+        kinds = [t for t in typing.get_args(inner) or (inner,) if t is not type(None)]
         if len(kinds) != 1 or kinds[0] not in PLAIN:
             raise _NotPlain(name)
         default = p.default if p.default is not inspect.Parameter.empty else ...

@@ -17,13 +17,14 @@ from pbem.errors import PbemError
 @user_errors
 def status(
     game: Annotated[str | None, typer.Argument(help="Game id or its first characters (default: every game)")] = None,
+    all_games: Annotated[bool, typer.Option("--all", help="Archived games too")] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Date, phase, who must act, what is awaited and which command to run next."""
     from pbem.status import lines
 
     ws = workspace(ws_path)
-    for line in lines(ws, ws.resolve_game(game) if game else None):
+    for line in lines(ws, ws.resolve_game(game) if game else None, archived=all_games):
         typer.echo(line)
 
 

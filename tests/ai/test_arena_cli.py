@@ -59,3 +59,4 @@ def test_json_gives_the_summary_and_each_game_with_air_events() -> None:
     for key in ("fallen", "liberated", "surrendered", "vichy", "vichy_failed", "soviet_war"):
         assert key in game
     assert "vichy" in doc["summary"] and "surrendered" in doc["summary"]
+    assert doc["summary"]["landings"]["axis"]["paradrops tried"] == game["landings"]["axis"]["paradrops tried"]

@@ -99,11 +99,13 @@ def test_forfeit_ends_the_game_and_later_files_are_refused(now: Clock, tmp_path:
     assert m.game.forfeited == "allies" and protocol.expected(m.game) is None
     late = next_body(m.game, "allies", "turn", records=[["commit", bytes(32)]], state=bytes(32), time=T0 + 3 * HOUR)
     now.set(T0 + 3 * HOUR)
-    assert refusal(m.game, turnfile.seal(late, m.ids["allies"].sign)) == "order"
+    # A forfeit ends the game as a resignation does: the same refusal, the same winner.
+    assert refusal(m.game, turnfile.seal(late, m.ids["allies"].sign)) == "over"
+    assert protocol.winner(m.game) == "axis" and "allies forfeited" in protocol.outcome(m.game)
     with pytest.raises(PbemError, match="over"):
         deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign)
     (rep,) = audit.audit_dir(write(m.files, tmp_path / "rec"))
-    assert rep.over
+    assert rep.over and "allies forfeited" in rep.result
 
 
 def test_a_silent_dice_value_forfeits_even_with_the_bot(now: Clock) -> None:

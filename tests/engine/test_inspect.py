@@ -40,6 +40,24 @@ def test_a_hex_shows_terrain_control_units_supply_and_the_odds_of_an_attack() ->
     assert api.hex_report(state, "allies", "3,2").odds is None
 
 
+def test_the_odds_of_one_attack_order_count_only_its_attackers() -> None:
+    state = at_war(FRONT_WORLD)
+    g1 = infantry(state, "Germany", "2,2", strength=4)
+    g2 = armor(state, "Germany", "2,3", strength=6)
+    pole = infantry(state, "Poland", "3,2", strength=3)
+    defence, _ = combat.defence_strength(state, hx(state, "3,2"), [state.units[pole]], supply_map(state, "allies"))
+    odds = api.hex_report(state, "axis", "3,2", attackers=[g2]).odds
+    assert odds is not None and odds.attackers == (state.units[g2].label(),)
+    attack, _ = combat.attack_strength(state, [state.units[g2]], [])
+    assert odds.ratio == f"{float(attack / defence):.2f}"
+    both = api.hex_report(state, "axis", "3,2").odds
+    assert both is not None and float(both.ratio) > float(odds.ratio) and len(both.attackers) == 2
+    # A unit that is not adjacent adds nothing: it is not an attacker of this hex.
+    far = infantry(state, "Germany", "0,4")
+    only = api.hex_report(state, "axis", "3,2", attackers=[g1, far]).odds
+    assert only is not None and only.attackers == (state.units[g1].label(),)
+
+
 def test_a_city_by_name_shows_its_installations_and_a_misspelt_one_is_answered() -> None:
     state = at_war(FRONT_WORLD)
     for where in ("Warsaw", "[Warsaw]", "6,2"):

@@ -94,3 +94,18 @@ def test_a_loaded_unit_has_a_unit_type_and_packs_as_its_name() -> None:
     assert all(isinstance(v.type, UnitType) for v in loaded.units.values())
     row = state.to_doc()["units"][0]
     assert type(msgpack.unpackb(_packed(row))[2]) is str  # the wire holds the plain name
+
+
+def test_interceptions_and_assaults_are_written_only_when_recorded() -> None:
+    from engine.state import Assault, Intercept
+
+    assert StepMemo().to_wire() == {}
+    memo = StepMemo(intercepts=[Intercept(3, 7, 40, 0)], intercept_round=1, assaults=[Assault(41, [5, 6], True, False)])
+    wire = memo.to_wire()
+    assert wire == {
+        "assaults": [[41, [5, 6], True, False, "declared"]],
+        "intercept_round": 1,
+        "intercepts": [[3, 7, 40, 0]],
+    }
+    back = StepMemo.from_wire(wire)
+    assert back.intercepts == memo.intercepts and back.assaults == memo.assaults and back.intercept_round == 1

@@ -200,3 +200,38 @@ def test_conquered_china_takes_back_hexes_no_axis_land_unit_occupies() -> None:
     assert state.controller_of(hx("5,2")) == "Japan"
     begin_at(state, "war_declaration")
     assert not state.countries["China"].conquered and state.countries["China"].liberated
+
+
+def everything_else_falls(state: GameState) -> None:
+    """Germany holds London, Japanese infantry Chongqing and Nanjing: the United Kingdom and
+    China fall at the next war declaration phase."""
+    state.set_controller(hx("0,0"), "Germany")
+    for label in ("5,2", "5,3"):
+        state.set_controller(hx(label), "Japan")
+        state.place(state.new_unit("Japan", UnitProfile(UnitType.INFANTRY, strength=3, move=3)), hx(label))
+
+
+def test_a_vichy_france_that_conquers_the_last_allied_country_wins_the_same_month() -> None:
+    """Rulebook "Victory Conditions": "The Axis player wins at the end of any war declaration
+    phase where ... All Allied countries are conquered"; the Vichy roll belongs to that
+    phase (rulebook "Vichy France": "France can be conquered using Vichy France")."""
+    state = at_war()
+    everything_else_falls(state)
+    paris_falls(state)
+    assert state.countries["United Kingdom"].conquered and state.countries["China"].conquered
+    orders(state, [Action("vichy", ())])
+    assert state.winner is None  # France still stood when the declarations ended
+    roll_until(state, True)
+    assert state.winner == "axis"
+    assert api.decision(state).kind == "end"
+
+
+def test_a_failed_vichy_attempt_leaves_the_game_going() -> None:
+    state = at_war()
+    everything_else_falls(state)
+    paris_falls(state)
+    assert state.countries["United Kingdom"].conquered and state.countries["China"].conquered
+    orders(state, [Action("vichy", ())])
+    roll_until(state, False)
+    assert state.winner is None
+    assert api.decision(state).phase == "deployment"

@@ -425,3 +425,23 @@ def test_phase_sets_the_winner_when_it_ends() -> None:
     state.countries["Germany"].conquered = True
     WarDeclaration().leave(state)
     assert state.winner == "allies"
+
+
+def test_a_surrendered_finland_does_not_keep_the_axis_alive() -> None:
+    """Rulebook "Victory Conditions": "The Allied player wins ... where all Axis countries
+    are conquered"; rulebook "Finnish Surrender": "Finland becomes neutral", so it is no
+    longer an Axis country to conquer.  An atomic surrender is a conquest like any other."""
+    from engine import surrender
+
+    state = fresh()
+    _war(state)
+    enter_war(state, "Finland", "axis")
+    enter_war(state, "Soviet Union", "allies")
+    state.countries["Germany"].conquered = True
+    state.countries["Japan"].flags.atomic_surrender = "United States"
+    assert victor(state) is None  # Japan has not been conquered yet, Finland stands
+    check_conquests(state)
+    assert state.countries["Japan"].conquered
+    assert victor(state) is None  # Finland is still an Axis country at war
+    surrender.finland_surrenders(state)
+    assert victor(state) == "allies"

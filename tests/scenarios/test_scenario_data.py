@@ -570,3 +570,43 @@ def test_cli_unknown_scenario(app: typer.Typer) -> None:
     assert result.exit_code == 2
     assert "unknown scenario '1914'; choose one of: 1937, 1939" in result.output
     assert "Traceback" not in result.output
+
+
+def test_germany_and_japan_receive_land_units_throughout_the_game() -> None:
+    """Rulebook "New Available Units": "Germany regularly receives land units throughout the
+    game, and air and naval units until 1944" and "Japan regularly receives land units
+    throughout the game, air units until 1945, and naval units until 1946"; the game lasts
+    past 1945 (atomic bombs until November 1952)."""
+    s = load_scenario("1939")
+    d = parse_date
+    entries = {"Germany": d("1939-09"), "Japan": s.start}
+
+    def land_points(country: str, first: str, stop: str) -> int:
+        return sum(
+            lp.points
+            for m in range(d(first), d(stop))
+            for a in s.arrivals_due(m, entries)
+            if a.country == country
+            for lp in a.units.land
+        )
+
+    for year in ("1946", "1949", "1952"):
+        assert land_points("Germany", f"{year}-01", f"{year}-02") >= 6, year
+        assert land_points("Japan", f"{year}-01", f"{year}-02") >= 3, year
+    # the rest of the schedule keeps its end: no German ship or aircraft after 1944
+    late_german = [
+        a
+        for m in range(d("1945-01"), d("1953-01"))
+        for a in s.arrivals_due(m, entries)
+        if a.country == "Germany" and (a.units.naval or a.units.air)
+    ]
+    assert late_german == []
+    # from 1943 every new German infantry point moves 2, to the end of the game
+    late_infantry = [
+        lp
+        for a in s.arrivals_due(d("1950-06"), entries)
+        if a.country == "Germany"
+        for lp in a.units.land
+        if lp.type == UnitType.INFANTRY
+    ]
+    assert late_infantry and all(lp.move == 2 for lp in late_infantry)

@@ -7,11 +7,13 @@ import importlib.util
 import time
 import tomllib
 from collections import Counter, deque
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from engine.hexmap import HexMap, Kind, Side
+from engine.hexgrid import DIRECTIONS, NO_HEX
+from engine.hexmap import HexMap, Kind, Side, Terrain
 from scenarios.world import load_world, world_map_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -432,3 +434,47 @@ def test_the_shipped_map_file_is_canonical_and_its_hash_is_the_map_digest() -> N
     hexmap = load_world()
     assert hexmap.to_bytes() == data
     assert hexmap.digest() == hashlib.sha256(data).hexdigest()
+
+
+def _by_hexside(world: HexMap, steps: Callable[[int, int, int], bool]) -> list[tuple[int, ...]]:
+    """A neighbour table written hexside by hexside, as the rules read: the reference the
+    map's array-built tables must equal."""
+    nbr = world.neighbours
+    return [
+        tuple(nbr[h * 6 + d] for d in DIRECTIONS if nbr[h * 6 + d] != NO_HEX and steps(h, d, nbr[h * 6 + d]))
+        for h in range(world.size)
+    ]
+
+
+def test_neighbour_tables_follow_their_hexside_rules(world: HexMap) -> None:
+    kind, terrain = world.kind, world.terrain
+
+    def land(h: int) -> bool:
+        return kind[h] != Kind.SEA
+
+    def sea(h: int) -> bool:
+        return kind[h] != Kind.LAND and terrain[h] != Terrain.ICECAP
+
+    def icecap(h: int) -> bool:
+        return terrain[h] == Terrain.ICECAP
+
+    land_ways = (Side.LAND, Side.COAST)
+    assert world.land_neighbours == _by_hexside(
+        world, lambda h, d, o: world.side(h, d) in land_ways and land(h) and land(o)
+    )
+    frozen = _by_hexside(
+        world, lambda h, d, o: world.side(h, d) == Side.SEA and land(h) and land(o) and (icecap(h) or icecap(o))
+    )
+    assert world.frozen_neighbours == frozen and any(frozen)
+    sea_ways = (Side.SEA, Side.COAST)
+    links = _by_hexside(world, lambda h, d, o: world.side(h, d) in sea_ways and sea(h) and sea(o))
+    assert world.sea_links == links
+    closed = world.canal_hexes
+    assert closed
+    assert world.sea_neighbours == [
+        () if h in closed else tuple(o for o in row if o not in closed) for h, row in enumerate(links)
+    ]
+    canal_links = {(c.a, c.b) for c in world.canals} | {(c.b, c.a) for c in world.canals}
+    assert world.naval_zoc_neighbours == tuple(
+        tuple(o for o in row if (h, o) not in canal_links) for h, row in enumerate(links)
+    )

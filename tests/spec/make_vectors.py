@@ -131,6 +131,11 @@ class Builder:
         rel = self.put(f"variant/{name}.pbem", data)
         self.case(name, [*self.b(*prefix), rel], reason, about, bad=len(prefix), engine=engine)
 
+    def variant_of(self, name: str, prefix: list[str], data: bytes, reason: str, about: str) -> None:
+        """Files ``prefix`` (paths in the folder) and then one changed file, which is the bad one."""
+        rel = self.put(f"variant/{name}.pbem", data)
+        self.case(name, [*prefix, rel], reason, about, bad=len(prefix))
+
     def valid_variant(self, name: str, prefix: list[int], data: bytes, reason: str, about: str) -> None:
         rel = self.put(f"variant/{name}.pbem", data)
         self.case(name, [*self.b(*prefix), rel], reason, about)
@@ -250,6 +255,178 @@ IDENTITY = _enc((0, 1))  # the neutral point: a key of small order
 
 
 # -- the cases ---------------------------------------------------------------------------------------
+
+
+def endings(v: Builder) -> None:
+    """Resignations, draws and a declined invitation (section 5.5 and the decline file)."""
+    B = v.base
+    r3, r4, r9, r10 = (body_of(B[i])["records"] for i in (3, 4, 9, 10))
+
+    def after(prefix: list[str], *files: tuple[str, bytes]) -> list[str]:
+        return [*prefix, *(v.put(f"variant/{name}.pbem", data) for name, data in files)]
+
+    def state(i: int) -> bytes:
+        return bytes(body_of(B[i])["state"])
+
+    # Axis is to move in file 9, allies in file 10.
+    resign9 = resign(B[9], records=[["resign"]], state=state(8))
+    v.case("resign", after(v.b(*range(9)), ("resign", resign9)), "ok", "axis resigns instead of moving")
+    late = resign(B[10], prev=file_hash(resign9))
+    v.case(
+        "file-after-resignation",
+        after(v.b(*range(9)), ("resign", resign9), ("file-after-resignation", late)),
+        "game-over",
+        "allies move on after axis resigned",
+        bad=10,
+    )
+    v.variant(
+        "record-after-resignation",
+        list(range(9)),
+        resign(B[9], records=[["resign"], *r9], state=state(9)),
+        "game-over",
+        "axis resigns, then moves in the same file",
+    )
+    v.variant(
+        "resignation-signed-by-the-other-key",
+        list(range(9)),
+        signed(raw_body(resign9), "allies"),
+        "signature",
+        "axis's resignation signed with the allies' key",
+    )
+    v.variant(
+        "resignation-out-of-turn",
+        list(range(9)),
+        resign(B[9], side="allies", records=[["resign"]], state=state(8)),
+        "record-out-of-turn",
+        "allies resign where axis is to move: only the engine knows whose turn it is",
+        engine=True,
+    )
+    offer9 = resign(B[9], records=[["offer-draw"], *r9])
+    accept10 = resign(B[10], prev=file_hash(offer9), records=[["accept-draw"]], state=state(9))
+    v.case(
+        "draw-accepted",
+        after(v.b(*range(9)), ("draw-offer", offer9), ("draw-accepted", accept10)),
+        "ok",
+        "axis offers a draw with its moves, allies accept instead of moving",
+    )
+    decline10 = resign(B[10], prev=file_hash(offer9), records=[["decline-draw"], *r10])
+    v.case(
+        "draw-declined",
+        after(v.b(*range(9)), ("draw-offer", offer9), ("draw-declined", decline10)),
+        "ok",
+        "allies decline the offer and move on",
+    )
+    v.variant(
+        "draw-accepted-without-offer",
+        list(range(10)),
+        resign(B[10], records=[["accept-draw"]], state=state(9)),
+        "draw-offer",
+        "allies accept a draw nobody offered",
+    )
+    for name, recs, about in (
+        ("draw-accepted-by-its-author", [["offer-draw"], ["accept-draw"]], "axis accepts its own offer"),
+        ("draw-offered-twice", [["offer-draw"], ["offer-draw"], *r9], "a second offer while one is open"),
+        ("draw-withdrawn-without-offer", [["withdraw-draw"], *r9], "axis withdraws an offer it never made"),
+    ):
+        v.variant(name, list(range(9)), resign(B[9], records=recs, state=state(9)), "draw-offer", about)
+    withdrawn = resign(B[9], records=[["offer-draw"], ["withdraw-draw"], *r9])
+    v.case(
+        "draw-withdrawn",
+        after(
+            v.b(*range(9)), ("draw-withdrawn", withdrawn), ("after-withdrawn", resign(B[10], prev=file_hash(withdrawn)))
+        ),
+        "ok",
+        "axis offers and withdraws in one file; allies move",
+    )
+    # File 3 is axis's list in the clear after the allies' commitment; file 4 opens it.
+    offer3 = resign(B[3], records=[["offer-draw"], *r3])
+    in_progress = resign(B[4], prev=file_hash(offer3), records=[["accept-draw"]], state=state(3))
+    v.case(
+        "draw-accepted-before-the-reveal",
+        after(v.b(0, 1, 2), ("draw-offer-with-clear-list", offer3), ("draw-accepted-before-the-reveal", in_progress)),
+        "record-out-of-turn",
+        "allies have seen axis's list and accept instead of opening their commitment",
+        bad=4,
+    )
+    opened = resign(B[4], prev=file_hash(offer3), records=[r4[0], ["accept-draw"]])
+    v.case(
+        "draw-accepted-after-the-reveal",
+        after(v.b(0, 1, 2), ("draw-offer-with-clear-list", offer3), ("draw-accepted-after-the-reveal", opened)),
+        "ok",
+        "allies open their commitment, then accept",
+    )
+
+    # The invitation of the second game, declined by the invited player (allies).
+    g0 = v.other_game[0]
+    refusal = {"v": 1, "type": "decline", "game": OTHER_GAME, "seq": 1, "prev": file_hash(g0), "side": "allies"}
+    declined = v.put("other-game/declined.pbem", signed(wire.pack(refusal), "allies"))
+    v.case("invitation-declined", ["other-game/00.pbem", declined], "ok", "allies decline the invitation")
+    v.case(
+        "declined-then-joined",
+        ["other-game/00.pbem", declined, "other-game/01.pbem"],
+        "equivocation",
+        "allies decline, then join: two files for position 1",
+        bad=2,
+    )
+    by_creator = v.put("variant/declined-by-creator.pbem", signed(wire.pack(dict(refusal, side="axis")), "axis"))
+    v.case(
+        "declined-by-creator",
+        ["other-game/00.pbem", by_creator],
+        "join-side",
+        "the inviter declines its own invitation",
+        bad=1,
+    )
+    after_decline = {
+        "v": 1,
+        "type": "turn",
+        "game": OTHER_GAME,
+        "seq": 2,
+        "prev": file_hash(signed(wire.pack(refusal), "allies")),
+        "side": "allies",
+        "records": [["commit", bytes(32)]],
+        "state": bytes(32),
+    }
+    late2 = v.put("variant/file-after-decline.pbem", signed(wire.pack(after_decline), "allies"))
+    v.case(
+        "file-after-decline",
+        ["other-game/00.pbem", declined, late2],
+        "game-over",
+        "a turn file after the invitation was declined",
+        bad=2,
+    )
+
+
+BRANCH_GAME = "b4a7c8000001"
+
+
+def branches(v: Builder) -> None:
+    """A branch of the base game after file 8 (axis to move): its invitation and answer."""
+    B = v.base
+    g = body_of(B[0])
+    parent = {"game": g["game"], "seq": 8, "file": file_hash(B[8]), "state": body_of(B[8])["state"]}
+    anchors = {s: hashlib.sha256(f"pbem/vectors/branch/{s}".encode()).digest() for s in turnfile.SIDES}
+    genesis = signed(wire.pack(dict(g, game=BRANCH_GAME, anchor=anchors["axis"], parent=parent)), "axis")
+    join = {
+        "v": 1,
+        "type": "join",
+        "game": BRANCH_GAME,
+        "seq": 1,
+        "prev": file_hash(genesis),
+        "side": "allies",
+        "anchor": anchors["allies"],
+        "chain": g["chain"],
+        "state": parent["state"],
+    }
+    files = [v.put("branch/00.pbem", genesis), v.put("branch/01.pbem", signed(wire.pack(join), "allies"))]
+    v.case("branch", files, "ok", "a new game from the base game's position after file 8")
+    pinned = body_of(B[1])["state"]
+    v.variant_of(
+        "branch-join-state",
+        files[:1],
+        signed(wire.pack(dict(join, state=pinned)), "allies"),
+        "join-state",
+        "the branch's join names the scenario's starting state, not the parent's position",
+    )
 
 
 def build(out: Path) -> list[Case]:
@@ -446,12 +623,12 @@ def build(out: Path) -> list[Case]:
     bad_genesis("genesis-chain-past-limit", "a dice chain of 2^20 + 1", chain=(1 << 20) + 1)
     bad_genesis("genesis-option-list", "an option whose value is a list", options={"x": [1]})
     bad_genesis("genesis-wrong-digest", "scenario data other than the pinned", "scenario-digest", digest="0" * 64)
-    bad_genesis("genesis-wrong-engine", "an engine version other than the pinned", "engine-version", engine="0.2.0")
+    bad_genesis("genesis-wrong-engine", "an engine version other than the pinned", "engine-version", engine="0.1.0")
     bad_genesis("genesis-unknown-scenario", "a scenario nobody ships", "scenario-digest", scenario="1941")
     bad_genesis("genesis-engine-64", "64 code points, not the pinned version", "engine-version", engine="0." + "1" * 62)
     bad_genesis("genesis-engine-65", "65 code points", engine="0." + "1" * 63)
     bad_genesis("genesis-game-id-13", "13 hex characters", game="ea3a178646b10")
-    bad_genesis("genesis-option", "an option: engine 0.1.0 defines none", "options", options={"fog": True})
+    bad_genesis("genesis-option", "an option: engine 0.2.0 defines none", "options", options={"fog": True})
     v.valid_variant(
         "genesis-names-64", [], resign(B[0], names={"axis": "é" * 64, "allies": ""}), "ok", "64 code points"
     )
@@ -519,14 +696,14 @@ def build(out: Path) -> list[Case]:
         list(range(12)),
         "dice-index",
         "the value for event 2 in event 1",
-        records=[["dice", 2, r12[0][2]], r12[1]],
+        records=[["dice", 2, r12[0][2]], *r12[1:]],
     )
     turn(
         "dice-value-wrong",
         list(range(12)),
         "dice-chain",
         "a value off the allies' chain",
-        records=[["dice", 1, bytes(32)], r12[1]],
+        records=[["dice", 1, bytes(32)], *r12[1:]],
     )
     turn(
         "dice-first-by-trigger",
@@ -540,14 +717,14 @@ def build(out: Path) -> list[Case]:
         list(range(12)),
         "dice-chain",
         "the allies' anchor itself",
-        records=[["dice", 1, body_of(B[1])["anchor"]], r12[1]],
+        records=[["dice", 1, body_of(B[1])["anchor"]], *r12[1:]],
     )
     turn(
         "dice-index-2-20",
         list(range(12)),
         "dice-index",
         "index 2^20 passes the schema, but event 1 is being rolled",
-        records=[["dice", 1 << 20, r12[0][2]], r12[1]],
+        records=[["dice", 1 << 20, r12[0][2]], *r12[1:]],
     )
     turn(
         "dice-second-by-first",
@@ -570,6 +747,9 @@ def build(out: Path) -> list[Case]:
     f10 = resign(B[10], seq=11, prev=file_hash(f9b))
     split = [v.put(f"variant/split-turn-{i}.pbem", d) for i, d in enumerate((f9a, f9b, f10))]
     v.case("split-turn", [*v.b(*range(9)), *split], "ok", "axis sends its moves in two files, allies answer")
+
+    endings(v)
+    branches(v)
 
     # Checks only the engine can make.
     turn(

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pbem import audit, exchange, games, protocol, records, spec_verify, turnfile
+from pbem import audit, branch, exchange, games, protocol, records, spec_verify, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace
@@ -50,12 +50,13 @@ CODES = {
     "dice-chain": {"chain"},
     "illegal": {"illegal"},
     "state-mismatch": {"state"},
+    "game-over": {"over"},
+    "draw-offer": {"draw-offer"},
     # Games with a deadline (section 12).
     "time": {"time"},
     "claim-no-deadline": {"claim"},
     "claim-early": {"early"},
     "claim-not-due": {"claim"},
-    "game-over": {"order"},
     "handover-accept": {"signature"},
     "handover-key": {"handover"},
     "handover-not-open": {"handover"},
@@ -72,9 +73,22 @@ def _data(rel: str) -> bytes:
     return gzip.decompress(raw) if rel.endswith(".gz") else raw
 
 
+def _parent_files(first: bytes) -> list[bytes]:
+    """The files a branch's genesis (``first``) needs beside it: its parent's (the base game's)
+    up to the file it names; none for any other case."""
+    try:
+        parent = turnfile.parse(first).body.get("parent")
+    except PbemError:
+        return []
+    return [] if parent is None else [_data(f"base/{i:02d}.pbem") for i in range(parent["seq"] + 1)]
+
+
 def _materialise(case: dict[str, Any], where: Path) -> list[Path]:
-    """The case's files under names that sort in arrival order."""
+    """The case's files under names that sort in arrival order (after a branch's parent files,
+    which a receiver must hold: they sort first and are not part of the verdict)."""
     where.mkdir()
+    for i, data in enumerate(_parent_files(_data(case["files"][0]))):
+        (where / f"000-parent-{i:03d}.pbem").write_bytes(data)
     paths = []
     for i, rel in enumerate(case["files"]):
         p = where / f"{i:03d}-{Path(rel.removesuffix('.gz')).name}"
@@ -152,8 +166,11 @@ def _receiver(files: list[Path], home: Path, ws: Workspace) -> str:
         return "allies"
     with ws.locked():
         tx = Transaction()
-        meta = games._meta(g.game, "axis-bot", "axis", "", "", "allies-bot", g.body["scenario"])
+        meta = games.game_meta(g.game, "axis-bot", "axis", "", "", "allies-bot", g.body["scenario"])
         LocalGame.stage_create(ws, tx, meta, [genesis])
+        if g.parent is not None:  # the creator of a branch verified its position when it made it
+            parent = [turnfile.parse(data) for data in _parent_files(files[0].read_bytes())]
+            LocalGame.stage_base(ws, tx, g.game, branch.verified_base({g.parent["game"]: parent}.get, g.parent))
         ws.commit(tx)
     return "axis"
 

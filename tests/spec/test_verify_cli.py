@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -32,3 +34,15 @@ def test_without_the_option_one_file_is_expected(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["verify", str(OUT / "base" / "00.pbem"), str(OUT / "base" / "01.pbem")])
     assert res.exit_code == 1
     assert "give one turn file" in res.output
+
+
+def test_the_installed_command_line_reads_a_folder(tmp_path: Path) -> None:
+    # The plain command-line reader once took a list of files for a single one.
+    res = subprocess.run(
+        [sys.executable, "-m", "pbem.cli.main", "verify", "--no-engine", str(OUT / "base")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "1 roll seed(s) computed" in res.stdout

@@ -1,0 +1,49 @@
+"""``pbem play``: the game in the browser, served on 127.0.0.1 until Ctrl-C."""
+
+from __future__ import annotations
+
+import webbrowser
+from typing import Annotated
+
+import typer
+
+from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.errors import PbemError
+
+
+@user_errors
+def play(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="Only print the page's address")] = False,
+    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (default: a free one)")] = 0,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """See the map and give every order with the mouse, in a page served on this machine only."""
+    from pbem.localgame import LocalGame
+    from pbem.web.desk import Desk
+    from pbem.web.server import PlayServer
+
+    ws = workspace(ws_path)
+    gid = ws.resolve_game(game)
+    if LocalGame(ws, gid).game() is None:
+        raise PbemError(f"game {gid} has not started: the opponent has not joined yet", "turn")
+    if not 0 <= port < 65536:
+        raise PbemError(f"--port {port}: a port is 0 to 65535", "usage")
+    try:
+        server = PlayServer(Desk(ws, gid), port)
+    except OSError as exc:
+        raise PbemError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}", "io") from None
+    typer.echo(f"game {gid}: open {server.url}  (Ctrl-C stops)", err=False)
+    if not no_browser:
+        webbrowser.open(server.url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        typer.echo("stopped")
+    finally:
+        server.server_close()
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    app.command("play")(play)

@@ -1,0 +1,319 @@
+"""What the play page asks, answered from the engine and the game store as plain data.
+
+Every answer about the rules is the engine's: the legal orders (``legal_matching``, the
+same search as ``pbem legal``), a hex and the odds of an attack (``hex_report``), the
+map (``board`` drawn by the renderer of ``pbem map``).  Orders go through the same
+functions as ``pbem orders``, ``pbem undo``, ``pbem send`` and ``pbem suggest``, so the
+page can do nothing the command line refuses, and a refusal reads the same.
+
+Nothing secret is in an answer: no key, no passphrase, no turn file; reports are the
+ones ``pbem log`` prints, which hold a sealed list only as "seals their orders".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import api
+from pbem import gamemap, history, protocol, report, turn
+from pbem.errors import PbemError
+from pbem.localgame import LocalGame
+from pbem.protocol import Game
+from pbem.records import Act
+from pbem.rules import refusal_rule
+from pbem.status import awaited, status_line
+from pbem.store import Workspace
+from scenarios import gameview
+
+#: more orders than a person can read: the page is told how many were left out
+MAX_LISTED = 20_000
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which legal orders the page asks for; empty means all."""
+
+    units: tuple[int, ...] = ()
+    places: tuple[str, ...] = ()
+    countries: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+
+def order_words(text: str) -> tuple[list[str], list[int], str]:
+    """The hexes (``COL,ROW``) and units (``#ID``) an order's canonical text names, and
+    the order with its hexes left out: the group the page offers it in ("move #12")."""
+    words = shlex.split(text)
+    hexes = [w for w in words[1:] if _is_hex(w)]
+    units = [int(w[1:]) for w in words[1:] if w.startswith("#") and w[1:].isdigit()]
+    rest = [w if w and " " not in w else shlex.quote(w) for w in words if not _is_hex(w)]
+    return hexes, units, " ".join(rest)
+
+
+def _is_hex(word: str) -> bool:
+    col, comma, row = word.partition(",")
+    return bool(comma) and col.isdigit() and row.isdigit()
+
+
+def parse_window(text: str, grid: Any) -> gameview.Window:
+    """``COL0,ROW0,COL1,ROW1`` as the page got it back with a map (``COL1`` may pass the
+    last column where the window crosses the date line)."""
+    parts = text.split(",")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        raise PbemError(f"'{text[:40]}' is not a window; write COL0,ROW0,COL1,ROW1", "usage")
+    c0, r0, c1, r1 = (int(p) for p in parts)
+    if not (c0 < grid.width and c0 <= c1 < c0 + grid.width and r0 <= r1 < grid.height):
+        raise PbemError(f"window {text} is off the map ({grid.width}x{grid.height})", "usage")
+    return gameview.Window(c0, r0, c1, r1)
+
+
+def window_text(w: gameview.Window) -> str:
+    return f"{w.col0},{w.row0},{w.col1},{w.row1}"
+
+
+class Desk:
+    """One game of a workspace, as the player at this machine sees it."""
+
+    def __init__(self, ws: Workspace, gid: str, home: Path | None = None) -> None:
+        self.ws = ws
+        self.gid = gid
+        self.home = home
+        self._centres: dict[str, tuple[float, dict[str, tuple[float, float]]]] = {}
+        self._reports: tuple[str, list[dict[str, Any]]] | None = None
+        self._position: tuple[str, int, Game] | None = None
+        self._map: api.WorldMap | None = None
+
+    # -- the game now -------------------------------------------------------------------
+
+    def _now(self) -> tuple[LocalGame, turn.Turn, api.GameState]:
+        """The game after my pending orders (a hidden list applied to a copy)."""
+        with self.ws.locked():
+            lg = LocalGame(self.ws, self.gid, self.home)
+            t = turn.my_turn(lg)
+            state = turn.list_draft(t).state if t.pending.sim else t.work.state
+        self._map = state.world.map
+        return lg, t, state
+
+    def _hexmap(self) -> api.WorldMap:
+        if self._map is None:
+            self._now()
+        assert self._map is not None
+        return self._map
+
+    def _my_move(self, lg: LocalGame, t: turn.Turn) -> bool:
+        exp = protocol.expected(t.work)
+        return exp is not None and exp.side == lg.me and exp.kind in ("act", "commit", "sim")
+
+    def version(self) -> str:
+        """Changes whenever the game's store does (a file imported here or by the mail
+        daemon, an order given from a terminal): the page reloads what it shows then."""
+        digest = hashlib.sha256()
+        root = self.ws.game_dir(self.gid)
+        for path in sorted(_files(root)):
+            st = path.stat()
+            digest.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        return digest.hexdigest()[:16]
+
+    def overview(self) -> dict[str, Any]:
+        """Date, phase, what is awaited, my pending orders and my countries."""
+        lg, t, state = self._now()
+        d = api.decision(state)
+        exp = protocol.expected(t.work)
+        board = api.board(state, lg.me)
+        return {
+            "game": self.gid,
+            "side": lg.me,
+            "seq": t.game.seq,
+            "date": d.when,
+            "phase": report.phase_name(d.phase),
+            "prompt": d.prompt,
+            "awaited": "the game is over" if exp is None else f"{exp.side}: {awaited(exp.kind)}",
+            "my_move": self._my_move(lg, t),
+            "hidden": exp is not None and exp.kind in ("commit", "sim"),
+            "status": status_line(lg, t.work, t.pending),
+            "pending": self._pending(t),
+            "automatic": t.pending.auto,
+            "weather": [f"{zone}: {cond.replace('_', ' ')}" for zone, cond in board.weather],
+            "grounded": list(board.grounded),
+            "countries": [
+                {"name": c.name, "money": c.money, "status": c.status, "to_place": c.to_place}
+                for c in api.summary(state, lg.me).countries
+            ],
+            "winner": board.winner,
+        }
+
+    def _pending(self, t: turn.Turn) -> list[str]:
+        out = []
+        for rec in t.pending.records[t.pending.auto :]:
+            if isinstance(rec, Act):
+                out.append(api.format_action(t.game.state, api.Action.from_wire(rec.action)))
+            else:
+                out.append(f"your orders in the clear ({rec.KIND})")
+        out += [api.format_action(t.work.state, api.Action.from_wire(w)) for w in t.pending.sim or []]
+        return out
+
+    # -- the map ------------------------------------------------------------------------
+
+    def map(self, region: str | None, window: str | None, at: int | None = None) -> dict[str, Any]:
+        """The position (after file ``at``, or now with my pending orders) drawn by the
+        renderer of ``pbem map``, with the window it shows."""
+        lg = LocalGame(self.ws, self.gid, self.home)
+        state = self._now()[2] if at is None else self._after(at).state
+        board = api.board(state, lg.me)
+        if window:
+            w = parse_window(window, board.map.grid)
+        else:
+            w = gamemap.window(board, None if region in (None, "", "front") else region)
+        return {"svg": gameview.render_svg(board, w), "window": window_text(w), "at": at}
+
+    def _after(self, seq: int) -> Game:
+        version = self.version()
+        if self._position is None or self._position[:2] != (version, seq):
+            files = history.workspace_files(self.ws, self.gid)
+            self._position = (version, seq, history.position(files, seq))
+        return self._position[2]
+
+    def centres(self, window: str) -> tuple[float, dict[str, tuple[float, float]]]:
+        """Where the map of ``window`` draws each hex, by its name (``COL,ROW``)."""
+        found = self._centres.get(window)
+        if found is None:
+            hexmap = self._hexmap()
+            scale, by_id = gameview.hex_centres(hexmap, parse_window(window, hexmap.grid))
+            found = (scale, {hexmap.grid.label(h): xy for h, xy in by_id.items()})
+            self._centres = {window: found}  # a page shows one window at a time
+        return found
+
+    def hex_at(self, window: str, x: float, y: float) -> str | None:
+        """The hex drawn under the point (``x``, ``y``) of the map of ``window``."""
+        scale, centres = self.centres(window)
+        best = min(centres.items(), key=lambda kv: (kv[1][0] - x) ** 2 + (kv[1][1] - y) ** 2, default=None)
+        if best is None or (best[1][0] - x) ** 2 + (best[1][1] - y) ** 2 > scale**2:
+            return None
+        return best[0]
+
+    # -- looking ------------------------------------------------------------------------
+
+    def hex_info(self, where: str, attackers: Iterable[int] = ()) -> dict[str, Any]:
+        """``pbem hex``: terrain, control, installations, units, and the odds of an attack
+        on it (by ``attackers`` when given)."""
+        lg, _, state = self._now()
+        try:
+            r = api.hex_report(state, lg.me, where, tuple(attackers))
+        except api.OrderError as exc:
+            raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
+        odds = None
+        if r.odds is not None:
+            o = r.odds
+            odds = {
+                "attackers": list(o.attackers),
+                "barred": list(o.barred),
+                "attack": o.attack,
+                "defence": o.defence,
+                "ratio": o.ratio,
+                "defender_loses": o.defender_loses,
+                "attackers_eliminated": o.attackers_eliminated,
+                "notes": list(o.notes),
+            }
+        return {
+            "hex": r.hex,
+            "city": r.city,
+            "terrain": r.terrain,
+            "territory": r.territory,
+            "controller": r.controller,
+            "control_side": r.control_side,
+            "weather": r.weather,
+            "installations": list(r.installations),
+            "units": [
+                {"label": u.label, "side": u.side, "supply": u.supply, "notes": list(u.notes), "id": _unit_id(u.label)}
+                for u in r.units
+            ],
+            "odds": odds,
+        }
+
+    def odds(self, order: str) -> dict[str, Any]:
+        """The odds and expected result of one attack order, before it is given."""
+        hexes, units, _ = order_words(order)
+        if not order.startswith("attack") or not hexes:
+            raise PbemError(f"'{order[:60]}' is not an attack order", "usage")
+        return self.hex_info(hexes[0], units)
+
+    def legal(self, flt: Filter, window: str | None) -> dict[str, Any]:
+        """The legal orders that match ``flt`` (``pbem legal``), each with the hexes it names
+        and, for the hexes on the map of ``window``, where they are drawn."""
+        lg, t, state = self._now()
+        if not self._my_move(lg, t):
+            return {"orders": [], "left_out": 0, "marks": {}, "scale": 0}
+        try:
+            found = api.legal_matching(
+                state, lg.me, units=flt.units, places=flt.places, countries=flt.countries, kinds=flt.kinds
+            )
+        except api.OrderError as exc:
+            raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
+        texts = [api.format_action(state, a) for a in found]
+        if not flt.units and not flt.countries and (not flt.kinds or "stand" in flt.kinds):
+            # Standing orders are accepted in any decision and kept out of the legal list.
+            places = {"{},{}".format(*_col_row(p)) for p in flt.places}
+            for a in api.standing_orders(state, lg.me):
+                text = api.format_action(state, a)
+                if not places or set(order_words(text)[0]) & places:
+                    texts.append(text)
+        scale, centres = self.centres(window) if window else (0.0, {})
+        orders, marks = [], {}
+        for text in texts[:MAX_LISTED]:
+            hexes, _, group = order_words(text)
+            orders.append({"text": text, "group": group, "hexes": hexes})
+            marks.update({h: centres[h] for h in hexes if h in centres})
+        return {"orders": orders, "left_out": max(0, len(texts) - MAX_LISTED), "marks": marks, "scale": scale}
+
+    # -- orders -------------------------------------------------------------------------
+
+    def give(self, lines: list[str], force: bool = False) -> str:
+        """``pbem orders``: all the lines or none."""
+        return turn.orders(self.ws, self.gid, lines, self.home, force)
+
+    def undo(self) -> str:
+        return turn.undo(self.ws, self.gid, self.home)
+
+    def send(self, force: bool = False) -> str:
+        """``pbem send``: the sealed file goes to outbox/, where the mail daemon takes it."""
+        path = turn.send(self.ws, self.gid, self.home, force)
+        return f"sealed {path.name} into outbox/"
+
+    def suggestion(self) -> str:
+        """``pbem suggest``: the computer player's proposal as an order list to edit."""
+        return turn.suggest(self.ws, self.gid, self.home)
+
+    # -- what happened ------------------------------------------------------------------
+
+    def reports(self) -> list[dict[str, Any]]:
+        """The report of every file (``pbem log``), re-executed and verified once per change."""
+        version = self.version()
+        if self._reports is None or self._reports[0] != version:
+            files = history.workspace_files(self.ws, self.gid)
+            self._reports = (version, [{"seq": r.seq, "side": r.side, "text": r.text()} for r in report.reports(files)])
+        return self._reports[1]
+
+
+def _files(root: Path) -> Iterable[Path]:
+    for entry in os.scandir(root):
+        if entry.is_dir(follow_symlinks=False):
+            yield from _files(Path(entry.path))
+        elif entry.name not in ("lock", "journal"):
+            yield Path(entry.path)
+
+
+def _unit_id(label: str) -> int | None:
+    first = label.split(" ", 1)[0]
+    return int(first[1:]) if first.startswith("#") and first[1:].isdigit() else None
+
+
+def _col_row(place: str) -> tuple[int, int]:
+    if not _is_hex(place):
+        raise PbemError(f"'{place[:40]}' is not a hex; write COL,ROW", "usage")
+    col, _, row = place.partition(",")
+    return int(col), int(row)

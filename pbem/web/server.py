@@ -1,0 +1,232 @@
+"""The HTTP side of ``pbem play``: the standard library's threading HTTP server on
+127.0.0.1, a random token on every request, and no request from another site.
+
+Why these checks: any web page the player opens can make the browser send requests to
+127.0.0.1, and a DNS name pointed at 127.0.0.1 can make them look same-origin.  So a
+request must name this server exactly in ``Host``, must not come from another origin
+(``Origin``, ``Sec-Fetch-Site``), must carry the token printed in the URL, and an order
+must come as JSON (which a plain cross-site form cannot send).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import sys
+import threading
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from pbem.errors import PbemError
+from pbem.web.desk import Desk, Filter
+
+HOST = "127.0.0.1"
+MAX_BODY = 1 << 20
+STATIC = {
+    "/static/play.js": "application/javascript; charset=utf-8",
+    "/static/play.css": "text/css; charset=utf-8",
+}
+HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "frame-ancestors 'none'",
+}
+
+Query = dict[str, list[str]]
+
+
+class Refused(Exception):
+    """A request this server does not answer (403), with why."""
+
+
+def _static(name: str) -> bytes:
+    return resources.files("pbem.web").joinpath("static", name).read_bytes()
+
+
+class PlayServer(ThreadingHTTPServer):
+    """Serves one game's page; ``url`` (with the token) is the only way in."""
+
+    daemon_threads = True
+
+    def __init__(self, desk: Desk, port: int = 0) -> None:
+        super().__init__((HOST, port), _Handler)
+        self.desk = desk
+        self.token = secrets.token_urlsafe(24)
+        # One request at a time reaches the game: the store is one player's.
+        self.lock = threading.Lock()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A page closed before its answer came is no error; anything else is one line."""
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, ConnectionError):
+            print(f"pbem play: {type(exc).__name__}: {exc}"[:300], file=sys.stderr)
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}/?token={self.token}"
+
+    def check(self, method: str, headers: Any, query: Query) -> None:
+        """Refuse a request from anywhere but this server's own page."""
+        hosts = {f"{HOST}:{self.port}", f"localhost:{self.port}"}
+        if headers.get("Host", "") not in hosts:
+            raise Refused("unknown host")
+        origin = headers.get("Origin")
+        if origin is not None and origin not in {f"http://{h}" for h in hosts}:
+            raise Refused("cross-origin request")
+        if headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+            raise Refused("cross-site request")
+        given = headers.get("X-Pbem-Token") or (query.get("token") or [""])[0]
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
+            raise Refused("missing or wrong token")
+        if method == "POST" and headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
+            raise Refused("orders come as JSON")
+
+
+def _one(query: Query, name: str) -> str | None:
+    values = query.get(name)
+    return values[0] if values else None
+
+
+def _ints(query: Query, name: str) -> tuple[int, ...]:
+    out = []
+    for v in query.get(name, []):
+        for part in v.split(","):
+            digits = part.strip().removeprefix("#")
+            if digits:
+                if not digits.isdigit():
+                    raise PbemError(f"'{part[:20]}' is not a unit number", "usage")
+                out.append(int(digits))
+    return tuple(out)
+
+
+def _number(text: str | None, what: str) -> float:
+    try:
+        return float(text or "")
+    except ValueError:
+        raise PbemError(f"{what} must be a number", "usage") from None
+
+
+def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
+    def at(q: Query) -> Any:
+        return {"hex": desk.hex_at(_one(q, "window") or "", _number(_one(q, "x"), "x"), _number(_one(q, "y"), "y"))}
+
+    def map_(q: Query) -> Any:
+        seq = _one(q, "at")
+        if seq is not None and not seq.isdigit():
+            raise PbemError("at must be a file number", "usage")
+        return desk.map(_one(q, "region"), _one(q, "window"), None if seq is None else int(seq))
+
+    def legal(q: Query) -> Any:
+        flt = Filter(_ints(q, "unit"), tuple(q.get("place", [])), tuple(q.get("country", [])), tuple(q.get("kind", [])))
+        return desk.legal(flt, _one(q, "window"))
+
+    return {
+        "/api/version": lambda q: {"version": desk.version()},
+        "/api/overview": lambda q: desk.overview(),
+        "/api/map": map_,
+        "/api/at": at,
+        "/api/hex": lambda q: desk.hex_info(_one(q, "where") or "", _ints(q, "attackers")),
+        "/api/odds": lambda q: desk.odds(_one(q, "order") or ""),
+        "/api/legal": legal,
+        "/api/suggestion": lambda q: {"text": desk.suggestion()},
+        "/api/reports": lambda q: {"reports": desk.reports()},
+    }
+
+
+def _post_routes(desk: Desk) -> dict[str, Callable[[dict[str, Any]], Any]]:
+    def orders(body: dict[str, Any]) -> Any:
+        lines = body.get("lines")
+        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+            raise PbemError("orders come as a list of lines", "usage")
+        return {"message": desk.give(lines, bool(body.get("force")))}
+
+    return {
+        "/api/orders": orders,
+        "/api/undo": lambda body: {"message": desk.undo()},
+        "/api/send": lambda body: {"message": desk.send(bool(body.get("force")))},
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: PlayServer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the terminal shows the URL and errors, not every request."""
+
+    def _reply(self, status: int, body: bytes, ctype: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in HEADERS.items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _json(self, status: int, doc: Any) -> None:
+        self._reply(status, json.dumps(doc, ensure_ascii=False).encode(), "application/json; charset=utf-8")
+
+    def _handle(self, method: str) -> None:
+        parts = urlsplit(self.path)
+        query = parse_qs(parts.query)
+        try:
+            self.server.check(method, self.headers, query)
+        except Refused as exc:
+            self._json(HTTPStatus.FORBIDDEN, {"error": f"refused: {exc}"})
+            return
+        path = parts.path
+        if method == "GET" and path == "/":
+            page = _static("index.html").replace(b"{{token}}", self.server.token.encode())
+            self._reply(HTTPStatus.OK, page, "text/html; charset=utf-8")
+            return
+        if method == "GET" and path in STATIC:
+            self._reply(HTTPStatus.OK, _static(path.rsplit("/", 1)[1]), STATIC[path])
+            return
+        try:
+            if method == "GET" and path in (gets := _get_routes(self.server.desk)):
+                with self.server.lock:
+                    doc = gets[path](query)
+            elif method == "POST" and path in (posts := _post_routes(self.server.desk)):
+                body = self._body()
+                with self.server.lock:
+                    doc = posts[path](body)
+            else:
+                self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {path[:80]}"})
+                return
+        except PbemError as exc:
+            self._json(HTTPStatus.BAD_REQUEST, {"error": str(exc), "rule": exc.rule, "code": exc.code})
+            return
+        except Exception as exc:  # one line for the page, as the command line prints it
+            line = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": f"internal error: {line}"})
+            return
+        self._json(HTTPStatus.OK, doc)
+
+    def _body(self) -> dict[str, Any]:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            raise PbemError("request too large", "usage")
+        try:
+            doc = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            raise PbemError("the request is not JSON", "usage") from None
+        if not isinstance(doc, dict):
+            raise PbemError("the request is not a JSON object", "usage")
+        return doc
+
+    def do_GET(self) -> None:
+        self._handle("GET")
+
+    def do_POST(self) -> None:
+        self._handle("POST")

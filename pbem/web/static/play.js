@@ -1,0 +1,476 @@
+// The play page: shows what the server says and sends orders.  No rule of the game is
+// decided here: which orders exist, where a unit may go, the odds, refusals - all come
+// from the engine through the server.  This file only draws, pans, zooms and asks.
+"use strict";
+
+const TOKEN = document.querySelector('meta[name="pbem-token"]').content;
+const $ = (id) => document.getElementById(id);
+
+const view = {
+  window: "",        // the hexes the map shows, as the server named them
+  box: null,         // the SVG viewBox now [x, y, w, h]
+  full: null,        // the whole picture [0, 0, w, h]
+  at: null,          // a file number when looking at history, null for now
+  version: "",
+  seq: 1,
+  myMove: false,
+  side: "",
+  orders: [],        // the legal orders on offer (from the engine), with their hexes
+  marks: {},         // hex -> [x, y] where the map draws it
+  scale: 0,
+  attack: null,      // an attack order waiting for confirmation
+};
+
+async function ask(path, params = {}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (Array.isArray(v)) v.forEach((x) => q.append(k, x));
+    else if (v !== null && v !== undefined && v !== "") q.append(k, v);
+  }
+  const r = await fetch(`${path}?${q}`, { headers: { "X-Pbem-Token": TOKEN } });
+  return answer(r);
+}
+
+async function post(path, body = {}) {
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "X-Pbem-Token": TOKEN, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return answer(r);
+}
+
+async function answer(r) {
+  const doc = await r.json();
+  if (!r.ok) throw new Error(doc.error || `error ${r.status}`);
+  return doc;
+}
+
+function say(text, kind = "ok") {
+  const m = $("message");
+  m.textContent = text;
+  m.className = text ? kind : "";
+}
+
+async function guarded(fn) {
+  try {
+    await fn();
+  } catch (e) {
+    say(e.message, "error");
+  }
+}
+
+// --- the game now -----------------------------------------------------------------
+
+async function loadOverview() {
+  const o = await ask("/api/overview");
+  $("title").textContent = `game ${o.game} — ${o.side}`;
+  $("when").textContent = `${o.date}, ${o.phase}`;
+  $("awaited").textContent = `awaited: ${o.awaited}`;
+  $("prompt").textContent = o.my_move ? `Your move: ${o.prompt}` : o.status;
+  view.myMove = o.my_move;
+  view.side = o.side;
+  view.seq = o.seq;
+  const h = $("history");
+  h.max = String(o.seq);
+  if (view.at === null) h.value = String(o.seq);
+  $("historyseq").textContent = view.at === null ? `${o.seq} (now)` : String(view.at);
+  const pending = $("pending");
+  pending.replaceChildren(...o.pending.map((t) => li(t)));
+  if (!o.pending.length) pending.replaceChildren(li(o.my_move ? "no orders yet" : "nothing pending"));
+  const weather = o.weather.join("; ") + (o.grounded.length ? `; aircraft grounded: ${o.grounded.join(", ")}` : "");
+  const countries = o.countries.map((c) => `${c.name}: ${c.money} money, ${c.status}; to place: ${c.to_place}`);
+  $("countries").replaceChildren(...[`weather: ${weather}`, ...countries].map((t) => para(t)));
+  const sel = $("country");
+  if (sel.options.length <= 1) {
+    for (const c of o.countries) sel.append(new Option(c.name, c.name));
+  }
+  for (const id of ["undo", "pass", "send", "give", "fill", "find"]) $(id).disabled = !o.my_move && id !== "send";
+}
+
+function li(text) {
+  const e = document.createElement("li");
+  e.textContent = text;
+  return e;
+}
+
+function para(text) {
+  const e = document.createElement("p");
+  e.textContent = text;
+  return e;
+}
+
+// --- the map ----------------------------------------------------------------------
+
+let mapAsked = 0;
+
+async function loadMap(keepWindow) {
+  const params = { at: view.at };
+  if (keepWindow && view.window) params.window = view.window;
+  else params.region = $("region").value;
+  const asked = ++mapAsked;
+  const m = await ask("/api/map", params);
+  if (asked !== mapAsked) return; // a later request (another region, a newer position) wins
+  const doc = new DOMParser().parseFromString(m.svg, "image/svg+xml");
+  const svg = document.importNode(doc.documentElement, true);
+  const sameWindow = view.window === m.window && view.box;
+  view.window = m.window;
+  view.full = [0, 0, parseFloat(svg.getAttribute("width")), parseFloat(svg.getAttribute("height"))];
+  if (!sameWindow) view.box = view.full.slice();
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  const marks = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  marks.id = "marks";
+  svg.append(marks);
+  $("map").replaceChildren(svg);
+  $("map").classList.toggle("history", view.at !== null);
+  applyBox();
+  drawMarks();
+}
+
+function svgEl() {
+  return $("map").querySelector("svg");
+}
+
+function applyBox() {
+  const svg = svgEl();
+  if (svg && view.box) svg.setAttribute("viewBox", view.box.map((v) => v.toFixed(1)).join(" "));
+}
+
+function toSvg(ev) {
+  const svg = svgEl();
+  const p = svg.createSVGPoint();
+  p.x = ev.clientX;
+  p.y = ev.clientY;
+  return p.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+function zoom(factor, centre) {
+  const [x, y, w, h] = view.box;
+  const c = centre || { x: x + w / 2, y: y + h / 2 };
+  const nw = Math.min(view.full[2] * 2, Math.max(60, w * factor));
+  const nh = (h * nw) / w;
+  view.box = [c.x - ((c.x - x) * nw) / w, c.y - ((c.y - y) * nh) / h, nw, nh];
+  applyBox();
+}
+
+function drawMarks(picked) {
+  const g = $("marks");
+  if (!g) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const out = [];
+  for (const [hex, [x, y]] of Object.entries(view.marks)) {
+    const c = document.createElementNS(ns, "circle");
+    c.setAttribute("cx", x);
+    c.setAttribute("cy", y);
+    c.setAttribute("r", Math.max(4, view.scale * 0.42));
+    c.setAttribute("class", hex === picked ? "picked" : "mark");
+    c.dataset.hex = hex;
+    out.push(c);
+  }
+  g.replaceChildren(...out);
+}
+
+function setupMap() {
+  const map = $("map");
+  let drag = null;
+  map.addEventListener("pointerdown", (ev) => {
+    if (!view.box) return;
+    drag = { x: ev.clientX, y: ev.clientY, box: view.box.slice(), moved: false };
+  });
+  map.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    const dx = ev.clientX - drag.x;
+    const dy = ev.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
+    if (!drag.moved) return;
+    map.classList.add("dragging");
+    const rect = map.getBoundingClientRect();
+    const k = Math.max(drag.box[2] / rect.width, drag.box[3] / rect.height);
+    view.box = [drag.box[0] - dx * k, drag.box[1] - dy * k, drag.box[2], drag.box[3]];
+    applyBox();
+  });
+  map.addEventListener("pointerup", (ev) => {
+    const wasDrag = drag && drag.moved;
+    drag = null;
+    map.classList.remove("dragging");
+    if (!wasDrag && svgEl()) guarded(() => clicked(ev));
+  });
+  map.addEventListener("wheel", (ev) => {
+    if (!view.box) return;
+    ev.preventDefault();
+    zoom(ev.deltaY > 0 ? 1.25 : 0.8, toSvg(ev));
+  }, { passive: false });
+  $("zoomin").onclick = () => zoom(0.8);
+  $("zoomout").onclick = () => zoom(1.25);
+  $("fit").onclick = () => { view.box = view.full.slice(); applyBox(); };
+  $("region").onchange = () => guarded(async () => { view.window = ""; clearSelection(); await loadMap(false); });
+}
+
+// --- clicking: look, select, order ------------------------------------------------------
+
+async function clicked(ev) {
+  const mark = ev.target.closest("circle.mark");
+  const counter = ev.target.closest("g.unit");
+  let hex = mark ? mark.dataset.hex : counter ? counter.dataset.hex : null;
+  if (!hex) {
+    const p = toSvg(ev);
+    hex = (await ask("/api/at", { window: view.window, x: p.x.toFixed(1), y: p.y.toFixed(1) })).hex;
+  }
+  if (!hex) return;
+  if (view.at === null && view.orders.some((o) => o.hexes.includes(hex))) {
+    await chooseAt(hex);
+    return;
+  }
+  await showHex(hex);
+  if (view.at !== null || !view.myMove) return;
+  if (counter && counter.dataset.side === view.side) await selectUnit(Number(counter.dataset.unit));
+  else await offer({ place: hex }, `orders naming ${hex}`);
+}
+
+async function showHex(hex, attackers) {
+  const r = await ask("/api/hex", { where: hex, attackers: attackers ? attackers.join(",") : "" });
+  const box = $("hexinfo");
+  const head = `${r.hex}${r.city ? ` [${r.city}]` : ""}: ${r.terrain}${r.territory ? `, ${r.territory}` : ""}; weather: ${r.weather}`;
+  const lines = [para(head)];
+  if (r.controller) lines.push(para(`controlled by ${r.controller} (${r.control_side})`));
+  lines.push(para(`installations: ${r.installations.length ? r.installations.join(", ") : "none"}`));
+  const units = document.createElement("ul");
+  for (const u of r.units) {
+    const e = li(`${u.side} ${u.label}${u.notes.length ? ` (${u.notes.join(", ")})` : ""}: ${u.supply}`);
+    e.className = "unitline";
+    if (u.id !== null && view.myMove && view.at === null) {
+      e.classList.add("mine");
+      e.title = "select this unit";
+      e.onclick = () => guarded(() => selectUnit(u.id));
+    }
+    units.append(e);
+  }
+  lines.push(para(r.units.length ? `units (${r.units.length}):` : "units: none"), units);
+  if (r.odds) lines.push(oddsBox(r.odds, "if you attacked now with every adjacent unit"));
+  box.replaceChildren(...lines);
+  return r;
+}
+
+function oddsBox(o, title) {
+  const d = document.createElement("div");
+  d.className = "odds";
+  const parts = [para(title + ":")];
+  if (o.attackers.length) {
+    parts.push(para(`attack ${o.attack} against defence ${o.defence}: odds ${o.ratio}`));
+    parts.push(para(`expected: the defender loses at least 1 point with chance ${pct(o.defender_loses)}; ` +
+      `every attacker is eliminated with chance ${pct(o.attackers_eliminated)}`));
+    parts.push(para(`attackers: ${o.attackers.join(", ")}`));
+  } else {
+    parts.push(para(`none of your units may attack it now (defence ${o.defence})`));
+  }
+  if (o.notes.length) parts.push(para(`modifiers: ${o.notes.join(", ")}`));
+  for (const b of o.barred) parts.push(para(`cannot attack: ${b}`));
+  d.append(...parts);
+  return d;
+}
+
+function pct(x) {
+  return `${Math.round(x * 100)}%`;
+}
+
+async function offer(filter, title) {
+  const r = await ask("/api/legal", { ...filter, window: view.window });
+  view.orders = r.orders;
+  view.marks = r.marks;
+  view.scale = r.scale;
+  view.attack = null;
+  $("odds").replaceChildren();
+  $("selection").textContent = r.orders.length
+    ? `${title}: ${r.orders.length} legal order(s)${r.left_out ? ` (${r.left_out} more not listed)` : ""}` +
+      (Object.keys(r.marks).length ? "; click a lit hex" : "")
+    : `${title}: no legal order`;
+  drawMarks();
+  if (filter.place) {
+    // every order here names the hex clicked: offer them one by one
+    $("groups").replaceChildren();
+    showChoices(r.orders.slice(0, 200));
+  } else {
+    showGroups();
+    $("choices").replaceChildren();
+  }
+}
+
+async function selectUnit(id) {
+  await offer({ unit: id }, `unit #${id}`);
+}
+
+function showGroups() {
+  const groups = new Map();
+  for (const o of view.orders) {
+    if (!groups.has(o.group)) groups.set(o.group, []);
+    groups.get(o.group).push(o);
+  }
+  const items = [];
+  for (const [group, orders] of groups) {
+    const b = document.createElement("button");
+    b.className = "group";
+    b.textContent = orders.length > 1 || orders[0].hexes.length ? `${group} (${orders.length})` : orders[0].text;
+    b.onclick = () => guarded(async () => {
+      if (orders.length === 1 && !orders[0].hexes.length) {
+        await pick(orders[0]);
+        return;
+      }
+      view.orders = orders;
+      view.marks = Object.fromEntries(Object.entries(view.marks).filter(([h]) => orders.some((o) => o.hexes.includes(h))));
+      for (const x of document.querySelectorAll("button.group")) x.classList.remove("chosen");
+      b.classList.add("chosen");
+      drawMarks();
+      // a long list says no more than the lit hexes do
+      showChoices(orders.length <= 12 ? orders : []);
+    });
+    const e = document.createElement("li");
+    e.append(b);
+    items.push(e);
+  }
+  $("groups").replaceChildren(...items.slice(0, 400));
+}
+
+function showChoices(orders) {
+  const items = orders.map((o) => {
+    const b = document.createElement("button");
+    b.className = "order";
+    b.textContent = o.text;
+    b.onclick = () => guarded(() => pick(o));
+    const e = document.createElement("li");
+    e.append(b);
+    return e;
+  });
+  $("choices").replaceChildren(...items);
+}
+
+async function chooseAt(hex) {
+  const here = view.orders.filter((o) => o.hexes.includes(hex));
+  drawMarks(hex);
+  await showHex(hex);
+  if (here.length === 1) await pick(here[0]);
+  else showChoices(here);
+}
+
+async function pick(order) {
+  if (order.text.startsWith("attack ")) {
+    const r = await ask("/api/odds", { order: order.text });
+    view.attack = order.text;
+    const confirm = document.createElement("button");
+    confirm.id = "confirm";
+    confirm.textContent = `Confirm: ${order.text}`;
+    confirm.onclick = () => guarded(async () => { await give([order.text]); });
+    $("odds").replaceChildren(oddsBox(r.odds, `odds of ${order.text}`), confirm);
+    return;
+  }
+  await give([order.text]);
+}
+
+async function give(lines, force) {
+  const r = await post("/api/orders", { lines, force: force ?? $("force").checked });
+  say(r.message);
+  await afterOrder();
+}
+
+function clearSelection() {
+  view.orders = [];
+  view.marks = {};
+  view.attack = null;
+  $("choices").replaceChildren();
+  $("groups").replaceChildren();
+  $("odds").replaceChildren();
+  drawMarks();
+}
+
+async function afterOrder() {
+  clearSelection();
+  $("selection").textContent = "Order given. Click a counter or a hex for the next one.";
+  await refresh(true);
+}
+
+// --- my turn: undo, pass, send, suggestion ---------------------------------------------
+
+function setupTurn() {
+  $("undo").onclick = () => guarded(async () => { say((await post("/api/undo")).message); await afterOrder(); });
+  $("pass").onclick = () => guarded(() => give(["pass"]));
+  $("send").onclick = () => guarded(async () => {
+    say((await post("/api/send", { force: $("force").checked })).message);
+    await afterOrder();
+  });
+  $("fill").onclick = () => guarded(async () => {
+    say("asking the computer player…");
+    $("orderstext").value = (await ask("/api/suggestion")).text;
+    say("the computer player's proposal is in the box: edit it, then give it");
+  });
+  $("give").onclick = () => guarded(async () => {
+    await give($("orderstext").value.split("\n"));
+    $("orderstext").value = "";
+  });
+  $("find").onclick = () => guarded(async () => {
+    const filter = { country: $("country").value, kind: $("kind").value.trim() };
+    // every order of a movement phase is hundreds of thousands: ask for a part of them
+    if (!filter.country && !filter.kind) say("choose a country or a kind of order first", "error");
+    else await offer(filter, "orders found");
+  });
+  $("history").oninput = () => { $("historyseq").textContent = $("history").value; };
+  $("history").onchange = () => guarded(async () => {
+    const n = Number($("history").value);
+    view.at = n >= view.seq ? null : n;
+    clearSelection();
+    await loadMap(true);
+    await loadOverview();
+    await showReport(n);
+  });
+  $("now").onclick = () => guarded(async () => { view.at = null; await refresh(true); });
+}
+
+async function showReport(seq) {
+  const reports = (await ask("/api/reports")).reports;
+  let shown;
+  if (seq !== undefined) {
+    shown = reports.filter((r) => r.seq === seq);
+  } else {
+    // what happened since my last file: the opponent's turn
+    const side = $("title").textContent.split("— ")[1];
+    const mine = reports.filter((r) => r.side === side).map((r) => r.seq);
+    const last = mine.length ? Math.max(...mine) : 0;
+    shown = reports.filter((r) => r.seq > last);
+    if (!shown.length) shown = reports.slice(-1);
+  }
+  $("report").textContent = shown.map((r) => r.text).join("\n");
+}
+
+// --- keeping up with the game ------------------------------------------------------------
+
+async function refresh(keepWindow) {
+  view.version = (await ask("/api/version")).version;
+  await loadOverview();
+  await loadMap(keepWindow);
+  await showReport(view.at === null ? undefined : view.at);
+}
+
+async function poll() {
+  try {
+    const v = (await ask("/api/version")).version;
+    $("live").classList.remove("stale");
+    if (v !== view.version) {
+      view.version = v;
+      if (view.at === null) {
+        clearSelection();
+        await refresh(true);
+        $("live").textContent = `live: updated at ${new Date().toLocaleTimeString()}`;
+      }
+    }
+  } catch (e) {
+    $("live").classList.add("stale");
+  }
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  setupMap();
+  setupTurn();
+  guarded(async () => {
+    await refresh(false);
+    setInterval(poll, 2000);
+  });
+});

@@ -1,0 +1,31 @@
+"""Solo analysis branches: the computer plays the other side here, through real files."""
+
+from __future__ import annotations
+
+from pbem import branch, protocol, solo, turn
+from pbem.localgame import LocalGame
+from tests.protocol.conftest import Duo
+from tests.protocol.test_branch import branch_point
+
+
+def test_a_solo_branch_is_played_against_the_computer(duo: Duo) -> None:
+    duo.play_until(lambda d: d.game("axis").seq >= 8)
+    p = duo.axis
+    gid, said = solo.start(p.ws, branch.store_source(p.ws), duo.gid, branch_point(duo), "axis-p", home=p.home)
+    assert said, "the computer's join was not applied"
+    mine = LocalGame(p.ws, gid, p.home)
+    assert mine.meta["solo"] is True and mine.base() is not None
+    computer_ws, computer_home = solo._computer(p.ws, gid)
+    for _ in range(4):
+        game = mine.game()
+        assert game is not None
+        exp = protocol.expected(turn.my_turn(mine).work)
+        assert exp is not None and exp.side == "axis", "the computer kept the move"
+        turn.bot_play(p.ws, gid, home=p.home)
+        solo.answer(p.ws, gid, p.home)
+    # Both stores hold the same verified history, and nothing of it waits to be mailed.
+    theirs = LocalGame(computer_ws, gid, computer_home).game()
+    game = mine.game()
+    assert theirs is not None and game is not None and theirs.hashes == game.hashes
+    assert game.seq > 4
+    assert not list(p.ws.outbox.glob(f"{gid}-*")) and not list(computer_ws.outbox.glob(f"{gid}-*"))

@@ -1,0 +1,72 @@
+"""A 1939 game between a person (the axis, at the play page) and the bot (the allies),
+files carried between their workspaces as the README's "against the bot, by files" does."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pbem import protocol, turn
+from pbem.localgame import LocalGame
+from pbem.web.desk import Desk
+from pbem.web.server import PlayServer
+from tests.protocol.conftest import Duo, make_duo
+
+DECISIONS = ("act", "commit", "sim")
+
+
+def awaits(duo: Duo, side: str) -> bool:
+    """Whether ``side`` has a decision to make (automatic records aside)."""
+    p = duo.player(side)
+    exp = protocol.expected(turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work)
+    return exp is not None and exp.side == side and exp.kind in DECISIONS
+
+
+def bot_answers(duo: Duo, rounds: int = 40) -> None:
+    """Carry the axis files to the bot, let it play, carry its files back, until the axis
+    has a decision to make."""
+    for _ in range(rounds):
+        for res in duo.deliver("allies"):
+            assert res.status in ("applied", "duplicate"), res.message
+        if awaits(duo, "allies"):
+            turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+        for res in duo.deliver("axis"):
+            assert res.status in ("applied", "duplicate"), res.message
+        if awaits(duo, "axis"):
+            return
+    raise AssertionError("the axis never got a decision to make")
+
+
+@pytest.fixture(scope="module")
+def game_1939(tmp_path_factory: pytest.TempPathFactory) -> Duo:
+    """A 1939 game where the axis (the person) is to declare war."""
+    duo = make_duo(tmp_path_factory.mktemp("game"), "1939")
+    bot_answers(duo)
+    return duo
+
+
+def serve(duo: Duo) -> tuple[PlayServer, threading.Thread]:
+    server = PlayServer(Desk(duo.axis.ws, duo.gid, duo.axis.home))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return server, thread
+
+
+@pytest.fixture(scope="module")
+def server(game_1939: Duo) -> Iterator[PlayServer]:
+    s, thread = serve(game_1939)
+    yield s
+    s.shutdown()
+    s.server_close()
+    thread.join(5)
+
+
+def read_only(duo: Duo) -> dict[str, bytes]:
+    """Every file of both players' stores and homes (to show a request changed nothing)."""
+    out = {}
+    for root in (duo.axis.ws.root, duo.axis.home):
+        out.update({str(p): p.read_bytes() for p in sorted(Path(root).rglob("*")) if p.is_file() and p.name != "lock"})
+    return out

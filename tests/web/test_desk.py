@@ -1,0 +1,77 @@
+"""What the page is told (pbem/web/desk.py): orders split into hexes and groups, the
+hex under a point of the map, history, reports, and the map of the game as it stands."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import api
+from pbem.errors import PbemError
+from pbem.web.desk import Desk, Filter, order_words, parse_window
+from scenarios import gameview
+from tests.protocol.conftest import Duo
+
+
+@pytest.fixture(scope="module")
+def desk(game_1939: Duo) -> Desk:
+    return Desk(game_1939.axis.ws, game_1939.gid, game_1939.axis.home)
+
+
+def test_an_order_names_its_hexes_and_units_and_its_group_leaves_the_hexes_out() -> None:
+    assert order_words("move #254 166,48") == (["166,48"], [254], "move #254")
+    assert order_words("attack 164,50 #256 #258") == (["164,50"], [256, 258], "attack #256 #258")
+    assert order_words("place_land Germany armor 5 10 164,54") == (["164,54"], [], "place_land Germany armor 5 10")
+    assert order_words("declare 'Costa Rica'") == ([], [], "declare 'Costa Rica'")
+
+
+def test_a_window_is_checked_against_the_map() -> None:
+    grid = api.new_game("1939").world.map.grid
+    assert parse_window("290,10,309,40", grid) == gameview.Window(290, 10, 309, 40)  # across the date line
+    for bad in ("1,2,3", "a,b,c,d", f"{grid.width},0,{grid.width + 1},1", "10,40,20,30", "5,0,4,1"):
+        with pytest.raises(PbemError):
+            parse_window(bad, grid)
+
+
+def test_the_hex_under_a_point_is_the_one_drawn_there(desk: Desk) -> None:
+    m = desk.map("europe", None)
+    assert 'data-date="1939-09"' in m["svg"]
+    scale, centres = desk.centres(m["window"])
+    for label in ("170,50", "157,49"):
+        x, y = centres[label]
+        assert desk.hex_at(m["window"], x, y) == label
+        assert desk.hex_at(m["window"], x + scale * 0.3, y) == label
+    assert desk.hex_at(m["window"], -500, -500) is None
+
+
+def test_legal_orders_come_with_where_their_hexes_are_drawn(desk: Desk, game_1939: Duo) -> None:
+    window = desk.map("europe", None)["window"]
+    found = desk.legal(Filter(kinds=("declare",)), window)
+    texts = [o["text"] for o in found["orders"]]
+    assert "declare Poland" in texts and all(t.startswith("declare ") for t in texts)
+    assert found["marks"] == {} and found["left_out"] == 0
+    # the war declaration names no hex; a whole list of every kind still has the pass
+    everything = desk.legal(Filter(), window)
+    assert any(o["text"] == "pass" for o in everything["orders"])
+
+
+def test_a_hex_report_and_its_units(desk: Desk) -> None:
+    r = desk.hex_info("Warsaw")
+    # Poland stays neutral until someone declares war on it
+    assert r["city"] == "Warsaw" and r["controller"] == "Poland" and r["control_side"] == "neutral"
+    with pytest.raises(PbemError, match="Atlantis"):
+        desk.hex_info("Atlantis")
+    with pytest.raises(PbemError, match="not an attack"):
+        desk.odds("move #1 2,3")
+
+
+def test_history_and_reports_replay_the_files(desk: Desk, game_1939: Duo) -> None:
+    reports = desk.reports()
+    assert [r["seq"] for r in reports] == list(range(1, game_1939.game("axis").seq + 1))
+    assert "the game begins: scenario 1939" in reports[0]["text"]
+    first = desk.map(None, None, at=1)
+    assert first["at"] == 1 and "<svg" in first["svg"]
+    version = desk.version()
+    assert desk.version() == version
+    desk.give(["declare Poland"])
+    assert desk.version() != version
+    desk.undo()

@@ -1,0 +1,156 @@
+"""The play server's guards (token, host, origin, JSON orders, loopback only), what never
+reaches the page, and orders given through it as `pbem orders` would take them."""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import socket
+from typing import Any
+
+import pytest
+
+from pbem.localgame import LocalGame
+from pbem.web.server import PlayServer
+from tests.protocol.conftest import Duo
+from tests.web.conftest import read_only
+
+
+def request(
+    server: PlayServer,
+    path: str,
+    *,
+    token: str | None = "",
+    method: str = "GET",
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, bytes]:
+    """One request as a browser would send it; ``token=""`` means the right one."""
+    sent = {"Host": f"127.0.0.1:{server.port}"}
+    if token is not None:
+        sent["X-Pbem-Token"] = token or server.token
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        sent["Content-Type"] = "application/json"
+    sent.update(headers or {})
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        conn.request(method, path, body=data, headers=sent)
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
+
+
+def test_the_right_token_opens_the_page_and_its_answers(server: PlayServer) -> None:
+    status, body = request(server, f"/?token={server.token}", token=None)
+    assert status == 200 and b"<title>pbem play</title>" in body and server.token.encode() in body
+    status, body = request(server, "/api/overview")
+    doc = json.loads(body)
+    assert status == 200 and doc["side"] == "axis" and doc["date"] == "1939-09" and doc["my_move"] is True
+
+
+@pytest.mark.parametrize(
+    ("path", "token"),
+    [
+        ("/", None),
+        ("/?token=wrong", None),
+        ("/static/play.js", None),
+        ("/api/overview", None),
+        ("/api/overview", "not-the-token"),
+    ],
+)
+def test_a_request_without_the_token_is_refused(server: PlayServer, path: str, token: str | None) -> None:
+    status, body = request(server, path, token=token)
+    assert status == 403 and b"token" in body
+
+
+@pytest.mark.parametrize(
+    ("headers", "why"),
+    [
+        ({"Host": "attacker.example:80"}, b"unknown host"),  # a DNS name rebound to 127.0.0.1
+        ({"Origin": "http://attacker.example"}, b"cross-origin"),
+        ({"Origin": "null"}, b"cross-origin"),
+        ({"Sec-Fetch-Site": "cross-site"}, b"cross-site"),
+    ],
+)
+def test_a_request_from_another_site_is_refused_even_with_the_token(
+    server: PlayServer, headers: dict[str, str], why: bytes
+) -> None:
+    status, body = request(server, "/api/overview", headers=headers)
+    assert status == 403 and why in body
+
+
+def test_the_page_s_own_origin_is_accepted(server: PlayServer) -> None:
+    status, _ = request(server, "/api/overview", headers={"Origin": f"http://127.0.0.1:{server.port}"})
+    assert status == 200
+
+
+def test_an_order_sent_as_a_form_is_refused_and_changes_nothing(server: PlayServer, game_1939: Duo) -> None:
+    before = read_only(game_1939)
+    status, body = request(
+        server,
+        "/api/orders",
+        method="POST",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert status == 403 and b"JSON" in body
+    assert read_only(game_1939) == before
+
+
+def test_the_server_listens_on_127_0_0_1_only(server: PlayServer) -> None:
+    assert server.server_address[0] == "127.0.0.1"
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.2", server.port), timeout=5).close()
+
+
+def test_a_refused_order_says_why_and_names_its_rule(server: PlayServer, game_1939: Duo) -> None:
+    before = read_only(game_1939)
+    status, body = request(server, "/api/orders", method="POST", body={"lines": ["declare Atlantis"]})
+    doc = json.loads(body)
+    assert status == 400 and "there is no country named Atlantis" in doc["error"] and doc["rule"] == "country.unknown"
+    assert read_only(game_1939) == before
+
+
+def test_an_order_given_and_taken_back(server: PlayServer) -> None:
+    status, body = request(server, "/api/orders", method="POST", body={"lines": ["declare Poland"]})
+    assert status == 200 and "1 order(s) added" in json.loads(body)["message"]
+    assert json.loads(request(server, "/api/overview")[1])["pending"] == ["declare Poland"]
+    status, body = request(server, "/api/undo", method="POST", body={})
+    assert status == 200 and json.loads(body)["message"] == "took back declare Poland"
+    assert json.loads(request(server, "/api/overview")[1])["pending"] == []
+
+
+def test_no_key_and_no_sealed_commitment_reach_the_page(server: PlayServer, game_1939: Duo) -> None:
+    pages = [
+        request(server, p)[1]
+        for p in (
+            f"/?token={server.token}",
+            "/api/overview",
+            "/api/map?region=europe",
+            "/api/reports",
+            "/api/legal?kind=declare",
+            "/api/hex?where=Warsaw",
+            "/api/suggestion",
+        )
+    ]
+    secrets = [
+        line.removeprefix("secret:").strip().encode()
+        for f in sorted(game_1939.axis.home.glob("*.key"))
+        for line in f.read_text().splitlines()
+        if line.startswith("secret:")
+    ]
+    assert len(secrets) == 1
+    # The allies sealed their war declaration: only its commitment travelled, and even
+    # that digest is no business of the page.
+    sealed = LocalGame(game_1939.axis.ws, game_1939.gid, game_1939.axis.home).history_file(2)
+    assert sealed is not None
+    (record,) = sealed.body["records"]
+    assert record[0] == "commit"
+    digest = bytes(record[1])
+    secrets += [digest.hex().encode(), base64.b64encode(digest)]
+    for page in pages:
+        for secret in secrets:
+            assert secret not in page
