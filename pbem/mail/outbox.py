@@ -51,10 +51,19 @@ def bundles(due: list[Entry]) -> list[list[Entry]]:
     """Due entries as mails: the turn files of one game to one receiver that are due together
     travel in one mail, in the order of their numbers (a side's files follow each other when
     it answers an automatic step and then decides, or joins and then makes its first
-    decision).  Notices, invitations and contact statements go alone."""
+    decision).  Notices, invitations and contact statements go alone.  An entry handed to
+    SMTP before (its sending cut short, or refused for now) goes again in the mail it went
+    in, with the same files only."""
     mails: list[list[Entry]] = []
     open_groups: dict[tuple[str, str], list[Entry]] = {}
+    carried: dict[str, list[Entry]] = {}
     for entry in due:
+        if entry.carried_by:
+            if entry.carried_by not in carried:
+                carried[entry.carried_by] = []
+                mails.append(carried[entry.carried_by])
+            carried[entry.carried_by].append(entry)
+            continue
         turn = parse_turn_name(entry.filename) if entry.kind == "turn" else None
         if turn is None or turn.seq == 0 or turn.side == "contact":
             mails.append([entry])
@@ -173,12 +182,14 @@ class Outbox:
         if not self.queue.due():
             return
         with self.queue.locked():
-            due = self.queue.due()
-            for entry in due:
-                self.queue.lease(entry, self.worker, LEASE_SECONDS)
+            groups = bundles(self.queue.due())
+            for group in groups:
+                for entry in group:
+                    entry.carried_by = group[-1].message_id
+                    self.queue.lease(entry, self.worker, LEASE_SECONDS)
         batch: list[tuple[list[Entry], Any]] = []
         unbuildable: dict[str, str] = {}
-        for group in bundles(due):
+        for group in groups:
             present = []
             for entry in group:
                 if entry.kind == "turn" and self._file(entry) is None:

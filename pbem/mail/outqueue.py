@@ -50,6 +50,9 @@ class Entry:
     sent_at: float = 0.0
     last_error: str = ""
     leased_by: str = ""  # the worker sending it now ("" for a lone daemon); none when not leased
+    # The Message-ID of the mail it was first handed to SMTP in: sent again, it travels in
+    # that same mail (with the same files), so the receiver never sees it under two ids.
+    carried_by: str = ""
 
 
 _FIELDS = {f.name: f.type for f in dataclasses.fields(Entry)}
@@ -63,7 +66,8 @@ def _entry(raw: Any) -> Entry | None:
         entry = Entry(**raw)
     except TypeError:
         return None
-    ok = all(isinstance(getattr(entry, n), str) for n in ("kind", "recipient", "message_id", "status", "last_error"))
+    texts = ("kind", "recipient", "message_id", "status", "last_error", "carried_by")
+    ok = all(isinstance(getattr(entry, n), str) for n in texts)
     ok = ok and isinstance(entry.references, list) and all(isinstance(r, str) for r in entry.references)
     ok = ok and all(isinstance(getattr(entry, n), (int, float)) for n in ("attempts", "next_at", "created_at"))
     return entry if ok and entry.status in (PENDING, SENT, FAILED) else None
