@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import logging
 import os
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -26,7 +24,7 @@ OnceOption = Annotated[bool, typer.Option("--once", help="run one fetch/send cyc
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="log every step")]
 
 
-def _config_path(given: Path | None) -> Path:
+def config_path(given: Path | None) -> Path:
     if given is not None:
         return given
     if os.environ.get(CONFIG_ENV):
@@ -39,34 +37,28 @@ def _config_path(given: Path | None) -> Path:
     return Path(platformdirs.user_config_dir("pbem")) / "mail.toml"
 
 
-def _setup_logging(verbose: bool) -> None:
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(message)s",
-        datefmt="%Y-%m-%dT%H:%M:%S",
-    )
-    # Library chatter (imapclient logs every command at DEBUG) is not for players.
-    for name in ("imapclient", "aiosmtplib", "asyncio"):
-        logging.getLogger(name).setLevel(logging.WARNING)
-
-
-def _fail(err: PbemError) -> None:
+def fail(err: PbemError) -> None:
     typer.echo(f"error: {err}", err=True)
     raise typer.Exit(1)
 
 
-def _serve(config: Path | None, once: bool, verbose: bool, bot: bool) -> None:
+def serve(
+    config: Path | None, once: bool, verbose: bool, bot: bool, worker: str = "", claim_timeout: float | None = None
+) -> None:
+    """Run the daemon or the bot mailbox (as one worker of several when ``worker`` is named)."""
+    from pbem.mail import logline
     from pbem.mail.bot import BotMailbox
     from pbem.mail.config import load_config
-    from pbem.mail.daemon import MailDaemon
+    from pbem.mail.daemon import DEFAULT_CLAIM_TIMEOUT, MailDaemon
 
-    _setup_logging(verbose)
+    logline.setup(verbose, worker)
+    timeout = DEFAULT_CLAIM_TIMEOUT if claim_timeout is None else claim_timeout
     try:
-        cfg = load_config(_config_path(config))
-        report = (BotMailbox(cfg) if bot else MailDaemon(cfg)).run(once=once)
+        cfg = load_config(config_path(config))
+        daemon = BotMailbox(cfg, worker=worker, claim_timeout=timeout) if bot else MailDaemon(cfg)
+        report = daemon.run(once=once)
     except PbemError as err:
-        _fail(err)
+        fail(err)
         return
     if once:
         typer.echo(report.line())
@@ -76,19 +68,19 @@ def _serve(config: Path | None, once: bool, verbose: bool, bot: bool) -> None:
 
 def run_cmd(config: ConfigOption = None, once: OnceOption = False, verbose: VerboseOption = False) -> None:
     """Fetch, verify and import turn files by mail; mail everything in outbox/ to the opponent."""
-    _serve(config, once, verbose, bot=False)
+    serve(config, once, verbose, bot=False)
 
 
 def bot_cmd(config: ConfigOption = None, once: OnceOption = False, verbose: VerboseOption = False) -> None:
     """Run the bot as a mailbox: accept invitations and answer every move by mail."""
-    _serve(config, once, verbose, bot=True)
+    serve(config, once, verbose, bot=True)
 
 
 def check_cmd(config: ConfigOption = None) -> None:
     """Test the configuration against the servers; say exactly what is wrong, one line per problem."""
     from pbem.mail.check import check_all
 
-    problems = check_all(_config_path(config))
+    problems = check_all(config_path(config))
     for line in problems:
         typer.echo(line, err=True)
     if problems:
@@ -102,10 +94,10 @@ def status_cmd(config: ConfigOption = None) -> None:
     from pbem.mail.daemon import status_lines
 
     try:
-        for line in status_lines(load_config(_config_path(config))):
+        for line in status_lines(load_config(config_path(config))):
             typer.echo(line)
     except PbemError as err:
-        _fail(err)
+        fail(err)
 
 
 def retry_cmd(config: ConfigOption = None) -> None:
@@ -114,10 +106,12 @@ def retry_cmd(config: ConfigOption = None) -> None:
     from pbem.mail.outqueue import SendQueue
 
     try:
-        cfg = load_config(_config_path(config))
-        count = SendQueue(cfg.workspace, cfg.retry.base_seconds, cfg.retry.max_seconds).retry_failed()
+        cfg = load_config(config_path(config))
+        queue = SendQueue(cfg.workspace, cfg.retry.base_seconds, cfg.retry.max_seconds)
+        with queue.locked():  # the running daemon changes the queue too
+            count = queue.retry_failed()
     except PbemError as err:
-        _fail(err)
+        fail(err)
         return
     typer.echo(f"{count} failed mail(s) queued again; the running daemon sends them on its next cycle")
 

@@ -6,23 +6,35 @@ player as soon as a received file has been verified and applied, and it sends
 no "your move" notices (nobody reads them).
 
 It never plays on a file it could not verify: a game is queued for play only
-after the game layer *applied* a file of it. Games queued for play are kept in
-``.pbem/mail/bot-pending.json`` until their move is made, so a bot killed
-between receiving and answering answers after its restart.
+after the game layer imported a file of it. A game owed a look is one file,
+``.pbem/mail/bot-owed/<game>``, written durably *before* the mail that brought
+the file leaves the inbox and removed only after the look (the move made, or
+none due): a bot killed at any point between receiving and answering finds the
+mail again (and, being a duplicate now, it is still followed by the steps after
+an import) or the file, and answers after its restart. Making the move is
+itself safe to repeat: the bot only moves when the verified game says it is its
+move. Several workers share the files; a per-game lock keeps two of them from
+looking at one game at once, and a file written while a worker looks is kept
+for the next look.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any, Protocol
 
+from pbem.durable import flock
 from pbem.errors import PbemError
 from pbem.mail.config import MailConfig
-from pbem.mail.daemon import CycleReport, MailDaemon
+from pbem.mail.daemon import DEFAULT_CLAIM_TIMEOUT, CycleReport, MailDaemon
 from pbem.mail.exchange_api import Exchange, load_module
-from pbem.mail.store import load_json, mail_dir, save_json
+from pbem.mail.logline import game_context
+from pbem.mail.message import TURN_NAME
+from pbem.mail.store import crash_point, load_json, mail_dir, write_atomic
 
 log = logging.getLogger("pbem.mail")
 
@@ -48,18 +60,47 @@ def load_player(module_name: str) -> Player:
     return module
 
 
+def owed_dir(workspace: Path) -> Path:
+    path = mail_dir(workspace) / "bot-owed"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def owed_games(workspace: Path) -> list[tuple[str, float]]:
+    """The games owed a look, oldest first, with the time each was queued."""
+    found = []
+    for entry in os.scandir(owed_dir(workspace)):
+        if TURN_NAME.match(f"{entry.name}-00000-axis.pbem"):
+            with contextlib.suppress(FileNotFoundError):
+                found.append((entry.name, entry.stat().st_mtime))
+    return sorted(found, key=lambda item: (item[1], item[0]))
+
+
 class BotMailbox(MailDaemon):
-    def __init__(self, config: MailConfig, exchange: Exchange | None = None, player: Player | None = None) -> None:
-        super().__init__(config, exchange)
+    def __init__(
+        self,
+        config: MailConfig,
+        exchange: Exchange | None = None,
+        player: Player | None = None,
+        worker: str = "",
+        claim_timeout: float = DEFAULT_CLAIM_TIMEOUT,
+    ) -> None:
+        super().__init__(config, exchange, worker, claim_timeout)
         self.player: Player = player if player is not None else load_player(config.bot.player)
         self.allow = {a.lower() for a in config.bot.allow}
         self.notifier.enabled = False
         self.sender_policy = self.policy
         self.on_imported.append(self.after_import)
-        self._pending_path = mail_dir(self.workspace) / "bot-pending.json"
-        self.pending: list[str] = load_json(self._pending_path, [])
-        self._pending_dirty = False
+        self.owed = owed_dir(self.workspace)
+        self.locks = mail_dir(self.workspace) / "bot-locks"
+        self.locks.mkdir(exist_ok=True)
         self.played = 0
+        # The list an earlier version kept: its games are owed a look still.
+        legacy = mail_dir(self.workspace) / "bot-pending.json"
+        for game_id in load_json(legacy, [], lambda v: isinstance(v, list)):
+            if isinstance(game_id, str) and TURN_NAME.match(f"{game_id}-00000-axis.pbem"):
+                self.queue_play(game_id)
+        legacy.unlink(missing_ok=True)
 
     def identity_names(self) -> list[str]:
         """The bot's own identity too: it joins new games with it."""
@@ -96,16 +137,11 @@ class BotMailbox(MailDaemon):
         self.queue_play(game_id)
 
     def queue_play(self, game_id: str) -> None:
-        if game_id not in self.pending:
-            self.pending.append(game_id)
-            self._pending_dirty = True
-
-    def before_finish(self) -> None:
-        super().before_finish()
-        # Saved before the mails are moved away: after that, only this list remembers them.
-        if self._pending_dirty:
-            save_json(self._pending_path, self.pending)
-            self._pending_dirty = False
+        """Record durably that the game is owed a look, before its mail leaves the inbox."""
+        with flock(self.locks / game_id):
+            # A fresh content each time: a worker looking at the game meanwhile keeps it.
+            write_atomic(self.owed / game_id, os.urandom(8))
+        crash_point()
 
     def cycle(self) -> CycleReport:
         report = CycleReport()
@@ -115,17 +151,30 @@ class BotMailbox(MailDaemon):
         return report
 
     def play_pending(self) -> None:
-        played = False
-        for game_id in list(self.pending):
+        for game_id, _queued in owed_games(self.workspace):
             if self.stopping:
                 break
-            self.play_game(game_id)
-            self.pending.remove(game_id)
-            played = True
-        if played:
-            # Once per round: after a crash a game may be looked at again, and
-            # play() of a game that is not the bot's move does nothing.
-            save_json(self._pending_path, self.pending)
+            if self.worker:
+                self.heartbeat()
+            with game_context(game_id):
+                self._look(game_id)
+
+    def _look(self, game_id: str) -> None:
+        marker = self.owed / game_id
+        try:
+            with flock(self.locks / game_id, wait=False):
+                try:
+                    token = marker.read_bytes()
+                except FileNotFoundError:
+                    return  # another worker looked at it just now
+                self.play_game(game_id)
+                crash_point()
+                with contextlib.suppress(FileNotFoundError):
+                    if marker.read_bytes() == token:
+                        marker.unlink()
+                crash_point()
+        except BlockingIOError:
+            return  # another worker is looking at this game now
 
     def play_game(self, game_id: str) -> None:
         for _ in range(MAX_PLAYS_PER_GAME):

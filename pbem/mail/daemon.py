@@ -12,7 +12,17 @@ One cycle:
 Between cycles the daemon waits on IMAP IDLE (or polls), waking early when a
 file appears in ``outbox/`` or a retry falls due. Every step is idempotent, so
 a kill at any instant followed by a restart loses nothing and applies nothing
-twice (the game layer answers "duplicate" for a file it already has).
+twice (the game layer answers "duplicate" for a file it already has, and the
+steps after an import are taken again for a duplicate too).
+
+A mail that breaks a step (over a reading limit, or making the daemon itself
+fail) is moved aside, to the folder ``<processed_folder>-set-aside``, with its
+reason in the log: it is never fetched again, so one hostile mail cannot stop
+the mailbox at every restart.
+
+Run as a worker (``worker`` named), the daemon claims each turn mail into its own
+IMAP folder before reading it, so several workers serve one mailbox and one
+workspace (see :mod:`pbem.mail.imap`).
 """
 
 from __future__ import annotations
@@ -20,6 +30,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
+import re
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -31,12 +43,21 @@ from pbem.durable import remove_private_temps
 from pbem.errors import PbemError
 from pbem.mail.config import MailConfig, identity_mismatch
 from pbem.mail.exchange_api import Exchange, load_exchange
-from pbem.mail.imap import IMAP_ERRORS, ImapMailbox, describe_imap_error
-from pbem.mail.message import Attachment, parse_mail, parse_turn_name, sha256_hex
+from pbem.mail.imap import IMAP_ERRORS, Candidate, ImapMailbox, MailboxTaken, describe_imap_error
+from pbem.mail.logline import game_context
+from pbem.mail.message import Attachment, Unreadable, parse_mail, parse_turn_name, sha256_hex
 from pbem.mail.notify import Notifier
 from pbem.mail.outbox import Outbox
 from pbem.mail.outqueue import SendQueue
-from pbem.mail.store import load_json, mail_dir, save_json, workspace_lock, write_atomic
+from pbem.mail.store import (
+    crash_point,
+    load_json,
+    mail_dir,
+    save_json,
+    worker_dir,
+    workspace_lock,
+    write_atomic,
+)
 from pbem.mail.threads import ThreadBook
 
 log = logging.getLogger("pbem.mail")
@@ -44,6 +65,8 @@ log = logging.getLogger("pbem.mail")
 # A mail can be a third larger than its attachment (base64) plus headers and text.
 MAIL_OVERHEAD_BYTES = 256 * 1024
 SEEN_LIMIT = 20000  # remembered content hashes of imported files; old ones age out
+DEFAULT_CLAIM_TIMEOUT = 300.0  # seconds a worker may be silent before its claims are taken back
+WORKER_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 @dataclass
@@ -51,6 +74,7 @@ class CycleReport:
     fetched: int = 0  # turn files taken out of mail
     statuses: dict[str, int] = field(default_factory=dict)  # import status -> count
     refused: int = 0  # attachments refused before import (name, size, encoding, sender)
+    set_aside: int = 0  # mails moved aside unread or after they broke a step
     queued: int = 0
     sent: int = 0
     deferred: int = 0
@@ -67,7 +91,8 @@ class CycleReport:
     def line(self) -> str:
         imports = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items())) or "none"
         text = (
-            f"fetched {self.fetched} turn file(s) (imports: {imports}; refused {self.refused}); "
+            f"fetched {self.fetched} turn file(s) (imports: {imports}; refused {self.refused}; "
+            f"mails set aside {self.set_aside}); "
             f"queued {self.queued}, sent {self.sent}, deferred {self.deferred}, failed {self.failed}"
         )
         return text + (f"; IMAP: {self.imap_error}" if self.imap_error else "")
@@ -80,9 +105,19 @@ SenderPolicy = Callable[[str, str], str | None]
 
 
 class MailDaemon:
-    def __init__(self, config: MailConfig, exchange: Exchange | None = None) -> None:
+    def __init__(
+        self,
+        config: MailConfig,
+        exchange: Exchange | None = None,
+        worker: str = "",
+        claim_timeout: float = DEFAULT_CLAIM_TIMEOUT,
+    ) -> None:
         self.config = config
         self.workspace = config.workspace
+        if worker and not WORKER_NAME.fullmatch(worker):
+            raise PbemError(f"worker name {worker!r} must be 1 to 40 letters, digits, '-' or '_'", code="mail-config")
+        self.worker = worker
+        self.claim_timeout = claim_timeout
         if not self.workspace.is_dir():
             raise PbemError(
                 f"workspace {self.workspace} does not exist — check the workspace setting", code="mail-config"
@@ -98,17 +133,23 @@ class MailDaemon:
         self.home_kw: dict[str, Any] = {"home": config.home} if config.home is not None else {}
         self.queue = SendQueue(self.workspace, config.retry.base_seconds, config.retry.max_seconds)
         self.threads = ThreadBook(self.workspace)
-        self.mailbox = ImapMailbox(config.imap, config.imap_options, self.workspace)
+        # A worker keeps its position, its duplicate shortcut and its heartbeat apart from the others.
+        self.state_dir = worker_dir(self.workspace, worker) if worker else mail_dir(self.workspace)
+        self.mailbox = ImapMailbox(config.imap, config.imap_options, self.workspace, self.state_dir, worker)
         self.sender = Outbox(config, self.exchange, self.queue, self.threads, self.home_kw)
+        self.sender.worker = worker
         self.notifier = Notifier(config, self.exchange, self.queue, self.threads)
         self.on_imported: list[ImportHook] = [self.notifier.after_import]
         self.sender_policy: SenderPolicy | None = None
-        self._seen_path = mail_dir(self.workspace) / "seen.json"
-        self._seen: list[str] = load_json(self._seen_path, [])
+        self._seen_path = self.state_dir / "seen.json"
+        self._seen: list[str] = load_json(
+            self._seen_path, [], lambda v: isinstance(v, list) and all(isinstance(d, str) for d in v)
+        )
         self._seen_set = set(self._seen)
         self._seen_dirty = False
         self._imap_backoff = 1.0
         self._imap_next_try = 0.0
+        self._next_take_back = 0.0
         self.stopping = False
 
     def identity_names(self) -> list[str]:
@@ -141,6 +182,8 @@ class MailDaemon:
             try:
                 self.mailbox.connect()
                 self._imap_backoff = 1.0
+            except MailboxTaken:
+                raise
             except PbemError as err:
                 self._imap_failed(report, str(err))
                 return
@@ -162,29 +205,88 @@ class MailDaemon:
         anywhere in between means the same mails are seen again (duplicates are
         harmless) and never that one is skipped.
         """
-        limit = self.config.max_attachment_bytes * 4 // 3 + MAIL_OVERHEAD_BYTES
+        if self.worker:
+            self._claim_round(report)
+            return
         candidates, report.more = self.mailbox.candidates()
-        turn_uids = [c.uid for c in candidates if c.has_turn]
-        for cand in candidates:
-            if cand.has_turn and cand.size > limit:
-                report.refused += 1
-                log.warning(
-                    "mail UID %d is %d bytes, too large for a turn file (limit %d, see "
-                    "max_attachment_bytes); not imported",
-                    cand.uid,
-                    cand.size,
-                    limit,
-                )
-        raws = self.mailbox.fetch_raw([c.uid for c in candidates if c.has_turn and c.size <= limit])
-        for uid in sorted(raws):
-            if self.stopping:
-                return
-            self.handle_mail(raws[uid], report)
-        self.before_finish()
-        self.mailbox.finish(turn_uids)
+        whole = self._handle_batch([c for c in candidates if c.has_turn], report)
         # Ordinary mail is left exactly as it was: unread, in place; the position just moves past it.
+        # A round cut short by a stop leaves its rest in the folder, so the position stays.
+        if candidates and whole:
+            self.mailbox.position.advance(max(c.uid for c in candidates))
+
+    def _claim_round(self, report: CycleReport) -> None:
+        """A worker's round: take back a silent worker's claims, claim new turn mail, handle mine."""
+        self.heartbeat()
+        if time.monotonic() >= self._next_take_back:
+            self._take_back_silent()
+            self._next_take_back = time.monotonic() + max(1.0, self.claim_timeout / 4)
+        candidates, report.more = self.mailbox.candidates()
+        self.mailbox.claim([c.uid for c in candidates if c.has_turn])
+        crash_point()
         if candidates:
             self.mailbox.position.advance(max(c.uid for c in candidates))
+        try:
+            mine = self.mailbox.open_claims()
+            self._handle_batch(self.mailbox.describe(mine), report)
+        finally:
+            self.mailbox.reopen_folder()
+
+    def _handle_batch(self, turn_mails: list[Candidate], report: CycleReport) -> bool:
+        """Read, import, then move away the turn mails of the selected folder; False when
+        a stop cut the batch short (the rest stays where it is)."""
+        limit = self.config.max_attachment_bytes * 4 // 3 + MAIL_OVERHEAD_BYTES
+        aside: dict[int, str] = {}
+        for cand in turn_mails:
+            if cand.size > limit:
+                aside[cand.uid] = (
+                    f"it is {cand.size} bytes, too large for a turn file (limit {limit}, see max_attachment_bytes)"
+                )
+        raws = self.mailbox.fetch_raw([c.uid for c in turn_mails if c.uid not in aside])
+        handled = []
+        whole = True
+        for uid in sorted(raws):
+            if self.stopping:
+                whole = False
+                break
+            reason = self.handle_mail(raws[uid], report, limit)
+            if reason:
+                aside[uid] = reason
+            else:
+                handled.append(uid)
+        self.before_finish()
+        crash_point()
+        self.mailbox.finish(handled)
+        for uid, reason in sorted(aside.items()):
+            report.set_aside += 1
+            log.warning("mail UID %d set aside: %s; it will not be read again", uid, reason)
+        self.mailbox.set_aside(sorted(aside))
+        crash_point()
+        return whole
+
+    def heartbeat(self) -> None:
+        """Tell the other workers I am alive (the file's time is what they look at)."""
+        path = self.state_dir / "alive"
+        path.touch()
+        os.utime(path)
+
+    def _take_back_silent(self) -> None:
+        now = time.time()
+        for worker in self.mailbox.claim_folders():
+            if worker == self.worker:
+                continue
+            alive = mail_dir(self.workspace) / "workers" / worker / "alive"
+            try:
+                silent = now - alive.stat().st_mtime
+            except FileNotFoundError:
+                silent = float("inf")
+            if silent < self.claim_timeout:
+                continue
+            count = self.mailbox.take_back(worker)
+            with self.queue.locked():
+                count += self.queue.release_leases(worker)
+            if count:
+                log.warning("took back %d mail(s) claimed by worker %s, silent for %s", count, worker, _seconds(silent))
 
     def before_finish(self) -> None:
         """Make what this round learnt durable before its mails leave the inbox."""
@@ -198,44 +300,63 @@ class MailDaemon:
         self._imap_backoff = min(self._imap_backoff * 2, 60.0)
 
     # --- importing -----------------------------------------------------------------------------
-    def handle_mail(self, raw: bytes, report: CycleReport) -> None:
-        mail = parse_mail(raw, self.config.max_attachment_bytes)
-        for problem in mail.problems:
+    def handle_mail(self, raw: bytes, report: CycleReport, max_bytes: int | None = None) -> str:
+        """Import the turn files of one mail; the reason to set it aside, or "" when it was handled."""
+        try:
+            mail = parse_mail(raw, self.config.max_attachment_bytes, max_bytes)
+        except Unreadable as err:
+            return str(err)
+        try:
+            self._import_mail(mail.message_id, mail.sender, mail.attachments, mail.problems, report)
+        except Exception as err:  # one mail must never stop the mailbox: set it aside instead
+            log.exception("handling mail %s failed", mail.message_id or "(no id)")
+            return f"handling it failed: {' '.join(str(err).split())[:200] or type(err).__name__}"
+        return ""
+
+    def _import_mail(
+        self, message_id: str, sender: str, attachments: list[Attachment], problems: list[str], report: CycleReport
+    ) -> None:
+        for problem in problems:
             report.refused += 1
-            log.warning("mail %s from %s: %s; not imported", mail.message_id or "(no id)", mail.sender or "?", problem)
-        for att in mail.attachments:
+            log.warning("mail %s from %s: %s; not imported", message_id or "(no id)", sender or "?", problem)
+        for att in attachments:
             turn = parse_turn_name(att.filename)
             assert turn is not None  # parse_mail only keeps well-named files
-            if self.sender_policy is not None:
-                reason = self.sender_policy(mail.sender, turn.game_id)
-                if reason:
-                    report.refused += 1
-                    log.warning("%s from %s not imported: %s", att.filename, mail.sender or "?", reason)
-                    continue
-            report.fetched += 1
-            self.threads.add(turn.game_id, mail.message_id)
-            self.import_attachment(att, mail.sender, report)
+            with game_context(turn.game_id):
+                if self.sender_policy is not None:
+                    reason = self.sender_policy(sender, turn.game_id)
+                    if reason:
+                        report.refused += 1
+                        log.warning("%s from %s not imported: %s", att.filename, sender or "?", reason)
+                        continue
+                report.fetched += 1
+                self.threads.add(turn.game_id, message_id)
+                self.import_attachment(att, sender, report)
 
     def import_attachment(self, att: Attachment, sender: str, report: CycleReport) -> str:
         digest = sha256_hex(att.data)
-        if digest in self._seen_set:
-            report.count("duplicate")
-            log.info("%s from %s: already imported (mail delivered again)", att.filename, sender or "?")
-            return "duplicate"
-        path = self.save_to_inbox(att, digest)
         turn = parse_turn_name(att.filename)
         game_id = turn.game_id if turn else "?"
-        try:
-            result = self.exchange.import_file(self.workspace, path, **self.home_kw)
-            status, message = str(result.status), " ".join(str(result.message).split())
-        except PbemError as err:
-            result, status, message = None, "rejected", str(err)
-        except Exception as err:  # the game layer must never take the daemon down with it
-            result, status, message = None, "rejected", f"internal error in the game layer: {err!r}"
-            log.exception("import of %s failed", att.filename)
+        result: Any = None
+        if digest in self._seen_set:
+            # The steps after an import still run: a process killed after the import but
+            # before them (a move owed, say) left them undone.
+            status = "duplicate"
+            log.info("%s from %s: already imported (mail delivered again)", att.filename, sender or "?")
+        else:
+            path = self.save_to_inbox(att, digest)
+            try:
+                result = self.exchange.import_file(self.workspace, path, **self.home_kw)
+                status, message = str(result.status), " ".join(str(result.message).split())
+            except PbemError as err:
+                result, status, message = None, "rejected", str(err)
+            except Exception as err:  # the game layer must never take the daemon down with it
+                result, status, message = None, "rejected", f"internal error in the game layer: {err!r}"
+                log.exception("import of %s failed", att.filename)
+            level = logging.WARNING if status == "rejected" else logging.INFO
+            log.log(level, "%s from %s: %s — %s", att.filename, sender or "?", status, message)
+            crash_point()
         report.count(status)
-        level = logging.WARNING if status == "rejected" else logging.INFO
-        log.log(level, "%s from %s: %s — %s", att.filename, sender or "?", status, message)
         if status in ("applied", "duplicate"):
             self._remember(digest)
         for hook in self.on_imported:
@@ -266,6 +387,8 @@ class MailDaemon:
         return path
 
     def _remember(self, digest: str) -> None:
+        if digest in self._seen_set:
+            return
         self._seen.append(digest)
         self._seen_set.add(digest)
         if len(self._seen) > SEEN_LIMIT:
@@ -312,10 +435,23 @@ class MailDaemon:
     def run(self, once: bool = False, max_seconds: float | None = None) -> CycleReport:
         """Cycle until stopped (SIGTERM/SIGINT), after one cycle with ``once``, or after ``max_seconds``."""
         started = time.monotonic()
-        with workspace_lock(self.workspace), _stop_on_signals(self):
-            for directory in (mail_dir(self.workspace), self.inbox):
-                remove_private_temps(directory)
-            log.info("mail daemon for %s started (workspace %s)", self.config.address, self.workspace)
+        with workspace_lock(self.workspace, self.worker), _stop_on_signals(self):
+            if not self.worker:  # workers share these folders: another one's temp file may be in flight
+                for directory in (mail_dir(self.workspace), self.inbox):
+                    remove_private_temps(directory)
+            self.sender.start()
+            try:
+                # At once, so a mailbox serving another workspace is refused before anything runs;
+                # any other trouble is the first cycle's to report and retry.
+                self.mailbox.connect()
+            except MailboxTaken:
+                raise
+            except PbemError:
+                self.mailbox.close()
+            except IMAP_ERRORS:
+                self.mailbox.close()
+            who = f"worker {self.worker} of the mail daemon" if self.worker else "mail daemon"
+            log.info("%s for %s started (workspace %s)", who, self.config.address, self.workspace)
             try:
                 while True:
                     report = self.cycle()
@@ -333,6 +469,10 @@ class MailDaemon:
             finally:
                 self.mailbox.close()
                 log.info("mail daemon stopped")
+
+
+def _seconds(value: float) -> str:
+    return "ever" if value == float("inf") else f"{value:.0f} s"
 
 
 @contextlib.contextmanager

@@ -4,6 +4,13 @@
 benchmarks may name another module with the same two functions. The daemon
 depends only on the attributes listed here, so the game layer can evolve
 behind them.
+
+One promise the daemon cannot check: ``import_file`` records a file as applied
+in the same atomic step as the automatic answers it writes into ``outbox/``
+(``pbem.exchange`` commits both in one transaction). A file imported again is a
+"duplicate" that asks for nothing, so a game layer that recorded the file first
+and was killed before its answer was written would leave the game waiting for
+ever.
 """
 
 from __future__ import annotations

@@ -9,6 +9,17 @@ The position in the mailbox (UIDVALIDITY and the highest UID handled) is kept
 in ``.pbem/mail/state``. It only moves forward after a mail was handled
 completely; a daemon killed half-way sees the same mail again, and the game
 layer recognises a file it already applied.
+
+Workers of a bot service share one mailbox by claiming: a worker moves each turn
+mail from the folder into its own claim folder (``pbem-claim-<worker>``) with one
+UID MOVE, which the server performs atomically, so each mail lands in exactly one
+claim folder; the worker then handles what is in its folder and moves it on. A
+worker silent for longer than the claim timeout has its claim folder emptied back
+into the folder by the others. Each worker keeps its own position.
+
+One mailbox serves one workspace: the first daemon to log in leaves a folder
+``pbem-owner-<workspace id>``, and a daemon of another workspace refuses to start
+(it would take turn files whose games it does not hold).
 """
 
 from __future__ import annotations
@@ -16,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import imaplib
 import logging
+import os
 import socket
 import ssl
 import time
@@ -30,7 +42,7 @@ from pbem.errors import PbemError
 from pbem.mail import oauth
 from pbem.mail.config import ImapOptions, ServerConfig
 from pbem.mail.message import has_turn_attachment
-from pbem.mail.store import load_json, mail_dir, save_json
+from pbem.mail.store import load_json, mail_dir, save_json, write_atomic
 
 log = logging.getLogger("pbem.mail")
 
@@ -46,6 +58,28 @@ IMAP_ERRORS: tuple[type[BaseException], ...] = (
 )
 FETCH_CHUNK = 10  # mails handled per round; small rounds let answers go out sooner
 PROCESSED_KEYWORD = "$PbemDone"
+SET_ASIDE_KEYWORD = "$PbemSetAside"
+CLAIM_PREFIX = "pbem-claim-"
+OWNER_PREFIX = "pbem-owner-"
+
+
+class MailboxTaken(PbemError):
+    """The mailbox already serves another workspace."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="mail-owner")
+
+
+def workspace_id(workspace: Path) -> str:
+    """A random name for the workspace, made once: what the owner folder carries."""
+    path = mail_dir(workspace) / "workspace-id"
+    with contextlib.suppress(FileNotFoundError, UnicodeDecodeError):
+        value = path.read_text(encoding="utf-8").strip()
+        if len(value) == 16 and all(c in "0123456789abcdef" for c in value):
+            return value
+    value = os.urandom(8).hex()
+    write_atomic(path, value.encode())
+    return value
 
 
 @dataclass(frozen=True)
@@ -58,16 +92,16 @@ class Candidate:
 class ImapPosition:
     """UIDVALIDITY and last UID, per account and folder, persisted atomically."""
 
-    def __init__(self, workspace: Path, account: str) -> None:
-        self.path = mail_dir(workspace) / "state"
+    def __init__(self, state_dir: Path, account: str) -> None:
+        self.path = state_dir / "state"
         self.account = account
-        raw = load_json(self.path, {})
+        raw = load_json(self.path, {}, _valid_position)
         mine = raw.get("imap", {}) if raw.get("imap", {}).get("account") == account else {}
         self.uidvalidity: int = int(mine.get("uidvalidity", 0))
         self.last_uid: int = int(mine.get("last_uid", 0))
 
     def save(self) -> None:
-        raw = load_json(self.path, {})
+        raw = load_json(self.path, {}, _valid_position)
         raw["imap"] = {"account": self.account, "uidvalidity": self.uidvalidity, "last_uid": self.last_uid}
         save_json(self.path, raw)
 
@@ -85,6 +119,15 @@ class ImapPosition:
             self.last_uid = uid
             if save:
                 self.save()
+
+
+def _valid_position(raw: object) -> bool:
+    if not isinstance(raw, dict):
+        return False
+    imap = raw.get("imap", {})
+    return isinstance(imap, dict) and all(
+        isinstance(imap.get(k, 0), int) and not isinstance(imap.get(k, 0), bool) for k in ("uidvalidity", "last_uid")
+    )
 
 
 def describe_imap_error(server: ServerConfig, err: BaseException) -> str:
@@ -138,15 +181,28 @@ def login(client: imapclient.IMAPClient, server: ServerConfig) -> None:
 class ImapMailbox:
     """One logged-in IMAP session on the configured folder."""
 
-    def __init__(self, server: ServerConfig, options: ImapOptions, workspace: Path) -> None:
+    def __init__(
+        self,
+        server: ServerConfig,
+        options: ImapOptions,
+        workspace: Path,
+        state_dir: Path | None = None,
+        worker: str = "",
+    ) -> None:
         self.server = server
         self.options = options
-        self.position = ImapPosition(workspace, f"{server.user}@{server.host}:{server.port}/{options.folder}")
+        self.workspace = workspace
+        self.worker = worker
+        self.position = ImapPosition(
+            state_dir or mail_dir(workspace), f"{server.user}@{server.host}:{server.port}/{options.folder}"
+        )
         self.client: imapclient.IMAPClient | None = None
         self._processed_ready = False
+        self._made: set[str] = set()
 
     # --- session -------------------------------------------------------------------------------
-    def connect(self) -> None:
+    def connect(self, claim_owner: bool = True) -> None:
+        """Log in and open the folder; with ``claim_owner``, make sure the mailbox is ours."""
         self.close()
         context = self.server.tls_context()
         client = imapclient.IMAPClient(
@@ -160,6 +216,8 @@ class ImapMailbox:
             if self.server.security == "starttls":
                 client.starttls(context)
             login(client, self.server)
+            if claim_owner:
+                _claim_ownership(client, workspace_id(self.workspace), self.server.user or self.server.where)
             info = client.select_folder(self.options.folder)
         except BaseException:
             with contextlib.suppress(*IMAP_ERRORS):
@@ -180,6 +238,7 @@ class ImapMailbox:
                 self.client.shutdown()
         self.client = None
         self._processed_ready = False
+        self._made = set()
 
     def _c(self) -> imapclient.IMAPClient:
         if self.client is None:
@@ -201,7 +260,11 @@ class ImapMailbox:
         # "n:*" always matches the highest UID, even below n, hence the filter.
         uids = sorted(u for u in client.search(["UID", f"{first}:*"]) if u >= first)
         more = len(uids) > limit
-        uids = uids[:limit]
+        return self.describe(uids[:limit]), more
+
+    def describe(self, uids: list[int]) -> list[Candidate]:
+        """Size and "carries a turn file" of each mail of the selected folder."""
+        client = self._c()
         found: list[Candidate] = []
         for start in range(0, len(uids), FETCH_CHUNK):
             chunk = uids[start : start + FETCH_CHUNK]
@@ -213,7 +276,7 @@ class ImapMailbox:
                 found.append(
                     Candidate(uid, int(item.get(b"RFC822.SIZE", 0)), has_turn_attachment(item.get(b"BODYSTRUCTURE")))
                 )
-        return found, more
+        return found
 
     def has_new(self) -> bool:
         first = self.position.last_uid + 1
@@ -234,23 +297,51 @@ class ImapMailbox:
     # --- finishing -----------------------------------------------------------------------------
     def finish(self, uids: list[int]) -> None:
         """Take handled turn mail out of the way: move it, or flag it."""
+        if self.options.processed == "flag":
+            self._flag(uids, PROCESSED_KEYWORD)
+        else:
+            self.move(uids, self.options.processed_folder)
+
+    def set_aside(self, uids: list[int]) -> None:
+        """Take mail that broke a step out of the way for good, apart from handled mail."""
+        if self.options.processed == "flag":
+            self._flag(uids, SET_ASIDE_KEYWORD)
+        else:
+            self.move(uids, f"{self.options.processed_folder}-set-aside")
+
+    def _flag(self, uids: list[int], keyword: str) -> None:
+        if uids:
+            self._c().add_flags(uids, [b"\\Seen", keyword.encode()])
+
+    def ensure_folder(self, folder: str) -> None:
+        client = self._c()
+        if folder in self._made:
+            return
+        if not client.folder_exists(folder):
+            try:
+                client.create_folder(folder)
+            except IMAP_ERRORS:
+                if not client.folder_exists(folder):  # another client may have made it meanwhile
+                    raise
+        self._made.add(folder)
+
+    def move(self, uids: list[int], folder: str) -> None:
+        """Move mails of the selected folder; a UID gone meanwhile (moved by another) is no error."""
         if not uids:
             return
         client = self._c()
-        if self.options.processed == "flag":
-            client.add_flags(uids, [b"\\Seen", PROCESSED_KEYWORD.encode()])
-            return
-        folder = self.options.processed_folder
-        if not self._processed_ready:
-            if not client.folder_exists(folder):
-                try:
-                    client.create_folder(folder)
-                except IMAP_ERRORS:
-                    if not client.folder_exists(folder):  # another client may have made it meanwhile
-                        raise
-            self._processed_ready = True
+        self.ensure_folder(folder)
         if client.has_capability("MOVE"):
-            client.move(uids, folder)
+            for attempt in range(3):
+                try:
+                    client.move(uids, folder)
+                    return
+                except imapclient.exceptions.IMAPClientError as err:
+                    # Another session moved some of them away first, and this session has not
+                    # heard yet: NOOP brings the news, after which those UIDs are simply absent.
+                    if "EXPUNGEISSUED" not in str(err).upper() or attempt == 2:
+                        raise
+                    client.noop()
         else:
             client.copy(uids, folder)
             client.add_flags(uids, [b"\\Deleted"])
@@ -258,6 +349,45 @@ class ImapMailbox:
                 client.uid_expunge(uids)
             else:
                 client.expunge()
+
+    # --- claiming (workers of a bot service) ----------------------------------------------------
+    @property
+    def claim_folder(self) -> str:
+        return CLAIM_PREFIX + self.worker
+
+    def claim(self, uids: list[int]) -> None:
+        """Move mails of the folder into my claim folder; those another worker took first stay theirs."""
+        self.move(uids, self.claim_folder)
+
+    def open_claims(self) -> list[int]:
+        """Select my claim folder; the UIDs of what I hold there."""
+        client = self._c()
+        self.ensure_folder(self.claim_folder)
+        client.select_folder(self.claim_folder)
+        return sorted(client.search("ALL"))
+
+    def reopen_folder(self) -> None:
+        self._c().select_folder(self.options.folder)
+
+    def claim_folders(self) -> list[str]:
+        """Every worker's claim folder on the server, as worker names."""
+        names = []
+        for _flags, _sep, name in self._c().list_folders(pattern=CLAIM_PREFIX + "*"):
+            text = name.decode() if isinstance(name, bytes) else str(name)
+            if text.startswith(CLAIM_PREFIX):
+                names.append(text[len(CLAIM_PREFIX) :])
+        return sorted(names)
+
+    def take_back(self, worker: str) -> int:
+        """Move everything out of ``worker``'s claim folder back into the folder; how many."""
+        client = self._c()
+        client.select_folder(CLAIM_PREFIX + worker)
+        try:
+            uids = client.search("ALL")
+            self.move(uids, self.options.folder)
+        finally:
+            self.reopen_folder()
+        return len(uids)
 
     # --- waiting -------------------------------------------------------------------------------
     def wait(self, seconds: float, wake: Callable[[], bool]) -> None:
@@ -290,11 +420,46 @@ class ImapMailbox:
             client.idle_done()
 
 
+def _claim_ownership(client: imapclient.IMAPClient, mine: str, account: str) -> None:
+    """Leave this workspace's owner folder, unless the mailbox already serves another one."""
+    ours = OWNER_PREFIX + mine
+
+    def owners() -> list[str]:
+        found = []
+        for _flags, _sep, name in client.list_folders(pattern=OWNER_PREFIX + "*"):
+            text = name.decode() if isinstance(name, bytes) else str(name)
+            if text.startswith(OWNER_PREFIX):
+                found.append(text)
+        return sorted(found)
+
+    present = owners()
+    if ours not in present:
+        if present:
+            raise MailboxTaken(_taken_line(account, present[0]))
+        with contextlib.suppress(*IMAP_ERRORS):
+            client.create_folder(ours)
+        present = owners()
+    # Two workspaces starting at once may both have made their folder: the first name wins.
+    if present and present[0] != ours:
+        with contextlib.suppress(*IMAP_ERRORS):
+            client.delete_folder(ours)
+        raise MailboxTaken(_taken_line(account, present[0]))
+
+
+def _taken_line(account: str, folder: str) -> str:
+    return (
+        f"the mailbox {account} already serves another workspace (its IMAP folder {folder}): one mailbox "
+        f"serves one workspace — give this workspace its own mailbox, or run several workers "
+        f"(`pbem bot serve --worker NAME`) on the other workspace; if that workspace is gone for good, "
+        f"delete the folder {folder}"
+    )
+
+
 def check_imap(server: ServerConfig, options: ImapOptions, workspace: Path) -> str | None:
     """Connect, log in and open the folder; None when all is well, else one line."""
     box = ImapMailbox(server, options, workspace)
     try:
-        box.connect()
+        box.connect(claim_owner=False)
     except PbemError as err:
         return str(err)
     except IMAP_ERRORS as err:

@@ -21,7 +21,11 @@ from pathlib import Path
 TURN_NAME = re.compile(r"^(?P<game>[0-9a-f]{12})-(?P<seq>[0-9]{5})-(?P<side>axis|allies|contact)\.pbem$")
 TURN_SUFFIX = ".pbem"
 MIME_TYPE = ("application", "x-pbem")
-MAX_MULTIPARTS = 64
+# Limits under which every mail is read; a real turn mail is a few kilobytes of
+# headers and a handful of parts, far below each.
+MAX_MULTIPARTS = 64  # multipart containers, hence also the nesting depth
+MAX_PARTS = 64  # leaf parts
+MAX_HEADERS = 300  # header fields of the mail and of any one part
 MESSAGE_ID_RE = re.compile(r"<[!-;=?-~]{1,240}>")  # printable ASCII without spaces, '<' or '>'
 # How many earlier Message-IDs a References header carries; long enough to keep
 # a thread together in every client, short enough to keep headers small.
@@ -150,20 +154,46 @@ def clean_message_id(value: str) -> str:
     return value if MESSAGE_ID_RE.fullmatch(value) else ""
 
 
-def parse_mail(raw: bytes, max_attachment_bytes: int) -> IncomingMail:
-    """Take the turn-file attachments out of a raw mail; never raises on hostile input."""
+ADDRESS_RE = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
+
+
+def clean_address(value: str) -> str:
+    """One plain ``local@domain`` address, lower-cased, or "" for anything else (several
+    addresses, a display name, spaces, line breaks, quotes): such a value must never
+    reach a header of a mail we send or a record we keep."""
+    value = value.strip()
+    return value.lower() if ADDRESS_RE.fullmatch(value) else ""
+
+
+class Unreadable(Exception):
+    """A mail over one of the reading limits: set aside unread."""
+
+
+def parse_mail(raw: bytes, max_attachment_bytes: int, max_bytes: int | None = None) -> IncomingMail:
+    """Take the turn-file attachments out of a raw mail; never raises on hostile input.
+
+    A mail over a reading limit (size, nesting, parts, headers) raises
+    :class:`Unreadable` instead, so the daemon can move it aside.
+    """
+    if max_bytes is not None and len(raw) > max_bytes:
+        raise Unreadable(f"the mail is {len(raw)} bytes, over the limit of {max_bytes}")
     # The standard parser recurses once per nested multipart: a mail nested a thousand deep
     # would exhaust the stack.  Real turn mails hold a handful of parts.
     if raw.lower().count(b"multipart/") > MAX_MULTIPARTS:
-        return IncomingMail("", "", [], [f"the mail has more than {MAX_MULTIPARTS} nested parts; not read"])
+        raise Unreadable(f"the mail has more than {MAX_MULTIPARTS} nested parts")
     try:
         msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)
         parts = [part for part in msg.walk() if not part.is_multipart()]
-    except RecursionError:
-        return IncomingMail("", "", [], ["the mail is nested too deeply to read"])
+        fields = max(len(part.keys()) for part in msg.walk())
+    except RecursionError as err:
+        raise Unreadable("the mail is nested too deeply to read") from err
+    if len(parts) > MAX_PARTS:
+        raise Unreadable(f"the mail has {len(parts)} parts, over the limit of {MAX_PARTS}")
+    if fields > MAX_HEADERS:
+        raise Unreadable(f"a part of the mail has {fields} header fields, over the limit of {MAX_HEADERS}")
     message_id = clean_message_id(str(msg.get("Message-ID", "") or ""))
     senders = getaddresses([str(msg.get("From", ""))])
-    sender = senders[0][1].strip().lower() if senders else ""
+    sender = clean_address(senders[0][1]) if len(senders) == 1 else ""
     attachments: list[Attachment] = []
     problems: list[str] = []
     for part in parts:

@@ -19,19 +19,26 @@ from typing import Any
 from pbem.mail import smtp
 from pbem.mail.config import MailConfig
 from pbem.mail.exchange_api import Exchange
+from pbem.mail.logline import game_context
 from pbem.mail.message import (
     TURN_NAME,
     Attachment,
     TurnName,
     build_text_mail,
     build_turn_mail,
+    clean_address,
     parse_turn_name,
     sha256_hex,
     turn_message_id,
 )
 from pbem.mail.notify import turn_mail_text
 from pbem.mail.outqueue import Entry, SendQueue
+from pbem.mail.store import crash_point
 from pbem.mail.threads import ThreadBook
+
+# How long a worker may hold a mail it is sending before another worker sends it instead; a
+# worker found silent for the claim timeout loses its leases sooner (see MailDaemon).
+LEASE_SECONDS = 3600.0
 
 log = logging.getLogger("pbem.mail")
 
@@ -44,10 +51,19 @@ def bundles(due: list[Entry]) -> list[list[Entry]]:
     """Due entries as mails: the turn files of one game to one receiver that are due together
     travel in one mail, in the order of their numbers (a side's files follow each other when
     it answers an automatic step and then decides, or joins and then makes its first
-    decision).  Notices, invitations and contact statements go alone."""
+    decision).  Notices, invitations and contact statements go alone.  An entry handed to
+    SMTP before (its sending cut short, or refused for now) goes again in the mail it went
+    in, with the same files only."""
     mails: list[list[Entry]] = []
     open_groups: dict[tuple[str, str], list[Entry]] = {}
+    carried: dict[str, list[Entry]] = {}
     for entry in due:
+        if entry.carried_by:
+            if entry.carried_by not in carried:
+                carried[entry.carried_by] = []
+                mails.append(carried[entry.carried_by])
+            carried[entry.carried_by].append(entry)
+            continue
         turn = parse_turn_name(entry.filename) if entry.kind == "turn" else None
         if turn is None or turn.seq == 0 or turn.side == "contact":
             mails.append([entry])
@@ -76,6 +92,12 @@ class Outbox:
         self._outbox_mark: tuple[tuple[str, int], ...] = ()
         self._warned: set[str] = set()
         self._pictures: dict[str, list[Attachment]] = {}
+        self.worker = ""
+
+    def start(self) -> None:
+        """Mails this worker (or this lone daemon) was sending when it was stopped are due again."""
+        with self.queue.locked():
+            self.queue.release_leases(self.worker)
 
     def files(self) -> list[Path]:
         try:
@@ -104,44 +126,51 @@ class Outbox:
     def enqueue(self, count: Callable[[str], None]) -> None:
         """Queue every new file of outbox/; ``count`` hears \"queued\" for each."""
         self._outbox_mark = self.mark()
-        queued = False
+        fresh = []
         for path in self.files():
             digest = self._digest(path)
             turn = parse_turn_name(path.name)
-            if digest is None or turn is None:
-                continue
-            key = f"{path.name}:{digest}"
-            if key in self.queue:
-                continue
-            try:
-                info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
-                recipient = str(info.opponent_email or "").strip()
-            except Exception as err:
-                self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
-                continue
-            if "@" not in recipient:
-                self._warn_once(key, f"{path.name} waits in outbox/: no opponent address known for game {turn.game_id}")
-                continue
-            message_id = turn_message_id(turn, digest, self.config.domain)
-            references = self.threads.references(turn.game_id)
-            self.queue.add(
-                Entry(
-                    key=key,
-                    kind="turn",
-                    recipient=recipient,
-                    message_id=message_id,
-                    references=references,
-                    filename=path.name,
-                    sha256=digest,
-                ),
-                save=False,
-            )
-            self.threads.add(turn.game_id, message_id)
-            count("queued")
-            queued = True
-        if queued:
-            self.queue.save()
+            if digest is not None and turn is not None and f"{path.name}:{digest}" not in self.queue:
+                fresh.append((path, turn, digest))
+        if not fresh:
+            return
+        with self.queue.locked():
+            for path, turn, digest in fresh:
+                key = f"{path.name}:{digest}"
+                if key in self.queue:  # another worker queued it meanwhile
+                    continue
+                with game_context(turn.game_id):
+                    entry = self._entry(path, turn, digest, key)
+                if entry is not None:
+                    self.queue.add(entry, save=False)
+                    self.threads.add(turn.game_id, entry.message_id)
+                    count("queued")
         self.threads.flush()
+
+    def _entry(self, path: Path, turn: Any, digest: str, key: str) -> Entry | None:
+        try:
+            info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
+            given = str(info.opponent_email or "")
+        except Exception as err:
+            self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
+            return None
+        recipient = clean_address(given)
+        if not recipient:
+            self._warn_once(
+                key, f"{path.name} waits in outbox/: the opponent address {given!r} of game {turn.game_id} "
+                "is not one plain mail address"
+            )  # fmt: skip
+            return None
+        message_id = turn_message_id(turn, digest, self.config.domain)
+        return Entry(
+            key=key,
+            kind="turn",
+            recipient=recipient,
+            message_id=message_id,
+            references=self.threads.references(turn.game_id),
+            filename=path.name,
+            sha256=digest,
+        )
 
     def _warn_once(self, key: str, line: str) -> None:
         if key not in self._warned:
@@ -150,59 +179,76 @@ class Outbox:
 
     def send_due(self, count: Callable[[str], None]) -> None:
         """Send what is due; ``count`` hears \"sent\", \"deferred\" or \"failed\" per file or notice."""
-        due = self.queue.due()
-        if not due:
+        if not self.queue.due():
             return
+        with self.queue.locked():
+            groups = bundles(self.queue.due())
+            for group in groups:
+                for entry in group:
+                    entry.carried_by = group[-1].message_id
+                    self.queue.lease(entry, self.worker, LEASE_SECONDS)
         batch: list[tuple[list[Entry], Any]] = []
-        for group in bundles(due):
+        unbuildable: dict[str, str] = {}
+        for group in groups:
             present = []
             for entry in group:
                 if entry.kind == "turn" and self._file(entry) is None:
-                    count("failed")
-                    self.queue.mark_failed(entry, f"{entry.filename} is no longer in outbox/")
-                    log.error("cannot send %s: it is no longer in outbox/ (kept in the failed list)", entry.filename)
+                    unbuildable[entry.key] = f"{entry.filename} is no longer in outbox/"
                 else:
                     present.append(entry)
-            if present:
-                batch.append((present, self.build_mail(present)))
+            if not present:
+                continue
+            try:
+                msg = self.build_mail(present)
+            except Exception as err:  # a queued value no header can carry must never stop the daemon
+                reason = f"the mail cannot be written: {' '.join(str(err).split())[:200]}"
+                unbuildable.update((entry.key, reason) for entry in present)
+                continue
+            batch.append((present, msg))
         outcomes = smtp.send_batch(self.config.smtp, [m for _, m in batch])
+        crash_point()
         # One save for the whole batch: a crash before it only means these mails
         # go out once more, with the same Message-ID, and are recognised as duplicates.
-        for (group, _), outcome in zip(batch, outcomes, strict=True):
-            for entry in group:
-                self._note(entry, outcome, count)
-        if batch:
-            self.queue.save()
+        with self.queue.locked():
+            for key, reason in unbuildable.items():
+                entry = self.queue.entries[key]
+                self.queue.mark_failed(entry, reason, save=False)
+                count("failed")
+                log.error("cannot send %s: %s (kept in the failed list)", entry.filename or entry.subject, reason)
+            for (group, _), outcome in zip(batch, outcomes, strict=True):
+                for sent in group:
+                    self._record(self.queue.entries[sent.key], outcome, count)
 
-    def _note(self, entry: Entry, outcome: smtp.Outcome, count: Callable[[str], None]) -> None:
+    def _record(self, entry: Entry, outcome: smtp.Outcome, count: Callable[[str], None]) -> None:
         what = entry.filename or entry.subject
         if outcome.status != smtp.TEMPORARY:
             self._pictures.pop(entry.key, None)  # kept only for a retry: a bot sends thousands
-        if outcome.status == smtp.SENT:
-            self.queue.mark_sent(entry, save=False)
-            count("sent")
-            log.info("sent %s to %s", what, entry.recipient)
-        elif outcome.status == smtp.PERMANENT:
-            self.queue.mark_failed(entry, outcome.detail, save=False)
-            count("failed")
-            log.error(
-                "FAILED to send %s to %s: %s — kept in the failed list "
-                "(`pbem mail status`; `pbem mail retry` after fixing it)",
-                what,
-                entry.recipient,
-                outcome.detail,
-            )
-        else:
-            delay = self.queue.mark_retry(entry, outcome.detail, save=False)
-            count("deferred")
-            log.warning(
-                "could not send %s to %s yet: %s; retry %d in %.0f s",
-                what,
-                entry.recipient,
-                outcome.detail,
-                entry.attempts,
-                delay,
-            )
+        with game_context(entry.filename[:12] if entry.filename else "-"):
+            if outcome.status == smtp.SENT:
+                self.queue.mark_sent(entry, save=False)
+                count("sent")
+                log.info("sent %s to %s", what, entry.recipient)
+            elif outcome.status == smtp.PERMANENT:
+                self.queue.mark_failed(entry, outcome.detail, save=False)
+                count("failed")
+                log.error(
+                    "FAILED to send %s to %s: %s — kept in the failed list "
+                    "(`pbem mail status`; `pbem mail retry` after fixing it)",
+                    what,
+                    entry.recipient,
+                    outcome.detail,
+                )
+            else:
+                delay = self.queue.mark_retry(entry, outcome.detail, save=False)
+                count("deferred")
+                log.warning(
+                    "could not send %s to %s yet: %s; retry %d in %.0f s",
+                    what,
+                    entry.recipient,
+                    outcome.detail,
+                    entry.attempts,
+                    delay,
+                )
 
     def _file(self, entry: Entry) -> tuple[TurnName, bytes] | None:
         """The queued file as it was queued, or None when it is gone or was changed since."""

@@ -7,15 +7,27 @@ exactly where the previous run stopped. Temporary failures (4xx replies,
 refused or broken connections) are retried with exponential back-off; a
 permanent failure (5xx) moves the entry to the failed list, where it stays
 until a person looks at it. Nothing is ever dropped.
+
+Several workers of a bot service share the queue: each change is made under
+the queue's lock on the entries as they are on disk, and a worker about to send
+an entry first leases it (its ``next_at`` moves past the lease), so no other
+worker sends it meanwhile; a worker killed while sending leaves a lease that
+runs out, and the mail goes out again with the same Message-ID, which the
+receiver recognises.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
-from pbem.mail.store import load_json, mail_dir, save_json
+from pbem.durable import flock
+from pbem.mail.store import load_json, mail_dir, save_json, set_aside
 
 PENDING, SENT, FAILED = "pending", "sent", "failed"
 
@@ -37,6 +49,28 @@ class Entry:
     created_at: float = field(default_factory=time.time)
     sent_at: float = 0.0
     last_error: str = ""
+    leased_by: str = ""  # the worker sending it now ("" for a lone daemon); none when not leased
+    # The Message-ID of the mail it was first handed to SMTP in: sent again, it travels in
+    # that same mail (with the same files), so the receiver never sees it under two ids.
+    carried_by: str = ""
+
+
+_FIELDS = {f.name: f.type for f in dataclasses.fields(Entry)}
+
+
+def _entry(raw: Any) -> Entry | None:
+    """An entry from its JSON record, or None for a record that is not one."""
+    if not isinstance(raw, dict) or not set(raw) <= set(_FIELDS) or not isinstance(raw.get("key"), str):
+        return None
+    try:
+        entry = Entry(**raw)
+    except TypeError:
+        return None
+    texts = ("kind", "recipient", "message_id", "status", "last_error", "carried_by")
+    ok = all(isinstance(getattr(entry, n), str) for n in texts)
+    ok = ok and isinstance(entry.references, list) and all(isinstance(r, str) for r in entry.references)
+    ok = ok and all(isinstance(getattr(entry, n), (int, float)) for n in ("attempts", "next_at", "created_at"))
+    return entry if ok and entry.status in (PENDING, SENT, FAILED) else None
 
 
 class SendQueue:
@@ -46,11 +80,50 @@ class SendQueue:
         self.path = mail_dir(workspace) / "queue.json"
         self.base_delay = base_delay
         self.max_delay = max_delay
-        raw = load_json(self.path, {"entries": []})
-        self.entries: dict[str, Entry] = {e["key"]: Entry(**e) for e in raw.get("entries", [])}
+        self.entries: dict[str, Entry] = {}
+        self.reload()
+
+    def reload(self) -> None:
+        raw = load_json(
+            self.path, {"entries": []}, lambda v: isinstance(v, dict) and isinstance(v.get("entries"), list)
+        )
+        entries, bad = {}, []
+        for record in raw["entries"]:
+            entry = _entry(record)
+            if entry is None:
+                bad.append(record)
+            else:
+                entries[entry.key] = entry
+        self.entries = entries
+        if bad:
+            set_aside(self.path, "they are not send-queue entries", bad)
+            self.save()
 
     def save(self) -> None:
         save_json(self.path, {"entries": [asdict(e) for e in self.entries.values()]})
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Change the queue as it is on disk, alone, and save it afterwards."""
+        with flock(self.path.with_name("queue.lock")):
+            self.reload()
+            before = [asdict(e) for e in self.entries.values()]
+            yield
+            if [asdict(e) for e in self.entries.values()] != before:
+                self.save()
+
+    def lease(self, entry: Entry, worker: str, seconds: float, now: float | None = None) -> None:
+        entry.leased_by = worker
+        entry.next_at = (time.time() if now is None else now) + seconds
+
+    def release_leases(self, worker: str) -> int:
+        """Entries this worker leased before it was stopped become due at once."""
+        count = 0
+        for entry in self.pending():
+            if entry.leased_by == worker and entry.next_at > 0:
+                entry.leased_by, entry.next_at = "", 0.0
+                count += 1
+        return count
 
     def __contains__(self, key: str) -> bool:
         return key in self.entries
@@ -81,7 +154,7 @@ class SendQueue:
         return min(self.base_delay * (2 ** max(0, attempts - 1)), self.max_delay)
 
     def mark_sent(self, entry: Entry, save: bool = True) -> None:
-        entry.status, entry.sent_at, entry.last_error = SENT, time.time(), ""
+        entry.status, entry.sent_at, entry.last_error, entry.leased_by = SENT, time.time(), "", ""
         entry.attempts += 1
         if save:
             self.save()
@@ -89,7 +162,7 @@ class SendQueue:
     def mark_retry(self, entry: Entry, error: str, now: float | None = None, save: bool = True) -> float:
         now = time.time() if now is None else now
         entry.attempts += 1
-        entry.last_error = error
+        entry.last_error, entry.leased_by = error, ""
         delay = self.delay_for(entry.attempts)
         entry.next_at = now + delay
         if save:
@@ -97,7 +170,7 @@ class SendQueue:
         return delay
 
     def mark_failed(self, entry: Entry, error: str, save: bool = True) -> None:
-        entry.status, entry.last_error = FAILED, error
+        entry.status, entry.last_error, entry.leased_by = FAILED, error, ""
         entry.attempts += 1
         if save:
             self.save()

@@ -2,25 +2,65 @@
 
 It keeps the promises the daemon relies on — a file already applied is a
 "duplicate", a file ahead of its predecessor is "stored" and applied when the
-gap closes, a mangled file is "rejected", and applying is durable — so the
-mail layer can be tested before, and independently of, the real game layer.
+gap closes, a mangled file is "rejected", and applying is durable and one step
+with the answer it calls for (the real store's transaction) — so the mail layer
+can be tested before, and independently of, the real game layer. Its durable
+steps are crash points of the kill tests, like the daemon's.
 Sides alternate: odd sequence numbers are axis files, even ones allies files.
 
 State lives in ``<workspace>/.fake/``: ``games.json`` (who plays what) and
 ``ledger.json`` (every applied file, in order). The ledger is what the tests
-inspect for "nothing lost, nothing applied twice".
+inspect for "nothing lost, nothing applied twice". Like the real game store,
+each call holds a lock on the workspace, so several worker processes may share
+one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
+from pbem.durable import flock
 from pbem.mail.message import parse_turn_name
-from pbem.mail.store import write_atomic
+from pbem.mail.store import crash_point, write_atomic
+
+F = TypeVar("F", bound=Callable[..., Any])
+_held: dict[str, int] = {}
+
+
+@contextlib.contextmanager
+def _locked(ws: Path) -> Iterator[None]:
+    key = str(Path(ws).resolve())
+    if _held.get(key):
+        _held[key] += 1
+        try:
+            yield
+        finally:
+            _held[key] -= 1
+        return
+    with flock(_dir(ws) / "lock"):
+        _held[key] = 1
+        try:
+            yield
+        finally:
+            _held.pop(key, None)
+
+
+def locked(fn: F) -> F:
+    @functools.wraps(fn)
+    def inner(ws: Path, *args: Any, **kwargs: Any) -> Any:
+        with _locked(ws):
+            return fn(ws, *args, **kwargs)
+
+    return inner  # type: ignore[return-value]
+
 
 MAGIC = b"PBEM-TEST-TURN\n"
 
@@ -89,6 +129,7 @@ def make_turn(game_id: str, seq: int, payload: dict[str, object] | None = None, 
     return f"{game_id}-{seq:05d}-{side}.pbem", data
 
 
+@locked
 def new_game(
     ws: Path,
     game_id: str,
@@ -114,15 +155,26 @@ def new_game(
     return seal(ws, game_id, invite={"axis": axis, "allies": allies, "autoplay_until": theirs})
 
 
+@locked
 def seal(ws: Path, game_id: str, invite: dict[str, object] | None = None, pad: int = 0) -> Path:
     """Make my next move: apply it locally, then put its file into outbox/ (like `pbem send`)."""
     seq = _last_seq(ws, game_id) + 1
-    name, data = make_turn(game_id, seq, {"invite": invite} if invite else None, pad)
+    path, data = _write_answer(ws, game_id, seq, {"invite": invite} if invite else None, pad)
+    _append(ws, game_id, [(seq, data)])
+    return path
+
+
+def _write_answer(
+    ws: Path, game_id: str, seq: int, payload: dict[str, object] | None = None, pad: int = 0
+) -> tuple[Path, bytes]:
+    """Put my file ``seq`` into outbox/ before the ledger records it: its bytes are
+    deterministic, so a kill in between only means the same file is written again."""
+    name, data = make_turn(game_id, seq, payload, pad)
     outbox = ws / "outbox"
     outbox.mkdir(exist_ok=True)
     write_atomic(outbox / name, data)
-    _append(ws, game_id, seq, data)
-    return outbox / name
+    crash_point()
+    return outbox / name, data
 
 
 def _last_seq(ws: Path, game_id: str) -> int:
@@ -130,10 +182,13 @@ def _last_seq(ws: Path, game_id: str) -> int:
     return max(seqs, default=0)
 
 
-def _append(ws: Path, game_id: str, seq: int, data: bytes) -> None:
+def _append(ws: Path, game_id: str, files: list[tuple[int, bytes]]) -> None:
+    """Record ``files`` as applied, all in one atomic write of the ledger."""
     entries = ledger(ws)
-    entries.append({"game": game_id, "seq": seq, "sha": hashlib.sha256(data).hexdigest(), "t": time.time()})
+    for seq, data in files:
+        entries.append({"game": game_id, "seq": seq, "sha": hashlib.sha256(data).hexdigest(), "t": time.time()})
     _save(ws, "ledger.json", entries)
+    crash_point()
 
 
 def _parse(data: bytes) -> dict[str, object]:
@@ -149,6 +204,7 @@ def _parse(data: bytes) -> dict[str, object]:
     return body
 
 
+@locked
 def import_file(ws: Path, path: Path, home: Path | None = None) -> ImportResult:
     turn = parse_turn_name(path.name.split(".")[0] + ".pbem")
     data = path.read_bytes()
@@ -202,13 +258,19 @@ def import_file(ws: Path, path: Path, home: Path | None = None) -> ImportResult:
 
 
 def _apply(ws: Path, game_id: str, seq: int, data: bytes, game: dict[str, object], replies: list[Path]) -> None:
-    _append(ws, game_id, seq, data)
+    """Apply a file and write the answer it calls for as one step, like the real game store's
+    transaction: the answer is in outbox/ before the ledger holds either."""
+    files = [(seq, data)]
     # Autoplay stands in for the automatic answers (reveals) of the real game layer.
     until = int(game.get("autoplay_until", 0))  # type: ignore[call-overload]
     if seq + 1 <= until and side_of(seq + 1) == game["my_side"]:
-        replies.append(seal(ws, game_id))
+        path, answer = _write_answer(ws, game_id, seq + 1)
+        files.append((seq + 1, answer))
+        replies.append(path)
+    _append(ws, game_id, files)
 
 
+@locked
 def game_info(ws: Path, game_id: str, home: Path | None = None) -> GameInfo:
     table = games(ws)
     if game_id not in table:
@@ -229,6 +291,7 @@ def accept(ws: Path, game_id: str, identity: str, home: Path | None = None) -> l
     return []
 
 
+@locked
 def play(ws: Path, game_id: str, home: Path | None = None) -> list[Path]:
     """The bot player's stand-in: make the next move if it is ours."""
     info = game_info(ws, game_id)

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import fake_exchange as fx
 import pytest
+from imaphelp import count
 from mailtesting import Player, pbem_command, subprocess_env, wait_until
+from test_integration_service import in_background
 
 pytestmark = pytest.mark.mail
 GAME = "5a5a5a5a5a5a"
@@ -28,16 +30,24 @@ class Running:
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
-    def start(self) -> None:
+    def start(self, env: dict[str, str] | None = None) -> None:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 pbem_command("mail", self.command, "--config", str(self.player.config_path)),
                 stdout=out,
                 stderr=out,
-                env=subprocess_env(),
+                env={**subprocess_env(), **(env or {})},
                 cwd=self.player.workspace,
             )
         self.starts += 1
+
+    def died_within(self, seconds: float) -> bool:
+        assert self.proc is not None
+        try:
+            self.proc.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -89,3 +99,40 @@ def test_daemons_killed_and_restarted(make_player, tmp_path) -> None:
         assert [e["seq"] for e in entries] == list(range(1, MOVES + 1))  # each exactly once, in order
     assert fx.history(alice.workspace) == fx.history(bob.workspace)
     assert sum(d.starts for d in daemons) == KILLS + 2
+
+
+def test_a_daemon_killed_at_every_step_answers_every_file_once(make_player, tmp_path) -> None:
+    """Each fresh process dies at its step-th durable step (the game layer's included: a file
+    applied, its answer written); step walks up, so every step of an import is cut somewhere."""
+    moves = 12
+    alice, bob = make_player("alice"), make_player("bob")
+    fx.new_game(alice.workspace, GAME, "axis", alice.address, bob.address, autoplay_until=moves)
+    fx.new_game(bob.workspace, GAME, "allies", bob.address, alice.address, autoplay_until=moves)
+    stop_alice = in_background(alice.daemon())
+    daemon = Running(bob, tmp_path / "bob.log")
+    killed_at = []
+
+    def finished() -> bool:
+        return all(len(fx.ledger(p.workspace)) == moves for p in (alice, bob))
+
+    try:
+        wait_until(lambda: count(bob) == 1, 20, what="the invitation in bob's inbox")
+        for step in range(1, 16):
+            daemon.start({"PBEM_MAIL_CRASH_AT": str(step)})
+            if daemon.died_within(10):
+                killed_at.append(step)
+            else:
+                daemon.stop()  # idle before its step-th point: nothing was due
+            if finished():
+                break
+        daemon.start()
+        wait_until(finished, 60, what=f"all {moves} moves on both sides")
+    finally:
+        daemon.stop()
+        stop_alice()
+    log = daemon.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
+    assert len(killed_at) >= 5, killed_at  # it really died at many points
+    for player in (alice, bob):
+        assert [e["seq"] for e in fx.ledger(player.workspace)] == list(range(1, moves + 1))
+    assert fx.history(alice.workspace) == fx.history(bob.workspace)

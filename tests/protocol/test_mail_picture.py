@@ -175,7 +175,8 @@ def test_the_picture_is_kept_for_a_retry_and_dropped_once_sent(tmp_path: Path, m
 
     monkeypatch.setattr(smtp, "send_batch", send_batch)
     box.send_due(lambda what: None)
-    entry.next_at = 0.0  # due again at once
+    with box.queue.locked():  # the queue on disk is the shared one: make the mail due again at once there
+        box.queue.entries[entry.key].next_at = 0.0
     box.send_due(lambda what: None)
     assert sent == [[entry.filename, "0123456789ab-00007-front.png"]] * 2
-    assert fx.asked == 1 and entry.sent_at and not box._pictures
+    assert fx.asked == 1 and box.queue.entries[entry.key].sent_at and not box._pictures

@@ -1,0 +1,93 @@
+"""`pbem bot health`: how much work waits in a mailbox and how old the oldest of it is.
+
+Unanswered work is counted where it waits: turn mail in the folder not yet taken
+(by a lone daemon or claimed by a worker), turn mail in the workers' claim
+folders, games owed a move by the bot, and mails waiting in the send queue. The
+age of the oldest is what a monitor should watch: a growing age means the
+service has stopped answering, whatever the reason.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from dataclasses import dataclass, field
+
+import imapclient
+
+from pbem.mail.bot import owed_games
+from pbem.mail.config import MailConfig
+from pbem.mail.imap import CLAIM_PREFIX, PROCESSED_KEYWORD, SET_ASIDE_KEYWORD, ImapMailbox
+from pbem.mail.message import has_turn_attachment
+from pbem.mail.outqueue import SendQueue
+
+
+@dataclass
+class Health:
+    waiting: int = 0  # turn mails in the folder, not yet taken
+    claimed: dict[str, int] = field(default_factory=dict)  # worker -> turn mails it holds
+    owed: int = 0  # games owed a move
+    to_send: int = 0  # mails queued, not yet accepted by the SMTP server
+    oldest_s: float | None = None  # age of the oldest of all these
+
+    @property
+    def depth(self) -> int:
+        return self.waiting + sum(self.claimed.values()) + self.owed + self.to_send
+
+    def saw(self, since: float, now: float) -> None:
+        age = max(0.0, now - since)
+        self.oldest_s = age if self.oldest_s is None else max(self.oldest_s, age)
+
+    def line(self) -> str:
+        claims = ", ".join(f"{w} {n}" for w, n in sorted(self.claimed.items()) if n) or "none"
+        oldest = "none" if self.oldest_s is None else f"{self.oldest_s:.0f} s"
+        return (
+            f"queue depth {self.depth} ({self.waiting} waiting in the folder, claimed: {claims}, "
+            f"{self.owed} game(s) owed a move, {self.to_send} mail(s) to send); oldest unanswered: {oldest}"
+        )
+
+
+def measure(config: MailConfig) -> Health:
+    """Look at the mailbox (read-only) and the workspace; IMAP errors are the caller's to report."""
+    now = time.time()
+    found = Health()
+    box = ImapMailbox(config.imap, config.imap_options, config.workspace)
+    box.connect(claim_owner=False)
+    try:
+        client = box.client
+        assert client is not None  # connect() succeeded
+        client.normalise_times = False
+        client.select_folder(config.imap_options.folder, readonly=True)
+        uids = client.search(["NOT", "KEYWORD", PROCESSED_KEYWORD, "NOT", "KEYWORD", SET_ASIDE_KEYWORD])
+        for arrived in _turn_mail_times(client, uids):
+            found.waiting += 1
+            found.saw(arrived, now)
+        for worker in box.claim_folders():
+            client.select_folder(CLAIM_PREFIX + worker, readonly=True)
+            times = _turn_mail_times(client, client.search("ALL"))
+            found.claimed[worker] = len(times)
+            for arrived in times:
+                found.saw(arrived, now)
+    finally:
+        box.close()
+    for _game, queued in owed_games(config.workspace):
+        found.owed += 1
+        found.saw(queued, now)
+    for entry in SendQueue(config.workspace, config.retry.base_seconds, config.retry.max_seconds).pending():
+        found.to_send += 1
+        found.saw(entry.created_at, now)
+    return found
+
+
+def _turn_mail_times(client: imapclient.IMAPClient, uids: list[int]) -> list[float]:
+    """Arrival times (INTERNALDATE) of the turn mails among ``uids``."""
+    times = []
+    for start in range(0, len(uids), 200):
+        chunk = uids[start : start + 200]
+        data = client.fetch(chunk, ["BODYSTRUCTURE", "INTERNALDATE"])
+        for item in data.values():
+            if has_turn_attachment(item.get(b"BODYSTRUCTURE")):
+                arrived = item.get(b"INTERNALDATE")
+                if isinstance(arrived, datetime.datetime):
+                    times.append(arrived.timestamp())
+    return times
