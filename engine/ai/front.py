@@ -10,6 +10,7 @@ at stake.
 
 from __future__ import annotations
 
+from engine.ai import staging
 from engine.ai.odds import defence_strength
 from engine.ai.picture import Picture
 from engine.state import NO_UNIT
@@ -63,6 +64,8 @@ def need_map(pic: Picture) -> dict[int, float]:
     for h, value in objectives.items():
         if pic.role(h) == "mine" and threat.get(h, 0.0) > 0:
             need[h] = max(need.get(h, 0.0), MIN_HOLD + value * 0.5 + THREAT_SHARE * threat[h])
+    for h, want in staging.ports(pic).items():
+        need[h] = max(need.get(h, 0.0), want)
     targets = aims(pic)
     if not targets:
         return need
