@@ -1,5 +1,6 @@
 """Where our land strength is needed: the front line, threatened objectives, and,
-for a side on the offensive, the hexes from which to strike its aims.
+for a side on the offensive, the hexes from which to strike its aims; and the ports
+where troops gather for landings (:mod:`engine.ai.staging`).
 
 ``need[h]`` is the land strength (in strength points) we would like to have in
 hex ``h`` at the end of our movement.  Movement, rail and deployment all fill
