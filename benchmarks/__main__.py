@@ -50,10 +50,11 @@ def engine_benchmarks() -> None:
 
 
 def protocol_benchmarks() -> None:
-    from benchmarks.bench_verify import bench_naval_verify, bench_verify
+    from benchmarks.bench_verify import bench_naval_verify, bench_recorded_naval_verify, bench_verify
 
     bench_verify(report)
     bench_naval_verify(report)
+    bench_recorded_naval_verify(report)
 
 
 def ai_benchmarks() -> None:

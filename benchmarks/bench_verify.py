@@ -4,14 +4,21 @@ A 1939 game is played by the computer in memory (real signed files, real dice an
 commitments) into its second month; the Axis main-phase file with the most
 actions is then verified and applied from the state before it, as a receiver does:
 parse, signature, chain link, re-execution of every action, state hash.
+
+The naval-heavy files are those of the recorded air and sea game (1939, seed 1, to
+1940-07) that move ships by destination only: the receiver must find each such path.
+They are timed in CPU time (``time.process_time``), which a loaded machine disturbs
+less than the wall clock.
 """
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from pbem import protocol, turnfile
+from pbem import audit, protocol, turnfile
 from pbem.memplay import MemoryMatch
 from pbem.records import Act
 
@@ -44,9 +51,10 @@ def naval_file(scenario: str = "1939", seed: int = 1, months: int = 4) -> tuple[
     match.play(lambda g: getattr(g.state, "date", 0) > start + months, max_files=6000)
     files = match.files
     best = max(files[2:], key=_naval_orders)
-    game = protocol.start(files[0], files[1])
+    genesis = protocol.Genesis(files[0].body)
+    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
     for f in files[2 : best.seq]:
-        protocol.apply_turn(game, f)
+        protocol.apply_turn(game, protocol.authenticate(genesis, f, game))
     return game.to_bytes(), best.raw, len(best.body["records"]), _naval_orders(best)
 
 
@@ -57,7 +65,7 @@ def bench_naval_verify(report: Callable[..., None]) -> None:
     for _ in range(11):
         game = protocol.Game.from_bytes(before)
         t0 = time.perf_counter()
-        protocol.apply_turn(game, turnfile.parse(raw))
+        protocol.apply_turn(game, protocol.authenticate(game.genesis, turnfile.parse(raw), game))
         samples.append(time.perf_counter() - t0)
     samples.sort()
     report(f"verify+apply the naval-heavy file ({n} records)", samples[5], samples[0], target_ms=50)
@@ -114,3 +122,51 @@ def bench_verify(report: Callable[..., None]) -> None:
         load_and_save()
     per = (time.perf_counter() - t0) / 5
     report("load + save the game snapshot (import overhead)", per, per)
+
+
+AIR_RECORD = Path(__file__).resolve().parent.parent / "tests" / "data" / "records" / "1939-air-seed1"
+
+
+def _ships_by_destination(game: protocol.Game, f: turnfile.TurnFile) -> int:
+    """Moves of ships in ``f`` that name only their destination (``move SHIP HEX``)."""
+    units = game.state.units
+    return sum(
+        1
+        for r in f.body.get("records", ())
+        if r[0] == "act" and r[1][0] == "move" and len(r[1]) == 3 and r[1][1] in units and units[r[1][1]].is_naval
+    )
+
+
+def recorded_naval_files(record: Path = AIR_RECORD) -> list[tuple[int, bytes, bytes, int, int]]:
+    """(file number, game snapshot before it, its bytes, its records, its ships moved by
+    destination only) for every file of ``record`` that moves ships by destination only."""
+    [(_, files)] = audit.game_files(record).items()
+    files.sort(key=lambda f: f.seq)
+    genesis = protocol.Genesis(files[0].body)
+    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
+    out = []
+    for f in files[2:]:
+        if n := _ships_by_destination(game, f):
+            out.append((f.seq, game.to_bytes(), f.raw, len(f.body["records"]), n))
+        protocol.apply_turn(game, protocol.authenticate(genesis, f, game))
+    return out
+
+
+def bench_recorded_naval_verify(report: Callable[..., None], repeat: int = 9) -> None:
+    """Each file of the air record whose ships move by destination only, verified and
+    applied ``repeat`` times from its snapshot (CPU time); the slowest is the target's case."""
+    worst: tuple[float, float, str] | None = None
+    for seq, before, raw, n, ships in recorded_naval_files():
+        samples = []
+        for _ in range(repeat + 1):
+            game = protocol.Game.from_bytes(before)
+            t0 = time.process_time()
+            protocol.apply_turn(game, protocol.authenticate(game.genesis, turnfile.parse(raw), game))
+            samples.append(time.process_time() - t0)
+        samples = samples[1:]
+        name = f"  air record file {seq} ({n} records, {ships} ships by destination)"
+        report(name, statistics.median(samples), min(samples))
+        if worst is None or statistics.median(samples) > worst[0]:
+            worst = (statistics.median(samples), min(samples), name.strip())
+    if worst is not None:
+        report(f"slowest: {worst[2]}", worst[0], worst[1], target_ms=50)

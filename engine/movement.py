@@ -28,6 +28,7 @@ from engine.control import pass_to_side, resolve_pockets
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Terrain
 from engine.losses import eliminate
+from engine.naval_route import naval_route
 from engine.phase import Phase
 from engine.reach import (
     STOPPED,
@@ -43,7 +44,6 @@ from engine.reach import (
     land_search,
     landing_carrier,
     naval_destinations,
-    naval_search,
     rail_search,
     start_zoc,
 )
@@ -331,7 +331,7 @@ class _Movement(Phase):
         allowance = max(0, u.move - u.mp_used)
         dest = hexes[-1]
         if len(hexes) == 1:
-            search = naval_search(state, u, allowance, target=dest)
+            search = naval_route(state, u, allowance, dest)
             if dest not in search.cost:
                 raise IllegalAction(self._naval_refusal(state, u, dest, allowance))
             path = search.path(dest)

@@ -19,7 +19,7 @@ SW, SE), so the chosen path is the same on every machine.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,7 +34,7 @@ from engine.state import GameState, Unit
 from engine.terrain import BY_CODE, barred_terrain
 from engine.units import UnitType
 from engine.war import japan_soviet_refusal, may_enter_country
-from engine.zoc import has_enemy_land_unit, in_enemy_land_zoc, naval_zoc
+from engine.zoc import has_enemy_land_unit, in_enemy_land_zoc, in_enemy_naval_zoc, naval_zoc
 
 #: Control-zone condition of a moving unit.
 FREE = 0  # not held by a control zone (it may have started in one)
@@ -367,10 +367,11 @@ def check_naval_path(state: GameState, unit: Unit, path: list[int], allowance: i
     side = state.countries[unit.country].side
     grid = state.world.map.grid
     steps = sea_steps(state, side)
-    zoc = naval_zoc(state, other(side))
     sub = unit.type == UnitType.SUBMARINE
     if len(path) > allowance:
         return Refusal("movement.points", f"{unit.label()} has only {allowance} movement points left")
+    # Only the path's hexes are asked about: the whole enemy zone would cost more than the path.
+    zoc = {h for h in (unit.hex, *path) if in_enemy_naval_zoc(state, side, h)}
     a = unit.hex
     za = STOPPED if unit.mp_used and a in zoc else FREE
     for b in path:
@@ -401,14 +402,22 @@ def check_naval_path(state: GameState, unit: Unit, path: list[int], allowance: i
 
 
 def naval_search(
-    state: GameState, unit: Unit, allowance: int, enemy_zoc: set[int] | None = None, target: int = NO_HEX
+    state: GameState,
+    unit: Unit,
+    allowance: int,
+    enemy_zoc: set[int] | None = None,
+    target: int = NO_HEX,
+    togo: Mapping[int, int] | None = None,
 ) -> Search:
     """Every hex a ship may end in: sea steps (and open canals), 1 point a hex; enemy
     naval control zones stop it (submarines: one extra hex); no neutral hexes; at most
     5 ships a hex outside a friendly major port.  ``enemy_zoc`` may pass the enemy's
     naval control zone when several ships are searched in the same state.  With a
     ``target`` the search stops after the layer that reaches it (its cost and path are
-    those of the whole search: layers are searched in the same order)."""
+    those of the whole search: layers are searched in the same order).  ``togo``, the
+    hex distance from every hex to the target, leaves out the hexes from which the
+    target lies beyond the allowance: no path to the target passes there, so its cost
+    and path stay those of the whole search (:mod:`engine.naval_route`)."""
     side = state.countries[unit.country].side
     steps = sea_steps(state, side)
     sub = unit.type == UnitType.SUBMARINE
@@ -439,12 +448,15 @@ def naval_search(
     enterable: dict[int, bool] = {}
     for c in range(1, allowance + 1):
         nxt: list[int] = []
+        left = allowance - c
         for node in layer:
             a, za = node >> 2, node & 3
             if za == STOPPED:
                 continue
             a_zoc = a in zoc
             for b in steps(a):
+                if togo is not None and togo[b] > left:
+                    continue
                 if a_zoc or b in zoc:
                     zb = naval_step(a_zoc, b in zoc, za, sub)
                     if zb < 0:
@@ -468,7 +480,7 @@ def naval_search(
                 if b not in cost and b != start and can_end(b):
                     cost[b] = c
                     end_node[b] = nb
-        if target in cost:
+        if target in cost or not nxt:
             break
         layer = sorted(nxt)
     return result

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
+from engine.ai import staging
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
 from engine.deployment import home_area
@@ -61,10 +62,12 @@ def deployment(turn: Turn) -> None:
                 if key.type is UnitType.SUPPLY:
                     continue
                 top = max(1, max_strength(name, key.type, year, move))
+                # paratroopers go where a transport aircraft waits for one (a drop next month)
+                planes = staging.waiting_planes(state, turn.side) if key.type is UnitType.PARATROOPER else set()
                 left = n
                 while left > 0:
                     points = min(top, left)
-                    ranked = sorted(area, key=lambda h: (-score(h, points), h))
+                    ranked = sorted(area, key=lambda h: (h not in planes, -score(h, points), h))
                     placed = False
                     for h in ranked[:TRIES]:
                         if turn.batch.offer(Action("place_land", (name, t, move, points, h))):

@@ -1,5 +1,6 @@
 """Where our land strength is needed: the front line, threatened objectives, and,
-for a side on the offensive, the hexes from which to strike its aims.
+for a side on the offensive, the hexes from which to strike its aims; and the ports
+where troops gather for landings (:mod:`engine.ai.staging`).
 
 ``need[h]`` is the land strength (in strength points) we would like to have in
 hex ``h`` at the end of our movement.  Movement, rail and deployment all fill
@@ -10,6 +11,7 @@ at stake.
 
 from __future__ import annotations
 
+from engine.ai import staging
 from engine.ai.odds import defence_strength
 from engine.ai.picture import Picture
 from engine.state import NO_UNIT
@@ -63,6 +65,8 @@ def need_map(pic: Picture) -> dict[int, float]:
     for h, value in objectives.items():
         if pic.role(h) == "mine" and threat.get(h, 0.0) > 0:
             need[h] = max(need.get(h, 0.0), MIN_HOLD + value * 0.5 + THREAT_SHARE * threat[h])
+    for h, want in staging.ports(pic).items():
+        need[h] = max(need.get(h, 0.0), want)
     targets = aims(pic)
     if not targets:
         return need

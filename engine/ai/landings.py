@@ -1,30 +1,42 @@
-"""Amphibious assaults and paradrops: loading and sailing (or flying) in the first
-movement, and the assaults themselves in the amphibious and paradrop phase.
+"""Amphibious assaults and paradrops: troops gathered over the months, loading and
+sailing (or flying) in the first movement, and the assaults themselves in the
+amphibious and paradrop phase.
 
-First movement, before the land units move: a land unit in a port with an empty
-transport boards it, and the transport sails next to the best enemy hex in its reach;
-a paratrooper based with a transport aircraft boards it, and the aircraft flies to the
-best enemy hex within half its allowance (it must come back).  The best hex is an
-enemy city or resource hex without enemy land units, then any enemy hex without them,
-then a defended one whose defenders are much weaker than the landing.
+Preparing (:mod:`engine.ai.staging`): the need map asks for land units in the ports
+where our empty transports lie and from which a landing would pay, so movement and
+deployment fill those ports over the months; transport aircraft rebase to our
+paratroopers, and paratroopers based with one stay there.
+
+First movement, before the land units move: the transports of one port take the land
+units standing there (marines first, then the strongest; at most what may stack in a
+hex) and sail together next to the best enemy hex in their reach, a warship of the
+port with them as escort; a paratrooper based with a transport aircraft boards it and
+the aircraft flies to the best enemy hex within half its allowance (it must come
+back), preferably a hex a landing from the sea goes to this month (a combined assault
+succeeds more often).  The best hex is an enemy city or resource hex without enemy land
+units, then an empty enemy hex next to our land or to an objective, then a defended one
+whose defenders the landing and our land units next to it outnumber
+:data:`DEFENDED_RATIO` times.
 
 Amphibious phase: every assault the rules offer whose odds are good: an empty hex is
-always worth the success chance (at least 50 %); a defended hex only when the landing
-is at least :data:`DEFENDED_RATIO` times as strong and the chance is at least 75 %.
+always worth the success chance (at least 50 %); a defended hex only at 75 % or better
+and with that strength.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engine import assaults
 from engine.actions import Action
+from engine.air_combat import is_fighter
 from engine.hexgrid import NO_HEX
 from engine.reach import air_search, naval_search
 from engine.sides import other
-from engine.stacking import friendly_port, is_based
-from engine.state import NO_UNIT, Assault, GameState
+from engine.stacking import can_stack_land, friendly_port, is_based
+from engine.state import NO_UNIT, Assault, GameState, Unit
 from engine.units import UnitType
 from engine.zoc import has_enemy_land_unit, naval_zoc
 
@@ -35,6 +47,19 @@ if TYPE_CHECKING:
 DEFENDED_RATIO = 3
 #: Landings prepared per side and month at most (each is several engine checks).
 MAX_LANDINGS = 4
+AIR_TRANSPORTS = (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT)
+#: Ships that may escort a landing (they can fight at sea).
+ESCORTS = frozenset(
+    {
+        UnitType.BATTLESHIP,
+        UnitType.BATTLECRUISER,
+        UnitType.HEAVY_CRUISER,
+        UnitType.LIGHT_CRUISER,
+        UnitType.DESTROYER,
+        UnitType.DESTROYER_ESCORT,
+        UnitType.KAIBOKAN,
+    }
+)
 
 
 def _enemy_strength(state: GameState, side: str, h: int) -> int:
@@ -43,83 +68,133 @@ def _enemy_strength(state: GameState, side: str, h: int) -> int:
     )
 
 
-def _value(state: GameState, side: str, h: int, strength: int) -> int:
+def _our_strength_next_to(state: GameState, side: str, h: int) -> int:
+    """Our land units next to ``h`` (not embarked): they can join the attack on it."""
+    return sum(
+        u.strength
+        for o in state.world.map.land_neighbours[h]
+        for u in state.units_at(o)
+        if u.is_land and u.carrier == NO_UNIT and state.side_of(u.country) == side
+    )
+
+
+def _ours_nearby(state: GameState, side: str, h: int) -> bool:
+    return any(state.side_controlling(o) == side for o in state.world.map.land_neighbours[h])
+
+
+def value(state: GameState, side: str, h: int, strength: int) -> int:
     """How much landing on enemy hex ``h`` with ``strength`` is worth (0: not at all)."""
     hexmap = state.world.map
     if not hexmap.has_land(h) or state.side_controlling(h) != other(side):
         return 0
+    objective = h in hexmap.city_at or h in hexmap.resources
     prize = 3 if h in hexmap.city_at else 2 if h in hexmap.resources else 1
-    defended = _enemy_strength(state, side, h)
     if has_enemy_land_unit(state, side, h):
-        return prize if strength >= DEFENDED_RATIO * max(defended, 1) else 0
+        defended = _enemy_strength(state, side, h)
+        joined = strength + _our_strength_next_to(state, side, h)
+        return prize if joined >= DEFENDED_RATIO * max(defended, 1) else 0
+    if not objective and not _ours_nearby(state, side, h):
+        return 0  # a bare hex deep in enemy land is lost again at once and gains nothing
     return prize * 2
 
 
-def _best_landing(state: GameState, side: str, hexes: list[int], strength: int) -> int:
-    scored = [(-_value(state, side, h, strength), h) for h in hexes]
-    scored = [x for x in scored if x[0] < 0]
+def _best_landing(state: GameState, side: str, hexes: list[int], strength: int, prefer: Collection[int] = ()) -> int:
+    scored = [(-value(state, side, h, strength) - (3 if h in prefer else 0), h) for h in hexes]
+    scored = [x for x in scored if x[0] < 0 and value(state, side, x[1], strength) > 0]
     return min(scored)[1] if scored else NO_HEX
 
 
 def prepare(turn: Turn) -> None:
     """First movement: board and sail (or fly) towards the best enemy hexes in reach."""
-    made = _by_sea(turn, 0)
-    _by_air(turn, made)
+    made, targets = _by_sea(turn)
+    _by_air(turn, made, targets)
 
 
-def _by_sea(turn: Turn, made: int) -> int:
-    state, side = turn.state, turn.side
-    hexmap = state.world.map
-    transports = sorted(
+def _troops(state: GameState, side: str, h: int) -> list[Unit]:
+    """Our land units in ``h`` that may board: marines first, then the strongest."""
+    return sorted(
         (
             u
-            for u in state.side_units(side)
-            if u.type == UnitType.TRANSPORT and not u.damaged and friendly_port(state, u.hex, side)
+            for u in state.units_at(h)
+            if u.is_land
+            and u.carrier == NO_UNIT
+            and state.side_of(u.country) == side
+            and not u.moved
+            and u.type not in (UnitType.SUPPLY, UnitType.PARATROOPER)
         ),
-        key=lambda u: u.id,
+        key=lambda u: (u.type != UnitType.MARINE, -u.strength, u.id),
     )
+
+
+def _by_sea(turn: Turn) -> tuple[int, set[int]]:
+    """The landings from the sea: (how many groups sailed, their target hexes)."""
+    state, side = turn.state, turn.side
+    hexmap = state.world.map
+    ports: dict[int, list[Unit]] = {}
+    for u in state.side_units(side):
+        if u.type == UnitType.TRANSPORT and not u.damaged and not u.mp_used and friendly_port(state, u.hex, side):
+            ports.setdefault(u.hex, []).append(u)
     zone = naval_zoc(state, other(side))
-    for ship in transports:
+    made, targets = 0, set()
+    for port in sorted(ports):
         if made >= MAX_LANDINGS:
             break
         state = turn.state
-        if state.cargo_of(ship):
+        ships = sorted((s for s in ports[port] if not state.cargo_of(s)), key=lambda u: (u.move, u.id))
+        troops = _troops(state, side, port)
+        group = troops[: len(ships)]
+        if not group:
             continue
-        troops = sorted(
-            (
-                u
-                for u in state.units_at(ship.hex)
-                if u.is_land and u.carrier == NO_UNIT and state.side_of(u.country) == side and not u.moved
-            ),
-            key=lambda u: (u.type != UnitType.MARINE, -u.strength, u.id),
-        )
-        if not troops:
-            continue
-        search = naval_search(state, ship, ship.move - ship.mp_used, zone)
+        ships = ships[: len(group)]
+        # The slowest transport's search: every transport of the group can follow its path.
+        search = naval_search(state, ships[0], ships[0].move - ships[0].mp_used, zone)
         spots: dict[int, int] = {}  # enemy land hex -> sea hex to sail to
         for r in sorted(search.cost, key=lambda h: (search.cost[h], h)):
             for h in (r, *hexmap.neighbours[r * 6 : r * 6 + 6]):
                 if h != NO_HEX and h not in spots:
                     spots[h] = r
-        unit = troops[0]
-        target = _best_landing(state, side, sorted(spots), unit.strength)
-        if target == NO_HEX or spots[target] == ship.hex:
+        # Only as many units as may stack in the target hex may land there.
+        target = NO_HEX
+        while group:
+            target = _best_landing(state, side, sorted(spots), sum(u.strength for u in group))
+            if target == NO_HEX or can_stack_land(state, target, group):
+                break
+            group.pop()
+        if target == NO_HEX or not group or spots[target] == port:
             continue
-        if not turn.batch.offer(Action("embark", (unit.id, ship.id))):
-            continue
-        if turn.batch.offer(Action("move", (ship.id, *search.path(spots[target])))):
+        path = search.path(spots[target])
+        sailed = 0
+        for unit, ship in zip(group, ships, strict=False):
+            if turn.batch.offer(Action("embark", (unit.id, ship.id))):
+                sailed += turn.batch.offer(Action("move", (ship.id, *path)))
+        if sailed:
             made += 1
-    return made
+            targets.add(target)
+            _escort(turn, port, path)
+    return made, targets
 
 
-def _by_air(turn: Turn, made: int) -> None:
-    state, side = turn.state, turn.side
-    planes = sorted(
+def _escort(turn: Turn, port: int, path: list[int]) -> None:
+    """One warship of the port sails with the landing: the transports left next to the
+    enemy coast are not alone when the enemy's ships come for them."""
+    state = turn.state
+    escorts = sorted(
         (
             u
-            for u in state.side_units(side)
-            if u.type in (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT) and is_based(u) and not u.damaged
+            for u in state.units_at(port)
+            if u.type in ESCORTS and not u.damaged and not u.mp_used and state.side_of(u.country) == turn.side
         ),
+        key=lambda u: (-u.attack, u.id),
+    )
+    for ship in escorts:
+        if len(path) <= ship.move and turn.batch.offer(Action("move", (ship.id, *path))):
+            return
+
+
+def _by_air(turn: Turn, made: int, targets: set[int]) -> None:
+    state, side = turn.state, turn.side
+    planes = sorted(
+        (u for u in state.side_units(side) if u.type in AIR_TRANSPORTS and is_based(u) and not u.damaged),
         key=lambda u: u.id,
     )
     for plane in planes:
@@ -135,13 +210,34 @@ def _by_air(turn: Turn, made: int) -> None:
             continue
         para = min(paras, key=lambda u: u.id)
         reach = air_search(state, plane, max(0, (plane.move - plane.mp_used) // 2)).cost
-        target = _best_landing(state, side, sorted(reach), para.strength)
+        spots = [h for h in sorted(reach) if value(state, side, h, para.strength) > 0 and _covered(state, side, h)]
+        target = _best_landing(state, side, spots, para.strength, targets)
         if target == NO_HEX:
             continue
         if not turn.batch.offer(Action("embark", (para.id, plane.id))):
             continue
         if turn.batch.offer(Action("move", (plane.id, target))):
             made += 1
+
+
+def _fighters_within(state: GameState, side: str, h: int, free_only: bool) -> int:
+    grid = state.world.map.grid
+    return sum(
+        1
+        for u in state.side_units(side)
+        if is_fighter(u)
+        and u.hex != NO_HEX
+        and u.carrier == NO_UNIT
+        and (not free_only or is_based(u))
+        and grid.distance(u.hex, h) <= u.move // (2 if free_only else 1)
+    )
+
+
+def _covered(state: GameState, side: str, h: int) -> bool:
+    """May a transport aircraft fly to ``h``: are there at least as many of our free fighters
+    able to escort it there as enemy fighters able to intercept it?  (A transport aircraft
+    shot down takes its paratrooper with it.)"""
+    return _fighters_within(state, other(side), h, False) <= _fighters_within(state, side, h, True)
 
 
 def _worth(state: GameState, side: str, action: Action) -> Fraction:
@@ -151,10 +247,9 @@ def _worth(state: GameState, side: str, action: Action) -> Fraction:
     planned = Assault(h, ids, any(c.is_naval for c in carriers), any(c.is_air for c in carriers))
     chance = assaults.success_chance(state, planned)
     strength = sum(u.strength for u in units)
-    weak = chance < Fraction(3, 4) or strength < DEFENDED_RATIO * max(_enemy_strength(state, side, h), 1)
-    if weak and has_enemy_land_unit(state, side, h):
+    if has_enemy_land_unit(state, side, h) and chance < Fraction(3, 4):
         return Fraction(0)
-    return chance * _value(state, side, h, strength) * len(ids)
+    return chance * value(state, side, h, strength) * len(ids)
 
 
 def assault(turn: Turn) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, air_war, convoys, intercept, landings, naval
+from engine.ai import air, air_war, convoys, intercept, landings, naval, staging
 from engine.ai.front import PULL, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
@@ -41,6 +41,7 @@ FAR = 40
 def first_movement(turn: Turn) -> None:
     naval.sortie(turn)
     landings.prepare(turn)
+    staging.gather(turn)
     _move_land(turn, second=False)
     air.send_bombers(turn)
     convoys.sail(turn)
@@ -50,6 +51,7 @@ def first_movement(turn: Turn) -> None:
 
 def second_movement(turn: Turn) -> None:
     air.return_aircraft(turn)
+    staging.station(turn)
     naval.shelter(turn)
     _move_land(turn, second=True)
     convoys.sail(turn)
@@ -130,6 +132,8 @@ def _options(turn: Turn, pic: Picture, second: bool) -> dict[int, dict[int, Acti
             continue
         if second and (u.moved or u.railed or (u.attacked and u.type is not UnitType.ARMOR)):
             continue
+        if u.type is UnitType.PARATROOPER and (u.moved or staging.stationed(state, u)):
+            continue  # waits with its transport aircraft for a drop, or marches to one
         per: dict[int, Action] = {}
         for h in land_reach(state, u, ignore_zoc=None if not second else False):
             if h != u.hex:

@@ -119,3 +119,93 @@ def test_the_summary_sums_landings() -> None:
     r = play_game(game("axis.first_movement").world, 0, {"axis": "bot", "allies": "bot"}, 1, setup=lambda s: None)
     assert set(r.landings["axis"]) == set(LANDING_EVENTS)
     assert summarize([r, r]).landings["axis"] == {e: 2 * r.landings["axis"][e] for e in LANDING_EVENTS}
+
+
+# --- landings prepared over several months (engine/ai/staging.py) ---------------------------
+
+
+def test_a_port_with_an_empty_transport_and_a_target_in_reach_asks_for_troops() -> None:
+    """Rulebook "Amphibious Assaults and Paradrops": "land units embarked on naval units can do
+    amphibious assaults" - and they embark only in a port (docs/rules-decisions.md), so the
+    need map asks for units where the transports lie."""
+    from engine.ai.front import need_map
+    from engine.ai.picture import Picture
+    from engine.ai.staging import SLOT_STRENGTH
+
+    state = game("axis.first_movement")
+    kiel = hex_at(state, "1,0")
+    put(state, "Germany", "transport", "1,0", move=6)
+    put(state, "Poland", "infantry", "5,0")
+    assert need_map(Picture(state, "axis")).get(kiel) == SLOT_STRENGTH
+    # every Polish hex within reach held in strength: no landing pays, no troops asked for
+    for label in ("4,0", "4,1", "5,1"):
+        put(state, "Poland", "infantry", label, strength=9)
+    assert kiel not in need_map(Picture(state, "axis"))
+
+
+def test_the_transports_of_a_port_sail_together_with_an_escort() -> None:
+    state = game("axis.first_movement")
+    ships = [put(state, "Germany", "transport", "1,0", move=6).id for _ in range(2)]
+    troops = [put(state, "Germany", "infantry", "1,0").id for _ in range(2)]
+    escort = put(state, "Germany", "destroyer", "1,0", move=6).id
+    put(state, "Poland", "infantry", "5,0")
+    actions = ai.decide(state, "axis", SEED)
+    assert {("embark", (troops[0], ships[0])), ("embark", (troops[1], ships[1]))} <= kinds(actions)
+    paths = {a.args[1:] for a in actions if a.kind == "move" and a.args[0] in (*ships, escort)}
+    assert len(paths) == 1  # one destination, one path for the three ships
+    moved = {a.args[0] for a in actions if a.kind == "move"}
+    assert {*ships, escort} <= moved
+
+
+def test_a_defended_hex_is_a_target_when_our_units_next_to_it_make_the_odds() -> None:
+    """Rulebook: "During the subsequent combat phase, the assaulting land units must attack
+    the enemy units in their hex" - units next to the hex may join that attack."""
+    from engine.ai.landings import value
+
+    state = game(None)
+    lodz = hex_at(state, "4,1")
+    put(state, "Poland", "infantry", "4,1", strength=3)
+    assert value(state, "axis", lodz, 3) == 0
+    for label in ("5,1", "5,0"):
+        state.set_controller(hex_at(state, label), "Germany")
+        put(state, "Germany", "armor", label, strength=4)
+    assert value(state, "axis", lodz, 3) == 3
+
+
+def test_a_paratrooper_marches_to_a_waiting_transport_aircraft_and_stays_there() -> None:
+    state = game("axis.first_movement")
+    plane = put(state, "Germany", "air_transport", "0,0", move=8).id
+    para = put(state, "Germany", "paratrooper", "1,1").id
+    put(state, "Poland", "infantry", "4,0", strength=9)
+    put(state, "Poland", "infantry", "4,1", strength=9)
+    actions = ai.decide(state, "axis", SEED)
+    assert ("move", (para, hex_at(state, "0,0"))) in kinds(actions)
+    for a in actions:
+        api.apply(state, "axis", a)
+        if api.decision(state).phase != "axis.first_movement":
+            break
+    from engine.ai.staging import stationed
+
+    assert state.units[para].hex == state.units[plane].hex and stationed(state, state.units[para])
+
+
+def test_a_transport_aircraft_flies_to_a_paratrooper_in_the_second_movement() -> None:
+    state = game("axis.second_movement")
+    plane = put(state, "Germany", "air_transport", "1,0", move=8).id
+    put(state, "Germany", "paratrooper", "0,0")
+    put(state, "Poland", "infantry", "5,0")
+    actions = ai.decide(state, "axis", SEED)
+    assert ("move", (plane, hex_at(state, "0,0"))) in kinds(actions)
+
+
+def test_no_drop_into_enemy_fighters_without_an_escort() -> None:
+    """Rulebook "Interception": a transport aircraft intercepted and shot down takes its
+    paratrooper with it, so the bot drops only where its fighters can match the enemy's."""
+    state = game("axis.first_movement")
+    plane = put(state, "Germany", "air_transport", "1,0", move=8).id
+    para = put(state, "Germany", "paratrooper", "1,0").id
+    put(state, "Poland", "infantry", "5,0")
+    put(state, "Poland", "fighter", "5,1", move=6)
+    assert ("embark", (para, plane)) not in kinds(ai.decide(state, "axis", SEED))
+    put(state, "Germany", "fighter", "0,0", move=8)
+    assert ("embark", (para, plane)) in kinds(ai.decide(state, "axis", SEED))
