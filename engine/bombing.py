@@ -21,6 +21,7 @@ from engine import combat_math
 from engine.actions import Action, IllegalAction, KindSpec, Refusal
 from engine.air_combat import InSupply, bomber_strength, declared_units, flying, is_bomber
 from engine.losses import hit
+from engine.ownership import owned
 from engine.rng import Rng
 from engine.sides import other
 from engine.state import DeclaredAttack, GameState
@@ -65,12 +66,10 @@ def target_refusal(state: GameState, side: str, h: int, target: str) -> str:
 
 
 def bomber_refusal(state: GameState, side: str, uid: int, h: int, in_supply: InSupply, declared: set[int]) -> str:
-    u = state.units.get(uid)
-    if u is None:
-        return Refusal("unit.unknown", f"there is no unit #{uid}")
+    u = owned(state, side, uid, state.units.get(uid))
+    if isinstance(u, Refusal):
+        return u
     label = u.label()
-    if state.countries[u.country].side != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if not is_bomber(u):
         return Refusal("air.not-bomber", f"{label} has no bomber strength")
     if u.kamikaze:
