@@ -1,4 +1,5 @@
-"""What every command of pbem/cli/game_cmd.py and bot_cmd.py shares: errors, the workspace option."""
+"""What the commands share: errors, the workspace option, the game a command names, and
+what is told once a command has sealed a file."""
 
 from __future__ import annotations
 
@@ -24,6 +25,23 @@ WorkspaceOpt = Annotated[
 
 def workspace(path: Path | None) -> Workspace:
     return Workspace(path if path is not None else Path.cwd())
+
+
+def game_in(game: str, path: Path | None) -> tuple[Workspace, str]:
+    """The workspace and the full id of the game a command names (by its first characters)."""
+    ws = workspace(path)
+    return ws, ws.resolve_game(game)
+
+
+def sent(ws: Workspace, gid: str, line: str, *, status: bool = True) -> None:
+    """Tell what a command sealed into outbox/ for game ``gid``: ``line``, then, in a solo
+    game, the computer's answers, then (with ``status``) where the game stands."""
+    typer.echo(line)
+    solo_answers(ws, gid)
+    if status:
+        from pbem.status import lines
+
+        typer.echo(lines(ws, gid)[0])
 
 
 def solo_answers(ws: Workspace, gid: str) -> None:
