@@ -29,6 +29,7 @@ from engine.ownership import no_unit, owned
 from engine.rng import Rng
 from engine.sides import other
 from engine.state import NO_UNIT, DeclaredAttack, GameState, Unit
+from engine.supply import unsupplied
 from engine.units import UnitType
 from engine.war import at_war_with, counted_cities
 
@@ -159,7 +160,7 @@ def _unit_refusal(
     if kind == "kamikaze" and u.country != KAMIKAZE_COUNTRY:
         return Refusal("kamikaze.not-japanese", f"{label} is not Japanese; only Japanese bombers make kamikaze attacks")
     if not in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

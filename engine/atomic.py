@@ -24,6 +24,7 @@ from engine.losses import eliminate
 from engine.ownership import owned
 from engine.rng import Rng
 from engine.state import NO_UNIT, DeclaredAttack, GameState, Unit, date_text
+from engine.supply import unsupplied
 from engine.war import at_war_with
 
 ATOMIC = KindSpec(
@@ -71,7 +72,7 @@ def refusal(state: GameState, side: str, h: int, uid: int, in_supply: InSupply) 
     if any(e.kind == KIND and e.hex == h for e in state.combats):
         return Refusal("atomic.twice", f"an atomic bomb is already declared on hex {_hex(state, h)}")
     if not in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

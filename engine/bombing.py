@@ -25,6 +25,7 @@ from engine.ownership import owned
 from engine.rng import Rng
 from engine.sides import other
 from engine.state import DeclaredAttack, GameState
+from engine.supply import unsupplied
 from engine.war import at_war_with
 
 BOMB = KindSpec(
@@ -82,7 +83,7 @@ def bomber_refusal(state: GameState, side: str, uid: int, h: int, in_supply: InS
     if owner and not at_war_with(state, u.country, owner):
         return Refusal("war.not-at-war", f"{label} is not at war with {owner}")
     if not in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

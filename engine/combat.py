@@ -39,7 +39,7 @@ from engine.phase import Phase
 from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
 from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit
-from engine.supply import SupplyMap
+from engine.supply import SupplyMap, unsupplied
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
 from engine.war import at_war_with, japan_soviet_refusal, may_enter_country
@@ -238,7 +238,7 @@ def attacker_refusal(
         )
     # Units landed by an assault attack with the supply they brought (docs/rules-decisions.md).
     if landed is None and not (smap or _supply(state, side)).in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 
@@ -312,7 +312,7 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
     else:
         return Refusal("support.land-unit", f"{label} is a land unit; land units attack, they do not support")
     if not _supply(state, side).in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

@@ -36,7 +36,7 @@ from engine.rng import Rng
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import NO_UNIT, GameState, Intercept, Unit
-from engine.supply import SupplyMap
+from engine.supply import SupplyMap, unsupplied
 from engine.units import UnitType
 from engine.war import at_war_with, japan_soviet_refusal
 
@@ -124,7 +124,7 @@ def interceptor_refusal(
     if not at_war_with(state, u.country, target.country):
         return Refusal("war.not-at-war", f"{label} is not at war with {target.country}")
     if not (smap or combat.side_supply(state, side)).in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

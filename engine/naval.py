@@ -26,7 +26,7 @@ from engine.ownership import owned
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import DeclaredAttack, GameState, Unit
-from engine.supply import SupplyMap
+from engine.supply import SupplyMap, unsupplied
 from engine.units import UnitType
 from engine.war import at_war_with
 
@@ -90,7 +90,7 @@ def attacker_refusal(
     if strength_against(u, defenders) <= 0:
         return Refusal("naval.no-attack", f"{label} has no attack strength against the ships in hex {where}")
     if not (smap or combat.side_supply(state, side)).in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 
