@@ -25,9 +25,11 @@ from engine import combat_math
 from engine.actions import Action, IllegalAction, KindSpec, Refusal
 from engine.hexgrid import NO_HEX
 from engine.losses import eliminate, hit
+from engine.ownership import no_unit, owned
 from engine.rng import Rng
 from engine.sides import other
 from engine.state import NO_UNIT, DeclaredAttack, GameState, Unit
+from engine.supply import unsupplied
 from engine.units import UnitType
 from engine.war import at_war_with, counted_cities
 
@@ -139,12 +141,10 @@ def _unit_refusal(
     state: GameState, side: str, kind: str, uid: int, h: int, in_supply: InSupply, declared: set[int]
 ) -> str:
     """Why unit ``uid`` may not take part in an air order of ``kind`` against hex ``h``."""
-    u = state.units.get(uid)
-    if u is None:
-        return Refusal("unit.unknown", f"there is no unit #{uid}")
+    u = owned(state, side, uid, state.units.get(uid))
+    if isinstance(u, Refusal):
+        return u
     label = u.label()
-    if _side(state, u) != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if not u.is_air:
         return Refusal("air.not-air", f"{label} is not an air unit")
     if not flying(u) or u.hex != h:
@@ -160,7 +160,7 @@ def _unit_refusal(
     if kind == "kamikaze" and u.country != KAMIKAZE_COUNTRY:
         return Refusal("kamikaze.not-japanese", f"{label} is not Japanese; only Japanese bombers make kamikaze attacks")
     if not in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 
@@ -175,7 +175,7 @@ def check(state: GameState, side: str, action: Action, in_supply: InSupply) -> N
     if action.kind == "air_attack":
         target = state.units.get(first)
         if target is None:
-            raise IllegalAction(f"there is no unit #{first}", rule="unit.unknown")
+            raise IllegalAction(no_unit(first))
         if _side(state, target) == side or not target.is_air or not flying(target):
             raise IllegalAction(
                 f"{target.label()} is not an enemy air unit on the map (outside a carrier)", rule="air.no-enemy-air"

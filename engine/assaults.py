@@ -25,6 +25,7 @@ from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.control import resolve_pockets, take_control
 from engine.hexgrid import NO_HEX
 from engine.losses import eliminate
+from engine.ownership import owned
 from engine.phase import Phase
 from engine.rng import Rng
 from engine.sides import other
@@ -81,11 +82,11 @@ def _reaches(state: GameState, c: Unit, h: int) -> bool:
 
 def unit_refusal(state: GameState, side: str, u: Unit | None, uid: int, h: int) -> str:
     """Why unit ``uid`` may not take part in an assault on hex ``h`` ('' if it may)."""
-    if u is None or u.hex == NO_HEX:
-        return Refusal("unit.unknown", f"there is no unit #{uid} on the map")
+    found = owned(state, side, uid, u, on_map=True)
+    if isinstance(found, Refusal):
+        return found
+    u = found
     label = u.label()
-    if _side(state, u) != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if not u.is_land:
         return Refusal("assault.not-land", f"{label} is not a land unit")
     c = _carrier(state, u)

@@ -21,8 +21,10 @@ from engine import combat_math, stacking
 from engine.actions import Action, IllegalAction, KindSpec, Refusal
 from engine.air_combat import InSupply, declared_units, flying
 from engine.losses import eliminate
+from engine.ownership import owned
 from engine.rng import Rng
 from engine.state import NO_UNIT, DeclaredAttack, GameState, Unit, date_text
+from engine.supply import unsupplied
 from engine.war import at_war_with
 
 ATOMIC = KindSpec(
@@ -48,12 +50,10 @@ def may_carry(state: GameState, u: Unit) -> bool:
 
 
 def refusal(state: GameState, side: str, h: int, uid: int, in_supply: InSupply) -> str:
-    u = state.units.get(uid)
-    if u is None:
-        return Refusal("unit.unknown", f"there is no unit #{uid}")
+    u = owned(state, side, uid, state.units.get(uid))
+    if isinstance(u, Refusal):
+        return u
     label = u.label()
-    if state.countries[u.country].side != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if not may_carry(state, u):
         info = state.world.info.get(u.country)
         when = (
@@ -72,7 +72,7 @@ def refusal(state: GameState, side: str, h: int, uid: int, in_supply: InSupply) 
     if any(e.kind == KIND and e.hex == h for e in state.combats):
         return Refusal("atomic.twice", f"an atomic bomb is already declared on hex {_hex(state, h)}")
     if not in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

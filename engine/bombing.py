@@ -21,9 +21,11 @@ from engine import combat_math
 from engine.actions import Action, IllegalAction, KindSpec, Refusal
 from engine.air_combat import InSupply, bomber_strength, declared_units, flying, is_bomber
 from engine.losses import hit
+from engine.ownership import owned
 from engine.rng import Rng
 from engine.sides import other
 from engine.state import DeclaredAttack, GameState
+from engine.supply import unsupplied
 from engine.war import at_war_with
 
 BOMB = KindSpec(
@@ -65,12 +67,10 @@ def target_refusal(state: GameState, side: str, h: int, target: str) -> str:
 
 
 def bomber_refusal(state: GameState, side: str, uid: int, h: int, in_supply: InSupply, declared: set[int]) -> str:
-    u = state.units.get(uid)
-    if u is None:
-        return Refusal("unit.unknown", f"there is no unit #{uid}")
+    u = owned(state, side, uid, state.units.get(uid))
+    if isinstance(u, Refusal):
+        return u
     label = u.label()
-    if state.countries[u.country].side != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if not is_bomber(u):
         return Refusal("air.not-bomber", f"{label} has no bomber strength")
     if u.kamikaze:
@@ -83,7 +83,7 @@ def bomber_refusal(state: GameState, side: str, uid: int, h: int, in_supply: InS
     if owner and not at_war_with(state, u.country, owner):
         return Refusal("war.not-at-war", f"{label} is not at war with {owner}")
     if not in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

@@ -34,11 +34,12 @@ from engine.events import CombatReport, Event, Hit
 from engine.events import number_text as _num
 from engine.hexmap import Terrain
 from engine.losses import eliminate, lose_points
+from engine.ownership import no_unit, owned
 from engine.phase import Phase
 from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
 from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit
-from engine.supply import SupplyMap
+from engine.supply import SupplyMap, unsupplied
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
 from engine.war import at_war_with, japan_soviet_refusal, may_enter_country
@@ -201,11 +202,11 @@ def attacker_refusal(
     """Why unit ``uid`` may not attack hex ``h`` now ('' if it may).  ``smap`` and
     ``declared`` may be passed in when many units are asked about."""
     where = _hex(state, h)
-    if u is None:
-        return Refusal("unit.unknown", f"there is no unit #{uid}")
+    found = owned(state, side, uid, u)
+    if isinstance(found, Refusal):
+        return found
+    u = found
     label = u.label()
-    if _side(state, u) != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if not u.is_land:
         return Refusal("attack.not-land", f"{label} is not a land unit; ships and bombers can only support an attack")
     if u.type == UnitType.SUPPLY:
@@ -237,7 +238,7 @@ def attacker_refusal(
         )
     # Units landed by an assault attack with the supply they brought (docs/rules-decisions.md).
     if landed is None and not (smap or _supply(state, side)).in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 
@@ -283,11 +284,11 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
     u = state.units.get(uid)
     if _support_target(state, h) is None:
         return Refusal("support.no-attack", f"declare an attack on hex {where} before supporting it")
-    if u is None:
-        return Refusal("unit.unknown", f"there is no unit #{uid}")
+    found = owned(state, side, uid, u)
+    if isinstance(found, Refusal):
+        return found
+    u = found
     label = u.label()
-    if _side(state, u) != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if u.hex != h or u.carrier != NO_UNIT:
         return Refusal(
             "support.not-in-hex", f"{label} is not in hex {where}; supporting units must be in the defender's hex"
@@ -311,7 +312,7 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
     else:
         return Refusal("support.land-unit", f"{label} is a land unit; land units attack, they do not support")
     if not _supply(state, side).in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 
@@ -780,7 +781,7 @@ def advance_refusal(state: GameState, side: str, action: Action) -> str:
     for uid in ids:
         u = state.units.get(uid)
         if u is None:
-            return Refusal("unit.unknown", f"there is no unit #{uid}")
+            return no_unit(uid)
         if uid not in eligible:
             return Refusal("advance.not-eligible", f"{u.label()} did not attack hex {where} or has already advanced")
         if barred := barred_terrain(state.world.map, u.type, h):

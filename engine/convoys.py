@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from engine.actions import Action, IllegalAction, KindSpec, Refusal
 from engine.economy import Income, amount_refusal, send_amounts
+from engine.ownership import no_unit
 from engine.state import GameState, Unit
 from engine.units import UnitType
 
@@ -138,7 +139,7 @@ class ConvoyIncome(Income):
         frm, to, amount, uid = str(action.args[0]), str(action.args[1]), int(action.args[2]), int(action.args[3])
         u = state.units.get(uid)
         if u is None:
-            raise IllegalAction(f"there is no unit #{uid}", rule="unit.unknown")
+            raise IllegalAction(no_unit(uid))
         why = convoy_refusal(state, side, frm, to, amount, u)
         if why:
             raise IllegalAction(why)

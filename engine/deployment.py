@@ -27,6 +27,7 @@ from engine import stacking, supply, zoc
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.derived import Derived
 from engine.hexmap import Kind
+from engine.ownership import owned
 from engine.phase import Phase
 from engine.sides import ALLIES, AXIS, SIDES
 from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit, UnitIds
@@ -214,11 +215,9 @@ def _country_of_side(state: GameState, side: str, name: str) -> str:
 
 
 def _owned_unit(state: GameState, side: str, uid: int) -> Unit:
-    u = state.units.get(uid)
-    if u is None:
-        raise IllegalAction(f"there is no unit #{uid}", rule="unit.unknown")
-    if state.countries[u.country].side != side:
-        raise IllegalAction(f"{u.label()} is not yours", rule="unit.not-yours")
+    u = owned(state, side, uid, state.units.get(uid))
+    if isinstance(u, Refusal):
+        raise IllegalAction(u)
     return u
 
 

@@ -23,6 +23,7 @@ from typing import ClassVar
 from engine import stacking
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.hexmap import Terrain
+from engine.ownership import no_unit
 from engine.phase import Phase
 from engine.sides import AXIS, SIDES
 from engine.state import GameState, LandKey, StepMemo
@@ -316,7 +317,7 @@ def unit_refusal(state: GameState, side: str, name: str, unit_name: str) -> str:
 def repair_refusal(state: GameState, side: str, uid: int) -> str:
     u = state.units.get(uid)
     if u is None:
-        return Refusal("unit.unknown", f"there is no unit #{uid}")
+        return no_unit(uid)
     why = _buyer(state, side, u.country)
     if why:
         return why

@@ -236,6 +236,26 @@ def _money(n: int) -> str:
     return f"${n}B"
 
 
+#: Events of one unit that read "<unit> <phrase>", then "<preposition> <place>" of the
+#: event's hex when it names one.
+_UNIT_PHRASE: dict[str, tuple[str, str]] = {
+    "placed": ("placed", "at"),
+    "landed": ("disembarked", "at"),
+    "off_map": ("left the map", "from"),
+    "eliminated": ("eliminated", "at"),
+    "raised": ("is raised, off the map until placed", ""),
+    "damaged": ("damaged", ""),
+    "repaired": ("repaired", ""),
+    "out_of_supply": ("is out of supply", "at"),
+    "in_supply": ("is in supply again", ""),
+}
+
+
+def _unit_text(e: Event, m: HexMap) -> str:
+    phrase, preposition = _UNIT_PHRASE[e.kind]
+    return f"{e.what} {phrase}" + (f" {preposition} {place_name(m, e.hexes[0])}" if e.hexes and preposition else "")
+
+
 _TEXT: dict[str, Callable[[Event, HexMap], str]] = {
     "month": lambda e, m: f"month {e.what} begins",
     "war": lambda e, m: f"{e.country} enters the war on the {_ADJECTIVE.get(e.side, e.side)} side",
@@ -243,19 +263,11 @@ _TEXT: dict[str, Callable[[Event, HexMap], str]] = {
     "conquered": lambda e, m: f"{e.country} is conquered",
     "liberated": lambda e, m: f"{e.country} is liberated",
     "winner": lambda e, m: f"the game is over: the {_SIDE_NAME.get(e.side, e.side)} win",
-    "placed": lambda e, m: f"{e.what} placed at {place_name(m, e.hexes[0])}",
+    **dict.fromkeys(_UNIT_PHRASE, _unit_text),
     "moved": lambda e, m: f"{e.what} moved {place_name(m, e.hexes[0])} -> {place_name(m, e.hexes[1])}",
     "embarked": lambda e, m: f"{e.what} embarked on #{e.units[1]} at {place_name(m, e.hexes[0])}",
-    "landed": lambda e, m: f"{e.what} disembarked at {place_name(m, e.hexes[0])}",
-    "off_map": lambda e, m: f"{e.what} left the map from {place_name(m, e.hexes[0])}",
-    "eliminated": lambda e, m: f"{e.what} eliminated" + (f" at {place_name(m, e.hexes[0])}" if e.hexes else ""),
-    "raised": lambda e, m: f"{e.what} is raised, off the map until placed",
     "bought": lambda e, m: f"{e.country} buys {e.what} (arrives {date_text(e.numbers[0])})",
     "strength": lambda e, m: f"{e.what} strength {e.numbers[0]} -> {e.numbers[1]}",
-    "damaged": lambda e, m: f"{e.what} damaged",
-    "repaired": lambda e, m: f"{e.what} repaired",
-    "out_of_supply": lambda e, m: f"{e.what} is out of supply at {place_name(m, e.hexes[0])}",
-    "in_supply": lambda e, m: f"{e.what} is in supply again",
     "control": lambda e, m: (
         f"{e.country} takes control of {len(e.hexes)} hex{'es' if len(e.hexes) != 1 else ''}"
         + (f" from {e.what}" if e.what else "")

@@ -29,13 +29,14 @@ from engine import combat, combat_math, naval
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.air_combat import bomber_strength, defence, fighter_strength, flying, is_bomber, is_fighter, take_hits
 from engine.hexgrid import NO_HEX
+from engine.ownership import owned
 from engine.phase import Phase
 from engine.reach import air_search, base_within
 from engine.rng import Rng
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import NO_UNIT, GameState, Intercept, Unit
-from engine.supply import SupplyMap
+from engine.supply import SupplyMap, unsupplied
 from engine.units import UnitType
 from engine.war import at_war_with, japan_soviet_refusal
 
@@ -101,11 +102,11 @@ def interceptor_refusal(
 ) -> str:
     """Why unit ``uid`` may not intercept ``target`` (wherever), '' if it may.  ``smap``
     may be passed in when many units are asked about."""
-    if u is None or u.hex == NO_HEX:
-        return Refusal("unit.unknown", f"there is no unit #{uid} on the map")
+    found = owned(state, side, uid, u, on_map=True)
+    if isinstance(found, Refusal):
+        return found
+    u = found
     label = u.label()
-    if _side(state, u) != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if not state.countries[u.country].active:
         return Refusal("war.not-at-war", f"{label} belongs to a country that is not at war")
     if not u.is_air:
@@ -123,7 +124,7 @@ def interceptor_refusal(
     if not at_war_with(state, u.country, target.country):
         return Refusal("war.not-at-war", f"{label} is not at war with {target.country}")
     if not (smap or combat.side_supply(state, side)).in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

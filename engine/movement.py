@@ -29,6 +29,7 @@ from engine.hexgrid import NO_HEX
 from engine.hexmap import Terrain
 from engine.losses import eliminate
 from engine.naval_route import naval_route
+from engine.ownership import no_unit
 from engine.phase import Phase
 from engine.reach import (
     STOPPED,
@@ -104,7 +105,7 @@ class _Movement(Phase):
     def _unit(self, state: GameState, side: str, uid: object) -> Unit:
         u = state.units.get(uid) if isinstance(uid, int) else None
         if u is None or u.hex == NO_HEX:
-            raise IllegalAction(f"there is no unit #{uid} on the map", rule="unit.unknown")
+            raise IllegalAction(no_unit(uid, on_map=True))
         c = state.countries[u.country]
         if c.side != side:
             raise IllegalAction(f"{u.label()} is not a unit of the {side}", rule="unit.not-yours")

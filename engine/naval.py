@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, ClassVar
 from engine import combat, combat_math, losses, sea_room
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.events import Event, number_text
+from engine.ownership import owned
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import DeclaredAttack, GameState, Unit
-from engine.supply import SupplyMap
+from engine.supply import SupplyMap, unsupplied
 from engine.units import UnitType
 from engine.war import at_war_with
 
@@ -63,13 +64,11 @@ def attacker_refusal(
 ) -> str:
     """Why ship ``uid`` may not attack the naval stack in hex ``h`` now ('' if it may).
     ``declared`` and ``smap`` may be passed in when many ships are asked about."""
-    u = state.units.get(uid)
     where = state.world.map.grid.label(h)
-    if u is None:
-        return Refusal("unit.unknown", f"there is no unit #{uid}")
+    u = owned(state, side, uid, state.units.get(uid))
+    if isinstance(u, Refusal):
+        return u
     label = u.label()
-    if state.side_of(u.country) != side:
-        return Refusal("unit.not-yours", f"{label} is not yours")
     if not u.is_naval:
         return Refusal("naval.not-naval", f"{label} is not a naval unit")
     if not u.on_map:
@@ -91,7 +90,7 @@ def attacker_refusal(
     if strength_against(u, defenders) <= 0:
         return Refusal("naval.no-attack", f"{label} has no attack strength against the ships in hex {where}")
     if not (smap or combat.side_supply(state, side)).in_supply(u):
-        return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
+        return unsupplied(label)
     return ""
 
 

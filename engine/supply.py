@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from engine import stacking
+from engine.actions import Refusal
 from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap, Kind
 from engine.losses import eliminate, lose_points
@@ -353,6 +354,12 @@ def unit_in_supply(state: GameState, unit: Unit) -> bool:
 
 
 # --- the supply phase -------------------------------------------------------------
+
+
+def unsupplied(label: str) -> Refusal:
+    """The refusal for an out-of-supply unit named in an attack or interception (rulebook
+    "Supply", "Effects": a unit out of supply may not attack)."""
+    return Refusal("supply.out-of-supply", f"{label} is out of supply and cannot attack")
 
 
 def half_rounded_up(strength: int) -> int:

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import advance, branch, decline, protocol, turnfile
+from pbem import advance, branch, decline, placement, protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
+from pbem.placement import Place
 from pbem.records import Reveal
 from pbem.store import Workspace
 from pbem.turnfile import TurnFile
@@ -163,25 +164,22 @@ def verify_file(ws: Workspace, path: Path) -> str:
         raise PbemError(f"{tf.name}: game {tf.game} is not in this workspace", "game")
     with ws.locked():
         lg = LocalGame(ws, tf.game)
-        genesis = lg.genesis()
         game = lg.game()
-        head = 0 if game is None else game.seq
-        if tf.seq <= head and (same := lg.history_file(tf.seq)) is not None and same.raw == tf.raw:
+        at = placement.place(lg, tf, game)
+        if at.place == Place.DUPLICATE:
             return f"{tf.name}: valid; already applied"
-        file = protocol.authenticate(protocol.Genesis(genesis.body), tf, game)
-        if tf.seq <= head:
-            existing = lg.history_file(tf.seq)
-            if existing is not None and existing.hash == tf.hash:
-                return f"{tf.name}: valid; already applied"
-            if existing is not None and existing.side == tf.side:
-                raise PbemError(
-                    f"{tf.name}: EQUIVOCATION: differs from the file {tf.seq} already applied, "
-                    f"yet is signed by {tf.side}",
-                    "equivocation",
-                )
+        if at.place == Place.EQUIVOCATION:
+            raise PbemError(
+                f"{tf.name}: EQUIVOCATION: differs from the file {tf.seq} already applied, yet is signed by {tf.side}",
+                "equivocation",
+            )
+        if at.place == Place.TAKEN:
             raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
-        if tf.seq > head + 1:
-            return f"{tf.name}: signature valid; it can be re-executed once file {head + 1} arrives"
+        if at.place == Place.EARLY:
+            return f"{tf.name}: signature valid; it can be re-executed once file {at.head + 1} arrives"
+        file = at.file
+        assert file is not None
+        genesis = at.genesis
         if tf.type == "decline":
             decline.check(genesis, tf)
             return f"{tf.name}: valid: {tf.side} declines the invitation"

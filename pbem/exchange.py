@@ -1,8 +1,8 @@
 """Receiving files: verify, apply atomically, answer automatically (the mail daemon's entry point).
 
 A file's way is one straight line, :func:`receive`: read and parsed (``turnfile``),
-authenticated once (``protocol.authenticate``), placed in the history (duplicate,
-equivocation, early, next), re-executed (``protocol.start``/``apply_turn``), the waiting
+authenticated once and placed in the history (``placement.place``: duplicate,
+equivocation, taken, early, next), re-executed (``protocol.start``/``apply_turn``), the waiting
 files it unblocks after it, then my automatic answer; the store sees only the staged
 transaction, committed whole by :func:`import_locked`.
 """
@@ -14,9 +14,10 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import claim, contact, decline, games, protocol, report, status, turn, turnfile
+from pbem import claim, contact, decline, games, placement, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
+from pbem.placement import Place
 from pbem.store import MAX_REJECTED, MAX_REJECTED_BYTES, Transaction, Workspace
 from pbem.turnfile import TurnFile
 
@@ -108,27 +109,23 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     if not LocalGame.has_game(ws, tf.game):
         return _invitation(ws, tf, tx)
     lg = LocalGame(ws, tf.game, home)
-    genesis_tf = lg.genesis()
-    if tf.type == "genesis" and tf.hash != genesis_tf.hash:
-        raise PbemError(games.reused_id(tf.name, tf.game), "game-id")
-    genesis = protocol.Genesis(genesis_tf.body)
     game = lg.game()
-    head = 0 if game is None else game.seq
-    if tf.seq <= head and (same := lg.history_file(tf.seq)) is not None and same.raw == tf.raw:
-        # The very bytes accepted already: a duplicate, even if their key was handed over since.
+    at = placement.place(lg, tf, game)
+    if at.place == Place.DUPLICATE:
         return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} was already applied (nothing to do)")
-    file = protocol.authenticate(genesis, tf, game)
-    declined = lg.history_file(1) if game is None else None
-    if declined is not None and declined.type == "decline":
-        if tf.seq <= 1:
-            return _already_taken(lg, file, tx)
-        raise PbemError(f"{tf.name}: game {tf.game} ended when {declined.side} declined it; nothing may follow", "over")
-    if tf.seq <= head:
-        return _already_taken(lg, file, tx)
-    if tf.seq > head + 1:
-        return _keep_waiting(lg, file, tx, head)
+    file = at.file
+    assert file is not None
+    if at.place == Place.EQUIVOCATION:
+        assert at.existing is not None
+        raise _Equivocation(tf, lg.stage_evidence(tx, at.existing, tf), tx)
+    if at.place == Place.TAKEN:
+        return _taken(lg, file, at.existing, tx)
+    if at.place == Place.EARLY:
+        return _keep_waiting(lg, file, tx, at.head)
+    genesis_tf = at.genesis
     if tf.type == "decline":
         return ImportResult("applied", tf.game, tf.seq, decline.receive(lg, genesis_tf, tf, tx))
+    genesis = protocol.Genesis(genesis_tf.body)
     reports: list[report.FileReport] = []
     if game is None:
         game, first = report.start_reported(genesis_tf, file, lg.base())
@@ -211,15 +208,10 @@ def _catch_up(
     return game, notes
 
 
-def _already_taken(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> ImportResult:
-    """A file for a position the history already fills: duplicate, equivocation or out of turn."""
+def _taken(lg: LocalGame, file: protocol.Authentic, existing: TurnFile | None, tx: Transaction) -> ImportResult:
+    """A file for a position the other side's file fills: my late file overtaken by a
+    claim, or a file out of turn."""
     tf = file.tf
-    existing = lg.history_file(tf.seq)
-    if existing is not None and existing.hash == tf.hash:
-        return ImportResult("duplicate", tf.game, tf.seq, f"{tf.name} was already applied (nothing to do)")
-    if existing is not None and existing.side == tf.side:
-        where = lg.stage_evidence(tx, existing, tf)
-        raise _Equivocation(tf, where, tx)
     if tf.type == "claim" and existing is not None and existing.side == lg.me:
         return _overtaken(lg, file, tx)
     raise PbemError(

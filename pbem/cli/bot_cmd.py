@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from pbem import status, turn
-from pbem.cli.common import WorkspaceOpt, solo_answers, user_errors, workspace
+from pbem import turn
+from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors
 from pbem.cli.mail_cmd import ConfigOption, OnceOption, VerboseOption, config_path, fail, serve
 from pbem.errors import PbemError
 
@@ -23,12 +23,9 @@ def play(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Let the computer decide for my side, then seal the turn into outbox/."""
-    ws = workspace(ws_path)
-    game = ws.resolve_game(game)
-    path = turn.bot_play(ws, game, player=player)
-    typer.echo(f"sealed {path.relative_to(ws.root)}")
-    solo_answers(ws, game)
-    typer.echo(status.lines(ws, game)[0])
+    ws, gid = game_in(game, ws_path)
+    path = turn.bot_play(ws, gid, player=player)
+    sent(ws, gid, f"sealed {path.relative_to(ws.root)}")
 
 
 @bot_app.command("serve")

@@ -1,4 +1,5 @@
-"""What the commands share: errors, output, the workspace option (typer-made)."""
+"""What the commands share (typer-made): errors, output, the workspace option, the game a
+command names, and what is told once a command has sealed a file."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import typer
 from pbem.cli.basics import WORKSPACE_ENV, WORKSPACE_FLAGS, WORKSPACE_HELP, echo, fail, user_errors, workspace
 from pbem.store import Workspace
 
-__all__ = ["WorkspaceOpt", "fail", "solo_answers", "typer_names", "user_errors", "workspace"]
+__all__ = ["WorkspaceOpt", "fail", "game_in", "sent", "solo_answers", "typer_names", "user_errors", "workspace"]
 
 WorkspaceOpt = Annotated[
     Path | None, typer.Option(WORKSPACE_FLAGS[0], WORKSPACE_FLAGS[1], envvar=WORKSPACE_ENV, help=WORKSPACE_HELP)
@@ -22,6 +23,23 @@ def typer_names(namespace: dict[str, Any]) -> None:
     the names its annotations use, for typer to read them."""
     namespace.setdefault("typer", typer)
     namespace.setdefault("WorkspaceOpt", WorkspaceOpt)
+
+
+def game_in(game: str, path: Path | None) -> tuple[Workspace, str]:
+    """The workspace and the full id of the game a command names (by its first characters)."""
+    ws = workspace(path)
+    return ws, ws.resolve_game(game)
+
+
+def sent(ws: Workspace, gid: str, line: str, *, status: bool = True) -> None:
+    """Tell what a command sealed into outbox/ for game ``gid``: ``line``, then, in a solo
+    game, the computer's answers, then (with ``status``) where the game stands."""
+    echo(line)
+    solo_answers(ws, gid)
+    if status:
+        from pbem.status import lines
+
+        echo(lines(ws, gid)[0])
 
 
 def solo_answers(ws: Workspace, gid: str) -> None:

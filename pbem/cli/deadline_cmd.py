@@ -9,8 +9,7 @@ import typer
 
 from pbem import claim as claiming
 from pbem import keys, passing, terms
-from pbem.cli.common import WorkspaceOpt, user_errors, workspace
-from pbem.status import lines as status_lines
+from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 
 handover_app = typer.Typer(help="Pass your side of a game to another key (a new player, or the bot)")
 deadline_app = typer.Typer(help="Change a game's deadline per decision, with both players' signatures")
@@ -38,8 +37,7 @@ def deadline_set(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Seal the new deadline the opponent agreed to into outbox/."""
-    ws = workspace(ws_path)
-    gid = ws.resolve_game(game)
+    ws, gid = game_in(game, ws_path)
     path = terms.settle(ws, gid, consent)
     typer.echo(f"new deadline written to {path.relative_to(ws.root)}; send it to your opponent")
 
@@ -50,11 +48,9 @@ def claim(
 ) -> None:
     """Claim that the opponent missed its deadline: a reminder first, then the game's rule
     (the bot plays the decision, or the opponent forfeits)."""
-    ws = workspace(ws_path)
-    gid = ws.resolve_game(game)
+    ws, gid = game_in(game, ws_path)
     path, what = claiming.claim(ws, gid)
-    typer.echo(f"claim written to {path.relative_to(ws.root)}: {what}")
-    typer.echo(status_lines(ws, gid)[0])
+    sent(ws, gid, f"claim written to {path.relative_to(ws.root)}: {what}")
 
 
 @handover_app.command("offer")

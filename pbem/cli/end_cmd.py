@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.common import WorkspaceOpt, solo_answers, user_errors, workspace
+from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 
 GameArg = Annotated[str, typer.Argument(help="Game id, or its first characters")]
 
@@ -14,10 +14,8 @@ GameArg = Annotated[str, typer.Argument(help="Game id, or its first characters")
 def _ending(kind: str, game: str, ws_path: WorkspaceOpt) -> None:
     from pbem import finish
 
-    ws = workspace(ws_path)
-    gid = ws.resolve_game(game)
-    typer.echo(finish.write(ws, gid, kind))
-    solo_answers(ws, gid)
+    ws, gid = game_in(game, ws_path)
+    sent(ws, gid, finish.write(ws, gid, kind), status=False)
 
 
 @user_errors

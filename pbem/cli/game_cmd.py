@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pbem import audit, clock, exchange, games, keys, turn
-from pbem.cli.common import WorkspaceOpt, solo_answers, user_errors, workspace
+from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 from pbem.errors import PbemError
 from pbem.status import lines as status_lines
 from pbem.store import atomic_write
@@ -227,12 +227,9 @@ def send(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Seal my pending turn into a signed file in outbox/."""
-    ws = workspace(ws_path)
-    game = ws.resolve_game(game)
-    path = turn.send(ws, game, force=force)
-    typer.echo(f"sealed {path.relative_to(ws.root)}")
-    solo_answers(ws, game)
-    typer.echo(status_lines(ws, game)[0])
+    ws, gid = game_in(game, ws_path)
+    path = turn.send(ws, gid, force=force)
+    sent(ws, gid, f"sealed {path.relative_to(ws.root)}")
 
 
 @user_errors

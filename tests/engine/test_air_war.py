@@ -4,35 +4,20 @@ and air combat", "Bombing and assaults", "Atomic bomb surrender")."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from fractions import Fraction
-
 import pytest
 
 from engine import air_combat, api, atomic, bombing, economy, war
 from engine.actions import Action, IllegalAction
 from engine.position import hex_at, put, setup
-from engine.rng import Rng
 from engine.state import CountryFlags, DeclaredAttack, GameState, parse_date
 from engine.world import CountryInfo
+from tests.engine.strait import Draws
 
 MAP = """
 G:c G:c ~ P:c P:c
  G:c G:c ~ P:c P:c
 """
 CITIES = {"Berlin": "0,0 capital", "Warsaw": "4,0 capital", "Lodz": "3,1"}
-
-
-class Draws(Rng):
-    """A random stream that hands out the given draws, in order."""
-
-    def __init__(self, draws: Iterable[float]) -> None:
-        super().__init__(bytes(32))
-        self.queue = [Fraction(d).limit_denominator(1000) for d in draws]
-
-    def uniform(self) -> Fraction:
-        self.draws += 1
-        return self.queue.pop(0)
 
 
 def game(**kw: object) -> GameState:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from fractions import Fraction
 
 import pytest
@@ -11,24 +10,8 @@ import pytest
 from engine import api, assaults
 from engine.actions import Action, IllegalAction
 from engine.position import hex_at, open_step, put, setup
-from engine.rng import Rng
 from engine.state import NO_UNIT, GameState
-
-MAP = """
-G:c G:c ~ ~ P:c P:c
- G:c G:c ~ ~ P:c P:c
-"""
-CITIES = {"Berlin": "0,0 capital", "Warsaw": "5,0 capital", "Lodz": "4,1"}
-
-
-class Draws(Rng):
-    def __init__(self, draws: Iterable[float]) -> None:
-        super().__init__(bytes(32))
-        self.queue = [Fraction(d).limit_denominator(1000) for d in draws]
-
-    def uniform(self) -> Fraction:
-        self.draws += 1
-        return self.queue.pop(0)
+from tests.engine.strait import CITIES, MAP, Draws
 
 
 def game() -> GameState:

@@ -61,3 +61,23 @@ def test_changes_report_wars_placements_money_and_eliminations() -> None:
     assert eliminated.text(hexmap).endswith("eliminated at 2,1")
     assert new.text(hexmap).endswith("placed at 1,1")
     assert all(isinstance(e, Event) for e in found)
+
+
+def test_unit_events_read_as_unit_phrase_and_place() -> None:
+    hexmap = game().world.map
+    h = hexmap.grid.parse_label("2,1")
+    unit = "#7 Germany infantry 3-3"
+
+    def text(kind: str, hexes: tuple[int, ...] = ()) -> str:
+        return Event(kind, "axis", "Germany", units=(7,), hexes=hexes, what=unit).text(hexmap)
+
+    assert text("placed", (h,)) == f"{unit} placed at 2,1"
+    assert text("landed", (h,)) == f"{unit} disembarked at 2,1"
+    assert text("off_map", (h,)) == f"{unit} left the map from 2,1"
+    assert text("eliminated", (h,)) == f"{unit} eliminated at 2,1"
+    assert text("eliminated") == f"{unit} eliminated"
+    assert text("out_of_supply", (h,)) == f"{unit} is out of supply at 2,1"
+    assert text("in_supply") == f"{unit} is in supply again"
+    assert text("damaged") == f"{unit} damaged"
+    assert text("repaired") == f"{unit} repaired"
+    assert text("raised") == f"{unit} is raised, off the map until placed"

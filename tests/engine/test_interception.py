@@ -3,34 +3,13 @@ and who acts")."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from fractions import Fraction
-
 import pytest
 
 from engine import api, interception
 from engine.actions import Action, IllegalAction
 from engine.position import hex_at, put, setup
-from engine.rng import Rng
 from engine.state import GameState
-
-MAP = """
-G:c G:c ~ ~ P:c P:c
- G:c G:c ~ ~ P:c P:c
-"""
-CITIES = {"Berlin": "0,0 capital", "Warsaw": "5,0 capital", "Lodz": "4,1"}
-
-
-class Draws(Rng):
-    """A random stream that hands out the given draws, in order."""
-
-    def __init__(self, draws: Iterable[float]) -> None:
-        super().__init__(bytes(32))
-        self.queue = [Fraction(d).limit_denominator(1000) for d in draws]
-
-    def uniform(self) -> Fraction:
-        self.draws += 1
-        return self.queue.pop(0)
+from tests.engine.strait import CITIES, MAP, Draws
 
 
 def bomber_raid() -> tuple[GameState, int, int, int]:
