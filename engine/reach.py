@@ -249,14 +249,17 @@ def land_allowance(u: Unit) -> int:
     return max(0, u.move - u.mp_used)
 
 
-def land_reach(state: GameState, unit: Unit, *, ignore_zoc: bool | None = None) -> dict[int, int]:
+def land_reach(
+    state: GameState, unit: Unit, *, ignore_zoc: bool | None = None, memo: SideMemo | None = None
+) -> dict[int, int]:
     """Hex -> movement cost for every hex ``unit`` (a land unit) may move to now.
 
     ``ignore_zoc`` defaults to the unit's successful overrun (``Unit.overran``); the
-    phase passes False outside the first movement phase."""
+    phase passes False outside the first movement phase.  ``memo`` may be shared by the
+    searches of one country's units in one unchanged state."""
     if ignore_zoc is None:
         ignore_zoc = unit.overran and unit.type == UnitType.ARMOR
-    rules = LandRules(state, unit, ignore_zoc=ignore_zoc)
+    rules = LandRules(state, unit, ignore_zoc=ignore_zoc, memo=memo)
     return land_search(rules, land_allowance(unit)).cost
 
 
