@@ -404,14 +404,21 @@ def check_naval_path(state: GameState, unit: Unit, path: list[int], allowance: i
 
 
 def naval_search(
-    state: GameState, unit: Unit, allowance: int, enemy_zoc: set[int] | None = None, target: int = NO_HEX
+    state: GameState,
+    unit: Unit,
+    allowance: int,
+    enemy_zoc: set[int] | None = None,
+    target: int = NO_HEX,
+    targets: frozenset[int] = frozenset(),
 ) -> Search:
     """Every hex a ship may end in: sea steps (and open canals), 1 point a hex; enemy
     naval control zones stop it (submarines: one extra hex); no neutral hexes; at most
     5 ships a hex outside a friendly major port.  ``enemy_zoc`` may pass the enemy's
     naval control zone when several ships are searched in the same state.  With a
     ``target`` the search stops after the layer that reaches it (its cost and path are
-    those of the whole search: layers are searched in the same order)."""
+    those of the whole search: layers are searched in the same order); with ``targets``,
+    after the layer that reaches the last of them (each must be reachable, or the search
+    runs to the end)."""
     side = state.countries[unit.country].side
     steps = sea_steps(state, side)
     sub = unit.type == UnitType.SUBMARINE
@@ -471,7 +478,7 @@ def naval_search(
                 if b not in cost and b != start and can_end(b):
                     cost[b] = c
                     end_node[b] = nb
-        if target in cost:
+        if target in cost or (targets and targets <= cost.keys()):
             break
         layer = sorted(nxt)
     return result
