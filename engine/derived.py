@@ -3,11 +3,13 @@
 Every such result goes through one mechanism: a :class:`Derived` table, keyed weakly
 by the state and stamped with what the result depends on; when the stamp differs the
 results are computed again.  The stamp is the table's statement of its dependencies,
-so it must cover everything the computation reads: two states of one world with the
-same stamp therefore share their results.  A table remembers the results of its last
-few stamps per world, so a copy of a state (the computer player's working copy, a
-draft of simultaneous orders) finds what was computed on the original; those few
-results may keep the state they were computed on alive, and nothing else does.
+so it must cover everything the computation reads.  A table whose stamp covers it
+entirely may also share results between states: with ``recent`` it remembers the
+results of its last few stamps per world, so a copy of a state (the computer player's
+working copy, a draft of simultaneous orders) finds what was computed on the original.
+Those few results may keep the state they were computed on alive.  A table whose stamp
+is knowingly incomplete must not share (``recent=0``, the default): its results would
+then depend on what else the process computed, not only on the state's own history.
 
 Tables derived from the static map alone live on the map, as cached properties of
 :class:`engine.hexmap.HexMap` (neighbour tables, land and sea steps as arrays, naval
@@ -35,7 +37,7 @@ class Derived(Generic[K, V]):
     """Results of one kind, per state and per key (a side, a country)."""
 
     def __init__(
-        self, stamp: Callable[[GameState], Hashable], compute: Callable[[GameState, K], V], recent: int = 4
+        self, stamp: Callable[[GameState], Hashable], compute: Callable[[GameState, K], V], recent: int = 0
     ) -> None:
         self._stamp = stamp
         self._compute = compute
@@ -47,7 +49,7 @@ class Derived(Generic[K, V]):
         stamp = self._stamp(state)
         entry = self._tables.get(state)
         if entry is None or entry[0] != stamp:
-            entry = (stamp, self._shared(state.world, stamp))
+            entry = (stamp, self._shared(state.world, stamp) if self._recent_size else {})
             self._tables[state] = entry
         results = entry[1]
         if key not in results:

@@ -340,7 +340,7 @@ def _side_stamp(state: GameState) -> Hashable:
         state.date,
         state.step,
         bytes(state.controller),
-        tuple((u.id, u.hex, u.carrier, u.supplied, u.unsupplied) for u in state.units.values()),
+        tuple((u.id, u.country, u.hex, u.carrier, u.supplied, u.unsupplied) for u in state.units.values()),
         tuple(sorted(state.forts.items())),
         tuple(sorted(state.airfields.items())),
         tuple(sorted(state.bombed | state.atomized)),
@@ -349,8 +349,9 @@ def _side_stamp(state: GameState) -> Hashable:
 
 
 #: A side's supply map as the state stands (every class: the searches of all classes
-#: run in one sweep, and each country's placement area reads its own class).
-supply_of_side: Derived[str, SupplyMap] = Derived(_side_stamp, SupplyMap)
+#: run in one sweep, and each country's placement area reads its own class).  Its stamp
+#: is complete, so states with the same stamp (a state and its copies) share the map.
+supply_of_side: Derived[str, SupplyMap] = Derived(_side_stamp, SupplyMap, recent=4)
 
 
 def supplied_hexes(state: GameState, country: str) -> Supplied:
