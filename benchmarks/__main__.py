@@ -1,4 +1,4 @@
-"""Benchmarks of the hot paths: ``python -m benchmarks [engine|protocol|ai|startup|mail ...]`` prints numbers.
+"""Benchmarks of the hot paths: ``python -m benchmarks [engine|protocol|ai|startup|mail|game ...]`` prints numbers.
 
 Each benchmark runs its work several times and reports the median and the best
 time.  They are not tests: nothing here fails on a slow machine.
