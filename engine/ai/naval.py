@@ -129,14 +129,12 @@ def _search(
     key = (u.hex, u.country, u.type == UnitType.SUBMARINE, bool(u.mp_used), left)
     found = memo.get(key)
     if found is None:
-        targets: frozenset[int] = frozenset()
-        if goals is not None and u.country not in JAPAN_SOVIET:
+        if goals is None or u.country in JAPAN_SOVIET:
             # naval_destinations leaves the Japanese/Soviet bar to the exact search
-            targets = goals.intersection(naval_destinations(state, u, left, zone))
-        if goals is not None and not targets:
-            found = Search(u.hex) if u.country not in JAPAN_SOVIET else naval_search(state, u, left, zone)
+            found = naval_search(state, u, left, zone)
         else:
-            found = naval_search(state, u, left, zone, targets=targets)
+            targets = goals.intersection(naval_destinations(state, u, left, zone))
+            found = naval_search(state, u, left, zone, targets=targets) if targets else Search(u.hex)
         memo[key] = found
     return found
 
