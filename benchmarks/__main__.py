@@ -1,4 +1,4 @@
-"""Benchmarks of the hot paths: ``python -m benchmarks [engine|protocol|ai|startup|mail ...]`` prints numbers.
+"""Benchmarks of the hot paths: ``python -m benchmarks [engine|protocol|ai|startup|mail|game ...]`` prints numbers.
 
 Each benchmark runs its work several times and reports the median and the best
 time.  They are not tests: nothing here fails on a slow machine.
@@ -69,6 +69,13 @@ def startup_benchmarks() -> None:
     bench_startup(report)
 
 
+def game_benchmarks() -> None:
+    """A whole game of 1939 to 1947, bot against bot (minutes: not in the default groups)."""
+    from benchmarks.bench_game import main as bench_game
+
+    bench_game([])
+
+
 def mail_benchmarks() -> None:
     """The bot mailbox through real local Dovecot and Postfix (needs them installed; run as root)."""
     from benchmarks.bench_mail import bench_mail
@@ -83,8 +90,9 @@ GROUPS = {
     "ai": ai_benchmarks,
     "startup": startup_benchmarks,
     "mail": mail_benchmarks,
+    "game": game_benchmarks,
 }
-#: run when no group is named: the mail group needs mail servers and takes minutes
+#: run when no group is named: the mail group needs mail servers and takes minutes, a game takes minutes
 DEFAULT_GROUPS = ("engine", "protocol", "ai", "startup")
 
 

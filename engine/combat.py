@@ -21,7 +21,7 @@ players read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
@@ -39,7 +39,7 @@ from engine.phase import Phase
 from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
 from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit
-from engine.supply import SupplyMap, unsupplied
+from engine.supply import SupplyMap, supply_of_side, unsupplied
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
 from engine.war import at_war_with, japan_soviet_refusal, may_enter_country
@@ -106,23 +106,9 @@ def _crossing(state: GameState, a: int, b: int, armor: bool) -> bool:
     )
 
 
-def _supply_stamp(state: GameState) -> Hashable:
-    """Everything a side's supply map reads (declaring attacks changes none of it, so the
-    checks and the legal orders of a combat step share one map per side)."""
-    return (
-        state.date,
-        state.step,
-        bytes(state.controller),
-        tuple((u.id, u.hex, u.carrier, u.supplied, u.unsupplied) for u in state.units.values()),
-        tuple(sorted(state.forts.items())),
-        tuple(sorted(state.airfields.items())),
-        tuple(sorted(state.bombed | state.atomized)),
-        tuple((c.side, c.at_war) for c in state.countries.values()),
-    )
-
-
-#: A side's supply map during a combat step.
-_supply: Derived[str, SupplyMap] = Derived(_supply_stamp, SupplyMap)
+#: A side's supply map during a combat step (kept in :mod:`engine.supply`, which the
+#: placement areas share).
+_supply: Derived[str, SupplyMap] = supply_of_side
 
 
 def side_supply(state: GameState, side: str) -> SupplyMap:

@@ -1,10 +1,15 @@
 """Results derived from a game state, kept while what they depend on is unchanged.
 
 Every such result goes through one mechanism: a :class:`Derived` table, keyed weakly
-by the state (a state that is dropped takes its results with it, and no table holds a
-state alive) and stamped with what the result depends on; when the stamp differs the
+by the state and stamped with what the result depends on; when the stamp differs the
 results are computed again.  The stamp is the table's statement of its dependencies,
-so it must cover everything the computation reads.
+so it must cover everything the computation reads.  A table whose stamp covers it
+entirely may also share results between states: with ``recent`` it remembers the
+results of its last few stamps per world, so a copy of a state (the computer player's
+working copy, a draft of simultaneous orders) finds what was computed on the original.
+Those few results may keep the state they were computed on alive.  A table whose stamp
+is knowingly incomplete must not share (``recent=0``, the default): its results would
+then depend on what else the process computed, not only on the state's own history.
 
 Tables derived from the static map alone live on the map, as cached properties of
 :class:`engine.hexmap.HexMap` (neighbour tables, land and sea steps as arrays, naval
@@ -17,10 +22,12 @@ index are explicit, local memos.
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 from engine.state import GameState
+from engine.world import World
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -29,18 +36,36 @@ V = TypeVar("V")
 class Derived(Generic[K, V]):
     """Results of one kind, per state and per key (a side, a country)."""
 
-    def __init__(self, stamp: Callable[[GameState], Hashable], compute: Callable[[GameState, K], V]) -> None:
+    def __init__(
+        self, stamp: Callable[[GameState], Hashable], compute: Callable[[GameState, K], V], recent: int = 0
+    ) -> None:
         self._stamp = stamp
         self._compute = compute
         self._tables: weakref.WeakKeyDictionary[GameState, tuple[Hashable, dict[K, V]]] = weakref.WeakKeyDictionary()
+        self._recent_size = recent
+        self._recent: weakref.WeakKeyDictionary[World, OrderedDict[Hashable, dict[K, V]]] = weakref.WeakKeyDictionary()
 
     def __call__(self, state: GameState, key: K) -> V:
         stamp = self._stamp(state)
         entry = self._tables.get(state)
         if entry is None or entry[0] != stamp:
-            entry = (stamp, {})
+            entry = (stamp, self._shared(state.world, stamp) if self._recent_size else {})
             self._tables[state] = entry
         results = entry[1]
         if key not in results:
             results[key] = self._compute(state, key)
         return results[key]
+
+    def _shared(self, world: World, stamp: Hashable) -> dict[K, V]:
+        """The results of ``stamp`` in ``world``, shared by every state that has it."""
+        recent = self._recent.get(world)
+        if recent is None:
+            recent = self._recent[world] = OrderedDict()
+        results = recent.get(stamp)
+        if results is None:
+            results = recent[stamp] = {}
+            if len(recent) > self._recent_size:
+                recent.popitem(last=False)
+        else:
+            recent.move_to_end(stamp)
+        return results

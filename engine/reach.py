@@ -249,14 +249,17 @@ def land_allowance(u: Unit) -> int:
     return max(0, u.move - u.mp_used)
 
 
-def land_reach(state: GameState, unit: Unit, *, ignore_zoc: bool | None = None) -> dict[int, int]:
+def land_reach(
+    state: GameState, unit: Unit, *, ignore_zoc: bool | None = None, memo: SideMemo | None = None
+) -> dict[int, int]:
     """Hex -> movement cost for every hex ``unit`` (a land unit) may move to now.
 
     ``ignore_zoc`` defaults to the unit's successful overrun (``Unit.overran``); the
-    phase passes False outside the first movement phase."""
+    phase passes False outside the first movement phase.  ``memo`` may be shared by the
+    searches of one country's units in one unchanged state."""
     if ignore_zoc is None:
         ignore_zoc = unit.overran and unit.type == UnitType.ARMOR
-    rules = LandRules(state, unit, ignore_zoc=ignore_zoc)
+    rules = LandRules(state, unit, ignore_zoc=ignore_zoc, memo=memo)
     return land_search(rules, land_allowance(unit)).cost
 
 
@@ -408,16 +411,19 @@ def naval_search(
     enemy_zoc: set[int] | None = None,
     target: int = NO_HEX,
     togo: Mapping[int, int] | None = None,
+    targets: frozenset[int] = frozenset(),
 ) -> Search:
     """Every hex a ship may end in: sea steps (and open canals), 1 point a hex; enemy
     naval control zones stop it (submarines: one extra hex); no neutral hexes; at most
     5 ships a hex outside a friendly major port.  ``enemy_zoc`` may pass the enemy's
     naval control zone when several ships are searched in the same state.  With a
     ``target`` the search stops after the layer that reaches it (its cost and path are
-    those of the whole search: layers are searched in the same order).  ``togo``, the
-    hex distance from every hex to the target, leaves out the hexes from which the
-    target lies beyond the allowance: no path to the target passes there, so its cost
-    and path stay those of the whole search (:mod:`engine.naval_route`)."""
+    those of the whole search: layers are searched in the same order); with ``targets``,
+    after the layer that reaches the last of them (each must be reachable, or the search
+    runs to the end).  ``togo``, the hex distance from every hex to the target, leaves
+    out the hexes from which the target lies beyond the allowance: no path to the target
+    passes there, so its cost and path stay those of the whole search
+    (:mod:`engine.naval_route`)."""
     side = state.countries[unit.country].side
     steps = sea_steps(state, side)
     sub = unit.type == UnitType.SUBMARINE
@@ -480,7 +486,7 @@ def naval_search(
                 if b not in cost and b != start and can_end(b):
                     cost[b] = c
                     end_node[b] = nb
-        if target in cost or not nxt:
+        if target in cost or not nxt or (targets and targets <= cost.keys()):
             break
         layer = sorted(nxt)
     return result

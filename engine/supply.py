@@ -20,6 +20,7 @@ table.  :func:`supply_map` returns them; the per-unit questions are array look-u
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,6 +28,7 @@ import numpy as np
 
 from engine import stacking
 from engine.actions import Refusal
+from engine.derived import Derived
 from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap, Kind
 from engine.losses import eliminate, lose_points
@@ -282,6 +284,10 @@ class SupplyMap:
             self.cities[cls], self.full[cls] = extra.cities[cls], extra.full[cls]
         return self.cities[cls] if supply_unit else self.full[cls]
 
+    def full_mask(self, cls: str) -> np.ndarray:
+        """Hexes where a unit of supply class ``cls`` traces supply (supply units as sources)."""
+        return self._mask(cls, False)
+
     def hex_traces(self, country: str, h: int, supply_unit: bool = False) -> bool:
         """Can a unit of ``country`` standing in ``h`` trace supply now?"""
         if h == NO_HEX:
@@ -328,13 +334,32 @@ def supply_map(state: GameState, side: str) -> SupplyMap:
     return SupplyMap(state, side)
 
 
+def _side_stamp(state: GameState) -> Hashable:
+    """Everything a side's supply map reads (declaring attacks changes none of it, so the
+    checks and the legal orders of a combat step share one map per side)."""
+    return (
+        state.date,
+        state.step,
+        bytes(state.controller),
+        tuple((u.id, u.country, u.hex, u.carrier, u.supplied, u.unsupplied) for u in state.units.values()),
+        tuple(sorted(state.forts.items())),
+        tuple(sorted(state.airfields.items())),
+        tuple(sorted(state.bombed | state.atomized)),
+        tuple((c.side, c.at_war) for c in state.countries.values()),
+    )
+
+
+#: A side's supply map as the state stands (every class: the searches of all classes
+#: run in one sweep, and each country's placement area reads its own class).  Its stamp
+#: is complete, so states with the same stamp (a state and its copies) share the map.
+supply_of_side: Derived[str, SupplyMap] = Derived(_side_stamp, SupplyMap, recent=4)
+
+
 def supplied_hexes(state: GameState, country: str) -> Supplied:
     """Hexes from which a (non-supply) unit of ``country`` can trace supply now,
     fortifications of its side included."""
-    side = state.countries[country].side
-    cls = supply_class(country)
-    smap = SupplyMap(state, side, frozenset({cls}))
-    mask = smap.full[cls].copy()
+    smap = supply_of_side(state, state.countries[country].side)
+    mask = smap.full_mask(supply_class(country)).copy()
     for h in smap.forts:
         mask[h] = True
     return Supplied(mask)

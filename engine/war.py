@@ -224,11 +224,18 @@ def automatic_entries(state: GameState) -> None:
 # ---------------------------------------------------------------- declaration
 
 
-def _has_land_units(state: GameState, country: str) -> bool:
-    c = state.countries[country]
-    if any(c.free_land.values()):
-        return True
-    return any(u.is_land and u.country == country for u in state.units.values())
+def _china_alone(state: GameState) -> bool:
+    """Is China the only Allied country at war with land units (on the map or in its pool
+    of free units)?  One pass over the units: the war declaration lists ask it for every
+    neutral country."""
+    allied = {n for n, x in state.countries.items() if x.side == ALLIES and x.at_war}
+    if "China" not in allied:
+        return False
+    with_land = {n for n in allied if any(state.countries[n].free_land.values())}
+    if with_land - {"China"}:
+        return False
+    with_land |= {u.country for u in state.units.values() if u.country in allied and u.is_land}
+    return with_land == {"China"}
 
 
 _land_borders: dict[str, frozenset[str]] = {}
@@ -265,9 +272,7 @@ def refusal(state: GameState, side: str, target: str) -> str:
         # Vichy France is a neutral country which either player can declare war on.
         if state.world.info[target].leans_allied and not (target == vichy.FRANCE and vichy.is_vichy(state)):
             return Refusal("war.allies-may-not-declare", f"the Allies may not declare war on {target}")
-        allied_with_land = [n for n, x in state.countries.items() if x.side == ALLIES and x.at_war
-                            and _has_land_units(state, n)]  # fmt: skip
-        if allied_with_land == ["China"] and target not in land_neighbours_of(state, "China"):
+        if target not in land_neighbours_of(state, "China") and _china_alone(state):
             return Refusal(
                 "war.china-neighbours",
                 f"while China is the only Allied country at war with land units, the Allies may only "

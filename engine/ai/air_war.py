@@ -24,7 +24,7 @@ from engine.hexgrid import NO_HEX
 from engine.reach import air_search
 from engine.sides import other
 from engine.state import NO_UNIT, GameState, Unit
-from engine.supply import SupplyMap
+from engine.supply import supply_of_side
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -97,7 +97,7 @@ def combat_orders(turn: Turn) -> None:
     """Give every air order on offer, the biggest group first; kamikaze attacks only with
     the aircraft that can do nothing else ("K" units)."""
     side = turn.side
-    smap = SupplyMap(turn.state, side)  # declaring attacks changes nobody's supply
+    smap = supply_of_side(turn.state, side)  # declaring attacks changes nobody's supply
     for _ in range(turn.limits.attacks):
         state = turn.state
         offered = [

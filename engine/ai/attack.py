@@ -27,7 +27,7 @@ from engine.ai.picture import Picture
 from engine.combat import attack_candidates, attack_strength, defence_strength
 from engine.sides import other
 from engine.state import NO_UNIT, GameState, Unit
-from engine.supply import SupplyMap
+from engine.supply import supply_of_side
 from engine.units import UnitType
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class Judge:
 
     def __init__(self, state: GameState, side: str) -> None:
         self.state = state
-        self.enemy_supply = SupplyMap(state, other(side))
+        self.enemy_supply = supply_of_side(state, other(side))
 
     def attack(self, attackers: list[Unit], supports: list[Unit] | None = None) -> float:
         return float(attack_strength(self.state, attackers, supports or [])[0])

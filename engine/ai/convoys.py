@@ -9,12 +9,15 @@ nearest port of the receiver, where the money is delivered at the next income ph
 
 from __future__ import annotations
 
+import functools
 from collections import deque
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.convoys import ROUTES
-from engine.reach import naval_destinations, sea_steps
+from engine.hexmap import HexMap
+from engine.reach import naval_destinations, open_canals
 from engine.state import GameState, Unit
 from engine.units import COSTS, UnitType
 
@@ -73,7 +76,7 @@ def sail(turn: Turn) -> None:
     """Movement phases: loaded convoys sail for the receiver, empty ones for a sender."""
     state = turn.state
     side = turn.side
-    laden: dict[str, list[int]] = {}
+    laden: dict[str, Sequence[int]] = {}
     for name in sorted({receiver(state, s) for s in PREFERRED if s in state.countries} - {""}):
         laden[name] = _sea_distance(state, side, _ports(state, side, name))
     senders = [s for s in sorted(PREFERRED) if s in state.countries and surplus(state, s) >= WORTH_SAILING]
@@ -103,20 +106,32 @@ def _ports(state: GameState, side: str, country: str) -> list[int]:
     ]
 
 
-def _sea_distance(state: GameState, side: str, targets: list[int]) -> list[int]:
+def _sea_distance(state: GameState, side: str, targets: list[int]) -> Sequence[int]:
     """Sea steps from every hex to the nearest target (a large number where none is reached)."""
-    far = 1 << 20
-    dist = [far] * state.world.map.grid.size
     if not targets:
-        return []
-    steps = sea_steps(state, side)
+        return ()
+    canals = open_canals(state, side) if state.world.map.canals else {}
+    return _distances(state.world.map, tuple(sorted(canals.items())), tuple(sorted(set(targets))))
+
+
+@functools.lru_cache(maxsize=16)
+def _distances(
+    hexmap: HexMap, canals: tuple[tuple[int, tuple[int, ...]], ...], targets: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The search behind :func:`_sea_distance`: it reads only the map, the canals open to
+    the side and the targets, which stay the same for months, so it is kept per map."""
+    far = 1 << 20
+    dist = [far] * hexmap.grid.size
+    sea_nbr = hexmap.sea_neighbours
+    extra = dict(canals)
     queue = deque(targets)
     for h in targets:
         dist[h] = 0
     while queue:
         h = queue.popleft()
-        for n in steps(h):
-            if dist[n] > dist[h] + 1:
-                dist[n] = dist[h] + 1
+        d = dist[h] + 1
+        for n in sea_nbr[h] + extra.get(h, ()):
+            if dist[n] > d:
+                dist[n] = d
                 queue.append(n)
-    return dist
+    return tuple(dist)

@@ -24,7 +24,7 @@ from engine.ai import air, air_war, convoys, intercept, landings, naval, staging
 from engine.ai.front import PULL, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
-from engine.reach import land_reach, rail_search
+from engine.reach import SideMemo, land_reach, rail_search
 from engine.state import Unit
 from engine.units import UnitType
 
@@ -127,6 +127,9 @@ def _options(turn: Turn, pic: Picture, second: bool) -> dict[int, dict[int, Acti
     """
     state = turn.state
     out: dict[int, dict[int, Action]] = {}
+    # per-hex facts shared by the searches of one country's units (its neutrality and
+    # Japanese/Soviet bars are the country's own); the state does not change meanwhile
+    memos: dict[str, SideMemo] = {}
     for u in pic.my_land:
         if u.type is UnitType.SUPPLY or u.strength <= 0:
             continue
@@ -135,12 +138,13 @@ def _options(turn: Turn, pic: Picture, second: bool) -> dict[int, dict[int, Acti
         if u.type is UnitType.PARATROOPER and (u.moved or staging.stationed(state, u)):
             continue  # waits with its transport aircraft for a drop, or marches to one
         per: dict[int, Action] = {}
-        for h in land_reach(state, u, ignore_zoc=None if not second else False):
+        memo = memos.setdefault(u.country, SideMemo())
+        for h in land_reach(state, u, ignore_zoc=None if not second else False, memo=memo):
             if h != u.hex:
                 per[h] = Action("move", (u.id, h))
         far = pic.to_front.get(u.hex, FAR) >= RAIL_DISTANCE and u.hex not in pic.frontier
         if second and far and not u.attacked and not u.mp_used and state.world.info[u.country].rail_capacity > 0:
-            for h in rail_search(state, u).cost:
+            for h in rail_search(state, u, memo).cost:
                 if h != u.hex and h not in per:
                     per[h] = Action("rail", (u.id, h))
         if per:

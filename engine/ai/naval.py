@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING
 from engine import combat, combat_math, losses, naval
 from engine.actions import Action
 from engine.ai import attack
-from engine.reach import Search, naval_search
+from engine.reach import Search, naval_destinations, naval_search
 from engine.sides import other
 from engine.stacking import friendly_port
 from engine.state import GameState, Unit
 from engine.units import UnitType
+from engine.war import JAPAN_SOVIET
 from engine.zoc import naval_zoc
 
 if TYPE_CHECKING:
@@ -111,14 +112,30 @@ def _fighting_ships(state: GameState, side: str) -> list[Unit]:
     ]
 
 
-def _search(memo: dict[tuple[object, ...], Search], state: GameState, u: Unit, left: int, zone: set[int]) -> Search:
+def _search(
+    memo: dict[tuple[object, ...], Search],
+    state: GameState,
+    u: Unit,
+    left: int,
+    zone: set[int],
+    goals: frozenset[int] | None = None,
+) -> Search:
     """:func:`naval_search` for ``u``, shared with the ships that would find the same: a
     search reads of its ship only the hex, country, whether it is a submarine and whether
-    it has moved, and a policy searches the turn's state, which its batch never changes."""
+    it has moved, and a policy searches the turn's state, which its batch never changes.
+    With ``goals`` (the same for every ship of one key) the search may stop once the goals
+    it can reach are found: their costs and paths are those of the whole search, which
+    :func:`naval_destinations` (a faster search without paths) tells apart from the rest."""
     key = (u.hex, u.country, u.type == UnitType.SUBMARINE, bool(u.mp_used), left)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = naval_search(state, u, left, zone)
+        if goals is None or u.country in JAPAN_SOVIET:
+            # naval_destinations leaves the Japanese/Soviet bar to the exact search
+            found = naval_search(state, u, left, zone)
+        else:
+            targets = goals.intersection(naval_destinations(state, u, left, zone))
+            found = naval_search(state, u, left, zone, targets=targets) if targets else Search(u.hex)
+        memo[key] = found
     return found
 
 
@@ -151,7 +168,8 @@ def sortie(turn: Turn) -> None:
                 able.append((u, [u.hex]))
                 continue
             if u.id not in reach:
-                reach[u.id] = _search(searches, state, u, left, zone)
+                goals = frozenset(h for n in near if grid.distance(u.hex, n) <= left + 1 for h in nbr[n])
+                reach[u.id] = _search(searches, state, u, left, zone, goals)
             spots = sorted(around.intersection(reach[u.id].cost), key=lambda h: (grid.distance(u.hex, h), h))
             if spots:
                 able.append((u, spots))

@@ -17,7 +17,7 @@ from functools import cached_property
 from engine.hexgrid import NO_HEX
 from engine.sides import other
 from engine.state import NO_UNIT, GameState, Unit
-from engine.supply import SupplyMap, supply_map
+from engine.supply import SupplyMap, supply_of_side
 from engine.units import UnitType
 
 #: How far (in hexes) threat from enemy land units is counted.
@@ -184,7 +184,7 @@ class Picture:
     @cached_property
     def supply(self) -> SupplyMap:
         """The engine's supply map of our side."""
-        return supply_map(self.state, self.side)
+        return supply_of_side(self.state, self.side)
 
     def supplied_near(self, country: str, h: int) -> bool:
         """Could a unit of ``country`` in ``h`` trace supply now, or next to it (the hexes it
