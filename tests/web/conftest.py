@@ -70,3 +70,14 @@ def read_only(duo: Duo) -> dict[str, bytes]:
     for root in (duo.axis.ws.root, duo.axis.home):
         out.update({str(p): p.read_bytes() for p in sorted(Path(root).rglob("*")) if p.is_file() and p.name != "lock"})
     return out
+
+
+@pytest.fixture(scope="module")
+def deploying(tmp_path_factory: pytest.TempPathFactory) -> Duo:
+    """A 1939 game where the axis (the person) is to deploy, Poland declared on."""
+    duo = make_duo(tmp_path_factory.mktemp("deploy"), "1939")
+    bot_answers(duo)
+    turn.orders(duo.axis.ws, duo.gid, ["declare Poland"], duo.axis.home)
+    turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+    bot_answers(duo)
+    return duo
