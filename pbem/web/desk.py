@@ -87,6 +87,7 @@ class Desk:
         self.home = home
         self._centres: dict[str, tuple[float, dict[str, tuple[float, float]]]] = {}
         self._timeline = Timeline()
+        self._prices: dict[tuple[int, str], int | None] = {}
         self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
 
@@ -174,7 +175,11 @@ class Desk:
         return {"svg": gameview.render_svg(board, w), "window": window_text(w), "at": at}
 
     def _after(self, seq: int) -> Game:
-        return self._timeline.position(self._history(), seq)
+        return self._timeline.position(self._history(), seq, self._base())
+
+    def _base(self) -> bytes | None:
+        """A branch's starting position (None for a game from its scenario)."""
+        return LocalGame(self.ws, self.gid, self.home).base()
 
     def _history(self) -> list[TurnFile]:
         """The game's accepted files, read again only when the store changed."""
@@ -320,13 +325,21 @@ class Desk:
             )
             item = items.get(group)
             if item is None:
-                price = self._price(state, lg.me, a)
+                price = self._price(t.game.seq, state, lg.me, a)
                 item = items[group] = {"group": group, "kind": a.kind, "price": price, "orders": {}}
             item["orders"][amount] = text
         return {"items": list(items.values()), "money": money}
 
-    def _price(self, state: api.GameState, side: str, action: api.Action) -> int | None:
-        """The money ``action`` (one point or unit) takes, found by previewing it."""
+    def _price(self, seq: int, state: api.GameState, side: str, action: api.Action) -> int | None:
+        """The money ``action`` (one point or unit) takes, found by previewing it; kept
+        for the decision (after file ``seq``): a preview copies the whole state."""
+        key = (seq, api.format_action(state, action))
+        if key not in self._prices:
+            self._prices = {k: v for k, v in self._prices.items() if k[0] == seq}
+            self._prices[key] = self._preview_price(state, side, action)
+        return self._prices[key]
+
+    def _preview_price(self, state: api.GameState, side: str, action: api.Action) -> int | None:
         before = sum(c.money for c in api.summary(state, side).countries)
         try:
             after = api.preview(state, side, [action])
@@ -403,7 +416,7 @@ class Desk:
 
     def reports(self) -> list[dict[str, Any]]:
         """The report of every file (``pbem log``), each file re-executed and verified once."""
-        self._timeline.follow(self._history())
+        self._timeline.follow(self._history(), self._base())
         return self._timeline.reports
 
 

@@ -34,9 +34,10 @@ class Timeline:
     last: Game | None = None  # the game after the last file, replayed on when files arrive
     seen: tuple[int, bytes] | None = None  # the position last asked for: the slider's next step starts there
 
-    def follow(self, files: list[TurnFile]) -> None:
-        """Catch up with ``files`` (the game from its genesis): replay only the files not
-        yet seen, or everything when an earlier file is not the one seen before."""
+    def follow(self, files: list[TurnFile], base: bytes | None = None) -> None:
+        """Catch up with ``files`` (the game from its genesis; a branch from ``base``):
+        replay only the files not yet seen, or everything when an earlier file is not the
+        one seen before."""
         new = [tf.hash for tf in files]
         if new[: len(self.digests)] != self.digests or self.last is None:
             self.digests, self.reports, self.kept, self.last, self.seen = [], [], {}, None, None
@@ -45,7 +46,7 @@ class Timeline:
         genesis = protocol.Genesis(files[0].body)
         done = len(self.digests)
         if self.last is None:
-            game, made = report.start_reported(files[0], protocol.authenticate(genesis, files[1]))
+            game, made = report.start_reported(files[0], protocol.authenticate(genesis, files[1]), base)
             self._keep(game, made)
             done = 2
         for tf in files[done:]:
@@ -59,9 +60,9 @@ class Timeline:
         if made.seq % EVERY == 1:
             self.kept[made.seq] = game.to_bytes()
 
-    def position(self, files: list[TurnFile], seq: int) -> Game:
+    def position(self, files: list[TurnFile], seq: int, base: bytes | None = None) -> Game:
         """The game right after file ``seq`` (the caller's to keep)."""
-        self.follow(files)
+        self.follow(files, base)
         if not 1 <= seq < len(files):
             raise PbemError(f"there is no file {seq}: the files run from 1 to {len(files) - 1}", "usage")
         start = max(s for s in self.kept if s <= seq)

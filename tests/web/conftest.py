@@ -81,3 +81,15 @@ def deploying(tmp_path_factory: pytest.TempPathFactory) -> Duo:
     turn.send(duo.axis.ws, duo.gid, duo.axis.home)
     bot_answers(duo)
     return duo
+
+
+@pytest.fixture(scope="module")
+def building(tmp_path_factory: pytest.TempPathFactory) -> Duo:
+    """A 1939 game where the axis (the person) has deployed as the bot proposed and is to buy."""
+    duo = make_duo(tmp_path_factory.mktemp("build"), "1939")
+    bot_answers(duo)
+    for proposal in (lambda: "declare Poland", lambda: turn.suggest(duo.axis.ws, duo.gid, duo.axis.home)):
+        turn.orders(duo.axis.ws, duo.gid, proposal().splitlines(), duo.axis.home)
+        turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+        bot_answers(duo)
+    return duo

@@ -138,3 +138,21 @@ def test_orders_with_an_amount_are_grouped_whatever_the_amount(deploy_desk: Desk
         assert o["text"] == f"place_land Germany infantry 3 {o['amount']} {o['hexes'][0]}"
     forts = deploy_desk.legal(Filter(kinds=("fortify",)), None)["orders"]
     assert forts and all(o["amount"] is None for o in forts)
+
+
+def test_purchases_come_with_the_engine_s_price_and_the_money_left(building: Duo) -> None:
+    desk = Desk(building.axis.ws, building.gid, building.axis.home)
+    assert "Build" in desk.overview()["phase"]
+    found = desk.purchases()
+    items = {i["group"]: i for i in found["items"]}
+    armor = items["buy Germany armor 5"]
+    assert armor["kind"] == "buy" and armor["price"] > 0
+    amounts = sorted(armor["orders"])
+    assert amounts[0] == 1 and armor["orders"][2] == "buy Germany armor 5 2"
+    # the most offered is what the money or the pool allows, as the engine lists it
+    assert amounts[-1] * armor["price"] <= found["money"]["Germany"]
+    desk.give([armor["orders"][2]])
+    try:
+        assert desk.purchases()["money"]["Germany"] == found["money"]["Germany"] - 2 * armor["price"]
+    finally:
+        desk.undo()

@@ -18,8 +18,9 @@ import pytest
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from engine import api
-from pbem import audit, exchange, turn
+from pbem import audit, exchange, gamemap, turn
 from pbem.localgame import LocalGame
+from pbem.web.desk import window_text
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
 from tests.web.conftest import bot_answers, make_duo, serve
@@ -68,7 +69,7 @@ def page(live: tuple[Duo, PlayServer]) -> Iterator[Page]:
 
 
 def pending(pg: Page) -> list[str]:
-    return [t.split(". ", 1)[-1] for t in pg.locator("#pending li").all_inner_texts()]
+    return pg.locator("#pending li .text").all_inner_texts()
 
 
 def message(pg: Page) -> tuple[str, str]:
@@ -127,6 +128,35 @@ def phase_is(pg: Page, text: str) -> bool:
     return text in pg.locator("#when").inner_text()
 
 
+def axis_state(duo: Duo) -> api.GameState:
+    """The game as the page shows it: after the axis's pending orders."""
+    t = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home))
+    return turn.list_draft(t).state if t.pending.sim else t.work.state
+
+
+def take_back(pg: Page, index: int) -> tuple[str, str]:
+    """Click the take-back button of pending line ``index``; the engine's answer."""
+    said = message(pg)[0]
+    pg.locator("#pending li").nth(index).locator("button.takeback").click()
+    return wait_message(pg, said)
+
+
+def choose_kind(pg: Page, kind: str) -> None:
+    """Click one of the kinds of order the engine offers now; its groups are listed."""
+    pg.locator(f'#offers button.kind[data-kind="{kind}"]').click()
+    until(pg, f"the {kind} orders", lambda: f"{kind} orders:" in pg.locator("#selection").inner_text())
+
+
+def lit(pg: Page) -> dict[str, Locator]:
+    marks = pg.locator("circle.mark")
+    return {str(marks.nth(i).get_attribute("data-hex")): marks.nth(i) for i in range(marks.count())}
+
+
+def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
+    """Of ``unit_ids``, those alone in their hex (their counter is not under another's)."""
+    return sorted(u.id for u in board.units if u.id in unit_ids and sum(o.hex == u.hex for o in board.units) == 1)
+
+
 def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page, tmp_path: Path) -> None:
     duo, _ = live
     pg = page
@@ -136,9 +166,10 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     assert phase_is(pg, "1939-09") and phase_is(pg, "War declaration")
     assert "axis" in pg.locator("#awaited").inner_text()
 
-    # War declaration: find the order among the legal ones, give it, send.
-    pg.locator("#kind").fill("declare")
-    pg.locator("#find").click()
+    # War declaration: the engine offers its kinds of order; the declarations are listed.
+    declares = len(api.legal_matching(axis_state(duo), "axis", kinds=["declare"]))
+    assert pg.locator('#offers button.kind[data-kind="declare"]').inner_text() == f"declare ({declares})"
+    choose_kind(pg, "declare")
     pg.locator("button.group", has_text="declare Poland").click()
     until(pg, "the declaration listed", lambda: pending(pg) == ["declare Poland"])
     sent(pg, duo)
@@ -154,15 +185,61 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.locator("#give").click()
     until(pg, "the proposal listed", lambda: len(pending(pg)) == len(proposal))
     assert pending(pg) == proposal
+    # Take back one placement in the middle of the list: the orders after it are given again.
+    index, taken = next(
+        (i, line) for i, line in enumerate(proposal) if line.startswith("place_land Germany infantry 3 ") and i > 0
+    )
+    points = int(taken.split()[4])
+    text, kind = take_back(pg, index)
+    assert kind == "ok" and text.startswith(f"took back {taken}; {len(proposal) - index - 1} order(s)"), text
+    until(pg, "the placement taken back", lambda: pending(pg) == proposal[:index] + proposal[index + 1 :])
+    # Place those points again with the mouse: the group of German infantry, the points
+    # field (the amounts the engine offers), two units at once in an empty hex.
+    choose_kind(pg, "place_land")
+    pg.locator('button.group[data-group="place_land Germany infantry 3 N"]').click()
+    until(pg, "the points field", lambda: pg.locator("#amountbox").is_visible())
+    offered = [int(v) for v in pg.locator("#amount option").all_inner_texts()]
+    assert offered == list(range(1, points + 1)), offered
+    pg.locator("#amount").select_option(str(points // 2))
+    pg.locator("#count").fill("2")
+    board = api.board(axis_state(duo), "axis")
+    occupied = {board.map.grid.label(u.hex) for u in board.units}
+    until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
+    hexes = lit(pg)
+    empty = next(h for h in hexes if h not in occupied)
+    hexes[empty].click(force=True)
+    placed = f"place_land Germany infantry 3 {points // 2} {empty}"
+    until(pg, "two units placed", lambda: pending(pg)[-2:] == [placed, placed])
+    # The group stays chosen: the rest of the points go where the next click says.
+    if points % 2:
+        until(pg, "the group chosen again", lambda: pg.locator("#amountbox").is_visible())
+        pg.locator("#amount").select_option("1")
+        pg.locator("#count").fill("1")
+        until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
+        again = next(h for h in lit(pg) if h not in occupied and h != empty)
+        lit(pg)[again].click(force=True)
+        until(pg, "the last point placed", lambda: pending(pg)[-1] == f"place_land Germany infantry 3 1 {again}")
+    europe = window_text(gamemap.window(api.board(axis_state(duo), "axis"), "europe"))
     pg.locator("#region").select_option("europe")
+    until(pg, "the map of Europe", lambda: pg.locator("#map").get_attribute("data-window") == europe)
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
     pg.screenshot(path=str(shots / "deployment.png"))
     path = sent(pg, duo)
     verify_at_bot(duo, path)
     bot_answers(duo)
 
-    # Build: a pass that would leave money unspent is refused with the engine's reason...
+    # Build: the purchases from the pools, each with its price, and the money left.
     until(pg, "the build phase", lambda: phase_is(pg, "Build"))
+    until(pg, "the purchases", lambda: pg.locator("#purchases li.purchase").count() > 0)
+    money = api.summary(axis_state(duo), "axis").countries
+    assert all(f"{c.name}: ${c.money}B left" in pg.locator("#purchases").inner_text() for c in money)
+    row = pg.locator("#purchases li.purchase", has_text="buy Germany supply 3")
+    assert "$0B a point" in row.inner_text()  # supply units cost nothing (rulebook "Build")
+    row.locator("select.points").select_option("1")
+    row.locator("button.buy").click()
+    until(pg, "the purchase listed", lambda: pending(pg) == ["buy Germany supply 3 1"])
+    pg.screenshot(path=str(shots / "build.png"))
+    # A pass that would leave money unspent is refused with the engine's reason...
     before = message(pg)[0]
     pg.locator("#pass").click()
     text, kind = wait_message(pg, before)
@@ -181,41 +258,59 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         until(pg, "the first movement", lambda: phase_is(pg, "first movement"))
 
     # Movement: click a German counter, its legal destinations light up, click one.
-    state = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work.state
+    state = axis_state(duo)
     board = api.board(state, "axis")
-    alone = {u.id for u in board.units if u.domain == "land" and sum(o.hex == u.hex for o in board.units) == 1}
     movers = api.legal_matching(state, "axis", countries=["Germany"], kinds=["move"])
-    unit = next(int(a.args[0]) for a in movers if int(a.args[0]) in alone)
-    counter = pg.locator(f'g.unit[data-unit="{unit}"]')
+    first, second = solitary(board, {int(a.args[0]) for a in movers})[:2]
+    counter = pg.locator(f'g.unit[data-unit="{first}"]')
     counter.click(force=True)
     until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
-    lit = pg.locator("circle.mark")
-    destinations = {lit.nth(i).get_attribute("data-hex") for i in range(lit.count())}
-    expected = {api.format_action(state, a).split()[-1] for a in api.legal_matching(state, "axis", units=[unit])}
+    destinations = set(lit(pg))
+    expected = {api.format_action(state, a).split()[-1] for a in api.legal_matching(state, "axis", units=[first])}
     assert destinations <= expected and destinations
     # Zoom in on the unit with the wheel, as a player reads the counters.
     zoom_on(pg, counter)
     pg.screenshot(path=str(shots / "movement.png"))
-    (in_view,) = [m for m in (lit.nth(i) for i in range(lit.count())) if on_map(pg, m)][:1]
+    # (to a hex with no counter, so the next unit's counter is not covered by this one)
+    occupied = {board.map.grid.label(u.hex) for u in board.units}
+    (in_view,) = [m for h, m in lit(pg).items() if on_map(pg, m) and h not in occupied][:1]
     in_view.click(force=True)
-    until(pg, "the move listed", lambda: any(t.startswith(f"move #{unit} ") for t in pending(pg)))
-    # ... and take it back.
+    until(pg, "the move listed", lambda: any(t.startswith(f"move #{first} ") for t in pending(pg)))
+    pg.locator("#fit").click()
+    pg.locator(f'g.unit[data-unit="{second}"]').click(force=True)
+    until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
+    next(iter(lit(pg).values())).click(force=True)
+    until(pg, "two moves listed", lambda: len(pending(pg)) == 2)
+    moved = pending(pg)[1]
+    assert moved.startswith(f"move #{second} ")
+    # Take back the first move: the second is checked again and stays.
+    text, kind = take_back(pg, 0)
+    assert kind == "ok" and text.startswith(f"took back move #{first} ") and "1 order(s) after it" in text, text
+    until(pg, "the first move taken back", lambda: pending(pg) == [moved])
+    # ... and the last one with "Undo last".
     pg.locator("#undo").click()
-    until(pg, "the move taken back", lambda: not any(t.startswith(f"move #{unit} ") for t in pending(pg)))
+    until(pg, "the move taken back", lambda: pending(pg) == [])
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the combat phase", lambda: phase_is(pg, "combat"))
 
     # Attack: click the Polish defender, pick an attack, see its odds before confirming.
-    state = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work.state
-    targets = [api.format_action(state, a).split()[1] for a in api.legal_matching(state, "axis", kinds=["attack"])]
+    state = axis_state(duo)
+    attacks = api.legal_matching(state, "axis", kinds=["attack"])
+
+    def supported(a: api.Action) -> bool:
+        after = state.copy()
+        api.apply(after, "axis", a)
+        return bool(api.legal_matching(after, "axis", kinds=["support"]))
+
+    targets = [api.format_action(state, a).split()[1] for a in attacks if supported(a)]
     defenders = [pg.locator(f'g.unit[data-hex="{t}"][data-side="allies"]') for t in targets]
     pg.locator("#fit").click()
     defender = next(d.first for d in defenders if d.count() and on_map(pg, d.first))
     zoom_on(pg, defender)
     defender.click(force=True)
     until(pg, "the attacks on the hex", lambda: pg.locator("#choices button.order").count() > 0)
-    choice = pg.locator("#choices button.order").first
+    choice = pg.locator("#choices button.order", has_text="attack ").first
     order = choice.inner_text()
     choice.click()
     until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())
@@ -224,8 +319,54 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.screenshot(path=str(shots / "attack.png"))
     pg.locator("#confirm").click()
     until(pg, "the attack listed", lambda: order in pending(pg))
+    # Support: the bombers and warships that may join the attack declared, from the engine.
+    choose_kind(pg, "support")
+    pg.locator("button.group").first.click()
+    pick_lit_or_choice(pg)
+    until(pg, "the support listed", lambda: any(t.startswith("support ") for t in pending(pg)))
+    # A standing order: the stack in a hex holds (or retreats), from the engine's list.
+    choose_kind(pg, "stand")
+    pg.locator('button.group[data-group="stand yes"]').click()
+    until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
+    where = next(iter(lit(pg)))
+    lit(pg)[where].click(force=True)
+    until(pg, "the standing order listed", lambda: f"stand {where} yes" in pending(pg))
+    pg.screenshot(path=str(shots / "support.png"))
     pg.locator("#pass").click()
     until(pg, "the combat passed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    bot_answers(duo)  # the dice of the combat
+    until(pg, "the advance or second movement", lambda: phase_is(pg, "advance") or phase_is(pg, "second movement"))
+    if phase_is(pg, "advance"):
+        # After combat: advance into an emptied hex, as the engine offers it.
+        choose_kind(pg, "advance")
+        pg.locator("button.group").first.click()
+        pick_lit_or_choice(pg)
+        until(pg, "the advance listed", lambda: any(t.startswith("advance ") for t in pending(pg)))
+        pg.locator("#pass").click()
+        until(pg, "the second movement", lambda: phase_is(pg, "second movement"))
+
+    # Rail: a unit's rail moves are a group of its orders; the rail stations light up.
+    state = axis_state(duo)
+    board = api.board(state, "axis")
+    rails = api.legal_matching(state, "axis", countries=["Germany"], kinds=["rail"])
+    pg.locator("#fit").click()
+    railer = next(
+        u for u in solitary(board, {int(a.args[0]) for a in rails})
+        if on_map(pg, pg.locator(f'g.unit[data-unit="{u}"]'))
+    )  # fmt: skip
+    pg.locator(f'g.unit[data-unit="{railer}"]').click(force=True)
+    pg.locator(f'button.group[data-group="rail #{railer}"]').click()
+    until(pg, "the stations lit", lambda: len(lit(pg)) > 0)
+    station = next(iter(lit(pg)))
+    lit(pg)[station].click(force=True)
+    until(pg, "the rail move listed", lambda: f"rail #{railer} {station}" in pending(pg))
+    pg.locator("#pass").click()
+    until(pg, "the end of the second movement", lambda: not phase_is(pg, "second movement"))
+    if phase_is(pg, "landing"):
+        pg.locator("#pass").click()
+        until(pg, "the landing passed", lambda: not phase_is(pg, "landing"))
     path = sent(pg, duo)
     verify_at_bot(duo, path)
 
@@ -234,3 +375,19 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     bot_answers(duo)
     until(pg, "the bot's answer", lambda: pg.locator("#when").inner_text() != seen)
     pg.screenshot(path=str(shots / "after-the-bot.png"))
+
+    # History: the slider shows the position after an earlier file, from positions kept.
+    pg.locator("#history").evaluate("e => { e.value = '3'; e.dispatchEvent(new Event('change')); }")
+    until(pg, "the position after file 3", lambda: pg.locator("#map").get_attribute("class") == "history")
+    until(pg, "the report of file 3", lambda: "1939-09" in pg.locator("#report").inner_text())
+    pg.locator("#now").click()
+    until(pg, "the game now", lambda: "history" not in (pg.locator("#map").get_attribute("class") or ""))
+
+
+def pick_lit_or_choice(pg: Page) -> None:
+    """Give the order of a chosen group: click its first lit hex, or its one listed order."""
+    until(pg, "its orders", lambda: len(lit(pg)) > 0 or pg.locator("#choices button.order").count() > 0)
+    if lit(pg):
+        next(iter(lit(pg).values())).click(force=True)
+    else:
+        pg.locator("#choices button.order").first.click()

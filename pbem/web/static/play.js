@@ -23,6 +23,7 @@ const view = {
   allMarks: {},
   group: null,       // the group of orders chosen: {name, orders}; it stays chosen after an order
   asked: null,       // the last list asked for: {filter, title}
+  busy: 0,           // requests of the player under way
 };
 
 async function ask(path, params = {}) {
@@ -56,11 +57,16 @@ function say(text, kind = "ok") {
   m.className = text ? kind : "";
 }
 
+// While the player's own request runs, the poll below does not reload the page under it:
+// the change it would see is that request's own.
 async function guarded(fn) {
+  view.busy += 1;
   try {
     await fn();
   } catch (e) {
     say(e.message, "error");
+  } finally {
+    view.busy -= 1;
   }
 }
 
@@ -93,7 +99,11 @@ async function loadOverview() {
 }
 
 function pendingLine(text, index, mine) {
-  const e = li(text);
+  const e = document.createElement("li");
+  const t = document.createElement("span");
+  t.className = "text";
+  t.textContent = text;
+  e.append(t);
   if (!mine) return e;
   const b = document.createElement("button");
   b.className = "takeback";
@@ -135,6 +145,7 @@ async function loadMap(keepWindow) {
   const svg = document.importNode(doc.documentElement, true);
   const sameWindow = view.window === m.window && view.box;
   view.window = m.window;
+  $("map").dataset.window = m.window;
   view.full = [0, 0, parseFloat(svg.getAttribute("width")), parseFloat(svg.getAttribute("height"))];
   if (!sameWindow) view.box = view.full.slice();
   svg.removeAttribute("width");
@@ -572,6 +583,7 @@ async function refresh(keepWindow) {
 }
 
 async function poll() {
+  if (view.busy) return;
   try {
     const v = (await ask("/api/version")).version;
     $("live").classList.remove("stale");
