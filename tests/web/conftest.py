@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import protocol, turn
+from pbem import audit, branch, games, keys, protocol, turn
 from pbem.localgame import LocalGame
+from pbem.store import Workspace
 from pbem.web.desk import Desk
 from pbem.web.server import PlayServer
-from tests.protocol.conftest import Duo, make_duo
+from tests.protocol.conftest import Duo, Player, make_duo
 
 DECISIONS = ("act", "commit", "sim")
 
@@ -92,4 +93,31 @@ def building(tmp_path_factory: pytest.TempPathFactory) -> Duo:
         turn.orders(duo.axis.ws, duo.gid, proposal().splitlines(), duo.axis.home)
         turn.send(duo.axis.ws, duo.gid, duo.axis.home)
         bot_answers(duo)
+    return duo
+
+
+def branch_duo(tmp_path: Path, record: Path, at: int) -> Duo:
+    """A new game between two new players from the position after file ``at`` of the
+    recorded game in ``record`` (``pbem branch``): a decision the first months of a game
+    do not bring for sure, met in a real game all the same."""
+    players = {}
+    for side in ("axis", "allies"):
+        p = Player(side, tmp_path / f"home-{side}", Workspace(tmp_path / f"ws-{side}"))
+        keys.keygen(p.name, f"{side}@example.org", directory=p.home)
+        players[side] = p
+    found = audit.game_files(record)
+    (parent,) = found
+    pub = keys.read_public_key(players["allies"].home / "allies-p.pub")
+    axis, allies = players["axis"], players["allies"]
+    gid, _ = branch.new_branch(
+        axis.ws, branch.folder_source(found), parent, at, axis.name, side="axis", opponent=pub, home=axis.home
+    )
+    out = tmp_path / "rec"
+    out.mkdir()
+    duo = Duo(axis, allies, gid, out)
+    (invite,) = duo.outbox("axis")
+    base = branch.base_for_invitation(allies.ws, invite, found)
+    games.join(allies.ws, invite, allies.name, home=allies.home, base=base)
+    for res in duo.deliver("axis"):
+        assert res.status == "applied", res.message
     return duo

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from engine import api
 from pbem import audit, exchange, gamemap, turn
@@ -23,11 +23,17 @@ from pbem.localgame import LocalGame
 from pbem.web.desk import window_text
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
-from tests.web.conftest import bot_answers, make_duo, serve
+from tests.web.conftest import bot_answers, branch_duo, make_duo, serve
 
 #: Where the screenshots go: docs/play/ of the tree only when asked for
 #: (PBEM_SCREENSHOTS=1, to refresh the README's pictures), so a test run leaves the tree clean.
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "play"
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    shots = DOCS_SHOTS if os.environ.get("PBEM_SCREENSHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
 
 
 def chromium() -> str:
@@ -58,14 +64,25 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlaySe
 
 
 @pytest.fixture(scope="module")
-def page(live: tuple[Duo, PlayServer]) -> Iterator[Page]:
+def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        pg = browser.new_page(viewport={"width": 1500, "height": 950})
-        pg.goto(live[1].url)
-        pg.wait_for_selector("#map svg", timeout=60_000)
-        yield pg
-        browser.close()
+        b = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def open_page(browser: Browser, server: PlayServer) -> Page:
+    pg = browser.new_page(viewport={"width": 1500, "height": 950})
+    pg.goto(server.url)
+    pg.wait_for_selector("#map svg", timeout=60_000)
+    return pg
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, live: tuple[Duo, PlayServer]) -> Iterator[Page]:
+    pg = open_page(browser, live[1])
+    yield pg
+    pg.close()
 
 
 def pending(pg: Page) -> list[str]:
@@ -160,8 +177,7 @@ def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
 def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page, tmp_path: Path) -> None:
     duo, _ = live
     pg = page
-    shots = DOCS_SHOTS if os.environ.get("PBEM_SCREENSHOTS") == "1" else tmp_path
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = shots_dir(tmp_path)
     # What the page shows: the date, the phase, what is awaited, the map and its counters.
     assert phase_is(pg, "1939-09") and phase_is(pg, "War declaration")
     assert "axis" in pg.locator("#awaited").inner_text()
@@ -261,7 +277,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     state = axis_state(duo)
     board = api.board(state, "axis")
     movers = api.legal_matching(state, "axis", countries=["Germany"], kinds=["move"])
-    first, second = solitary(board, {int(a.args[0]) for a in movers})[:2]
+    first = solitary(board, {int(a.args[0]) for a in movers})[0]
     counter = pg.locator(f'g.unit[data-unit="{first}"]')
     counter.click(force=True)
     until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
@@ -271,11 +287,19 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     # Zoom in on the unit with the wheel, as a player reads the counters.
     zoom_on(pg, counter)
     pg.screenshot(path=str(shots / "movement.png"))
-    # (to a hex with no counter, so the next unit's counter is not covered by this one)
-    occupied = {board.map.grid.label(u.hex) for u in board.units}
-    (in_view,) = [m for h, m in lit(pg).items() if on_map(pg, m) and h not in occupied][:1]
+    (in_view,) = [m for m in lit(pg).values() if on_map(pg, m)][:1]
     in_view.click(force=True)
     until(pg, "the move listed", lambda: any(t.startswith(f"move #{first} ") for t in pending(pg)))
+    # A second unit, alone in its hex and away from where the first went (at this zoom a
+    # counter reaches over the next hex).
+    state = axis_state(duo)
+    board = api.board(state, "axis")
+    movers = api.legal_matching(state, "axis", countries=["Germany"], kinds=["move"])
+    went = next(u.hex for u in board.units if u.id == first)
+    second = next(
+        u.id for u in board.units
+        if u.id in solitary(board, {int(a.args[0]) for a in movers}) and board.map.grid.distance(u.hex, went) > 2
+    )  # fmt: skip
     pg.locator("#fit").click()
     pg.locator(f'g.unit[data-unit="{second}"]').click(force=True)
     until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
@@ -391,3 +415,56 @@ def pick_lit_or_choice(pg: Page) -> None:
         next(iter(lit(pg).values())).click(force=True)
     else:
         pg.locator("#choices button.order").first.click()
+
+
+#: The recorded game whose file 18 leaves the axis to intercept Allied units that moved.
+INTERCEPTION = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 18)
+
+
+@pytest.fixture(scope="module")
+def branched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("branch"), *INTERCEPTION)
+    server, thread = serve(duo)
+    yield duo, server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
+    branched: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+) -> None:
+    duo, server = branched
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1939-09") and phase_is(pg, "interception")
+    state = axis_state(duo)
+    offered = len(api.legal_matching(state, "axis", kinds=["intercept"]))
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    assert pg.locator('#offers button.kind[data-kind="intercept"]').inner_text() == f"intercept ({offered})"
+    # One interceptor against one enemy unit: the hexes where they may meet light up.
+    choose_kind(pg, "intercept")
+    pg.locator("button.group").first.click()
+    pick_lit_or_choice(pg)
+    until(pg, "the interception listed", lambda: len(pending(pg)) == 1)
+    (order,) = pending(pg)
+    assert order.startswith("intercept #")
+    assert api.parse_order(state, "axis", order) in api.legal_matching(state, "axis", kinds=["intercept"])
+    # Taken back with its ×, given again, then the phase ends.
+    text, kind = take_back(pg, 0)
+    assert kind == "ok" and text == f"took back {order}", text
+    until(pg, "nothing pending", lambda: pending(pg) == [])
+    choose_kind(pg, "intercept")
+    pg.locator("button.group").first.click()
+    pick_lit_or_choice(pg)
+    until(pg, "the interception listed again", lambda: pending(pg) == [order])
+    pg.screenshot(path=str(shots_dir(tmp_path) / "interception.png"))
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    # The history of a branch starts from the recorded position.
+    until(pg, "the reports", lambda: pg.locator("#report").inner_text() != "")
+    pg.locator("#history").evaluate("e => { e.value = '1'; e.dispatchEvent(new Event('change')); }")
+    until(pg, "the report of the join", lambda: "after its file 18" in pg.locator("#report").inner_text())
+    pg.close()

@@ -24,6 +24,7 @@ const view = {
   group: null,       // the group of orders chosen: {name, orders}; it stays chosen after an order
   asked: null,       // the last list asked for: {filter, title}
   busy: 0,           // requests of the player under way
+  epoch: 0,          // counts cleared selections: a list that arrives after one is stale
 };
 
 async function ask(path, params = {}) {
@@ -306,7 +307,9 @@ function pct(x) {
 }
 
 async function offer(filter, title) {
+  const epoch = view.epoch;
   const r = await ask("/api/legal", { ...filter, window: view.window });
+  if (epoch !== view.epoch) return;
   view.asked = { filter, title };
   view.listed = r.orders;
   view.orders = r.orders;
@@ -433,6 +436,7 @@ async function give(lines, force, keepGroup) {
 }
 
 function clearSelection() {
+  view.epoch += 1;
   view.orders = [];
   view.listed = [];
   view.marks = {};
@@ -452,10 +456,12 @@ function clearSelection() {
 async function afterOrder(keepGroup) {
   const again = keepGroup && view.group && view.asked ? { ...view.asked, group: view.group.name } : null;
   clearSelection();
+  const epoch = view.epoch;
   $("selection").textContent = "Order given. Click a counter or a hex for the next one.";
   await refresh(true);
-  if (!again || !view.myMove) return;
+  if (!again || !view.myMove || epoch !== view.epoch) return;
   await offer(again.filter, again.title);
+  if (epoch !== view.epoch) return;
   const orders = view.listed.filter((o) => o.group === again.group);
   const b = [...document.querySelectorAll("button.group")].find((x) => x.dataset.group === again.group);
   if (!orders.length || !b) return;
