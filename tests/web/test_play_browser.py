@@ -9,6 +9,7 @@ verifies as `pbem verify` checks it, the bot answers, and the page follows by it
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -20,10 +21,10 @@ from playwright.sync_api import Browser, Locator, Page, sync_playwright
 from engine import api
 from pbem import audit, exchange, gamemap, turn
 from pbem.localgame import LocalGame
-from pbem.web.desk import window_text
+from pbem.web.desk import order_words, window_text
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
-from tests.web.conftest import bot_answers, branch_duo, make_duo, serve
+from tests.web.conftest import INCOME, bot_answers, branch_duo, make_duo, serve
 
 #: Where the screenshots go: docs/play/ of the tree only when asked for
 #: (PBEM_SCREENSHOTS=1, to refresh the README's pictures), so a test run leaves the tree clean.
@@ -99,25 +100,26 @@ def wait_message(pg: Page, before: str = "") -> tuple[str, str]:
     return message(pg)
 
 
-def sent(pg: Page, duo: Duo) -> Path:
-    """Click Send; the sealed file verifies against the bot's copy of the game (`pbem verify`)."""
-    before = set(duo.axis.ws.outbox.glob("*.pbem"))
+def sent(pg: Page, duo: Duo, person: str = "axis") -> Path:
+    """Click Send; the sealed file goes to the person's outbox/."""
+    outbox = duo.player(person).ws.outbox
+    before = set(outbox.glob("*.pbem"))
     said = message(pg)[0]
     pg.locator("#send").click()
     text, kind = wait_message(pg, said)
     assert kind == "ok" and text.startswith("sealed "), text
-    (new,) = set(duo.axis.ws.outbox.glob("*.pbem")) - before
+    (new,) = set(outbox.glob("*.pbem")) - before
     assert new.name in text
     return new
 
 
-def verify_at_bot(duo: Duo, path: Path) -> None:
+def verify_at_bot(duo: Duo, path: Path, person: str = "axis") -> None:
     """`pbem verify` in the bot's workspace, before the bot imports anything."""
-    p = duo.allies
-    missing = sorted(f for f in duo.axis.ws.outbox.glob("*.pbem") if f.name not in duo.axis.seen and f != path)
+    me, p = duo.player(person), duo.player("allies" if person == "axis" else "axis")
+    missing = sorted(f for f in me.ws.outbox.glob("*.pbem") if f.name not in me.seen and f != path)
     for f in missing:  # automatic files sent before this one come first
         assert exchange.import_file(p.ws.root, f, home=p.home).status in ("applied", "duplicate")
-        duo.axis.seen.add(f.name)
+        me.seen.add(f.name)
     line = audit.verify_file(p.ws, path)
     assert ": valid: re-executed" in line and line.endswith("; state hash matches"), line
 
@@ -145,9 +147,10 @@ def phase_is(pg: Page, text: str) -> bool:
     return text in pg.locator("#when").inner_text()
 
 
-def axis_state(duo: Duo) -> api.GameState:
-    """The game as the page shows it: after the axis's pending orders."""
-    t = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home))
+def axis_state(duo: Duo, person: str = "axis") -> api.GameState:
+    """The game as the page shows it: after the person's pending orders."""
+    p = duo.player(person)
+    t = turn.my_turn(LocalGame(p.ws, duo.gid, p.home))
     return turn.list_draft(t).state if t.pending.sim else t.work.state
 
 
@@ -254,7 +257,6 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     row.locator("select.points").select_option("1")
     row.locator("button.buy").click()
     until(pg, "the purchase listed", lambda: pending(pg) == ["buy Germany supply 3 1"])
-    pg.screenshot(path=str(shots / "build.png"))
     # A pass that would leave money unspent is refused with the engine's reason...
     before = message(pg)[0]
     pg.locator("#pass").click()
@@ -274,6 +276,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         until(pg, "the first movement", lambda: phase_is(pg, "first movement"))
 
     # Movement: click a German counter, its legal destinations light up, click one.
+    earlier = pending(pg)  # the overrun's pass, in the same unsent turn
     state = axis_state(duo)
     board = api.board(state, "axis")
     movers = api.legal_matching(state, "axis", countries=["Germany"], kinds=["move"])
@@ -302,32 +305,26 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     )  # fmt: skip
     pg.locator("#fit").click()
     pg.locator(f'g.unit[data-unit="{second}"]').click(force=True)
+    until(pg, "the second unit chosen", lambda: f"unit #{second}:" in pg.locator("#selection").inner_text())
     until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
     next(iter(lit(pg).values())).click(force=True)
-    until(pg, "two moves listed", lambda: len(pending(pg)) == 2)
-    moved = pending(pg)[1]
-    assert moved.startswith(f"move #{second} ")
+    until(pg, "two moves listed", lambda: len(pending(pg)) == len(earlier) + 2)
+    moved = pending(pg)[-1]
+    assert moved.startswith(f"move #{second} "), pending(pg)
     # Take back the first move: the second is checked again and stays.
-    text, kind = take_back(pg, 0)
+    text, kind = take_back(pg, len(earlier))
     assert kind == "ok" and text.startswith(f"took back move #{first} ") and "1 order(s) after it" in text, text
-    until(pg, "the first move taken back", lambda: pending(pg) == [moved])
+    until(pg, "the first move taken back", lambda: pending(pg) == [*earlier, moved])
     # ... and the last one with "Undo last".
     pg.locator("#undo").click()
-    until(pg, "the move taken back", lambda: pending(pg) == [])
+    until(pg, "the move taken back", lambda: pending(pg) == earlier)
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the combat phase", lambda: phase_is(pg, "combat"))
 
     # Attack: click the Polish defender, pick an attack, see its odds before confirming.
     state = axis_state(duo)
-    attacks = api.legal_matching(state, "axis", kinds=["attack"])
-
-    def supported(a: api.Action) -> bool:
-        after = state.copy()
-        api.apply(after, "axis", a)
-        return bool(api.legal_matching(after, "axis", kinds=["support"]))
-
-    targets = [api.format_action(state, a).split()[1] for a in attacks if supported(a)]
+    targets = [api.format_action(state, a).split()[1] for a in api.legal_matching(state, "axis", kinds=["attack"])]
     defenders = [pg.locator(f'g.unit[data-hex="{t}"][data-side="allies"]') for t in targets]
     pg.locator("#fit").click()
     defender = next(d.first for d in defenders if d.count() and on_map(pg, d.first))
@@ -343,11 +340,6 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.screenshot(path=str(shots / "attack.png"))
     pg.locator("#confirm").click()
     until(pg, "the attack listed", lambda: order in pending(pg))
-    # Support: the bombers and warships that may join the attack declared, from the engine.
-    choose_kind(pg, "support")
-    pg.locator("button.group").first.click()
-    pick_lit_or_choice(pg)
-    until(pg, "the support listed", lambda: any(t.startswith("support ") for t in pending(pg)))
     # A standing order: the stack in a hex holds (or retreats), from the engine's list.
     choose_kind(pg, "stand")
     pg.locator('button.group[data-group="stand yes"]').click()
@@ -355,7 +347,6 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     where = next(iter(lit(pg)))
     lit(pg)[where].click(force=True)
     until(pg, "the standing order listed", lambda: f"stand {where} yes" in pending(pg))
-    pg.screenshot(path=str(shots / "support.png"))
     pg.locator("#pass").click()
     until(pg, "the combat passed", lambda: pending(pg)[-1:] == ["pass"])
     path = sent(pg, duo)
@@ -468,3 +459,149 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.locator("#history").evaluate("e => { e.value = '1'; e.dispatchEvent(new Event('change')); }")
     until(pg, "the report of the join", lambda: "after its file 18" in pg.locator("#report").inner_text())
     pg.close()
+
+
+@pytest.fixture(scope="module")
+def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("income"), *INCOME, person="allies")
+    server, thread = serve(duo, "allies")
+    yield duo, server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_money_sent_a_convoy_and_priced_purchases_in_a_branch_of_a_recorded_game(
+    allied_income: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+) -> None:
+    duo, server = allied_income
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1939-10") and phase_is(pg, "Income")
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    # Money sent to a partner: one group whatever the amount, the amounts the engine lists.
+    state = axis_state(duo, "allies")
+    sends = [api.format_action(state, a) for a in api.legal_matching(state, "allies", kinds=["send"])]
+    choose_kind(pg, "send")
+    group = pg.locator("button.group").first
+    name = str(group.get_attribute("data-group"))
+    group.click()
+    until(pg, "the amount field", lambda: pg.locator("#amountbox").is_visible())
+    amounts = pg.locator("#amount option").all_inner_texts()
+    assert [name[:-1] + a for a in amounts] == [t for t in sends if t.startswith(name[:-1])]
+    pg.locator("#amount").select_option(amounts[0])
+    pg.locator("#choices button.order").click()
+    first = name[:-1] + amounts[0]
+    until(pg, "the money sent listed", lambda: pending(pg) == [first])
+    # A convoy: money loaded on a ship in a port of the sender.
+    choose_kind(pg, "convoy")
+    pg.locator("button.group").first.click()
+    until(pg, "a convoy to give", lambda: pg.locator("#choices button.order").count() > 0)
+    convoy = pg.locator("#choices button.order").first.inner_text()
+    pg.locator("#choices button.order").first.click()
+    until(pg, "the convoy listed", lambda: pending(pg) == [first, convoy])
+    assert convoy.startswith("convoy ")
+    pg.screenshot(path=str(shots_dir(tmp_path) / "income.png"))
+    path = sent(pg, duo, "allies")
+    verify_at_bot(duo, path, "allies")
+    bot_answers(duo, person="allies")
+
+    # Build: each purchase with its price; the money left follows what is bought.
+    until(pg, "the build phase", lambda: phase_is(pg, "Build"))
+    until(pg, "the purchases", lambda: pg.locator("#purchases li.purchase").count() > 0)
+    rows = pg.locator("#purchases li.purchase")
+
+    def priced(i: int) -> bool:
+        text = rows.nth(i).inner_text()
+        return (
+            "B a point" in text
+            and not text.split("$")[1].startswith("0B")
+            and rows.nth(i).locator("option").count() > 1
+        )
+
+    row = rows.nth(next(i for i in range(rows.count()) if priced(i)))
+    bought = str(row.locator("button.buy").get_attribute("data-group"))
+    price = int(row.inner_text().split("$")[1].split("B")[0])
+    country = shlex.split(bought)[1]
+    money = next(c.money for c in api.summary(axis_state(duo, "allies"), "allies").countries if c.name == country)
+    assert f"{country}: ${money}B left" in pg.locator("#purchases").inner_text()
+    row.locator("select.points").select_option("2")
+    row.locator("button.buy").click()
+    until(pg, "the purchase listed", lambda: pending(pg) == [f"{bought} 2"])
+    left = f"{country}: ${money - 2 * price}B left"
+    until(pg, "the money left", lambda: left in pg.locator("#purchases").inner_text())
+    assert price > 0
+    pg.screenshot(path=str(shots_dir(tmp_path) / "build.png"))
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo, "allies")
+    verify_at_bot(duo, path, "allies")
+    pg.close()
+
+
+#: The recorded game whose file 44 leaves the axis to declare attacks that bombers over
+#: the attacked hexes may support (1939-10).
+COMBAT = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 44)
+
+
+@pytest.fixture(scope="module")
+def combat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("combat"), *COMBAT)
+    server, thread = serve(duo)
+    yield duo, server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
+    combat: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+) -> None:
+    duo, server = combat
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1939-10") and phase_is(pg, "combat")
+    state = axis_state(duo)
+    supportable = {
+        a: s
+        for a in api.legal_matching(state, "axis", kinds=["attack"])
+        if (s := api.legal_matching(_after(state, a), "axis", kinds=["support"]))
+    }
+    attack, supports = next(iter(supportable.items()))
+    order = api.format_action(state, attack)
+    target = order.split()[1]
+    # The attack from the list of attacks, its odds, confirmed.
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    choose_kind(pg, "attack")
+    group = order_words_group(order)
+    pg.locator(f'button.group[data-group="{group}"]').click()
+    until(pg, "the attacked hex lit", lambda: target in lit(pg))
+    lit(pg)[target].click(force=True)
+    until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())
+    pg.locator("#confirm").click()
+    until(pg, "the attack listed", lambda: pending(pg) == [order])
+    # Support: the bombers and warships over the attacked hex that may join, as the engine lists them.
+    choose_kind(pg, "support")
+    offered = int(pg.locator('#offers button.kind[data-kind="support"]').inner_text().split("(")[1].rstrip(")"))
+    assert offered == len(supports)
+    support = api.format_action(_after(state, attack), supports[0])
+    pg.locator(f'button.group[data-group="{order_words_group(support)}"]').click()
+    until(pg, "the attacked hex lit", lambda: target in lit(pg))
+    lit(pg)[target].click(force=True)
+    until(pg, "the support listed", lambda: pending(pg) == [order, support])
+    pg.screenshot(path=str(shots_dir(tmp_path) / "support.png"))
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    pg.close()
+
+
+def _after(state: api.GameState, action: api.Action) -> api.GameState:
+    after = state.copy()
+    api.apply(after, "axis", action)
+    return after
+
+
+def order_words_group(text: str) -> str:
+    return order_words(text)[2]
