@@ -307,9 +307,10 @@ function pct(x) {
 }
 
 async function offer(filter, title) {
-  const epoch = view.epoch;
+  // a newer list, or a cleared selection, supersedes this one while it is asked for
+  const epoch = ++view.epoch;
   const r = await ask("/api/legal", { ...filter, window: view.window });
-  if (epoch !== view.epoch) return;
+  if (epoch !== view.epoch) return false;
   view.asked = { filter, title };
   view.listed = r.orders;
   view.orders = r.orders;
@@ -333,6 +334,7 @@ async function offer(filter, title) {
     showGroups();
     $("choices").replaceChildren();
   }
+  return true;
 }
 
 async function selectUnit(id) {
@@ -460,8 +462,7 @@ async function afterOrder(keepGroup) {
   $("selection").textContent = "Order given. Click a counter or a hex for the next one.";
   await refresh(true);
   if (!again || !view.myMove || epoch !== view.epoch) return;
-  await offer(again.filter, again.title);
-  if (epoch !== view.epoch) return;
+  if (!(await offer(again.filter, again.title))) return;
   const orders = view.listed.filter((o) => o.group === again.group);
   const b = [...document.querySelectorAll("button.group")].find((x) => x.dataset.group === again.group);
   if (!orders.length || !b) return;
