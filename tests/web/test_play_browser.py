@@ -391,7 +391,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the bot's answer", lambda: pg.locator("#when").inner_text() != seen)
     # the kinds on offer come before the map is drawn again: the picture waits for both
     until(pg, "the decision offered", lambda: pg.locator("#offers button.kind").count() > 0)
-    until(pg, "the map redrawn", lambda: "overrun; waiting" not in pg.locator("#map svg").inner_html()[:4000])
+    pg.wait_for_load_state("networkidle")  # the map that follows them
     pg.screenshot(path=str(shots / "after-the-bot.png"))
 
     # History: the slider shows the position after an earlier file, from positions kept.
