@@ -391,7 +391,8 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the bot's answer", lambda: pg.locator("#when").inner_text() != seen)
     # the kinds on offer come before the map is drawn again: the picture waits for both
     until(pg, "the decision offered", lambda: pg.locator("#offers button.kind").count() > 0)
-    pg.wait_for_load_state("networkidle")  # the map that follows them
+    now = str(LocalGame(duo.axis.ws, duo.gid, duo.axis.home).head())
+    until(pg, "the map redrawn", lambda: pg.locator("#map").get_attribute("data-seq") == now)
     pg.screenshot(path=str(shots / "after-the-bot.png"))
 
     # History: the slider shows the position after an earlier file, from positions kept.

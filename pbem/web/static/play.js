@@ -156,6 +156,7 @@ async function loadMap(keepWindow) {
   svg.append(marks);
   $("map").replaceChildren(svg);
   $("map").classList.toggle("history", view.at !== null);
+  $("map").dataset.seq = String(view.at ?? view.seq); // the file after which the map shows the game
   applyBox();
   drawMarks();
 }
