@@ -36,7 +36,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from engine import inspect, orders, passing
-from engine.actions import Action, EngineError, IllegalAction, OrderError, StateError
+from engine.actions import Action, EngineError, IllegalAction, KindSpec, OrderError, StateError
 from engine.board import Board
 from engine.board import board as _board
 from engine.events import Event, Snapshot
@@ -83,6 +83,7 @@ __all__ = [
     "GameState",
     "HexReport",
     "IllegalAction",
+    "KindSpec",
     "OrderError",
     "PassWarning",
     "ScenarioError",
@@ -107,6 +108,7 @@ __all__ = [
     "legal_matching",
     "near",
     "new_game",
+    "order_kinds",
     "parse_order",
     "pass_warnings",
     "preview",
@@ -254,6 +256,15 @@ def standing_orders(state: GameState, side: str) -> list[Action]:
     and are not repeated in :func:`legal_actions`."""
     _side(side)
     return STANDING.offered(state, side)
+
+
+def order_kinds(state: GameState) -> list[KindSpec]:
+    """The kinds of order the current decision accepts, standing orders and ``pass``
+    included (none in a chance step or once the game is over): the shape of each order
+    a player may give now, for a page that offers them by kind."""
+    if state.winner is not None or current(state).kind == "chance":
+        return []
+    return [*current(state).orders, *STANDING.kinds()]
 
 
 def check(state: GameState, side: str, action: Action) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,7 +47,16 @@ STORE_DIR = ".pbem"
 MAX_REJECTED = 200
 MAX_REJECTED_BYTES = 64 << 20
 _crash_counter = 0
-_held: dict[str, int] = {}  # store path -> nesting depth of locked() in this process
+#: store path -> nesting depth of locked() in this thread; per thread, since another
+#: thread of the process (the play server's, an import beside it) must wait for the flock
+_local = threading.local()
+
+
+def _held() -> dict[str, int]:
+    held: dict[str, int] | None = getattr(_local, "held", None)
+    if held is None:
+        held = _local.held = {}
+    return held
 
 
 def crash_point() -> None:
@@ -110,12 +120,13 @@ class Workspace:
     def locked(self) -> Iterator[Workspace]:
         """Hold the workspace lock, after rolling forward any interrupted commit (re-entrant)."""
         key = str(self.store.resolve())
-        if _held.get(key):
-            _held[key] += 1
+        held = _held()
+        if held.get(key):
+            held[key] += 1
             try:
                 yield self
             finally:
-                _held[key] -= 1
+                held[key] -= 1
             return
         with contextlib.ExitStack() as stack:
             try:
@@ -125,13 +136,13 @@ class Workspace:
                 raise PbemError(
                     f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store"
                 ) from None
-            _held[key] = 1
+            held[key] = 1
             try:
                 self.check_private()
                 self.recover()
                 yield self
             finally:
-                _held.pop(key, None)
+                held.pop(key, None)
 
     def check_private(self) -> None:
         """Warn about a store, or a game's secrets or pending orders, open to other users."""

@@ -21,14 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from engine import api
-from pbem import gamemap, history, protocol, report, turn
+from pbem import gamemap, history, overview, protocol, report, turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.protocol import Game
 from pbem.records import Act
 from pbem.rules import refusal_rule
 from pbem.status import awaited, status_line
-from pbem.store import Workspace
+from pbem.store import Transaction, Workspace
+from pbem.turnfile import TurnFile
+from pbem.web.timeline import Timeline
 from scenarios import gameview
 
 #: more orders than a person can read: the page is told how many were left out
@@ -84,8 +86,9 @@ class Desk:
         self.gid = gid
         self.home = home
         self._centres: dict[str, tuple[float, dict[str, tuple[float, float]]]] = {}
-        self._reports: tuple[str, list[dict[str, Any]]] | None = None
-        self._position: tuple[str, int, Game] | None = None
+        self._timeline = Timeline()
+        self._prices: dict[tuple[int, str], int | None] = {}
+        self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
 
     # -- the game now -------------------------------------------------------------------
@@ -172,11 +175,18 @@ class Desk:
         return {"svg": gameview.render_svg(board, w), "window": window_text(w), "at": at}
 
     def _after(self, seq: int) -> Game:
+        return self._timeline.position(self._history(), seq, self._base())
+
+    def _base(self) -> bytes | None:
+        """A branch's starting position (None for a game from its scenario)."""
+        return LocalGame(self.ws, self.gid, self.home).base()
+
+    def _history(self) -> list[TurnFile]:
+        """The game's accepted files, read again only when the store changed."""
         version = self.version()
-        if self._position is None or self._position[:2] != (version, seq):
-            files = history.workspace_files(self.ws, self.gid)
-            self._position = (version, seq, history.position(files, seq))
-        return self._position[2]
+        if self._files is None or self._files[0] != version:
+            self._files = (version, history.workspace_files(self.ws, self.gid))
+        return self._files[1]
 
     def centres(self, window: str) -> tuple[float, dict[str, tuple[float, float]]]:
         """Where the map of ``window`` draws each hex, by its name (``COL,ROW``)."""
@@ -254,21 +264,88 @@ class Desk:
             )
         except api.OrderError as exc:
             raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
-        texts = [api.format_action(state, a) for a in found]
+        listed = [(a, api.format_action(state, a)) for a in found]
         if not flt.units and not flt.countries and (not flt.kinds or "stand" in flt.kinds):
             # Standing orders are accepted in any decision and kept out of the legal list.
             places = {"{},{}".format(*_col_row(p)) for p in flt.places}
             for a in api.standing_orders(state, lg.me):
                 text = api.format_action(state, a)
                 if not places or set(order_words(text)[0]) & places:
-                    texts.append(text)
+                    listed.append((a, text))
         scale, centres = self.centres(window) if window else (0.0, {})
+        shapes = {k.name: k for k in api.order_kinds(state)}
         orders, marks = [], {}
-        for text in texts[:MAX_LISTED]:
+        for a, text in listed[:MAX_LISTED]:
             hexes, _, group = order_words(text)
-            orders.append({"text": text, "group": group, "hexes": hexes})
+            amount = None
+            with_amount = _amount(state, shapes.get(a.kind), a)
+            if with_amount is not None:
+                group, amount = with_amount
+            orders.append({"text": text, "group": group, "hexes": hexes, "amount": amount})
             marks.update({h: centres[h] for h in hexes if h in centres})
-        return {"orders": orders, "left_out": max(0, len(texts) - MAX_LISTED), "marks": marks, "scale": scale}
+        return {"orders": orders, "left_out": max(0, len(listed) - MAX_LISTED), "marks": marks, "scale": scale}
+
+    def offers(self) -> dict[str, Any]:
+        """The kinds of order my decision accepts now, each with its shape and how many
+        legal orders of it there are (not counted in a movement phase, where a unit's
+        orders are asked by clicking it: all of them would be hundreds of thousands)."""
+        lg, t, state = self._now()
+        if not self._my_move(lg, t):
+            return {"kinds": []}
+        shapes = api.order_kinds(state)
+        counted = not any(k.name == "move" for k in shapes)
+        counts: dict[str, int] = {}
+        if counted:
+            for a in api.legal_matching(state, lg.me):
+                counts[a.kind] = counts.get(a.kind, 0) + 1
+            counts["stand"] = len(api.standing_orders(state, lg.me))
+        return {
+            "kinds": [
+                {"kind": k.name, "help": k.help, "count": counts.get(k.name, 0) if counted else None}
+                for k in shapes
+                if k.name != "pass"
+            ]
+        }
+
+    def purchases(self) -> dict[str, Any]:
+        """What my countries may buy now (the engine's legal purchases), each with its
+        price as the engine charges it (the money a purchase of one takes) and its legal
+        orders by amount, and the money each country has left after my pending orders."""
+        lg, t, state = self._now()
+        if not self._my_move(lg, t):
+            return {"items": [], "money": {}}
+        found = api.legal_matching(state, lg.me, kinds=("buy", "buy_unit", "repair"))
+        money = {c.name: c.money for c in api.summary(state, lg.me).countries}
+        items: dict[str, dict[str, Any]] = {}
+        for a in found:
+            text = api.format_action(state, a)
+            # points of land units are bought by the point: one line per kind and move
+            group, amount = (
+                (f"buy {shlex.join(str(x) for x in a.args[:3])}", int(a.args[3])) if a.kind == "buy" else (text, 1)
+            )
+            item = items.get(group)
+            if item is None:
+                price = self._price(t.game.seq, state, lg.me, a)
+                item = items[group] = {"group": group, "kind": a.kind, "price": price, "orders": {}}
+            item["orders"][amount] = text
+        return {"items": list(items.values()), "money": money}
+
+    def _price(self, seq: int, state: api.GameState, side: str, action: api.Action) -> int | None:
+        """The money ``action`` (one point or unit) takes, found by previewing it; kept
+        for the decision (after file ``seq``): a preview copies the whole state."""
+        key = (seq, api.format_action(state, action))
+        if key not in self._prices:
+            self._prices = {k: v for k, v in self._prices.items() if k[0] == seq}
+            self._prices[key] = self._preview_price(state, side, action)
+        return self._prices[key]
+
+    def _preview_price(self, state: api.GameState, side: str, action: api.Action) -> int | None:
+        before = sum(c.money for c in api.summary(state, side).countries)
+        try:
+            after = api.preview(state, side, [action])
+        except api.IllegalAction:
+            return None
+        return before - sum(c.money for c in api.summary(after, side).countries)
 
     # -- orders -------------------------------------------------------------------------
 
@@ -278,6 +355,53 @@ class Desk:
 
     def undo(self) -> str:
         return turn.undo(self.ws, self.gid, self.home)
+
+    def take_back(self, index: int) -> dict[str, Any]:
+        """Take back pending order ``index`` (0 is the first listed).  The orders after it
+        are given again in their order, each checked by the engine as when it was first
+        given; those it now refuses are dropped, and said with the engine's reason."""
+        with self.ws.locked():
+            lg = LocalGame(self.ws, self.gid, self.home)
+            t = turn.my_turn(lg)
+            p = t.pending
+            listed = self._pending(t)
+            if not 0 <= index < len(listed):
+                raise PbemError(f"there is no pending order {index + 1}: {len(listed)} are listed", "usage")
+            acts = len(p.records) - p.auto
+            if index < acts:
+                later_records = p.records[p.auto + index + 1 :]
+                if p.sim or not all(isinstance(r, Act) for r in later_records):
+                    raise PbemError("only your orders can be given again: take back the last ones first", "turn")
+                later = [rec.action for rec in later_records if isinstance(rec, Act)]
+                del p.records[p.auto + index :]
+            else:
+                assert p.sim is not None
+                later = p.sim[index - acts + 1 :]
+                p.sim = p.sim[: index - acts] or None
+            self._save(lg, t)
+            t = turn.my_turn(lg)
+            again, dropped = 0, []
+            for n, wire in enumerate(later, index + 2):
+                action = api.Action.from_wire(wire)
+                text = api.format_action(t.work.state, action)
+                try:
+                    turn.add_action(t, action, f"order {n}")
+                    again += 1
+                except PbemError as exc:
+                    dropped.append(f"{text}: {str(exc).removeprefix(f'order {n}: ')}")
+            self._save(lg, t)
+        said = f"took back {listed[index]}"
+        if later:
+            said += f"; {again} order(s) after it given again"
+        if dropped:
+            said += f"; dropped {len(dropped)} the engine now refuses: " + "; ".join(dropped)
+        return {"message": said, "dropped": dropped}
+
+    def _save(self, lg: LocalGame, t: turn.Turn) -> None:
+        tx = Transaction()
+        lg.stage_pending(tx, t.pending if not t.pending.empty else None)
+        overview.stage(tx, self.ws, self.gid, lg.me, t.work)
+        self.ws.commit(tx)
 
     def send(self, force: bool = False) -> str:
         """``pbem send``: the sealed file goes to outbox/, where the mail daemon takes it."""
@@ -291,12 +415,9 @@ class Desk:
     # -- what happened ------------------------------------------------------------------
 
     def reports(self) -> list[dict[str, Any]]:
-        """The report of every file (``pbem log``), re-executed and verified once per change."""
-        version = self.version()
-        if self._reports is None or self._reports[0] != version:
-            files = history.workspace_files(self.ws, self.gid)
-            self._reports = (version, [{"seq": r.seq, "side": r.side, "text": r.text()} for r in report.reports(files)])
-        return self._reports[1]
+        """The report of every file (``pbem log``), each file re-executed and verified once."""
+        self._timeline.follow(self._history(), self._base())
+        return self._timeline.reports
 
 
 def _files(root: Path) -> Iterable[Path]:
@@ -305,6 +426,26 @@ def _files(root: Path) -> Iterable[Path]:
             yield from _files(Path(entry.path))
         elif entry.name not in ("lock", "journal"):
             yield Path(entry.path)
+
+
+#: stands for the amount while the group of an order is written
+_SENTINEL = 987_654_321
+
+
+def _amount(state: api.GameState, shape: api.KindSpec | None, action: api.Action) -> tuple[str, int] | None:
+    """For an order with an amount (points to place or buy, money to send: its last whole
+    number), the group it belongs to whatever the amount (the amount written ``N``) and
+    the amount, so the page may offer one field for it instead of one group per amount."""
+    if shape is None:
+        return None
+    roles = shape.roles_for(len(action.args))
+    where = [i for i, role in enumerate(roles) if role == "int"]
+    if not where:
+        return None
+    i = where[-1]
+    args = (*action.args[:i], _SENTINEL, *action.args[i + 1 :])
+    group = order_words(api.format_action(state, api.Action(action.kind, args)))[2]
+    return group.replace(str(_SENTINEL), "N"), int(action.args[i])
 
 
 def _unit_id(label: str) -> int | None:

@@ -140,6 +140,8 @@ def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
         "/api/hex": lambda q: desk.hex_info(_one(q, "where") or "", _ints(q, "attackers")),
         "/api/odds": lambda q: desk.odds(_one(q, "order") or ""),
         "/api/legal": legal,
+        "/api/offers": lambda q: desk.offers(),
+        "/api/purchases": lambda q: desk.purchases(),
         "/api/suggestion": lambda q: {"text": desk.suggestion()},
         "/api/reports": lambda q: {"reports": desk.reports()},
     }
@@ -152,9 +154,16 @@ def _post_routes(desk: Desk) -> dict[str, Callable[[dict[str, Any]], Any]]:
             raise PbemError("orders come as a list of lines", "usage")
         return {"message": desk.give(lines, bool(body.get("force")))}
 
+    def take_back(body: dict[str, Any]) -> Any:
+        index = body.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise PbemError("say which pending order to take back by its number", "usage")
+        return desk.take_back(index)
+
     return {
         "/api/orders": orders,
         "/api/undo": lambda body: {"message": desk.undo()},
+        "/api/takeback": take_back,
         "/api/send": lambda body: {"message": desk.send(bool(body.get("force")))},
     }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,22 @@ def test_flock_without_waiting_refuses_a_held_lock(tmp_path: Path) -> None:
 def test_second_mail_daemon_is_refused_with_one_line(tmp_path: Path) -> None:
     with workspace_lock(tmp_path), pytest.raises(PbemError, match="another mail daemon"), workspace_lock(tmp_path):
         pass
+
+
+def test_the_workspace_lock_is_reentrant_in_a_thread_and_held_against_another(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "ws")
+    got: list[str] = []
+
+    def other() -> None:
+        with ws.locked():
+            got.append("other")
+
+    with ws.locked():
+        with ws.locked():  # the same thread again: no deadlock
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join(0.5)
+            assert got == [] and thread.is_alive()  # the other thread waits for the flock
+        got.append("first")
+    thread.join(10)
+    assert got == ["first", "other"]

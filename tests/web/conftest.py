@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem import protocol, turn
+from pbem import audit, branch, games, keys, protocol, turn
 from pbem.localgame import LocalGame
+from pbem.store import Workspace
+from pbem.turnfile import other
 from pbem.web.desk import Desk
 from pbem.web.server import PlayServer
-from tests.protocol.conftest import Duo, make_duo
+from tests.protocol.conftest import Duo, Player, make_duo
 
 DECISIONS = ("act", "commit", "sim")
 
@@ -25,19 +27,20 @@ def awaits(duo: Duo, side: str) -> bool:
     return exp is not None and exp.side == side and exp.kind in DECISIONS
 
 
-def bot_answers(duo: Duo, rounds: int = 40) -> None:
-    """Carry the axis files to the bot, let it play, carry its files back, until the axis
-    has a decision to make."""
+def bot_answers(duo: Duo, rounds: int = 40, person: str = "axis") -> None:
+    """Carry the person's files to the bot, let it play, carry its files back, until the
+    person has a decision to make."""
+    bot = other(person)
     for _ in range(rounds):
-        for res in duo.deliver("allies"):
+        for res in duo.deliver(bot):
             assert res.status in ("applied", "duplicate"), res.message
-        if awaits(duo, "allies"):
-            turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
-        for res in duo.deliver("axis"):
+        if awaits(duo, bot):
+            turn.bot_play(duo.player(bot).ws, duo.gid, home=duo.player(bot).home)
+        for res in duo.deliver(person):
             assert res.status in ("applied", "duplicate"), res.message
-        if awaits(duo, "axis"):
+        if awaits(duo, person):
             return
-    raise AssertionError("the axis never got a decision to make")
+    raise AssertionError(f"the {person} never got a decision to make")
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +51,9 @@ def game_1939(tmp_path_factory: pytest.TempPathFactory) -> Duo:
     return duo
 
 
-def serve(duo: Duo) -> tuple[PlayServer, threading.Thread]:
-    server = PlayServer(Desk(duo.axis.ws, duo.gid, duo.axis.home))
+def serve(duo: Duo, person: str = "axis") -> tuple[PlayServer, threading.Thread]:
+    p = duo.player(person)
+    server = PlayServer(Desk(p.ws, duo.gid, p.home))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return server, thread
@@ -70,3 +74,54 @@ def read_only(duo: Duo) -> dict[str, bytes]:
     for root in (duo.axis.ws.root, duo.axis.home):
         out.update({str(p): p.read_bytes() for p in sorted(Path(root).rglob("*")) if p.is_file() and p.name != "lock"})
     return out
+
+
+@pytest.fixture(scope="module")
+def deploying(tmp_path_factory: pytest.TempPathFactory) -> Duo:
+    """A 1939 game where the axis (the person) is to deploy, Poland declared on."""
+    duo = make_duo(tmp_path_factory.mktemp("deploy"), "1939")
+    bot_answers(duo)
+    turn.orders(duo.axis.ws, duo.gid, ["declare Poland"], duo.axis.home)
+    turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+    bot_answers(duo)
+    return duo
+
+
+#: The recorded game whose file 33 leaves the Allies to send money and load convoys,
+#: with a build of priced units for both sides after it (1939-10).
+INCOME = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 33)
+
+
+@pytest.fixture(scope="module")
+def building(tmp_path_factory: pytest.TempPathFactory) -> Duo:
+    """The axis (the person) to buy in 1939-10, in a branch of a recorded game."""
+    duo = branch_duo(tmp_path_factory.mktemp("build"), *INCOME)
+    bot_answers(duo)
+    return duo
+
+
+def branch_duo(tmp_path: Path, record: Path, at: int, person: str = "axis") -> Duo:
+    """A new game between two new players from the position after file ``at`` of the
+    recorded game in ``record`` (``pbem branch``): a decision the first months of a game
+    do not bring for sure, met in a real game all the same.  ``person`` invites the bot."""
+    players = {}
+    for side in ("axis", "allies"):
+        p = Player(side, tmp_path / f"home-{side}", Workspace(tmp_path / f"ws-{side}"))
+        keys.keygen(p.name, f"{side}@example.org", directory=p.home)
+        players[side] = p
+    found = audit.game_files(record)
+    (parent,) = found
+    me, bot = players[person], players[other(person)]
+    pub = keys.read_public_key(bot.home / f"{bot.name}.pub")
+    gid, _ = branch.new_branch(
+        me.ws, branch.folder_source(found), parent, at, me.name, side=person, opponent=pub, home=me.home
+    )
+    out = tmp_path / "rec"
+    out.mkdir()
+    duo = Duo(players["axis"], players["allies"], gid, out)
+    (invite,) = duo.outbox(person)
+    base = branch.base_for_invitation(bot.ws, invite, found)
+    games.join(bot.ws, invite, bot.name, home=bot.home, base=base)
+    for res in duo.deliver(person):
+        assert res.status == "applied", res.message
+    return duo

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine import api
+from pbem import turn
 from pbem.errors import PbemError
+from pbem.localgame import LocalGame
 from pbem.web.desk import Desk, Filter, order_words, parse_window
 from scenarios import gameview
 from tests.protocol.conftest import Duo
@@ -75,3 +77,82 @@ def test_history_and_reports_replay_the_files(desk: Desk, game_1939: Duo) -> Non
     desk.give(["declare Poland"])
     assert desk.version() != version
     desk.undo()
+
+
+def test_the_offers_are_the_kinds_the_decision_accepts_with_their_legal_counts(desk: Desk, game_1939: Duo) -> None:
+    kinds = {k["kind"]: k for k in desk.offers()["kinds"]}
+    lg = game_1939.axis
+    lg_state = turn.my_turn(LocalGame(lg.ws, game_1939.gid, lg.home)).work.state
+    declares = api.legal_matching(lg_state, "axis", kinds=["declare"])
+    assert kinds["declare"]["count"] == len(declares) > 0
+    assert kinds["stand"]["count"] == len(api.standing_orders(lg_state, "axis"))
+    assert "pass" not in kinds and "move" not in kinds
+    assert "declare war" in kinds["declare"]["help"]
+
+
+def test_taking_back_an_order_in_the_middle_gives_the_later_ones_again(desk: Desk) -> None:
+    desk.give(["declare Poland", "declare Denmark", "declare Norway"])
+    try:
+        said = desk.take_back(1)
+        assert said["dropped"] == [] and said["message"].startswith("took back declare Denmark; 1 order(s)")
+        assert desk.overview()["pending"] == ["declare Poland", "declare Norway"]
+        with pytest.raises(PbemError, match="no pending order 3"):
+            desk.take_back(2)
+    finally:
+        while desk.overview()["pending"]:
+            desk.undo()
+
+
+@pytest.fixture(scope="module")
+def deploy_desk(deploying: Duo) -> Desk:
+    return Desk(deploying.axis.ws, deploying.gid, deploying.axis.home)
+
+
+def test_orders_that_rely_on_the_one_taken_back_are_dropped_with_the_engine_s_reason(deploy_desk: Desk) -> None:
+    desk = deploy_desk
+    place = next(
+        o["text"] for o in desk.legal(Filter(kinds=("place_land",)), None)["orders"] if o["text"].startswith(
+            "place_land Germany infantry 3 4 ")
+    )  # fmt: skip
+    desk.give([place])
+    split = next(o["text"] for o in desk.legal(Filter(kinds=("split",)), None)["orders"])
+    desk.give([split])
+    try:
+        assert desk.overview()["pending"] == [place, split]
+        said = desk.take_back(0)
+        assert desk.overview()["pending"] == []
+        (dropped,) = said["dropped"]
+        assert dropped.startswith(split + ": ") and "dropped 1 the engine now refuses" in said["message"]
+    finally:
+        while desk.overview()["pending"]:
+            desk.undo()
+
+
+def test_orders_with_an_amount_are_grouped_whatever_the_amount(deploy_desk: Desk) -> None:
+    orders = deploy_desk.legal(Filter(kinds=("place_land",), countries=("Germany",)), None)["orders"]
+    infantry = [o for o in orders if o["group"] == "place_land Germany infantry 3 N"]
+    amounts = {o["amount"] for o in infantry}
+    # the pool's infantry points, each amount the engine offers, in one group
+    assert len(amounts) > 1 and min(amounts) == 1
+    for o in infantry:
+        assert o["text"] == f"place_land Germany infantry 3 {o['amount']} {o['hexes'][0]}"
+    forts = deploy_desk.legal(Filter(kinds=("fortify",)), None)["orders"]
+    assert forts and all(o["amount"] is None for o in forts)
+
+
+def test_purchases_come_with_the_engine_s_price_and_the_money_left(building: Duo) -> None:
+    desk = Desk(building.axis.ws, building.gid, building.axis.home)
+    assert "Build" in desk.overview()["phase"]
+    found = desk.purchases()
+    items = {i["group"]: i for i in found["items"]}
+    armor = items["buy Germany armor 5"]
+    assert armor["kind"] == "buy" and armor["price"] > 0
+    amounts = sorted(armor["orders"])
+    assert amounts[0] == 1 and armor["orders"][2] == "buy Germany armor 5 2"
+    # the most offered is what the money or the pool allows, as the engine lists it
+    assert amounts[-1] * armor["price"] <= found["money"]["Germany"]
+    desk.give([armor["orders"][2]])
+    try:
+        assert desk.purchases()["money"]["Germany"] == found["money"]["Germany"] - 2 * armor["price"]
+    finally:
+        desk.undo()

@@ -9,24 +9,32 @@ verifies as `pbem verify` checks it, the bot answers, and the page follows by it
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from engine import api
-from pbem import audit, exchange, turn
+from pbem import audit, exchange, gamemap, turn
 from pbem.localgame import LocalGame
+from pbem.web.desk import order_words, window_text
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
-from tests.web.conftest import bot_answers, make_duo, serve
+from tests.web.conftest import INCOME, bot_answers, branch_duo, make_duo, serve
 
 #: Where the screenshots go: docs/play/ of the tree only when asked for
 #: (PBEM_SCREENSHOTS=1, to refresh the README's pictures), so a test run leaves the tree clean.
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "play"
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    shots = DOCS_SHOTS if os.environ.get("PBEM_SCREENSHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
 
 
 def chromium() -> str:
@@ -57,18 +65,29 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlaySe
 
 
 @pytest.fixture(scope="module")
-def page(live: tuple[Duo, PlayServer]) -> Iterator[Page]:
+def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        pg = browser.new_page(viewport={"width": 1500, "height": 950})
-        pg.goto(live[1].url)
-        pg.wait_for_selector("#map svg", timeout=60_000)
-        yield pg
-        browser.close()
+        b = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def open_page(browser: Browser, server: PlayServer) -> Page:
+    pg = browser.new_page(viewport={"width": 1500, "height": 950})
+    pg.goto(server.url)
+    pg.wait_for_selector("#map svg", timeout=60_000)
+    return pg
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, live: tuple[Duo, PlayServer]) -> Iterator[Page]:
+    pg = open_page(browser, live[1])
+    yield pg
+    pg.close()
 
 
 def pending(pg: Page) -> list[str]:
-    return [t.split(". ", 1)[-1] for t in pg.locator("#pending li").all_inner_texts()]
+    return pg.locator("#pending li .text").all_inner_texts()
 
 
 def message(pg: Page) -> tuple[str, str]:
@@ -81,25 +100,26 @@ def wait_message(pg: Page, before: str = "") -> tuple[str, str]:
     return message(pg)
 
 
-def sent(pg: Page, duo: Duo) -> Path:
-    """Click Send; the sealed file verifies against the bot's copy of the game (`pbem verify`)."""
-    before = set(duo.axis.ws.outbox.glob("*.pbem"))
+def sent(pg: Page, duo: Duo, person: str = "axis") -> Path:
+    """Click Send; the sealed file goes to the person's outbox/."""
+    outbox = duo.player(person).ws.outbox
+    before = set(outbox.glob("*.pbem"))
     said = message(pg)[0]
     pg.locator("#send").click()
     text, kind = wait_message(pg, said)
     assert kind == "ok" and text.startswith("sealed "), text
-    (new,) = set(duo.axis.ws.outbox.glob("*.pbem")) - before
+    (new,) = set(outbox.glob("*.pbem")) - before
     assert new.name in text
     return new
 
 
-def verify_at_bot(duo: Duo, path: Path) -> None:
+def verify_at_bot(duo: Duo, path: Path, person: str = "axis") -> None:
     """`pbem verify` in the bot's workspace, before the bot imports anything."""
-    p = duo.allies
-    missing = sorted(f for f in duo.axis.ws.outbox.glob("*.pbem") if f.name not in duo.axis.seen and f != path)
+    me, p = duo.player(person), duo.player("allies" if person == "axis" else "axis")
+    missing = sorted(f for f in me.ws.outbox.glob("*.pbem") if f.name not in me.seen and f != path)
     for f in missing:  # automatic files sent before this one come first
         assert exchange.import_file(p.ws.root, f, home=p.home).status in ("applied", "duplicate")
-        duo.axis.seen.add(f.name)
+        me.seen.add(f.name)
     line = audit.verify_file(p.ws, path)
     assert ": valid: re-executed" in line and line.endswith("; state hash matches"), line
 
@@ -127,18 +147,48 @@ def phase_is(pg: Page, text: str) -> bool:
     return text in pg.locator("#when").inner_text()
 
 
+def axis_state(duo: Duo, person: str = "axis") -> api.GameState:
+    """The game as the page shows it: after the person's pending orders."""
+    p = duo.player(person)
+    t = turn.my_turn(LocalGame(p.ws, duo.gid, p.home))
+    return turn.list_draft(t).state if t.pending.sim else t.work.state
+
+
+def take_back(pg: Page, index: int) -> tuple[str, str]:
+    """Click the take-back button of pending line ``index``; the engine's answer."""
+    said = message(pg)[0]
+    pg.locator("#pending li").nth(index).locator("button.takeback").click()
+    return wait_message(pg, said)
+
+
+def choose_kind(pg: Page, kind: str) -> None:
+    """Click one of the kinds of order the engine offers now; its groups are listed."""
+    pg.locator(f'#offers button.kind[data-kind="{kind}"]').click()
+    until(pg, f"the {kind} orders", lambda: f"{kind} orders:" in pg.locator("#selection").inner_text())
+
+
+def lit(pg: Page) -> dict[str, Locator]:
+    marks = pg.locator("circle.mark")
+    return {str(marks.nth(i).get_attribute("data-hex")): marks.nth(i) for i in range(marks.count())}
+
+
+def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
+    """Of ``unit_ids``, those alone in their hex (their counter is not under another's)."""
+    return sorted(u.id for u in board.units if u.id in unit_ids and sum(o.hex == u.hex for o in board.units) == 1)
+
+
 def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page, tmp_path: Path) -> None:
     duo, _ = live
     pg = page
-    shots = DOCS_SHOTS if os.environ.get("PBEM_SCREENSHOTS") == "1" else tmp_path
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = shots_dir(tmp_path)
     # What the page shows: the date, the phase, what is awaited, the map and its counters.
     assert phase_is(pg, "1939-09") and phase_is(pg, "War declaration")
     assert "axis" in pg.locator("#awaited").inner_text()
 
-    # War declaration: find the order among the legal ones, give it, send.
-    pg.locator("#kind").fill("declare")
-    pg.locator("#find").click()
+    # War declaration: the engine offers its kinds of order; the declarations are listed.
+    declares = len(api.legal_matching(axis_state(duo), "axis", kinds=["declare"]))
+    assert pg.locator('#offers button.kind[data-kind="declare"]').inner_text() == f"declare ({declares})"
+    choose_kind(pg, "declare")
     pg.locator("button.group", has_text="declare Poland").click()
     until(pg, "the declaration listed", lambda: pending(pg) == ["declare Poland"])
     sent(pg, duo)
@@ -154,15 +204,60 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.locator("#give").click()
     until(pg, "the proposal listed", lambda: len(pending(pg)) == len(proposal))
     assert pending(pg) == proposal
+    # Take back one placement in the middle of the list: the orders after it are given again.
+    index, taken = next(
+        (i, line) for i, line in enumerate(proposal) if line.startswith("place_land Germany infantry 3 ") and i > 0
+    )
+    points = int(taken.split()[4])
+    text, kind = take_back(pg, index)
+    assert kind == "ok" and text.startswith(f"took back {taken}; {len(proposal) - index - 1} order(s)"), text
+    until(pg, "the placement taken back", lambda: pending(pg) == proposal[:index] + proposal[index + 1 :])
+    # Place those points again with the mouse: the group of German infantry, the points
+    # field (the amounts the engine offers), two units at once in an empty hex.
+    choose_kind(pg, "place_land")
+    pg.locator('button.group[data-group="place_land Germany infantry 3 N"]').click()
+    until(pg, "the points field", lambda: pg.locator("#amountbox").is_visible())
+    offered = [int(v) for v in pg.locator("#amount option").all_inner_texts()]
+    assert offered == list(range(1, points + 1)), offered
+    pg.locator("#amount").select_option(str(points // 2))
+    pg.locator("#count").fill("2")
+    board = api.board(axis_state(duo), "axis")
+    occupied = {board.map.grid.label(u.hex) for u in board.units}
+    until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
+    hexes = lit(pg)
+    empty = next(h for h in hexes if h not in occupied)
+    hexes[empty].click(force=True)
+    placed = f"place_land Germany infantry 3 {points // 2} {empty}"
+    until(pg, "two units placed", lambda: pending(pg)[-2:] == [placed, placed])
+    # The group stays chosen: the rest of the points go where the next click says.
+    if points % 2:
+        until(pg, "the group chosen again", lambda: pg.locator("#amountbox").is_visible())
+        pg.locator("#amount").select_option("1")
+        pg.locator("#count").fill("1")
+        until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
+        again = next(h for h in lit(pg) if h not in occupied and h != empty)
+        lit(pg)[again].click(force=True)
+        until(pg, "the last point placed", lambda: pending(pg)[-1] == f"place_land Germany infantry 3 1 {again}")
+    europe = window_text(gamemap.window(api.board(axis_state(duo), "axis"), "europe"))
     pg.locator("#region").select_option("europe")
+    until(pg, "the map of Europe", lambda: pg.locator("#map").get_attribute("data-window") == europe)
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
     pg.screenshot(path=str(shots / "deployment.png"))
     path = sent(pg, duo)
     verify_at_bot(duo, path)
     bot_answers(duo)
 
-    # Build: a pass that would leave money unspent is refused with the engine's reason...
+    # Build: the purchases from the pools, each with its price, and the money left.
     until(pg, "the build phase", lambda: phase_is(pg, "Build"))
+    until(pg, "the purchases", lambda: pg.locator("#purchases li.purchase").count() > 0)
+    money = api.summary(axis_state(duo), "axis").countries
+    assert all(f"{c.name}: ${c.money}B left" in pg.locator("#purchases").inner_text() for c in money)
+    row = pg.locator("#purchases li.purchase", has_text="buy Germany supply 3")
+    assert "$0B a point" in row.inner_text()  # supply units cost nothing (rulebook "Build")
+    row.locator("select.points").select_option("1")
+    row.locator("button.buy").click()
+    until(pg, "the purchase listed", lambda: pending(pg) == ["buy Germany supply 3 1"])
+    # A pass that would leave money unspent is refused with the engine's reason...
     before = message(pg)[0]
     pg.locator("#pass").click()
     text, kind = wait_message(pg, before)
@@ -181,33 +276,54 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         until(pg, "the first movement", lambda: phase_is(pg, "first movement"))
 
     # Movement: click a German counter, its legal destinations light up, click one.
-    state = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work.state
+    earlier = pending(pg)  # the overrun's pass, in the same unsent turn
+    state = axis_state(duo)
     board = api.board(state, "axis")
-    alone = {u.id for u in board.units if u.domain == "land" and sum(o.hex == u.hex for o in board.units) == 1}
     movers = api.legal_matching(state, "axis", countries=["Germany"], kinds=["move"])
-    unit = next(int(a.args[0]) for a in movers if int(a.args[0]) in alone)
-    counter = pg.locator(f'g.unit[data-unit="{unit}"]')
+    first = solitary(board, {int(a.args[0]) for a in movers})[0]
+    counter = pg.locator(f'g.unit[data-unit="{first}"]')
     counter.click(force=True)
     until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
-    lit = pg.locator("circle.mark")
-    destinations = {lit.nth(i).get_attribute("data-hex") for i in range(lit.count())}
-    expected = {api.format_action(state, a).split()[-1] for a in api.legal_matching(state, "axis", units=[unit])}
+    destinations = set(lit(pg))
+    expected = {api.format_action(state, a).split()[-1] for a in api.legal_matching(state, "axis", units=[first])}
     assert destinations <= expected and destinations
     # Zoom in on the unit with the wheel, as a player reads the counters.
     zoom_on(pg, counter)
     pg.screenshot(path=str(shots / "movement.png"))
-    (in_view,) = [m for m in (lit.nth(i) for i in range(lit.count())) if on_map(pg, m)][:1]
+    (in_view,) = [m for m in lit(pg).values() if on_map(pg, m)][:1]
     in_view.click(force=True)
-    until(pg, "the move listed", lambda: any(t.startswith(f"move #{unit} ") for t in pending(pg)))
-    # ... and take it back.
+    until(pg, "the move listed", lambda: any(t.startswith(f"move #{first} ") for t in pending(pg)))
+    # A second unit, alone in its hex and away from where the first went (at this zoom a
+    # counter reaches over the next hex).
+    state = axis_state(duo)
+    board = api.board(state, "axis")
+    movers = api.legal_matching(state, "axis", countries=["Germany"], kinds=["move"])
+    went = next(u.hex for u in board.units if u.id == first)
+    second = next(
+        u.id for u in board.units
+        if u.id in solitary(board, {int(a.args[0]) for a in movers}) and board.map.grid.distance(u.hex, went) > 2
+    )  # fmt: skip
+    pg.locator("#fit").click()
+    pg.locator(f'g.unit[data-unit="{second}"]').click(force=True)
+    until(pg, "the second unit chosen", lambda: f"unit #{second}:" in pg.locator("#selection").inner_text())
+    until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
+    next(iter(lit(pg).values())).click(force=True)
+    until(pg, "two moves listed", lambda: len(pending(pg)) == len(earlier) + 2)
+    moved = pending(pg)[-1]
+    assert moved.startswith(f"move #{second} "), pending(pg)
+    # Take back the first move: the second is checked again and stays.
+    text, kind = take_back(pg, len(earlier))
+    assert kind == "ok" and text.startswith(f"took back move #{first} ") and "1 order(s) after it" in text, text
+    until(pg, "the first move taken back", lambda: pending(pg) == [*earlier, moved])
+    # ... and the last one with "Undo last".
     pg.locator("#undo").click()
-    until(pg, "the move taken back", lambda: not any(t.startswith(f"move #{unit} ") for t in pending(pg)))
+    until(pg, "the move taken back", lambda: pending(pg) == earlier)
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the combat phase", lambda: phase_is(pg, "combat"))
 
     # Attack: click the Polish defender, pick an attack, see its odds before confirming.
-    state = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work.state
+    state = axis_state(duo)
     targets = [api.format_action(state, a).split()[1] for a in api.legal_matching(state, "axis", kinds=["attack"])]
     defenders = [pg.locator(f'g.unit[data-hex="{t}"][data-side="allies"]') for t in targets]
     pg.locator("#fit").click()
@@ -215,7 +331,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     zoom_on(pg, defender)
     defender.click(force=True)
     until(pg, "the attacks on the hex", lambda: pg.locator("#choices button.order").count() > 0)
-    choice = pg.locator("#choices button.order").first
+    choice = pg.locator("#choices button.order", has_text="attack ").first
     order = choice.inner_text()
     choice.click()
     until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())
@@ -224,8 +340,48 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.screenshot(path=str(shots / "attack.png"))
     pg.locator("#confirm").click()
     until(pg, "the attack listed", lambda: order in pending(pg))
+    # A standing order: the stack in a hex holds (or retreats), from the engine's list.
+    choose_kind(pg, "stand")
+    pg.locator('button.group[data-group="stand yes"]').click()
+    until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
+    where = next(iter(lit(pg)))
+    lit(pg)[where].click(force=True)
+    until(pg, "the standing order listed", lambda: f"stand {where} yes" in pending(pg))
     pg.locator("#pass").click()
     until(pg, "the combat passed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    bot_answers(duo)  # the dice of the combat
+    until(pg, "the advance or second movement", lambda: phase_is(pg, "advance") or phase_is(pg, "second movement"))
+    if phase_is(pg, "advance"):
+        # After combat: advance into an emptied hex, as the engine offers it.
+        choose_kind(pg, "advance")
+        pg.locator("button.group").first.click()
+        pick_lit_or_choice(pg)
+        until(pg, "the advance listed", lambda: any(t.startswith("advance ") for t in pending(pg)))
+        pg.locator("#pass").click()
+        until(pg, "the second movement", lambda: phase_is(pg, "second movement"))
+
+    # Rail: a unit's rail moves are a group of its orders; the rail stations light up.
+    state = axis_state(duo)
+    board = api.board(state, "axis")
+    rails = api.legal_matching(state, "axis", countries=["Germany"], kinds=["rail"])
+    pg.locator("#fit").click()
+    railer = next(
+        u for u in solitary(board, {int(a.args[0]) for a in rails})
+        if on_map(pg, pg.locator(f'g.unit[data-unit="{u}"]'))
+    )  # fmt: skip
+    pg.locator(f'g.unit[data-unit="{railer}"]').click(force=True)
+    pg.locator(f'button.group[data-group="rail #{railer}"]').click()
+    until(pg, "the stations lit", lambda: len(lit(pg)) > 0)
+    station = next(iter(lit(pg)))
+    lit(pg)[station].click(force=True)
+    until(pg, "the rail move listed", lambda: f"rail #{railer} {station}" in pending(pg))
+    pg.locator("#pass").click()
+    until(pg, "the end of the second movement", lambda: not phase_is(pg, "second movement"))
+    if phase_is(pg, "landing"):
+        pg.locator("#pass").click()
+        until(pg, "the landing passed", lambda: not phase_is(pg, "landing"))
     path = sent(pg, duo)
     verify_at_bot(duo, path)
 
@@ -233,4 +389,223 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     seen = pg.locator("#when").inner_text()
     bot_answers(duo)
     until(pg, "the bot's answer", lambda: pg.locator("#when").inner_text() != seen)
+    # the kinds on offer come before the map is drawn again: the picture waits for both
+    until(pg, "the decision offered", lambda: pg.locator("#offers button.kind").count() > 0)
+    now = str(LocalGame(duo.axis.ws, duo.gid, duo.axis.home).head())
+    until(pg, "the map redrawn", lambda: pg.locator("#map").get_attribute("data-seq") == now)
     pg.screenshot(path=str(shots / "after-the-bot.png"))
+
+    # History: the slider shows the position after an earlier file, from positions kept.
+    pg.locator("#history").evaluate("e => { e.value = '3'; e.dispatchEvent(new Event('change')); }")
+    until(pg, "the position after file 3", lambda: pg.locator("#map").get_attribute("class") == "history")
+    until(pg, "the report of file 3", lambda: "1939-09" in pg.locator("#report").inner_text())
+    pg.locator("#now").click()
+    until(pg, "the game now", lambda: "history" not in (pg.locator("#map").get_attribute("class") or ""))
+
+
+def pick_lit_or_choice(pg: Page) -> None:
+    """Give the order of a chosen group: click its first lit hex, or its one listed order."""
+    until(pg, "its orders", lambda: len(lit(pg)) > 0 or pg.locator("#choices button.order").count() > 0)
+    if lit(pg):
+        next(iter(lit(pg).values())).click(force=True)
+    else:
+        pg.locator("#choices button.order").first.click()
+
+
+#: The recorded game whose file 18 leaves the axis to intercept Allied units that moved.
+INTERCEPTION = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 18)
+
+
+@pytest.fixture(scope="module")
+def branched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("branch"), *INTERCEPTION)
+    server, thread = serve(duo)
+    yield duo, server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
+    branched: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+) -> None:
+    duo, server = branched
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1939-09") and phase_is(pg, "interception")
+    state = axis_state(duo)
+    offered = len(api.legal_matching(state, "axis", kinds=["intercept"]))
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    assert pg.locator('#offers button.kind[data-kind="intercept"]').inner_text() == f"intercept ({offered})"
+    # One interceptor against one enemy unit: the hexes where they may meet light up.
+    choose_kind(pg, "intercept")
+    pg.locator("button.group").first.click()
+    pick_lit_or_choice(pg)
+    until(pg, "the interception listed", lambda: len(pending(pg)) == 1)
+    (order,) = pending(pg)
+    assert order.startswith("intercept #")
+    assert api.parse_order(state, "axis", order) in api.legal_matching(state, "axis", kinds=["intercept"])
+    # Taken back with its ×, given again, then the phase ends.
+    text, kind = take_back(pg, 0)
+    assert kind == "ok" and text == f"took back {order}", text
+    until(pg, "nothing pending", lambda: pending(pg) == [])
+    choose_kind(pg, "intercept")
+    pg.locator("button.group").first.click()
+    pick_lit_or_choice(pg)
+    until(pg, "the interception listed again", lambda: pending(pg) == [order])
+    pg.screenshot(path=str(shots_dir(tmp_path) / "interception.png"))
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    # The history of a branch starts from the recorded position.
+    until(pg, "the reports", lambda: pg.locator("#report").inner_text() != "")
+    pg.locator("#history").evaluate("e => { e.value = '1'; e.dispatchEvent(new Event('change')); }")
+    until(pg, "the report of the join", lambda: "after its file 18" in pg.locator("#report").inner_text())
+    pg.close()
+
+
+@pytest.fixture(scope="module")
+def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("income"), *INCOME, person="allies")
+    server, thread = serve(duo, "allies")
+    yield duo, server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_money_sent_a_convoy_and_priced_purchases_in_a_branch_of_a_recorded_game(
+    allied_income: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+) -> None:
+    duo, server = allied_income
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1939-10") and phase_is(pg, "Income")
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    # Money sent to a partner: one group whatever the amount, the amounts the engine lists.
+    state = axis_state(duo, "allies")
+    sends = [api.format_action(state, a) for a in api.legal_matching(state, "allies", kinds=["send"])]
+    choose_kind(pg, "send")
+    group = pg.locator("button.group").first
+    name = str(group.get_attribute("data-group"))
+    group.click()
+    until(pg, "the amount field", lambda: pg.locator("#amountbox").is_visible())
+    amounts = pg.locator("#amount option").all_inner_texts()
+    assert [name[:-1] + a for a in amounts] == [t for t in sends if t.startswith(name[:-1])]
+    pg.locator("#amount").select_option(amounts[0])
+    pg.locator("#choices button.order").click()
+    first = name[:-1] + amounts[0]
+    until(pg, "the money sent listed", lambda: pending(pg) == [first])
+    # A convoy: money loaded on a ship in a port of the sender.
+    choose_kind(pg, "convoy")
+    pg.locator("button.group").first.click()
+    until(pg, "a convoy to give", lambda: pg.locator("#choices button.order").count() > 0)
+    convoy = pg.locator("#choices button.order").first.inner_text()
+    pg.locator("#choices button.order").first.click()
+    until(pg, "the convoy listed", lambda: pending(pg) == [first, convoy])
+    assert convoy.startswith("convoy ")
+    pg.screenshot(path=str(shots_dir(tmp_path) / "income.png"))
+    path = sent(pg, duo, "allies")
+    verify_at_bot(duo, path, "allies")
+    bot_answers(duo, person="allies")
+
+    # Build: each purchase with its price; the money left follows what is bought.
+    until(pg, "the build phase", lambda: phase_is(pg, "Build"))
+    until(pg, "the purchases", lambda: pg.locator("#purchases li.purchase").count() > 0)
+    rows = pg.locator("#purchases li.purchase")
+
+    def priced(i: int) -> bool:
+        text = rows.nth(i).inner_text()
+        return (
+            "B a point" in text
+            and not text.split("$")[1].startswith("0B")
+            and rows.nth(i).locator("option").count() > 1
+        )
+
+    row = rows.nth(next(i for i in range(rows.count()) if priced(i)))
+    bought = str(row.locator("button.buy").get_attribute("data-group"))
+    price = int(row.inner_text().split("$")[1].split("B")[0])
+    country = shlex.split(bought)[1]
+    money = next(c.money for c in api.summary(axis_state(duo, "allies"), "allies").countries if c.name == country)
+    assert f"{country}: ${money}B left" in pg.locator("#purchases").inner_text()
+    row.locator("select.points").select_option("2")
+    row.locator("button.buy").click()
+    until(pg, "the purchase listed", lambda: pending(pg) == [f"{bought} 2"])
+    left = f"{country}: ${money - 2 * price}B left"
+    until(pg, "the money left", lambda: left in pg.locator("#purchases").inner_text())
+    assert price > 0
+    pg.screenshot(path=str(shots_dir(tmp_path) / "build.png"))
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo, "allies")
+    verify_at_bot(duo, path, "allies")
+    pg.close()
+
+
+#: The recorded game whose file 44 leaves the axis to declare attacks that bombers over
+#: the attacked hexes may support (1939-10).
+COMBAT = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 44)
+
+
+@pytest.fixture(scope="module")
+def combat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("combat"), *COMBAT)
+    server, thread = serve(duo)
+    yield duo, server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
+    combat: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+) -> None:
+    duo, server = combat
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1939-10") and phase_is(pg, "combat")
+    state = axis_state(duo)
+    supportable = {
+        a: s
+        for a in api.legal_matching(state, "axis", kinds=["attack"])
+        if (s := api.legal_matching(_after(state, a), "axis", kinds=["support"]))
+    }
+    attack, supports = next(iter(supportable.items()))
+    order = api.format_action(state, attack)
+    # The attack from the list of attacks, its odds, confirmed.
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    choose_kind(pg, "attack")
+    group = order_words_group(order)
+    pg.locator(f'button.group[data-group="{group}"]').click()
+    # (the attacked hex may lie outside the front the map shows: the group's few orders are listed too)
+    until(pg, "the attacks of the group", lambda: pg.locator("#choices button.order", has_text=order).count() > 0)
+    pg.locator("#choices button.order", has_text=order).first.click()
+    until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())
+    pg.locator("#confirm").click()
+    until(pg, "the attack listed", lambda: pending(pg) == [order])
+    # Support: the bombers and warships over the attacked hex that may join, as the engine lists them.
+    choose_kind(pg, "support")
+    offered = int(pg.locator('#offers button.kind[data-kind="support"]').inner_text().split("(")[1].rstrip(")"))
+    assert offered == len(supports)
+    support = api.format_action(_after(state, attack), supports[0])
+    pg.locator(f'button.group[data-group="{order_words_group(support)}"]').click()
+    until(pg, "the support offered", lambda: pg.locator("#choices button.order", has_text=support).count() > 0)
+    pg.locator("#choices button.order", has_text=support).first.click()
+    until(pg, "the support listed", lambda: pending(pg) == [order, support])
+    pg.screenshot(path=str(shots_dir(tmp_path) / "support.png"))
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    pg.close()
+
+
+def _after(state: api.GameState, action: api.Action) -> api.GameState:
+    after = state.copy()
+    api.apply(after, "axis", action)
+    return after
+
+
+def order_words_group(text: str) -> str:
+    return order_words(text)[2]

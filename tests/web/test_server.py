@@ -123,6 +123,25 @@ def test_an_order_given_and_taken_back(server: PlayServer) -> None:
     assert json.loads(request(server, "/api/overview")[1])["pending"] == []
 
 
+def test_any_pending_order_is_taken_back_by_its_number(server: PlayServer) -> None:
+    request(server, "/api/orders", method="POST", body={"lines": ["declare Poland", "declare Denmark"]})
+    status, body = request(server, "/api/takeback", method="POST", body={"index": 0})
+    doc = json.loads(body)
+    assert status == 200 and doc["message"].startswith("took back declare Poland") and doc["dropped"] == []
+    assert json.loads(request(server, "/api/overview")[1])["pending"] == ["declare Denmark"]
+    for bad in ({"index": "0"}, {"index": True}, {}):
+        status, body = request(server, "/api/takeback", method="POST", body=bad)
+        assert status == 400 and b"which pending order" in body
+    request(server, "/api/undo", method="POST", body={})
+    assert json.loads(request(server, "/api/overview")[1])["pending"] == []
+
+
+def test_the_kinds_on_offer_and_no_purchase_in_a_war_declaration(server: PlayServer) -> None:
+    kinds = [k["kind"] for k in json.loads(request(server, "/api/offers")[1])["kinds"]]
+    assert kinds[:4] == ["declare", "vichy", "surrender", "enter"] and "stand" in kinds
+    assert json.loads(request(server, "/api/purchases")[1])["items"] == []
+
+
 def test_no_key_and_no_sealed_commitment_reach_the_page(server: PlayServer, game_1939: Duo) -> None:
     pages = [
         request(server, p)[1]
@@ -134,6 +153,8 @@ def test_no_key_and_no_sealed_commitment_reach_the_page(server: PlayServer, game
             "/api/legal?kind=declare",
             "/api/hex?where=Warsaw",
             "/api/suggestion",
+            "/api/offers",
+            "/api/purchases",
         )
     ]
     secrets = [

@@ -19,6 +19,12 @@ const view = {
   marks: {},         // hex -> [x, y] where the map draws it
   scale: 0,
   attack: null,      // an attack order waiting for confirmation
+  listed: [],        // every order of the last list asked for, and the hexes it lit
+  allMarks: {},
+  group: null,       // the group of orders chosen: {name, orders}; it stays chosen after an order
+  asked: null,       // the last list asked for: {filter, title}
+  busy: 0,           // requests of the player under way
+  epoch: 0,          // counts cleared selections: a list that arrives after one is stale
 };
 
 async function ask(path, params = {}) {
@@ -52,11 +58,16 @@ function say(text, kind = "ok") {
   m.className = text ? kind : "";
 }
 
+// While the player's own request runs, the poll below does not reload the page under it:
+// the change it would see is that request's own.
 async function guarded(fn) {
+  view.busy += 1;
   try {
     await fn();
   } catch (e) {
     say(e.message, "error");
+  } finally {
+    view.busy -= 1;
   }
 }
 
@@ -76,7 +87,7 @@ async function loadOverview() {
   if (view.at === null) h.value = String(o.seq);
   $("historyseq").textContent = view.at === null ? `${o.seq} (now)` : String(view.at);
   const pending = $("pending");
-  pending.replaceChildren(...o.pending.map((t) => li(t)));
+  pending.replaceChildren(...o.pending.map((t, i) => pendingLine(t, i, o.my_move)));
   if (!o.pending.length) pending.replaceChildren(li(o.my_move ? "no orders yet" : "nothing pending"));
   const weather = o.weather.join("; ") + (o.grounded.length ? `; aircraft grounded: ${o.grounded.join(", ")}` : "");
   const countries = o.countries.map((c) => `${c.name}: ${c.money} money, ${c.status}; to place: ${c.to_place}`);
@@ -86,6 +97,26 @@ async function loadOverview() {
     for (const c of o.countries) sel.append(new Option(c.name, c.name));
   }
   for (const id of ["undo", "pass", "send", "give", "fill", "find"]) $(id).disabled = !o.my_move && id !== "send";
+}
+
+function pendingLine(text, index, mine) {
+  const e = document.createElement("li");
+  const t = document.createElement("span");
+  t.className = "text";
+  t.textContent = text;
+  e.append(t);
+  if (!mine) return e;
+  const b = document.createElement("button");
+  b.className = "takeback";
+  b.textContent = "\u00d7";
+  b.title = "take back this order (the engine checks the ones after it again)";
+  b.onclick = () => guarded(async () => {
+    const r = await post("/api/takeback", { index });
+    say(r.message, r.dropped.length ? "warn" : "ok");
+    await afterOrder(true);
+  });
+  e.append(" ", b);
+  return e;
 }
 
 function li(text) {
@@ -115,6 +146,7 @@ async function loadMap(keepWindow) {
   const svg = document.importNode(doc.documentElement, true);
   const sameWindow = view.window === m.window && view.box;
   view.window = m.window;
+  $("map").dataset.window = m.window;
   view.full = [0, 0, parseFloat(svg.getAttribute("width")), parseFloat(svg.getAttribute("height"))];
   if (!sameWindow) view.box = view.full.slice();
   svg.removeAttribute("width");
@@ -124,6 +156,7 @@ async function loadMap(keepWindow) {
   svg.append(marks);
   $("map").replaceChildren(svg);
   $("map").classList.toggle("history", view.at !== null);
+  $("map").dataset.seq = String(view.at ?? view.seq); // the file after which the map shows the game
   applyBox();
   drawMarks();
 }
@@ -275,11 +308,19 @@ function pct(x) {
 }
 
 async function offer(filter, title) {
+  // a newer list, or a cleared selection, supersedes this one while it is asked for
+  const epoch = ++view.epoch;
   const r = await ask("/api/legal", { ...filter, window: view.window });
+  if (epoch !== view.epoch) return false;
+  view.asked = { filter, title };
+  view.listed = r.orders;
   view.orders = r.orders;
+  view.allMarks = r.marks;
   view.marks = r.marks;
   view.scale = r.scale;
   view.attack = null;
+  view.group = null;
+  $("amountbox").hidden = true;
   $("odds").replaceChildren();
   $("selection").textContent = r.orders.length
     ? `${title}: ${r.orders.length} legal order(s)${r.left_out ? ` (${r.left_out} more not listed)` : ""}` +
@@ -294,6 +335,7 @@ async function offer(filter, title) {
     showGroups();
     $("choices").replaceChildren();
   }
+  return true;
 }
 
 async function selectUnit(id) {
@@ -311,24 +353,47 @@ function showGroups() {
     const b = document.createElement("button");
     b.className = "group";
     b.textContent = orders.length > 1 || orders[0].hexes.length ? `${group} (${orders.length})` : orders[0].text;
+    b.title = "its orders: the hexes they name light up";
+    b.dataset.group = group;
     b.onclick = () => guarded(async () => {
       if (orders.length === 1 && !orders[0].hexes.length) {
         await pick(orders[0]);
         return;
       }
-      view.orders = orders;
-      view.marks = Object.fromEntries(Object.entries(view.marks).filter(([h]) => orders.some((o) => o.hexes.includes(h))));
       for (const x of document.querySelectorAll("button.group")) x.classList.remove("chosen");
       b.classList.add("chosen");
-      drawMarks();
-      // a long list says no more than the lit hexes do
-      showChoices(orders.length <= 12 ? orders : []);
+      chooseGroup(group, orders);
     });
     const e = document.createElement("li");
     e.append(b);
     items.push(e);
   }
   $("groups").replaceChildren(...items.slice(0, 400));
+}
+
+// A group of orders that differ by an amount (points to place or buy, money to send)
+// offers the amounts the engine lists in a field; the lit hexes are those of the amount.
+function chooseGroup(name, orders, keepAmount) {
+  view.group = { name, orders };
+  const amounts = [...new Set(orders.map((o) => o.amount).filter((a) => a !== null))].sort((a, b) => a - b);
+  const sel = $("amount");
+  const before = keepAmount ? Number(sel.value) : NaN;
+  sel.replaceChildren(...amounts.map((a) => new Option(String(a), String(a))));
+  if (amounts.length) sel.value = String(amounts.includes(before) ? before : amounts[amounts.length - 1]);
+  $("amountbox").hidden = !amounts.length;
+  if (!keepAmount) $("count").value = "1";
+  showGroupAmount();
+}
+
+function showGroupAmount() {
+  if (!view.group) return;
+  const amount = $("amountbox").hidden ? null : Number($("amount").value);
+  const orders = view.group.orders.filter((o) => amount === null || o.amount === amount);
+  view.orders = orders;
+  view.marks = Object.fromEntries(Object.entries(view.allMarks).filter(([h]) => orders.some((o) => o.hexes.includes(h))));
+  drawMarks();
+  // a long list says no more than the lit hexes do
+  showChoices(orders.length <= 12 ? orders : []);
 }
 
 function showChoices(orders) {
@@ -363,29 +428,47 @@ async function pick(order) {
     $("odds").replaceChildren(oddsBox(r.odds, `odds of ${order.text}`), confirm);
     return;
   }
-  await give([order.text]);
+  const count = view.group && view.group.orders.includes(order) ? Math.max(1, Number($("count").value) || 1) : 1;
+  await give(Array(count).fill(order.text), undefined, true);
 }
 
-async function give(lines, force) {
+async function give(lines, force, keepGroup) {
   const r = await post("/api/orders", { lines, force: force ?? $("force").checked });
   say(r.message);
-  await afterOrder();
+  await afterOrder(keepGroup);
 }
 
 function clearSelection() {
+  view.epoch += 1;
   view.orders = [];
+  view.listed = [];
   view.marks = {};
+  view.allMarks = {};
+  view.group = null;
+  view.asked = null;
   view.attack = null;
+  $("amountbox").hidden = true;
   $("choices").replaceChildren();
   $("groups").replaceChildren();
   $("odds").replaceChildren();
   drawMarks();
 }
 
-async function afterOrder() {
+// After an order from a chosen group, the same group stays chosen with what the engine
+// offers now, so several units of one kind are placed by clicking hex after hex.
+async function afterOrder(keepGroup) {
+  const again = keepGroup && view.group && view.asked ? { ...view.asked, group: view.group.name } : null;
   clearSelection();
+  const epoch = view.epoch;
   $("selection").textContent = "Order given. Click a counter or a hex for the next one.";
   await refresh(true);
+  if (!again || !view.myMove || epoch !== view.epoch) return;
+  if (!(await offer(again.filter, again.title))) return;
+  const orders = view.listed.filter((o) => o.group === again.group);
+  const b = [...document.querySelectorAll("button.group")].find((x) => x.dataset.group === again.group);
+  if (!orders.length || !b) return;
+  b.classList.add("chosen");
+  chooseGroup(again.group, orders, true);
 }
 
 // --- my turn: undo, pass, send, suggestion ---------------------------------------------
@@ -412,6 +495,7 @@ function setupTurn() {
     if (!filter.country && !filter.kind) say("choose a country or a kind of order first", "error");
     else await offer(filter, "orders found");
   });
+  $("amount").onchange = () => showGroupAmount();
   $("history").oninput = () => { $("historyseq").textContent = $("history").value; };
   $("history").onchange = () => guarded(async () => {
     const n = Number($("history").value);
@@ -442,14 +526,72 @@ async function showReport(seq) {
 
 // --- keeping up with the game ------------------------------------------------------------
 
+// --- what the engine offers now: the kinds of order, and purchases with their prices ------
+
+async function loadOffers() {
+  const r = view.myMove && view.at === null ? await ask("/api/offers") : { kinds: [] };
+  const items = r.kinds.map((k) => {
+    const b = document.createElement("button");
+    b.className = "kind";
+    b.dataset.kind = k.kind;
+    b.title = k.help;
+    b.textContent = k.count === null ? k.kind : `${k.kind} (${k.count})`;
+    b.disabled = k.count === 0;
+    b.onclick = () => guarded(async () => {
+      if (k.kind === "move") {
+        say("click one of your counters: the hexes it may reach light up");
+        return;
+      }
+      await offer({ kind: k.kind }, `${k.kind} orders`);
+    });
+    return b;
+  });
+  $("offers").replaceChildren(...(items.length ? [document.createTextNode("The engine offers: "), ...items] : []));
+  const buying = r.kinds.some((k) => k.kind === "buy" || k.kind === "buy_unit");
+  $("buying").hidden = !buying;
+  if (buying) await loadPurchases();
+}
+
+async function loadPurchases() {
+  const r = await ask("/api/purchases");
+  const money = Object.entries(r.money).map(([c, m]) => `${c}: $${m}B left`).join("; ");
+  const rows = r.items.map((item) => {
+    const e = document.createElement("li");
+    e.className = "purchase";
+    const amounts = Object.keys(item.orders).map(Number).sort((a, b) => a - b);
+    const price = item.price === null ? "" : ` — $${item.price}B${item.kind === "buy" ? " a point" : ""}`;
+    const buy = document.createElement("button");
+    buy.className = "buy";
+    buy.dataset.group = item.group;
+    if (amounts.length > 1 || item.kind === "buy") {
+      const sel = document.createElement("select");
+      sel.className = "points";
+      sel.append(...amounts.map((a) => new Option(String(a), String(a))));
+      buy.textContent = "Buy";
+      buy.onclick = () => guarded(() => give([item.orders[sel.value]]));
+      e.append(`${item.group}${price}: points `, sel, " ", buy);
+    } else {
+      buy.textContent = item.orders[amounts[0]];
+      buy.onclick = () => guarded(() => give([item.orders[amounts[0]]]));
+      e.append(buy, price);
+    }
+    return e;
+  });
+  const list = document.createElement("ul");
+  list.append(...rows);
+  $("purchases").replaceChildren(para(`money: ${money}`), rows.length ? list : para("nothing to buy now"));
+}
+
 async function refresh(keepWindow) {
   view.version = (await ask("/api/version")).version;
   await loadOverview();
+  await loadOffers();
   await loadMap(keepWindow);
   await showReport(view.at === null ? undefined : view.at);
 }
 
 async function poll() {
+  if (view.busy) return;
   try {
     const v = (await ask("/api/version")).version;
     $("live").classList.remove("stale");
