@@ -66,10 +66,6 @@ def _hex(state: GameState, h: int) -> str:
     return state.world.map.grid.label(h)
 
 
-def _side(state: GameState, u: Unit) -> str:
-    return state.countries[u.country].side
-
-
 def _num(x: Fraction) -> str:
     if x.denominator == 1:
         return str(x.numerator)
@@ -107,7 +103,7 @@ def flying(u: Unit) -> bool:
 def enemy_ships(state: GameState, h: int, side: str) -> list[Unit]:
     enemy = other(side)
     return sorted(
-        (u for u in state.units_at(h) if u.is_naval and u.carrier == NO_UNIT and _side(state, u) == enemy),
+        (u for u in state.units_at(h) if u.is_naval and u.carrier == NO_UNIT and state.side_of(u.country) == enemy),
         key=lambda u: u.id,
     )
 
@@ -115,7 +111,8 @@ def enemy_ships(state: GameState, h: int, side: str) -> list[Unit]:
 def enemy_air(state: GameState, h: int, side: str) -> list[Unit]:
     enemy = other(side)
     return sorted(
-        (u for u in state.units_at(h) if u.is_air and flying(u) and _side(state, u) == enemy), key=lambda u: u.id
+        (u for u in state.units_at(h) if u.is_air and flying(u) and state.side_of(u.country) == enemy),
+        key=lambda u: u.id,
     )
 
 
@@ -176,7 +173,7 @@ def check(state: GameState, side: str, action: Action, in_supply: InSupply) -> N
         target = state.units.get(first)
         if target is None:
             raise IllegalAction(no_unit(first))
-        if _side(state, target) == side or not target.is_air or not flying(target):
+        if state.side_of(target.country) == side or not target.is_air or not flying(target):
             raise IllegalAction(
                 f"{target.label()} is not an enemy air unit on the map (outside a carrier)", rule="air.no-enemy-air"
             )
@@ -225,7 +222,7 @@ def actions(state: GameState, side: str, in_supply: InSupply) -> list[Action]:
     allowed = kamikaze_allowed(state)
     by_hex: dict[int, list[Unit]] = {}
     for u in state.units.values():
-        if u.is_air and flying(u) and _side(state, u) == side and u.id not in declared:
+        if u.is_air and flying(u) and state.side_of(u.country) == side and u.id not in declared:
             by_hex.setdefault(u.hex, []).append(u)
     for h in sorted(by_hex):
         mine = sorted(by_hex[h], key=lambda u: u.id)
@@ -289,7 +286,7 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
     what = {"air": "air combat", "ships": "bombing of ships", "kamikaze": "kamikaze attack"}[entry.kind]
     if not attackers:
         return [f"{what} in {where}: no attacker is left"]
-    side = _side(state, attackers[0])
+    side = state.side_of(attackers[0].country)
     if entry.kind == "air":
         target = state.units.get(entry.supports[0])
         if target is None or target.hex != entry.hex or not flying(target):

@@ -50,10 +50,6 @@ def _hex(state: GameState, h: int) -> str:
     return state.world.map.grid.label(h)
 
 
-def _side(state: GameState, u: Unit) -> str:
-    return state.countries[u.country].side
-
-
 def assaults(state: GameState) -> list[Assault]:
     return state.memo.assaults or []
 
@@ -187,7 +183,7 @@ def resolve(state: GameState, rng: Rng, a: Assault) -> str:
     if not units:
         a.stage = "failed"
         return f"{what} on {where}: no unit is left to land"
-    side = _side(state, units[0])
+    side = state.side_of(units[0].country)
     chance = success_chance(state, a)
     draw = rng.uniform()
     names = ", ".join(u.label() for u in units)
@@ -231,7 +227,7 @@ def landed_targets(state: GameState, side: str) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     for a in assaults(state):
         if a.stage == "landed":
-            ids = [i for i in a.units if i in state.units and _side(state, state.units[i]) == side]
+            ids = [i for i in a.units if i in state.units and state.side_of(state.units[i].country) == side]
             if ids and has_enemy_land_unit(state, side, a.hex):
                 out[a.hex] = ids
     return out
@@ -247,7 +243,7 @@ def settle(state: GameState) -> list[str]:
         alive = [state.units[i] for i in a.units if i in state.units and state.units[i].hex == a.hex]
         if not alive:
             continue
-        side = _side(state, alive[0])
+        side = state.side_of(alive[0].country)
         if has_enemy_land_unit(state, side, a.hex):
             for u in alive:
                 eliminate(state, u)

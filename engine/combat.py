@@ -75,21 +75,17 @@ def _hex(state: GameState, h: int) -> str:
     return state.world.map.grid.label(h)
 
 
-def _side(state: GameState, u: Unit) -> str:
-    return state.countries[u.country].side
-
-
 def land_defenders(state: GameState, h: int, side: str) -> list[Unit]:
     """Land units of ``side``'s enemies in hex ``h`` (not embarked), by id."""
     enemy = other(side)
     return sorted(
-        (u for u in state.units_at(h) if u.is_land and u.carrier == NO_UNIT and _side(state, u) == enemy),
+        (u for u in state.units_at(h) if u.is_land and u.carrier == NO_UNIT and state.side_of(u.country) == enemy),
         key=lambda u: u.id,
     )
 
 
 def _land_units_of(state: GameState, h: int, side: str) -> list[Unit]:
-    return [u for u in state.units_at(h) if u.is_land and u.carrier == NO_UNIT and _side(state, u) == side]
+    return [u for u in state.units_at(h) if u.is_land and u.carrier == NO_UNIT and state.side_of(u.country) == side]
 
 
 def _crossing(state: GameState, a: int, b: int, armor: bool) -> bool:
@@ -310,7 +306,7 @@ def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, l
     declared = declared_units(state)
     for h, ids in sorted(state.occupied_hexes().items()):
         mine = [state.units[i] for i in ids]
-        mine = [u for u in mine if u.is_land and u.carrier == NO_UNIT and _side(state, u) == side]
+        mine = [u for u in mine if u.is_land and u.carrier == NO_UNIT and state.side_of(u.country) == side]
         if not mine:
             continue
         near = set(hexmap.land_neighbours[h]) | set(hexmap.frozen_neighbours[h])
@@ -445,7 +441,9 @@ def _retreat_ok(state: GameState, side: str, u: Unit, frm: int, to: int) -> bool
         return False
     if not may_enter_country(state, u, to):
         return False
-    return not any(_side(state, x) not in (side, "neutral") and x.carrier == NO_UNIT for x in state.units_at(to))
+    return not any(
+        state.side_of(x.country) not in (side, "neutral") and x.carrier == NO_UNIT for x in state.units_at(to)
+    )
 
 
 def retreat_plan(
@@ -491,10 +489,10 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> CombatReport:
     what, h, ids, support_ids = entry.kind, entry.hex, entry.attackers, entry.supports
     overrun = what == "overrun"
     attackers = [state.units[i] for i in ids if i in state.units and state.units[i].on_map]
-    side = _side(state, state.units[ids[0]]) if ids and ids[0] in state.units else ""
+    side = state.side_of(state.units[ids[0]].country) if ids and ids[0] in state.units else ""
     if not attackers:
         return CombatReport(what, h, side, "no attackers")
-    side = _side(state, attackers[0])
+    side = state.side_of(attackers[0].country)
     defenders = land_defenders(state, h, side)
     if not defenders:
         return CombatReport(what, h, side, "no defenders")

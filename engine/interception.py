@@ -51,10 +51,6 @@ def _hex(state: GameState, h: int) -> str:
     return state.world.map.grid.label(h)
 
 
-def _side(state: GameState, u: Unit) -> str:
-    return state.countries[u.country].side
-
-
 def declared(state: GameState) -> list[Intercept]:
     return state.memo.intercepts or []
 
@@ -80,7 +76,7 @@ def targets(state: GameState, side: str) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     for uid in sorted(paths):
         u = state.units.get(uid)
-        if u is None or u.hex == NO_HEX or _side(state, u) != other(side) or not _interceptable(u):
+        if u is None or u.hex == NO_HEX or state.side_of(u.country) != other(side) or not _interceptable(u):
             continue
         out[uid] = sorted(set(paths[uid]))
     return out
@@ -307,7 +303,7 @@ def resolve(state: GameState, rng: Rng, i: Intercept, cancelled: set[int]) -> st
         if back_to != NO_HEX:
             state.place(target, back_to)
             if target.is_naval:
-                target.in_port = friendly_port(state, back_to, _side(state, target))
+                target.in_port = friendly_port(state, back_to, state.side_of(target.country))
         cancelled.add(target.id)
         parts.append(
             f"mission draw {float(draw):.3f} below {chance:.2f}: mission cancelled, "
