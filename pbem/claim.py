@@ -17,11 +17,7 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
     with ws.locked():
         lg = LocalGame(ws, gid, home)
         lg.check_mine()
-        game = lg.game()
-        if game is None:
-            raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
-        if not lg.pending().empty:
-            raise PbemError(f"game {gid}: you have unsent orders; send or undo them first", "turn")
+        game = lg.joined_game(no_pending=True)
         was_reminded = game.reminded
         exp = protocol.expected(game)
         exp_side = "" if exp is None else exp.side

@@ -139,6 +139,16 @@ class LocalGame:
         data = read_bytes(self._dir / "snapshot", 1 << 30)
         return None if data is None else Game.from_bytes(data)
 
+    def joined_game(self, *, no_pending: bool = False) -> Game:
+        """The game, refused until the opponent has joined (and, with ``no_pending``, while
+        orders of mine wait unsent: what is sealed outside my turn must not pass them by)."""
+        game = self.game()
+        if game is None:
+            raise PbemError(f"game {self.gid}: the opponent has not joined yet", "order")
+        if no_pending and not self.pending().empty:
+            raise PbemError(f"game {self.gid}: you have unsent orders; send or undo them first", "turn")
+        return game
+
     def base(self) -> bytes | None:
         """For a branch: the parent's verified state it starts from (None for other games)."""
         return read_bytes(self._dir / "base", 1 << 30)

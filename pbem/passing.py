@@ -25,11 +25,7 @@ def offer(ws: Workspace, gid: str, to: keys.PublicKey, out: Path, home: Path | N
     with ws.locked():
         lg = LocalGame(ws, gid, home)
         lg.check_mine()
-        game = lg.game()
-        if game is None:
-            raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
-        if not lg.pending().empty:
-            raise PbemError(f"game {gid}: you have unsent orders; send or undo them first", "turn")
+        game = lg.joined_game(no_pending=True)
         body = handover.offer(game, lg.me, to.raw)
         history_files = [lg.history_file(s) for s in range(game.seq + 1)]
     (out / FILES).mkdir(parents=True, exist_ok=True)
@@ -88,11 +84,7 @@ def seal(ws: Workspace, gid: str, acceptance: Path, home: Path | None = None) ->
     accepted = _read(acceptance, "acceptance")
     with ws.locked():
         lg = LocalGame(ws, gid, home)
-        game = lg.game()
-        if game is None:
-            raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
-        if not lg.pending().empty:
-            raise PbemError(f"game {gid}: you have unsent orders; send or undo them first", "turn")
+        game = lg.joined_game(no_pending=True)
         before = game.clone()
         tf = handover.seal(game, accepted, lg.identity().sign)
         tx = Transaction()

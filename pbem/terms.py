@@ -22,9 +22,7 @@ _LIMIT = 1024
 def _open(ws: Workspace, gid: str, home: Path | None) -> tuple[LocalGame, protocol.Game]:
     lg = LocalGame(ws, gid, home)
     lg.check_mine()
-    game = lg.game()
-    if game is None:
-        raise PbemError(f"game {gid}: the opponent has not joined yet", "order")
+    game = lg.joined_game()
     if not game.deadline:
         raise PbemError(f"game {gid} has no deadline to change", "terms")
     return lg, game
