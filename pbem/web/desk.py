@@ -78,6 +78,12 @@ def window_text(w: gameview.Window) -> str:
     return f"{w.col0},{w.row0},{w.col1},{w.row1}"
 
 
+def without_command_hint(said: str) -> str:
+    """What the command line said, without its closing hint of the commands to type next
+    (``; next: `pbem orders ...```): at the board the next step is a click, not a command."""
+    return said.split("; next: `", 1)[0]
+
+
 class Desk:
     """One game of a workspace, as the player at this machine sees it."""
 
@@ -351,10 +357,10 @@ class Desk:
 
     def give(self, lines: list[str], force: bool = False) -> str:
         """``pbem orders``: all the lines or none."""
-        return turn.orders(self.ws, self.gid, lines, self.home, force)
+        return without_command_hint(turn.orders(self.ws, self.gid, lines, self.home, force))
 
     def undo(self) -> str:
-        return turn.undo(self.ws, self.gid, self.home)
+        return without_command_hint(turn.undo(self.ws, self.gid, self.home))
 
     def take_back(self, index: int) -> dict[str, Any]:
         """Take back pending order ``index`` (0 is the first listed).  The orders after it

@@ -156,3 +156,11 @@ def test_purchases_come_with_the_engine_s_price_and_the_money_left(building: Duo
         assert desk.purchases()["money"]["Germany"] == found["money"]["Germany"] - 2 * armor["price"]
     finally:
         desk.undo()
+
+
+def test_the_page_is_told_what_happened_without_the_command_line_s_next_commands(desk: Desk) -> None:
+    said = desk.give(["declare Poland"])
+    assert said.startswith("1 order(s) added to game ") and "your move" in said
+    assert "`pbem" not in said and "next:" not in said
+    undone = desk.undo()
+    assert undone and "`pbem orders" not in undone
