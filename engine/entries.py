@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine import war
 from engine.actions import Action, IllegalAction, KindSpec, Refusal, rule_of
-from engine.phase import Phase
+from engine.phase import AttemptRoll
 from engine.sides import ALLIES, AXIS, NEUTRAL
 from engine.state import NO_UNIT, GameState
 
@@ -233,15 +233,11 @@ class WarDeclaration(war.WarDeclaration):
             super().carry_out(state, side, action)
 
 
-class SpainAttempt(Phase):
+class SpainAttempt(AttemptRoll):
     """The roll of the Axis's attempt to bring Spain in, when it was made this month."""
 
     name = "spain_attempt"
-    kind = "chance"
-
-    def needed(self, state: GameState, side: str) -> bool:
-        spain = state.countries.get(SPAIN)
-        return spain is not None and spain.flags.entry_attempt == "pending"
+    country = SPAIN
 
     def roll(self, state: GameState, rng: Rng) -> list[str]:
         spain = state.countries[SPAIN]

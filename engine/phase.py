@@ -134,3 +134,15 @@ class StandingOrders:
 
     def kinds(self) -> tuple[KindSpec, ...]:
         return (self.ends_part, *self.orders)
+
+
+class AttemptRoll(Phase):
+    """The chance step of an attempt ordered this month on ``country`` (Spain's entry,
+    Vichy France): needed while the country's ``entry_attempt`` mark is "pending"."""
+
+    kind = "chance"
+    country: ClassVar[str] = ""
+
+    def needed(self, state: GameState, side: str) -> bool:
+        found = state.countries.get(self.country)
+        return found is not None and found.flags.entry_attempt == "pending"

@@ -15,7 +15,7 @@ from fractions import Fraction
 from engine.actions import KindSpec, Refusal
 from engine.control import take_control
 from engine.losses import remove_on_conquest, send_home
-from engine.phase import Phase
+from engine.phase import AttemptRoll
 from engine.rng import Rng
 from engine.sides import ALLIES, AXIS, NEUTRAL
 from engine.state import NO_UNIT, GameState
@@ -137,15 +137,11 @@ def declared_on(state: GameState, side: str) -> None:
     france.at_war, france.entered, france.conquered = True, state.date, False
 
 
-class VichyAttempt(Phase):
+class VichyAttempt(AttemptRoll):
     """The roll of the Axis's attempt to create Vichy France, when it was ordered this month."""
 
     name = "vichy_attempt"
-    kind = "chance"
-
-    def needed(self, state: GameState, side: str) -> bool:
-        france = state.countries.get(FRANCE)
-        return france is not None and france.flags.entry_attempt == "pending"
+    country = FRANCE
 
     def roll(self, state: GameState, rng: Rng) -> list[str]:
         state.countries[FRANCE].flags.entry_attempt = ""
