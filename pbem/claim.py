@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import advance, deadlines, history, overview, protocol, report, turn
+from pbem import advance, deadlines, history, protocol, report, turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.protocol import Game
@@ -25,7 +25,7 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
         tf = deadlines.seal_claim(game, lg.me, lg.identity().sign)
         tx = Transaction()
         # The report the mail carrying the claim quotes, made as the receiver will make it.
-        report.stage(tx, ws.game_rel(gid), [report.apply_reported(before, protocol.Authentic(tf))])
+        report.stage(tx, lg.paths, [report.apply_reported(before, protocol.Authentic(tf))])
         lg.stage_history(tx, tf)
         path = lg.stage_outbox(tx, tf)
         if not was_reminded:
@@ -34,8 +34,7 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
             what = f"the final claim: {report.awaited(game)}"
         else:
             what = f"the final claim: the bot made {exp_side}'s decision; now {report.awaited(game)}"
-        turn.answer(lg, game, tx)  # stages the snapshot, and what I owe at once after the bot's play
-        overview.stage(tx, ws, gid, lg.me, game)
+        turn.answer(lg, game, tx)  # stages the snapshot, the overview and what I owe at once after the bot's play
         ws.commit(tx)
     return path, what
 

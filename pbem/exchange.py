@@ -138,7 +138,7 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     replies = turn.answer(lg, game, tx)
     if replies:
         reports += report.of_replies(protocol.Game.from_bytes(before_answer), tx, replies)
-    report.stage(tx, lg.ws.game_rel(lg.gid), reports)
+    report.stage(tx, lg.paths, reports)
     msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "")
     if replies:
         msg += f"; answered with {replies[0].name}"
@@ -285,7 +285,7 @@ def file_report(workspace: Path, game_id: str, seq: int, home: Path | None = Non
         except (PbemError, OSError, KeyError):
             return None
         return report.invitation(g.game, g.body["scenario"], g.body["names"][g.creator], g.creator)
-    doc = report.stored(ws, game_id, seq)
+    doc = report.stored(ws.game_paths(game_id), seq)
     if doc is None or not isinstance(doc.get("text"), str) or not isinstance(doc.get("subject"), str):
         return None
     return {"subject": doc["subject"], "text": doc["text"]}
@@ -296,7 +296,7 @@ def file_picture(workspace: Path, game_id: str, seq: int, home: Path | None = No
     position, around the places the file's events name: ``(file name, bytes)``, or None when
     the file moved nothing on the map, when the game has gone past it (the picture would
     show a later position than the file), or when the file awaits a roll (see below)."""
-    doc = report.stored(Workspace(workspace), game_id, seq)
+    doc = report.stored(Workspace(workspace).game_paths(game_id), seq)
     places = sorted(set(_event_places(doc.get("report") if doc else None)))
     if not places:
         return None

@@ -192,7 +192,7 @@ def join(
         if base is not None:
             LocalGame.stage_base(ws, tx, gid, base)
         overview.stage(tx, ws, gid, side, game)
-        report.stage(tx, ws.game_rel(gid), [joined])
+        report.stage(tx, ws.game_paths(gid), [joined])
         out = ws.stage_outbox(tx, join_tf)
         tx.delete(ws.invitation_rel(gid))
         ws.commit(tx)

@@ -1,8 +1,8 @@
 """One game in a workspace's store: its metadata, history, snapshot and my pending turn.
 
-This class is the only one that knows where a game's files lie (the layout is in
-:mod:`pbem.store`).  Reading goes through it; every change is staged in a
-:class:`~pbem.store.Transaction` and committed in one go by the caller.
+Where a game's files lie is named once, by :class:`pbem.store.GamePaths`; this class reads
+and stages them.  Every change is staged in a :class:`~pbem.store.Transaction` and
+committed in one go by the caller.
 """
 
 from __future__ import annotations
@@ -62,19 +62,22 @@ class LocalGame:
         if not turnfile.GID_RE.match(gid):
             raise PbemError(f"'{gid[:40]}' is not a game id (12 hex characters)", "usage")
         self.ws, self.gid, self.home = ws, gid, home
-        self._rel = ws.game_rel(gid)
-        self._dir = ws.game_dir(gid)
-        raw = read_bytes(self._dir / "meta.json")
+        self.paths = ws.game_paths(gid)
+        raw = read_bytes(self._at(self.paths.meta))
         if raw is None:
             raise PbemError(f"no game {gid} in this workspace", "game")
         self.meta: dict[str, Any] = json.loads(raw)
         self._ident: keys.Identity | None = None
         self._secrets: gamesecrets.GameSecrets | None = None
 
+    def _at(self, rel: str) -> Path:
+        return self.paths.path(rel)
+
     # -- opening a game in the store ---------------------------------------------------
     @staticmethod
     def has_game(ws: Workspace, gid: str) -> bool:
-        return (ws.game_dir(gid) / "meta.json").exists()
+        paths = ws.game_paths(gid)
+        return paths.path(paths.meta).exists()
 
     @staticmethod
     def stage_create(
@@ -82,12 +85,12 @@ class LocalGame:
     ) -> None:
         """Stage a new game of ``ws``: my record of it, its first files and (once both sides
         are in) its snapshot."""
-        rel = ws.game_rel(meta["game"])
-        tx.put(f"{rel}/meta.json", _meta_bytes(meta))
+        paths = ws.game_paths(meta["game"])
+        tx.put(paths.meta, _meta_bytes(meta))
         for tf in history:
-            tx.put(_file_rel(rel, tf.seq, tf.side), tf.raw)
+            tx.put(paths.history(tf.seq, tf.side), tf.raw)
         if game is not None:
-            tx.put(f"{rel}/snapshot", game.to_bytes())
+            tx.put(paths.snapshot, game.to_bytes())
 
     # -- who I am -------------------------------------------------------------------
     @property
@@ -123,7 +126,7 @@ class LocalGame:
     # -- history ----------------------------------------------------------------------
     def history_file(self, seq: int) -> TurnFile | None:
         for side in turnfile.SIDES:
-            data = read_bytes(self.ws.root / _file_rel(self._rel, seq, side))
+            data = read_bytes(self._at(self.paths.history(seq, side)))
             if data is not None:
                 return turnfile.parse(data)
         return None
@@ -136,7 +139,7 @@ class LocalGame:
 
     def game(self) -> Game | None:
         """The game after the last accepted file (None until the opponent has joined)."""
-        data = read_bytes(self._dir / "snapshot", 1 << 30)
+        data = read_bytes(self._at(self.paths.snapshot), 1 << 30)
         return None if data is None else Game.from_bytes(data)
 
     def joined_game(self, *, no_pending: bool = False) -> Game:
@@ -151,29 +154,29 @@ class LocalGame:
 
     def base(self) -> bytes | None:
         """For a branch: the parent's verified state it starts from (None for other games)."""
-        return read_bytes(self._dir / "base", 1 << 30)
+        return read_bytes(self._at(self.paths.base), 1 << 30)
 
     @staticmethod
     def stage_base(ws: Workspace, tx: Transaction, gid: str, data: bytes) -> None:
-        tx.put(f"{ws.game_rel(gid)}/base", data)
+        tx.put(ws.game_paths(gid).base, data)
 
     def head(self) -> int:
         g = self.game()
         return 0 if g is None else g.seq
 
     def stage_history(self, tx: Transaction, tf: TurnFile) -> None:
-        tx.put(_file_rel(self._rel, tf.seq, tf.side), tf.raw)
+        tx.put(self.paths.history(tf.seq, tf.side), tf.raw)
 
     def stage_drop(self, tx: Transaction, tf: TurnFile) -> None:
         """Take my own file ``tf`` out of the history: a claim took its position."""
-        tx.delete(_file_rel(self._rel, tf.seq, tf.side))
+        tx.delete(self.paths.history(tf.seq, tf.side))
 
     def stage_snapshot(self, tx: Transaction, game: Game) -> None:
         """The game after the last accepted file: the only way the snapshot is written."""
-        tx.put(f"{self._rel}/snapshot", game.to_bytes())
+        tx.put(self.paths.snapshot, game.to_bytes())
 
     def stage_meta(self, tx: Transaction) -> None:
-        tx.put(f"{self._rel}/meta.json", _meta_bytes(self.meta))
+        tx.put(self.paths.meta, _meta_bytes(self.meta))
 
     def stage_outbox(self, tx: Transaction, tf: TurnFile) -> Path:
         return self.ws.stage_outbox(tx, tf)
@@ -181,7 +184,7 @@ class LocalGame:
     # -- waiting files and evidence -------------------------------------------------------
     def waiting(self) -> list[TurnFile]:
         """Files that arrived ahead of a gap, in sequence order (unreadable ones skipped)."""
-        d = self._dir / "waiting"
+        d = self._at(self.paths.waiting())
         out = []
         for p in sorted(d.glob("*.pbem")) if d.is_dir() else []:
             try:
@@ -191,7 +194,7 @@ class LocalGame:
         return out
 
     def _waiting_rel(self, tf: TurnFile) -> str:
-        return f"{self._rel}/waiting/{_kept_name(tf)}"
+        return self.paths.waiting(_kept_name(tf))
 
     def stage_waiting(self, tx: Transaction, tf: TurnFile) -> None:
         if len(self.waiting()) >= MAX_WAITING:
@@ -204,30 +207,30 @@ class LocalGame:
 
     def stage_evidence(self, tx: Transaction, a: TurnFile, b: TurnFile) -> str:
         for tf in (a, b):
-            tx.put(f"{self._rel}/evidence/{_kept_name(tf)}", tf.raw)
+            tx.put(self.paths.evidence(_kept_name(tf)), tf.raw)
         note = f"file {a.seq}: {a.side} signed two different versions"
         if note not in self.meta.setdefault("disputes", []):
             self.meta["disputes"].append(note)
         self.stage_meta(tx)
-        return f"{self._rel}/evidence"
+        return self.paths.evidence()
 
     # -- my pending (unsent) turn --------------------------------------------------------
     def pending(self) -> PendingTurn:
-        data = read_bytes(self._dir / "pending")
+        data = read_bytes(self._at(self.paths.pending))
         return PendingTurn() if data is None else PendingTurn.from_wire(wire.unpack(data, LOCAL_LIMITS))
 
     def stage_pending(self, tx: Transaction, pending: PendingTurn | None) -> None:
         if pending is None or pending.empty:
-            tx.delete(f"{self._rel}/pending")
+            tx.delete(self.paths.pending)
         else:
-            tx.put(f"{self._rel}/pending", wire.pack(pending.to_wire()))
+            tx.put(self.paths.pending, wire.pack(pending.to_wire()))
 
     def secrets(self) -> dict[str, Any]:
-        data = read_bytes(self._dir / "secrets")
+        data = read_bytes(self._at(self.paths.secrets))
         return {} if data is None else wire.unpack(data, LOCAL_LIMITS)
 
     def stage_secrets(self, tx: Transaction, secrets: dict[str, Any]) -> None:
-        tx.put(f"{self._rel}/secrets", wire.pack(secrets))
+        tx.put(self.paths.secrets, wire.pack(secrets))
 
     # -- automatic records ---------------------------------------------------------------
     def auto_record(self, game: Game) -> Dice | Reveal | None:
@@ -250,10 +253,6 @@ class LocalGame:
                 )
             return Reveal(actions, self.derived().salt(p.commit_seq))
         return None
-
-
-def _file_rel(rel: str, seq: int, side: str) -> str:
-    return f"{rel}/files/{seq:05d}-{side}.pbem"
 
 
 def _kept_name(tf: TurnFile) -> str:

@@ -84,9 +84,9 @@ def read(ws: Workspace, gid: str) -> dict[str, Any] | None:
     disk now, else None (call under the workspace lock)."""
     if not _GID.fullmatch(gid):
         return None
-    d = ws.game_dir(gid)
-    raw = read_bytes(d / "overview")
-    snapshot = read_bytes(d / "snapshot", SNAPSHOT_LIMIT)
+    paths = ws.game_paths(gid)
+    raw = read_bytes(paths.path(paths.overview))
+    snapshot = read_bytes(paths.path(paths.snapshot), SNAPSHOT_LIMIT)
     if raw is None or snapshot is None:
         return None
     try:
@@ -97,7 +97,7 @@ def read(ws: Workspace, gid: str) -> dict[str, Any] | None:
         not isinstance(ov, dict)
         or ov.get("format") != FORMAT
         or ov.get("snapshot") != _digest(snapshot)
-        or ov.get("pending") != _digest(read_bytes(d / "pending"))
+        or ov.get("pending") != _digest(read_bytes(paths.path(paths.pending)))
     ):
         return None
     return ov
@@ -181,18 +181,17 @@ def stage(tx: Transaction, ws: Workspace, gid: str, me: str, work: Game | None =
     and return it (None before the game has begun).  ``work`` is the game those make, if
     the caller holds it: replaying my pending records again (a revealed deployment, a
     whole movement phase) can cost more than the command's own work."""
-    rel = ws.game_rel(gid)
+    paths = ws.game_paths(gid)
 
-    def left(name: str) -> bytes | None:
-        path = f"{rel}/{name}"
-        return tx.writes[path] if path in tx.writes else read_bytes(ws.root / path, SNAPSHOT_LIMIT)
+    def left(rel: str) -> bytes | None:
+        return tx.writes[rel] if rel in tx.writes else read_bytes(paths.path(rel), SNAPSHOT_LIMIT)
 
-    snapshot = left("snapshot")
+    snapshot = left(paths.snapshot)
     if snapshot is None:
-        tx.delete(f"{rel}/overview")
+        tx.delete(paths.overview)
         return None
-    ov = build(snapshot, left("pending"), me, work)
-    tx.put(f"{rel}/overview", json.dumps(ov, sort_keys=True, separators=(",", ":")).encode())
+    ov = build(snapshot, left(paths.pending), me, work)
+    tx.put(paths.overview, json.dumps(ov, sort_keys=True, separators=(",", ":")).encode())
     return ov
 
 

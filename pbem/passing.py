@@ -11,7 +11,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem import audit, dice, games, gamesecrets, handover, history, keys, overview, protocol, report, turnfile, wire
+from pbem import (
+    audit,
+    dice,
+    games,
+    gamesecrets,
+    handover,
+    history,
+    keys,
+    overview,
+    protocol,
+    report,
+    turn,
+    turnfile,
+    wire,
+)
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace, atomic_write, read_bytes
@@ -88,12 +102,8 @@ def seal(ws: Workspace, gid: str, acceptance: Path, home: Path | None = None) ->
         before = game.clone()
         tf = handover.seal(game, accepted, lg.identity().sign)
         tx = Transaction()
-        report.stage(tx, ws.game_rel(gid), [report.apply_reported(before, protocol.Authentic(tf))])
-        lg.stage_history(tx, tf)
-        lg.stage_snapshot(tx, game)
         lg.meta["handed_over_to"] = keys.fingerprint(accepted["key"])
         lg.stage_meta(tx)
-        overview.stage(tx, ws, gid, lg.me, game)
-        path = lg.stage_outbox(tx, tf)
+        path = turn.stage_sealed(lg, tx, tf, game, report.apply_reported(before, protocol.Authentic(tf)))
         ws.commit(tx)
     return path

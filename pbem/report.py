@@ -22,7 +22,7 @@ from typing import Any
 from pbem import advance, deadlines, engine_link, keys, protocol, turnfile
 from pbem.protocol import Game
 from pbem.records import Record
-from pbem.store import Transaction, Workspace
+from pbem.store import GamePaths, Transaction
 from pbem.turnfile import TurnFile, other
 
 #: Order kinds whose effect the changes of the position report (a unit placed, moved...).
@@ -274,16 +274,16 @@ def of_replies(before: Game, tx: Transaction, replies: list[Path]) -> list[FileR
     return out
 
 
-def stage(tx: Transaction, game_rel: str, reports: list[FileReport]) -> None:
+def stage(tx: Transaction, paths: GamePaths, reports: list[FileReport]) -> None:
     """Keep each file's report with its game: the mail that carries the file quotes it."""
     for r in reports:
         doc = {"subject": r.subject, "text": r.text(), "report": r.to_json()}
-        tx.put(f"{game_rel}/reports/{r.seq:05d}.json", json.dumps(doc, sort_keys=True, indent=1).encode())
+        tx.put(paths.report(r.seq), json.dumps(doc, sort_keys=True, indent=1).encode())
 
 
-def stored(ws: Workspace, gid: str, seq: int) -> dict[str, Any] | None:
-    """The kept report of file ``seq`` of game ``gid`` ({"subject", "text", "report"}), if any."""
-    path = ws.game_dir(gid) / "reports" / f"{seq:05d}.json"
+def stored(paths: GamePaths, seq: int) -> dict[str, Any] | None:
+    """The kept report of file ``seq`` of a game ({"subject", "text", "report"}), if any."""
+    path = paths.path(paths.report(seq))
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -85,7 +85,8 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
 
 def meta(ws: Workspace, gid: str) -> dict[str, Any]:
     """Who I am in game ``gid`` (its meta.json), read without the game's other modules."""
-    raw = read_bytes(ws.game_dir(gid) / "meta.json")  # a LocalGame would load the protocol too
+    paths = ws.game_paths(gid)
+    raw = read_bytes(paths.path(paths.meta))  # a LocalGame would load the protocol too
     if raw is None:
         raise PbemError(f"no game {gid} in this workspace", "game")
     found: dict[str, Any] = json.loads(raw)
@@ -120,7 +121,8 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
 
 
 def _position(ws: Workspace, gid: str, m: dict[str, Any]) -> Position | None:
-    if m.get("ended") and not (ws.game_dir(gid) / "snapshot").exists():
+    paths = ws.game_paths(gid)
+    if m.get("ended") and not paths.path(paths.snapshot).exists():
         return None  # declined before it began: there is no position to build
     ov = overview.current(ws, gid, m["side"])
     return None if ov is None else overview.position_of(ov)

@@ -22,8 +22,14 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/games/<gid>/files/           the accepted history, one file per sequence number
     .pbem/games/<gid>/waiting/         files that arrived ahead of a gap
     .pbem/games/<gid>/evidence/        equivocation: both signed files of a disputed position
+    .pbem/games/<gid>/reports/         each file's report, quoted by the mail that carries the file
+    .pbem/games/<gid>/base             for a branch: the parent's verified state it starts from
     .pbem/games/<gid>/pending          my unsent actions
     .pbem/games/<gid>/secrets          my committed-but-unrevealed simultaneous actions
+
+:class:`GamePaths` is the one place that names a game's files; :class:`pbem.localgame.LocalGame`
+reads and stages them through it, and the light readers (`pbem status`, the overview) use
+it without loading the protocol.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import contextlib
 import os
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -148,7 +155,8 @@ class Workspace:
         """Warn about a store, or a game's secrets or pending orders, open to other users."""
         private.check(self.store)
         for game in self.store.glob("games/*"):
-            for path in (game, game / "secrets", game / "pending"):
+            paths = GamePaths(self.root, str(game.relative_to(self.root)))
+            for path in (game, paths.path(paths.secrets), paths.path(paths.pending)):
                 private.check(path)
 
     def recover(self) -> None:
@@ -194,11 +202,11 @@ class Workspace:
         crash_point()
 
     # -- paths ------------------------------------------------------------------
-    def game_rel(self, gid: str) -> str:
-        return f"{STORE_DIR}/games/{gid}"
+    def game_paths(self, gid: str) -> GamePaths:
+        return GamePaths(self.root, f"{STORE_DIR}/games/{gid}")
 
     def game_dir(self, gid: str) -> Path:
-        return self.root / self.game_rel(gid)
+        return self.game_paths(gid).dir
 
     def inbox_rel(self, path: Path) -> str | None:
         """The workspace-relative name of ``path`` if it sits in inbox/ (consumed on import)."""
@@ -263,3 +271,55 @@ class Workspace:
     def games(self) -> list[str]:
         d = self.store / "games"
         return sorted(p.name for p in d.iterdir() if (p / "meta.json").exists()) if d.is_dir() else []
+
+
+@dataclass(frozen=True)
+class GamePaths:
+    """Where one game's files lie: workspace-relative names (what a :class:`Transaction`
+    stages) and, by :meth:`path`, where they are on disk."""
+
+    root: Path
+    rel: str
+
+    @property
+    def dir(self) -> Path:
+        return self.root / self.rel
+
+    def path(self, rel: str) -> Path:
+        return self.root / rel
+
+    @property
+    def meta(self) -> str:
+        return f"{self.rel}/meta.json"
+
+    @property
+    def snapshot(self) -> str:
+        return f"{self.rel}/snapshot"
+
+    @property
+    def overview(self) -> str:
+        return f"{self.rel}/overview"
+
+    @property
+    def pending(self) -> str:
+        return f"{self.rel}/pending"
+
+    @property
+    def secrets(self) -> str:
+        return f"{self.rel}/secrets"
+
+    @property
+    def base(self) -> str:
+        return f"{self.rel}/base"
+
+    def history(self, seq: int, side: str) -> str:
+        return f"{self.rel}/files/{seq:05d}-{side}.pbem"
+
+    def report(self, seq: int) -> str:
+        return f"{self.rel}/reports/{seq:05d}.json"
+
+    def waiting(self, name: str = "") -> str:
+        return f"{self.rel}/waiting/{name}".rstrip("/")
+
+    def evidence(self, name: str = "") -> str:
+        return f"{self.rel}/evidence/{name}".rstrip("/")

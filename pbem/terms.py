@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem import deadlines, overview, protocol, report, turnfile, wire
+from pbem import deadlines, protocol, report, turn, turnfile, wire
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Transaction, Workspace, atomic_write, read_bytes
@@ -55,10 +55,6 @@ def settle(ws: Workspace, gid: str, consent_path: Path, home: Path | None = None
         tf = protocol.seal_next(game.clone(), body, lg.identity().sign)
         made = report.apply_reported(before, protocol.Authentic(tf))  # checks the consent, as the receiver will
         tx = Transaction()
-        report.stage(tx, ws.game_rel(gid), [made])
-        lg.stage_history(tx, tf)
-        lg.stage_snapshot(tx, before)
-        overview.stage(tx, ws, gid, lg.me, before)
-        path = lg.stage_outbox(tx, tf)
+        path = turn.stage_sealed(lg, tx, tf, before, made)
         ws.commit(tx)
     return path

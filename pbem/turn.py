@@ -41,11 +41,8 @@ def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
     exp = protocol.expected(game)
     if records and (exp is None or exp.side != lg.me):
         tf = protocol.seal_turn(game, lg.me, records, lg.identity().sign)
-        lg.stage_history(tx, tf)
-        lg.stage_snapshot(tx, game)
         lg.stage_pending(tx, None)
-        overview.stage(tx, lg.ws, lg.gid, lg.me, game)
-        return [lg.stage_outbox(tx, tf)]
+        return [stage_sealed(lg, tx, tf, game)]  # its report is made by the caller, from the outbox
     lg.stage_pending(tx, PendingTurn(game.seq, records, len(records)) if records else None)
     overview.stage(tx, lg.ws, lg.gid, lg.me, game)
     return []
@@ -247,19 +244,29 @@ def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
     tf, made = report.build_reported(game, lg.me, records, lg.identity().sign)
     t.work = game
     tx = Transaction()
-    report.stage(tx, lg.ws.game_rel(lg.gid), [made])
     if isinstance(records[-1], Commit):
         # The committed actions must be on disk before the commitment can leave: without
         # them the reveal would be impossible and the game stuck.
         secrets = lg.secrets()
         secrets[str(tf.seq)] = t.pending.sim or []
         lg.stage_secrets(tx, secrets)
-    lg.stage_history(tx, tf)
-    lg.stage_snapshot(tx, t.work)
     lg.stage_pending(tx, None)
-    overview.stage(tx, lg.ws, lg.gid, lg.me, t.work)
-    lg.stage_outbox(tx, tf)
+    stage_sealed(lg, tx, tf, t.work, made)
     return tf, tx
+
+
+def stage_sealed(
+    lg: LocalGame, tx: Transaction, tf: TurnFile, game: Game, made: report.FileReport | None = None
+) -> Path:
+    """Stage the file ``tf`` I just sealed: its report (which the mail carrying it quotes),
+    its place in the history, ``game`` as it leaves, the overview and the copy for outbox/.
+    Stage my pending turn first: the overview is made from what ``tx`` leaves."""
+    if made is not None:
+        report.stage(tx, lg.paths, [made])
+    lg.stage_history(tx, tf)
+    lg.stage_snapshot(tx, game)
+    overview.stage(tx, lg.ws, lg.gid, lg.me, game)
+    return lg.stage_outbox(tx, tf)
 
 
 def send(ws: Workspace, gid: str, home: Path | None = None, force: bool = False) -> Path:
