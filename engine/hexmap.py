@@ -261,17 +261,17 @@ class HexMap:
     def land_neighbours(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a land unit may step to (ignoring weather), in
         direction order: across a land or coast hexside into a hex with land."""
-        return _rows(self._neighbour_array, self._land_steps)
+        return _rows(self._land_kept)
 
     @cached_property
     def frozen_neighbours(self) -> list[tuple[int, ...]]:
         """Extra land steps across all-sea icecap hexsides, usable in severe winter."""
-        return _rows(self._neighbour_array, self._frozen_steps)
+        return _rows(_kept(self._neighbour_array, self._frozen_steps))
 
     @cached_property
     def sea_links(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a ship could step to if every canal were open."""
-        return _rows(self._neighbour_array, self._sea_steps)
+        return _rows(self._sea_kept)
 
     @cached_property
     def canal_hexes(self) -> frozenset[int]:
@@ -281,20 +281,26 @@ class HexMap:
     def land_table(self) -> np.ndarray:
         """:attr:`land_neighbours` as a ``(size + 1, 6)`` array for whole-map searches; rows
         are padded with ``size``, an extra hex of nobody (its own row is all padding)."""
-        return _padded(self._neighbour_array, self._land_steps, self.size, self.size + 1)
+        return _padded(self._land_kept, self.size + 1)
 
     @cached_property
     def sea_table(self) -> np.ndarray:
         """:attr:`sea_neighbours` as a ``(size, 6)`` array padded with ``size``."""
-        nbr, steps = self._neighbour_array, self._sea_steps.copy()
-        canals = np.array(sorted(self.canal_hexes), dtype=np.int64)
-        steps[canals] = False
-        # The steps into a canal hex are its neighbours' steps in the opposite directions.
-        near = nbr[canals]
-        on_map = near != NO_HEX
-        back = np.array([opposite(d) for d in DIRECTIONS])
-        steps[near[on_map], np.broadcast_to(back, near.shape)[on_map]] = False
-        return _padded(nbr, steps, self.size, self.size)
+        hexes, values, _ = self._sea_kept
+        closed = np.zeros(self.size, dtype=bool)
+        closed[list(self.canal_hexes)] = True
+        kept = ~(closed.take(hexes) | closed.take(values))
+        return _padded(_indexed(hexes[kept], values[kept], self.size), self.size)
+
+    # The steps each pair of tables (rows and padded array) is made from, found once.
+
+    @cached_property
+    def _land_kept(self) -> _Kept:
+        return _kept(self._neighbour_array, self._land_steps)
+
+    @cached_property
+    def _sea_kept(self) -> _Kept:
+        return _kept(self._neighbour_array, self._sea_steps)
 
     @cached_property
     def weather_zones(self) -> frozenset[int]:
@@ -469,26 +475,33 @@ def _tables_check(tables: dict[str, bytes]) -> str:
     return hashlib.sha256(b"".join(tables[name] for name in TABLES)).hexdigest()
 
 
-def _kept(nbr: np.ndarray, steps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The steps kept by ``steps``, in hex then direction order: the hex and the neighbour
-    of each, and where each hex's first one is.  One flat pass: reductions over rows of six
+#: The steps a table keeps, in hex then direction order: the hex and the neighbour of
+#: each, and where each hex's first one is (:func:`_kept`).
+_Kept = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _kept(nbr: np.ndarray, steps: np.ndarray) -> _Kept:
+    """The steps ``steps`` keeps.  One flat pass: reductions over rows of six
     (``any(axis=1)``, ``sum(axis=1)``) cost several times more on arrays this size."""
     at = np.flatnonzero(steps.ravel())
-    hexes = at // 6
-    counts = np.bincount(hexes, minlength=len(steps))
-    return hexes, nbr.ravel().take(at), np.cumsum(counts) - counts
+    return _indexed(at // 6, nbr.ravel().take(at), len(steps))
 
 
-def _rows(nbr: np.ndarray, steps: np.ndarray) -> list[tuple[int, ...]]:
-    """Each hex's neighbours where ``steps``, in direction order, as tuples.
+def _indexed(hexes: np.ndarray, values: np.ndarray, size: int) -> _Kept:
+    counts = np.bincount(hexes, minlength=size)
+    return hexes, values, np.cumsum(counts) - counts
+
+
+def _rows(kept: _Kept) -> list[tuple[int, ...]]:
+    """Each hex's kept neighbours, in direction order, as tuples.
 
     Every command that asks the engine builds these tables, and 55,000 tuples made one
     by one in Python cost more than the rest of loading the map.  So the rows are written
     as one msgpack array of arrays by array operations, every neighbour as a fixed-width
     unsigned integer (a form msgpack reads though it is not the shortest), and msgpack's
     C unpacker makes the tuples."""
-    _, values, first = _kept(nbr, steps)
-    size, n = len(steps), len(values)
+    _, values, first = kept
+    size, n = len(first), len(values)
     marker, width = (0xCD, 2) if int(values.max(initial=0)) <= 0xFFFF else (0xCE, 4)
     cells = np.empty((n, 1 + width), dtype=np.uint8)
     cells[:, 0] = marker
@@ -512,11 +525,11 @@ def _rows(nbr: np.ndarray, steps: np.ndarray) -> list[tuple[int, ...]]:
             gc.enable()
 
 
-def _padded(nbr: np.ndarray, steps: np.ndarray, pad: int, rows: int) -> np.ndarray:
+def _padded(kept: _Kept, rows: int) -> np.ndarray:
     """The rows of :func:`_rows` as a ``(rows, 6)`` array (``rows`` at least the map's
-    size), each padded with ``pad``."""
-    hexes, values, first = _kept(nbr, steps)
-    table = np.full((rows, 6), pad, dtype=np.int64)
+    size), each padded with the map's size (a hex of nobody)."""
+    hexes, values, first = kept
+    table = np.full((rows, 6), len(first), dtype=np.int64)
     # The i-th kept step is the (i - first[hex])-th of its hex's row.
     table.ravel()[hexes * 6 + np.arange(len(hexes)) - first.take(hexes)] = values
     return table
