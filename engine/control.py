@@ -10,6 +10,9 @@
 
 from __future__ import annotations
 
+import functools
+import operator
+
 import numpy as np
 
 from engine import lost_bases
@@ -64,13 +67,15 @@ def _side_of_hexes(state: GameState) -> np.ndarray:
 def _anchors(state: GameState, side: str) -> set[int]:
     """Hexes that keep a pocket of ``side`` from flipping."""
     hexmap = state.world.map
-    out = set(hexmap.city_at) | set(hexmap.resources)
+    out = set(hexmap.city_at)
+    out.update(hexmap.resources)
     out.update(h for h, m in state.forts.items() if m == 0)
     out.update(h for h, m in state.airfields.items() if m == 0)
+    units, countries = state.units, state.countries
     for h, ids in state.occupied_hexes().items():
         for i in ids:
-            u = state.units[i]
-            if u.is_land and u.carrier == NO_UNIT and state.countries[u.country].side == side:
+            u = units[i]
+            if u.is_land and u.carrier == NO_UNIT and countries[u.country].side == side:
                 out.add(h)
                 break
     return out
@@ -84,18 +89,22 @@ def resolve_pockets(state: GameState) -> list[int]:
     for side in SIDES:
         code, enemy_code = _SIDE_CODE[side], _SIDE_CODE[other(side)]
         sides_now = _side_of_hexes(state)
-        mine = sides_now[:-1] == code
-        touches_enemy = (sides_now[table] == enemy_code).any(axis=1)
-        seeds = np.flatnonzero(mine & touches_enemy).tolist()
+        # This runs after every combat of every file: only the side's own hexes are looked
+        # at (a small part of the map), and the six direction columns are OR-ed, which is
+        # several times faster than ``any(axis=1)`` over rows of six.
+        mine = np.flatnonzero(sides_now[:-1] == code)
+        enemy_near = sides_now.take(table.take(mine, axis=0)) == enemy_code
+        seeds = mine[functools.reduce(operator.or_, enemy_near.T)].tolist()
         if not seeds:
             continue
         anchors = _anchors(state, side)
         land_nbr = hexmap.land_neighbours
+        side_codes = sides_now.tobytes()  # indexed hex by hex below: bytes read faster than an array
         seen: set[int] = set()
         for seed in seeds:
             if seed in seen:
                 continue
-            group, border, anchored = _component(seed, sides_now, code, enemy_code, land_nbr, anchors, seen)
+            group, border, anchored = _component(seed, side_codes, code, enemy_code, land_nbr, anchors, seen)
             if anchored:
                 continue
             winner = _encircler(state, border)
@@ -107,7 +116,7 @@ def resolve_pockets(state: GameState) -> list[int]:
 
 def _component(
     seed: int,
-    sides_now: np.ndarray,
+    sides_now: bytes,
     code: int,
     enemy_code: int,
     land_nbr: list[tuple[int, ...]],

@@ -24,8 +24,8 @@ DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 NO_HEX = -1
 
 # (dcol, drow) for even rows and for odd rows, in direction order.
-_EVEN_OFFSETS = ((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1))
-_ODD_OFFSETS = ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1))
+EVEN_OFFSETS = ((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1))
+ODD_OFFSETS = ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1))
 
 
 def opposite(direction: int) -> int:
@@ -86,7 +86,7 @@ class HexGrid:
 
     def neighbour(self, hex_id: int, direction: int) -> int:
         col, row = self.col_row(hex_id)
-        dcol, drow = (_ODD_OFFSETS if row & 1 else _EVEN_OFFSETS)[direction]
+        dcol, drow = (ODD_OFFSETS if row & 1 else EVEN_OFFSETS)[direction]
         return self.hex_id(col + dcol, row + drow)
 
     def neighbours(self, hex_id: int) -> tuple[int, ...]:

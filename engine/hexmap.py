@@ -18,6 +18,7 @@ part take land units, only hexes with a sea part (and not icecap) take ships.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import zlib
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from functools import cached_property
 import msgpack
 import numpy as np
 
-from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
+from engine.hexgrid import DIRECTIONS, EVEN_OFFSETS, NO_HEX, ODD_OFFSETS, HexGrid, opposite
 
 MAP_FORMAT = "pbem-map"
 MAP_FORMAT_VERSION = 1
@@ -146,19 +147,23 @@ class HexMap:
 
     def _validate_hexsides(self) -> None:
         """Every hexside reads the same from both of its hexes, and the map's rim is EDGE
-        (one array pass: the world map has 300,000 hexsides and loads in every command)."""
+        (array passes: the world map has 300,000 hexsides and loads in every command).
+        Each hexside is seen from the hex it leaves eastwards or northwards (directions
+        E, NE and NW), whose neighbour sees it in the opposite direction."""
         nbr = self._neighbour_array
         sides = np.frombuffer(self.sides, dtype=np.uint8).reshape(-1, 6)
         rim = nbr == NO_HEX
-        if bad := np.argwhere(rim & (sides != Side.EDGE)).tolist():
-            h, d = bad[0]
+        if (off := rim & (sides != Side.EDGE)).any():
+            h, d = np.argwhere(off)[0].tolist()
             raise MapError(f"hex {self.grid.label(h)} side {d} leaves the map but is not EDGE")
-        back = np.array([opposite(d) for d in DIRECTIONS])
-        seen = sides[np.where(rim, 0, nbr), back]
-        if bad := np.argwhere(~rim & (seen != sides)).tolist():
-            h, d = bad[0]
-            o = nbr[h, d]
-            raise MapError(f"hexside between {self.grid.label(h)} and {self.grid.label(int(o))} disagrees")
+        for d in DIRECTIONS[:3]:
+            other = nbr[:, d]
+            # One column at a time (a two-dimensional gather costs several times more);
+            # ``take`` reads NO_HEX (-1) as the last hex, and those entries are masked.
+            seen = sides[:, opposite(d)].take(other)
+            if (bad := (other != NO_HEX) & (seen != sides[:, d])).any():
+                h = int(np.flatnonzero(bad)[0])
+                raise MapError(f"hexside between {self.grid.label(h)} and {self.grid.label(int(other[h]))} disagrees")
 
     # --- lookups -----------------------------------------------------------
 
@@ -256,17 +261,17 @@ class HexMap:
     def land_neighbours(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a land unit may step to (ignoring weather), in
         direction order: across a land or coast hexside into a hex with land."""
-        return _rows(self._neighbour_array, self._land_steps)
+        return _rows(self._land_kept)
 
     @cached_property
     def frozen_neighbours(self) -> list[tuple[int, ...]]:
         """Extra land steps across all-sea icecap hexsides, usable in severe winter."""
-        return _rows(self._neighbour_array, self._frozen_steps)
+        return _rows(_kept(self._neighbour_array, self._frozen_steps))
 
     @cached_property
     def sea_links(self) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a ship could step to if every canal were open."""
-        return _rows(self._neighbour_array, self._sea_steps)
+        return _rows(self._sea_kept)
 
     @cached_property
     def canal_hexes(self) -> frozenset[int]:
@@ -276,17 +281,26 @@ class HexMap:
     def land_table(self) -> np.ndarray:
         """:attr:`land_neighbours` as a ``(size + 1, 6)`` array for whole-map searches; rows
         are padded with ``size``, an extra hex of nobody (its own row is all padding)."""
-        table = _padded(self._neighbour_array, self._land_steps, self.size)
-        return np.vstack([table, np.full((1, 6), self.size, dtype=np.int64)])
+        return _padded(self._land_kept, self.size + 1)
 
     @cached_property
     def sea_table(self) -> np.ndarray:
         """:attr:`sea_neighbours` as a ``(size, 6)`` array padded with ``size``."""
+        hexes, values, _ = self._sea_kept
         closed = np.zeros(self.size, dtype=bool)
         closed[list(self.canal_hexes)] = True
-        other, *_ = self._hex_arrays()
-        steps = self._sea_steps & ~closed[:, None] & ~closed[other]
-        return _padded(self._neighbour_array, steps, self.size)
+        kept = ~(closed.take(hexes) | closed.take(values))
+        return _padded(_indexed(hexes[kept], values[kept], self.size), self.size)
+
+    # The steps each pair of tables (rows and padded array) is made from, found once.
+
+    @cached_property
+    def _land_kept(self) -> _Kept:
+        return _kept(self._neighbour_array, self._land_steps)
+
+    @cached_property
+    def _sea_kept(self) -> _Kept:
+        return _kept(self._neighbour_array, self._sea_steps)
 
     @cached_property
     def weather_zones(self) -> frozenset[int]:
@@ -316,7 +330,7 @@ class HexMap:
         rows = list(self.sea_links)
         for h in closed:
             rows[h] = ()
-            for o in self.neighbours[h * 6 : h * 6 + 6]:
+            for o in self._neighbour_array[h].tolist():
                 if o != NO_HEX and o not in closed:
                     rows[o] = tuple(x for x in rows[o] if x not in closed)
         return rows
@@ -435,10 +449,11 @@ class HexMap:
         ):
             raise MapError("map tables are damaged (their content does not match their hash)")
         bits = np.array([1 << d for d in DIRECTIONS], dtype=np.uint8)
+        off_map = self._neighbour_array == NO_HEX
         for name in TABLES:
             steps = (np.frombuffer(tables[name], dtype=np.uint8)[:, None] & bits) != 0
             # A step off the map would put NO_HEX in a row: no honest file has one.
-            if (steps & (self._neighbour_array == NO_HEX)).any():
+            if (steps & off_map).any():
                 raise MapError(f"map tables are damaged (table '{name}' steps off the map)")
             self.__dict__[f"_{name}_steps"] = steps  # fills the cached property
 
@@ -460,39 +475,64 @@ def _tables_check(tables: dict[str, bytes]) -> str:
     return hashlib.sha256(b"".join(tables[name] for name in TABLES)).hexdigest()
 
 
-def _rows(nbr: np.ndarray, steps: np.ndarray) -> list[tuple[int, ...]]:
-    """Each hex's neighbours where ``steps``, in direction order, as tuples.
+#: The steps a table keeps, in hex then direction order: the hex and the neighbour of
+#: each, and where each hex's first one is (:func:`_kept`).
+_Kept = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _kept(nbr: np.ndarray, steps: np.ndarray) -> _Kept:
+    """The steps ``steps`` keeps.  One flat pass: reductions over rows of six
+    (``any(axis=1)``, ``sum(axis=1)``) cost several times more on arrays this size."""
+    at = np.flatnonzero(steps.ravel())
+    return _indexed(at // 6, nbr.ravel().take(at), len(steps))
+
+
+def _indexed(hexes: np.ndarray, values: np.ndarray, size: int) -> _Kept:
+    counts = np.bincount(hexes, minlength=size)
+    return hexes, values, np.cumsum(counts) - counts
+
+
+def _rows(kept: _Kept) -> list[tuple[int, ...]]:
+    """Each hex's kept neighbours, in direction order, as tuples.
 
     Every command that asks the engine builds these tables, and 55,000 tuples made one
-    by one in Python cost more than the rest of loading the map.  So the rows that keep
-    a step are written as one msgpack array of arrays by array operations, every
-    neighbour as a fixed-width unsigned integer (a form msgpack reads though it is not
-    the shortest), and msgpack's C unpacker makes the tuples; the others stay empty."""
-    size = len(steps)
-    kept = np.flatnonzero(steps.any(axis=1))
-    steps = steps[kept]
-    values = np.where(steps, nbr[kept], 0)
-    n = len(kept)
+    by one in Python cost more than the rest of loading the map.  So the rows are written
+    as one msgpack array of arrays by array operations, every neighbour as a fixed-width
+    unsigned integer (a form msgpack reads though it is not the shortest), and msgpack's
+    C unpacker makes the tuples."""
+    _, values, first = kept
+    size, n = len(first), len(values)
     marker, width = (0xCD, 2) if int(values.max(initial=0)) <= 0xFFFF else (0xCE, 4)
-    slot = np.empty((n, 1 + 6 * (1 + width)), dtype=np.uint8)  # array header, six numbers
-    slot[:, 0] = 0x90 | steps.sum(axis=1, dtype=np.uint8)
-    cells = slot[:, 1:].reshape(n, 6, 1 + width)
-    cells[:, :, 0] = marker
-    cells[:, :, 1:] = values.astype(f">u{width}").view(np.uint8).reshape(n, 6, width)
-    keep = np.empty(slot.shape, dtype=bool)
-    keep[:, 0] = True
-    keep[:, 1:] = np.repeat(steps, 1 + width, axis=1)
-    packed = b"\xdd" + n.to_bytes(4, "big") + slot[keep].tobytes()
-    rows: list[tuple[int, ...]] = [()] * size
-    for h, row in zip(kept.tolist(), msgpack.unpackb(packed, use_list=False), strict=True):
-        rows[h] = row
-    return rows
+    cells = np.empty((n, 1 + width), dtype=np.uint8)
+    cells[:, 0] = marker
+    cells[:, 1:] = values.astype(f">u{width}").view(np.uint8).reshape(n, width)
+    # Each hex's array header (at most six elements: a one-byte fixarray), then its cells.
+    heads = np.arange(size) + first * (1 + width)
+    is_head = np.zeros(size + cells.size, dtype=bool)
+    is_head[heads] = True
+    packed = np.empty(len(is_head), dtype=np.uint8)
+    packed[heads] = 0x90 + np.diff(first, append=n).astype(np.uint8)
+    packed[~is_head] = cells.ravel()
+    data = b"\xdd" + size.to_bytes(4, "big") + packed.tobytes()
+    # Tuples of numbers make no reference cycles, yet each 700 of them would start the
+    # garbage collector over everything made so far: a quarter of the map's loading time.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return list(msgpack.unpackb(data, use_list=False))
+    finally:
+        if paused:
+            gc.enable()
 
 
-def _padded(nbr: np.ndarray, steps: np.ndarray, pad: int) -> np.ndarray:
-    """The rows of :func:`_rows` as a ``(size, 6)`` array, each padded with ``pad``."""
-    first = np.argsort(~steps, axis=1, kind="stable")  # kept directions first, in order
-    return np.take_along_axis(np.where(steps, nbr, pad), first, axis=1).astype(np.int64)
+def _padded(kept: _Kept, rows: int) -> np.ndarray:
+    """The rows of :func:`_rows` as a ``(rows, 6)`` array (``rows`` at least the map's
+    size), each padded with the map's size (a hex of nobody)."""
+    hexes, values, first = kept
+    table = np.full((rows, 6), len(first), dtype=np.int64)
+    # The i-th kept step is the (i - first[hex])-th of its hex's row.
+    table.ravel()[hexes * 6 + np.arange(len(hexes)) - first.take(hexes)] = values
+    return table
 
 
 def _neighbour_table(grid: HexGrid) -> list[int]:
@@ -501,22 +541,20 @@ def _neighbour_table(grid: HexGrid) -> list[int]:
 
 
 def _neighbour_array(grid: HexGrid) -> np.ndarray:
-    """Vectorised version of :meth:`HexGrid.neighbour_table` (the map is large), ``(size, 6)``."""
+    """Vectorised version of :meth:`HexGrid.neighbour_table` (the map is large), ``(size, 6)``.
+
+    Every process that loads the map makes it, so it is made a direction and a row parity
+    at a time: the neighbours of a row are the next row's numbers plus a column shift."""
     w, hgt = grid.width, grid.height
-    ids = np.arange(grid.size, dtype=np.int64)
-    rows, cols = ids // w, ids % w
-    odd = (rows & 1).astype(bool)
-    even_off = ((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1))
-    odd_off = ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1))
-    table = np.empty((grid.size, 6), dtype=np.int64)
-    for d in DIRECTIONS:
-        dc = np.where(odd, odd_off[d][0], even_off[d][0])
-        dr = np.where(odd, odd_off[d][1], even_off[d][1])
-        r2 = rows + dr
-        raw_c2 = cols + dc
-        c2 = raw_c2 % w
-        off = (r2 < 0) | (r2 >= hgt)
-        if not grid.wrap:
-            off |= (raw_c2 < 0) | (raw_c2 >= w)
-        table[:, d] = np.where(off, NO_HEX, r2 * w + c2)
-    return table
+    cols = np.arange(w, dtype=np.int64)
+    table = np.full((hgt, w, 6), NO_HEX, dtype=np.int64)
+    for parity, offsets in ((0, EVEN_OFFSETS), (1, ODD_OFFSETS)):
+        for d, (dc, dr) in enumerate(offsets):
+            rows = np.arange(parity, hgt, 2, dtype=np.int64)
+            rows = rows[(rows + dr >= 0) & (rows + dr < hgt)]
+            shifted = (cols + dc) % w
+            row_of = (rows + dr)[:, None] * w + shifted[None, :]
+            if not grid.wrap and dc:
+                row_of[:, (cols + dc < 0) | (cols + dc >= w)] = NO_HEX
+            table[rows, :, d] = row_of
+    return table.reshape(grid.size, 6)

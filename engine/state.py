@@ -698,9 +698,14 @@ class GameState:
             if owner:
                 s.airfield_owner[h] = owner
         s.bombed, s.strategic, s.atomized = set(doc["bombed"]), set(doc["strategic"]), set(doc["atomized"])
+        fixed = len(_UNIT_FIELDS)
         for row in doc["units"]:
-            extras = row[len(_UNIT_FIELDS)] if len(row) > len(_UNIT_FIELDS) else None
-            u = Unit(**dict(zip(_UNIT_FIELDS, row[: len(_UNIT_FIELDS)], strict=True)))
+            extras = row[fixed] if len(row) > fixed else None
+            if len(row) < fixed:
+                raise ValueError(f"a unit's row has {len(row)} facts, not {fixed}")
+            # By position, in the order of the fields: keywords made a copy of the state
+            # (every chance step makes one) spend a third of its time building units.
+            u = Unit(*row[:fixed])
             if extras is not None:
                 u.cargo, u.cargo_to = extras
             u.type = _TYPE_BY_NAME[u.type]

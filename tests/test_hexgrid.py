@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
-from engine.hexmap import MapError, Side
+from engine.hexmap import MapError, Side, _neighbour_array
 from engine.position import build_map
 
 GRID = HexGrid(300, 185)
@@ -65,6 +65,23 @@ def test_labels_round_trip_and_reject_garbage() -> None:
             assert str(exc)
         else:
             raise AssertionError(f"{bad!r} was accepted")
+
+
+@pytest.mark.parametrize(
+    "grid",
+    [
+        GRID,
+        HexGrid(7, 5, wrap=False),
+        HexGrid(8, 6, wrap=False),
+        HexGrid(6, 4),
+        HexGrid(5, 1),
+        HexGrid(3, 3, wrap=False),
+    ],
+)
+def test_the_map_neighbour_array_is_the_grid_neighbour_table(grid: HexGrid) -> None:
+    """The array every map load builds (by rows and columns) says what the grid's own
+    neighbour rule says, hex by hex, wrapped or not."""
+    assert _neighbour_array(grid).ravel().tolist() == grid.neighbour_table()
 
 
 def test_a_map_whose_hexsides_disagree_or_whose_rim_is_open_is_refused() -> None:

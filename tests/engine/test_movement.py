@@ -14,7 +14,7 @@ from engine.position import hex_at as hx
 from engine.position import open_step as goto
 from engine.position import put
 from engine.position import setup as game
-from engine.reach import land_reach, naval_destinations, naval_search
+from engine.reach import land_reach, naval_destinations, naval_search, rail_search
 from engine.sequence import current
 from engine.state import NO_UNIT, GameState
 from engine.world import CountryInfo
@@ -394,6 +394,23 @@ def test_rail_stops_in_enemy_control_zones_without_an_extra_hex() -> None:
     assert destinations(s, "axis", arm.id, "rail") == {"1,0", "2,0", "3,0", "4,0"}
     order(s, "axis", f"rail #{arm.id} 4,0")
     assert s.controller_of(hx(s, "4,0")) == "Germany"
+
+
+def test_a_rail_search_for_one_destination_finds_the_whole_search_s_path() -> None:
+    """Checking a rail order stops its search at the destination: the path it finds (which
+    passes control of its hexes, so the state's bytes depend on it) is the whole search's."""
+    row = "G:c G:c G:c G:c G:c G:c P:c"
+    pic = "\n".join([row, " " + row, row, " " + row])
+    countries = [CountryInfo("Germany", rail_capacity=6), CountryInfo("Poland")]
+    rails = [f"{c},{r}" for c in range(6) for r in range(4) if (c, r) != (2, 1)]
+    s = game(pic, step="axis.second_movement", countries=countries, rail=rails)
+    put(s, "Poland", "infantry", "6,2")
+    arm = put(s, "Germany", "armor", "0,1")
+    whole = rail_search(s, arm)
+    assert len(whole.cost) > 10
+    for h, cost in whole.cost.items():
+        one = rail_search(s, arm, target=h)
+        assert (one.cost[h], one.path(h)) == (cost, whole.path(h)), s.world.map.grid.label(h)
 
 
 # --- naval movement --------------------------------------------------------------------------

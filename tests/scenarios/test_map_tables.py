@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine.hexgrid import NO_HEX
-from engine.hexmap import TABLES, HexMap, MapError, _rows, _tables_check
+from engine.hexmap import TABLES, HexMap, MapError, _kept, _padded, _rows, _tables_check
 from engine.newgame import TABLES_FILE, load_packaged_map
 from engine.position import build_map
 from scenarios.world import world_map_bytes
@@ -148,11 +148,13 @@ def test_a_form_stepping_off_the_map_is_refused_even_with_a_right_hash() -> None
 
 
 @pytest.mark.parametrize("size", [1000, 70_000])  # neighbours written as 16- and as 32-bit numbers
-def test_rows_are_the_kept_neighbours_in_direction_order(size: int) -> None:
+def test_rows_and_arrays_are_the_kept_neighbours_in_direction_order(size: int) -> None:
     rng = np.random.default_rng(size)
     nbr = rng.integers(0, size, (size, 6), dtype=np.int64)
     steps = rng.random((size, 6)) < 0.4
     expected = [
         tuple(int(o) for o, kept in zip(row, keep, strict=True) if kept) for row, keep in zip(nbr, steps, strict=True)
     ]
-    assert _rows(nbr, steps) == expected
+    kept = _kept(nbr, steps)
+    assert _rows(kept) == expected
+    assert _padded(kept, size + 1).tolist() == [[*row, *[size] * (6 - len(row))] for row in expected] + [[size] * 6]

@@ -478,3 +478,7 @@ def test_neighbour_tables_follow_their_hexside_rules(world: HexMap) -> None:
     assert world.naval_zoc_neighbours == tuple(
         tuple(o for o in row if (h, o) not in canal_links) for h, row in enumerate(links)
     )
+    # The arrays of the whole-map searches hold the same rows, padded with the extra hex.
+    pad = world.size
+    assert world.land_table.tolist() == [[*row, *[pad] * (6 - len(row))] for row in world.land_neighbours] + [[pad] * 6]
+    assert world.sea_table.tolist() == [[*row, *[pad] * (6 - len(row))] for row in world.sea_neighbours]
