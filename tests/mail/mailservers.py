@@ -340,6 +340,9 @@ auth_mechanisms = {mechanisms}
 first_valid_uid = 1
 mail_location = maildir:~/Maildir
 imap_idle_notify_interval = 1 secs
+# No pause after a refused login (2 s by default, against password guessing): the OAuth
+# tests are refused on purpose, more than once per test.
+auth_failure_delay = 0
 shutdown_clients = yes
 passdb {{
   driver = static
