@@ -25,7 +25,10 @@ from benchmarks.suite_cpu import ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The two runs: the README's command, and the map regeneration as .ci/run runs it.
-RUNS = (("README's python3 -m pytest", []), ("map regeneration, -m mapgen -n 0", ["-m", "mapgen", "-n", "0"]))
+RUNS: tuple[tuple[str, list[str]], ...] = (
+    ("README's python3 -m pytest", []),
+    ("map regeneration, -m mapgen -n 0", ["-m", "mapgen", "-n", "0"]),
+)
 
 
 @dataclass
