@@ -301,7 +301,7 @@ class _Movement(Phase):
         if why:
             raise IllegalAction(prefixed(f"{u.label()} ", why))
         self._hexes_on_map(state, [dest])
-        search = rail_search(state, u)
+        search = rail_search(state, u, target=dest)
         if dest not in search.cost:
             label = state.world.map.grid.label
             raise IllegalAction(

@@ -14,7 +14,7 @@ from engine.position import hex_at as hx
 from engine.position import open_step as goto
 from engine.position import put
 from engine.position import setup as game
-from engine.reach import land_reach, naval_destinations, naval_search
+from engine.reach import land_reach, naval_destinations, naval_search, rail_search
 from engine.sequence import current
 from engine.state import NO_UNIT, GameState
 from engine.world import CountryInfo
@@ -752,3 +752,22 @@ def test_fast_naval_destinations_equal_the_exact_search() -> None:
     assert "5,2" not in destinations(s, "axis", ships[2].id)  # five ships there already
     assert "6,2" not in destinations(s, "axis", ships[1].id) or True
     assert enemy.hex == hx(s, "15,2")
+
+
+def test_a_rail_search_for_one_destination_finds_the_whole_searchs_cost_and_path() -> None:
+    """A rail order is checked with a search that stops at its destination; the path it
+    records (hexes passed to the mover's side) must be the one the whole network's gives,
+    ties between equal routes included."""
+    pic = "\n".join(["G:c G:c G:c G:c G:c G:c P:c"] * 5)
+    countries = [CountryInfo("Germany", rail_capacity=6), CountryInfo("Poland")]
+    s = game(pic, step="axis.second_movement", countries=countries)
+    put(s, "Poland", "infantry", "6,2")
+    put(s, "Germany", "infantry", "3,1")
+    arm = put(s, "Germany", "armor", "0,2")
+    whole = rail_search(s, arm)
+    assert len(whole.cost) > 20
+    for dest in range(s.world.map.size):
+        one = rail_search(s, arm, target=dest)
+        assert (dest in one.cost) == (dest in whole.cost)
+        if dest in whole.cost:
+            assert (one.cost[dest], one.path(dest)) == (whole.cost[dest], whole.path(dest))
