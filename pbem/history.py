@@ -94,5 +94,6 @@ def position(files: list[TurnFile], at: int | None = None, base: bytes | None = 
     """The game after file ``at`` (the last file when None; a branch from ``base``)."""
     # No copy per file (a serialise and a load of the whole state, a fifth of the replay):
     # only the game after the last file is kept, and nothing else holds it.
-    replayed = collections.deque(_replay(files, at, base), maxlen=1)
-    return replayed[0][1]
+    game = collections.deque(_replay(files, at, base), maxlen=1)[0][1]
+    game.events = []  # as a copy or a saved game has them: the last roll's are not kept
+    return game
