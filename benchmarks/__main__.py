@@ -1,6 +1,7 @@
-"""Benchmarks of the hot paths: ``python -m benchmarks [engine|protocol|ai|startup|mail|game ...]`` prints numbers.
+"""Benchmarks of the hot paths and of the test suite's time.
 
-Each benchmark runs its work several times and reports the median and the best
+``python -m benchmarks [engine|protocol|ai|startup|mail|game|suite ...]`` prints numbers.
+Each benchmark of a hot path runs its work several times and reports the median and the best
 time.  They are not tests: nothing here fails on a slow machine.
 """
 
@@ -84,6 +85,13 @@ def mail_benchmarks() -> None:
     bench_mail(games=10, turns_per_game=3, layer="protocol", engine="real")
 
 
+def suite_benchmarks() -> None:
+    """The README's test command and the map regeneration, timed (minutes: not in the default groups)."""
+    from benchmarks.bench_suite import bench_suite
+
+    bench_suite()
+
+
 GROUPS = {
     "engine": engine_benchmarks,
     "protocol": protocol_benchmarks,
@@ -91,8 +99,9 @@ GROUPS = {
     "startup": startup_benchmarks,
     "mail": mail_benchmarks,
     "game": game_benchmarks,
+    "suite": suite_benchmarks,
 }
-#: run when no group is named: the mail group needs mail servers and takes minutes, a game takes minutes
+#: run when no group is named: the mail group needs mail servers and takes minutes, a game and the suite take minutes
 DEFAULT_GROUPS = ("engine", "protocol", "ai", "startup")
 
 

@@ -303,8 +303,8 @@ def check_land_path(rules: LandRules, path: list[int], allowance: int) -> tuple[
 def rail_search(state: GameState, unit: Unit, memo: SideMemo | None = None, target: int | None = None) -> Search:
     """Rail movement: any distance over railway hexes the side controls, control zones
     in full (no extra hex, no forest exception); the unit must start on such a hex.
-    With a ``target`` the search stops once the target's path is known, as
-    :func:`land_search` does (checking one rail move need not cross the whole network)."""
+    With a ``target`` the search stops once the target's cost and path are known (as
+    :func:`land_search`): the same cost and path as the whole network's search."""
     rules = LandRules(state, unit, rail=True, memo=memo)
     h = unit.hex
     if not rules.hexmap.rail[h] or state.side_controlling(h) != rules.side:

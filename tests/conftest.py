@@ -21,11 +21,36 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     With ``--dist loadgroup`` (pyproject's default) a group runs on one worker, one test
     after the other, so the fixture (a replayed game, a game played to a phase, a
     server) is built once.  Spread over workers and interleaved with other modules, as
-    plain load balancing does, it was built again for almost every test.
+    plain load balancing does, it was built again for almost every test.  Tests of one
+    module that share no such fixture (directly or through another test) are groups of
+    their own, free to run on other workers.
     """
+    shared: dict[str, list[tuple[pytest.Item, set[str]]]] = {}
     for item in items:
         defs = getattr(item, "_fixtureinfo", None)
         if defs is None:
             continue
-        if any(d.scope == "module" for fixdefs in defs.name2fixturedefs.values() for d in fixdefs):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+        names = {name for name, fixdefs in defs.name2fixturedefs.items() if any(d.scope == "module" for d in fixdefs)}
+        if names:
+            shared.setdefault(item.nodeid.split("::")[0], []).append((item, names))
+    for module, tests in shared.items():
+        for item, group in _joined(tests):
+            item.add_marker(pytest.mark.xdist_group(f"{module}::{group}"))
+
+
+def _joined(tests: list[tuple[pytest.Item, set[str]]]) -> list[tuple[pytest.Item, str]]:
+    """Each test with the name of its group: the first (sorted) fixture name of the set of
+    module fixtures linked to its own through the tests that use them together."""
+    leader: dict[str, str] = {}
+
+    def find(name: str) -> str:
+        while leader.setdefault(name, name) != name:
+            name = leader[name]
+        return name
+
+    for _, names in tests:
+        first, *rest = sorted(names)
+        for name in rest:
+            a, b = sorted((find(first), find(name)))
+            leader[b] = a
+    return [(item, find(min(names))) for item, names in tests]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "scenarios", "pbem")
 LAYER = {"engine": 0, "scenarios": 1, "pbem": 2}
@@ -59,26 +61,28 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     return out
 
 
-def _graph() -> dict[str, set[str]]:
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """Every module of ours and the modules of ours it imports (parsed once for the three tests)."""
     modules = _modules()
     known = set(modules)
     return {name: _imports(name, path, known) for name, path in modules.items()}
 
 
-def test_no_import_runs_up_the_stack() -> None:
+def test_no_import_runs_up_the_stack(graph: dict[str, set[str]]) -> None:
     wrong = [
         f"{name} -> {target}"
-        for name, targets in _graph().items()
+        for name, targets in graph.items()
         for target in targets
         if LAYER[target.split(".")[0]] > LAYER[name.split(".")[0]]
     ]
     assert wrong == []
 
 
-def test_pbem_reaches_the_engine_only_through_its_interface() -> None:
+def test_pbem_reaches_the_engine_only_through_its_interface(graph: dict[str, set[str]]) -> None:
     wrong = [
         f"{name} -> {target}"
-        for name, targets in _graph().items()
+        for name, targets in graph.items()
         if name.startswith("pbem")
         for target in targets
         if target.startswith("engine") and not target.startswith(PBEM_MAY_IMPORT)
@@ -86,8 +90,7 @@ def test_pbem_reaches_the_engine_only_through_its_interface() -> None:
     assert wrong == []
 
 
-def test_no_import_circle() -> None:
-    graph = _graph()
+def test_no_import_circle(graph: dict[str, set[str]]) -> None:
     # A package's __init__ re-exporting its modules is not a circle of the code's concepts.
     edges = {n: {t for t in ts if not n.startswith(t + ".")} for n, ts in graph.items()}
     state: dict[str, int] = {}

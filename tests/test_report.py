@@ -62,10 +62,11 @@ def test_every_unit_that_disappears_is_reported_eliminated(replay: Any) -> None:
 
 
 def test_every_declared_combat_is_reported_with_odds_dice_and_losses(replay: Any) -> None:
+    files = history.record_files(RECORD)
     declared = sum(
         1
         for _, rep, _ in replay
-        for rec in history.record_files(RECORD)[rep.seq].body["records"]
+        for rec in files[rep.seq].body["records"]
         if rec[0] == "act" and rec[1][0] in ("attack", "overrun")
     )
     combats = [ev["combat"] for _, rep, _ in replay for ev in _events(rep) if ev["kind"] == "combat"]
