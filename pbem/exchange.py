@@ -46,6 +46,9 @@ class GameInfo:
     opponent_email: str
     my_turn: bool
     status_line: str
+    # My hand-over file goes to the new holder's address, not to the opponent (0, "": none).
+    handed_over_at: int = 0
+    handed_over_email: str = ""
 
 
 def import_file(workspace: Path, path: Path, home: Path | None = None) -> ImportResult:
@@ -133,6 +136,7 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     else:
         game = _reexecuted(game, file, reports)
     lg.stage_history(tx, tf)
+    _follow_handover(lg, tf, tx)
     game, notes = _catch_up(lg, genesis, game, tx, tf, reports)
     before_answer = game.to_bytes()
     replies = turn.answer(lg, game, tx)
@@ -204,8 +208,23 @@ def _catch_up(
             continue
         applied[wf.seq] = wf
         lg.stage_history(tx, wf)
+        _follow_handover(lg, wf, tx)
         notes.append(f"then file {wf.seq}")
     return game, notes
+
+
+def _follow_handover(lg: LocalGame, tf: TurnFile, tx: Transaction) -> None:
+    """Mail follows a side to its new holder.  The opponent's files go to the address the
+    hand-over names; the new holder, to whom the old one mails the hand-over, passes it on to
+    the opponent (with its first decision, which is due next)."""
+    if tf.type != "handover":
+        return
+    if tf.side != lg.me:
+        if "email" in tf.body:
+            lg.meta["opponent_email"] = tf.body["email"]
+            lg.stage_meta(tx)
+    elif tf.body["key"] == lg.identity().public.raw:
+        lg.stage_outbox(tx, tf)
 
 
 def _taken(lg: LocalGame, file: protocol.Authentic, existing: TurnFile | None, tx: Transaction) -> ImportResult:
@@ -272,6 +291,8 @@ def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameIn
             lg.meta.get("opponent_email", ""),
             exp is not None and exp.side == lg.me,
             line,
+            lg.meta.get("handed_over_at", 0),
+            lg.meta.get("handed_over_email", ""),
         )
 
 

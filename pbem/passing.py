@@ -26,7 +26,7 @@ def offer(ws: Workspace, gid: str, to: keys.PublicKey, out: Path, home: Path | N
         lg = LocalGame(ws, gid, home)
         lg.check_mine()
         game = lg.joined_game(no_pending=True)
-        body = handover.offer(game, lg.me, to.raw)
+        body = handover.offer(game, lg.me, to.raw, to.email)
         history_files = [lg.history_file(s) for s in range(game.seq + 1)]
     (out / FILES).mkdir(parents=True, exist_ok=True)
     for tf in history_files:
@@ -92,6 +92,10 @@ def seal(ws: Workspace, gid: str, acceptance: Path, home: Path | None = None) ->
         lg.stage_history(tx, tf)
         lg.stage_snapshot(tx, game)
         lg.meta["handed_over_to"] = keys.fingerprint(accepted["key"])
+        # The mail daemon sends the hand-over to the new holder's address, which passes it on
+        # to the opponent with its first decision (exchange.receive).
+        lg.meta["handed_over_at"] = tf.seq
+        lg.meta["handed_over_email"] = accepted.get("email", "")
         lg.stage_meta(tx)
         overview.stage(tx, ws, gid, lg.me, game)
         path = lg.stage_outbox(tx, tf)

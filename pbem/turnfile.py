@@ -58,6 +58,9 @@ FIELDS = {
     "handover": _COMMON | {"key", "anchor", "chain", "accept"},
     "terms": _COMMON | {"deadline", "consent"},
 }
+#: The one optional field of a type besides ``time`` (a genesis's is ``parent``): the new
+#: holder's address in a hand-over, a new silence rule in new terms.
+OPTIONAL = {"handover": "email", "terms": "silence"}
 #: Types whose ``time`` is present exactly in games with a deadline.
 TIMED = ("join", "turn", "handover", "terms")
 #: What a claim may say the silent side owes: the record kinds.
@@ -218,6 +221,7 @@ def _validate(body: Any) -> tuple[Record, ...]:
     t = body["type"]
     fields = FIELDS[t] | ({"time"} if t in TIMED and "time" in body else set())
     fields |= {"parent"} if t == "genesis" and "parent" in body else set()
+    fields |= {OPTIONAL[t]} if t in OPTIONAL and OPTIONAL[t] in body else set()
     if set(body) != fields:
         extra = sorted(set(body) - fields)
         raise malformed(f"unexpected field '{extra[0][:30]}'" if extra else "a required field is missing")
@@ -248,10 +252,14 @@ def _validate(body: Any) -> tuple[Record, ...]:
     if t == "handover":
         bin32(body["key"], "key")
         _sig(body["accept"], "accept")
+        if "email" in body and (not isinstance(body["email"], str) or not is_address(body["email"])):
+            raise malformed("a hand-over's 'email' must be one plain e-mail address")
     if t == "terms":
         _sig(body["consent"], "consent")
         if not is_int(body["deadline"]) or not clock.MIN_DEADLINE <= body["deadline"] <= clock.MAX_DEADLINE:
             raise malformed("the deadline is out of range")
+        if "silence" in body and body["silence"] not in clock.SILENCE_MODES:
+            raise malformed("the silence rule must be 'bot' or 'forfeit'")
     if t == "genesis":
         if body["prev"] != bytes(32):
             raise malformed("genesis has no previous file")

@@ -33,6 +33,9 @@ class ImportResultLike(Protocol):
 
 
 class GameInfoLike(Protocol):
+    """A game layer MAY add ``handed_over_at`` (the number of my hand-over file) and
+    ``handed_over_email`` (the new holder's address): that file is then mailed there."""
+
     my_side: str
     my_email: str
     opponent_email: str

@@ -151,6 +151,9 @@ class Outbox:
         try:
             info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
             given = str(info.opponent_email or "")
+            # My hand-over goes to the new holder, who passes it on (optional in a game layer).
+            if turn.seq == getattr(info, "handed_over_at", 0) and getattr(info, "handed_over_email", ""):
+                given = str(info.handed_over_email)
         except Exception as err:
             self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
             return None

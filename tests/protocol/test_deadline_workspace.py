@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, claim, engine_link, exchange, keys, passing, status, terms, turn, turnfile
+from pbem import audit, claim, engine_link, exchange, keys, passing, status, terms, turn, turnfile, wire
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -197,3 +197,33 @@ def test_a_new_deadline_agreed_by_both(timed: Duo, monkeypatch: pytest.MonkeyPat
     duo.deliver("axis")
     with pytest.raises(PbemError, match="another position"):
         terms.settle(duo.axis.ws, duo.gid, again, home=duo.axis.home)
+
+
+def test_new_terms_change_the_silence_rule_only_with_both_signatures(
+    timed: Duo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    duo = timed
+    # A consent to the deadline alone, with a silence rule written into it afterwards:
+    # the program refuses to seal it, and a receiver would refuse the file (vectors).
+    plain = terms.agree(duo.allies.ws, duo.gid, 1, tmp_path / "plain", home=duo.allies.home)
+    doc = wire.unpack(plain.read_bytes())
+    plain.write_bytes(wire.pack(doc | {"silence": "forfeit"}))
+    with pytest.raises(PbemError, match="not signed"):
+        terms.settle(duo.axis.ws, duo.gid, plain, home=duo.axis.home)
+    # Both sign: the game now forfeits a silent side instead of letting the bot play for it.
+    agree = ["deadline", "agree", duo.gid, "--hours", "1", "-w", str(duo.allies.ws.root)]
+    run = cli([*agree, "--on-silence", "forfeit", "-o", str(tmp_path / "c")], duo.allies.home)
+    assert run.returncode == 0, run.stderr
+    terms.settle(duo.axis.ws, duo.gid, tmp_path / "c", home=duo.axis.home)
+    (res,) = duo.deliver("allies")
+    assert res.status == "applied", res.message
+    assert duo.game("allies").silence == duo.game("axis").silence == "forfeit"
+    for i in (1, 2):
+        _at(monkeypatch, T0 + i * HOUR)
+        _claim(duo, "axis")
+        duo.deliver("allies")
+    assert duo.game("allies").forfeited == duo.game("axis").forfeited == "allies"
+    (rep,) = audit.audit_dir(duo.out)
+    assert rep.over and "allies forfeited" in rep.result
+    run = cli([*agree, "--on-silence", "later", "-o", str(tmp_path / "d")], duo.allies.home)
+    assert run.returncode != 0 and run.stderr.strip().endswith("--on-silence must be one of bot, forfeit"), run.stderr

@@ -1,0 +1,181 @@
+"""Deadlines and a hand-over by mail over real Dovecot and Postfix.
+
+Two players play a game with a deadline through their mail daemons: a forged claim is
+refused and set aside, a missed deadline is claimed (a reminder, then the bot plays the
+silent side's decision), one side is handed over to the bot mailbox mid-game, which then
+plays it while the opponent's files follow it to its address; every record audits clean.
+Time is the signed time of the files, moved with ``PBEM_NOW``: nobody waits for hours.
+The rules engine is the protocol tests' stand-in (it adds nothing here); the bot's side
+runs the real bot mailbox, game layer and computer player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from mailtesting import Player, wait_until
+
+from pbem import audit, claim, engine_link, exchange, games, keys, passing, protocol, turn, turnfile
+from pbem.localgame import LocalGame
+from pbem.mail.bot import BotMailbox
+from pbem.mail.daemon import MailDaemon
+from pbem.store import Workspace
+
+pytestmark = pytest.mark.mail
+
+T0 = 1_800_000_000
+HOUR = 3600
+
+
+@pytest.fixture
+def engine_double() -> Iterator[None]:
+    from tests.protocol import fakeengine
+
+    engine_link.use(fakeengine, fakeengine.ai)  # type: ignore[arg-type]
+    yield
+    engine_link.use(None)
+
+
+class Table:
+    """The two players and the bot mailbox, each with its own mailbox, workspace and keys."""
+
+    def __init__(self, make_player, tmp_path: Path) -> None:
+        self.homes = {s: tmp_path / f"home-{s}" for s in ("axis", "allies", "bot")}
+        self.p: dict[str, Player] = {}
+        for s in ("axis", "allies"):
+            self.p[s] = make_player(s, extra=f'home = "{self.homes[s]}"')
+            keys.keygen(s, self.p[s].address, directory=self.homes[s])
+        self.p["bot"] = make_player("bot", extra=f'home = "{self.homes["bot"]}"\n[bot]\nidentity = "bot"')
+        keys.keygen("bot", self.p["bot"].address, directory=self.homes["bot"])
+        self.ws = {s: Workspace(p.workspace) for s, p in self.p.items()}
+        self.d: dict[str, MailDaemon] = {s: MailDaemon(self.p[s].config, exchange=exchange) for s in ("axis", "allies")}  # type: ignore[arg-type]
+        self.bot = BotMailbox(self.p["bot"].config, exchange=exchange)  # type: ignore[arg-type]
+        self.gid = ""
+        self.holder = {"axis": "axis", "allies": "allies"}  # whose workspace plays each side
+
+    def cycle(self) -> None:
+        for s in ("axis", "allies"):
+            self.d[s].cycle()
+        self.bot.cycle()
+
+    def game(self, who: str) -> protocol.Game:
+        g = LocalGame(self.ws[who], self.gid, self.homes[who]).game()
+        assert g is not None
+        return g
+
+    def expected(self) -> protocol.Expectation | None:
+        return protocol.expected(self.game(self.holder["allies"]))
+
+    def play_until(self, done, what: str) -> None:
+        """The players' computer players move (the bot mailbox moves by itself) until ``done``."""
+
+        def step() -> None:
+            for side in ("axis", "allies"):
+                who = self.holder[side]
+                if who == "bot":
+                    continue
+                lg = LocalGame(self.ws[who], self.gid, self.homes[who])
+                if lg.game() is None:
+                    continue  # the join is on its way
+                exp = protocol.expected(turn.my_turn(lg).work)
+                if exp is not None and exp.side == side and exp.kind in ("act", "sim", "commit"):
+                    turn.bot_play(self.ws[who], self.gid, home=self.homes[who])
+            self.cycle()
+
+        wait_until(done, 120, step=step, what=what)
+
+    def in_step(self, side: str) -> bool:
+        """Both players hold the same history, and ``side`` is to make a decision of its own."""
+        a = LocalGame(self.ws[self.holder["axis"]], self.gid, self.homes[self.holder["axis"]]).game()
+        b = LocalGame(self.ws[self.holder["allies"]], self.gid, self.homes[self.holder["allies"]]).game()
+        if a is None or b is None:
+            return False
+        exp = protocol.expected(a)
+        return a.hashes == b.hashes and exp is not None and exp.side == side and exp.kind in ("act", "sim", "commit")
+
+
+def test_claims_and_a_hand_over_to_the_bot_by_mail(
+    make_player, tmp_path: Path, engine_double, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    monkeypatch.setenv("PBEM_NOW", str(T0))
+    t = Table(make_player, tmp_path)
+    allies_pub = keys.read_public_key(t.homes["allies"] / "allies.pub")
+    t.gid, _ = games.new_game(
+        t.ws["axis"],
+        "long",
+        "axis",
+        "axis",
+        allies_pub,
+        t.p["allies"].address,
+        t.homes["axis"],
+        options={"deadline": HOUR, "silence": "bot"},
+    )
+    wait_until(lambda: bool(t.ws["allies"].invitations()), 20, step=t.cycle, what="the invitation")
+    games.join(t.ws["allies"], t.ws["allies"].root / t.ws["allies"].invitation_rel(t.gid), "allies", t.homes["allies"])
+    t.play_until(lambda: t.in_step("allies") and t.game("axis").seq >= 4, "allies to decide")
+
+    # 1. The deadline passes. A claim whose state hash is not the game's (the claimant's
+    # program changed, say) travels by mail, and is refused and set aside.
+    g = t.game("axis")
+    now, exp = g.clock, protocol.expected(g)
+    assert exp is not None
+    monkeypatch.setenv("PBEM_NOW", str(now + HOUR))
+    body = {"v": 1, "type": "claim", "game": t.gid, "seq": g.seq + 1, "prev": g.hashes[-1], "side": "axis"}
+    body |= {"time": now + HOUR, "due": exp.kind, "state": bytes(32)}
+    forged = turnfile.seal(body, keys.load("axis", t.homes["axis"]).sign)
+    (t.ws["axis"].outbox / forged.name).write_bytes(forged.raw)
+    before = t.game("allies").hashes
+    wait_until(lambda: any(t.ws["allies"].root.glob(".pbem/rejected/*")), 20, step=t.cycle, what="the refusal")
+    assert f"{forged.name} from {t.p['axis'].address}: rejected" in caplog.text
+    assert "the game state differs from the claimant's" in caplog.text
+    assert t.game("allies").hashes == before
+    (t.ws["axis"].outbox / forged.name).unlink()
+
+    # 2. The genuine claims: a reminder, then the bot plays the silent allies' decision.
+    _, what = claim.claim(t.ws["axis"], t.gid, t.homes["axis"])
+    assert "reminder" in what
+    wait_until(lambda: t.game("allies").reminded, 20, step=t.cycle, what="the reminder")
+    assert protocol.expected(t.game("allies")) == exp  # still allies' decision
+    monkeypatch.setenv("PBEM_NOW", str(now + 2 * HOUR))
+    _, what = claim.claim(t.ws["axis"], t.gid, t.homes["axis"])
+    assert "the bot made allies's decision" in what, what
+    claimed = t.game("axis").seq
+    wait_until(lambda: t.game("allies").hashes[: claimed + 1] == t.game("axis").hashes[: claimed + 1], 20, step=t.cycle)
+    assert t.game("allies").last_author == "allies"  # the bot's records count as the silent side's
+
+    # 3. Axis hands its side over to the bot mailbox on a turn of its own (the bot's
+    # operator countersigns); the sealed file travels by mail to the bot, which passes it on.
+    t.play_until(lambda: t.in_step("axis"), "axis to decide")
+    bot_pub = keys.read_public_key(t.homes["bot"] / "bot.pub")
+    offer = passing.offer(t.ws["axis"], t.gid, bot_pub, tmp_path / "offer", home=t.homes["axis"])
+    _, accepted = passing.accept(t.ws["bot"], offer, "bot", home=t.homes["bot"])
+    handed = passing.seal(t.ws["axis"], t.gid, accepted, home=t.homes["axis"])
+    assert turnfile.read(handed).body["email"] == t.p["bot"].address
+    t.holder["axis"] = "bot"
+    played = t.bot.played
+    wait_until(lambda: t.bot.played > played and t.game("allies").seq > t.game("axis").seq, 30, step=t.cycle)
+    assert t.game("allies").keys["axis"] == bot_pub.raw
+    assert LocalGame(t.ws["allies"], t.gid).meta["opponent_email"] == t.p["bot"].address
+    assert f"sent {handed.name} to {t.p['bot'].address}" in caplog.text
+    assert f"sent {handed.name} to {t.p['allies'].address}" in caplog.text  # passed on by the bot
+
+    # The game goes on between allies and the bot mailbox alone.
+    t.play_until(lambda: t.bot.played >= played + 4 and t.in_step("allies"), "four decisions of the bot")
+    assert t.game("axis").seq == turnfile.read(handed).seq  # the old holder received nothing more
+    with pytest.raises(Exception, match="handed your side over"):
+        turn.bot_play(t.ws["axis"], t.gid, home=t.homes["axis"])
+
+    # 4. Every record audits clean: the opponent's and the bot's copies of the game.
+    for who in ("allies", "bot"):
+        lg = LocalGame(t.ws[who], t.gid, t.homes[who])
+        rec = tmp_path / f"record-{who}"
+        rec.mkdir()
+        for seq in range(lg.head() + 1):
+            tf = lg.history_file(seq)
+            assert tf is not None
+            (rec / tf.name).write_bytes(tf.raw)
+        (rep,) = audit.audit_dir(rec)
+        assert rep.files == lg.head() + 1 and rep.files > claimed + 4
+    assert t.game("bot").hashes == t.game("allies").hashes
