@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import claim, contact, decline, games, placement, protocol, report, status, turn, turnfile
+from pbem import branch, claim, contact, decline, games, placement, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.placement import Place
@@ -75,6 +75,9 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         statement = contact.read(path)
         if statement is not None:
             done, message = contact.accept(ws, statement, tx, home)
+            result = ImportResult(done, None, None, message)
+        elif branch.is_parent_files(path):
+            done, message = branch.keep_parent_files(ws, path, tx)
             result = ImportResult(done, None, None, message)
         else:
             tf = turnfile.read(path)

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import games, turn
+from pbem import branch, games, turn
 from pbem.store import Workspace
 
 
 def accept(workspace: Path, game_id: str, identity: str, home: Path | None) -> list[Path]:
-    """Join the game if its invitation was kept by the import (``.pbem/invitations/<game>.pbem``)."""
+    """Join the game if its invitation was kept by the import (``.pbem/invitations/<game>.pbem``);
+    a branch once its parent's files, mailed with the invitation, verify its start."""
     ws = Workspace(workspace)
     invitation = ws.root / ws.invitation_rel(game_id)
     if not invitation.is_file():
         return []
-    _, path = games.join(ws, invitation, identity, home)
+    base = branch.base_for_invitation(ws, invitation, None)
+    _, path = games.join(ws, invitation, identity, home, base=base)
     return [path]
 
 
