@@ -7,6 +7,7 @@ This class is the only one that knows where a game's files lie (the layout is in
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -212,6 +213,12 @@ class LocalGame:
         return f"{self._rel}/evidence"
 
     # -- my pending (unsent) turn --------------------------------------------------------
+    def version(self) -> bytes:
+        """What a command that works on this game outside the lock checks is unchanged before
+        it commits: the game, my pending orders and secrets, and who plays it."""
+        parts = (read_bytes(self._dir / name) for name in ("snapshot", "pending", "secrets", "meta.json"))
+        return hashlib.sha256(b"".join(b"-" if x is None else len(x).to_bytes(8, "big") + x for x in parts)).digest()
+
     def pending(self) -> PendingTurn:
         data = read_bytes(self._dir / "pending")
         return PendingTurn() if data is None else PendingTurn.from_wire(wire.unpack(data, LOCAL_LIMITS))
