@@ -139,7 +139,7 @@ def parent_files(source: Source, parent: dict[str, Any]) -> list[TurnFile]:
 def pack_parent_files(files: list[TurnFile]) -> bytes | None:
     """The parent files as one file; None when they exceed what a mailed file may hold
     (the invited player then needs the parent's record: `pbem join --parent DIR`)."""
-    data = PARENT_MAGIC + b"".join(tf.raw for tf in files)
+    data = PARENT_MAGIC + turnfile.join_files(files)
     return data if len(data) <= turnfile.MAX_FILE else None
 
 
@@ -149,15 +149,8 @@ def unpack_parent_files(data: bytes, where: str) -> dict[str, list[TurnFile]]:
     if not data.startswith(PARENT_MAGIC) or len(data) > turnfile.MAX_FILE:
         raise PbemError(f"{where}: not the parent files of a branch", "parse")
     found: dict[str, list[TurnFile]] = {}
-    at, head = len(PARENT_MAGIC), len(turnfile.MAGIC) + 4
-    while at < len(data):
-        size = head + int.from_bytes(data[at + head - 4 : at + head], "big") + turnfile.SIG_LEN
-        try:
-            tf = turnfile.parse(data[at : at + size])
-        except PbemError as exc:
-            raise PbemError(f"{where}: a file in it is damaged: {exc}", "parse") from None
+    for tf in turnfile.split_files(data[len(PARENT_MAGIC) :], where):
         found.setdefault(tf.game, []).append(tf)
-        at += size
     for gid, files in found.items():
         if [tf.seq for tf in files] != list(range(len(files))):
             raise PbemError(f"{where}: the files of game {gid} in it are not 0, 1, 2, ... in order", "parse")

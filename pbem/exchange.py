@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import branch, claim, contact, decline, games, placement, protocol, report, status, turn, turnfile
+from pbem import branch, claim, contact, decline, games, passing, placement, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.placement import Place
@@ -46,9 +46,10 @@ class GameInfo:
     opponent_email: str
     my_turn: bool
     status_line: str
-    # My hand-over file goes to the new holder's address, not to the opponent (0, "": none).
+    # A hand-over in progress: my offer and acceptance files, and my sealed hand-over
+    # (number handed_over_at), go to the other holder's address, not to the opponent.
     handed_over_at: int = 0
-    handed_over_email: str = ""
+    handover_peer: str = ""
 
 
 def import_file(workspace: Path, path: Path, home: Path | None = None) -> ImportResult:
@@ -79,6 +80,12 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         elif branch.is_parent_files(path):
             done, message = branch.keep_parent_files(ws, path, tx)
             result = ImportResult(done, None, None, message)
+        elif (magic := passing.is_mailed(path)) == passing.OFFER_MAGIC:
+            gid, done, message = passing.keep_offer(ws, path, tx)
+            result = ImportResult(done, gid, None, message)
+        elif magic == passing.ACCEPT_MAGIC:
+            gid, message = passing.seal_received(ws, path, home)
+            result = ImportResult("applied", gid, None, message)
         else:
             tf = turnfile.read(path)
             result = receive(ws, tf, tx, home)
@@ -227,6 +234,8 @@ def _follow_handover(lg: LocalGame, tf: TurnFile, tx: Transaction) -> None:
             lg.meta["opponent_email"] = tf.body["email"]
             lg.stage_meta(tx)
     elif tf.body["key"] == lg.identity().public.raw:
+        lg.meta.pop("handover_pending", None)
+        lg.stage_meta(tx)
         lg.stage_outbox(tx, tf)
 
 
@@ -292,10 +301,10 @@ def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameIn
             lg.me,
             lg.meta.get("my_email", ""),
             lg.meta.get("opponent_email", ""),
-            exp is not None and exp.side == lg.me,
+            exp is not None and exp.side == lg.me and not lg.meta.get("handover_pending"),
             line,
             lg.meta.get("handed_over_at", 0),
-            lg.meta.get("handed_over_email", ""),
+            lg.meta.get("handover_peer", ""),
         )
 
 

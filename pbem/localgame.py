@@ -100,6 +100,10 @@ class LocalGame:
         handed = self.meta.get("handed_over_to")
         if handed:
             raise PbemError(f"game {self.gid}: you handed your side over to the key {handed}; it plays it now", "turn")
+        if self.meta.get("handover_pending"):
+            raise PbemError(
+                f"game {self.gid}: the side is yours once the old holder's sealed hand-over arrives", "turn"
+            )
 
     def identity(self) -> keys.Identity:
         if self._ident is None:

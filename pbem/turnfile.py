@@ -150,6 +150,24 @@ def parse(data: bytes) -> TurnFile:
     return TurnFile(body, body_bytes, data[start + n :], data, validate(body))
 
 
+def join_files(files: list[TurnFile]) -> bytes:
+    """Whole turn files one after the other: each is delimited by its own length field."""
+    return b"".join(tf.raw for tf in files)
+
+
+def split_files(data: bytes, where: str) -> list[TurnFile]:
+    """The turn files :func:`join_files` put together (each parsed, none authenticated)."""
+    files, at, head = [], 0, len(MAGIC) + 4
+    while at < len(data):
+        size = head + int.from_bytes(data[at + head - 4 : at + head], "big") + SIG_LEN
+        try:
+            files.append(parse(data[at : at + size]))
+        except PbemError as exc:
+            raise PbemError(f"{where}: a file in it is damaged: {exc}", "parse") from None
+        at += size
+    return files
+
+
 def read(path: Path) -> TurnFile:
     """Read and parse a file, turning every I/O problem into one line."""
     try:

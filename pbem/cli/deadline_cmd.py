@@ -65,12 +65,24 @@ def claim(
 def offer(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     to: Annotated[Path, typer.Option("--to", help="The new holder's public key file")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the offer and the game's files to")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Directory to write the offer and the game's files to (default: by mail)"),
+    ] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Offer your side to another key: writes the offer and the game's files for the new holder."""
+    """Offer your side to another key: writes the offer and the game's files for the new holder,
+    into a directory, or into outbox/ for the address of the key (a bot mailbox accepts at once)."""
     ws = workspace(ws_path)
-    path = passing.offer(ws, ws.resolve_game(game), keys.read_public_key(to), out)
+    gid, key = ws.resolve_game(game), keys.read_public_key(to)
+    if out is None:
+        path = passing.offer_by_mail(ws, gid, key)
+        typer.echo(
+            f"offer written to {path.relative_to(ws.root)} for {key.email}; "
+            "its acceptance, when it comes back by mail, seals the hand-over"
+        )
+        return
+    path = passing.offer(ws, gid, key, out)
     typer.echo(f"offer written to {path}; give the directory to the new holder (`pbem handover accept`)")
 
 

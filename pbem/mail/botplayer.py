@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import branch, games, turn
+from pbem import branch, games, passing, turn
 from pbem.store import Workspace
 
 
 def accept(workspace: Path, game_id: str, identity: str, home: Path | None) -> list[Path]:
-    """Join the game if its invitation was kept by the import (``.pbem/invitations/<game>.pbem``);
-    a branch once its parent's files, mailed with the invitation, verify its start."""
+    """Join the game if its invitation was kept by the import (``.pbem/invitations/<game>.pbem``),
+    a branch once its parent's files, mailed with the invitation, verify its start; or take
+    a side offered by mail (the acceptance goes back to the old holder, who seals)."""
     ws = Workspace(workspace)
     invitation = ws.root / ws.invitation_rel(game_id)
     if not invitation.is_file():
-        return []
+        offered = passing.kept_offer(ws, game_id)
+        return [] if offered is None else [passing.accept(ws, offered, identity, home, mail=True)[1]]
     base = branch.base_for_invitation(ws, invitation, None)
     _, path = games.join(ws, invitation, identity, home, base=base)
     return [path]

@@ -153,9 +153,11 @@ class Outbox:
         try:
             info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
             given = str(info.opponent_email or "")
-            # My hand-over goes to the new holder, who passes it on (optional in a game layer).
-            if turn.seq == getattr(info, "handed_over_at", 0) and getattr(info, "handed_over_email", ""):
-                given = str(info.handed_over_email)
+            # A hand-over's files go to the other holder, who passes the sealed one on to
+            # the opponent (optional in a game layer).
+            handing = turn.side in ("offer", "accept") or turn.seq == getattr(info, "handed_over_at", 0)
+            if handing and getattr(info, "handover_peer", ""):
+                given = str(info.handover_peer)
         except Exception as err:
             self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
             return None

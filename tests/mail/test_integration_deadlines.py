@@ -73,14 +73,19 @@ def test_claims_and_a_hand_over_to_the_bot_by_mail(
     wait_until(lambda: t.game("allies").hashes[: claimed + 1] == t.game("axis").hashes[: claimed + 1], 20, step=t.cycle)
     assert t.game("allies").last_author == "allies"  # the bot's records count as the silent side's
 
-    # 3. Axis hands its side over to the bot mailbox on a turn of its own (the bot's
-    # operator countersigns); the sealed file travels by mail to the bot, which passes it on.
+    # 3. Axis hands its side over to the bot mailbox on a turn of its own, by mail: the offer
+    # and the game's files go to the bot, which verifies them and countersigns; the
+    # acceptance comes back and axis's import seals the hand-over, which goes to the bot,
+    # which passes it on to allies with its first decision.
     t.play_until(lambda: t.in_step("axis"), "axis to decide")
     bot_pub = keys.read_public_key(t.homes["bot"] / "bot.pub")
-    offer = passing.offer(t.ws["axis"], t.gid, bot_pub, tmp_path / "offer", home=t.homes["axis"])
-    _, accepted = passing.accept(t.ws["bot"], offer, "bot", home=t.homes["bot"])
-    handed = passing.seal(t.ws["axis"], t.gid, accepted, home=t.homes["axis"])
+    offer = passing.offer_by_mail(t.ws["axis"], t.gid, bot_pub, home=t.homes["axis"])
+    at = t.game("axis").seq + 1
+    handed = t.ws["axis"].outbox / turnfile.filename(t.gid, at, "axis")
+    wait_until(handed.exists, 30, step=t.cycle, what="the acceptance and the seal")
     assert turnfile.read(handed).body["email"] == t.p["bot"].address
+    assert f"sent {offer.name} to {t.p['bot'].address}" in caplog.text
+    assert f"sent {t.gid}-{at:05d}-accept.pbem to {t.p['axis'].address}" in caplog.text
     t.holder["axis"] = "bot"
     played = t.bot.played
     wait_until(lambda: t.bot.played > played and t.game("allies").seq > t.game("axis").seq, 30, step=t.cycle)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, claim, engine_link, exchange, keys, passing, status, terms, turn, turnfile, wire
+from pbem import audit, claim, engine_link, exchange, handover, keys, passing, status, terms, turn, turnfile, wire
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -227,3 +227,44 @@ def test_new_terms_change_the_silence_rule_only_with_both_signatures(
     assert rep.over and "allies forfeited" in rep.result
     run = cli([*agree, "--on-silence", "later", "-o", str(tmp_path / "d")], duo.allies.home)
     assert run.returncode != 0 and run.stderr.strip().endswith("--on-silence must be one of bot, forfeit"), run.stderr
+
+
+def test_a_hand_over_by_mail_is_sealed_only_for_the_key_offered_and_played_only_once_sealed(
+    tmp_path: Path,
+) -> None:
+    duo = make_duo(tmp_path)
+    new_home, ws = tmp_path / "home-new", Workspace(tmp_path / "ws-new")
+    keys.keygen("newcomer", "new@example.org", directory=new_home)
+    pub = keys.read_public_key(new_home / "newcomer.pub")
+    old = duo.allies
+    offer = passing.offer_by_mail(old.ws, duo.gid, pub, home=old.home)
+    res = exchange.import_file(ws.root, offer, home=new_home)
+    assert res.status == "stored" and res.game_id == duo.gid, res.message
+    kept = passing.kept_offer(ws, duo.gid)
+    assert kept is not None
+    _, acceptance = passing.accept(ws, kept, "newcomer", home=new_home, mail=True)
+    assert acceptance.parent == ws.outbox
+    # Countersigned, but not sealed yet: the newcomer may not play the side.
+    assert not exchange.game_info(ws.root, duo.gid, home=new_home).my_turn
+    with pytest.raises(PbemError, match="sealed hand-over arrives"):
+        turn.bot_play(ws, duo.gid, home=new_home)
+    # An acceptance by a key the side was not offered to is refused.
+    intruder = keys.keygen("intruder", "x@example.org", directory=new_home)
+    offered = wire.unpack((kept / passing.OFFER).read_bytes()) | {"key": intruder.public.raw}
+    forged = handover.accept(offered, bytes(32), 16, keys.load("intruder", new_home).sign)
+    bad = tmp_path / acceptance.name
+    bad.write_bytes(passing.ACCEPT_MAGIC + wire.pack(forged))
+    res = exchange.import_file(old.ws.root, bad, home=old.home)
+    assert res.status == "rejected" and res.code == "handover", res.message
+    # The genuine acceptance: the old holder's import seals; the sealed file makes the
+    # newcomer the holder, who passes it on and plays.
+    res = exchange.import_file(old.ws.root, acceptance, home=old.home)
+    assert res.status == "applied" and "sealed" in res.message, res.message
+    handed = old.ws.outbox / turnfile.filename(duo.gid, duo.game("allies").seq, "allies")
+    assert exchange.game_info(old.ws.root, duo.gid, home=old.home).handover_peer == "new@example.org"
+    res = exchange.import_file(ws.root, handed, home=new_home)
+    assert res.status == "applied", res.message
+    assert (ws.outbox / handed.name).exists() and exchange.game_info(ws.root, duo.gid, home=new_home).my_turn
+    turn.bot_play(ws, duo.gid, home=new_home)
+    assert exchange.import_file(duo.axis.ws.root, handed, home=duo.axis.home).status == "applied"
+    assert LocalGame(duo.axis.ws, duo.gid, duo.axis.home).meta["opponent_email"] == "new@example.org"
