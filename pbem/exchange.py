@@ -230,9 +230,11 @@ def _follow_handover(lg: LocalGame, tf: TurnFile, tx: Transaction) -> None:
     if tf.type != "handover":
         return
     if tf.side != lg.me:
+        # The new holder's contact statements count from its own first one.
+        lg.meta.pop(contact.SEEN, None)
         if "email" in tf.body:
             lg.meta["opponent_email"] = tf.body["email"]
-            lg.stage_meta(tx)
+        lg.stage_meta(tx)
     elif tf.body["key"] == lg.identity().public.raw:
         lg.meta.pop("handover_pending", None)
         lg.stage_meta(tx)

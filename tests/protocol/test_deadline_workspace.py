@@ -6,7 +6,21 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, claim, engine_link, exchange, handover, keys, passing, status, terms, turn, turnfile, wire
+from pbem import (
+    audit,
+    claim,
+    contact,
+    engine_link,
+    exchange,
+    handover,
+    keys,
+    passing,
+    status,
+    terms,
+    turn,
+    turnfile,
+    wire,
+)
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -268,3 +282,34 @@ def test_a_hand_over_by_mail_is_sealed_only_for_the_key_offered_and_played_only_
     turn.bot_play(ws, duo.gid, home=new_home)
     assert exchange.import_file(duo.axis.ws.root, handed, home=duo.axis.home).status == "applied"
     assert LocalGame(duo.axis.ws, duo.gid, duo.axis.home).meta["opponent_email"] == "new@example.org"
+
+
+def test_after_a_hand_over_only_the_new_holders_contact_statements_count(tmp_path: Path) -> None:
+    duo = make_duo(tmp_path)
+    new_home, ws = tmp_path / "home-new", Workspace(tmp_path / "ws-new")
+    keys.keygen("newcomer", "new@example.org", directory=new_home)
+    old = duo.allies
+    contact.set_email("allies-p", "old-2@example.org", old.home)
+    before = contact.set_email("allies-p", "old-3@example.org", old.home)
+    path = tmp_path / "statement.pbem"
+    path.write_bytes(before.raw)
+    assert exchange.import_file(duo.axis.ws.root, path, home=duo.axis.home).status == "applied"  # counter 2 seen
+    offer_dir = tmp_path / "offer"
+    passing.offer(old.ws, duo.gid, keys.read_public_key(new_home / "newcomer.pub"), offer_dir, home=old.home)
+    gid, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
+    sealed = passing.seal(old.ws, gid, accepted, home=old.home)
+    assert exchange.import_file(duo.axis.ws.root, sealed, home=duo.axis.home).status == "applied"
+    axis_meta = lambda: LocalGame(duo.axis.ws, gid, duo.axis.home).meta  # noqa: E731
+    assert axis_meta()["opponent_email"] == "new@example.org"
+    # The old key no longer redirects the game's mail; the new holder's first statement does.
+    stale = contact.set_email("allies-p", "old-4@example.org", old.home)
+    assert contact.publish(old.ws, "allies-p", stale) == []  # a side handed over is not announced
+    path.write_bytes(stale.raw)
+    res = exchange.import_file(duo.axis.ws.root, path, home=duo.axis.home)
+    assert res.status == "rejected" and res.code == "contact", res.message
+    fresh = contact.set_email("newcomer", "new-2@example.org", new_home)
+    assert fresh.counter == 1
+    path.write_bytes(fresh.raw)
+    res = exchange.import_file(duo.axis.ws.root, path, home=duo.axis.home)
+    assert res.status == "applied", res.message
+    assert axis_meta()["opponent_email"] == "new-2@example.org"
