@@ -262,6 +262,7 @@ def test_a_hand_over_by_mail_is_sealed_only_for_the_key_offered_and_played_only_
     assert not exchange.game_info(ws.root, duo.gid, home=new_home).my_turn
     with pytest.raises(PbemError, match="sealed hand-over arrives"):
         turn.bot_play(ws, duo.gid, home=new_home)
+    assert status.lines(ws, duo.gid)[0].endswith("it is yours once the old holder's sealed hand-over arrives")
     # An acceptance by a key the side was not offered to is refused.
     intruder = keys.keygen("intruder", "x@example.org", directory=new_home)
     offered = wire.unpack((kept / passing.OFFER).read_bytes()) | {"key": intruder.public.raw}
@@ -279,6 +280,8 @@ def test_a_hand_over_by_mail_is_sealed_only_for_the_key_offered_and_played_only_
     res = exchange.import_file(ws.root, handed, home=new_home)
     assert res.status == "applied", res.message
     assert (ws.outbox / handed.name).exists() and exchange.game_info(ws.root, duo.gid, home=new_home).my_turn
+    assert "your move" in status.lines(ws, duo.gid)[0]
+    assert "you handed your side over to the key" in status.lines(old.ws, duo.gid)[0]
     turn.bot_play(ws, duo.gid, home=new_home)
     assert exchange.import_file(duo.axis.ws.root, handed, home=duo.axis.home).status == "applied"
     assert LocalGame(duo.axis.ws, duo.gid, duo.axis.home).meta["opponent_email"] == "new@example.org"
