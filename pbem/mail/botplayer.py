@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import branch, games, passing, turn
+from pbem import branch, claim, games, passing, turn
+from pbem.errors import PbemError
 from pbem.store import Workspace
 
 
@@ -25,3 +26,16 @@ def accept(workspace: Path, game_id: str, identity: str, home: Path | None) -> l
 def play(workspace: Path, game_id: str, home: Path | None) -> list[Path]:
     """Make every pending decision of the bot's side and seal it into outbox/."""
     return [turn.bot_play(Workspace(workspace), game_id, home)]
+
+
+def claim_overdue(workspace: Path, home: Path | None) -> list[tuple[str, Path | None, str]]:
+    """Claim every missed deadline of the bot's opponents (a reminder first, then the game's
+    silence rule): (game, claim file, what it did), or (game, None, why not) for each."""
+    ws = Workspace(workspace)
+    done: list[tuple[str, Path | None, str]] = []
+    for gid in claim.overdue(ws, home):
+        try:
+            done.append((gid, *claim.claim(ws, gid, home)))
+        except PbemError as err:  # the opponent's file arrived meanwhile, say
+            done.append((gid, None, str(err)))
+    return done

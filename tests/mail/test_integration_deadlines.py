@@ -100,6 +100,21 @@ def test_claims_and_a_hand_over_to_the_bot_by_mail(
     with pytest.raises(Exception, match="handed your side over"):
         turn.bot_play(t.ws["axis"], t.gid, home=t.homes["axis"])
 
+    # Allies fall silent: the bot mailbox claims by itself, a reminder, then the final claim.
+    t.bot.claim_every = 0.0  # it looks every few minutes; here at every cycle
+    g = t.game("allies")
+    silent_at, waited = g.seq, protocol.expected(g)
+    monkeypatch.setenv("PBEM_NOW", str(g.clock + HOUR))
+    wait_until(lambda: t.game("allies").reminded, 20, step=t.cycle, what="the bot's reminder")
+    assert protocol.expected(t.game("allies")) == waited
+    monkeypatch.setenv("PBEM_NOW", str(g.clock + 2 * HOUR))
+    wait_until(lambda: t.game("allies").seq >= silent_at + 2 and not t.game("allies").reminded, 20, step=t.cycle)
+    lg = LocalGame(t.ws["allies"], t.gid, t.homes["allies"])
+    claims = [lg.history_file(s) for s in (silent_at + 1, silent_at + 2)]
+    assert all(c is not None and c.type == "claim" and c.side == "axis" for c in claims)
+    assert caplog.text.count(f"bot: claimed game {t.gid}") == 2
+    wait_until(lambda: t.game("bot").hashes == t.game("allies").hashes, 20, step=t.cycle, what="both to agree")
+
     # 4. Every record audits clean: the opponent's and the bot's copies of the game.
     for who in ("allies", "bot"):
         lg = LocalGame(t.ws[who], t.gid, t.homes[who])

@@ -316,3 +316,17 @@ def test_after_a_hand_over_only_the_new_holders_contact_statements_count(tmp_pat
     res = exchange.import_file(duo.axis.ws.root, path, home=duo.axis.home)
     assert res.status == "applied", res.message
     assert axis_meta()["opponent_email"] == "new-2@example.org"
+
+
+def test_overdue_lists_the_games_whose_opponent_missed_the_deadline(
+    timed: Duo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    duo = timed
+    untimed = make_duo(tmp_path / "untimed")
+    assert duo.to_move() == "allies"
+    assert claim.overdue(duo.axis.ws) == claim.overdue(duo.allies.ws) == []
+    _at(monkeypatch, T0 + HOUR)
+    assert claim.overdue(duo.axis.ws) == [duo.gid]  # axis waits for allies
+    assert claim.overdue(duo.allies.ws) == []  # allies are the ones to decide
+    _at(monkeypatch, T0 + 999 * HOUR)
+    assert claim.overdue(untimed.axis.ws) == claim.overdue(untimed.allies.ws) == []
