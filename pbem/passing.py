@@ -84,6 +84,9 @@ def keep_offer(ws: Workspace, path: Path, tx: Transaction) -> tuple[str | None, 
     if LocalGame.has_game(ws, gid):
         return gid, "duplicate", f"{path.name}: game {gid} is already here"
     rel = offer_rel(gid)
+    kept = ws.root / rel / FILES
+    for stale in kept.glob("*.pbem") if kept.is_dir() else ():  # an earlier offer's files
+        tx.delete(f"{rel}/{FILES}/{stale.name}")
     tx.put(f"{rel}/{OFFER}", wire.pack(body))
     tx.put(f"{rel}/{FROM}", keys.check_email(sender).encode())
     for tf in files:

@@ -252,6 +252,13 @@ def test_a_hand_over_by_mail_is_sealed_only_for_the_key_offered_and_played_only_
     pub = keys.read_public_key(new_home / "newcomer.pub")
     old = duo.allies
     offer = passing.offer_by_mail(old.ws, duo.gid, pub, home=old.home)
+    # An earlier offer kept with a file more: the new one replaces it whole.
+    other = make_duo(tmp_path / "other")
+    extra = LocalGame(other.axis.ws, other.gid, other.axis.home).history_file(0)
+    assert extra is not None
+    earlier = tmp_path / offer.name
+    earlier.write_bytes(offer.read_bytes() + extra.raw)
+    assert exchange.import_file(ws.root, earlier, home=new_home).status == "stored"
     res = exchange.import_file(ws.root, offer, home=new_home)
     assert res.status == "stored" and res.game_id == duo.gid, res.message
     kept = passing.kept_offer(ws, duo.gid)
