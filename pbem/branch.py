@@ -10,6 +10,12 @@ dice chains (new game id, new secrets), like any game.
 A position may be branched from when the game goes on there and no commitment or roll
 is half done: a hidden list sealed in the parent, or a roll with one value revealed,
 could not be carried into a game with other dice and other salts.
+
+The invited player may not hold the parent (a bot, or a friend branching someone
+else's game): the invitation therefore travels with the *parent files*, one file
+``<branch>-00000-parent.pbem`` holding the parent's files 0 to N (and its own parent's,
+for a branch of a branch) as they were signed, which the receiver keeps next to the
+invitation (:func:`keep_parent_files`) and verifies like a record folder when it joins.
 """
 
 from __future__ import annotations
@@ -21,8 +27,12 @@ from typing import Any
 from pbem import engine_link, games, keys, protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.store import STORE_DIR, Transaction, Workspace, read_bytes
 from pbem.turnfile import TurnFile, other
+
+#: The parent files' framing: this line, then whole turn files one after the other.
+PARENT_MAGIC = b"pbem parent files 1\n"
+PARENT_SUFFIX = "-00000-parent.pbem"
 
 #: A game's accepted files from its genesis on, by game id (None: not available here).
 Source = Callable[[str], list[TurnFile] | None]
@@ -99,12 +109,82 @@ def verified_base(source: Source, parent: dict[str, Any]) -> bytes:
 
 def base_for_invitation(ws: Workspace, path: Path, parent_folder: dict[str, list[TurnFile]] | None) -> bytes | None:
     """The verified starting position of the branch invitation at ``path`` (None for an
-    invitation to a new game): from the record folder given, else from this workspace."""
+    invitation to a new game): from the record folder given, else from this workspace's
+    games, else from the parent files that came with the invitation."""
     g = protocol.Genesis(turnfile.read(path).body)
     if g.parent is None:
         return None
-    source = folder_source(parent_folder) if parent_folder is not None else store_source(ws)
-    return verified_base(source, g.parent)
+    if parent_folder is not None:
+        return verified_base(folder_source(parent_folder), g.parent)
+    kept = kept_parent_files(ws, g.game)
+    if kept is None or store_source(ws)(g.parent["game"]) is not None:
+        return verified_base(store_source(ws), g.parent)
+    return verified_base(folder_source(kept), g.parent)
+
+
+# -- the parent files that travel with a branch's invitation ------------------------------
+
+
+def parent_files(source: Source, parent: dict[str, Any]) -> list[TurnFile]:
+    """What a receiver needs to verify a branch's start: the parent's files 0 to ``seq``,
+    after its own parent's, for a branch of a branch."""
+    files = source(parent["game"])
+    if files is None or len(files) <= parent["seq"]:
+        raise PbemError(f"game {parent['game']}: its files 0 to {parent['seq']} are not all here", "branch")
+    g = protocol.Genesis(files[0].body)
+    before = [] if g.parent is None else parent_files(source, g.parent)
+    return before + files[: parent["seq"] + 1]
+
+
+def pack_parent_files(files: list[TurnFile]) -> bytes | None:
+    """The parent files as one file; None when they exceed what a mailed file may hold
+    (the invited player then needs the parent's record: `pbem join --parent DIR`)."""
+    data = PARENT_MAGIC + turnfile.join_files(files)
+    return data if len(data) <= turnfile.MAX_FILE else None
+
+
+def unpack_parent_files(data: bytes, where: str) -> dict[str, list[TurnFile]]:
+    """The parent files' turn files by game id (framing and fields checked; signatures and
+    history are checked when the branch is joined, as for a record folder)."""
+    if not data.startswith(PARENT_MAGIC) or len(data) > turnfile.MAX_FILE:
+        raise PbemError(f"{where}: not the parent files of a branch", "parse")
+    found: dict[str, list[TurnFile]] = {}
+    for tf in turnfile.split_files(data[len(PARENT_MAGIC) :], where):
+        found.setdefault(tf.game, []).append(tf)
+    for gid, files in found.items():
+        if [tf.seq for tf in files] != list(range(len(files))):
+            raise PbemError(f"{where}: the files of game {gid} in it are not 0, 1, 2, ... in order", "parse")
+    return found
+
+
+def parent_rel(gid: str) -> str:
+    return f"{STORE_DIR}/parents/{gid}.pbem"
+
+
+def is_parent_files(path: Path) -> bool:
+    data = read_bytes(path, len(PARENT_MAGIC))
+    return data == PARENT_MAGIC
+
+
+def keep_parent_files(ws: Workspace, path: Path, tx: Transaction) -> tuple[str, str]:
+    """Keep received parent files next to the invitations, for the branch the file name
+    names (``<branch>-00000-parent.pbem``); returns (status, message) as an import does."""
+    gid = path.name.removesuffix(PARENT_SUFFIX)
+    if not path.name.endswith(PARENT_SUFFIX) or not turnfile.GID_RE.match(gid):
+        raise PbemError(f"{path.name}: parent files are named <branch game>{PARENT_SUFFIX}", "parse")
+    data = read_bytes(path, turnfile.MAX_FILE + 1) or b""
+    found = unpack_parent_files(data, path.name)
+    rel = parent_rel(gid)
+    if read_bytes(ws.root / rel) == data:
+        return "duplicate", f"{path.name}: the parent files of branch {gid} are already kept"
+    tx.put(rel, data)
+    games_in = ", ".join(f"game {g} files 0 to {len(fs) - 1}" for g, fs in found.items())
+    return "stored", f"kept the parent files of branch {gid} ({games_in}) for its invitation"
+
+
+def kept_parent_files(ws: Workspace, gid: str) -> dict[str, list[TurnFile]] | None:
+    data = read_bytes(ws.root / parent_rel(gid), turnfile.MAX_FILE + 1)
+    return None if data is None else unpack_parent_files(data, f"the parent files of branch {gid}")
 
 
 def new_branch(
@@ -117,9 +197,11 @@ def new_branch(
     opponent: keys.PublicKey | None = None,
     home: Path | None = None,
     gid: str | None = None,
+    carry_parent: bool = True,
 ) -> tuple[str, Path]:
-    """Write the invitation to a branch of ``parent_gid`` after file ``at`` into outbox/:
-    by default between the parent's two players, each on its side there."""
+    """Write the invitation to a branch of ``parent_gid`` after file ``at`` into outbox/,
+    with the parent files (``carry_parent``): by default between the parent's two players,
+    each on its side there."""
     api = engine_link.api()
     fits: list[int] = []
     game = replay(source, parent_gid, at, fits)
@@ -141,6 +223,7 @@ def new_branch(
             raise PbemError("you did not play that game: name your opponent's public key file (--opponent)", "usage")
         opponent = keys.PublicKey(pg.body["names"][theirs], pg.body["emails"][theirs], pg.key(theirs))
     parent = {"game": parent_gid, "seq": at, "file": game.hashes[at], "state": api.state_hash(game.state)}
+    carried = pack_parent_files(parent_files(source, parent)) if carry_parent else None
     return games.new_game(
         ws,
         pg.body["scenario"],
@@ -151,4 +234,5 @@ def new_branch(
         gid=gid,
         parent=parent,
         base=api.serialize(game.state),
+        parent_files=carried,
     )

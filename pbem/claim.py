@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import advance, deadlines, history, protocol, report, turn
+from pbem import advance, clock, deadlines, history, protocol, report, turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.protocol import Game
@@ -37,6 +37,24 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
         turn.answer(lg, game, tx)  # stages the snapshot, the overview and what I owe at once after the bot's play
         ws.commit(tx)
     return path, what
+
+
+def overdue(ws: Workspace, home: Path | None = None) -> list[str]:
+    """The games of ``ws`` in which my opponent's deadline has passed: mine to claim.
+    Games without a deadline are told from their genesis, without loading their state."""
+    now, found = clock.now(), []
+    for gid in ws.games():
+        with ws.locked():  # one game at a time: the workspace's other work goes on between
+            lg = LocalGame(ws, gid, home)
+            if lg.meta.get("handed_over_to") or lg.meta.get("handover_pending"):
+                continue
+            if clock.terms(lg.genesis().body["options"]) is None:
+                continue
+            game = lg.game()
+            exp = None if game is None else protocol.expected(game)
+            if game is not None and exp is not None and exp.side != lg.me and now >= deadlines.due_at(game):
+                found.append(gid)
+    return found
 
 
 def overtake(lg: LocalGame, file: protocol.Authentic, tx: Transaction) -> Game:

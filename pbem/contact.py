@@ -132,8 +132,8 @@ def publish(ws: Workspace, name: str, statement: Statement) -> list[str]:
         games = []
         for gid in ws.games():
             lg = LocalGame(ws, gid)
-            if lg.meta.get("me") != name:
-                continue
+            if lg.meta.get("me") != name or lg.meta.get("handed_over_to"):
+                continue  # a side handed over is another key's: its mail goes where it says
             games.append(gid)
             lg.meta = dict(lg.meta, my_email=statement.email)
             lg.stage_meta(tx)
@@ -153,7 +153,10 @@ def accept(ws: Workspace, data: bytes, tx: Transaction, home: Path | None = None
     for gid in ws.games():
         lg = LocalGame(ws, gid, home)
         opponent = "allies" if lg.me == "axis" else "axis"
-        if lg.genesis().body["keys"][opponent] != st.key:
+        game = lg.game()
+        # The key in force: after a hand-over the new holder's, never the old one's.
+        in_force = game.keys[opponent] if game is not None else lg.genesis().body["keys"][opponent]
+        if in_force != st.key:
             continue
         known += 1
         seen = int(lg.meta.get(SEEN, 0))

@@ -61,7 +61,7 @@ def apply_claim(game: Game, file: Authentic) -> None:
         )
     final = game.reminded
     if final:
-        _silence(game, terms.silence, exp, tf.seq, tf.name)
+        _silence(game, game.silence or terms.silence, exp, tf.seq, tf.name)
     api = engine_link.api()
     if api.state_hash(game.state) != tf.body["state"]:
         raise PbemError(f"{tf.name}: after the claim the game state differs from the claimant's", "state")
@@ -126,9 +126,10 @@ def _bot_plays(game: Game, silent: str, kind: str, seq: int, name: str) -> None:
 # -- a new deadline, signed by both ----------------------------------------------------
 
 
-def terms_message(game: str, seq: int, prev: bytes, deadline: int) -> bytes:
-    """What the consenting side signs: the new deadline at one position of one game."""
-    return D_TERMS + wire.pack([game, seq, prev, deadline])
+def terms_message(game: str, seq: int, prev: bytes, deadline: int, silence: str = "") -> bytes:
+    """What the consenting side signs: the new deadline, and the new silence rule when the
+    terms set one, at one position of one game (without a rule: the bytes of old)."""
+    return D_TERMS + wire.pack([game, seq, prev, deadline, *([silence] if silence else [])])
 
 
 def apply_terms(game: Game, file: Authentic) -> None:
@@ -140,10 +141,11 @@ def apply_terms(game: Game, file: Authentic) -> None:
         raise endings.over(tf.name, protocol.outcome(game))
     b = tf.body
     if not PublicKey("x", "", game.keys[other(tf.side)]).verify(
-        b["consent"], terms_message(b["game"], b["seq"], b["prev"], b["deadline"])
+        b["consent"], terms_message(b["game"], b["seq"], b["prev"], b["deadline"], b.get("silence", ""))
     ):
-        raise PbemError(f"{tf.name}: the new deadline is not signed by the {other(tf.side)} player", "signature")
+        raise PbemError(f"{tf.name}: the new terms are not signed by the {other(tf.side)} player", "signature")
     game.deadline = b["deadline"]
+    game.silence = b.get("silence", game.silence)
     protocol.append(game, tf)
     game.reminded = False
 
@@ -164,7 +166,7 @@ def seal_claim(game: Game, side: str, sign: Any) -> TurnFile:
     trial = game.clone()  # the state the claim seals is what applying it does
     terms = clock.terms(game.genesis.body["options"])
     if trial.reminded and terms is not None:
-        _silence(trial, terms.silence, exp, seq, "my claim")
+        _silence(trial, trial.silence or terms.silence, exp, seq, "my claim")
     body = {"v": turnfile.VERSION, "type": "claim", "game": game.gid, "seq": seq, "prev": game.hashes[-1]}
     body |= {"side": side, "time": t, "due": exp.kind, "state": engine_link.api().state_hash(trial.state)}
     tf = turnfile.seal(body, sign)

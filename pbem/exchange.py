@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import claim, contact, decline, games, placement, protocol, report, status, turn, turnfile
+from pbem import branch, claim, contact, decline, games, passing, placement, protocol, report, status, turn, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.placement import Place
@@ -46,6 +46,10 @@ class GameInfo:
     opponent_email: str
     my_turn: bool
     status_line: str
+    # A hand-over in progress: my offer and acceptance files, and my sealed hand-over
+    # (number handed_over_at), go to the other holder's address, not to the opponent.
+    handed_over_at: int = 0
+    handover_peer: str = ""
 
 
 def import_file(workspace: Path, path: Path, home: Path | None = None) -> ImportResult:
@@ -73,6 +77,15 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         if statement is not None:
             done, message = contact.accept(ws, statement, tx, home)
             result = ImportResult(done, None, None, message)
+        elif branch.is_parent_files(path):
+            done, message = branch.keep_parent_files(ws, path, tx)
+            result = ImportResult(done, None, None, message)
+        elif (magic := passing.is_mailed(path)) == passing.OFFER_MAGIC:
+            gid, done, message = passing.keep_offer(ws, path, tx)
+            result = ImportResult(done, gid, None, message)
+        elif magic == passing.ACCEPT_MAGIC:
+            gid, message = passing.seal_received(ws, path, home)
+            result = ImportResult("applied", gid, None, message)
         else:
             tf = turnfile.read(path)
             result = receive(ws, tf, tx, home)
@@ -133,6 +146,7 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     else:
         game = _reexecuted(game, file, reports)
     lg.stage_history(tx, tf)
+    _follow_handover(lg, tf, tx)
     game, notes = _catch_up(lg, genesis, game, tx, tf, reports)
     before_answer = game.to_bytes()
     replies = turn.answer(lg, game, tx)
@@ -204,8 +218,27 @@ def _catch_up(
             continue
         applied[wf.seq] = wf
         lg.stage_history(tx, wf)
+        _follow_handover(lg, wf, tx)
         notes.append(f"then file {wf.seq}")
     return game, notes
+
+
+def _follow_handover(lg: LocalGame, tf: TurnFile, tx: Transaction) -> None:
+    """Mail follows a side to its new holder.  The opponent's files go to the address the
+    hand-over names; the new holder, to whom the old one mails the hand-over, passes it on to
+    the opponent (with its first decision, which is due next)."""
+    if tf.type != "handover":
+        return
+    if tf.side != lg.me:
+        # The new holder's contact statements count from its own first one.
+        lg.meta.pop(contact.SEEN, None)
+        if "email" in tf.body:
+            lg.meta["opponent_email"] = tf.body["email"]
+        lg.stage_meta(tx)
+    elif tf.body["key"] == lg.identity().public.raw:
+        lg.meta.pop("handover_pending", None)
+        lg.stage_meta(tx)
+        lg.stage_outbox(tx, tf)
 
 
 def _taken(lg: LocalGame, file: protocol.Authentic, existing: TurnFile | None, tx: Transaction) -> ImportResult:
@@ -270,8 +303,10 @@ def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameIn
             lg.me,
             lg.meta.get("my_email", ""),
             lg.meta.get("opponent_email", ""),
-            exp is not None and exp.side == lg.me,
+            exp is not None and exp.side == lg.me and not lg.meta.get("handover_pending"),
             line,
+            lg.meta.get("handed_over_at", 0),
+            lg.meta.get("handover_peer", ""),
         )
 
 

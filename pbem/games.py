@@ -28,9 +28,11 @@ def new_game(
     chain_length: int = dice.DEFAULT_LENGTH,
     parent: dict[str, Any] | None = None,
     base: bytes | None = None,
+    parent_files: bytes | None = None,
 ) -> tuple[str, Path]:
     """Write the genesis file (the invitation) into outbox/; returns (game id, path).
-    A branch (pbem/branch.py) names its ``parent`` and keeps its verified starting state ``base``."""
+    A branch (pbem/branch.py) names its ``parent``, keeps its verified starting state
+    ``base`` and sends the ``parent_files`` with the invitation."""
     api = engine_link.api()
     if side not in SIDES:
         raise PbemError(f"side must be 'axis' or 'allies', not '{side[:20]}'", "usage")
@@ -73,6 +75,8 @@ def new_game(
         LocalGame.stage_create(ws, tx, game_meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
         if base is not None:
             LocalGame.stage_base(ws, tx, gid, base)
+        if parent_files is not None:
+            tx.put(f"outbox/{gid}-00000-parent.pbem", parent_files)
         out = ws.stage_outbox(tx, tf)
         ws.commit(tx)
     return gid, out

@@ -29,8 +29,12 @@ OPEN_KINDS = ("act", "sim", "commit")
 
 
 def accept_message(b: dict[str, Any]) -> bytes:
-    """What the new key signs: the side, the position, and the new key and chain."""
-    return D_HANDOVER + wire.pack([b["game"], b["seq"], b["prev"], b["side"], b["key"], b["anchor"], b["chain"]])
+    """What the new key signs: the side, the position, the new key and chain, and its
+    address when the hand-over names one (signed last; without it, the bytes of old)."""
+    extra = [b["email"]] if "email" in b else []
+    return D_HANDOVER + wire.pack(
+        [b["game"], b["seq"], b["prev"], b["side"], b["key"], b["anchor"], b["chain"], *extra]
+    )
 
 
 def check_open(game: Game, side: str, where: str) -> None:
@@ -65,14 +69,15 @@ def apply_handover(game: Game, file: Authentic) -> None:
     protocol.append(game, tf)
 
 
-def offer(game: Game, side: str, new_key: bytes) -> dict[str, Any]:
-    """The hand-over body the old holder proposes, without the countersignature."""
+def offer(game: Game, side: str, new_key: bytes, email: str = "") -> dict[str, Any]:
+    """The hand-over body the old holder proposes, without the countersignature; ``email``
+    is the new holder's address, where the opponent's files go from then on."""
     check_open(game, side, "hand-over")
     if new_key in game.keys.values():
         raise PbemError("the new key already plays in this game", "usage")
     body = {"v": turnfile.VERSION, "type": "handover", "game": game.gid, "seq": game.seq + 1}
     body |= {"prev": game.hashes[-1], "side": side, "key": new_key}
-    return body
+    return body | ({"email": email} if email else {})
 
 
 def accept(body: dict[str, Any], anchor: bytes, chain: int, sign: Any) -> dict[str, Any]:

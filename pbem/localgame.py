@@ -7,6 +7,7 @@ committed in one go by the caller.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +103,10 @@ class LocalGame:
         handed = self.meta.get("handed_over_to")
         if handed:
             raise PbemError(f"game {self.gid}: you handed your side over to the key {handed}; it plays it now", "turn")
+        if self.meta.get("handover_pending"):
+            raise PbemError(
+                f"game {self.gid}: the side is yours once the old holder's sealed hand-over arrives", "turn"
+            )
 
     def identity(self) -> keys.Identity:
         if self._ident is None:
@@ -215,6 +220,13 @@ class LocalGame:
         return self.paths.evidence()
 
     # -- my pending (unsent) turn --------------------------------------------------------
+    def version(self) -> bytes:
+        """What a command that works on this game outside the lock checks is unchanged before
+        it commits: the game, my pending orders and secrets, and who plays it."""
+        names = (self.paths.snapshot, self.paths.pending, self.paths.secrets, self.paths.meta)
+        parts = (read_bytes(self._at(rel)) for rel in names)
+        return hashlib.sha256(b"".join(b"-" if x is None else len(x).to_bytes(8, "big") + x for x in parts)).digest()
+
     def pending(self) -> PendingTurn:
         data = read_bytes(self._at(self.paths.pending))
         return PendingTurn() if data is None else PendingTurn.from_wire(wire.unpack(data, LOCAL_LIMITS))

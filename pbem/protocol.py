@@ -167,6 +167,7 @@ class Game:
     deadline: int = 0  # seconds per decision in force (0: no deadline)
     reminded: bool = False  # the last file is a reminder claim
     forfeited: str = ""  # the side that lost by a missed deadline ("" while the game goes on)
+    silence: str = ""  # the silence rule new terms set ("": the genesis's)
     chain_base: dict[str, int] = field(default_factory=dict)  # rolls before a side's chain was handed over
 
     @property
@@ -199,6 +200,7 @@ class Game:
             # Written only when set, so a game without them keeps the bytes it always had.
             | ({"draw_offer": self.draw_offer} if self.draw_offer else {})
             | ({"result": self.result.to_wire()} if self.result else {})
+            | ({"silence": self.silence} if self.silence else {})
         )
 
     @classmethod
@@ -229,6 +231,7 @@ class Game:
             deadline=d.get("deadline", 0),
             reminded=d.get("reminded", False),
             forfeited=d.get("forfeited", ""),
+            silence=d.get("silence", ""),
             chain_base=d.get("chain_base", {}),
         )
 

@@ -203,8 +203,11 @@ def _about(tf: TurnFile, game: Game) -> str:
             return f"{side} claim again: {silent} forfeit the game"
         return f"{side} claim again: the bot made {silent}'s decision"
     if tf.type == "terms":
-        return f"both sides agree on a new deadline: {tf.body['deadline'] / 3600:g} hours per decision"
-    return f"{side} hand their side over to the key {keys.fingerprint(tf.body['key'])}"
+        rule = {"bot": "the bot plays", "forfeit": "the silent side forfeits"}.get(tf.body.get("silence", ""))
+        then = f"; after a missed deadline and a reminder, {rule}" if rule else ""
+        return f"both sides agree on a new deadline: {tf.body['deadline'] / 3600:g} hours per decision{then}"
+    at = f" ({tf.body['email']})" if "email" in tf.body else ""
+    return f"{side} hand their side over to the key {keys.fingerprint(tf.body['key'])}{at}"
 
 
 def build_reported(game: Game, side: str, records: Sequence[Record], sign: Any) -> tuple[TurnFile, FileReport]:

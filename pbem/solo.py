@@ -40,7 +40,8 @@ def start(
     gid = os.urandom(6).hex()
     bot_ws, bot_home = _computer(ws, gid)
     bot = keys.keygen(COMPUTER, directory=bot_home)
-    _, invitation = branch.new_branch(ws, source, parent, at, me, side, bot.public, home, gid=gid)
+    # The computer's workspace verifies the start from this one's base: nothing to carry.
+    _, invitation = branch.new_branch(ws, source, parent, at, me, side, bot.public, home, gid=gid, carry_parent=False)
     base = LocalGame(ws, gid).base()
     games.join(bot_ws, invitation, COMPUTER, home=bot_home, base=base)
     invitation.unlink()

@@ -38,6 +38,7 @@ FIELDS = {
     "terms": {*COMMON, "deadline", "consent"},
 }
 TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
+OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence"}
 MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
 ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
 RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3} | dict.fromkeys(ENDINGS, 1)
@@ -340,7 +341,7 @@ def record_schema(rec: Any) -> None:
 def schema(body: Any) -> None:
     _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
     t = body["type"]
-    allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({"parent"} if t == "genesis" else set())
+    allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({OPTIONAL[t]} if t in OPTIONAL else set())
     _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
     _need(_int(body["v"]) and body["v"] == 1, "unsupported version")
     _need(isinstance(body["game"], str) and re.fullmatch(r"[0-9a-f]{12}", body["game"]) is not None, "bad game id")
@@ -362,9 +363,11 @@ def schema(body: Any) -> None:
     if t == "handover":
         _b32(body["key"], "key")
         _need(isinstance(body["accept"], bytes) and len(body["accept"]) == 64, "accept must be 64 bytes")
+        _need("email" not in body or (isinstance(body["email"], str) and _email(body["email"])), "email")
     if t == "terms":
         _need(isinstance(body["consent"], bytes) and len(body["consent"]) == 64, "consent must be 64 bytes")
         _need(_int(body["deadline"]) and MIN_DEADLINE <= body["deadline"] <= MAX_DEADLINE, "deadline out of range")
+        _need(body.get("silence", "bot") in ("bot", "forfeit"), "silence must be 'bot' or 'forfeit'")
     if t == "genesis":
         _need(body["prev"] == bytes(32), "genesis prev must be zero")
         _text(body["scenario"], "scenario", 64)
@@ -428,6 +431,7 @@ class Game:
     deadline: int = 0  # seconds per decision; 0: the game has no deadline
     clock: int = 0  # the time of the last file
     reminded: bool = False  # the last file is a reminder claim
+    silence: str = ""  # the silence rule new terms set; "": the genesis's
 
     @property
     def gid(self) -> str:
@@ -515,8 +519,9 @@ def apply_turn(game: Game, f: File) -> None:
         _handover(game, f)
     elif t == "terms":
         if not verifies(game.key(other(f.side)), f.body["consent"], terms_message(f.body)):
-            raise Refused("terms-consent", "the new deadline is not signed by the other side")
+            raise Refused("terms-consent", "the new terms are not signed by the other side")
         game.deadline = f.body["deadline"]
+        game.silence = f.body.get("silence", game.silence)
     else:
         for rec in f.body["records"]:
             _record(game, f.side, f.seq, rec)
@@ -527,12 +532,15 @@ def apply_turn(game: Game, f: File) -> None:
 
 
 def terms_message(b: dict[str, Any]) -> bytes:
-    return b"pbem/terms/v1\x00" + pack([b["game"], b["seq"], b["prev"], b["deadline"]])
+    # The optional field is signed after the others when present; without it, the bytes of old.
+    extra = [b["silence"]] if "silence" in b else []
+    return b"pbem/terms/v1\x00" + pack([b["game"], b["seq"], b["prev"], b["deadline"], *extra])
 
 
 def handover_message(b: dict[str, Any]) -> bytes:
+    extra = [b["email"]] if "email" in b else []
     return b"pbem/handover/v1\x00" + pack(
-        [b["game"], b["seq"], b["prev"], b["side"], b["key"], b["anchor"], b["chain"]]
+        [b["game"], b["seq"], b["prev"], b["side"], b["key"], b["anchor"], b["chain"], *extra]
     )
 
 
@@ -561,7 +569,7 @@ def _claim(game: Game, f: File) -> None:
         return  # a reminder: nothing changes but the clock
     mode = terms(game.genesis.body["options"])
     assert mode is not None
-    if mode[1] == "forfeit" or due == "dice":
+    if (game.silence or mode[1]) == "forfeit" or due == "dice":
         game.ended = f"{silent} forfeited in file {f.seq}"
         return
     # The bot plays the silent side's decision: its records count as the silent side's.

@@ -52,6 +52,10 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
         if pos.result:
             return f"{head}: the game is over: {pos.result}"
         return f"{head}: the game is over" + (f"; {pos.winner} win" if pos.winner else "")
+    if meta.get("handed_over_to"):
+        return f"{head}: you handed your side over to the key {meta['handed_over_to']}, which plays it now"
+    if meta.get("handover_pending"):
+        return f"{head}: you accepted this side; it is yours once the old holder's sealed hand-over arrives"
     if pos.draw_offer == me:
         head += " (your draw offer is open)"
     elif pos.draw_offer:

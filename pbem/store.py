@@ -15,6 +15,8 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/lock                         flock: one command at a time per workspace
     .pbem/journal                      only while a commit is in flight
     .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
+    .pbem/parents/<gid>.pbem           the parent files mailed with branch <gid>'s invitation (pbem/branch.py)
+    .pbem/offers/<gid>/                a hand-over offered by mail: offer, from, files/ (pbem/passing.py)
     .pbem/rejected/                    inbox files an import refused (the newest 200, 64 MiB at most)
     .pbem/games/<gid>/meta.json        who I am in this game
     .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file

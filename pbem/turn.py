@@ -279,6 +279,34 @@ def send(ws: Workspace, gid: str, home: Path | None = None, force: bool = False)
     return ws.outbox / tf.name
 
 
+def _bot_thinks(t: Turn, player: str) -> None:
+    """The computer player's decisions of my side, applied to ``t`` (nothing is stored)."""
+    lg = t.lg
+    if t.pending.empty:
+        _need_my_decision(t)
+    for rounds in range(10_000):
+        exp = protocol.expected(t.work)
+        if exp is None or exp.side != lg.me or t.pending.sim is not None:
+            break
+        if exp.kind not in ("act", "commit", "sim"):
+            raise PbemError(f"game {lg.gid}: an automatic {exp.kind} is owed first; run `pbem import`", "turn")
+        actions = _bot_decides(t, rounds, player)
+        if exp.kind == "sim":
+            # A list in the clear binds nothing hidden: record it now and play on.
+            rec = Sim([a.to_wire() for a in actions])
+            protocol.apply_record(t.work, lg.me, t.game.seq + 1, rec, _list_label(t), actions=actions)
+            t.pending.records.append(rec)
+            continue
+        if exp.kind == "commit":
+            t.pending.sim = []
+        elif not actions:
+            raise PbemError("the computer player returned no action for a decision of its own", "bot")
+        for i, action in enumerate(actions, 1):
+            add_action(t, action, f"{lg.me} computer player, {exp.kind} action {i}")
+            if exp.kind == "act" and protocol.expected(t.work) != Expectation(lg.me, "act"):
+                break  # control has left this decision; anything after belongs to a later one
+
+
 def _bot_decides(t: Turn, rounds: int, player: str) -> list[Any]:
     """The computer player's actions for my decision now; ``rounds`` counts the decisions
     it has already made in this turn (each gets its own seed)."""
@@ -339,33 +367,21 @@ def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
 
 
 def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> Path:
-    """The computer makes my side's pending decisions, then the turn is sent."""
+    """The computer makes my side's pending decisions, then the turn is sent.
+
+    It thinks without the workspace lock, so that the workspace's other games (a bot
+    mailbox's other workers) go on meanwhile; the turn is sealed under the lock if the
+    game is still as it read it, and otherwise thought out again under the lock (where
+    the game may since say it is not my turn)."""
     with ws.locked():
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
-        if t.pending.empty:
-            _need_my_decision(t)
-        for rounds in range(10_000):
-            exp = protocol.expected(t.work)
-            if exp is None or exp.side != lg.me or t.pending.sim is not None:
-                break
-            if exp.kind not in ("act", "commit", "sim"):
-                raise PbemError(f"game {gid}: an automatic {exp.kind} is owed first; run `pbem import`", "turn")
-            actions = _bot_decides(t, rounds, player)
-            if exp.kind == "sim":
-                # A list in the clear binds nothing hidden: record it now and play on.
-                rec = Sim([a.to_wire() for a in actions])
-                protocol.apply_record(t.work, lg.me, t.game.seq + 1, rec, _list_label(t), actions=actions)
-                t.pending.records.append(rec)
-                continue
-            if exp.kind == "commit":
-                t.pending.sim = []
-            elif not actions:
-                raise PbemError("the computer player returned no action for a decision of its own", "bot")
-            for i, action in enumerate(actions, 1):
-                add_action(t, action, f"{lg.me} computer player, {exp.kind} action {i}")
-                if exp.kind == "act" and protocol.expected(t.work) != Expectation(lg.me, "act"):
-                    break  # control has left this decision; anything after belongs to a later one
+        read = lg.version()
+    _bot_thinks(t, player)
+    with ws.locked():
+        if LocalGame(ws, gid, home).version() != read:
+            t = my_turn(LocalGame(ws, gid, home))
+            _bot_thinks(t, player)
         tf, tx = seal_pending(t)
         ws.commit(tx)
     return ws.outbox / tf.name

@@ -58,6 +58,9 @@ FIELDS = {
     "handover": _COMMON | {"key", "anchor", "chain", "accept"},
     "terms": _COMMON | {"deadline", "consent"},
 }
+#: The one optional field of a type besides ``time`` (a genesis's is ``parent``): the new
+#: holder's address in a hand-over, a new silence rule in new terms.
+OPTIONAL = {"handover": "email", "terms": "silence"}
 #: Types whose ``time`` is present exactly in games with a deadline.
 TIMED = ("join", "turn", "handover", "terms")
 #: What a claim may say the silent side owes: the record kinds.
@@ -147,6 +150,24 @@ def parse(data: bytes) -> TurnFile:
     return TurnFile(body, body_bytes, data[start + n :], data, validate(body))
 
 
+def join_files(files: list[TurnFile]) -> bytes:
+    """Whole turn files one after the other: each is delimited by its own length field."""
+    return b"".join(tf.raw for tf in files)
+
+
+def split_files(data: bytes, where: str) -> list[TurnFile]:
+    """The turn files :func:`join_files` put together (each parsed, none authenticated)."""
+    files, at, head = [], 0, len(MAGIC) + 4
+    while at < len(data):
+        size = head + int.from_bytes(data[at + head - 4 : at + head], "big") + SIG_LEN
+        try:
+            files.append(parse(data[at : at + size]))
+        except PbemError as exc:
+            raise PbemError(f"{where}: a file in it is damaged: {exc}", "parse") from None
+        at += size
+    return files
+
+
 def read(path: Path) -> TurnFile:
     """Read and parse a file, turning every I/O problem into one line."""
     try:
@@ -218,6 +239,7 @@ def _validate(body: Any) -> tuple[Record, ...]:
     t = body["type"]
     fields = FIELDS[t] | ({"time"} if t in TIMED and "time" in body else set())
     fields |= {"parent"} if t == "genesis" and "parent" in body else set()
+    fields |= {OPTIONAL[t]} if t in OPTIONAL and OPTIONAL[t] in body else set()
     if set(body) != fields:
         extra = sorted(set(body) - fields)
         raise malformed(f"unexpected field '{extra[0][:30]}'" if extra else "a required field is missing")
@@ -248,10 +270,14 @@ def _validate(body: Any) -> tuple[Record, ...]:
     if t == "handover":
         bin32(body["key"], "key")
         _sig(body["accept"], "accept")
+        if "email" in body and (not isinstance(body["email"], str) or not is_address(body["email"])):
+            raise malformed("a hand-over's 'email' must be one plain e-mail address")
     if t == "terms":
         _sig(body["consent"], "consent")
         if not is_int(body["deadline"]) or not clock.MIN_DEADLINE <= body["deadline"] <= clock.MAX_DEADLINE:
             raise malformed("the deadline is out of range")
+        if "silence" in body and body["silence"] not in clock.SILENCE_MODES:
+            raise malformed("the silence rule must be 'bot' or 'forfeit'")
     if t == "genesis":
         if body["prev"] != bytes(32):
             raise malformed("genesis has no previous file")

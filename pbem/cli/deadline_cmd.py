@@ -12,7 +12,9 @@ from pbem import keys, passing, terms
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 
 handover_app = typer.Typer(help="Pass your side of a game to another key (a new player, or the bot)")
-deadline_app = typer.Typer(help="Change a game's deadline per decision, with both players' signatures")
+deadline_app = typer.Typer(
+    help="Change a game's deadline per decision or its silence rule, with both players' signatures"
+)
 
 
 @deadline_app.command("agree")
@@ -21,11 +23,16 @@ def deadline_agree(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     hours: Annotated[float, typer.Option("--hours", help="The new deadline per decision, in hours")],
     out: Annotated[Path, typer.Option("--out", "-o", help="File to write my signed consent to")],
+    on_silence: Annotated[
+        str,
+        typer.Option("--on-silence", help="Also change what a final claim does: bot or forfeit (default: unchanged)"),
+    ] = "",
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Sign my consent to a new deadline; the opponent seals it with `pbem deadline set`."""
+    """Sign my consent to new terms (the deadline in force to keep it); the opponent seals
+    them with `pbem deadline set`."""
     ws = workspace(ws_path)
-    path = terms.agree(ws, ws.resolve_game(game), hours, out)
+    path = terms.agree(ws, ws.resolve_game(game), hours, out, silence=on_silence)
     typer.echo(f"consent written to {path}; give it to your opponent before either of you sends a file")
 
 
@@ -36,10 +43,10 @@ def deadline_set(
     consent: Annotated[Path, typer.Argument(help="The opponent's consent file")],
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Seal the new deadline the opponent agreed to into outbox/."""
+    """Seal the new terms the opponent agreed to into outbox/."""
     ws, gid = game_in(game, ws_path)
     path = terms.settle(ws, gid, consent)
-    typer.echo(f"new deadline written to {path.relative_to(ws.root)}; send it to your opponent")
+    typer.echo(f"new terms written to {path.relative_to(ws.root)}; send it to your opponent")
 
 
 @user_errors
@@ -58,12 +65,24 @@ def claim(
 def offer(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     to: Annotated[Path, typer.Option("--to", help="The new holder's public key file")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the offer and the game's files to")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Directory to write the offer and the game's files to (default: by mail)"),
+    ] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Offer your side to another key: writes the offer and the game's files for the new holder."""
+    """Offer your side to another key: writes the offer and the game's files for the new holder,
+    into a directory, or into outbox/ for the address of the key (a bot mailbox accepts at once)."""
     ws = workspace(ws_path)
-    path = passing.offer(ws, ws.resolve_game(game), keys.read_public_key(to), out)
+    gid, key = ws.resolve_game(game), keys.read_public_key(to)
+    if out is None:
+        path = passing.offer_by_mail(ws, gid, key)
+        typer.echo(
+            f"offer written to {path.relative_to(ws.root)} for {key.email}; "
+            "its acceptance, when it comes back by mail, seals the hand-over"
+        )
+        return
+    path = passing.offer(ws, gid, key, out)
     typer.echo(f"offer written to {path}; give the directory to the new holder (`pbem handover accept`)")
 
 

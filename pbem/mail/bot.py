@@ -39,6 +39,8 @@ from pbem.mail.store import crash_point, load_json, mail_dir, write_atomic
 log = logging.getLogger("pbem.mail")
 
 MAX_PLAYS_PER_GAME = 4  # a bound on moves in a row for one game within one cycle
+# How often the bot looks for opponents' missed deadlines: deadlines are hours at least.
+CLAIM_EVERY_SECONDS = 300.0
 
 
 class Player(Protocol):
@@ -95,6 +97,8 @@ class BotMailbox(MailDaemon):
         self.locks = mail_dir(self.workspace) / "bot-locks"
         self.locks.mkdir(exist_ok=True)
         self.played = 0
+        self.claim_every = CLAIM_EVERY_SECONDS
+        self._claims_looked = -CLAIM_EVERY_SECONDS  # at the first cycle
         # The list an earlier version kept: its games are owed a look still.
         legacy = mail_dir(self.workspace) / "bot-pending.json"
         for game_id in load_json(legacy, [], lambda v: isinstance(v, list)):
@@ -147,8 +151,28 @@ class BotMailbox(MailDaemon):
         report = CycleReport()
         self.fetch(report)
         self.play_pending()
+        self.claim_overdue()
         self.send(report)
         return report
+
+    def claim_overdue(self) -> None:
+        """Claim the missed deadlines of silent opponents (with a player module that can)."""
+        claimer = getattr(self.player, "claim_overdue", None)
+        if not callable(claimer) or time.monotonic() < self._claims_looked + self.claim_every:
+            return
+        self._claims_looked = time.monotonic()
+        try:
+            made = claimer(self.workspace, self.config.home)
+        except Exception as err:  # the mailbox goes on; the next round looks again
+            log.exception("bot: looking for missed deadlines failed: %s", err)
+            return
+        for game_id, path, what in made:
+            with game_context(game_id):
+                if path is None:
+                    log.warning("bot: no claim in game %s: %s", game_id, what)
+                    continue
+                log.info("bot: claimed game %s: %s (%s)", game_id, what, path.name)
+                self.queue_play(game_id)  # a final claim may hand the move back to the bot
 
     def play_pending(self) -> None:
         for game_id, _queued in owed_games(self.workspace):

@@ -33,6 +33,10 @@ class ImportResultLike(Protocol):
 
 
 class GameInfoLike(Protocol):
+    """A game layer MAY add ``handover_peer`` (the other holder's address in a hand-over)
+    and ``handed_over_at`` (the number of my sealed hand-over file): the hand-over's files
+    (``<game>-<seq>-offer.pbem``, ``-accept.pbem`` and that one) are then mailed there."""
+
     my_side: str
     my_email: str
     opponent_email: str

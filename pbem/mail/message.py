@@ -17,8 +17,12 @@ from email.utils import formatdate, getaddresses, make_msgid
 from pathlib import Path
 
 # A contact statement (a player's new address, signed with the identity key) travels
-# like a turn file, one copy per game, named with its counter in place of a sequence.
-TURN_NAME = re.compile(r"^(?P<game>[0-9a-f]{12})-(?P<seq>[0-9]{5})-(?P<side>axis|allies|contact)\.pbem$")
+# like a turn file, one copy per game, named with its counter in place of a sequence; the
+# parent files of a branch travel with its invitation as <game>-00000-parent.pbem, and a
+# hand-over by mail as <game>-<seq>-offer.pbem and -accept.pbem.
+TURN_NAME = re.compile(
+    r"^(?P<game>[0-9a-f]{12})-(?P<seq>[0-9]{5})-(?P<side>axis|allies|contact|parent|offer|accept)\.pbem$"
+)
 TURN_SUFFIX = ".pbem"
 MIME_TYPE = ("application", "x-pbem")
 # Limits under which every mail is read; a real turn mail is a few kilobytes of

@@ -51,11 +51,12 @@ def bundles(due: list[Entry]) -> list[list[Entry]]:
     """Due entries as mails: the turn files of one game to one receiver that are due together
     travel in one mail, in the order of their numbers (a side's files follow each other when
     it answers an automatic step and then decides, or joins and then makes its first
-    decision).  Notices, invitations and contact statements go alone.  An entry handed to
-    SMTP before (its sending cut short, or refused for now) goes again in the mail it went
-    in, with the same files only."""
+    decision).  Notices and contact statements go alone, and an invitation goes alone or
+    after the parent files of its branch, which its receiver needs first.  An entry handed
+    to SMTP before (its sending cut short, or refused for now) goes again in the mail it
+    went in, with the same files only."""
     mails: list[list[Entry]] = []
-    open_groups: dict[tuple[str, str], list[Entry]] = {}
+    open_groups: dict[tuple[str, str, bool], list[Entry]] = {}
     carried: dict[str, list[Entry]] = {}
     for entry in due:
         if entry.carried_by:
@@ -65,15 +66,16 @@ def bundles(due: list[Entry]) -> list[list[Entry]]:
             carried[entry.carried_by].append(entry)
             continue
         turn = parse_turn_name(entry.filename) if entry.kind == "turn" else None
-        if turn is None or turn.seq == 0 or turn.side == "contact":
+        if turn is None or turn.side == "contact":
             mails.append([entry])
             continue
-        group = open_groups.get((turn.game_id, entry.recipient))
+        group = open_groups.get((turn.game_id, entry.recipient, turn.seq == 0))
         if group is None or len(group) >= MAX_BUNDLE:
-            group = open_groups[(turn.game_id, entry.recipient)] = []
+            group = open_groups[(turn.game_id, entry.recipient, turn.seq == 0)] = []
             mails.append(group)
         group.append(entry)
-    return [sorted(m, key=lambda e: e.filename) for m in mails]
+    # The parent files first: they are imported before the invitation that needs them.
+    return [sorted(m, key=lambda e: (not e.filename.endswith("-parent.pbem"), e.filename)) for m in mails]
 
 
 class Outbox:
@@ -151,6 +153,11 @@ class Outbox:
         try:
             info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
             given = str(info.opponent_email or "")
+            # A hand-over's files go to the other holder, who passes the sealed one on to
+            # the opponent (optional in a game layer).
+            handing = turn.side in ("offer", "accept") or turn.seq == getattr(info, "handed_over_at", 0)
+            if handing and getattr(info, "handover_peer", ""):
+                given = str(info.handover_peer)
         except Exception as err:
             self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
             return None

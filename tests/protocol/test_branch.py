@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, branch, engine_link, exchange, games, protocol, turnfile
+from pbem import audit, branch, engine_link, exchange, games, keys, protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
+from pbem.store import Workspace
 from tests.protocol.conftest import Duo
 
 
@@ -44,7 +45,8 @@ def test_branch_starts_from_the_parent_position_for_both(duo: Duo) -> None:
     assert genesis.body["parent"]["seq"] == at and genesis.body["parent"]["state"] == parent_state
     sent = duo.out / path.name
     shutil.copy(path, sent)
-    duo.axis.seen.add(path.name)
+    # The parent files travel with the invitation; allies hold the parent themselves.
+    duo.axis.seen |= {path.name, f"{gid}{branch.PARENT_SUFFIX}"}
     join(duo, sent)
     child = Duo(duo.axis, duo.allies, gid, duo.out)
     for res in child.deliver("axis"):
@@ -123,3 +125,44 @@ def test_no_branch_from_a_half_done_commitment(duo: Duo) -> None:
     assert err.value.code == "branch"
     with pytest.raises(PbemError, match="files 0 to"):
         invite(duo, 10_000)
+
+
+def test_a_player_without_the_parent_joins_from_the_files_mailed_with_the_invitation(duo: Duo, tmp_path: Path) -> None:
+    duo.play_until(lambda d: d.game("axis").seq >= 8)
+    at = branch_point(duo)
+    home, ws = tmp_path / "home-new", Workspace(tmp_path / "ws-new")
+    keys.keygen("newcomer", "new@example.org", directory=home)
+    p = duo.axis
+    newcomer = keys.read_public_key(home / "newcomer.pub")
+    gid, path = branch.new_branch(p.ws, branch.store_source(p.ws), duo.gid, at, "axis-p", "axis", newcomer, p.home)
+    carried = p.ws.outbox / f"{gid}{branch.PARENT_SUFFIX}"
+    # Before the parent files arrive the start cannot be verified: no join.
+    assert exchange.import_file(ws.root, path, home=home).status == "stored"
+    with pytest.raises(PbemError, match="files 0 to") as err:
+        branch.base_for_invitation(ws, ws.root / ws.invitation_rel(gid), None)
+    assert err.value.code == "branch"
+    # Parent files whose last file its own author re-signed with another outcome: refused
+    # when the newcomer re-executes them, before any join.
+    files = branch.unpack_parent_files(carried.read_bytes(), "test")[duo.gid]
+    last = files[at]
+    resigned = turnfile.seal(dict(last.body, state=os.urandom(32)), duo.player(last.side).ident().sign)
+    forged = tmp_path / carried.name
+    forged.write_bytes(branch.PARENT_MAGIC + b"".join(tf.raw for tf in [*files[:at], resigned]))
+    assert exchange.import_file(ws.root, forged, home=home).status == "stored"
+    with pytest.raises(PbemError) as err:
+        branch.base_for_invitation(ws, ws.root / ws.invitation_rel(gid), None)
+    assert err.value.code in ("state", "branch"), str(err.value)
+    # The genuine parent files: the newcomer verifies the position and joins.
+    res = exchange.import_file(ws.root, carried, home=home)
+    assert res.status == "stored" and f"game {duo.gid} files 0 to {at}" in res.message, res.message
+    assert exchange.import_file(ws.root, carried, home=home).status == "duplicate"
+    base = branch.base_for_invitation(ws, ws.root / ws.invitation_rel(gid), None)
+    _, answer = games.join(ws, ws.root / ws.invitation_rel(gid), "newcomer", home=home, base=base)
+    assert exchange.import_file(p.ws.root, answer, home=p.home).status == "applied"
+    assert LocalGame(p.ws, gid, p.home).game() is not None
+    # Damaged parent files are refused at the import, with one line.
+    damaged = tmp_path / "damaged" / carried.name
+    damaged.parent.mkdir()
+    damaged.write_bytes(carried.read_bytes()[:-1])
+    res = exchange.import_file(ws.root, damaged, home=home)
+    assert res.status == "rejected" and "damaged" in res.message, res.message

@@ -6,7 +6,21 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, claim, engine_link, exchange, keys, passing, status, terms, turn, turnfile
+from pbem import (
+    audit,
+    claim,
+    contact,
+    engine_link,
+    exchange,
+    handover,
+    keys,
+    passing,
+    status,
+    terms,
+    turn,
+    turnfile,
+    wire,
+)
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -197,3 +211,129 @@ def test_a_new_deadline_agreed_by_both(timed: Duo, monkeypatch: pytest.MonkeyPat
     duo.deliver("axis")
     with pytest.raises(PbemError, match="another position"):
         terms.settle(duo.axis.ws, duo.gid, again, home=duo.axis.home)
+
+
+def test_new_terms_change_the_silence_rule_only_with_both_signatures(
+    timed: Duo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    duo = timed
+    # A consent to the deadline alone, with a silence rule written into it afterwards:
+    # the program refuses to seal it, and a receiver would refuse the file (vectors).
+    plain = terms.agree(duo.allies.ws, duo.gid, 1, tmp_path / "plain", home=duo.allies.home)
+    doc = wire.unpack(plain.read_bytes())
+    plain.write_bytes(wire.pack(doc | {"silence": "forfeit"}))
+    with pytest.raises(PbemError, match="not signed"):
+        terms.settle(duo.axis.ws, duo.gid, plain, home=duo.axis.home)
+    # Both sign: the game now forfeits a silent side instead of letting the bot play for it.
+    agree = ["deadline", "agree", duo.gid, "--hours", "1", "-w", str(duo.allies.ws.root)]
+    run = cli([*agree, "--on-silence", "forfeit", "-o", str(tmp_path / "c")], duo.allies.home)
+    assert run.returncode == 0, run.stderr
+    terms.settle(duo.axis.ws, duo.gid, tmp_path / "c", home=duo.axis.home)
+    (res,) = duo.deliver("allies")
+    assert res.status == "applied", res.message
+    assert duo.game("allies").silence == duo.game("axis").silence == "forfeit"
+    for i in (1, 2):
+        _at(monkeypatch, T0 + i * HOUR)
+        _claim(duo, "axis")
+        duo.deliver("allies")
+    assert duo.game("allies").forfeited == duo.game("axis").forfeited == "allies"
+    (rep,) = audit.audit_dir(duo.out)
+    assert rep.over and "allies forfeited" in rep.result
+    run = cli([*agree, "--on-silence", "later", "-o", str(tmp_path / "d")], duo.allies.home)
+    assert run.returncode != 0 and run.stderr.strip().endswith("--on-silence must be one of bot, forfeit"), run.stderr
+
+
+def test_a_hand_over_by_mail_is_sealed_only_for_the_key_offered_and_played_only_once_sealed(
+    tmp_path: Path,
+) -> None:
+    duo = make_duo(tmp_path)
+    new_home, ws = tmp_path / "home-new", Workspace(tmp_path / "ws-new")
+    keys.keygen("newcomer", "new@example.org", directory=new_home)
+    pub = keys.read_public_key(new_home / "newcomer.pub")
+    old = duo.allies
+    offer = passing.offer_by_mail(old.ws, duo.gid, pub, home=old.home)
+    # An earlier offer kept with a file more: the new one replaces it whole.
+    other = make_duo(tmp_path / "other")
+    extra = LocalGame(other.axis.ws, other.gid, other.axis.home).history_file(0)
+    assert extra is not None
+    earlier = tmp_path / offer.name
+    earlier.write_bytes(offer.read_bytes() + extra.raw)
+    assert exchange.import_file(ws.root, earlier, home=new_home).status == "stored"
+    res = exchange.import_file(ws.root, offer, home=new_home)
+    assert res.status == "stored" and res.game_id == duo.gid, res.message
+    kept = passing.kept_offer(ws, duo.gid)
+    assert kept is not None
+    _, acceptance = passing.accept(ws, kept, "newcomer", home=new_home, mail=True)
+    assert acceptance.parent == ws.outbox
+    # Countersigned, but not sealed yet: the newcomer may not play the side.
+    assert not exchange.game_info(ws.root, duo.gid, home=new_home).my_turn
+    with pytest.raises(PbemError, match="sealed hand-over arrives"):
+        turn.bot_play(ws, duo.gid, home=new_home)
+    assert status.lines(ws, duo.gid)[0].endswith("it is yours once the old holder's sealed hand-over arrives")
+    # An acceptance by a key the side was not offered to is refused.
+    intruder = keys.keygen("intruder", "x@example.org", directory=new_home)
+    offered = wire.unpack((kept / passing.OFFER).read_bytes()) | {"key": intruder.public.raw}
+    forged = handover.accept(offered, bytes(32), 16, keys.load("intruder", new_home).sign)
+    bad = tmp_path / acceptance.name
+    bad.write_bytes(passing.ACCEPT_MAGIC + wire.pack(forged))
+    res = exchange.import_file(old.ws.root, bad, home=old.home)
+    assert res.status == "rejected" and res.code == "handover", res.message
+    # The genuine acceptance: the old holder's import seals; the sealed file makes the
+    # newcomer the holder, who passes it on and plays.
+    res = exchange.import_file(old.ws.root, acceptance, home=old.home)
+    assert res.status == "applied" and "sealed" in res.message, res.message
+    handed = old.ws.outbox / turnfile.filename(duo.gid, duo.game("allies").seq, "allies")
+    assert exchange.game_info(old.ws.root, duo.gid, home=old.home).handover_peer == "new@example.org"
+    res = exchange.import_file(ws.root, handed, home=new_home)
+    assert res.status == "applied", res.message
+    assert (ws.outbox / handed.name).exists() and exchange.game_info(ws.root, duo.gid, home=new_home).my_turn
+    assert "your move" in status.lines(ws, duo.gid)[0]
+    assert "you handed your side over to the key" in status.lines(old.ws, duo.gid)[0]
+    turn.bot_play(ws, duo.gid, home=new_home)
+    assert exchange.import_file(duo.axis.ws.root, handed, home=duo.axis.home).status == "applied"
+    assert LocalGame(duo.axis.ws, duo.gid, duo.axis.home).meta["opponent_email"] == "new@example.org"
+
+
+def test_after_a_hand_over_only_the_new_holders_contact_statements_count(tmp_path: Path) -> None:
+    duo = make_duo(tmp_path)
+    new_home, ws = tmp_path / "home-new", Workspace(tmp_path / "ws-new")
+    keys.keygen("newcomer", "new@example.org", directory=new_home)
+    old = duo.allies
+    contact.set_email("allies-p", "old-2@example.org", old.home)
+    before = contact.set_email("allies-p", "old-3@example.org", old.home)
+    path = tmp_path / "statement.pbem"
+    path.write_bytes(before.raw)
+    assert exchange.import_file(duo.axis.ws.root, path, home=duo.axis.home).status == "applied"  # counter 2 seen
+    offer_dir = tmp_path / "offer"
+    passing.offer(old.ws, duo.gid, keys.read_public_key(new_home / "newcomer.pub"), offer_dir, home=old.home)
+    gid, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
+    sealed = passing.seal(old.ws, gid, accepted, home=old.home)
+    assert exchange.import_file(duo.axis.ws.root, sealed, home=duo.axis.home).status == "applied"
+    axis_meta = lambda: LocalGame(duo.axis.ws, gid, duo.axis.home).meta  # noqa: E731
+    assert axis_meta()["opponent_email"] == "new@example.org"
+    # The old key no longer redirects the game's mail; the new holder's first statement does.
+    stale = contact.set_email("allies-p", "old-4@example.org", old.home)
+    assert contact.publish(old.ws, "allies-p", stale) == []  # a side handed over is not announced
+    path.write_bytes(stale.raw)
+    res = exchange.import_file(duo.axis.ws.root, path, home=duo.axis.home)
+    assert res.status == "rejected" and res.code == "contact", res.message
+    fresh = contact.set_email("newcomer", "new-2@example.org", new_home)
+    assert fresh.counter == 1
+    path.write_bytes(fresh.raw)
+    res = exchange.import_file(duo.axis.ws.root, path, home=duo.axis.home)
+    assert res.status == "applied", res.message
+    assert axis_meta()["opponent_email"] == "new-2@example.org"
+
+
+def test_overdue_lists_the_games_whose_opponent_missed_the_deadline(
+    timed: Duo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    duo = timed
+    untimed = make_duo(tmp_path / "untimed")
+    assert duo.to_move() == "allies"
+    assert claim.overdue(duo.axis.ws) == claim.overdue(duo.allies.ws) == []
+    _at(monkeypatch, T0 + HOUR)
+    assert claim.overdue(duo.axis.ws) == [duo.gid]  # axis waits for allies
+    assert claim.overdue(duo.allies.ws) == []  # allies are the ones to decide
+    _at(monkeypatch, T0 + 999 * HOUR)
+    assert claim.overdue(untimed.axis.ws) == claim.overdue(untimed.allies.ws) == []

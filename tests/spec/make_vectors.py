@@ -1012,6 +1012,58 @@ def timed_cases(v: Builder) -> None:
         "terms-consent",
         "a new deadline signed by the proposer alone",
     )
+    # New terms may change what a final claim does too: here to a forfeit, which the two
+    # claims after them then apply (neither changes the state: the reminder's state hash).
+    rule = terms | {"silence": "forfeit"}
+    rule["consent"] = new.sign(deadlines.terms_message(tv.TIMED_GAME, 6, terms["prev"], 2 * tv.HOUR, "forfeit"))
+    rule_file = signed(wire.pack(rule), "axis")
+    rel = v.put("variant/terms-forfeit.pbem", rule_file)
+    reminded = c6 | {"seq": 7, "prev": file_hash(rule_file), "time": terms["time"] + 2 * tv.HOUR}
+    reminder = sign_as(reminded, by(claimant))
+    final = c6 | {"seq": 8, "prev": file_hash(reminder), "time": reminded["time"] + 2 * tv.HOUR}
+    claims = [
+        v.put("variant/terms-forfeit-07.pbem", reminder),
+        v.put("variant/terms-forfeit-08.pbem", sign_as(final, by(claimant))),
+    ]
+    v.case(
+        "terms-silence-forfeit",
+        [*T[:6], rel, *claims],
+        "ok",
+        "new terms change the silence rule to forfeit; a reminder and a final claim then forfeit",
+    )
+    after = c6 | {"seq": 9, "prev": file_hash(sign_as(final, by(claimant))), "side": silent}
+    after["time"] = final["time"] + 60
+    v.case(
+        "terms-silence-forfeit-then-a-file",
+        [*T[:6], rel, *claims, v.put("variant/terms-forfeit-09.pbem", sign_as(after, by(silent)))],
+        "game-over",
+        "a file of the side that forfeited under the new silence rule",
+        bad=9,
+    )
+    unsigned_rule = rule | {"consent": ok["consent"]}
+    variant(
+        "terms-silence-not-consented",
+        6,
+        signed(wire.pack(unsigned_rule), "axis"),
+        "terms-consent",
+        "a new silence rule added to terms the other side signed for the deadline alone",
+    )
+    h2_mail = h2 | {"email": "newcomer@example.org"}
+    h2_mail["accept"] = new.sign(handover.accept_message(h2_mail))
+    rel = v.put("variant/handover-email.pbem", signed(wire.pack(h2_mail), "allies"))
+    v.case(
+        "handover-email",
+        [*T[:2], rel],
+        "ok",
+        "a hand-over naming the new holder's address, countersigned with it",
+    )
+    variant(
+        "handover-email-not-countersigned",
+        2,
+        signed(wire.pack(h2 | {"email": "mallory@example.org"}), "allies"),
+        "handover-accept",
+        "an address added to a hand-over after the new key countersigned it",
+    )
     base_claim = {"v": 1, "type": "claim", "game": body_of(v.base[0])["game"], "seq": 2, "prev": file_hash(v.base[1])}
     base_claim |= {"side": "axis", "time": tv.T0 + 99 * tv.HOUR, "due": "commit", "state": body_of(v.base[1])["state"]}
     rel = v.put("variant/claim-no-deadline.pbem", signed(wire.pack(base_claim), "axis"))

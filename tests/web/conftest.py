@@ -114,7 +114,15 @@ def branch_duo(tmp_path: Path, record: Path, at: int, person: str = "axis") -> D
     me, bot = players[person], players[other(person)]
     pub = keys.read_public_key(bot.home / f"{bot.name}.pub")
     gid, _ = branch.new_branch(
-        me.ws, branch.folder_source(found), parent, at, me.name, side=person, opponent=pub, home=me.home
+        me.ws,
+        branch.folder_source(found),
+        parent,
+        at,
+        me.name,
+        side=person,
+        opponent=pub,
+        home=me.home,
+        carry_parent=False,  # the bot's side verifies the start from the record folder
     )
     out = tmp_path / "rec"
     out.mkdir()
