@@ -3,6 +3,7 @@ files carried between their workspaces as the README's "against the bot, by file
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,18 +104,35 @@ def building(tmp_path_factory: pytest.TempPathFactory) -> Duo:
 def branch_duo(tmp_path: Path, record: Path, at: int, person: str = "axis") -> Duo:
     """A new game between two new players from the position after file ``at`` of the
     recorded game in ``record`` (``pbem branch``): a decision the first months of a game
-    do not bring for sure, met in a real game all the same.  ``person`` invites the bot."""
+    do not bring for sure, met in a real game all the same.  ``person`` invites the bot.
+
+    The keys and the game id are derived from the record and the file, as self-play
+    derives them from its seed: the branch is the same game on every run, dice and
+    bot included, so a decision that follows a roll (an advance after combat) comes
+    every time."""
     players = {}
+
+    def derived(what: str) -> bytes:
+        return hashlib.sha256(f"tests/web/branch/{record.name}/{at}/{person}/{what}".encode()).digest()
+
     for side in ("axis", "allies"):
         p = Player(side, tmp_path / f"home-{side}", Workspace(tmp_path / f"ws-{side}"))
-        keys.keygen(p.name, f"{side}@example.org", directory=p.home)
+        keys.keygen(p.name, f"{side}@example.org", directory=p.home, seed=derived(f"key/{side}"))
         players[side] = p
     found = audit.game_files(record)
     (parent,) = found
     me, bot = players[person], players[other(person)]
     pub = keys.read_public_key(bot.home / f"{bot.name}.pub")
     gid, _ = branch.new_branch(
-        me.ws, branch.folder_source(found), parent, at, me.name, side=person, opponent=pub, home=me.home
+        me.ws,
+        branch.folder_source(found),
+        parent,
+        at,
+        me.name,
+        side=person,
+        opponent=pub,
+        home=me.home,
+        gid=derived("game")[:6].hex(),
     )
     out = tmp_path / "rec"
     out.mkdir()

@@ -465,9 +465,15 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.close()
 
 
+#: The recorded game whose file 87 leaves the Allies to send money and load convoys
+#: (1939-12), with a build after it where they have damaged units to repair and a
+#: British destroyer flotilla in their pool.
+LATE_INCOME = (INCOME[0], 87)
+
+
 @pytest.fixture(scope="module")
 def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
-    duo = branch_duo(tmp_path_factory.mktemp("income"), *INCOME, person="allies")
+    duo = branch_duo(tmp_path_factory.mktemp("income"), *LATE_INCOME, person="allies")
     server, thread = serve(duo, "allies")
     yield duo, server
     server.shutdown()
@@ -475,12 +481,12 @@ def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Du
     thread.join(5)
 
 
-def test_money_sent_a_convoy_and_priced_purchases_in_a_branch_of_a_recorded_game(
+def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_recorded_game(
     allied_income: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
 ) -> None:
     duo, server = allied_income
     pg = open_page(browser, server)
-    assert phase_is(pg, "1939-10") and phase_is(pg, "Income")
+    assert phase_is(pg, "1939-12") and phase_is(pg, "Income")
     until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
     # Money sent to a partner: one group whatever the amount, the amounts the engine lists.
     state = axis_state(duo, "allies")
@@ -499,6 +505,8 @@ def test_money_sent_a_convoy_and_priced_purchases_in_a_branch_of_a_recorded_game
     # A convoy: money loaded on a ship in a port of the sender.
     choose_kind(pg, "convoy")
     pg.locator("button.group").first.click()
+    until(pg, "the amount field", lambda: pg.locator("#amountbox").is_visible())
+    pg.locator("#amount").select_option(index=0)  # a small load: money is left to buy a ship with
     until(pg, "a convoy to give", lambda: pg.locator("#choices button.order").count() > 0)
     convoy = pg.locator("#choices button.order").first.inner_text()
     pg.locator("#choices button.order").first.click()
@@ -534,6 +542,25 @@ def test_money_sent_a_convoy_and_priced_purchases_in_a_branch_of_a_recorded_game
     left = f"{country}: ${money - 2 * price}B left"
     until(pg, "the money left", lambda: left in pg.locator("#purchases").inner_text())
     assert price > 0
+    # A repair and a ship: each a button with its price, as the engine lists them.
+    state = axis_state(duo, "allies")
+    repair = api.format_action(state, api.legal_matching(state, "allies", kinds=["repair"])[0])
+    ships = [
+        api.format_action(state, a)
+        for a in api.legal_matching(state, "allies", kinds=["buy_unit"])
+        if any(
+            p.name == a.args[1] and p.type.domain == "naval" for p in state.countries[str(a.args[0])].pool_units
+        )
+    ]
+    assert ships, "the Allies have no ship to buy in this build"
+    for order in (repair, ships[0]):
+        said, before = pending(pg), money_left(axis_state(duo, "allies"))
+        pg.locator(f'#purchases button.buy[data-group="{order}"]').click()
+        until(pg, f"{order} listed", lambda order=order, said=said: pending(pg) == [*said, order])
+        now = money_left(axis_state(duo, "allies"))
+        assert sum(now.values()) < sum(before.values()), order  # it was paid for
+        shown = "; ".join(f"{c}: ${m}B left" for c, m in now.items())
+        until(pg, "the money left", lambda shown=shown: f"money: {shown}" in pg.locator("#purchases").inner_text())
     pg.screenshot(path=str(shots_dir(tmp_path) / "build.png"))
     pg.locator("#force").check()
     pg.locator("#pass").click()
@@ -570,7 +597,9 @@ def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
         for a in api.legal_matching(state, "axis", kinds=["attack"])
         if (s := api.legal_matching(_after(state, a), "axis", kinds=["support"]))
     }
-    attack, supports = next(iter(supportable.items()))
+    # the surest attack: the hex it empties is the one the advance after it goes into
+    attack = max(supportable, key=lambda a: defender_loses(state, a))
+    supports = supportable[attack]
     order = api.format_action(state, attack)
     # The attack from the list of attacks, its odds, confirmed.
     until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
@@ -598,7 +627,91 @@ def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
     until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
     path = sent(pg, duo)
     verify_at_bot(duo, path)
+
+    # After the dice (the same on every run of this branch): advance into the emptied hex.
+    bot_answers(duo)
+    until(pg, "the advance", lambda: phase_is(pg, "advance"))
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    state = axis_state(duo)
+    advances = [api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["advance"])]
+    attacked = order.split()[1]
+    assert advances and all(a.split()[1] == attacked for a in advances), advances
+    assert pg.locator('#offers button.kind[data-kind="advance"]').inner_text() == f"advance ({len(advances)})"
+    choose_kind(pg, "advance")
+    # the pair of attackers that may advance together: a group lighting the emptied hex
+    pair = max(advances, key=len)
+    pg.locator(f'button.group[data-group="{order_words_group(pair)}"]').click()
+    pick_lit_or_choice(pg)
+    until(pg, "the advance listed", lambda: pending(pg) == [pair])
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg) == [pair, "pass"])
+    # the rest of the turn passed (the second movement), the file goes
+    for _ in range(3):
+        if not pg.locator("#pass").is_enabled():
+            break
+        said = len(pending(pg))
+        pg.locator("#pass").click()
+        until(pg, "the phase passed", lambda said=said: len(pending(pg)) == said + 1)
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
     pg.close()
+
+
+def defender_loses(state: api.GameState, attack: api.Action) -> float:
+    """The engine's chance that ``attack`` costs the defender a point (its odds shown)."""
+    words = api.format_action(state, attack).split()
+    odds = api.hex_report(state, "axis", words[1], [int(w[1:]) for w in words[2:]]).odds
+    assert odds is not None
+    return odds.defender_loses
+
+
+#: The recorded game (air war) whose file 198 leaves the axis to make amphibious
+#: assaults with infantry embarked on its transports (1940-05).
+AMPHIBIOUS = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-air-seed1", 198)
+
+
+@pytest.fixture(scope="module")
+def landing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("assault"), *AMPHIBIOUS)
+    server, thread = serve(duo)
+    yield duo, server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
+    landing: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+) -> None:
+    duo, server = landing
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1940-05") and phase_is(pg, "amphibious")
+    state = axis_state(duo)
+    offered = [api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["assault"])]
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    assert pg.locator('#offers button.kind[data-kind="assault"]').inner_text() == f"assault ({len(offered)})"
+    # The embarked unit's assaults are a group: the coastal hexes it may land in light up.
+    choose_kind(pg, "assault")
+    group = order_words_group(offered[0])
+    pg.locator(f'button.group[data-group="{group}"]').click()
+    until(pg, "the landing hexes", lambda: len(lit(pg)) > 0 or pg.locator("#choices button.order").count() > 0)
+    landings = {o.split()[1] for o in offered if order_words_group(o) == group}
+    assert set(lit(pg)) <= landings
+    pick_lit_or_choice(pg)
+    until(pg, "the assault listed", lambda: len(pending(pg)) == 1)
+    (assault,) = pending(pg)
+    assert assault in offered and order_words_group(assault) == group, assault
+    pg.screenshot(path=str(shots_dir(tmp_path) / "assault.png"))
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg) == [assault, "pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    pg.close()
+
+
+def money_left(state: api.GameState, side: str = "allies") -> dict[str, int]:
+    return {c.name: c.money for c in api.summary(state, side).countries}
 
 
 def _after(state: api.GameState, action: api.Action) -> api.GameState:
