@@ -96,6 +96,8 @@ class Desk:
         self._prices: dict[tuple[int, str], int | None] = {}
         self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
+        #: the last picture drawn: (what it shows, svg, window, digest)
+        self._picture: tuple[tuple[str, int | None, str | None, str], str, str, str] | None = None
 
     # -- the game now -------------------------------------------------------------------
 
@@ -168,17 +170,27 @@ class Desk:
 
     # -- the map ------------------------------------------------------------------------
 
-    def map(self, region: str | None, window: str | None, at: int | None = None) -> dict[str, Any]:
+    def map(self, region: str | None, window: str | None, at: int | None = None, have: str = "") -> dict[str, Any]:
         """The position (after file ``at``, or now with my pending orders) drawn by the
-        renderer of ``pbem map``, with the window it shows."""
-        lg = LocalGame(self.ws, self.gid, self.home)
-        state = self._now()[2] if at is None else self._after(at).state
-        board = api.board(state, lg.me)
-        if window:
-            w = parse_window(window, board.map.grid)
-        else:
-            w = gamemap.window(board, None if region in (None, "", "front") else region)
-        return {"svg": gameview.render_svg(board, w), "window": window_text(w), "at": at}
+        renderer of ``pbem map``, with the window it shows and the digest of the picture.
+
+        ``have``: the digest of the picture the page shows; when the picture is the same
+        (an order that changed nothing drawn, a file that moved no counter) it is not
+        sent again (``svg`` is None): a whole-world picture is megabytes for the browser
+        to read and lay out again.  The last picture is kept until the store changes."""
+        key = (self.version(), at, region if not window else "", window or "")
+        if self._picture is None or self._picture[0] != key:
+            lg = LocalGame(self.ws, self.gid, self.home)
+            state = self._now()[2] if at is None else self._after(at).state
+            board = api.board(state, lg.me)
+            if window:
+                w = parse_window(window, board.map.grid)
+            else:
+                w = gamemap.window(board, None if region in (None, "", "front") else region)
+            svg = gameview.render_svg(board, w)
+            self._picture = (key, svg, window_text(w), hashlib.sha256(svg.encode()).hexdigest()[:16])
+        _, svg, shown, digest = self._picture
+        return {"svg": None if have == digest else svg, "window": shown, "at": at, "digest": digest}
 
     def _after(self, seq: int) -> Game:
         return self._timeline.position(self._history(), seq, self._base())

@@ -128,6 +128,28 @@ def test_orders_that_rely_on_the_one_taken_back_are_dropped_with_the_engine_s_re
             desk.undo()
 
 
+def test_a_picture_the_page_has_is_not_sent_again_until_it_changes(deploy_desk: Desk) -> None:
+    desk = deploy_desk
+    first = desk.map("europe", None)
+    assert first["svg"] and first["digest"]
+    again = desk.map(None, first["window"], have=first["digest"])
+    assert again["svg"] is None and again["digest"] == first["digest"] and again["window"] == first["window"]
+    # another picture than the page's: sent whole
+    assert desk.map("world", None, have=first["digest"])["svg"]
+    # a placement draws a counter: the picture is sent again
+    place = next(
+        o["text"] for o in desk.legal(Filter(kinds=("place_land",)), first["window"])["orders"]
+        if o["text"].startswith("place_land Germany infantry 3 ")
+    )  # fmt: skip
+    desk.give([place])
+    try:
+        changed = desk.map(None, first["window"], have=first["digest"])
+        assert changed["svg"] and changed["digest"] != first["digest"]
+    finally:
+        desk.undo()
+    assert desk.map(None, first["window"], have=first["digest"])["svg"] is None
+
+
 def test_orders_with_an_amount_are_grouped_whatever_the_amount(deploy_desk: Desk) -> None:
     orders = deploy_desk.legal(Filter(kinds=("place_land",), countries=("Germany",)), None)["orders"]
     infantry = [o for o in orders if o["group"] == "place_land Germany infantry 3 N"]

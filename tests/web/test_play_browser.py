@@ -26,15 +26,16 @@ from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
 from tests.web.conftest import INCOME, bot_answers, branch_duo, make_duo, serve
 
-#: Where the screenshots go: docs/play/ of the tree only when asked for
-#: (PBEM_SCREENSHOTS=1, to refresh the README's pictures), so a test run leaves the tree clean.
+#: Where the screenshots go: docs/play/ of the tree, taken only when asked for
+#: (PBEM_SCREENSHOTS=1, to refresh the README's pictures): a picture of the whole
+#: map is the costliest thing the browser does here, and nothing reads it in a run.
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "play"
 
 
-def shots_dir(tmp_path: Path) -> Path:
-    shots = DOCS_SHOTS if os.environ.get("PBEM_SCREENSHOTS") == "1" else tmp_path
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
+def shoot(pg: Page, name: str) -> None:
+    if os.environ.get("PBEM_SCREENSHOTS") == "1":
+        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(DOCS_SHOTS / name))
 
 
 def chromium() -> str:
@@ -177,10 +178,9 @@ def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
     return sorted(u.id for u in board.units if u.id in unit_ids and sum(o.hex == u.hex for o in board.units) == 1)
 
 
-def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page, tmp_path: Path) -> None:
+def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page) -> None:
     duo, _ = live
     pg = page
-    shots = shots_dir(tmp_path)
     # What the page shows: the date, the phase, what is awaited, the map and its counters.
     assert phase_is(pg, "1939-09") and phase_is(pg, "War declaration")
     assert "axis" in pg.locator("#awaited").inner_text()
@@ -242,7 +242,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.locator("#region").select_option("europe")
     until(pg, "the map of Europe", lambda: pg.locator("#map").get_attribute("data-window") == europe)
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
-    pg.screenshot(path=str(shots / "deployment.png"))
+    shoot(pg, "deployment.png")
     path = sent(pg, duo)
     verify_at_bot(duo, path)
     bot_answers(duo)
@@ -289,7 +289,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     assert destinations <= expected and destinations
     # Zoom in on the unit with the wheel, as a player reads the counters.
     zoom_on(pg, counter)
-    pg.screenshot(path=str(shots / "movement.png"))
+    shoot(pg, "movement.png")
     (in_view,) = [m for m in lit(pg).values() if on_map(pg, m)][:1]
     in_view.click(force=True)
     until(pg, "the move listed", lambda: any(t.startswith(f"move #{first} ") for t in pending(pg)))
@@ -337,7 +337,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())
     odds_text = pg.locator("#odds").inner_text()
     assert "against defence" in odds_text and "chance" in odds_text, odds_text
-    pg.screenshot(path=str(shots / "attack.png"))
+    shoot(pg, "attack.png")
     pg.locator("#confirm").click()
     until(pg, "the attack listed", lambda: order in pending(pg))
     # A standing order: the stack in a hex holds (or retreats), from the engine's list.
@@ -393,7 +393,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the decision offered", lambda: pg.locator("#offers button.kind").count() > 0)
     now = str(LocalGame(duo.axis.ws, duo.gid, duo.axis.home).head())
     until(pg, "the map redrawn", lambda: pg.locator("#map").get_attribute("data-seq") == now)
-    pg.screenshot(path=str(shots / "after-the-bot.png"))
+    shoot(pg, "after-the-bot.png")
 
     # History: the slider shows the position after an earlier file, from positions kept.
     pg.locator("#history").evaluate("e => { e.value = '3'; e.dispatchEvent(new Event('change')); }")
@@ -427,7 +427,7 @@ def branched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, Pl
 
 
 def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
-    branched: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+    branched: tuple[Duo, PlayServer], browser: Browser
 ) -> None:
     duo, server = branched
     pg = open_page(browser, server)
@@ -452,7 +452,7 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.locator("button.group").first.click()
     pick_lit_or_choice(pg)
     until(pg, "the interception listed again", lambda: pending(pg) == [order])
-    pg.screenshot(path=str(shots_dir(tmp_path) / "interception.png"))
+    shoot(pg, "interception.png")
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
@@ -482,7 +482,7 @@ def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Du
 
 
 def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_recorded_game(
-    allied_income: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+    allied_income: tuple[Duo, PlayServer], browser: Browser
 ) -> None:
     duo, server = allied_income
     pg = open_page(browser, server)
@@ -512,7 +512,7 @@ def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_reco
     pg.locator("#choices button.order").first.click()
     until(pg, "the convoy listed", lambda: pending(pg) == [first, convoy])
     assert convoy.startswith("convoy ")
-    pg.screenshot(path=str(shots_dir(tmp_path) / "income.png"))
+    shoot(pg, "income.png")
     path = sent(pg, duo, "allies")
     verify_at_bot(duo, path, "allies")
     bot_answers(duo, person="allies")
@@ -548,9 +548,7 @@ def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_reco
     ships = [
         api.format_action(state, a)
         for a in api.legal_matching(state, "allies", kinds=["buy_unit"])
-        if any(
-            p.name == a.args[1] and p.type.domain == "naval" for p in state.countries[str(a.args[0])].pool_units
-        )
+        if any(p.name == a.args[1] and p.type.domain == "naval" for p in state.countries[str(a.args[0])].pool_units)
     ]
     assert ships, "the Allies have no ship to buy in this build"
     for order in (repair, ships[0]):
@@ -561,7 +559,7 @@ def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_reco
         assert sum(now.values()) < sum(before.values()), order  # it was paid for
         shown = "; ".join(f"{c}: ${m}B left" for c, m in now.items())
         until(pg, "the money left", lambda shown=shown: f"money: {shown}" in pg.locator("#purchases").inner_text())
-    pg.screenshot(path=str(shots_dir(tmp_path) / "build.png"))
+    shoot(pg, "build.png")
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
@@ -586,7 +584,7 @@ def combat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, Play
 
 
 def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
-    combat: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+    combat: tuple[Duo, PlayServer], browser: Browser
 ) -> None:
     duo, server = combat
     pg = open_page(browser, server)
@@ -621,7 +619,7 @@ def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
     until(pg, "the support offered", lambda: pg.locator("#choices button.order", has_text=support).count() > 0)
     pg.locator("#choices button.order", has_text=support).first.click()
     until(pg, "the support listed", lambda: pending(pg) == [order, support])
-    pg.screenshot(path=str(shots_dir(tmp_path) / "support.png"))
+    shoot(pg, "support.png")
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
@@ -681,7 +679,7 @@ def landing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, Pla
 
 
 def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
-    landing: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+    landing: tuple[Duo, PlayServer], browser: Browser
 ) -> None:
     duo, server = landing
     pg = open_page(browser, server)
@@ -701,7 +699,7 @@ def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
     until(pg, "the assault listed", lambda: len(pending(pg)) == 1)
     (assault,) = pending(pg)
     assert assault in offered and order_words_group(assault) == group, assault
-    pg.screenshot(path=str(shots_dir(tmp_path) / "assault.png"))
+    shoot(pg, "assault.png")
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the pass listed", lambda: pending(pg) == [assault, "pass"])

@@ -12,6 +12,7 @@ const view = {
   full: null,        // the whole picture [0, 0, w, h]
   at: null,          // a file number when looking at history, null for now
   version: "",
+  digest: "",        // the digest of the map picture shown (the server skips an unchanged one)
   seq: 1,
   myMove: false,
   side: "",
@@ -139,9 +140,18 @@ async function loadMap(keepWindow) {
   const params = { at: view.at };
   if (keepWindow && view.window) params.window = view.window;
   else params.region = $("region").value;
+  if ($("map").querySelector("svg")) params.have = view.digest;
   const asked = ++mapAsked;
   const m = await ask("/api/map", params);
   if (asked !== mapAsked) return; // a later request (another region, a newer position) wins
+  if (m.svg === null) {
+    // the picture shown is the one the server would send: keep it, its view and its marks
+    $("map").classList.toggle("history", view.at !== null);
+    $("map").dataset.seq = String(view.at ?? view.seq);
+    drawMarks();
+    return;
+  }
+  view.digest = m.digest;
   const doc = new DOMParser().parseFromString(m.svg, "image/svg+xml");
   const svg = document.importNode(doc.documentElement, true);
   const sameWindow = view.window === m.window && view.box;
