@@ -84,6 +84,13 @@ def without_command_hint(said: str) -> str:
     return said.split("; next: `", 1)[0]
 
 
+def board_status(line: str) -> str:
+    """``pbem status``'s line as the page says it: orders left unsent are sent with the
+    Send button, and what comes next is no command to type."""
+    head, unsent, _ = without_command_hint(line).partition(" orders not sent: run `")
+    return f"{head} orders not sent yet: press Send" if unsent else head
+
+
 class Desk:
     """One game of a workspace, as the player at this machine sees it."""
 
@@ -146,7 +153,7 @@ class Desk:
             "awaited": "the game is over" if exp is None else f"{exp.side}: {awaited(exp.kind)}",
             "my_move": self._my_move(lg, t),
             "hidden": exp is not None and exp.kind in ("commit", "sim"),
-            "status": status_line(lg, t.work, t.pending),
+            "status": board_status(status_line(lg, t.work, t.pending)),
             "pending": self._pending(t),
             "automatic": t.pending.auto,
             "weather": [f"{zone}: {cond.replace('_', ' ')}" for zone, cond in board.weather],

@@ -9,7 +9,7 @@ from engine import api
 from pbem import turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
-from pbem.web.desk import Desk, Filter, order_words, parse_window
+from pbem.web.desk import Desk, Filter, board_status, order_words, parse_window
 from scenarios import gameview
 from tests.protocol.conftest import Duo
 
@@ -24,6 +24,15 @@ def test_an_order_names_its_hexes_and_units_and_its_group_leaves_the_hexes_out()
     assert order_words("attack 164,50 #256 #258") == (["164,50"], [256, 258], "attack #256 #258")
     assert order_words("place_land Germany armor 5 10 164,54") == (["164,54"], [], "place_land Germany armor 5 10")
     assert order_words("declare 'Costa Rica'") == ([], [], "declare 'Costa Rica'")
+
+
+def test_the_status_line_names_no_command_to_type() -> None:
+    line = "game 3e81 (axis), file 3, 1939-10, axis.landing: 4 orders not sent: run `pbem send 3e81`, then deliver"
+    assert board_status(line) == "game 3e81 (axis), file 3, 1939-10, axis.landing: 4 orders not sent yet: press Send"
+    waiting = (
+        "game 3e81 (axis), file 3, 1939-10: waiting for allies's orders; next: `pbem import` when their file arrives"
+    )
+    assert board_status(waiting) == "game 3e81 (axis), file 3, 1939-10: waiting for allies's orders"
 
 
 def test_a_window_is_checked_against_the_map() -> None:

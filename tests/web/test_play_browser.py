@@ -144,6 +144,11 @@ def zoom_on(pg: Page, element: Locator) -> None:
         pg.wait_for_timeout(100)
 
 
+def settled(pg: Page) -> None:
+    """Wait until the page has drawn what its last request brought (the map among it)."""
+    until(pg, "the page settled", lambda: pg.locator("body").get_attribute("data-busy") == "0")
+
+
 def phase_is(pg: Page, text: str) -> bool:
     return text in pg.locator("#when").inner_text()
 
@@ -184,6 +189,12 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     # What the page shows: the date, the phase, what is awaited, the map and its counters.
     assert phase_is(pg, "1939-09") and phase_is(pg, "War declaration")
     assert "axis" in pg.locator("#awaited").inner_text()
+    # No front yet: the whole world is shown; the player picks the region of the war.
+    board = api.board(axis_state(duo), "axis")
+    assert pg.locator("#map").get_attribute("data-window") == window_text(gamemap.window(board))
+    europe = window_text(gamemap.window(board, "europe"))
+    pg.locator("#region").select_option("europe")
+    until(pg, "the map of Europe", lambda: pg.locator("#map").get_attribute("data-window") == europe)
 
     # War declaration: the engine offers its kinds of order; the declarations are listed.
     declares = len(api.legal_matching(axis_state(duo), "axis", kinds=["declare"]))
@@ -238,9 +249,6 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         again = next(h for h in lit(pg) if h not in occupied and h != empty)
         lit(pg)[again].click(force=True)
         until(pg, "the last point placed", lambda: pending(pg)[-1] == f"place_land Germany infantry 3 1 {again}")
-    europe = window_text(gamemap.window(api.board(axis_state(duo), "axis"), "europe"))
-    pg.locator("#region").select_option("europe")
-    until(pg, "the map of Europe", lambda: pg.locator("#map").get_attribute("data-window") == europe)
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
     shoot(pg, "deployment.png")
     path = sent(pg, duo)
@@ -303,6 +311,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         u.id for u in board.units
         if u.id in solitary(board, {int(a.args[0]) for a in movers}) and board.map.grid.distance(u.hex, went) > 2
     )  # fmt: skip
+    settled(pg)
     pg.locator("#fit").click()
     pg.locator(f'g.unit[data-unit="{second}"]').click(force=True)
     until(pg, "the second unit chosen", lambda: f"unit #{second}:" in pg.locator("#selection").inner_text())
@@ -326,6 +335,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     state = axis_state(duo)
     targets = [api.format_action(state, a).split()[1] for a in api.legal_matching(state, "axis", kinds=["attack"])]
     defenders = [pg.locator(f'g.unit[data-hex="{t}"][data-side="allies"]') for t in targets]
+    settled(pg)
     pg.locator("#fit").click()
     defender = next(d.first for d in defenders if d.count() and on_map(pg, d.first))
     zoom_on(pg, defender)
@@ -366,6 +376,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     state = axis_state(duo)
     board = api.board(state, "axis")
     rails = api.legal_matching(state, "axis", countries=["Germany"], kinds=["rail"])
+    settled(pg)
     pg.locator("#fit").click()
     railer = next(
         u for u in solitary(board, {int(a.args[0]) for a in rails})
