@@ -341,6 +341,7 @@ class Desk:
             return {"items": [], "money": {}}
         found = api.legal_matching(state, lg.me, kinds=("buy", "buy_unit", "repair"))
         money = {c.name: c.money for c in api.summary(state, lg.me).countries}
+        board = api.board(state, lg.me) if any(a.kind == "repair" for a in found) else None
         items: dict[str, dict[str, Any]] = {}
         for a in found:
             text = api.format_action(state, a)
@@ -352,6 +353,8 @@ class Desk:
             if item is None:
                 price = self._price(t.game.seq, state, lg.me, a)
                 item = items[group] = {"group": group, "kind": a.kind, "price": price, "orders": {}}
+                if board is not None and a.kind == "repair":
+                    item["unit"] = _repaired(board, int(a.args[0]))
             item["orders"][amount] = text
         return {"items": list(items.values()), "money": money}
 
@@ -471,6 +474,12 @@ def _amount(state: api.GameState, shape: api.KindSpec | None, action: api.Action
     args = (*action.args[:i], _SENTINEL, *action.args[i + 1 :])
     group = order_words(api.format_action(state, api.Action(action.kind, args)))[2]
     return group.replace(str(_SENTINEL), "N"), int(action.args[i])
+
+
+def _repaired(board: api.Board, uid: int) -> str:
+    """Which unit a repair order names ("#93" alone says nothing to a player), and where."""
+    u = next(u for u in board.units if u.id == uid)
+    return f"{u.label}, {'in port at ' if u.in_port else 'at '}{board.map.grid.label(u.hex)}"
 
 
 def _unit_id(label: str) -> int | None:

@@ -187,6 +187,20 @@ def test_purchases_come_with_the_engine_s_price_and_the_money_left(building: Duo
         assert desk.purchases()["money"]["Germany"] == found["money"]["Germany"] - 2 * armor["price"]
     finally:
         desk.undo()
+    # a repair names its unit as the map's counter does, and where it is
+    repairs = [i for i in found["items"] if i["kind"] == "repair"]
+    assert repairs and all(i["price"] > 0 for i in repairs)
+    game = LocalGame(building.axis.ws, building.gid, building.axis.home).game()
+    assert game is not None
+    board = api.board(game.state, "axis")
+    for item in repairs:
+        (order,) = item["orders"].values()
+        unit = next(u for u in board.units if f"repair #{u.id}" == order)
+        assert (
+            unit.damaged
+            and item["unit"].startswith(f"{unit.label}, ")
+            and board.map.grid.label(unit.hex) in item["unit"]
+        )
 
 
 def test_the_page_is_told_what_happened_without_the_command_line_s_next_commands(desk: Desk) -> None:

@@ -597,7 +597,8 @@ async function loadPurchases() {
     const e = document.createElement("li");
     e.className = "purchase";
     const amounts = Object.keys(item.orders).map(Number).sort((a, b) => a - b);
-    const price = item.price === null ? "" : ` — $${item.price}B${item.kind === "buy" ? " a point" : ""}`;
+    const price = (item.price === null ? "" : ` — $${item.price}B${item.kind === "buy" ? " a point" : ""}`) +
+      (item.unit ? ` (${item.unit})` : "");
     const buy = document.createElement("button");
     buy.className = "buy";
     buy.dataset.group = item.group;
