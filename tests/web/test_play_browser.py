@@ -34,6 +34,7 @@ DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "play"
 
 def shoot(pg: Page, name: str) -> None:
     if os.environ.get("PBEM_SCREENSHOTS") == "1":
+        settled(pg)
         DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(DOCS_SHOTS / name))
 
