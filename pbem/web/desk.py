@@ -84,6 +84,13 @@ def without_command_hint(said: str) -> str:
     return said.split("; next: `", 1)[0]
 
 
+def board_status(line: str) -> str:
+    """``pbem status``'s line as the page says it: orders left unsent are sent with the
+    Send button, and what comes next is no command to type."""
+    head, unsent, _ = without_command_hint(line).partition(" orders not sent: run `")
+    return f"{head} orders not sent yet: press Send" if unsent else head
+
+
 class Desk:
     """One game of a workspace, as the player at this machine sees it."""
 
@@ -96,6 +103,8 @@ class Desk:
         self._prices: dict[tuple[int, str], int | None] = {}
         self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
+        #: the last picture drawn: (what it shows, svg, window, digest)
+        self._picture: tuple[tuple[str, int | None, str | None, str], str, str, str] | None = None
 
     # -- the game now -------------------------------------------------------------------
 
@@ -144,7 +153,7 @@ class Desk:
             "awaited": "the game is over" if exp is None else f"{exp.side}: {awaited(exp.kind)}",
             "my_move": self._my_move(lg, t),
             "hidden": exp is not None and exp.kind in ("commit", "sim"),
-            "status": status_line(lg, t.work, t.pending),
+            "status": board_status(status_line(lg, t.work, t.pending)),
             "pending": self._pending(t),
             "automatic": t.pending.auto,
             "weather": [f"{zone}: {cond.replace('_', ' ')}" for zone, cond in board.weather],
@@ -168,17 +177,27 @@ class Desk:
 
     # -- the map ------------------------------------------------------------------------
 
-    def map(self, region: str | None, window: str | None, at: int | None = None) -> dict[str, Any]:
+    def map(self, region: str | None, window: str | None, at: int | None = None, have: str = "") -> dict[str, Any]:
         """The position (after file ``at``, or now with my pending orders) drawn by the
-        renderer of ``pbem map``, with the window it shows."""
-        lg = LocalGame(self.ws, self.gid, self.home)
-        state = self._now()[2] if at is None else self._after(at).state
-        board = api.board(state, lg.me)
-        if window:
-            w = parse_window(window, board.map.grid)
-        else:
-            w = gamemap.window(board, None if region in (None, "", "front") else region)
-        return {"svg": gameview.render_svg(board, w), "window": window_text(w), "at": at}
+        renderer of ``pbem map``, with the window it shows and the digest of the picture.
+
+        ``have``: the digest of the picture the page shows; when the picture is the same
+        (an order that changed nothing drawn, a file that moved no counter) it is not
+        sent again (``svg`` is None): a whole-world picture is megabytes for the browser
+        to read and lay out again.  The last picture is kept until the store changes."""
+        key = (self.version(), at, region if not window else "", window or "")
+        if self._picture is None or self._picture[0] != key:
+            lg = LocalGame(self.ws, self.gid, self.home)
+            state = self._now()[2] if at is None else self._after(at).state
+            board = api.board(state, lg.me)
+            if window:
+                w = parse_window(window, board.map.grid)
+            else:
+                w = gamemap.window(board, None if region in (None, "", "front") else region)
+            svg = gameview.render_svg(board, w)
+            self._picture = (key, svg, window_text(w), hashlib.sha256(svg.encode()).hexdigest()[:16])
+        _, svg, shown, digest = self._picture
+        return {"svg": None if have == digest else svg, "window": shown, "at": at, "digest": digest}
 
     def _after(self, seq: int) -> Game:
         return self._timeline.position(self._history(), seq, self._base())
@@ -322,6 +341,7 @@ class Desk:
             return {"items": [], "money": {}}
         found = api.legal_matching(state, lg.me, kinds=("buy", "buy_unit", "repair"))
         money = {c.name: c.money for c in api.summary(state, lg.me).countries}
+        board = api.board(state, lg.me) if any(a.kind == "repair" for a in found) else None
         items: dict[str, dict[str, Any]] = {}
         for a in found:
             text = api.format_action(state, a)
@@ -333,6 +353,8 @@ class Desk:
             if item is None:
                 price = self._price(t.game.seq, state, lg.me, a)
                 item = items[group] = {"group": group, "kind": a.kind, "price": price, "orders": {}}
+                if board is not None and a.kind == "repair":
+                    item["unit"] = _repaired(board, int(a.args[0]))
             item["orders"][amount] = text
         return {"items": list(items.values()), "money": money}
 
@@ -452,6 +474,12 @@ def _amount(state: api.GameState, shape: api.KindSpec | None, action: api.Action
     args = (*action.args[:i], _SENTINEL, *action.args[i + 1 :])
     group = order_words(api.format_action(state, api.Action(action.kind, args)))[2]
     return group.replace(str(_SENTINEL), "N"), int(action.args[i])
+
+
+def _repaired(board: api.Board, uid: int) -> str:
+    """Which unit a repair order names ("#93" alone says nothing to a player), and where."""
+    u = next(u for u in board.units if u.id == uid)
+    return f"{u.label}, {'in port at ' if u.in_port else 'at '}{board.map.grid.label(u.hex)}"
 
 
 def _unit_id(label: str) -> int | None:

@@ -126,7 +126,7 @@ def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
         seq = _one(q, "at")
         if seq is not None and not seq.isdigit():
             raise PbemError("at must be a file number", "usage")
-        return desk.map(_one(q, "region"), _one(q, "window"), None if seq is None else int(seq))
+        return desk.map(_one(q, "region"), _one(q, "window"), None if seq is None else int(seq), _one(q, "have") or "")
 
     def legal(q: Query) -> Any:
         flt = Filter(_ints(q, "unit"), tuple(q.get("place", [])), tuple(q.get("country", [])), tuple(q.get("kind", [])))

@@ -9,7 +9,7 @@ from engine import api
 from pbem import turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
-from pbem.web.desk import Desk, Filter, order_words, parse_window
+from pbem.web.desk import Desk, Filter, board_status, order_words, parse_window
 from scenarios import gameview
 from tests.protocol.conftest import Duo
 
@@ -24,6 +24,15 @@ def test_an_order_names_its_hexes_and_units_and_its_group_leaves_the_hexes_out()
     assert order_words("attack 164,50 #256 #258") == (["164,50"], [256, 258], "attack #256 #258")
     assert order_words("place_land Germany armor 5 10 164,54") == (["164,54"], [], "place_land Germany armor 5 10")
     assert order_words("declare 'Costa Rica'") == ([], [], "declare 'Costa Rica'")
+
+
+def test_the_status_line_names_no_command_to_type() -> None:
+    line = "game 3e81 (axis), file 3, 1939-10, axis.landing: 4 orders not sent: run `pbem send 3e81`, then deliver"
+    assert board_status(line) == "game 3e81 (axis), file 3, 1939-10, axis.landing: 4 orders not sent yet: press Send"
+    waiting = (
+        "game 3e81 (axis), file 3, 1939-10: waiting for allies's orders; next: `pbem import` when their file arrives"
+    )
+    assert board_status(waiting) == "game 3e81 (axis), file 3, 1939-10: waiting for allies's orders"
 
 
 def test_a_window_is_checked_against_the_map() -> None:
@@ -128,6 +137,28 @@ def test_orders_that_rely_on_the_one_taken_back_are_dropped_with_the_engine_s_re
             desk.undo()
 
 
+def test_a_picture_the_page_has_is_not_sent_again_until_it_changes(deploy_desk: Desk) -> None:
+    desk = deploy_desk
+    first = desk.map("europe", None)
+    assert first["svg"] and first["digest"]
+    again = desk.map(None, first["window"], have=first["digest"])
+    assert again["svg"] is None and again["digest"] == first["digest"] and again["window"] == first["window"]
+    # another picture than the page's: sent whole
+    assert desk.map("world", None, have=first["digest"])["svg"]
+    # a placement draws a counter: the picture is sent again
+    place = next(
+        o["text"] for o in desk.legal(Filter(kinds=("place_land",)), first["window"])["orders"]
+        if o["text"].startswith("place_land Germany infantry 3 ")
+    )  # fmt: skip
+    desk.give([place])
+    try:
+        changed = desk.map(None, first["window"], have=first["digest"])
+        assert changed["svg"] and changed["digest"] != first["digest"]
+    finally:
+        desk.undo()
+    assert desk.map(None, first["window"], have=first["digest"])["svg"] is None
+
+
 def test_orders_with_an_amount_are_grouped_whatever_the_amount(deploy_desk: Desk) -> None:
     orders = deploy_desk.legal(Filter(kinds=("place_land",), countries=("Germany",)), None)["orders"]
     infantry = [o for o in orders if o["group"] == "place_land Germany infantry 3 N"]
@@ -156,6 +187,20 @@ def test_purchases_come_with_the_engine_s_price_and_the_money_left(building: Duo
         assert desk.purchases()["money"]["Germany"] == found["money"]["Germany"] - 2 * armor["price"]
     finally:
         desk.undo()
+    # a repair names its unit as the map's counter does, and where it is
+    repairs = [i for i in found["items"] if i["kind"] == "repair"]
+    assert repairs and all(i["price"] > 0 for i in repairs)
+    game = LocalGame(building.axis.ws, building.gid, building.axis.home).game()
+    assert game is not None
+    board = api.board(game.state, "axis")
+    for item in repairs:
+        (order,) = item["orders"].values()
+        unit = next(u for u in board.units if f"repair #{u.id}" == order)
+        assert (
+            unit.damaged
+            and item["unit"].startswith(f"{unit.label}, ")
+            and board.map.grid.label(unit.hex) in item["unit"]
+        )
 
 
 def test_the_page_is_told_what_happened_without_the_command_line_s_next_commands(desk: Desk) -> None:

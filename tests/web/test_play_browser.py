@@ -26,15 +26,17 @@ from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
 from tests.web.conftest import INCOME, bot_answers, branch_duo, make_duo, serve
 
-#: Where the screenshots go: docs/play/ of the tree only when asked for
-#: (PBEM_SCREENSHOTS=1, to refresh the README's pictures), so a test run leaves the tree clean.
+#: Where the screenshots go: docs/play/ of the tree, taken only when asked for
+#: (PBEM_SCREENSHOTS=1, to refresh the README's pictures): a picture of the whole
+#: map is the costliest thing the browser does here, and nothing reads it in a run.
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "play"
 
 
-def shots_dir(tmp_path: Path) -> Path:
-    shots = DOCS_SHOTS if os.environ.get("PBEM_SCREENSHOTS") == "1" else tmp_path
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
+def shoot(pg: Page, name: str) -> None:
+    if os.environ.get("PBEM_SCREENSHOTS") == "1":
+        settled(pg)
+        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(DOCS_SHOTS / name))
 
 
 def chromium() -> str:
@@ -143,6 +145,11 @@ def zoom_on(pg: Page, element: Locator) -> None:
         pg.wait_for_timeout(100)
 
 
+def settled(pg: Page) -> None:
+    """Wait until the page has drawn what its last request brought (the map among it)."""
+    until(pg, "the page settled", lambda: pg.locator("body").get_attribute("data-busy") == "0")
+
+
 def phase_is(pg: Page, text: str) -> bool:
     return text in pg.locator("#when").inner_text()
 
@@ -177,13 +184,18 @@ def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
     return sorted(u.id for u in board.units if u.id in unit_ids and sum(o.hex == u.hex for o in board.units) == 1)
 
 
-def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page, tmp_path: Path) -> None:
+def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page) -> None:
     duo, _ = live
     pg = page
-    shots = shots_dir(tmp_path)
     # What the page shows: the date, the phase, what is awaited, the map and its counters.
     assert phase_is(pg, "1939-09") and phase_is(pg, "War declaration")
     assert "axis" in pg.locator("#awaited").inner_text()
+    # No front yet: the whole world is shown; the player picks the region of the war.
+    board = api.board(axis_state(duo), "axis")
+    assert pg.locator("#map").get_attribute("data-window") == window_text(gamemap.window(board))
+    europe = window_text(gamemap.window(board, "europe"))
+    pg.locator("#region").select_option("europe")
+    until(pg, "the map of Europe", lambda: pg.locator("#map").get_attribute("data-window") == europe)
 
     # War declaration: the engine offers its kinds of order; the declarations are listed.
     declares = len(api.legal_matching(axis_state(duo), "axis", kinds=["declare"]))
@@ -238,11 +250,8 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         again = next(h for h in lit(pg) if h not in occupied and h != empty)
         lit(pg)[again].click(force=True)
         until(pg, "the last point placed", lambda: pending(pg)[-1] == f"place_land Germany infantry 3 1 {again}")
-    europe = window_text(gamemap.window(api.board(axis_state(duo), "axis"), "europe"))
-    pg.locator("#region").select_option("europe")
-    until(pg, "the map of Europe", lambda: pg.locator("#map").get_attribute("data-window") == europe)
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
-    pg.screenshot(path=str(shots / "deployment.png"))
+    shoot(pg, "deployment.png")
     path = sent(pg, duo)
     verify_at_bot(duo, path)
     bot_answers(duo)
@@ -289,7 +298,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     assert destinations <= expected and destinations
     # Zoom in on the unit with the wheel, as a player reads the counters.
     zoom_on(pg, counter)
-    pg.screenshot(path=str(shots / "movement.png"))
+    shoot(pg, "movement.png")
     (in_view,) = [m for m in lit(pg).values() if on_map(pg, m)][:1]
     in_view.click(force=True)
     until(pg, "the move listed", lambda: any(t.startswith(f"move #{first} ") for t in pending(pg)))
@@ -303,6 +312,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         u.id for u in board.units
         if u.id in solitary(board, {int(a.args[0]) for a in movers}) and board.map.grid.distance(u.hex, went) > 2
     )  # fmt: skip
+    settled(pg)
     pg.locator("#fit").click()
     pg.locator(f'g.unit[data-unit="{second}"]').click(force=True)
     until(pg, "the second unit chosen", lambda: f"unit #{second}:" in pg.locator("#selection").inner_text())
@@ -326,6 +336,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     state = axis_state(duo)
     targets = [api.format_action(state, a).split()[1] for a in api.legal_matching(state, "axis", kinds=["attack"])]
     defenders = [pg.locator(f'g.unit[data-hex="{t}"][data-side="allies"]') for t in targets]
+    settled(pg)
     pg.locator("#fit").click()
     defender = next(d.first for d in defenders if d.count() and on_map(pg, d.first))
     zoom_on(pg, defender)
@@ -337,7 +348,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the odds", lambda: "odds" in pg.locator("#odds").inner_text())
     odds_text = pg.locator("#odds").inner_text()
     assert "against defence" in odds_text and "chance" in odds_text, odds_text
-    pg.screenshot(path=str(shots / "attack.png"))
+    shoot(pg, "attack.png")
     pg.locator("#confirm").click()
     until(pg, "the attack listed", lambda: order in pending(pg))
     # A standing order: the stack in a hex holds (or retreats), from the engine's list.
@@ -366,6 +377,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     state = axis_state(duo)
     board = api.board(state, "axis")
     rails = api.legal_matching(state, "axis", countries=["Germany"], kinds=["rail"])
+    settled(pg)
     pg.locator("#fit").click()
     railer = next(
         u for u in solitary(board, {int(a.args[0]) for a in rails})
@@ -393,7 +405,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the decision offered", lambda: pg.locator("#offers button.kind").count() > 0)
     now = str(LocalGame(duo.axis.ws, duo.gid, duo.axis.home).head())
     until(pg, "the map redrawn", lambda: pg.locator("#map").get_attribute("data-seq") == now)
-    pg.screenshot(path=str(shots / "after-the-bot.png"))
+    shoot(pg, "after-the-bot.png")
 
     # History: the slider shows the position after an earlier file, from positions kept.
     pg.locator("#history").evaluate("e => { e.value = '3'; e.dispatchEvent(new Event('change')); }")
@@ -427,7 +439,7 @@ def branched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, Pl
 
 
 def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
-    branched: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+    branched: tuple[Duo, PlayServer], browser: Browser
 ) -> None:
     duo, server = branched
     pg = open_page(browser, server)
@@ -452,7 +464,7 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.locator("button.group").first.click()
     pick_lit_or_choice(pg)
     until(pg, "the interception listed again", lambda: pending(pg) == [order])
-    pg.screenshot(path=str(shots_dir(tmp_path) / "interception.png"))
+    shoot(pg, "interception.png")
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
@@ -465,9 +477,15 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.close()
 
 
+#: The recorded game whose file 87 leaves the Allies to send money and load convoys
+#: (1939-12), with a build after it where they have damaged units to repair and a
+#: British destroyer flotilla in their pool.
+LATE_INCOME = (INCOME[0], 87)
+
+
 @pytest.fixture(scope="module")
 def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
-    duo = branch_duo(tmp_path_factory.mktemp("income"), *INCOME, person="allies")
+    duo = branch_duo(tmp_path_factory.mktemp("income"), *LATE_INCOME, person="allies")
     server, thread = serve(duo, "allies")
     yield duo, server
     server.shutdown()
@@ -475,12 +493,12 @@ def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Du
     thread.join(5)
 
 
-def test_money_sent_a_convoy_and_priced_purchases_in_a_branch_of_a_recorded_game(
-    allied_income: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_recorded_game(
+    allied_income: tuple[Duo, PlayServer], browser: Browser
 ) -> None:
     duo, server = allied_income
     pg = open_page(browser, server)
-    assert phase_is(pg, "1939-10") and phase_is(pg, "Income")
+    assert phase_is(pg, "1939-12") and phase_is(pg, "Income")
     until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
     # Money sent to a partner: one group whatever the amount, the amounts the engine lists.
     state = axis_state(duo, "allies")
@@ -499,12 +517,14 @@ def test_money_sent_a_convoy_and_priced_purchases_in_a_branch_of_a_recorded_game
     # A convoy: money loaded on a ship in a port of the sender.
     choose_kind(pg, "convoy")
     pg.locator("button.group").first.click()
+    until(pg, "the amount field", lambda: pg.locator("#amountbox").is_visible())
+    pg.locator("#amount").select_option(index=0)  # a small load: money is left to buy a ship with
     until(pg, "a convoy to give", lambda: pg.locator("#choices button.order").count() > 0)
     convoy = pg.locator("#choices button.order").first.inner_text()
     pg.locator("#choices button.order").first.click()
     until(pg, "the convoy listed", lambda: pending(pg) == [first, convoy])
     assert convoy.startswith("convoy ")
-    pg.screenshot(path=str(shots_dir(tmp_path) / "income.png"))
+    shoot(pg, "income.png")
     path = sent(pg, duo, "allies")
     verify_at_bot(duo, path, "allies")
     bot_answers(duo, person="allies")
@@ -534,7 +554,24 @@ def test_money_sent_a_convoy_and_priced_purchases_in_a_branch_of_a_recorded_game
     left = f"{country}: ${money - 2 * price}B left"
     until(pg, "the money left", lambda: left in pg.locator("#purchases").inner_text())
     assert price > 0
-    pg.screenshot(path=str(shots_dir(tmp_path) / "build.png"))
+    # A repair and a ship: each a button with its price, as the engine lists them.
+    state = axis_state(duo, "allies")
+    repair = api.format_action(state, api.legal_matching(state, "allies", kinds=["repair"])[0])
+    ships = [
+        api.format_action(state, a)
+        for a in api.legal_matching(state, "allies", kinds=["buy_unit"])
+        if any(p.name == a.args[1] and p.type.domain == "naval" for p in state.countries[str(a.args[0])].pool_units)
+    ]
+    assert ships, "the Allies have no ship to buy in this build"
+    for order in (repair, ships[0]):
+        said, before = pending(pg), money_left(axis_state(duo, "allies"))
+        pg.locator(f'#purchases button.buy[data-group="{order}"]').click()
+        until(pg, f"{order} listed", lambda order=order, said=said: pending(pg) == [*said, order])
+        now = money_left(axis_state(duo, "allies"))
+        assert sum(now.values()) < sum(before.values()), order  # it was paid for
+        shown = "; ".join(f"{c}: ${m}B left" for c, m in now.items())
+        until(pg, "the money left", lambda shown=shown: f"money: {shown}" in pg.locator("#purchases").inner_text())
+    shoot(pg, "build.png")
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
@@ -559,7 +596,7 @@ def combat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, Play
 
 
 def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
-    combat: tuple[Duo, PlayServer], browser: Browser, tmp_path: Path
+    combat: tuple[Duo, PlayServer], browser: Browser
 ) -> None:
     duo, server = combat
     pg = open_page(browser, server)
@@ -570,7 +607,9 @@ def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
         for a in api.legal_matching(state, "axis", kinds=["attack"])
         if (s := api.legal_matching(_after(state, a), "axis", kinds=["support"]))
     }
-    attack, supports = next(iter(supportable.items()))
+    # the surest attack: the hex it empties is the one the advance after it goes into
+    attack = max(supportable, key=lambda a: defender_loses(state, a))
+    supports = supportable[attack]
     order = api.format_action(state, attack)
     # The attack from the list of attacks, its odds, confirmed.
     until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
@@ -592,13 +631,97 @@ def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
     until(pg, "the support offered", lambda: pg.locator("#choices button.order", has_text=support).count() > 0)
     pg.locator("#choices button.order", has_text=support).first.click()
     until(pg, "the support listed", lambda: pending(pg) == [order, support])
-    pg.screenshot(path=str(shots_dir(tmp_path) / "support.png"))
+    shoot(pg, "support.png")
     pg.locator("#force").check()
     pg.locator("#pass").click()
     until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
     path = sent(pg, duo)
     verify_at_bot(duo, path)
+
+    # After the dice (the same on every run of this branch): advance into the emptied hex.
+    bot_answers(duo)
+    until(pg, "the advance", lambda: phase_is(pg, "advance"))
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    state = axis_state(duo)
+    advances = [api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["advance"])]
+    attacked = order.split()[1]
+    assert advances and all(a.split()[1] == attacked for a in advances), advances
+    assert pg.locator('#offers button.kind[data-kind="advance"]').inner_text() == f"advance ({len(advances)})"
+    choose_kind(pg, "advance")
+    # the pair of attackers that may advance together: a group lighting the emptied hex
+    pair = max(advances, key=len)
+    pg.locator(f'button.group[data-group="{order_words_group(pair)}"]').click()
+    pick_lit_or_choice(pg)
+    until(pg, "the advance listed", lambda: pending(pg) == [pair])
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg) == [pair, "pass"])
+    # the rest of the turn passed (the second movement), the file goes
+    for _ in range(3):
+        if not pg.locator("#pass").is_enabled():
+            break
+        said = len(pending(pg))
+        pg.locator("#pass").click()
+        until(pg, "the phase passed", lambda said=said: len(pending(pg)) == said + 1)
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
     pg.close()
+
+
+def defender_loses(state: api.GameState, attack: api.Action) -> float:
+    """The engine's chance that ``attack`` costs the defender a point (its odds shown)."""
+    words = api.format_action(state, attack).split()
+    odds = api.hex_report(state, "axis", words[1], [int(w[1:]) for w in words[2:]]).odds
+    assert odds is not None
+    return odds.defender_loses
+
+
+#: The recorded game (air war) whose file 198 leaves the axis to make amphibious
+#: assaults with infantry embarked on its transports (1940-05).
+AMPHIBIOUS = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-air-seed1", 198)
+
+
+@pytest.fixture(scope="module")
+def landing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("assault"), *AMPHIBIOUS)
+    server, thread = serve(duo)
+    yield duo, server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
+    landing: tuple[Duo, PlayServer], browser: Browser
+) -> None:
+    duo, server = landing
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1940-05") and phase_is(pg, "amphibious")
+    state = axis_state(duo)
+    offered = [api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["assault"])]
+    until(pg, "the kinds on offer", lambda: pg.locator("#offers button.kind").count() > 0)
+    assert pg.locator('#offers button.kind[data-kind="assault"]').inner_text() == f"assault ({len(offered)})"
+    # The embarked unit's assaults are a group: the coastal hexes it may land in light up.
+    choose_kind(pg, "assault")
+    group = order_words_group(offered[0])
+    pg.locator(f'button.group[data-group="{group}"]').click()
+    until(pg, "the landing hexes", lambda: len(lit(pg)) > 0 or pg.locator("#choices button.order").count() > 0)
+    landings = {o.split()[1] for o in offered if order_words_group(o) == group}
+    assert set(lit(pg)) <= landings
+    pick_lit_or_choice(pg)
+    until(pg, "the assault listed", lambda: len(pending(pg)) == 1)
+    (assault,) = pending(pg)
+    assert assault in offered and order_words_group(assault) == group, assault
+    shoot(pg, "assault.png")
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg) == [assault, "pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    pg.close()
+
+
+def money_left(state: api.GameState, side: str = "allies") -> dict[str, int]:
+    return {c.name: c.money for c in api.summary(state, side).countries}
 
 
 def _after(state: api.GameState, action: api.Action) -> api.GameState:

@@ -12,6 +12,8 @@ const view = {
   full: null,        // the whole picture [0, 0, w, h]
   at: null,          // a file number when looking at history, null for now
   version: "",
+  hex: null,         // the hex whose details are shown
+  digest: "",        // the digest of the map picture shown (the server skips an unchanged one)
   seq: 1,
   myMove: false,
   side: "",
@@ -62,12 +64,14 @@ function say(text, kind = "ok") {
 // the change it would see is that request's own.
 async function guarded(fn) {
   view.busy += 1;
+  document.body.dataset.busy = String(view.busy);
   try {
     await fn();
   } catch (e) {
     say(e.message, "error");
   } finally {
     view.busy -= 1;
+    document.body.dataset.busy = String(view.busy); // "0": all drawn (tests wait for it)
   }
 }
 
@@ -139,9 +143,18 @@ async function loadMap(keepWindow) {
   const params = { at: view.at };
   if (keepWindow && view.window) params.window = view.window;
   else params.region = $("region").value;
+  if ($("map").querySelector("svg")) params.have = view.digest;
   const asked = ++mapAsked;
   const m = await ask("/api/map", params);
   if (asked !== mapAsked) return; // a later request (another region, a newer position) wins
+  if (m.svg === null) {
+    // the picture shown is the one the server would send: keep it, its view and its marks
+    $("map").classList.toggle("history", view.at !== null);
+    $("map").dataset.seq = String(view.at ?? view.seq);
+    drawMarks();
+    return;
+  }
+  view.digest = m.digest;
   const doc = new DOMParser().parseFromString(m.svg, "image/svg+xml");
   const svg = document.importNode(doc.documentElement, true);
   const sameWindow = view.window === m.window && view.box;
@@ -263,6 +276,7 @@ async function clicked(ev) {
 
 async function showHex(hex, attackers) {
   const r = await ask("/api/hex", { where: hex, attackers: attackers ? attackers.join(",") : "" });
+  view.hex = hex;
   const box = $("hexinfo");
   const head = `${r.hex}${r.city ? ` [${r.city}]` : ""}: ${r.terrain}${r.territory ? `, ${r.territory}` : ""}; weather: ${r.weather}`;
   const lines = [para(head)];
@@ -392,8 +406,30 @@ function showGroupAmount() {
   view.orders = orders;
   view.marks = Object.fromEntries(Object.entries(view.allMarks).filter(([h]) => orders.some((o) => o.hexes.includes(h))));
   drawMarks();
+  frameMarks();
   // a long list says no more than the lit hexes do
   showChoices(orders.length <= 12 ? orders : []);
+}
+
+// The lit hexes of a chosen group are brought into view: on a map of the whole world
+// the places of a deployment or an assault are a few pixels wide.
+function frameMarks() {
+  const pts = Object.values(view.marks);
+  if (!pts.length || !view.box) return;
+  const [x, y, w, h] = view.box;
+  const inside = pts.every(([px, py]) => px >= x && px <= x + w && py >= y && py <= y + h);
+  if (inside && w < view.full[2] * 0.6) return;
+  const xs = pts.map((p) => p[0]);
+  const ys = pts.map((p) => p[1]);
+  const pad = view.scale * 4;
+  const least = view.scale * 30;
+  const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+  const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+  const nw = Math.max(least, Math.max(...xs) - Math.min(...xs) + 2 * pad);
+  const nh = Math.max((least * h) / w, Math.max(...ys) - Math.min(...ys) + 2 * pad);
+  if (inside && nw >= w) return; // already as close as the group allows
+  view.box = [cx - nw / 2, cy - nh / 2, nw, nh];
+  applyBox();
 }
 
 function showChoices(orders) {
@@ -456,12 +492,14 @@ function clearSelection() {
 
 // After an order from a chosen group, the same group stays chosen with what the engine
 // offers now, so several units of one kind are placed by clicking hex after hex.
-async function afterOrder(keepGroup) {
+async function afterOrder(keepGroup, next = "Order given. Click a counter or a hex for the next one.") {
   const again = keepGroup && view.group && view.asked ? { ...view.asked, group: view.group.name } : null;
   clearSelection();
   const epoch = view.epoch;
-  $("selection").textContent = "Order given. Click a counter or a hex for the next one.";
+  $("selection").textContent = next;
   await refresh(true);
+  // the hex shown is shown again: a unit just placed or moved there is listed
+  if (view.hex && view.at === null) await showHex(view.hex);
   if (!again || !view.myMove || epoch !== view.epoch) return;
   if (!(await offer(again.filter, again.title))) return;
   const orders = view.listed.filter((o) => o.group === again.group);
@@ -478,7 +516,7 @@ function setupTurn() {
   $("pass").onclick = () => guarded(() => give(["pass"]));
   $("send").onclick = () => guarded(async () => {
     say((await post("/api/send", { force: $("force").checked })).message);
-    await afterOrder();
+    await afterOrder(false, "Sent. The page follows the game: the opponent's answer shows here when it arrives.");
   });
   $("fill").onclick = () => guarded(async () => {
     say("asking the computer player…");
@@ -559,7 +597,8 @@ async function loadPurchases() {
     const e = document.createElement("li");
     e.className = "purchase";
     const amounts = Object.keys(item.orders).map(Number).sort((a, b) => a - b);
-    const price = item.price === null ? "" : ` — $${item.price}B${item.kind === "buy" ? " a point" : ""}`;
+    const price = (item.price === null ? "" : ` — $${item.price}B${item.kind === "buy" ? " a point" : ""}`) +
+      (item.unit ? ` (${item.unit})` : "");
     const buy = document.createElement("button");
     buy.className = "buy";
     buy.dataset.group = item.group;
@@ -598,9 +637,11 @@ async function poll() {
     if (v !== view.version) {
       view.version = v;
       if (view.at === null) {
-        clearSelection();
-        await refresh(true);
-        $("live").textContent = `live: updated at ${new Date().toLocaleTimeString()}`;
+        await guarded(async () => {
+          clearSelection();
+          await refresh(true);
+          $("live").textContent = `live: updated at ${new Date().toLocaleTimeString()}`;
+        });
       }
     }
   } catch (e) {
