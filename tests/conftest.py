@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
 
 from pbem import durable
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Bytecode caches are written even where the environment turns them off
+    # (PYTHONDONTWRITEBYTECODE, common in container images): otherwise every xdist worker
+    # and every fresh interpreter the tests start (the CLI, the mail daemons) compiles
+    # each module again, pytest's rewritten test modules included.  Workers start after
+    # this hook and inherit the environment.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
     # No test cuts the power, so no test needs the disk flushes; tests/protocol/test_durable.py
     # turns them back on to prove the writes are flushed, and processes the tests start
     # afresh (the mail daemons, run_cli.py) flush as players' do.

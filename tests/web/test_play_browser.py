@@ -66,8 +66,10 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlaySe
     thread.join(5)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    # One chromium per worker: a module-wide browser would tie every test of this file to
+    # one xdist group (tests/conftest.py), so one worker would drive them all in turn.
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
         yield b
