@@ -43,11 +43,17 @@ def receiver(state: GameState, sender: str) -> str:
 
 
 def spendable(state: GameState, country: str) -> int:
-    """What ``country`` can spend on its own builds this month, roughly: its whole land
-    pool and two bombers, the bot's own shopping list."""
+    """What ``country`` spends on its own builds in a month, roughly: the bot's own
+    shopping list, its infantry and armor points and two bombers if its pool has any
+    (marines, paratroopers and the rest of the pool are bought only from money to spare)."""
     c = state.countries[country]
-    land = sum(points * COSTS[key.type].price for key, points in c.pool_land.items())
-    return land + 2 * COSTS[UnitType.BOMBER].price
+    land = sum(
+        points * COSTS[key.type].price
+        for key, points in c.pool_land.items()
+        if key.type in (UnitType.INFANTRY, UnitType.ARMOR)
+    )
+    bombers = sum(1 for p in c.pool_units if p.type in (UnitType.BOMBER, UnitType.FIGHTER_BOMBER))
+    return land + min(2, bombers) * COSTS[UnitType.BOMBER].price
 
 
 def surplus(state: GameState, country: str) -> int:
@@ -78,9 +84,9 @@ def sail(turn: Turn) -> None:
     side = turn.side
     laden: dict[str, Sequence[int]] = {}
     for name in sorted({receiver(state, s) for s in PREFERRED if s in state.countries} - {""}):
-        laden[name] = _sea_distance(state, side, _ports(state, side, name))
+        laden[name] = sea_distance(state, side, _ports(state, side, name))
     senders = [s for s in sorted(PREFERRED) if s in state.countries and surplus(state, s) >= WORTH_SAILING]
-    empty = _sea_distance(state, side, [h for s in senders for h in _ports(state, side, s)])
+    empty = sea_distance(state, side, [h for s in senders for h in _ports(state, side, s)])
     for u in _convoys(state, side):
         if u.moved or u.mp_used >= u.move:
             continue
@@ -106,7 +112,7 @@ def _ports(state: GameState, side: str, country: str) -> list[int]:
     ]
 
 
-def _sea_distance(state: GameState, side: str, targets: list[int]) -> Sequence[int]:
+def sea_distance(state: GameState, side: str, targets: list[int]) -> Sequence[int]:
     """Sea steps from every hex to the nearest target (a large number where none is reached)."""
     if not targets:
         return ()
@@ -118,7 +124,7 @@ def _sea_distance(state: GameState, side: str, targets: list[int]) -> Sequence[i
 def _distances(
     hexmap: HexMap, canals: tuple[tuple[int, tuple[int, ...]], ...], targets: tuple[int, ...]
 ) -> tuple[int, ...]:
-    """The search behind :func:`_sea_distance`: it reads only the map, the canals open to
+    """The search behind :func:`sea_distance`: it reads only the map, the canals open to
     the side and the targets, which stay the same for months, so it is kept per map."""
     far = 1 << 20
     dist = [far] * hexmap.grid.size

@@ -6,7 +6,7 @@ from engine import api
 from engine.actions import PASS, Action
 from engine.ai import arena, bot
 from engine.position import begin_at, hex_at, setup
-from engine.state import GameState, Unit
+from engine.state import GameState, LandKey, Unit
 from engine.units import UnitProfile, UnitType
 from engine.war import enter_war
 from engine.world import CountryInfo
@@ -73,10 +73,27 @@ def test_the_uk_sends_what_it_cannot_spend_to_the_soviet_union() -> None:
         cities={"London": "0,0 capital", "Moscow": "1,0 capital", "Berlin": "2,0 capital"},
     )
     state.countries["United Kingdom"].money = 9000
+    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): 40}
     begin_at(state, "income")
     sends = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "send"]
     assert sends == [Action("send", ("United Kingdom", "Soviet Union", sends[0].args[2]))]
     assert 0 < int(sends[0].args[2]) <= state.countries["United Kingdom"].money // 3
+
+
+def test_the_uk_sends_no_more_than_the_soviet_union_can_spend() -> None:
+    """Money sent to a partner with nothing to buy only piles up there."""
+    state = setup(
+        "U:c S:c G:c",
+        axis=("Germany",),
+        allies=("United Kingdom", "Soviet Union"),
+        step=None,
+        cities={"London": "0,0 capital", "Moscow": "1,0 capital", "Berlin": "2,0 capital"},
+    )
+    state.countries["United Kingdom"].money = 9000
+    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): 5}
+    begin_at(state, "income")
+    sends = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "send"]
+    assert sends == [Action("send", ("United Kingdom", "Soviet Union", 500))]
 
 
 def test_the_arena_counts_convoy_money_delivered() -> None:
