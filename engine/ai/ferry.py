@@ -20,13 +20,14 @@ of Units", "Naval Units"; :mod:`engine.movement`).  So, month after month:
   a *landing place*: a coastal hex of ours, connected by our land to the front and at
   most :data:`NEAR_FRONT` hexes from it, where the unit's country can trace supply.  A
   voyage's cost is the sea hexes sailed plus :data:`LAND_WEIGHT` per land hex the unit
-  must then march to the front (a ship sails 40 hexes a movement, a unit walks 3 to 5);
+  must then march to the front (a ship sails 44 hexes a movement, a unit walks 3 to 5);
   the unit lands where that cost is least.  A landing place beyond one movement is
   sailed for over the months, the unit staying aboard (:func:`voyage_costs`).
-* **Coming back** (:func:`home`, second movement): loaded transports sail on; empty
-  transports at sea, or idle in a port with nothing to carry, sail for a ferry port
-  where spare units wait, else for a port on land with spare units, else for the
-  nearest friendly port.
+* **Coming back** (:func:`home`, second movement): loaded transports sail on; while
+  spare units stand on stranded land, an empty transport with nothing to carry where it
+  lies sails for a port of that land (two a port), over several months if it is far;
+  otherwise empty transports at sea make for a port that stages landings or ships
+  troops, else for the nearest friendly port.
 """
 
 from __future__ import annotations
