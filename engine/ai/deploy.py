@@ -126,9 +126,9 @@ def _merge(turn: Turn, year: int) -> None:
 FORT_RESERVE = 1000
 #: Money beyond this, left after last month's builds, cannot be spent on units: it buys
 #: fortifications (the rulebook's only other use of money, with airfields and repairs),
-#: up to :data:`MAX_FORTS` a month.
+#: one per $500B, up to :data:`MAX_FORTS` a month.
 RICH = 1000
-MAX_FORTS = 8
+MAX_FORTS = 24
 
 
 def _fortify(turn: Turn, pic: Picture) -> None:
@@ -157,33 +157,43 @@ def _fortify(turn: Turn, pic: Picture) -> None:
 
 
 def _fortify_rich(turn: Turn, pic: Picture, country: str) -> None:
+    """Fortifications with money beyond :data:`RICH`, one per $500B up to :data:`MAX_FORTS` a
+    month: threatened front hexes, the country's cities and resource hexes nearest the
+    enemy, its other front hexes, then the coast of its home land nearest the enemy."""
     state = turn.state
     own = state.world.country_no[country]
     controller = state.controller
+    most = min(MAX_FORTS, (state.countries[country].money - RICH) // FORTIFICATION_COST + 1)
     threatened = sorted(
         (h for h in pic.threat if controller[h] == own and h not in state.forts and h in pic.frontier),
         key=lambda h: (h not in pic.objectives, -pic.threat[h], h),
     )
     enemy = sorted({u.hex for u in state.side_units(pic.enemy) if u.hex != NO_HEX and not u.is_air})
     grid = state.world.map.grid
-    places = [h for h in pic.objectives if controller[h] == own and h not in state.forts and h not in threatened]
+    taken = set(threatened)
+    places = [h for h in pic.objectives if controller[h] == own and h not in state.forts and h not in taken]
 
     def nearest(h: int) -> int:
         return min((grid.distance(h, e) for e in enemy), default=FAR)
 
     spots = threatened + sorted(places, key=lambda h: (nearest(h), -pic.objectives[h], h))
-    if len(spots) < MAX_FORTS:
-        # every objective fortified: the coast of its home land, nearest the enemy first
+    if len(spots) < most:
+        # every objective fortified: the rest of its front, then the coast of its home land
+        taken = set(spots)
+        front = sorted(h for h in pic.frontier if controller[h] == own and h not in state.forts and h not in taken)
+        spots += front
+        taken.update(front)
+    if len(spots) < most:
         hexmap = state.world.map
         coast = [
             h
             for h in hexmap.hexes_of_territory.get(country, ())
-            if controller[h] == own and hexmap.kind[h] == Kind.COAST and h not in state.forts and h not in spots
+            if controller[h] == own and hexmap.kind[h] == Kind.COAST and h not in state.forts and h not in taken
         ]
-        spots += sorted(coast, key=lambda h: (nearest(h), h))[: MAX_FORTS - len(spots)]
+        spots += sorted(coast, key=lambda h: (nearest(h), h))[: most - len(spots)]
     built = 0
     for h in spots:
-        if built >= MAX_FORTS or state.countries[country].money <= RICH:
+        if built >= most or state.countries[country].money <= RICH:
             return
         if turn.batch.offer(Action("fortify", (h,))):
             built += 1

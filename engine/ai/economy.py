@@ -76,12 +76,7 @@ HUBS = {"axis": ("Germany", "Japan"), "allies": ("United Kingdom", "United State
 KEEP = HOARD
 
 
-def pool_cost(state: GameState, country: str) -> int:
-    """What buying ``country``'s whole pool would cost (the land points and every unit the
-    bot buys)."""
-    c = state.countries[country]
-    land = sum(points * COSTS[key.type].price for key, points in c.pool_land.items())
-    return land + sum(COSTS[p.type].price for p in c.pool_units if p.type in HOARD_RANK)
+pool_cost = convoys.pool_cost
 
 
 def spare_money(state: GameState, country: str) -> int:

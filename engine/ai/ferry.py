@@ -240,21 +240,27 @@ def _voyages(
     place starts at its own cost): it reads only the map, the canals and the places."""
     sea = hexmap.sea_neighbours
     extra = dict(canals)
-    buckets: dict[int, list[int]] = {}
+    buckets: list[list[int]] = [[] for _ in range(MAX_VOYAGE + 2)]
+    pending = 0
     for h, c in seeds:
-        buckets.setdefault(c, []).append(h)
+        if c <= MAX_VOYAGE:
+            buckets[c].append(h)
+            pending += 1
     dist: dict[int, int] = {}
-    cost, top = 0, max(buckets)
-    while cost <= MAX_VOYAGE and (cost <= top):
-        for h in buckets.pop(cost, ()):
+    for cost in range(MAX_VOYAGE + 1):
+        layer, nxt = buckets[cost], buckets[cost + 1]
+        pending -= len(layer)
+        for h in layer:
             if h in dist:
                 continue
             dist[h] = cost
-            for n in sea[h] + extra.get(h, ()):
-                if n not in dist:
-                    buckets.setdefault(cost + 1, []).append(n)
-                    top = max(top, cost + 1)
-        cost += 1
+            if cost < MAX_VOYAGE:
+                for n in sea[h] + extra.get(h, ()) if extra else sea[h]:
+                    if n not in dist:
+                        nxt.append(n)
+                        pending += 1
+        if pending <= 0:
+            break
     return dist
 
 
