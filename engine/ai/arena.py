@@ -52,7 +52,7 @@ class GameResult:
     decisions: dict[str, int] = field(default_factory=dict)
     #: side -> convoy money delivered ($B)
     convoy_money: dict[str, int] = field(default_factory=dict)
-    #: side -> the most money its countries held together at the end of a year ($B)
+    #: side -> the most money its countries at war held together at the end of a year ($B)
     year_end_money: dict[str, int] = field(default_factory=dict)
     error: str = ""
     #: country -> (date text, side) of its entry into the war during the game
@@ -76,6 +76,12 @@ class GameResult:
 
     #: side -> landing event (see LANDING_EVENTS) -> how many in the game
     landings: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: year ("1940") -> side -> money its countries at war held, unspent, when the year ended
+    money_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: year -> country -> its money when the year ended, for countries holding $1,000B or more
+    rich_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: date text the Axis declared war on (or otherwise brought in) the United States ('' if not)
+    us_war: str = ""
 
     def events(self) -> str:
         """Conquests, surrenders, liberations and Vichy France, in date order."""
@@ -88,6 +94,8 @@ class GameResult:
             found.append((self.vichy_failed, "Vichy France attempt failed"))
         if self.soviet_war:
             found.append((self.soviet_war, "Axis at war with the Soviet Union"))
+        if self.us_war:
+            found.append((self.us_war, "United States at war"))
         return ", ".join(f"{what} {d}" for d, what in sorted(found)) or "none"
 
     def line(self) -> str:
@@ -104,12 +112,23 @@ class GameResult:
             + f"naval combats axis {self.naval_combats['axis']} allies {self.naval_combats['allies']}; "
             + f"convoy money delivered: axis {self.convoy_money.get('axis', 0)} "
             f"allies {self.convoy_money.get('allies', 0)}; "
-            f"most unspent at a year's end: axis {self.year_end_money.get('axis', 0)} "
-            f"allies {self.year_end_money.get('allies', 0)}; "
+            f"unspent at a year's end: {money_text(self.money_by_year, self.rich_by_year)}; "
             f"{secs:.2f} s/month"
         )
         text += "; " + air_text(self.air) + "; " + landing_text(self.landings)
         return text + (f"; ERROR: {self.error}" if self.error else "")
+
+
+def money_text(by_year: dict[str, dict[str, int]], rich: dict[str, dict[str, int]] | None = None) -> str:
+    """``1939 axis 0 allies 5200 (Australia 1500, ...), 1940 ...`` (countries at war only)."""
+    parts = []
+    for year in sorted(by_year):
+        text = f"{year} axis {by_year[year].get('axis', 0)} allies {by_year[year].get('allies', 0)}"
+        top = sorted((rich or {}).get(year, {}).items(), key=lambda x: (-x[1], x[0]))
+        if top:
+            text += " (" + ", ".join(f"{c} {m}" for c, m in top) + ")"
+        parts.append(text)
+    return ", ".join(parts) or "no year ended"
 
 
 def entered_text(entered: dict[str, tuple[str, str]]) -> str:
@@ -238,7 +257,13 @@ def _cargo(state: GameState) -> dict[int, tuple[int, str]]:
 
 
 def money_of(state: GameState, side: str) -> int:
-    return sum(c.money for c in state.countries.values() if c.side == side)
+    """Money of ``side``'s countries at war (a neutral earns nothing; a conquered country
+    loses its money)."""
+    return sum(c.money for c in state.countries.values() if c.side == side and c.at_war)
+
+
+#: A country holding this much at a year's end is named in the arena's money figures.
+RICH = 1000
 
 
 def _seed(game_seed: bytes, *parts: bytes | str | int) -> bytes:
@@ -293,6 +318,8 @@ def play_game(
     month_start = clock()
     convoy_money: dict[str, int] = dict.fromkeys(SIDES, 0)
     year_end_money: dict[str, int] = dict.fromkeys(SIDES, 0)
+    money_by_year: dict[str, dict[str, int]] = {}
+    rich_by_year: dict[str, dict[str, int]] = {}
     while state.date < until:
         d = api.decision(state)
         if d.kind == "end":
@@ -350,8 +377,13 @@ def play_game(
             month_start = clock()
             month = state.date
             if month % 12 == 0:
+                year = str(month // 12 - 1)  # the state at January's start: the year just ended
+                money_by_year[year] = {side: money_of(state, side) for side in SIDES}
+                rich_by_year[year] = {
+                    n: c.money for n, c in sorted(state.countries.items()) if c.at_war and c.money >= RICH
+                }
                 for side in SIDES:
-                    year_end_money[side] = max(year_end_money[side], money_of(state, side))
+                    year_end_money[side] = max(year_end_money[side], money_by_year[year][side])
             for c in WATCHED:
                 if c not in overrun and home_taken(state, c):
                     overrun[c] = date_text(state.date)
@@ -392,6 +424,9 @@ def play_game(
         dates.get("soviet_war", ""),
         dates.get("vichy_failed", ""),
         landings,
+        money_by_year,
+        rich_by_year,
+        dates.get("us_war", ""),
     )
 
 
@@ -420,6 +455,9 @@ def record_events(
     soviet = state.countries.get("Soviet Union")
     if soviet is not None and soviet.at_war and soviet.side == "allies":
         dates.setdefault("soviet_war", now)
+    us = state.countries.get("United States")
+    if us is not None and us.at_war:
+        dates.setdefault("us_war", now)
 
 
 @dataclass(slots=True)
@@ -446,6 +484,11 @@ class Summary:
     mean_convoy_money: dict[str, float] = field(default_factory=dict)
     #: side -> the most money a side held at a year's end in any game ($B)
     max_year_end_money: dict[str, int] = field(default_factory=dict)
+    #: year -> side -> the most money the side's countries at war held unspent when that
+    #: year ended, over the games
+    money_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: games in which the United States entered the war
+    us_war: int = 0
     #: side -> air event -> total over the games
     air: dict[str, dict[str, int]] = field(default_factory=dict)
     #: side -> landing event -> total over the games
@@ -463,6 +506,7 @@ class Summary:
             "liberated: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.liberated.items())) or "none"),
             "surrendered: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.surrendered.items())) or "none"),
             f"Vichy France created in {self.vichy}",
+            f"United States at war in {self.us_war}",
             "home cities all taken: " + (", ".join(f"{c} in {n}" for c, n in sorted(self.overrun.items())) or "none"),
             f"time per month: {self.seconds_per_month:.2f} s "
             f"(axis decisions {self.seconds_per_side_month['axis']:.2f} s, "
@@ -473,6 +517,7 @@ class Summary:
             f"convoy money delivered per game (mean): axis {self.mean_convoy_money.get('axis', 0.0):.0f}, "
             f"allies {self.mean_convoy_money.get('allies', 0.0):.0f}; most unspent at a year's end: "
             f"axis {self.max_year_end_money.get('axis', 0)}, allies {self.max_year_end_money.get('allies', 0)}",
+            f"most unspent at each year's end (countries at war): {money_text(self.money_by_year)}",
             f"games stopped by an error: {self.errors}",
             air_text(self.air),
             landing_text(self.landings),
@@ -529,6 +574,11 @@ def summarize(results: list[GameResult]) -> Summary:
         naval_combats={s: sum(r.naval_combats[s] for r in results) for s in SIDES},
         mean_convoy_money={s: sum(r.convoy_money.get(s, 0) for r in results) / n for s in SIDES},
         max_year_end_money={s: max((r.year_end_money.get(s, 0) for r in results), default=0) for s in SIDES},
+        money_by_year={
+            year: {s: max(r.money_by_year.get(year, {}).get(s, 0) for r in results) for s in SIDES}
+            for year in sorted({y for r in results for y in r.money_by_year})
+        },
+        us_war=sum(1 for r in results if r.us_war),
         air={
             side: {event: sum(r.air.get(side, {}).get(event, 0) for r in results) for event in AIR_EVENTS}
             for side in SIDES

@@ -24,52 +24,82 @@ from engine.units import COSTS, UnitType
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
 
-#: Receivers in order of preference: the first one at war on our side gets the money.
+#: Receivers in order of preference: the first one at war on our side that can spend
+#: more gets the money.
 PREFERRED: dict[str, tuple[str, ...]] = {
     "Canada": ("United Kingdom",),
     "United States": ("United Kingdom", "Soviet Union", "France"),
 }
 #: Money worth a voyage ($B).
 WORTH_SAILING = 300
+#: Money a sender keeps beyond its pool (as the builds keep: :data:`engine.ai.economy.HOARD`).
+RESERVE = 500
+
+
+def pool_cost(state: GameState, country: str) -> int:
+    """What buying ``country``'s whole pool would cost: its land points and units."""
+    c = state.countries[country]
+    land = sum(points * COSTS[key.type].price for key, points in c.pool_land.items())
+    return land + sum(COSTS[p.type].price for p in c.pool_units)
+
+
+def capacity(state: GameState, country: str) -> int:
+    """What ``country`` could still spend on its pool beyond its money and the money
+    already sailing to it."""
+    c = state.countries[country]
+    coming = sum(u.cargo for u in state.units.values() if u.cargo and u.cargo_to == country)
+    return pool_cost(state, country) - c.money - coming
 
 
 def receiver(state: GameState, sender: str) -> str:
+    """The first of the sender's receivers at war on its side that can spend more ('' if none:
+    money sent where it cannot be spent only piles up there)."""
     side = state.countries[sender].side
     for name in PREFERRED.get(sender, ()):
         c = state.countries.get(name)
-        if c is not None and c.side == side and c.active and name in ROUTES.get(sender, ()):
+        open_to = c is not None and c.side == side and c.active and name in ROUTES.get(sender, ())
+        if open_to and capacity(state, name) > 0:
             return name
     return ""
 
 
 def spendable(state: GameState, country: str) -> int:
-    """What ``country`` can spend on its own builds this month, roughly: its whole land
-    pool and two bombers, the bot's own shopping list."""
+    """What ``country`` spends on its own builds in a month, roughly: the bot's own
+    shopping list, its infantry and armor points and two bombers if its pool has any
+    (marines, paratroopers and the rest of the pool are bought only from money to spare)."""
     c = state.countries[country]
-    land = sum(points * COSTS[key.type].price for key, points in c.pool_land.items())
-    return land + 2 * COSTS[UnitType.BOMBER].price
+    land = sum(
+        points * COSTS[key.type].price
+        for key, points in c.pool_land.items()
+        if key.type in (UnitType.INFANTRY, UnitType.ARMOR)
+    )
+    bombers = sum(1 for p in c.pool_units if p.type in (UnitType.BOMBER, UnitType.FIGHTER_BOMBER))
+    return land + min(2, bombers) * COSTS[UnitType.BOMBER].price
 
 
 def surplus(state: GameState, country: str) -> int:
+    """Money ``country`` can send: what its own whole pool and :data:`RESERVE` leave, if a
+    receiver can spend it (the United States buys its fleet before it pays Britain's)."""
     c = state.countries[country]
     if not c.active or not receiver(state, country):
         return 0
-    return max(0, c.money - spendable(state, country))
+    return max(0, c.money - pool_cost(state, country) - RESERVE)
 
 
 def load(turn: Turn) -> None:
-    """Income phase: each of our convoys in a sender's port takes that sender's surplus."""
-    state = turn.state
-    left = {name: surplus(state, name) for name in PREFERRED if name in state.countries}
-    for u in _convoys(state, turn.side):
+    """Income phase: each of our convoys in a sender's port takes that sender's surplus,
+    as much as its receiver can spend."""
+    for u in _convoys(turn.state, turn.side):
         if u.cargo or not u.in_port:
             continue
+        state = turn.state
         sender = state.world.map.country_of[u.hex]
-        amount = left.get(sender, 0)
-        if amount < 1:
+        if sender not in PREFERRED:
             continue
-        if turn.batch.offer(Action("convoy", (sender, receiver(state, sender), amount, u.id))):
-            left[sender] = 0
+        to = receiver(state, sender)
+        amount = min(surplus(state, sender), capacity(state, to)) if to else 0
+        if amount >= 1:
+            turn.batch.offer(Action("convoy", (sender, to, amount, u.id)))
 
 
 def sail(turn: Turn) -> None:
@@ -77,10 +107,10 @@ def sail(turn: Turn) -> None:
     state = turn.state
     side = turn.side
     laden: dict[str, Sequence[int]] = {}
-    for name in sorted({receiver(state, s) for s in PREFERRED if s in state.countries} - {""}):
-        laden[name] = _sea_distance(state, side, _ports(state, side, name))
+    for name in sorted({u.cargo_to for u in _convoys(state, side) if u.cargo}):
+        laden[name] = sea_distance(state, side, _ports(state, side, name))
     senders = [s for s in sorted(PREFERRED) if s in state.countries and surplus(state, s) >= WORTH_SAILING]
-    empty = _sea_distance(state, side, [h for s in senders for h in _ports(state, side, s)])
+    empty = sea_distance(state, side, [h for s in senders for h in _ports(state, side, s)])
     for u in _convoys(state, side):
         if u.moved or u.mp_used >= u.move:
             continue
@@ -106,7 +136,7 @@ def _ports(state: GameState, side: str, country: str) -> list[int]:
     ]
 
 
-def _sea_distance(state: GameState, side: str, targets: list[int]) -> Sequence[int]:
+def sea_distance(state: GameState, side: str, targets: list[int]) -> Sequence[int]:
     """Sea steps from every hex to the nearest target (a large number where none is reached)."""
     if not targets:
         return ()
@@ -118,7 +148,7 @@ def _sea_distance(state: GameState, side: str, targets: list[int]) -> Sequence[i
 def _distances(
     hexmap: HexMap, canals: tuple[tuple[int, tuple[int, ...]], ...], targets: tuple[int, ...]
 ) -> tuple[int, ...]:
-    """The search behind :func:`_sea_distance`: it reads only the map, the canals open to
+    """The search behind :func:`sea_distance`: it reads only the map, the canals open to
     the side and the targets, which stay the same for months, so it is kept per map."""
     far = 1 << 20
     dist = [far] * hexmap.grid.size

@@ -4,8 +4,10 @@ and Liberation").
 The Axis follows the historical order of aims: Poland as soon as Germany is at
 war, the Low Countries and Scandinavia once Poland has fallen (the road to
 France), the Balkans once France has fallen, and the Soviet Union in the summer
-after that.  Japan keeps to China.  The Allies hold and never open new fronts by
-declaring war.  Every offer that brings a country in on our side (Hungary,
+after that.  Japan opens the Pacific war in December 1941 (:func:`pacific_war_due`):
+the Axis declares war on the United States (and so on Panama), and on the United
+Kingdom and the Netherlands if they are still neutral.  The Allies hold and never open
+new fronts by declaring war.  Every offer that brings a country in on our side (Hungary,
 Bulgaria, Romania, Thailand, Mongolia, Afghanistan, Vichy, Finland's surrender,
 ...) is taken as soon as it is offered, except Italy, which enters in June 1940
 (or once France has fallen), and the Spanish gamble, which waits for France to fall.
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.ai import reading
 from engine.state import GameState, parse_date
+from engine.units import Domain
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -44,10 +47,19 @@ WAIT_FOR = {"Spain": "France"}
 NOT_BEFORE = {"Italy": ("1940-06", "France")}
 
 
+#: The Pacific war: from this month, when the position allows (:func:`pacific_war_due`).
+PACIFIC_WAR = "1941-12"
+#: Countries the Axis declares war on when the Pacific war opens (those still neutral):
+#: the United States (Panama with it), and the owners of Malaya, Borneo and the Indies.
+PACIFIC_AIMS = ("United States", "United Kingdom", "Netherlands")
+#: Japan strikes only with a fleet of at least this share of the American one.
+FLEET_SHARE = 0.5
+
+
 def war_declaration(turn: Turn) -> None:
     batch = turn.batch
     state = turn.state
-    wanted = set(axis_targets(state)) if turn.side == "axis" else set()
+    wanted = set(axis_targets(state)) | set(pacific_targets(state)) if turn.side == "axis" else set()
     for action in batch.legal():
         if action.kind == "pass":
             continue
@@ -102,3 +114,50 @@ def axis_targets(state: GameState) -> list[str]:
         if all(fallen(state, p) for p in after if p in state.countries):
             out.append(country)
     return out
+
+
+def holds_home(state: GameState, country: str) -> bool:
+    """Does ``country`` hold every city of its home territory?"""
+    return all(state.controller_of(h) == country for h in state.world.home_cities_of.get(country, ()))
+
+
+def fleet_strength(state: GameState, country: str) -> int:
+    """Surface and submarine attack of ``country``'s warships: on the map (a damaged ship
+    counts half) and, for a neutral, those its pool will place when it enters."""
+    total = 0
+    for u in state.units_of(country):
+        if u.is_naval:
+            value = u.attack + u.sub_attack
+            total += value // 2 if u.damaged else value
+    c = state.countries[country]
+    if not c.at_war:
+        total += sum(p.attack + p.sub_attack for p in c.pool_units if p.type.domain is Domain.NAVAL)
+    return total
+
+
+def pacific_war_due(state: GameState) -> bool:
+    """Should the Axis open the Pacific war now?  From :data:`PACIFIC_WAR` (December 1941,
+    as in history), while Japan is an active Axis country holding all its home cities and
+    its fleet is at least :data:`FLEET_SHARE` of the American one.
+
+    Why at all: the Axis wins only once the United States is conquered ("Victory
+    Conditions"), which takes a war with it, and only an Axis declaration brings it in
+    (the Allies may not declare war on it).  Why then: by late 1941 the European war is
+    decided for the year and Japan's fleet, complete since 1939, is at its strongest
+    against the American one, which grows every year it stays neutral (its pool receives
+    the scheduled ships while Canada draws $500B a month of lend-lease)."""
+    us, japan = state.countries.get("United States"), state.countries.get("Japan")
+    if us is None or japan is None or us.at_war or us.side != "neutral":
+        return False
+    if state.date < parse_date(PACIFIC_WAR) or japan.side != "axis" or not japan.active:
+        return False
+    if not holds_home(state, "Japan"):
+        return False
+    return fleet_strength(state, "Japan") >= FLEET_SHARE * fleet_strength(state, "United States")
+
+
+def pacific_targets(state: GameState) -> list[str]:
+    """Countries the Axis declares war on as the Pacific war opens (those still neutral)."""
+    if not pacific_war_due(state):
+        return []
+    return [n for n in PACIFIC_AIMS if n in state.countries and state.countries[n].side == "neutral"]

@@ -16,10 +16,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import staging
+from engine.ai import ferry, staging
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
 from engine.deployment import home_area
+from engine.hexgrid import NO_HEX
+from engine.hexmap import Kind
 from engine.state import NO_UNIT, GameState, Unit
 from engine.units import FORTIFICATION_COST, UnitType, max_strength
 
@@ -41,7 +43,7 @@ def deployment(turn: Turn) -> None:
     pic = Picture(state, turn.side)
     need = need_map(pic)
     have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
-    to_front = pic.to_front
+    to_front = {**ferry.to_ferry(pic), **pic.to_front}
     year = state.date // 12
 
     def score(h: int, strength: float) -> float:
@@ -122,11 +124,19 @@ def _merge(turn: Turn, year: int) -> None:
 
 #: Money a country keeps after paying for a fortification (builds come after deployment).
 FORT_RESERVE = 1000
+#: Money beyond this, left after last month's builds, cannot be spent on units: it buys
+#: fortifications (the rulebook's only other use of money, with airfields and repairs),
+#: one per $500B, up to :data:`MAX_FORTS` a month.
+RICH = 1000
+MAX_FORTS = 24
 
 
 def _fortify(turn: Turn, pic: Picture) -> None:
     """One fortification a month per country that can spare the money: at its most
-    threatened city or resource hex on the front line."""
+    threatened city or resource hex on the front line.  A country whose money piles up
+    beyond :data:`RICH` (its pool is bought out and the rules let it send nothing to a
+    partner: China, Australia, New Zealand, ...) fortifies more: front hexes by threat,
+    then its own cities and resource hexes nearest the enemy, then its home coast."""
     state = turn.state
     spots = sorted(
         (h for h in pic.frontier if h in pic.objectives and h not in state.forts),
@@ -140,6 +150,53 @@ def _fortify(turn: Turn, pic: Picture) -> None:
             continue
         if pic.threat.get(h, 0.0) > 0 and turn.batch.offer(Action("fortify", (h,))):
             done.add(owner)
+    for name in sorted(state.countries):
+        c = state.countries[name]
+        if c.side == turn.side and c.active and c.money > RICH:
+            _fortify_rich(turn, pic, name)
+
+
+def _fortify_rich(turn: Turn, pic: Picture, country: str) -> None:
+    """Fortifications with money beyond :data:`RICH`, one per $500B up to :data:`MAX_FORTS` a
+    month: threatened front hexes, the country's cities and resource hexes nearest the
+    enemy, its other front hexes, then the coast of its home land nearest the enemy."""
+    state = turn.state
+    own = state.world.country_no[country]
+    controller = state.controller
+    most = min(MAX_FORTS, (state.countries[country].money - RICH) // FORTIFICATION_COST + 1)
+    threatened = sorted(
+        (h for h in pic.threat if controller[h] == own and h not in state.forts and h in pic.frontier),
+        key=lambda h: (h not in pic.objectives, -pic.threat[h], h),
+    )
+    enemy = sorted({u.hex for u in state.side_units(pic.enemy) if u.hex != NO_HEX and not u.is_air})
+    grid = state.world.map.grid
+    taken = set(threatened)
+    places = [h for h in pic.objectives if controller[h] == own and h not in state.forts and h not in taken]
+
+    def nearest(h: int) -> int:
+        return min((grid.distance(h, e) for e in enemy), default=FAR)
+
+    spots = threatened + sorted(places, key=lambda h: (nearest(h), -pic.objectives[h], h))
+    if len(spots) < most:
+        # every objective fortified: the rest of its front, then the coast of its home land
+        taken = set(spots)
+        front = sorted(h for h in pic.frontier if controller[h] == own and h not in state.forts and h not in taken)
+        spots += front
+        taken.update(front)
+    if len(spots) < most:
+        hexmap = state.world.map
+        coast = [
+            h
+            for h in hexmap.hexes_of_territory.get(country, ())
+            if controller[h] == own and hexmap.kind[h] == Kind.COAST and h not in state.forts and h not in taken
+        ]
+        spots += sorted(coast, key=lambda h: (nearest(h), h))[: most - len(spots)]
+    built = 0
+    for h in spots:
+        if built >= most or state.countries[country].money <= RICH:
+            return
+        if turn.batch.offer(Action("fortify", (h,))):
+            built += 1
 
 
 def _repair_sites(turn: Turn) -> None:

@@ -1,11 +1,16 @@
 """Money: exchanges between partners and unit builds.
 
-Builds follow a beginner's rule of thumb: repair damaged ships and aircraft,
-then spend the rest on land strength from the pool - mostly infantry (cheap,
-it arrives next month), and a third on armor for countries that have armor in
-their pool; what the land pool cannot absorb buys bombers (they support land
-attacks), and money still piling up buys the rest of the pool (aircraft first,
-then ships).  Money that a sender cannot spend sails by convoy (:mod:`engine.ai.convoys`).
+Builds follow a beginner's rule of thumb: repair damaged ships and aircraft, buy a
+transport while troops wait on land without a front (:mod:`engine.ai.ferry`), then
+spend the rest on land strength from the pool - mostly infantry (cheap, it arrives
+next month), and a third on armor for countries that have armor in their pool; what
+the land pool cannot absorb buys bombers (they support land attacks), and money still
+piling up buys the rest of the pool (aircraft first, then ships, then marines and
+paratroopers).  Money a country cannot spend on its own pool goes in the income phase
+to a partner that can: directly to a hub the rules allow (Germany, Japan, the United
+Kingdom, the United States), from the United Kingdom to the Soviet Union or France (no
+more than they can spend), and by convoy (:mod:`engine.ai.convoys`).  What can go
+nowhere buys fortifications in the deployment (:mod:`engine.ai.deploy`).
 Orders are built from the state (one ``buy`` per pool entry with the number of points wanted) rather than picked
 from the engine's list, which holds one entry per possible number of points.
 """
@@ -15,8 +20,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import convoys
+from engine.ai import convoys, ferry
+from engine.ai.picture import Picture
 from engine.economy import exchange_allowed, send_limit
+from engine.state import GameState
 from engine.units import COSTS, REPAIR_COST, UnitType
 
 if TYPE_CHECKING:
@@ -27,7 +34,7 @@ ARMOR_SHARE = 1 / 3
 #: Bombers a country buys per month at most, with money left after land purchases.
 BOMBERS_PER_MONTH = 2
 #: Money a country keeps; above it, the rest of its pool is bought (see :func:`_spend_hoard`).
-HOARD = 1500
+HOARD = 500
 #: What hoarded money buys first.
 HOARD_BUYS = (
     UnitType.FIGHTER,
@@ -46,17 +53,54 @@ HOARD_BUYS = (
     UnitType.BATTLECRUISER,
     UnitType.BATTLESHIP,
 )
+HOARD_RANK = {t: i for i, t in enumerate(HOARD_BUYS)}
 
 
 def income(turn: Turn) -> None:
     """Money a country cannot spend goes to a partner who can: directly where the
     rulebook allows it ("Money Exchange"), the rest on convoys (:mod:`engine.ai.convoys`)."""
+    _to_hubs(turn)
     _exchange(turn)
     convoys.load(turn)
 
 
 #: Direct exchanges the bot makes, sender -> receivers in order of preference.
 EXCHANGES = {"United Kingdom": ("Soviet Union", "France")}
+#: Partners send what they cannot spend to these countries, the first one the rules allow
+#: ("Money Exchange": there is no limit to what other countries send Germany, the United
+#: Kingdom or the United States; Thailand may send Japan any amount).
+HUBS = {"axis": ("Germany", "Japan"), "allies": ("United Kingdom", "United States")}
+
+
+#: Money a partner keeps (repairs, buying back its losses) before sending the rest to a hub.
+KEEP = HOARD
+
+
+pool_cost = convoys.pool_cost
+
+
+def spare_money(state: GameState, country: str) -> int:
+    """Money ``country`` cannot spend on its own pool (all of it) beyond :data:`KEEP`."""
+    return state.countries[country].money - pool_cost(state, country) - KEEP
+
+
+def _to_hubs(turn: Turn) -> None:
+    """Each partner sends what it cannot spend to the first hub it may send to."""
+    state = turn.state
+    hubs = HUBS.get(turn.side, ())
+    for name in sorted(state.countries):
+        c = state.countries[name]
+        if name in hubs or name in convoys.PREFERRED or c.side != turn.side or not c.active:
+            continue  # (Canada's money sails by convoy: it doubles Britain's home income)
+        amount = spare_money(state, name)
+        if amount < 1:
+            continue
+        for hub in hubs:
+            h = state.countries.get(hub)
+            if h is None or h.side != turn.side or not h.active or not exchange_allowed(state, name, hub):
+                continue
+            if turn.batch.offer(Action("send", (name, hub, amount))):
+                break
 
 
 def _exchange(turn: Turn) -> None:
@@ -74,8 +118,10 @@ def _exchange(turn: Turn) -> None:
                 continue
             if not exchange_allowed(state, sender, to):
                 continue
-            if turn.batch.offer(Action("send", (sender, to, amount))):
-                break
+            # no more than the receiver can spend: money sent on only piles up there
+            wanted = min(amount, pool_cost(state, to) - r.money)
+            if wanted >= 1 and turn.batch.offer(Action("send", (sender, to, wanted))):
+                amount -= wanted
 
 
 def build(turn: Turn) -> None:
@@ -84,10 +130,12 @@ def build(turn: Turn) -> None:
     for u in sorted(state.side_units(turn.side), key=lambda x: x.id):
         if u.damaged and not u.is_land and state.countries[u.country].money >= REPAIR_COST:
             batch.offer(Action("repair", (u.id,)))
+    stranded = _stranded_units(turn)
     for name in sorted(state.countries):
         c = state.countries[name]
         if c.side != turn.side or not c.active or c.money <= 0:
             continue
+        _buy_transports(turn, name, stranded.get(name, 0))
         infantry, armor = [], []
         for key, have in sorted(c.pool_land.items()):
             t, move = key.type, key.move
@@ -106,6 +154,40 @@ def build(turn: Turn) -> None:
             _buy(turn, name, "armor", armor, c.money)  # the infantry pool ran dry: armor instead
         _buy_bombers(turn, name)
         _spend_hoard(turn, name)
+        _buy_special(turn, name)
+
+
+#: Transports a country with troops on land without a front keeps at most (one for every
+#: :data:`UNITS_PER_TRANSPORT` such units): each ferries a unit a month or so.
+FERRY_FLEET = 12
+UNITS_PER_TRANSPORT = 3
+
+
+def _stranded_units(turn: Turn) -> dict[str, int]:
+    """Our land units standing on land without a front, by country (:mod:`engine.ai.ferry`)."""
+    pic = Picture(turn.state, turn.side)
+    out: dict[str, int] = {}
+    if not pic.to_front:
+        return out
+    for u in pic.my_land:
+        if u.type is not UnitType.SUPPLY and ferry.stranded(pic, u.hex):
+            out[u.country] = out.get(u.country, 0) + 1
+    return out
+
+
+def _buy_transports(turn: Turn, country: str, stranded: int) -> None:
+    """A country whose troops wait on land without a front buys a transport a month
+    until it has one for every :data:`UNITS_PER_TRANSPORT` of them (before land points:
+    troops that cannot reach a front are worth nothing)."""
+    state = turn.state
+    c = state.countries[country]
+    want = min(FERRY_FLEET, stranded // UNITS_PER_TRANSPORT)
+    have = sum(1 for u in state.units_of(country) if u.type == UnitType.TRANSPORT)  # in transit too
+    if have >= want or c.money < COSTS[UnitType.TRANSPORT].price:
+        return
+    for p in c.pool_units:
+        if p.type == UnitType.TRANSPORT and turn.batch.offer(Action("buy_unit", (country, p.name))):
+            return
 
 
 def _buy_bombers(turn: Turn, country: str) -> None:
@@ -131,12 +213,22 @@ def _spend_hoard(turn: Turn, country: str) -> None:
     the pool's aircraft, then escorts and transports, then the great ships: money kept
     in the bank wins nothing."""
     c = turn.state.countries[country]
-    rank = {t: i for i, t in enumerate(HOARD_BUYS)}
+    rank = HOARD_RANK
     for p in sorted((p for p in c.pool_units if p.type in rank), key=lambda p: (rank[p.type], p.name)):
         if c.money <= HOARD:
             return
         if COSTS[p.type].price <= c.money:
             turn.batch.offer(Action("buy_unit", (country, p.name)))
+
+
+def _buy_special(turn: Turn, country: str) -> None:
+    """Money still beyond :data:`HOARD` buys marines (they make landings succeed more
+    often) and paratroopers from the pool."""
+    c = turn.state.countries[country]
+    for t in (UnitType.MARINE, UnitType.PARATROOPER):
+        entries = [(key.move, have) for key, have in sorted(c.pool_land.items()) if key.type == t and have > 0]
+        if entries and c.money > HOARD:
+            _buy(turn, country, t.value, entries, c.money - HOARD)
 
 
 def _buy(turn: Turn, country: str, unit_type: str, entries: list[tuple[int, int]], budget: int) -> int:

@@ -11,7 +11,7 @@ at stake.
 
 from __future__ import annotations
 
-from engine.ai import staging
+from engine.ai import ferry, staging
 from engine.ai.odds import defence_strength
 from engine.ai.picture import Picture
 from engine.state import NO_UNIT
@@ -66,6 +66,8 @@ def need_map(pic: Picture) -> dict[int, float]:
         if pic.role(h) == "mine" and threat.get(h, 0.0) > 0:
             need[h] = max(need.get(h, 0.0), MIN_HOLD + value * 0.5 + THREAT_SHARE * threat[h])
     for h, want in staging.ports(pic).items():
+        need[h] = max(need.get(h, 0.0), want)
+    for h, want in ferry.need(pic).items():
         need[h] = max(need.get(h, 0.0), want)
     targets = aims(pic)
     if not targets:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, air_war, convoys, intercept, landings, naval, staging
+from engine.ai import air, air_war, convoys, ferry, intercept, landings, naval, staging
 from engine.ai.front import PULL, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
@@ -41,6 +41,7 @@ FAR = 40
 def first_movement(turn: Turn) -> None:
     naval.sortie(turn)
     landings.prepare(turn)
+    ferry.sail(turn)
     staging.gather(turn)
     _move_land(turn, second=False)
     air.send_bombers(turn)
@@ -53,6 +54,7 @@ def second_movement(turn: Turn) -> None:
     air.return_aircraft(turn)
     staging.station(turn)
     naval.shelter(turn)
+    ferry.home(turn, lambda: staging.ports(Picture(turn.state, turn.side)))
     _move_land(turn, second=True)
     convoys.sail(turn)
 
@@ -74,7 +76,8 @@ class Plan:
         self.need = need_map(pic)
         self.have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
         self.count: dict[int, int] = dict(pic.my_count_at)
-        self.to_front = pic.to_front
+        # land without a front: the distance to a ferry port stands in for the distance to the front
+        self.to_front = {**ferry.to_ferry(pic), **pic.to_front}
         self.objectives = pic.objectives
         self.to_goal = objective_distance(pic)
         self.pull = PULL.get(pic.side, 0.5)

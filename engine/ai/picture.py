@@ -19,6 +19,7 @@ from engine.sides import other
 from engine.state import NO_UNIT, GameState, Unit
 from engine.supply import SupplyMap, supply_of_side
 from engine.units import UnitType
+from engine.war import JAPAN_SOVIET, japan_soviet_truce
 
 #: How far (in hexes) threat from enemy land units is counted.
 THREAT_RADIUS = 4
@@ -92,13 +93,28 @@ class Picture:
     # --- the front ---------------------------------------------------------------
 
     @cached_property
+    def truce(self) -> frozenset[str]:
+        """{"Japan", "Soviet Union"} while the Japanese/Soviet restriction holds (rulebook
+        "Japanese/Soviet Relations": neither may enter or attack into the other's land, its
+        colonies included), else empty: the border between them is then no front."""
+        return frozenset(JAPAN_SOVIET) if japan_soviet_truce(self.state) else frozenset()
+
+    def barred(self, a: int, b: int) -> bool:
+        """Is the step between hexes ``a`` and ``b`` a Japanese/Soviet border under the truce?"""
+        if not self.truce:
+            return False
+        country_of = self.map.country_of
+        x, y = country_of[a], country_of[b]
+        return x != y and x in self.truce and y in self.truce
+
+    @cached_property
     def frontier(self) -> set[int]:
         """Our land hexes next to land the enemy controls or stands on: the front line."""
         out: set[int] = set()
         nbr = self.nbr
         for h in self._enemy_edge:
             for o in nbr[h]:
-                if self.role(o) == "mine" and o not in self.enemy_at:
+                if self.role(o) == "mine" and o not in self.enemy_at and not self.barred(h, o):
                     out.add(o)
         return out
 
@@ -111,7 +127,7 @@ class Picture:
         for h in self._my_hexes_near_enemy:
             candidates.update(o for o in nbr[h] if self.role(o) == "enemy")
         for h in candidates:
-            if any(self.role(o) == "mine" for o in nbr[h]):
+            if any(self.role(o) == "mine" and not self.barred(h, o) for o in nbr[h]):
                 out.add(h)
         return out
 
@@ -136,12 +152,16 @@ class Picture:
         nbr = self.nbr
         return [h for h in seeds if self.role(h) == "mine" and any(self.role(o) == "enemy" for o in nbr[h])]
 
-    def distances(self, sources: Iterable[int], limit: int = UNREACHED, passable: str = "any") -> dict[int, int]:
+    def distances(
+        self, sources: Iterable[int], limit: int = UNREACHED, passable: str = "any", avoid: str = ""
+    ) -> dict[int, int]:
         """Land distance in hexes from the nearest source.
 
         ``passable``: ``any`` (every land hex), ``mine`` (only our hexes) or
-        ``not_neutral`` (ours and the enemy's, never a neutral's).
+        ``not_neutral`` (ours and the enemy's, never a neutral's); never the land of
+        country ``avoid``.
         """
+        country_of = self.map.country_of
         dist: dict[int, int] = {}
         queue: deque[int] = deque()
         for h in sources:
@@ -157,7 +177,7 @@ class Picture:
             if d > limit:
                 continue
             for o in nbr[h]:
-                if o in dist:
+                if o in dist or (avoid and country_of[o] == avoid):
                     continue
                 if passable != "any":
                     r = role[ctrl[o]]
@@ -174,10 +194,15 @@ class Picture:
 
     @cached_property
     def threat(self) -> dict[int, float]:
-        """Enemy land strength that could reach each hex soon, weighted by nearness."""
+        """Enemy land strength that could reach each hex soon, weighted by nearness (a
+        Japanese or Soviet unit under the truce threatens no land of the other)."""
+        by: dict[tuple[int, str], int] = {}
+        for u in self.enemy_land:
+            avoid = JAPAN_SOVIET[u.country] if u.country in self.truce else ""
+            by[(u.hex, avoid)] = by.get((u.hex, avoid), 0) + u.strength
         out: dict[int, float] = {}
-        for h, s in self.enemy_at.items():
-            for o, d in self.distances([h], limit=THREAT_RADIUS, passable="not_neutral").items():
+        for (h, avoid), s in sorted(by.items()):
+            for o, d in self.distances([h], limit=THREAT_RADIUS, passable="not_neutral", avoid=avoid).items():
                 out[o] = out.get(o, 0.0) + s / (1 + d)
         return out
 

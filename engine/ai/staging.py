@@ -2,7 +2,8 @@
 
 A landing needs land units standing in a port with empty transports at the start of
 a first movement (units board only in a friendly port).  :func:`ports` names the
-ports where we keep empty transports and from which a transport reaches, in one
+ports where we keep empty transports, that our land units can get to
+(:func:`engine.ai.ferry.walkable`), and from which a transport reaches, in one
 movement, an enemy hex worth landing on (:func:`engine.ai.landings.value`); the need map
 (:func:`engine.ai.front.need_map`) asks for :data:`SLOT_STRENGTH` there per transport,
 so movement marches units to those ports and deployment places new units in them,
@@ -21,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
+from engine.ai import ferry
 from engine.ai.landings import AIR_TRANSPORTS, value
 from engine.hexgrid import NO_HEX
 from engine.reach import land_reach, naval_destinations
@@ -60,6 +62,8 @@ def ports(pic: Picture) -> dict[int, float]:
             and state.countries[u.country].at_war
         ):
             empty.setdefault(u.hex, []).append(u)
+    # only where our land units can walk to (transports in a port of an empty island wait for nobody)
+    empty = {port: ships for port, ships in empty.items() if ferry.walkable(pic, port)}
     if not empty:
         return {}
     zone = naval_zoc(state, other(side))

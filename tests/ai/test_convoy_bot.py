@@ -6,7 +6,7 @@ from engine import api
 from engine.actions import PASS, Action
 from engine.ai import arena, bot
 from engine.position import begin_at, hex_at, setup
-from engine.state import GameState, Unit
+from engine.state import GameState, LandKey, Unit
 from engine.units import UnitProfile, UnitType
 from engine.war import enter_war
 from engine.world import CountryInfo
@@ -28,6 +28,7 @@ def game() -> GameState:
         cities={"Halifax": "0,0 port", "London": "6,0 capital port", "Berlin": "7,0 capital"},
     )
     state.countries["Canada"].money = 5000
+    state.countries["United Kingdom"].pool_land = {LandKey(UnitType.INFANTRY, 3): 60}  # Britain can spend it
     return state
 
 
@@ -48,6 +49,18 @@ def test_canada_loads_its_unspendable_money_for_the_united_kingdom() -> None:
     frm, to, amount, uid = loads[0].args
     assert (frm, to, uid) == ("Canada", "United Kingdom", ship.id)
     assert 0 < int(amount) <= state.countries["Canada"].money
+
+
+def test_no_convoy_money_for_a_receiver_that_cannot_spend_it() -> None:
+    """Money sent where it cannot be spent only piles up there: Canada keeps it (and the
+    United States buys its own pool before it pays Britain's)."""
+    state = game()
+    state.countries["United Kingdom"].pool_land = {LandKey(UnitType.INFANTRY, 3): 8}  # $800B to spend
+    convoy(state, "0,0")
+    convoy(state, "0,0")
+    begin_at(state, "income")
+    loads = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "convoy"]
+    assert [int(a.args[2]) for a in loads] == [800]
 
 
 def test_a_loaded_convoy_sails_for_the_receiver_and_an_empty_one_for_the_sender() -> None:
@@ -73,10 +86,27 @@ def test_the_uk_sends_what_it_cannot_spend_to_the_soviet_union() -> None:
         cities={"London": "0,0 capital", "Moscow": "1,0 capital", "Berlin": "2,0 capital"},
     )
     state.countries["United Kingdom"].money = 9000
+    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): 40}
     begin_at(state, "income")
     sends = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "send"]
     assert sends == [Action("send", ("United Kingdom", "Soviet Union", sends[0].args[2]))]
     assert 0 < int(sends[0].args[2]) <= state.countries["United Kingdom"].money // 3
+
+
+def test_the_uk_sends_no_more_than_the_soviet_union_can_spend() -> None:
+    """Money sent to a partner with nothing to buy only piles up there."""
+    state = setup(
+        "U:c S:c G:c",
+        axis=("Germany",),
+        allies=("United Kingdom", "Soviet Union"),
+        step=None,
+        cities={"London": "0,0 capital", "Moscow": "1,0 capital", "Berlin": "2,0 capital"},
+    )
+    state.countries["United Kingdom"].money = 9000
+    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): 5}
+    begin_at(state, "income")
+    sends = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "send"]
+    assert sends == [Action("send", ("United Kingdom", "Soviet Union", 500))]
 
 
 def test_the_arena_counts_convoy_money_delivered() -> None:
@@ -87,6 +117,7 @@ def test_the_arena_counts_convoy_money_delivered() -> None:
         for name, side in (("Germany", "axis"), ("United Kingdom", "allies"), ("Canada", "allies")):
             enter_war(state, name, side)
         state.countries["Canada"].money = 5000
+        state.countries["United Kingdom"].pool_land = {LandKey(UnitType.INFANTRY, 3): 60}
         convoy(state, "0,0")
 
     start = api.new_game(world).date

@@ -100,6 +100,6 @@ def test_convoy_sea_distances_are_the_plain_breadth_first_search() -> None:
             if dist[n] > dist[h] + 1:
                 dist[n] = dist[h] + 1
                 queue.append(n)
-    found = convoys._sea_distance(s, side, list(reversed(ports)))
+    found = convoys.sea_distance(s, side, list(reversed(ports)))
     assert list(found) == dist
-    assert convoys._sea_distance(s, side, ports) is found  # kept per map and targets
+    assert convoys.sea_distance(s, side, ports) is found  # kept per map and targets

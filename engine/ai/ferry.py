@@ -1,0 +1,453 @@
+"""Ferries: land units standing on land without a front sail to land that has one.
+
+New land units are placed in their country's home territory (supplement "Placement"):
+Japan's in the home islands, the United Kingdom's in Britain, the United States' in
+North America.  Where no enemy stands on that land, they can reach a front only by
+sea.  A transport ship carries one land unit; a unit boards only in a friendly port
+and lands in its ship's hex or one next to it that its side controls (rulebook "Types
+of Units", "Naval Units"; :mod:`engine.movement`).  So, month after month:
+
+* **Stranded land** is our land from which no path over our land leads to the front
+  (:attr:`engine.ai.picture.Picture.to_front` does not reach it).  Its capital and
+  major ports keep a garrison of :data:`GARRISON` points (a landing on an empty city
+  takes it at once); every other unit there is *spare*.
+* **Ferry ports** (:func:`ports`): our ports on stranded land where empty transports
+  lie and spare units can walk to.  The need map asks for :data:`SLOT_STRENGTH` per
+  transport there (two at most: a hex stacks two land units), so movement marches
+  spare units to them and deployment places new units in them.
+* **Sailing** (:func:`sail`, first movement, after the landings have had their pick):
+  each empty transport in a ferry port takes a spare unit standing there and sails for
+  a *landing place*: a coastal hex of ours, connected by our land to the front and at
+  most :data:`NEAR_FRONT` hexes from it, where the unit's country can trace supply.  A
+  voyage's cost is the sea hexes sailed plus :data:`LAND_WEIGHT` per land hex the unit
+  must then march to the front (a ship sails 44 hexes a movement, a unit walks 3 to 5);
+  the unit lands where that cost is least.  A landing place beyond one movement is
+  sailed for over the months, the unit staying aboard (:func:`voyage_costs`).
+* **Coming back** (:func:`home`, second movement): loaded transports sail on; while
+  spare units stand on stranded land, an empty transport with nothing to carry where it
+  lies sails for a port of that land (two a port), over several months if it is far;
+  otherwise empty transports at sea make for a port that stages landings or ships
+  troops, else for the nearest friendly port.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
+
+from engine.actions import Action
+from engine.ai import convoys
+from engine.ai.picture import Picture
+from engine.hexgrid import NO_HEX
+from engine.hexmap import HexMap
+from engine.reach import Search, naval_search, open_canals
+from engine.sides import other
+from engine.stacking import can_stack_land, friendly_port
+from engine.state import NO_UNIT, GameState, Unit
+from engine.supply import supply_class
+from engine.units import UnitType
+from engine.zoc import has_enemy_land_unit, naval_zoc
+
+if TYPE_CHECKING:
+    from engine.ai.turn import Turn
+
+#: Strength wanted in a ferry port per empty transport (as for a staging port).
+SLOT_STRENGTH = 3.5
+#: Land units one port ships at once (the stacking limit of a hex).
+GROUP = 2
+#: Strength kept on stranded land in each home capital and major port.
+GARRISON = 3.0
+#: Landing places lie at most this many land hexes behind the front.
+NEAR_FRONT = 8
+#: Sea hexes one land hex of marching is worth when choosing where to land.
+LAND_WEIGHT = 8
+#: A voyage costs at most this much (sea hexes plus weighted land hexes): about four
+#: movements of a transport.
+MAX_VOYAGE = 180
+#: What another month at sea costs, in the same units (a unit ashore now can march).
+MONTH_AT_SEA = 20
+#: Transports moved per side and phase at most (each is one naval search).
+MAX_SHIPS = 16
+
+
+def stranded(pic: Picture, h: int) -> bool:
+    """Is ``h`` our land from which no path over our land leads to the front?"""
+    return pic.role(h) == "mine" and h not in pic.to_front and pic.map.has_land(h)
+
+
+def garrisons(pic: Picture) -> dict[int, float]:
+    """Strength kept in the home capitals and major ports of our countries on stranded land
+    (kept on the picture, which the policies of one decision share)."""
+    memo = pic.__dict__
+    found: dict[int, float] | None = memo.get("ferry_garrisons")
+    if found is None:
+        found = memo["ferry_garrisons"] = _garrisons(pic)
+    return found
+
+
+def _garrisons(pic: Picture) -> dict[int, float]:
+    state = pic.state
+    out: dict[int, float] = {}
+    for city in pic.map.cities:
+        h = city.hex
+        if not (city.capital or city.major_port) or not stranded(pic, h):
+            continue
+        owner = pic.map.country_of[h]
+        c = state.countries.get(owner)
+        if c is not None and c.side == pic.side and c.active and state.controller_of(h) == owner:
+            out[h] = GARRISON
+    return out
+
+
+def _troops(state: GameState, side: str, h: int) -> list[Unit]:
+    """Our land units in ``h`` that could board, weakest first."""
+    return sorted(
+        (
+            u
+            for u in state.units_at(h)
+            if u.is_land
+            and u.carrier == NO_UNIT
+            and not u.moved
+            and u.strength > 0
+            and u.type not in (UnitType.SUPPLY, UnitType.PARATROOPER)
+            and state.countries[u.country].side == side
+            and state.countries[u.country].active
+        ),
+        key=lambda u: (u.strength, u.id),
+    )
+
+
+def spare(pic: Picture, h: int, keep: dict[int, float] | None = None) -> list[Unit]:
+    """Our units in stranded hex ``h`` beyond its garrison, strongest first."""
+    if not stranded(pic, h):
+        return []
+    troops = _troops(pic.state, pic.side, h)
+    want = (keep if keep is not None else garrisons(pic)).get(h, 0.0)
+    kept = 0.0
+    out = []
+    for u in troops:  # the weakest stay as the garrison
+        if kept < want:
+            kept += u.strength
+        else:
+            out.append(u)
+    return sorted(out, key=lambda u: (-u.strength, u.id))
+
+
+def _empty_transports(state: GameState, side: str) -> list[Unit]:
+    ours = state.side_units(side)
+    loaded = {u.carrier for u in ours if u.carrier != NO_UNIT}
+    return sorted(
+        (
+            u
+            for u in ours
+            if u.type == UnitType.TRANSPORT
+            and u.hex != NO_HEX
+            and not u.damaged
+            and u.id not in loaded
+            and state.countries[u.country].active
+        ),
+        key=lambda u: u.id,
+    )
+
+
+def _troop_land(pic: Picture) -> dict[int, int]:
+    """Our stranded land that spare units can walk to (hex -> distance from the nearest);
+    kept on the picture, which several policies of one decision share."""
+    memo = pic.__dict__
+    found: dict[int, int] | None = memo.get("ferry_troop_land")
+    if found is None:
+        keep = garrisons(pic)
+        sources = [h for h in {u.hex for u in pic.my_land} if spare(pic, h, keep)]
+        found = memo["ferry_troop_land"] = pic.distances(sources, limit=60, passable="mine") if sources else {}
+    return found
+
+
+def walkable(pic: Picture, h: int) -> bool:
+    """Can our land units get to ``h``: walking from the front or from stranded land with
+    spare units, or placed there new (the home territory of a country of ours at war)?"""
+    if h in pic.to_front or h in _troop_land(pic):
+        return True
+    hexmap = pic.map
+    c = pic.state.countries.get(hexmap.country_of[h])
+    return c is not None and c.side == pic.side and c.active and not hexmap.is_colony(h) and pic.role(h) == "mine"
+
+
+def ports(pic: Picture) -> dict[int, float]:
+    """Ferry port -> land strength wanted there: our ports on stranded land that hold
+    empty transports and that our units can get to (:func:`walkable`)."""
+    state, side = pic.state, pic.side
+    if not pic.my_land:
+        return {}
+    empty: dict[int, int] = {}
+    for u in _empty_transports(state, side):
+        if friendly_port(state, u.hex, side) and stranded(pic, u.hex):
+            empty[u.hex] = empty.get(u.hex, 0) + 1
+    if not empty:
+        return {}
+    return {p: SLOT_STRENGTH * min(GROUP, n) for p, n in sorted(empty.items()) if walkable(pic, p)}
+
+
+def need(pic: Picture) -> dict[int, float]:
+    """What the ferries add to the need map: garrisons, and troops in ferry ports."""
+    out = dict(garrisons(pic))
+    for h, want in ports(pic).items():
+        out[h] = out.get(h, 0.0) + want
+    return out
+
+
+def to_ferry(pic: Picture) -> dict[int, int]:
+    """Land distance from our stranded hexes to the nearest ferry port (units on land
+    without a front walk towards one)."""
+    found = ports(pic)
+    return pic.distances(found, limit=60, passable="mine") if found else {}
+
+
+# ------------------------------------------------------------------------ voyages
+
+
+def landing_places(pic: Picture, country: str) -> dict[int, int]:
+    """Coastal hexes of ours where a unit of ``country`` may land to join the front ->
+    the land hexes from there to the front."""
+    hexmap = pic.map
+    sea = hexmap.sea_neighbours
+    trace = pic.supply.hex_traces
+    return {
+        h: d
+        for h, d in pic.to_front.items()
+        if d <= NEAR_FRONT and sea[h] and h not in pic.enemy_at and trace(country, h)
+    }
+
+
+def voyage_costs(pic: Picture, country: str) -> dict[int, int]:
+    """Sea hex -> least cost of a voyage from there to a landing place of ``country``
+    (sea hexes sailed plus :data:`LAND_WEIGHT` per land hex to the front), up to
+    :data:`MAX_VOYAGE`."""
+    places = landing_places(pic, country)
+    if not places:
+        return {}
+    state = pic.state
+    canals = open_canals(state, pic.side) if state.world.map.canals else {}
+    seeds = tuple(sorted((h, LAND_WEIGHT * d) for h, d in places.items()))
+    return _voyages(state.world.map, tuple(sorted(canals.items())), seeds)
+
+
+@functools.lru_cache(maxsize=8)
+def _voyages(
+    hexmap: HexMap, canals: tuple[tuple[int, tuple[int, ...]], ...], seeds: tuple[tuple[int, int], ...]
+) -> dict[int, int]:
+    """A search by cost buckets from the landing places outwards over the sea (each
+    place starts at its own cost): it reads only the map, the canals and the places."""
+    sea = hexmap.sea_neighbours
+    extra = dict(canals)
+    buckets: list[list[int]] = [[] for _ in range(MAX_VOYAGE + 2)]
+    pending = 0
+    for h, c in seeds:
+        if c <= MAX_VOYAGE:
+            buckets[c].append(h)
+            pending += 1
+    dist: dict[int, int] = {}
+    for cost in range(MAX_VOYAGE + 1):
+        layer, nxt = buckets[cost], buckets[cost + 1]
+        pending -= len(layer)
+        for h in layer:
+            if h in dist:
+                continue
+            dist[h] = cost
+            if cost < MAX_VOYAGE:
+                for n in sea[h] + extra.get(h, ()) if extra else sea[h]:
+                    if n not in dist:
+                        nxt.append(n)
+                        pending += 1
+        if pending <= 0:
+            break
+    return dist
+
+
+class _Voyages:
+    """The voyage costs of one decision, per supply class (the landing places differ)."""
+
+    def __init__(self, pic: Picture) -> None:
+        self.pic = pic
+        self.by_class: dict[str, tuple[dict[int, int], dict[int, int]]] = {}
+
+    def of(self, country: str) -> tuple[dict[int, int], dict[int, int]]:
+        """(landing places -> their land cost, sea hex -> voyage cost) for ``country``."""
+        key = supply_class(country)
+        if key not in self.by_class:
+            places = {h: LAND_WEIGHT * d for h, d in landing_places(self.pic, country).items()}
+            self.by_class[key] = (places, voyage_costs(self.pic, country) if places else {})
+        return self.by_class[key]
+
+
+def _plan(
+    search: Search, here: int, places: dict[int, int], costs: dict[int, int], can_land: Callable[[int], bool]
+) -> tuple[int, bool]:
+    """Where a loaded transport in ``here`` sails (NO_HEX: nowhere better), and whether
+    its unit lands there."""
+    reach = dict(search.cost)
+    reach[here] = 0
+    ashore = sorted((places[h], h) for h in reach if h in places and can_land(h))
+    onward = min(((costs[h], h) for h in reach if h in costs), default=None)
+    if ashore and (onward is None or ashore[0][0] <= onward[0] + MONTH_AT_SEA):
+        return ashore[0][1], True
+    if onward is not None and onward[1] != here and onward[0] < costs.get(here, MAX_VOYAGE + 1):
+        return onward[1], False
+    return NO_HEX, False
+
+
+def _can_land(state: GameState, side: str, u: Unit) -> Callable[[int], bool]:
+    def ok(h: int) -> bool:
+        return (
+            state.side_controlling(h) == side
+            and not has_enemy_land_unit(state, side, h)
+            and can_stack_land(state, h, [u])
+        )
+
+    return ok
+
+
+def _route(turn: Turn, ship: Unit, unit: Unit, voyages: _Voyages, zone: set[int]) -> tuple[Search, int, bool] | None:
+    """(the ship's search, where it sails, whether ``unit`` lands there), or None."""
+    places, costs = voyages.of(unit.country)
+    if not places:
+        return None
+    state = turn.state
+    search = naval_search(state, ship, ship.move - ship.mp_used, zone)
+    dest, land = _plan(search, ship.hex, places, costs, _can_land(state, turn.side, unit))
+    return None if dest == NO_HEX else (search, dest, land)
+
+
+def _go(turn: Turn, ship: Unit, unit: Unit, route: tuple[Search, int, bool]) -> bool:
+    search, dest, land = route
+    if dest != ship.hex and not turn.batch.offer(Action("move", (ship.id, *search.path(dest)))):
+        return False
+    if land:
+        turn.batch.offer(Action("disembark", (unit.id, dest)))
+    return True
+
+
+def _under_way(state: GameState, side: str, fresh: bool) -> list[tuple[Unit, Unit]]:
+    """Our transports at sea or in port carrying a land unit, with their unit (``fresh``:
+    only those that have not moved this phase: a landing sailed this movement waits for
+    its assault)."""
+    out = []
+    for u in state.side_units(side):
+        if not u.is_land or u.carrier == NO_UNIT:
+            continue
+        ship = state.units.get(u.carrier)
+        if ship is None or ship.type != UnitType.TRANSPORT or ship.hex == NO_HEX:
+            continue
+        if ship.mp_used >= ship.move or (fresh and ship.mp_used):
+            continue
+        out.append((ship, u))
+    return sorted(out, key=lambda p: p[0].id)
+
+
+def _sail_on(turn: Turn, pic: Picture, voyages: _Voyages, zone: set[int], fresh: bool) -> int:
+    moved = 0
+    for ship, unit in _under_way(turn.state, turn.side, fresh)[:MAX_SHIPS]:
+        state = turn.state
+        ship, unit = state.units[ship.id], state.units[unit.id]
+        route = _route(turn, ship, unit, voyages, zone)
+        if route is not None:
+            _go(turn, ship, unit, route)
+        moved += 1
+    return moved
+
+
+def sail(turn: Turn) -> None:
+    """First movement: ferries at sea sail on (and land their units); empty transports
+    in ferry ports take spare units aboard and sail."""
+    state, side = turn.state, turn.side
+    pic = Picture(state, side)
+    if not pic.to_front:
+        return
+    voyages = _Voyages(pic)
+    zone = naval_zoc(state, other(side))
+    moved = _sail_on(turn, pic, voyages, zone, fresh=True)
+    keep = garrisons(pic)
+    by_port: dict[int, list[Unit]] = {}
+    for ship in _empty_transports(turn.state, side):
+        if not ship.mp_used and friendly_port(turn.state, ship.hex, side) and stranded(pic, ship.hex):
+            by_port.setdefault(ship.hex, []).append(ship)
+    for port in sorted(by_port):
+        for ship, unit in zip(by_port[port], spare(pic, port, keep), strict=False):
+            if moved >= MAX_SHIPS:
+                return
+            moved += 1
+            state = turn.state
+            ship, unit = state.units[ship.id], state.units[unit.id]
+            route = _route(turn, ship, unit, voyages, zone)
+            if route is None:
+                break  # the port's other transports would find no better
+            if turn.batch.offer(Action("embark", (unit.id, ship.id))):
+                _go(turn, turn.state.units[ship.id], turn.state.units[unit.id], route)
+
+
+def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> None:
+    """Second movement: ferries sail on; empty transports come to where they are wanted.
+
+    While spare units stand on land without a front, an empty transport that has no
+    troops to carry where it lies sails for a port of that land (each wants
+    :data:`GROUP` transports), over several months if it is far; otherwise transports at
+    sea make for a port that stages landings (``staging_ports``, asked only when we have
+    transports) or ships troops, else the nearest friendly port, and transports in port stay."""
+    state, side = turn.state, turn.side
+    if not any(u.type == UnitType.TRANSPORT and u.hex != NO_HEX for u in state.side_units(side)):
+        return
+    staging = set(staging_ports())  # (the ports as the phase finds them, before the ferries sail)
+    pic = Picture(state, side)
+    zone = naval_zoc(state, other(side))
+    moved = _sail_on(turn, pic, _Voyages(pic), zone, fresh=False) if pic.to_front else 0
+    state = turn.state
+    every = _empty_transports(state, side)
+    empty = [s for s in every if s.mp_used < s.move]
+    if not empty:
+        return
+    land = _troop_land(pic)
+    wanted = {p: GROUP for p in land if friendly_port(state, p, side)}
+    for ship in every:
+        if ship.hex in wanted:
+            wanted[ship.hex] -= 1
+    hexmap = state.world.map
+    grid = hexmap.grid
+    useful_ports = staging | {
+        c.hex
+        for c in hexmap.cities
+        if friendly_port(state, c.hex, side) and stranded(pic, c.hex) and walkable(pic, c.hex)
+    }
+    for ship in empty:
+        if moved >= MAX_SHIPS:
+            return
+        state = turn.state
+        in_port = friendly_port(state, ship.hex, side)
+        if ship.hex in wanted:
+            continue  # it waits where troops come to it
+        if in_port and _troops(state, side, ship.hex):
+            continue  # troops to carry next month
+        targets = sorted(p for p, n in wanted.items() if n > 0)
+        left = ship.move - ship.mp_used
+        idle = in_port and not targets
+        if idle and (ship.hex in useful_ports or not any(grid.distance(ship.hex, p) <= left for p in useful_ports)):
+            continue  # it waits where it is useful, or it is wanted nowhere within reach
+        search = naval_search(state, ship, left, zone)
+        dest = NO_HEX
+        if targets:
+            near = [p for p in targets if p in search.cost]
+            if near:
+                dest = min(near, key=lambda p: (search.cost[p], p))
+                wanted[dest] -= 1
+            else:
+                dist = convoys.sea_distance(state, side, targets)
+                best = min(search.cost, key=lambda h: (dist[h], h), default=NO_HEX) if dist else NO_HEX
+                if best != NO_HEX and dist[best] < dist[ship.hex]:
+                    dest = best
+        if dest == NO_HEX and not (in_port and ship.hex in useful_ports):
+            ports = [p for p in search.cost if friendly_port(state, p, side) and (p in useful_ports or not in_port)]
+            if ports:
+                dest = min(ports, key=lambda p: (p not in useful_ports, search.cost[p], p))
+        if dest == NO_HEX:
+            continue
+        moved += 1
+        turn.batch.offer(Action("move", (ship.id, *search.path(dest))))

@@ -1,0 +1,146 @@
+"""The bot spends its money: partners send what they cannot spend to a hub (rulebook
+"Money Exchange"), a country that can neither spend nor send fortifies, a country with
+troops on land without a front buys transports, and the arena reports what is left
+unspent at each year's end."""
+
+from __future__ import annotations
+
+from engine import api
+from engine.ai import arena, bot, deploy, economy
+from engine.position import begin_at, parse, put, setup
+from engine.state import GameState
+from engine.units import UnitProfile, UnitType
+from engine.war import enter_war
+from engine.world import CountryInfo
+from tests.ai.worlds import FRONT_WORLD
+
+SEED = b"m" * 32
+
+
+def sends(state: GameState, side: str) -> list[tuple[object, ...]]:
+    begin_at(state, "income")
+    return [a.args for a in bot.decide(state, side, SEED) if a.kind == "send"]
+
+
+def test_italy_sends_germany_what_it_cannot_spend() -> None:
+    """ "Germany can exchange money with any other Axis country in Europe ... there is no
+    limit how much other countries can send to Germany." """
+    state = setup(
+        "G:c I:c F:c",
+        axis=("Germany", "Italy"),
+        allies=("France",),
+        step=None,
+        cities={"Berlin": "0,0 capital", "Rome": "1,0 capital", "Paris": "2,0 capital"},
+    )
+    state.countries["Italy"].money = 6000
+    out = sends(state, "axis")
+    assert len(out) == 1 and out[0][:2] == ("Italy", "Germany")
+    assert out[0][2] == 6000 - economy.KEEP  # Italy's pool is empty: it keeps only a reserve
+
+
+def test_norway_sends_britain_what_it_cannot_spend() -> None:
+    """ "The United Kingdom can exchange money with any other Allied country in Europe" """
+    state = setup(
+        "U:c O:c G:c",
+        axis=("Germany",),
+        allies=("United Kingdom", "Norway"),
+        step=None,
+        cities={"London": "0,0 capital", "Oslo": "1,0 capital", "Berlin": "2,0 capital"},
+    )
+    state.countries["Norway"].money = 4000
+    assert [a[:2] for a in sends(state, "allies")] == [("Norway", "United Kingdom")]
+
+
+def test_a_country_that_can_neither_spend_nor_send_fortifies() -> None:
+    """China may send money to no one and its pool is bought out: what piles up beyond
+    deploy.RICH buys fortifications ($500B each, supplement "Installations and repairs"),
+    front hexes first."""
+    state = parse(
+        """
+        J:c J:c C:c C:c C:c
+         J:c J:c C:c C:c C:c
+        city Tokyo 0,0 capital
+        city Chungking 4,1 capital
+        city Changsha 3,0
+        resource 4,1 3,0
+        war axis Japan
+        war allies China
+        date 1941-03
+        step deployment
+        unit Japan infantry 1,0
+        unit Japan infantry 1,1
+        unit China infantry 2,0
+        unit China infantry 2,1
+        money China 2700
+        """
+    )
+    forts = [a.args[0] for a in bot.decide(state, "allies", SEED) if a.kind == "fortify"]
+    assert len(forts) == (2700 - deploy.RICH) // 500 + 1  # down to deploy.RICH
+    label = state.world.map.grid.parse_label
+    assert set(forts[:2]) == {label("2,0"), label("2,1")}  # the front first
+    assert forts[2] in {label("3,0"), label("4,1")}  # then a city or resource hex
+
+
+def test_troops_without_a_front_make_their_country_buy_transports() -> None:
+    """Strategy: units on land without a front reach one only by sea (docs/ai.md, "Ferries")."""
+    state = parse(
+        """
+        J:c J:c ~ ~ J:c C:c
+         J:c J:c ~ ~ J:c C:c
+        city Tokyo 0,0 capital
+        city Osaka 1,1
+        city Pusan 4,1
+        city Chungking 5,1 capital
+        resource 0,0 4,1 5,1
+        war axis Japan
+        war allies China
+        date 1941-03
+        step build
+        unit China infantry 5,0
+        unit Japan infantry 4,1
+        money Japan 1000
+        """
+    )
+    for label in ("0,0", "0,1", "1,0", "1,1", "0,0", "0,1"):
+        put(state, "Japan", "infantry", label, strength=2)
+    state.countries["Japan"].pool_units.append(UnitProfile(UnitType.TRANSPORT, name="Army transports", move=44))
+    actions = bot.decide(state, "axis", SEED)
+    assert actions[0].kind == "buy_unit" and actions[0].args == ("Japan", "Army transports")
+
+
+def test_the_arena_reports_the_money_left_at_each_year_s_end() -> None:
+    """Issue 12's measure: no side ends a year with more than $10,000B unspent; the arena
+    counts the countries at war of each side (a neutral earns nothing)."""
+
+    def prepare(state: GameState) -> None:
+        enter_war(state, "Germany", "axis")
+        enter_war(state, "Poland", "allies")
+        state.countries["Poland"].money = 2500
+
+    start = api.new_game(FRONT_WORLD).date
+    until = (start // 12 + 1) * 12 + 1  # January's first phases of the next year
+    result = arena.play_game(FRONT_WORLD, until, {"axis": "bot", "allies": "bot"}, seed=5, setup=prepare)
+    year = str(start // 12)
+    assert not result.error
+    assert set(result.money_by_year) == {year}
+    assert set(result.money_by_year[year]) == {"axis", "allies"}
+    assert result.year_end_money["allies"] == result.money_by_year[year]["allies"]
+    assert f"unspent at a year's end: {year} axis" in result.line()
+    summary = arena.summarize([result])
+    assert summary.money_by_year == result.money_by_year
+    assert any("most unspent at each year's end" in line for line in summary.lines({"axis": "bot", "allies": "bot"}))
+
+
+def test_countries_info_regions_matter_for_the_hubs() -> None:
+    """Australia (Oceania) may send money to no one: the rules' own limit."""
+    state = setup(
+        "U:c G:c ~ X:c",
+        axis=("Germany",),
+        allies=("United Kingdom", "Australia"),
+        step=None,
+        cities={"London": "0,0 capital", "Berlin": "1,0 capital", "Sydney": "3,0 capital"},
+        countries=[CountryInfo("Australia", region="oceania")],
+        legend={"X": "Australia"},
+    )
+    state.countries["Australia"].money = 9000
+    assert sends(state, "allies") == []
