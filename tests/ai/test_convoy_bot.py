@@ -77,7 +77,9 @@ def test_a_loaded_convoy_sails_for_the_receiver_and_an_empty_one_for_the_sender(
     assert state.units[laden.id].in_port
 
 
-def test_the_uk_sends_what_it_cannot_spend_to_the_soviet_union() -> None:
+def _uk_sends_at_income(soviet_infantry_points: int) -> tuple[GameState, list[Action]]:
+    """The Allied bot's sends at income: the United Kingdom with $9,000B, the Soviet Union
+    with this many infantry points in its pool to spend money on."""
     state = setup(
         "U:c S:c G:c",
         axis=("Germany",),
@@ -86,26 +88,20 @@ def test_the_uk_sends_what_it_cannot_spend_to_the_soviet_union() -> None:
         cities={"London": "0,0 capital", "Moscow": "1,0 capital", "Berlin": "2,0 capital"},
     )
     state.countries["United Kingdom"].money = 9000
-    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): 40}
+    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): soviet_infantry_points}
     begin_at(state, "income")
-    sends = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "send"]
+    return state, [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "send"]
+
+
+def test_the_uk_sends_what_it_cannot_spend_to_the_soviet_union() -> None:
+    state, sends = _uk_sends_at_income(40)
     assert sends == [Action("send", ("United Kingdom", "Soviet Union", sends[0].args[2]))]
     assert 0 < int(sends[0].args[2]) <= state.countries["United Kingdom"].money // 3
 
 
 def test_the_uk_sends_no_more_than_the_soviet_union_can_spend() -> None:
     """Money sent to a partner with nothing to buy only piles up there."""
-    state = setup(
-        "U:c S:c G:c",
-        axis=("Germany",),
-        allies=("United Kingdom", "Soviet Union"),
-        step=None,
-        cities={"London": "0,0 capital", "Moscow": "1,0 capital", "Berlin": "2,0 capital"},
-    )
-    state.countries["United Kingdom"].money = 9000
-    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): 5}
-    begin_at(state, "income")
-    sends = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "send"]
+    _, sends = _uk_sends_at_income(5)
     assert sends == [Action("send", ("United Kingdom", "Soviet Union", 500))]
 
 
