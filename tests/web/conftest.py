@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -52,21 +53,25 @@ def game_1939(tmp_path_factory: pytest.TempPathFactory) -> Duo:
     return duo
 
 
-def serve(duo: Duo, person: str = "axis") -> tuple[PlayServer, threading.Thread]:
+@contextmanager
+def served(duo: Duo, person: str = "axis") -> Iterator[PlayServer]:
+    """The play page of ``person``'s side of ``duo``, served in a thread until the block ends."""
     p = duo.player(person)
     server = PlayServer(Desk(p.ws, duo.gid, p.home))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    return server, thread
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
 
 
 @pytest.fixture(scope="module")
 def server(game_1939: Duo) -> Iterator[PlayServer]:
-    s, thread = serve(game_1939)
-    yield s
-    s.shutdown()
-    s.server_close()
-    thread.join(5)
+    with served(game_1939) as s:
+        yield s
 
 
 def read_only(duo: Duo) -> dict[str, bytes]:

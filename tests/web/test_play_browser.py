@@ -24,7 +24,7 @@ from pbem.localgame import LocalGame
 from pbem.web.desk import order_words, window_text
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
-from tests.web.conftest import INCOME, bot_answers, branch_duo, make_duo, serve
+from tests.web.conftest import INCOME, bot_answers, branch_duo, make_duo, served
 
 #: Where the screenshots go: docs/play/ of the tree, taken only when asked for
 #: (PBEM_SCREENSHOTS=1, to refresh the README's pictures): a picture of the whole
@@ -59,11 +59,8 @@ def until(page: Page, what: str, test: Callable[[], bool], seconds: float = 90) 
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
     duo = make_duo(tmp_path_factory.mktemp("browser"), "1939")
     bot_answers(duo)
-    server, thread = serve(duo)
-    yield duo, server
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
+    with served(duo) as server:
+        yield duo, server
 
 
 @pytest.fixture(scope="session")
@@ -433,11 +430,8 @@ INTERCEPTION = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939
 @pytest.fixture(scope="module")
 def branched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
     duo = branch_duo(tmp_path_factory.mktemp("branch"), *INTERCEPTION)
-    server, thread = serve(duo)
-    yield duo, server
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
+    with served(duo) as server:
+        yield duo, server
 
 
 def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
@@ -488,11 +482,8 @@ LATE_INCOME = (INCOME[0], 87)
 @pytest.fixture(scope="module")
 def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
     duo = branch_duo(tmp_path_factory.mktemp("income"), *LATE_INCOME, person="allies")
-    server, thread = serve(duo, "allies")
-    yield duo, server
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
+    with served(duo, "allies") as server:
+        yield duo, server
 
 
 def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_recorded_game(
@@ -590,11 +581,8 @@ COMBAT = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7
 @pytest.fixture(scope="module")
 def combat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
     duo = branch_duo(tmp_path_factory.mktemp("combat"), *COMBAT)
-    server, thread = serve(duo)
-    yield duo, server
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
+    with served(duo) as server:
+        yield duo, server
 
 
 def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
@@ -685,11 +673,8 @@ AMPHIBIOUS = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-a
 @pytest.fixture(scope="module")
 def landing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
     duo = branch_duo(tmp_path_factory.mktemp("assault"), *AMPHIBIOUS)
-    server, thread = serve(duo)
-    yield duo, server
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
+    with served(duo) as server:
+        yield duo, server
 
 
 def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
