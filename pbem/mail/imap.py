@@ -38,6 +38,7 @@ from pathlib import Path
 import imapclient
 import imapclient.exceptions
 
+from pbem.durable import flock
 from pbem.errors import PbemError
 from pbem.mail import oauth
 from pbem.mail.config import ImapOptions, ServerConfig
@@ -71,15 +72,21 @@ class MailboxTaken(PbemError):
 
 
 def workspace_id(workspace: Path) -> str:
-    """A random name for the workspace, made once: what the owner folder carries."""
+    """A random name for the workspace, made once: what the owner folder carries.
+
+    Made under a lock: workers of a bot service starting together on a fresh workspace
+    would otherwise each make a name, one of them would own the mailbox under its name
+    while another's name stayed on disk, and every later start would be refused.
+    """
     path = mail_dir(workspace) / "workspace-id"
-    with contextlib.suppress(FileNotFoundError, UnicodeDecodeError):
-        value = path.read_text(encoding="utf-8").strip()
-        if len(value) == 16 and all(c in "0123456789abcdef" for c in value):
-            return value
-    value = os.urandom(8).hex()
-    write_atomic(path, value.encode())
-    return value
+    with flock(path.with_name("workspace-id.lock")):
+        with contextlib.suppress(FileNotFoundError, UnicodeDecodeError):
+            value = path.read_text(encoding="utf-8").strip()
+            if len(value) == 16 and all(c in "0123456789abcdef" for c in value):
+                return value
+        value = os.urandom(8).hex()
+        write_atomic(path, value.encode())
+        return value
 
 
 @dataclass(frozen=True)

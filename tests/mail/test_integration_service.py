@@ -241,8 +241,12 @@ def test_four_workers_killed_at_random_answer_every_turn_once(make_player, tmp_p
             if rng.random() < 0.5:  # sometimes it stays dead: its claims must be taken back
                 time.sleep(rng.uniform(0.0, 3.0))
             victim.start()
-        wait_until(lambda: len(fx.ledger(alice.workspace)) == len(games) * moves, 60, what="every game to its end")
-        wait_until(lambda: all(w.started() for w in workers), 30, what="the last restarted workers to start")
+        try:
+            wait_until(lambda: len(fx.ledger(alice.workspace)) == len(games) * moves, 60, what="every game to its end")
+            wait_until(lambda: all(w.started() for w in workers), 30, what="the last restarted workers to start")
+        except AssertionError as err:  # what the workers said is what tells why
+            said = "\n".join(f"{w.worker}: {w.log.read_text()[-800:]}" for w in workers)
+            raise AssertionError(f"{err}\n{said}") from err
         codes = [w.stop() for w in workers]
         assert codes == [0, 0, 0, 0], [(c, w.log.read_text()[-600:]) for c, w in zip(codes, workers, strict=True)]
     finally:
