@@ -84,6 +84,15 @@ def without_command_hint(said: str) -> str:
     return said.split("; next: `", 1)[0]
 
 
+def added_text(lines: list[str]) -> str:
+    """What the page says after orders were added: the orders, or how many when they are many."""
+    if len(lines) > 1 and len(set(lines)) == 1:
+        return f"added {len(lines)} × {lines[0]}"
+    if len(lines) > 5:
+        return f"added {len(lines)} orders"
+    return "added " + "; ".join(lines)
+
+
 def board_status(line: str) -> str:
     """``pbem status``'s line as the page says it: orders left unsent are sent with the
     Send button, and what comes next is no command to type."""
@@ -378,8 +387,10 @@ class Desk:
     # -- orders -------------------------------------------------------------------------
 
     def give(self, lines: list[str], force: bool = False) -> str:
-        """``pbem orders``: all the lines or none."""
-        return without_command_hint(turn.orders(self.ws, self.gid, lines, self.home, force))
+        """``pbem orders``: all the lines or none.  The page says which orders were added,
+        not the command line's status line, which it already shows beside the map."""
+        turn.orders(self.ws, self.gid, lines, self.home, force)
+        return added_text(lines)
 
     def undo(self) -> str:
         return without_command_hint(turn.undo(self.ws, self.gid, self.home))

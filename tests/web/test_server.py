@@ -116,7 +116,7 @@ def test_a_refused_order_says_why_and_names_its_rule(server: PlayServer, game_19
 
 def test_an_order_given_and_taken_back(server: PlayServer) -> None:
     status, body = request(server, "/api/orders", method="POST", body={"lines": ["declare Poland"]})
-    assert status == 200 and "1 order(s) added" in json.loads(body)["message"]
+    assert status == 200 and json.loads(body)["message"] == "added declare Poland"
     assert json.loads(request(server, "/api/overview")[1])["pending"] == ["declare Poland"]
     status, body = request(server, "/api/undo", method="POST", body={})
     assert status == 200 and json.loads(body)["message"] == "took back declare Poland"
