@@ -214,8 +214,43 @@ def test_a_bot_killed_at_every_step_answers_every_turn_once(make_player, tmp_pat
 # --- 3. several workers on one mailbox ------------------------------------------------------------
 
 
+def deliver_twice(alice: Player, bot: Player) -> Callable[[], int]:
+    """Mail each of alice's moves (files 3, 5, ...) to the bot a second time, in a mail of its
+    own, while the games run: two workers may claim the two copies of one move at once.
+    Returns the call that stops it and says how many copies it sent."""
+    sent: set[tuple[str, int]] = set()
+    stopping = threading.Event()
+
+    def loop() -> None:
+        while not stopping.wait(0.3):
+            for entry in fx.ledger(alice.workspace):
+                key = (str(entry["game"]), int(entry["seq"]))  # type: ignore[call-overload]
+                if key[1] >= 3 and fx.side_of(key[1]) == "axis" and key not in sent:
+                    name, data = fx.make_turn(*key)
+                    send_raw(alice, bot.address, turn_mail(alice.address, bot.address, name, data, "again"))
+                    sent.add(key)
+
+    worker = threading.Thread(target=loop, daemon=True)
+    worker.start()
+
+    def stop() -> int:
+        stopping.set()
+        worker.join(timeout=30)
+        return len(sent)
+
+    return stop
+
+
+def recognised(workers: list[Service]) -> int:
+    """How many mails the workers found to carry a move the game already had."""
+    logs = "\n".join(w.log.read_text(errors="replace") for w in workers)
+    return logs.count("already imported (mail delivered again)") + logs.count("duplicate — already applied")
+
+
 @pytest.mark.slow
-def test_four_workers_killed_at_random_answer_every_turn_once(make_player, tmp_path) -> None:
+def test_four_workers_killed_at_random_with_every_move_delivered_twice_answer_every_turn_once(
+    make_player, tmp_path
+) -> None:
     # 64 turns over eight games: long enough for at least eight kills to fall while every
     # worker has claims in flight (the loop below goes on killing until both hold); the
     # 144 turns it played before made it the suite's longest test, by far, for no other check.
@@ -226,6 +261,8 @@ def test_four_workers_killed_at_random_answer_every_turn_once(make_player, tmp_p
     workers = [Service(bot_player, tmp_path / f"w{i}.log", worker=f"w{i}", claim_timeout=2.0) for i in range(4)]
     rng = random.Random(1125)
     stop_alice = in_background(alice.daemon())
+    stop_copies = deliver_twice(alice, bot_player)
+    copies = 0
     kills = 0
     try:
         for w in workers:
@@ -247,15 +284,21 @@ def test_four_workers_killed_at_random_answer_every_turn_once(make_player, tmp_p
         except AssertionError as err:  # what the workers said is what tells why
             said = "\n".join(f"{w.worker}: {w.log.read_text()[-800:]}" for w in workers)
             raise AssertionError(f"{err}\n{said}") from err
+        copies = stop_copies()
+        # The last copies may still be on their way: every one must reach a worker and be
+        # recognised as a move already had before the workers stop.
+        wait_until(lambda: recognised(workers) >= copies, 30, what="every copy to be recognised")
         codes = [w.stop() for w in workers]
         assert codes == [0, 0, 0, 0], [(c, w.log.read_text()[-600:]) for c, w in zip(codes, workers, strict=True)]
     finally:
+        stop_copies()
         for w in workers:
             w.stop()
         stop_alice()
     logs = "\n".join(w.log.read_text(errors="replace") for w in workers)
     assert "Traceback" not in logs, logs[-3000:]
     assert kills >= 8
+    assert copies == len(games) * (moves // 2 - 1)  # files 3, 5 and 7 of every game, twice each
     assert_every_turn_answered_once(alice, bot_player, games, moves)
     plays = Counter(re.findall(r"worker=(w\d) game=\S+ bot: played", logs))
     assert len(plays) >= 2, plays  # the work was shared
