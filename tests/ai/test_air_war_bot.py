@@ -121,7 +121,7 @@ def test_the_atomic_aircraft_flies_to_a_base_nearer_its_targets() -> None:
     state = setup(REBASE_MAP, step="axis.first_movement", date="1947-05", countries=[HE_177], cities=cities)
     b = put(state, "Germany", "fighter", "0,0", attack=0, bomber=5, move=8, name="He 177").id
     first = ai.decide(state, "axis", SEED)
-    assert not any(a.kind == "move" and a.args[0] == b for a in first)  # neither bombs nor supports
+    assert not any(a.kind == "move" and a.args[0] == b for a in first)  # its bomb is a month away
     open_step(state, "axis.second_movement")
     actions = ai.decide(state, "axis", SEED)
     assert ("move", (b, hex_at(state, "5,0"))) in {(a.kind, a.args) for a in actions}
