@@ -15,12 +15,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
+from engine.ai import air_war
 from engine.ai.attack import ENOUGH, Judge, candidates
 from engine.ai.picture import Picture
 from engine.hexgrid import NO_HEX
 from engine.reach import air_search, can_land
 from engine.sides import other
-from engine.state import NO_UNIT, Unit
+from engine.state import NO_UNIT, GameState, Unit
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -33,14 +34,21 @@ SUPPORT_GOAL = 2.5
 PER_TARGET = 3
 
 
-def can_support(u: Unit) -> bool:
-    return u.is_air and u.bomber > 0 and not u.kamikaze and u.origin == NO_HEX and u.supplied
+def can_support(state: GameState, u: Unit) -> bool:
+    return (
+        u.is_air
+        and u.bomber > 0
+        and not u.kamikaze
+        and u.origin == NO_HEX
+        and u.supplied
+        and not air_war.is_atomic(state, u)  # kept for the bomb
+    )
 
 
 def send_bombers(turn: Turn) -> None:
     state = turn.state
     pic = Picture(state, turn.side)
-    bombers = sorted((u for u in pic.my_air if can_support(u)), key=lambda u: (-u.bomber, u.id))
+    bombers = sorted((u for u in pic.my_air if can_support(state, u)), key=lambda u: (-u.bomber, u.id))
     if not bombers:
         return
     judge = Judge(state, turn.side)

@@ -173,7 +173,7 @@ def _supports(state: GameState, side: str, h: int) -> list[Unit]:
     for u in state.units_at(h):
         if state.countries[u.country].side != side or u.carrier != NO_UNIT:
             continue
-        if (u.is_air and u.bomber > 0 and not u.kamikaze) or (
+        if (u.is_air and u.bomber > 0 and not u.kamikaze and not air_war.is_atomic(state, u)) or (
             u.is_naval
             and u.attack > 0
             and u.type not in (UnitType.SUBMARINE, UnitType.CARRIER, UnitType.TRANSPORT, UnitType.CONVOY)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import ferry, staging
+from engine.ai import air_war, ferry, staging
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
 from engine.deployment import home_area
@@ -96,7 +96,11 @@ def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:
         )
     elif u.is_air:
         bases = [h for h in area if h in m.city_at or h in m.resources or h in state.airfields]
-        ranked = sorted(bases, key=lambda h: (pic.to_front.get(h, FAR), h))
+        rank = air_war.base_ranks(state, turn.side, u, bases) if air_war.is_atomic(state, u) else {}
+        if rank:  # the atomic aircraft starts on its way to its targets
+            ranked = sorted(bases, key=lambda h: rank[h])
+        else:
+            ranked = sorted(bases, key=lambda h: (pic.to_front.get(h, FAR), h))
     else:
         ranked = sorted(area, key=lambda h: (pic.to_front.get(h, FAR), h))
     for h in ranked[:TRIES]:

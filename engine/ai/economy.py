@@ -1,6 +1,7 @@
 """Money: exchanges between partners and unit builds.
 
-Builds follow a beginner's rule of thumb: repair damaged ships and aircraft, buy a
+Builds follow a beginner's rule of thumb: repair damaged ships and aircraft, buy the
+atomic aircraft once its bomb is near (:mod:`engine.ai.air_war`), buy a
 transport while troops wait on land without a front (:mod:`engine.ai.ferry`), then
 spend the rest on land strength from the pool - mostly infantry (cheap, it arrives
 next month), and a third on armor for countries that have armor in their pool; what
@@ -20,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import convoys, ferry
+from engine.ai import air_war, convoys, ferry
 from engine.ai.picture import Picture
 from engine.economy import exchange_allowed, send_limit
 from engine.state import GameState
@@ -135,6 +136,7 @@ def build(turn: Turn) -> None:
         c = state.countries[name]
         if c.side != turn.side or not c.active or c.money <= 0:
             continue
+        _buy_atomic(turn, name)
         _buy_transports(turn, name, stranded.get(name, 0))
         infantry, armor = [], []
         for key, have in sorted(c.pool_land.items()):
@@ -188,6 +190,15 @@ def _buy_transports(turn: Turn, country: str, stranded: int) -> None:
     for p in c.pool_units:
         if p.type == UnitType.TRANSPORT and turn.batch.offer(Action("buy_unit", (country, p.name))):
             return
+
+
+def _buy_atomic(turn: Turn, country: str) -> None:
+    """The atomic aircraft in the pool comes first once its bomb is near (it is lost to
+    interceptors now and then; the bomb may make the enemy surrender)."""
+    c = turn.state.countries[country]
+    for p in list(c.pool_units):
+        if air_war.atomic_soon(turn.state, country, p.name):
+            turn.batch.offer(Action("buy_unit", (country, p.name)))
 
 
 def _buy_bombers(turn: Turn, country: str) -> None:

@@ -8,7 +8,8 @@ the most movement left to come home.
 
 First movement, after the bombers and transport aircraft have flown: a free fighter
 escorts each of them to its hex, where it can intercept the enemy's interceptors in
-the next round at no flying cost.
+the next round at no flying cost.  The atomic aircraft neither intercepts nor escorts:
+it is kept for the bomb (:mod:`engine.ai.air_war`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
+from engine.ai import air_war
 from engine.air_combat import fighter_strength, is_bomber, is_fighter
 from engine.hexgrid import NO_HEX
 from engine.interception import strength
@@ -53,7 +55,7 @@ def intercept(turn: Turn) -> None:
         options = []
         for a in by_target[tid]:
             u = state.units[int(a.args[0])]
-            if u.id in used or not worth_it(u, target):
+            if u.id in used or not worth_it(u, target) or air_war.is_atomic(state, u):
                 continue
             options.append((-strength(u, target), grid.distance(u.hex, int(a.args[2])), a.args, a))
         for *_, a in sorted(options, key=lambda o: o[:3]):
@@ -63,13 +65,14 @@ def intercept(turn: Turn) -> None:
 
 
 def _escorted(state: GameState, side: str) -> list[Unit]:
-    """Our aircraft on a mission that an escort should cover: bombers and transports."""
+    """Our aircraft on a mission that an escort should cover: bombers, transports and the
+    atomic aircraft (which has a little fighter strength of its own)."""
     return sorted(
         (
             u
             for u in state.side_units(side)
-            if u.is_air and u.origin != NO_HEX and u.carrier == NO_UNIT and not is_fighter(u)
-            and (is_bomber(u) or state.cargo_of(u))
+            if u.is_air and u.origin != NO_HEX and u.carrier == NO_UNIT
+            and (air_war.is_atomic(state, u) or (not is_fighter(u) and (is_bomber(u) or state.cargo_of(u))))
         ),
         key=lambda u: u.id,
     )  # fmt: skip
@@ -81,7 +84,11 @@ def escort(turn: Turn) -> None:
         (
             u
             for u in state.side_units(side)
-            if is_fighter(u) and u.origin == NO_HEX and u.hex != NO_HEX and u.carrier == NO_UNIT
+            if is_fighter(u)
+            and u.origin == NO_HEX
+            and u.hex != NO_HEX
+            and u.carrier == NO_UNIT
+            and not air_war.is_atomic(state, u)
         ),
         key=lambda u: (-u.attack, u.id),
     )

@@ -44,6 +44,7 @@ def first_movement(turn: Turn) -> None:
     ferry.sail(turn)
     staging.gather(turn)
     _move_land(turn, second=False)
+    air_war.send_atomic(turn)
     air.send_bombers(turn)
     convoys.sail(turn)
     air_war.send_raiders(turn)
@@ -51,6 +52,7 @@ def first_movement(turn: Turn) -> None:
 
 
 def second_movement(turn: Turn) -> None:
+    air_war.rebase_atomic(turn)
     air.return_aircraft(turn)
     staging.station(turn)
     naval.shelter(turn)

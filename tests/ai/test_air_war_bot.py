@@ -3,9 +3,9 @@ hexes, repairs, atomic bombs; the arena counts the air events."""
 
 from __future__ import annotations
 
-from engine import ai
+from engine import ai, api
 from engine.ai.arena import AIR_EVENTS, air_text, summarize
-from engine.position import hex_at, put, setup
+from engine.position import hex_at, open_step, put, setup
 from engine.state import GameState, parse_date
 from engine.world import CountryInfo
 
@@ -70,3 +70,58 @@ def test_the_arena_reports_air_events_per_side() -> None:
     assert "axis air combats 0, interceptions 0, bombing raids 2, atomic bombs 0" in text
     assert "allies air combats 0" in text
     assert summarize([]).air == {s: dict.fromkeys(AIR_EVENTS, 0) for s in ("axis", "allies")}
+
+
+ATOMIC_MAP = """
+G:c G:c G:c P:c P:c P:c P:c P:c P:c P:c P:c P:c
+ G:c G:c G:c P:c P:c P:c P:c P:c P:c P:c P:c P:c
+"""
+HE_177 = CountryInfo("Germany", atomic_bomb_from=parse_date("1947-06"), atomic_bomb_unit="He 177")
+
+
+def atomic_game(step: str) -> GameState:
+    """Berlin's He 177 reaches a Polish colony (3,0) and two Polish home cities, Lodz and
+    Krakow, not the capital Warsaw (11,0)."""
+    cities = {"Berlin": "0,0 capital", "Colonia": "3,0", "Lodz": "5,0", "Krakow": "4,1", "Warsaw": "11,0 capital"}
+    return setup(
+        ATOMIC_MAP,
+        step=step,
+        date="1947-06",
+        countries=[HE_177],
+        cities=cities,
+        colonies={"Polish Coast": "Poland"},
+        colony_hexes={"Polish Coast": ["3,0", "3,1"]},
+    )
+
+
+def test_the_bot_bombs_the_home_city_where_the_bomb_kills_most_never_a_colony() -> None:
+    state = atomic_game("axis.first_movement")
+    b = put(state, "Germany", "fighter", "0,0", attack=0, bomber=5, move=12, name="He 177").id
+    put(state, "Poland", "infantry", "4,1")
+    put(state, "Poland", "infantry", "3,0")
+    actions = ai.decide(state, "axis", SEED)
+    assert ("move", (b, hex_at(state, "4,1"))) in {(a.kind, a.args) for a in actions}
+    for a in actions:
+        api.apply(state, "axis", a)
+    open_step(state, "axis.combat")
+    actions = ai.decide(state, "axis", SEED)
+    assert ("atomic", (hex_at(state, "4,1"), b)) in {(a.kind, a.args) for a in actions}
+
+
+REBASE_MAP = """
+G:c G:c G:c G:c G:c G:c G:c P:c P:c P:c P:c P:c
+ G:c G:c G:c G:c G:c G:c G:c P:c P:c P:c P:c P:c
+"""
+
+
+def test_the_atomic_aircraft_flies_to_a_base_nearer_its_targets() -> None:
+    # Warsaw is 9 hexes from Berlin, beyond a bombing flight of the He 177 (move 8);
+    # Stettin brings it within 4
+    cities = {"Berlin": "0,0 capital", "Stettin": "5,0", "Warsaw": "9,0 capital"}
+    state = setup(REBASE_MAP, step="axis.first_movement", date="1947-05", countries=[HE_177], cities=cities)
+    b = put(state, "Germany", "fighter", "0,0", attack=0, bomber=5, move=8, name="He 177").id
+    first = ai.decide(state, "axis", SEED)
+    assert not any(a.kind == "move" and a.args[0] == b for a in first)  # its bomb is a month away
+    open_step(state, "axis.second_movement")
+    actions = ai.decide(state, "axis", SEED)
+    assert ("move", (b, hex_at(state, "5,0"))) in {(a.kind, a.args) for a in actions}
