@@ -124,15 +124,17 @@ def remove_private_temps(directory: Path) -> None:
             stray.unlink(missing_ok=True)
 
 
-def remove_swept_temps(directory: Path) -> None:
-    """Temp files of a lock-holding writer killed before its rename (the game store's sweep)."""
-    for stray in directory.rglob(SWEPT_GLOB) if directory.is_dir() else []:
+def remove_swept_temps(directory: Path, pattern: str = SWEPT_GLOB) -> None:
+    """Temp files of a lock-holding writer killed before its rename (the game store's sweep);
+    ``pattern``, narrower than ``SWEPT_GLOB``, sweeps only those of one game's files."""
+    for stray in directory.rglob(pattern) if directory.is_dir() else []:
         stray.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
-def flock(path: Path, *, wait: bool = True) -> Iterator[None]:
-    """Hold an exclusive flock on ``path`` (created if missing).
+def flock(path: Path, *, wait: bool = True, shared: bool = False) -> Iterator[None]:
+    """Hold an exclusive flock on ``path`` (created if missing), or with ``shared`` a
+    shared one (which other shared holders may hold at the same time).
 
     The kernel drops an flock when its process dies, so a killed holder never leaves a
     stale lock.  With ``wait=False`` a lock held elsewhere raises BlockingIOError; failing
@@ -140,7 +142,8 @@ def flock(path: Path, *, wait: bool = True) -> Iterator[None]:
     """
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        how = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+        fcntl.flock(fd, how if wait else how | fcntl.LOCK_NB)
         yield
     finally:
         os.close(fd)

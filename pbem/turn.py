@@ -369,16 +369,17 @@ def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
 def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> Path:
     """The computer makes my side's pending decisions, then the turn is sent.
 
-    It thinks without the workspace lock, so that the workspace's other games (a bot
-    mailbox's other workers) go on meanwhile; the turn is sealed under the lock if the
-    game is still as it read it, and otherwise thought out again under the lock (where
-    the game may since say it is not my turn)."""
-    with ws.locked():
+    It thinks without the game's lock, so that a file of this game arriving meanwhile is
+    not held up (the workspace's other games never wait for it: they have locks of their
+    own); the turn is sealed under the lock if the game is still as it read it, and
+    otherwise thought out again under the lock (where the game may since say it is not
+    my turn)."""
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         read = lg.version()
     _bot_thinks(t, player)
-    with ws.locked():
+    with ws.game_locked(gid):
         if LocalGame(ws, gid, home).version() != read:
             t = my_turn(LocalGame(ws, gid, home))
             _bot_thinks(t, player)
