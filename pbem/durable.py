@@ -6,11 +6,12 @@ file in the same directory, is fsynced, renamed over the target and the
 directory is fsynced, so a reader sees the old or the new content, never a mix.
 
 Temporary files come in two shapes, because the game store sweeps away the
-temporary files of a writer killed before its rename whenever it takes the
-workspace lock (see ``SWEPT_GLOB``):
+temporary files of a writer killed before its rename whenever it takes a lock
+(see ``SWEPT_GLOB``): all of them under the workspace lock held exclusively, a
+game's (in its folder and ``outbox/<gid>-*``) under that game's lock:
 
-* ``.NAME.tmpPID`` (the default) for writers that hold the workspace lock, so
-  that nobody else can own a file of that shape while the sweep runs;
+* ``.NAME.tmpPID`` (the default) for writers that hold the lock that guards the
+  file, so that nobody else can own a file of that shape while the sweep runs;
 * ``~NAME.XXXXXX.part`` (``private_temp=True``) for writers that do not (the
   mail daemon writes while a ``pbem`` command holds the lock and sweeps);
   they clean up their own (``remove_private_temps``).
@@ -25,7 +26,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-#: What the game store's sweep deletes; only writers holding the workspace lock make these.
+#: What the game store's sweep deletes; only writers holding the store's lock that guards
+#: the file make these.
 SWEPT_GLOB = ".*.tmp*"
 PRIVATE_PREFIX, PRIVATE_SUFFIX = "~", ".part"
 #: Whether durable writes reach the disk (fsync).  Only the test suite turns this off

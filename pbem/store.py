@@ -5,19 +5,34 @@ pending turn, the automatic answer for ``outbox/``) goes through one
 :class:`Transaction`.  Committing writes a journal holding every new file's
 bytes (temp file + fsync + ``os.replace``, so the journal exists whole or not
 at all), then writes each target the same way, then removes the journal.
-Opening the store replays a journal left by a killed process; replaying is
+Taking a lock replays a journal left by a killed process; replaying is
 idempotent.  So a kill at any instant leaves either the old game (journal
 absent: the file is simply importable again) or the new one (journal present:
 it is rolled forward).
 
+Two locks.  One game's step (importing its file, the bot's move, orders, a
+claim, showing it) takes :meth:`Workspace.game_locked`: the workspace's flock
+shared and the game's own exclusively, so steps of different games run at the
+same time and steps of one game one after the other; its commit may change only
+that game's folder and its files in ``outbox/`` (and consume its inbox file),
+through the game's journal.  Work on the whole workspace (listing or scanning
+its games, making one, invitations, offers, parent files, refused files, contact
+statements for every game) takes :meth:`Workspace.locked`: the workspace's
+flock exclusively, which waits for every game's step and rolls every journal
+forward.  A game's step finds a workspace journal left half done and has it
+rolled forward under the exclusive lock first, since it may touch any game.
+
 Layout (``<gid>`` = 12 hex characters)::
 
-    .pbem/lock                         flock: one command at a time per workspace
-    .pbem/journal                      only while a commit is in flight
+    .pbem/lock                         flock: shared by games' steps, exclusive for workspace-wide work
+    .pbem/gate                         flock: held while waiting for .pbem/lock, so that it is taken in turn
+    .pbem/journal                      only while a workspace-wide commit is in flight
     .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
     .pbem/parents/<gid>.pbem           the parent files mailed with branch <gid>'s invitation (pbem/branch.py)
     .pbem/offers/<gid>/                a hand-over offered by mail: offer, from, files/ (pbem/passing.py)
     .pbem/rejected/                    inbox files an import refused (the newest 200, 64 MiB at most)
+    .pbem/games/<gid>/lock             flock: one step of this game at a time
+    .pbem/games/<gid>/journal          only while a commit of this game's step is in flight
     .pbem/games/<gid>/meta.json        who I am in this game
     .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file
     .pbem/games/<gid>/overview         what `pbem status` and `pbem show` print of it (pbem/overview.py)
@@ -164,7 +179,8 @@ class Workspace:
                 hold.depth -= 1
             return
         with contextlib.ExitStack() as stack:
-            self._flock(stack, self.store / "lock")
+            with self._gate():
+                self._flock(stack, self.store / "lock")
             _held()[key] = _Hold(1)
             try:
                 self.check_private()
@@ -209,12 +225,23 @@ class Workspace:
         (rolling that forward needs the lock exclusively: it may touch any game)."""
         while True:
             with contextlib.ExitStack() as attempt:
-                self._flock(attempt, self.store / "lock", shared=True)
+                with self._gate():
+                    self._flock(attempt, self.store / "lock", shared=True)
                 if not (self.store / "journal").exists():
                     stack.push(attempt.pop_all())
                     return
             with self.locked():
                 pass
+
+    @contextlib.contextmanager
+    def _gate(self) -> Iterator[None]:
+        """Held while waiting for the workspace lock, either way.  A flock waiting to be
+        exclusive does not stop new shared holders, so without it a steady stream of
+        games' steps could keep workspace-wide work (a join) waiting for ever; behind the
+        gate, the steps that come after it wait their turn."""
+        with contextlib.ExitStack() as stack:
+            self._flock(stack, self.store / "gate")
+            yield
 
     def check_private(self, gid: str | None = None) -> None:
         """Warn about a store, or a game's secrets or pending orders, open to other users

@@ -136,7 +136,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
     """Apply a text file of orders (all or nothing) to my pending turn; a ``pass`` that
     would cost something (:func:`_warn_before_pass`) is refused unless ``force``."""
     api = engine_link.api()
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         count = 0
@@ -172,7 +172,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
 def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
     """Take back my last unsent action (automatic records cannot be taken back)."""
     api = engine_link.api()
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         p = t.pending
@@ -272,7 +272,7 @@ def stage_sealed(
 def send(ws: Workspace, gid: str, home: Path | None = None, force: bool = False) -> Path:
     """Seal my pending turn; a hidden list whose sealing would cost something
     (:func:`_warn_before_pass`) is refused unless ``force``."""
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         tf, tx = seal_pending(my_turn(lg), force)
         ws.commit(tx)
@@ -324,7 +324,7 @@ def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bo
     """The computer player's proposal for my current decision, as an order file that
     `pbem orders` reads back: what `bot play` would give first, nothing applied."""
     api = engine_link.api()
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         what = _need_my_decision(t).kind

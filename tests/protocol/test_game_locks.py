@@ -158,6 +158,35 @@ def test_a_game_step_waits_for_workspace_wide_work(two: tuple[Duo, str, Path, Pa
     assert finished(proc, out) == "applied"
 
 
+def _churn(root: Path, gid: str, stop: Event) -> None:
+    ws = Workspace(root)
+    while not stop.is_set():
+        with ws.game_locked(gid):
+            time.sleep(0.05)
+
+
+def test_workspace_wide_work_is_not_kept_waiting_by_a_stream_of_game_steps(two: tuple[Duo, str, Path, Path]) -> None:
+    """Two processes per game take its lock one after the other without a pause, so some
+    game's step always holds the workspace lock shared (one waiting for its game's lock
+    holds it too); the exclusive lock still comes in turn."""
+    duo, receiver, _, file_b = two
+    p = duo.player(receiver)
+    gid_b = turnfile.read(file_b).game
+    stop = CTX.Event()
+    churners = [CTX.Process(target=_churn, args=(p.ws.root, g, stop)) for g in (duo.gid, gid_b) * 2]
+    for c in churners:
+        c.start()
+    try:
+        time.sleep(0.3)
+        proc, out = started(_status, p.ws.root)
+        assert len(finished(proc, out, timeout=20)) == 2
+    finally:
+        stop.set()
+        for c in churners:
+            c.join(30)
+    assert [c.exitcode for c in churners] == [0, 0, 0, 0]
+
+
 def test_lock_nesting_in_one_thread(duo: Duo, tmp_path: Path) -> None:
     ws = duo.allies.ws
     with ws.locked(), ws.game_locked(duo.gid), ws.game_locked(duo.gid):
@@ -252,22 +281,21 @@ def test_kill_at_every_step_of_a_game_import(two: tuple[Duo, str, Path, Path], t
 def test_a_game_step_rolls_an_interrupted_workspace_commit_forward_first(duo: Duo, tmp_path: Path) -> None:
     """A workspace-wide commit killed midway may touch any game: a game's step finishes it
     (under the exclusive lock) before taking its own."""
-    side = duo.to_move()
-    assert side is not None
-    p = duo.player(side)
-    orders = tmp_path / "orders.txt"
-    orders.write_text("pass\n")
+    p = duo.allies
+    archive = ["archive", duo.gid, "--workspace"]
     ref = tmp_path / "reference"
     shutil.copytree(p.ws.root, ref)
-    done = cli(["orders", duo.gid, str(orders), "--force", "--workspace", str(ref)], p.home)
+    done = cli([*archive, str(ref)], p.home)
     assert done.returncode == 0, done.stderr
     for k in range(1, 40):
         ws = tmp_path / f"try{k}"
         shutil.copytree(p.ws.root, ws)
-        run = cli(["orders", duo.gid, str(orders), "--force", "--workspace", str(ws)], p.home, crash_at=k)
-        assert run.returncode == 86, "the orders' commit left no journal at any step"
+        run = cli([*archive, str(ws)], p.home, crash_at=k)
+        assert run.returncode == 86, "the archiving's commit left no journal at any step"
         if (ws / ".pbem" / "journal").exists():
             break
     st = cli(["status", duo.gid, "--workspace", str(ws)], p.home)  # a game's step
     assert st.returncode == 0, st.stderr
-    assert tree(ws) == tree(ref), "the interrupted orders were not rolled forward"
+    assert st.stdout.startswith("[archived]"), st.stdout
+    assert not (ws / ".pbem" / "journal").exists()
+    assert tree(ws) == tree(ref)
