@@ -73,18 +73,17 @@ MAX_REJECTED = 200
 MAX_REJECTED_BYTES = 64 << 20
 _GID = re.compile(r"[0-9a-f]{12}")
 _crash_counter = 0
-#: store path -> what this thread holds of its locks; per thread, since another thread of
-#: the process (the play server's, an import beside it) must wait for the flocks
+#: store path -> which of its locks this thread holds (the outermost holder releases them);
+#: per thread, since another thread of the process (the play server's, an import beside
+#: it) must wait for the flocks
 _local = threading.local()
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Hold:
-    """The locks of one store a thread holds: the workspace lock exclusively, or the
-    workspace lock shared and one game's lock, each with its nesting depth."""
+    """The workspace lock held exclusively (``game`` None), or shared with game ``game``'s."""
 
-    depth: int = 0
-    game: str | None = None  # None: the workspace lock is held exclusively
+    game: str | None
 
 
 def _held() -> dict[str, _Hold]:
@@ -165,23 +164,19 @@ class Workspace:
     def locked(self) -> Iterator[Workspace]:
         """Hold the workspace lock exclusively, after rolling forward every interrupted commit
         (re-entrant): for work on the whole workspace (listing or scanning its games, making
-        or removing one, invitations, offers, rejected files).  One game's step takes
+        one, invitations, offers, refused files).  One game's step takes
         :meth:`game_locked` instead, so that steps of other games go on meanwhile."""
         key = self._key()
         hold = _held().get(key)
         if hold is not None:
             if hold.game is not None:  # flock cannot be raised from shared without a gap
                 raise PbemError(f"internal error: workspace-wide work inside a step of game {hold.game}", "store")
-            hold.depth += 1
-            try:
-                yield self
-            finally:
-                hold.depth -= 1
+            yield self
             return
         with contextlib.ExitStack() as stack:
             with self._gate():
                 self._flock(stack, self.store / "lock")
-            _held()[key] = _Hold(1)
+            _held()[key] = _Hold(None)
             try:
                 self.check_private()
                 self.recover()
@@ -194,17 +189,14 @@ class Workspace:
         """Hold game ``gid``'s lock, after rolling forward its interrupted commit (re-entrant,
         and free inside :meth:`locked`).  The workspace lock is held shared meanwhile, so the
         steps of different games run at the same time and workspace-wide work waits for all
-        of them; a commit under it may change only that game's folder, outbox/ and inbox/."""
+        of them; a commit under it may change only that game's folder and its files in
+        outbox/, and consume inbox files."""
         key = self._key()
         hold = _held().get(key)
         if hold is not None:
             if hold.game not in (None, gid):  # two games' locks could be taken in either order
                 raise PbemError(f"internal error: a step of game {gid} inside one of game {hold.game}", "store")
-            hold.depth += 1
-            try:
-                yield self
-            finally:
-                hold.depth -= 1
+            yield self
             return
         with contextlib.ExitStack() as stack:
             self._shared_lock(stack)
@@ -212,7 +204,7 @@ class Workspace:
             if not _GID.fullmatch(gid) or not self.game_dir(gid).is_dir():
                 raise PbemError(f"no game {gid[:40]} in this workspace", "game")
             self._flock(stack, self.game_dir(gid) / "lock")
-            _held()[key] = _Hold(1, gid)
+            _held()[key] = _Hold(gid)
             try:
                 self.check_private(gid)
                 self.recover(gid)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -201,6 +202,30 @@ def test_lock_nesting_in_one_thread(duo: Duo, tmp_path: Path) -> None:
     with pytest.raises(PbemError, match="no game"), ws.game_locked("0123456789ab"):
         pass
     assert not (ws.store / "games" / "0123456789ab").exists()
+
+
+def test_game_locks_between_threads_of_one_process(duo: Duo) -> None:
+    """The play server's threads: another thread waits for the game a thread holds, not
+    for another game."""
+    ws = duo.allies.ws
+    b = _second_game(duo)
+    got: list[str] = []
+
+    def step(gid: str) -> None:
+        with Workspace(ws.root).game_locked(gid):
+            got.append(gid)
+
+    with ws.game_locked(duo.gid), ws.game_locked(duo.gid):  # the same thread again: no deadlock
+        same = threading.Thread(target=step, args=(duo.gid,))
+        same.start()
+        other = threading.Thread(target=step, args=(b,))
+        other.start()
+        other.join(10)
+        same.join(0.5)
+        assert got == [b] and same.is_alive()
+        got.append("first")
+    same.join(10)
+    assert got == [b, "first", duo.gid]
 
 
 def test_a_game_step_refuses_to_write_outside_its_game(duo: Duo) -> None:
