@@ -134,15 +134,15 @@ def remove_swept_temps(directory: Path, pattern: str = SWEPT_GLOB) -> None:
 
 
 @contextlib.contextmanager
-def flock(path: Path, *, wait: bool = True, shared: bool = False) -> Iterator[None]:
-    """Hold an exclusive flock on ``path`` (created if missing), or with ``shared`` a
-    shared one (which other shared holders may hold at the same time).
+def flock(path: Path, *, wait: bool = True, shared: bool = False, mode: int = 0o644) -> Iterator[None]:
+    """Hold an exclusive flock on ``path`` (created with ``mode`` if missing), or with
+    ``shared`` a shared one (which other shared holders may hold at the same time).
 
     The kernel drops an flock when its process dies, so a killed holder never leaves a
     stale lock.  With ``wait=False`` a lock held elsewhere raises BlockingIOError; failing
     to open the lock file raises OSError.
     """
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, mode)
     try:
         how = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
         fcntl.flock(fd, how if wait else how | fcntl.LOCK_NB)

@@ -156,7 +156,7 @@ class Workspace:
     def _flock(self, stack: contextlib.ExitStack, path: Path, *, shared: bool = False) -> None:
         try:
             durable.make_dirs(path.parent, private.PRIVATE_DIR)
-            stack.enter_context(durable.flock(path, shared=shared))
+            stack.enter_context(durable.flock(path, shared=shared, mode=private.PRIVATE_FILE))
         except OSError as exc:
             raise PbemError(f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store") from None
 
