@@ -162,7 +162,7 @@ def verify_file(ws: Workspace, path: Path) -> str:
             g = protocol.check_genesis(tf)
             return f"{tf.name}: valid invitation to game {tf.game} from {g.body['names'][g.creator]} ({g.creator})"
         raise PbemError(f"{tf.name}: game {tf.game} is not in this workspace", "game")
-    with ws.locked():
+    with ws.game_locked(tf.game):
         lg = LocalGame(ws, tf.game)
         game = lg.game()
         at = placement.place(lg, tf, game)

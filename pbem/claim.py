@@ -14,7 +14,7 @@ from pbem.store import Transaction, Workspace
 def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]:
     """Seal my claim into outbox/ (with what I then owe automatically); returns the claim's
     path and what it did."""
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         lg.check_mine()
         game = lg.joined_game(no_pending=True)
@@ -44,7 +44,7 @@ def overdue(ws: Workspace, home: Path | None = None) -> list[str]:
     Games without a deadline are told from their genesis, without loading their state."""
     now, found = clock.now(), []
     for gid in ws.games():
-        with ws.locked():  # one game at a time: the workspace's other work goes on between
+        with ws.game_locked(gid):
             lg = LocalGame(ws, gid, home)
             if lg.meta.get("handed_over_to") or lg.meta.get("handover_pending"):
                 continue

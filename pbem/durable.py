@@ -6,11 +6,12 @@ file in the same directory, is fsynced, renamed over the target and the
 directory is fsynced, so a reader sees the old or the new content, never a mix.
 
 Temporary files come in two shapes, because the game store sweeps away the
-temporary files of a writer killed before its rename whenever it takes the
-workspace lock (see ``SWEPT_GLOB``):
+temporary files of a writer killed before its rename whenever it takes a lock
+(see ``SWEPT_GLOB``): all of them under the workspace lock held exclusively, a
+game's (in its folder and ``outbox/<gid>-*``) under that game's lock:
 
-* ``.NAME.tmpPID`` (the default) for writers that hold the workspace lock, so
-  that nobody else can own a file of that shape while the sweep runs;
+* ``.NAME.tmpPID`` (the default) for writers that hold the lock that guards the
+  file, so that nobody else can own a file of that shape while the sweep runs;
 * ``~NAME.XXXXXX.part`` (``private_temp=True``) for writers that do not (the
   mail daemon writes while a ``pbem`` command holds the lock and sweeps);
   they clean up their own (``remove_private_temps``).
@@ -25,7 +26,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-#: What the game store's sweep deletes; only writers holding the workspace lock make these.
+#: What the game store's sweep deletes; only writers holding the store's lock that guards
+#: the file make these.
 SWEPT_GLOB = ".*.tmp*"
 PRIVATE_PREFIX, PRIVATE_SUFFIX = "~", ".part"
 #: Whether durable writes reach the disk (fsync).  Only the test suite turns this off
@@ -124,23 +126,26 @@ def remove_private_temps(directory: Path) -> None:
             stray.unlink(missing_ok=True)
 
 
-def remove_swept_temps(directory: Path) -> None:
-    """Temp files of a lock-holding writer killed before its rename (the game store's sweep)."""
-    for stray in directory.rglob(SWEPT_GLOB) if directory.is_dir() else []:
+def remove_swept_temps(directory: Path, pattern: str = SWEPT_GLOB) -> None:
+    """Temp files of a lock-holding writer killed before its rename (the game store's sweep);
+    ``pattern``, narrower than ``SWEPT_GLOB``, sweeps only those of one game's files."""
+    for stray in directory.rglob(pattern) if directory.is_dir() else []:
         stray.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
-def flock(path: Path, *, wait: bool = True) -> Iterator[None]:
-    """Hold an exclusive flock on ``path`` (created if missing).
+def flock(path: Path, *, wait: bool = True, shared: bool = False, mode: int = 0o644) -> Iterator[None]:
+    """Hold an exclusive flock on ``path`` (created with ``mode`` if missing), or with
+    ``shared`` a shared one (which other shared holders may hold at the same time).
 
     The kernel drops an flock when its process dies, so a killed holder never leaves a
     stale lock.  With ``wait=False`` a lock held elsewhere raises BlockingIOError; failing
     to open the lock file raises OSError.
     """
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, mode)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        how = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+        fcntl.flock(fd, how if wait else how | fcntl.LOCK_NB)
         yield
     finally:
         os.close(fd)

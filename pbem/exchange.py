@@ -53,15 +53,47 @@ class GameInfo:
 
 
 def import_file(workspace: Path, path: Path, home: Path | None = None) -> ImportResult:
-    """Verify ``path`` and apply it to its game, all or nothing; see docs/turn-file-format.md."""
+    """Verify ``path`` and apply it to its game, all or nothing; see docs/turn-file-format.md.
+
+    A file of a game this workspace plays is imported under that game's lock, beside the
+    steps of its other games; any other file (an invitation, a contact statement, parent
+    files, an offer) under the workspace lock.  So is setting a refused file aside:
+    ``.pbem/rejected/`` is shared by all games and pruned as a whole."""
     ws = Workspace(workspace)
-    with ws.locked():
-        return import_locked(ws, Path(path), home)
+    path = Path(path)
+    gid = _joined_game(ws, path)
+    if gid is None:
+        with ws.locked():
+            return import_locked(ws, path, home)
+    with ws.game_locked(gid):
+        result = import_locked(ws, path, home, set_aside=False)
+    src = ws.inbox_rel(path)
+    if not result.ok and src is not None:
+        with ws.locked():
+            if path.exists():  # else set aside meanwhile by an import of the same file
+                tx = Transaction()
+                dropped = _stage_set_aside(ws, path, src, tx)
+                ws.commit(tx)
+                _log_dropped(ws, dropped)
+    return result
 
 
-def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> ImportResult:
-    """Read ``path``, :func:`receive` it and commit the outcome (a rejection keeps only its
-    evidence, and moves an inbox file aside)."""
+def _joined_game(ws: Workspace, path: Path) -> str | None:
+    """The game ``path`` is a turn file of, if this workspace plays it (a game once joined
+    stays: its ``meta.json`` is never removed), else None."""
+    if contact.read(path) is not None or branch.is_parent_files(path) or passing.is_mailed(path):
+        return None
+    try:
+        gid = turnfile.read(path).game
+    except PbemError:
+        return None
+    return gid if LocalGame.has_game(ws, gid) else None
+
+
+def import_locked(ws: Workspace, path: Path, home: Path | None = None, set_aside: bool = True) -> ImportResult:
+    """Read ``path``, :func:`receive` it and commit the outcome.  A rejection keeps only its
+    evidence and, with ``set_aside``, moves an inbox file to ``.pbem/rejected/`` (which
+    needs the workspace lock); without it, the file stays in the inbox."""
     tx = Transaction()
     src = ws.inbox_rel(path)
     tf: TurnFile | None = None
@@ -93,13 +125,28 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
         result = ImportResult("rejected", tf.game if tf else None, tf.seq if tf else None, str(exc), code=exc.code)
         # A rejection changes nothing but the inbox, and keeps the evidence of an equivocation.
         tx = exc.tx if isinstance(exc, _Equivocation) else Transaction()
+        if src is not None and set_aside:
+            dropped = _stage_set_aside(ws, path, src, tx)
+    else:
         if src is not None:
-            with contextlib.suppress(OSError):
-                if path.is_file() and path.stat().st_size <= turnfile.MAX_FILE:
-                    dropped = ws.stage_rejected(tx, path.name, path.read_bytes())
-    if src is not None:
-        tx.delete(src)
+            tx.delete(src)
     ws.commit(tx)
+    _log_dropped(ws, dropped)
+    return result
+
+
+def _stage_set_aside(ws: Workspace, path: Path, src: str, tx: Transaction) -> list[str]:
+    """Stage moving the refused inbox file ``path`` to ``.pbem/rejected/``, dropping the
+    oldest kept ones beyond its limits; returns the names dropped."""
+    dropped: list[str] = []
+    with contextlib.suppress(OSError):
+        if path.is_file() and path.stat().st_size <= turnfile.MAX_FILE:
+            dropped = ws.stage_rejected(tx, path.name, path.read_bytes())
+    tx.delete(src)
+    return dropped
+
+
+def _log_dropped(ws: Workspace, dropped: list[str]) -> None:
     if dropped:
         shown = ", ".join("".join(c if c.isprintable() else "?" for c in name) for name in dropped[:5])
         more = f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""
@@ -112,7 +159,6 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None) -> Import
             shown,
             more,
         )
-    return result
 
 
 def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = None) -> ImportResult:
@@ -294,7 +340,7 @@ class _Equivocation(PbemError):
 
 def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameInfo:
     ws = Workspace(workspace)
-    with ws.locked():
+    with ws.game_locked(game_id):
         lg = LocalGame(ws, game_id, home)
         line = status.lines(ws, game_id, home)[0]
         game = lg.game()

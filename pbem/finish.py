@@ -25,7 +25,7 @@ ENDS_GAME = ("resign", "accept-draw")
 def write(ws: Workspace, gid: str, kind: str, home: Path | None = None) -> str:
     """Add my ending record ``kind`` to game ``gid``; returns one line for the person."""
     assert kind in ENDING_KINDS
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = turn.my_turn(lg)
         exp = protocol.expected(t.work)

@@ -22,7 +22,7 @@ from pbem.turn import my_turn
 def _state(ws: Workspace, gid: str, home: Path | None) -> tuple[Any, str]:
     """The game after my pending orders, and my side."""
     api = engine_link.api()
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
     state = t.work.state

@@ -81,7 +81,7 @@ def _digest(data: bytes | None) -> str:
 
 def read(ws: Workspace, gid: str) -> dict[str, Any] | None:
     """The stored overview of ``gid`` if it was made from the snapshot and pending turn on
-    disk now, else None (call under the workspace lock)."""
+    disk now, else None (call under the game's lock)."""
     if not _GID.fullmatch(gid):
         return None
     paths = ws.game_paths(gid)
@@ -198,7 +198,7 @@ def stage(tx: Transaction, ws: Workspace, gid: str, me: str, work: Game | None =
 def current(ws: Workspace, gid: str, me: str) -> dict[str, Any] | None:
     """The overview of ``gid`` now: the stored one, or one built again from the game (and
     stored for the next reader) when the stored one is missing or was made from other
-    bytes; None before the game has begun.  Call under the workspace lock."""
+    bytes; None before the game has begun.  Call under the game's lock."""
     ov = read(ws, gid)
     if ov is None:
         tx = Transaction()

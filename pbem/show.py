@@ -86,7 +86,7 @@ def show(
 ) -> list[str]:
     """The lines of `pbem show`; ``legal_limit`` lists that many allowed orders (0: all)."""
     which = which or Filter()
-    with ws.locked():
+    with ws.game_locked(gid):
         m, ov = _game_overview(ws, gid)
         me = m["side"]
         pos = overview.position_of(ov)
@@ -176,7 +176,7 @@ def _near(ws: Workspace, gid: str, home: Path | None, which: Filter) -> tuple[st
 def where(ws: Workspace, gid: str, what: str, home: Path | None = None, radius: int = 1) -> list[str]:
     """Where unit ``#ID`` stands, or which units of both sides stand within ``radius``
     hexes of a place (COL,ROW, [City] or a city's name)."""
-    with ws.locked():
+    with ws.game_locked(gid):
         m, ov = _game_overview(ws, gid)
         text = what.strip()
         if text.startswith("#") or text.isdigit():

@@ -101,7 +101,7 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
     """One status line per game of the workspace (or for ``gid``), then its invitations;
     archived games only when named or asked for (``archived``).
     ``home`` is kept for the callers that pass one: no identity is read any more."""
-    with ws.locked():
+    with ws.game_locked(gid) if gid else ws.locked():
         gids = [gid] if gid else ws.games()
         lines = []
         hidden = 0

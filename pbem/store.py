@@ -5,19 +5,34 @@ pending turn, the automatic answer for ``outbox/``) goes through one
 :class:`Transaction`.  Committing writes a journal holding every new file's
 bytes (temp file + fsync + ``os.replace``, so the journal exists whole or not
 at all), then writes each target the same way, then removes the journal.
-Opening the store replays a journal left by a killed process; replaying is
+Taking a lock replays a journal left by a killed process; replaying is
 idempotent.  So a kill at any instant leaves either the old game (journal
 absent: the file is simply importable again) or the new one (journal present:
 it is rolled forward).
 
+Two locks.  One game's step (importing its file, the bot's move, orders, a
+claim, showing it) takes :meth:`Workspace.game_locked`: the workspace's flock
+shared and the game's own exclusively, so steps of different games run at the
+same time and steps of one game one after the other; its commit may change only
+that game's folder and its files in ``outbox/`` (and consume its inbox file),
+through the game's journal.  Work on the whole workspace (listing or scanning
+its games, making one, invitations, offers, parent files, refused files, contact
+statements for every game) takes :meth:`Workspace.locked`: the workspace's
+flock exclusively, which waits for every game's step and rolls every journal
+forward.  A game's step finds a workspace journal left half done and has it
+rolled forward under the exclusive lock first, since it may touch any game.
+
 Layout (``<gid>`` = 12 hex characters)::
 
-    .pbem/lock                         flock: one command at a time per workspace
-    .pbem/journal                      only while a commit is in flight
+    .pbem/lock                         flock: shared by games' steps, exclusive for workspace-wide work
+    .pbem/gate                         flock: held while waiting for .pbem/lock, so that it is taken in turn
+    .pbem/journal                      only while a workspace-wide commit is in flight
     .pbem/invitations/<gid>.pbem       genesis files waiting for `pbem join`
     .pbem/parents/<gid>.pbem           the parent files mailed with branch <gid>'s invitation (pbem/branch.py)
     .pbem/offers/<gid>/                a hand-over offered by mail: offer, from, files/ (pbem/passing.py)
     .pbem/rejected/                    inbox files an import refused (the newest 200, 64 MiB at most)
+    .pbem/games/<gid>/lock             flock: one step of this game at a time
+    .pbem/games/<gid>/journal          only while a commit of this game's step is in flight
     .pbem/games/<gid>/meta.json        who I am in this game
     .pbem/games/<gid>/snapshot         engine state + protocol state after the last accepted file
     .pbem/games/<gid>/overview         what `pbem status` and `pbem show` print of it (pbem/overview.py)
@@ -38,6 +53,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -55,14 +71,23 @@ STORE_DIR = ".pbem"
 #: of the largest size a turn file may have); the oldest go first.
 MAX_REJECTED = 200
 MAX_REJECTED_BYTES = 64 << 20
+_GID = re.compile(r"[0-9a-f]{12}")
 _crash_counter = 0
-#: store path -> nesting depth of locked() in this thread; per thread, since another
-#: thread of the process (the play server's, an import beside it) must wait for the flock
+#: store path -> which of its locks this thread holds (the outermost holder releases them);
+#: per thread, since another thread of the process (the play server's, an import beside
+#: it) must wait for the flocks
 _local = threading.local()
 
 
-def _held() -> dict[str, int]:
-    held: dict[str, int] | None = getattr(_local, "held", None)
+@dataclass(frozen=True)
+class _Hold:
+    """The workspace lock held exclusively (``game`` None), or shared with game ``game``'s."""
+
+    game: str | None
+
+
+def _held() -> dict[str, _Hold]:
+    held: dict[str, _Hold] | None = getattr(_local, "held", None)
     if held is None:
         held = _local.held = {}
     return held
@@ -125,56 +150,130 @@ class Workspace:
         self.recovered_deletions: set[str] = set()
 
     # -- locking and recovery -------------------------------------------------
+    def _key(self) -> str:
+        return str(self.store.resolve())
+
+    def _flock(self, stack: contextlib.ExitStack, path: Path, *, shared: bool = False) -> None:
+        try:
+            durable.make_dirs(path.parent, private.PRIVATE_DIR)
+            stack.enter_context(durable.flock(path, shared=shared, mode=private.PRIVATE_FILE))
+        except OSError as exc:
+            raise PbemError(f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store") from None
+
     @contextlib.contextmanager
     def locked(self) -> Iterator[Workspace]:
-        """Hold the workspace lock, after rolling forward any interrupted commit (re-entrant)."""
-        key = str(self.store.resolve())
-        held = _held()
-        if held.get(key):
-            held[key] += 1
-            try:
-                yield self
-            finally:
-                held[key] -= 1
+        """Hold the workspace lock exclusively, after rolling forward every interrupted commit
+        (re-entrant): for work on the whole workspace (listing or scanning its games, making
+        one, invitations, offers, refused files).  One game's step takes
+        :meth:`game_locked` instead, so that steps of other games go on meanwhile."""
+        key = self._key()
+        hold = _held().get(key)
+        if hold is not None:
+            if hold.game is not None:  # flock cannot be raised from shared without a gap
+                raise PbemError(f"internal error: workspace-wide work inside a step of game {hold.game}", "store")
+            yield self
             return
         with contextlib.ExitStack() as stack:
-            try:
-                durable.make_dirs(self.store, private.PRIVATE_DIR)
-                stack.enter_context(durable.flock(self.store / "lock"))
-            except OSError as exc:
-                raise PbemError(
-                    f"cannot open the game store in {self.root.name or '.'}: {exc.strerror}", "store"
-                ) from None
-            held[key] = 1
+            with self._gate():
+                self._flock(stack, self.store / "lock")
+            _held()[key] = _Hold(None)
             try:
                 self.check_private()
                 self.recover()
                 yield self
             finally:
-                held.pop(key, None)
+                _held().pop(key, None)
 
-    def check_private(self) -> None:
-        """Warn about a store, or a game's secrets or pending orders, open to other users."""
+    @contextlib.contextmanager
+    def game_locked(self, gid: str) -> Iterator[Workspace]:
+        """Hold game ``gid``'s lock, after rolling forward its interrupted commit (re-entrant,
+        and free inside :meth:`locked`).  The workspace lock is held shared meanwhile, so the
+        steps of different games run at the same time and workspace-wide work waits for all
+        of them; a commit under it may change only that game's folder and its files in
+        outbox/, and consume inbox files."""
+        key = self._key()
+        hold = _held().get(key)
+        if hold is not None:
+            if hold.game not in (None, gid):  # two games' locks could be taken in either order
+                raise PbemError(f"internal error: a step of game {gid} inside one of game {hold.game}", "store")
+            yield self
+            return
+        with contextlib.ExitStack() as stack:
+            self._shared_lock(stack)
+            # Games are made under the exclusive lock and never removed: checked once here.
+            if not _GID.fullmatch(gid) or not self.game_dir(gid).is_dir():
+                raise PbemError(f"no game {gid[:40]} in this workspace", "game")
+            self._flock(stack, self.game_dir(gid) / "lock")
+            _held()[key] = _Hold(gid)
+            try:
+                self.check_private(gid)
+                self.recover(gid)
+                yield self
+            finally:
+                _held().pop(key, None)
+
+    def _shared_lock(self, stack: contextlib.ExitStack) -> None:
+        """Take the workspace lock shared, once no workspace-wide commit is left half done
+        (rolling that forward needs the lock exclusively: it may touch any game)."""
+        while True:
+            with contextlib.ExitStack() as attempt:
+                with self._gate():
+                    self._flock(attempt, self.store / "lock", shared=True)
+                if not (self.store / "journal").exists():
+                    stack.push(attempt.pop_all())
+                    return
+            with self.locked():
+                pass
+
+    @contextlib.contextmanager
+    def _gate(self) -> Iterator[None]:
+        """Held while waiting for the workspace lock, either way.  A flock waiting to be
+        exclusive does not stop new shared holders, so without it a steady stream of
+        games' steps could keep workspace-wide work (a join) waiting for ever; behind the
+        gate, the steps that come after it wait their turn."""
+        with contextlib.ExitStack() as stack:
+            self._flock(stack, self.store / "gate")
+            yield
+
+    def check_private(self, gid: str | None = None) -> None:
+        """Warn about a store, or a game's secrets or pending orders, open to other users
+        (of game ``gid`` only, if given)."""
         private.check(self.store)
-        for game in self.store.glob("games/*"):
+        for game in self.store.glob(f"games/{gid or '*'}"):
             paths = GamePaths(self.root, str(game.relative_to(self.root)))
             for path in (game, paths.path(paths.secrets), paths.path(paths.pending)):
                 private.check(path)
 
-    def recover(self) -> None:
-        journal = self.store / "journal"
-        data = read_bytes(journal)
-        if data is not None:
-            from pbem import wire  # only with a journal: a look at a game reads no msgpack
+    def _journal(self, gid: str | None) -> Path:
+        return self.store / "journal" if gid is None else self.game_dir(gid) / "journal"
 
-            entries = wire.unpack(data, wire.Limits(max_bytes=1 << 30, max_bin=1 << 30, max_map=4, max_array=100_000))
-            self._apply(entries["writes"])
-            self.recovered_deletions |= {rel for rel, content in entries["writes"] if content is None}
-            journal.unlink()
-            durable.fsync_dir(self.store)
-        # Temp files of a writer killed before its rename: we hold the lock, so nobody owns them.
+    def recover(self, gid: str | None = None) -> None:
+        """Roll forward the interrupted commits and sweep the temp files of killed writers:
+        all of them under the exclusive lock; under game ``gid``'s lock, those in its folder
+        and those of its files in outbox/ (all named ``<gid>-...``), which only a holder of
+        that lock or of the exclusive one writes."""
+        if gid is not None:
+            self._roll_forward(self._journal(gid))
+            durable.remove_swept_temps(self.game_dir(gid))
+            durable.remove_swept_temps(self.outbox, f".{gid}-*.tmp*")
+            return
+        self._roll_forward(self._journal(None))
+        for game in self.store.glob("games/*/journal"):
+            self._roll_forward(game)
         for d in (self.store, self.outbox, self.inbox):
             durable.remove_swept_temps(d)
+
+    def _roll_forward(self, journal: Path) -> None:
+        data = read_bytes(journal)
+        if data is None:
+            return
+        from pbem import wire  # only with a journal: a look at a game reads no msgpack
+
+        entries = wire.unpack(data, wire.Limits(max_bytes=1 << 30, max_bin=1 << 30, max_map=4, max_array=100_000))
+        self._apply(entries["writes"])
+        self.recovered_deletions |= {rel for rel, content in entries["writes"] if content is None}
+        journal.unlink()
+        durable.fsync_dir(journal.parent)
 
     def _apply(self, writes: list[list]) -> None:
         for rel, data in writes:
@@ -190,17 +289,25 @@ class Workspace:
     def commit(self, tx: Transaction) -> None:
         if not tx.writes:
             return
-        for rel in tx.writes:  # paths are built by this package; refuse anything escaping the workspace
+        hold = _held().get(self._key())
+        gid = None if hold is None else hold.game
+        # A game's step writes only what its lock guards (and recover(gid) sweeps): its
+        # folder and its files in outbox/; of the inbox, it consumes the file it imports.
+        mine = (f"{STORE_DIR}/games/{gid}/", f"outbox/{gid}-")
+        for rel, data in tx.writes.items():  # paths are built by this package; refuse anything escaping the workspace
             if rel.startswith("/") or ".." in Path(rel).parts:
                 raise PbemError("internal error: a store path escapes the workspace", "store")
+            if gid is not None and not (rel.startswith(mine) or (rel.startswith("inbox/") and data is None)):
+                raise PbemError(f"internal error: a step of game {gid} changes {rel}", "store")
         from pbem import wire  # here, not at the top: a look at a game writes nothing
 
         writes = [[rel, tx.writes[rel]] for rel in sorted(tx.writes)]
+        journal = self._journal(gid)
         crash_point()
-        _private_write(self.store / "journal", wire.pack({"writes": writes}))
+        _private_write(journal, wire.pack({"writes": writes}))
         self._apply(writes)
-        (self.store / "journal").unlink()
-        durable.fsync_dir(self.store)
+        journal.unlink()
+        durable.fsync_dir(journal.parent)
         crash_point()
 
     # -- paths ------------------------------------------------------------------

@@ -37,7 +37,7 @@ def agree(ws: Workspace, gid: str, hours: float, out: Path, home: Path | None = 
         raise PbemError("the deadline must be between 1 hour and 366 days", "usage")
     if silence and silence not in clock.SILENCE_MODES:
         raise PbemError(f"--on-silence must be one of {', '.join(clock.SILENCE_MODES)}", "usage")
-    with ws.locked():
+    with ws.game_locked(gid):
         lg, game = _open(ws, gid, home)
         seq, prev = game.seq + 1, game.hashes[-1]
         consent = lg.identity().sign(deadlines.terms_message(gid, seq, prev, deadline, silence))
@@ -54,7 +54,7 @@ def settle(ws: Workspace, gid: str, consent_path: Path, home: Path | None = None
     fields = {"game", "seq", "prev", "deadline", "consent"}
     if not isinstance(doc, dict) or not fields <= set(doc) <= fields | {"silence"}:
         raise PbemError(f"{consent_path.name} is not a consent to new terms", "usage")
-    with ws.locked():
+    with ws.game_locked(gid):
         lg, game = _open(ws, gid, home)
         if (doc["game"], doc["seq"], doc["prev"]) != (gid, game.seq + 1, game.hashes[-1]):
             raise PbemError("the consent is for another position of the game: ask for a new one", "terms")

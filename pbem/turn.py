@@ -136,7 +136,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
     """Apply a text file of orders (all or nothing) to my pending turn; a ``pass`` that
     would cost something (:func:`_warn_before_pass`) is refused unless ``force``."""
     api = engine_link.api()
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         count = 0
@@ -172,7 +172,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
 def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
     """Take back my last unsent action (automatic records cannot be taken back)."""
     api = engine_link.api()
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         p = t.pending
@@ -272,7 +272,7 @@ def stage_sealed(
 def send(ws: Workspace, gid: str, home: Path | None = None, force: bool = False) -> Path:
     """Seal my pending turn; a hidden list whose sealing would cost something
     (:func:`_warn_before_pass`) is refused unless ``force``."""
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         tf, tx = seal_pending(my_turn(lg), force)
         ws.commit(tx)
@@ -324,7 +324,7 @@ def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bo
     """The computer player's proposal for my current decision, as an order file that
     `pbem orders` reads back: what `bot play` would give first, nothing applied."""
     api = engine_link.api()
-    with ws.locked():
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         what = _need_my_decision(t).kind
@@ -369,16 +369,17 @@ def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
 def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> Path:
     """The computer makes my side's pending decisions, then the turn is sent.
 
-    It thinks without the workspace lock, so that the workspace's other games (a bot
-    mailbox's other workers) go on meanwhile; the turn is sealed under the lock if the
-    game is still as it read it, and otherwise thought out again under the lock (where
-    the game may since say it is not my turn)."""
-    with ws.locked():
+    It thinks without the game's lock, so that a file of this game arriving meanwhile is
+    not held up (the workspace's other games never wait for it: they have locks of their
+    own); the turn is sealed under the lock if the game is still as it read it, and
+    otherwise thought out again under the lock (where the game may since say it is not
+    my turn)."""
+    with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         read = lg.version()
     _bot_thinks(t, player)
-    with ws.locked():
+    with ws.game_locked(gid):
         if LocalGame(ws, gid, home).version() != read:
             t = my_turn(LocalGame(ws, gid, home))
             _bot_thinks(t, player)

@@ -119,7 +119,7 @@ class Desk:
 
     def _now(self) -> tuple[LocalGame, turn.Turn, api.GameState]:
         """The game after my pending orders (a hidden list applied to a copy)."""
-        with self.ws.locked():
+        with self.ws.game_locked(self.gid):
             lg = LocalGame(self.ws, self.gid, self.home)
             t = turn.my_turn(lg)
             state = turn.list_draft(t).state if t.pending.sim else t.work.state
@@ -399,7 +399,7 @@ class Desk:
         """Take back pending order ``index`` (0 is the first listed).  The orders after it
         are given again in their order, each checked by the engine as when it was first
         given; those it now refuses are dropped, and said with the engine's reason."""
-        with self.ws.locked():
+        with self.ws.game_locked(self.gid):
             lg = LocalGame(self.ws, self.gid, self.home)
             t = turn.my_turn(lg)
             p = t.pending
