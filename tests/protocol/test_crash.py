@@ -51,7 +51,7 @@ def test_kill_at_every_step_of_an_import(duo: Duo, tmp_path: Path) -> None:
     expected = tree(ref)
     assert any(k.startswith("outbox/") and "allies" in k for k in set(expected) - set(tree(duo.allies.ws.root)))
 
-    k, crashes = 1, 0
+    k, crashes, refetched = 1, 0, 0
     while True:
         ws = tmp_path / f"try{k}"
         shutil.copytree(duo.allies.ws.root, ws)
@@ -63,7 +63,8 @@ def test_kill_at_every_step_of_an_import(duo: Duo, tmp_path: Path) -> None:
             break
         assert run.returncode == 86, run.stderr
         crashes += 1
-        if (ws / ".pbem" / "journal").exists():
+        if (ws / ".pbem" / "games" / duo.gid / "journal").exists():  # an import commits under the game's lock
+            refetched += 1
             # The mail daemon's case: killed mid-commit, it fetches the same mail again and
             # saves the file to the inbox before the journal is rolled forward, which
             # consumes it.  The file is then applied already: not refused, not lost.
@@ -89,3 +90,4 @@ def test_kill_at_every_step_of_an_import(duo: Duo, tmp_path: Path) -> None:
         k += 1
     print(f"killed at {crashes} different steps")
     assert crashes >= 8, "the commit should have many steps to kill"
+    assert refetched >= 1, "some kill should fall while the game's journal is on disk"
