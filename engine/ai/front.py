@@ -102,8 +102,8 @@ def main_effort(pic: Picture) -> dict[int, int]:
 
     The nearest-objective pull alone spreads the army over every city along the front;
     a strong player concentrates on the capital whose fall decides the campaign.  The
-    Allies, who counter-attack where the enemy is weak, have none; nor has Japan's war in
-    China (with a pull towards China's capital, Japan's army there melted away in a trial)."""
+    Allies, who counter-attack where the enemy is weak, have none; Japan's war in China is
+    left as it was (see docs/ai.md, "The main effort")."""
     world = pic.state.world
     capitals = []
     for country in main_effort_countries(pic):
