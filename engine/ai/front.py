@@ -92,7 +92,7 @@ def need_map(pic: Picture) -> dict[int, float]:
 #: How strongly each side is drawn towards enemy objectives (hexes gained per move).
 PULL = {"axis": 0.8, "allies": 0.5}
 #: How strongly the Axis is also drawn towards the capital of its main effort in the west.
-MAIN_PULL = 0.5
+MAIN_PULL = 1.0
 
 
 def main_effort(pic: Picture) -> dict[int, int]:
