@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.ai import air_war
-from engine.ai.front import aims
+from engine.ai.front import aims, main_effort_countries
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
 from engine.combat import attack_candidates, attack_strength, defence_strength
@@ -38,6 +38,10 @@ MIN_RATIO = 1.5
 MIN_RATIO_OBJECTIVE = 1.2  # a city or resource hex is worth some risk
 MIN_RATIO_OFF_AIM = 2.0  # outside the countries we are attacking: only good odds
 MIN_RATIO_OVERRUN = 2.5  # overruns cannot be supported
+#: The Axis' main effort (the western campaign, :func:`engine.ai.front.main_effort`) accepts
+#: even odds: from odds of 1 the attacker loses at most 3 points while the defender loses
+#: more on average, so attacking every stack it can wears the defender down faster.
+MIN_RATIO_MAIN_EFFORT = 1.0
 #: Ratio at which an attack stops taking more units.
 ENOUGH = 3.0
 
@@ -123,6 +127,7 @@ def _attacks(turn: Turn, overrun: bool) -> None:
         return
     judge = Judge(state, side)
     targets = aims(pic)
+    main_effort = main_effort_countries(pic)
     enemy = other(side)
     plans = []
     for h, ids in targets_now.items():
@@ -146,6 +151,8 @@ def _attacks(turn: Turn, overrun: bool) -> None:
         value = pic.objectives.get(h, 0)
         if overrun:
             threshold = MIN_RATIO_OVERRUN
+        elif state.controller_of(h) in main_effort:
+            threshold = MIN_RATIO_MAIN_EFFORT
         elif value:
             threshold = MIN_RATIO_OBJECTIVE
         elif state.controller_of(h) in targets:

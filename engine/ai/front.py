@@ -91,6 +91,32 @@ def need_map(pic: Picture) -> dict[int, float]:
 
 #: How strongly each side is drawn towards enemy objectives (hexes gained per move).
 PULL = {"axis": 0.8, "allies": 0.5}
+#: How strongly the Axis is also drawn towards the capital of its main effort in the west.
+MAIN_PULL = 1.0
+
+
+def main_effort(pic: Picture) -> dict[int, int]:
+    """The Axis' main effort in the west: land distance, through land that is not
+    neutral, to the enemy-held capital of the largest western country it attacks (most
+    home cities): Paris, whose fall lets the Axis attempt Vichy France.
+
+    The nearest-objective pull alone spreads the army over every city along the front;
+    a strong player concentrates on the capital whose fall decides the campaign.  The
+    Allies, who counter-attack where the enemy is weak, have none; Japan's war in China is
+    left as it was (see docs/ai.md, "The main effort")."""
+    world = pic.state.world
+    capitals = []
+    for country in main_effort_countries(pic):
+        cities = world.home_cities_of.get(country, ())
+        capitals += [(-len(cities), h) for h in cities if world.map.city_at[h].capital and pic.role(h) == "enemy"]
+    if not capitals:
+        return {}
+    return pic.distances([min(capitals)[1]], limit=60, passable="not_neutral")
+
+
+def main_effort_countries(pic: Picture) -> set[str]:
+    """The countries the Axis attacks in its main effort (the western campaign)."""
+    return aims(pic) & set(WEST) if pic.side == "axis" else set()
 
 
 def objective_distance(pic: Picture) -> dict[int, int]:

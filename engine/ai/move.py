@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.ai import air, air_war, convoys, ferry, intercept, landings, naval, staging
-from engine.ai.front import PULL, need_map, objective_distance
+from engine.ai.front import MAIN_PULL, PULL, main_effort, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
 from engine.reach import SideMemo, land_reach, rail_search
@@ -83,6 +83,7 @@ class Plan:
         self.objectives = pic.objectives
         self.to_goal = objective_distance(pic)
         self.pull = PULL.get(pic.side, 0.5)
+        self.to_capital = main_effort(pic)
 
     def gap(self, h: int) -> float:
         return max(0.0, self.need.get(h, 0.0) - self.have.get(h, 0.0))
@@ -109,6 +110,8 @@ class Plan:
         if self.to_goal:
             # drawn towards the enemy's cities and resources (measured from the unit's own hex)
             score -= self.pull * self.to_goal.get(h, FAR)
+        if self.to_capital:
+            score -= MAIN_PULL * self.to_capital.get(h, FAR)
         if h not in self.need and role == "mine":
             score -= DISTANCE_WEIGHT * self.to_front.get(h, FAR)
         score += 0.05 * terrain_factor(pic.state, h)
