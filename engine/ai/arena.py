@@ -65,7 +65,7 @@ class GameResult:
     air: dict[str, dict[str, int]] = field(default_factory=dict)
     #: country -> date text of its (first) liberation
     liberated: dict[str, str] = field(default_factory=dict)
-    #: country -> date text of its surrender (Finland)
+    #: country -> date text of its surrender (Finland's, or to an atomic bomb)
     surrendered: dict[str, str] = field(default_factory=dict)
     #: date text Vichy France was created ('' if it was not)
     vichy: str = ""
@@ -441,11 +441,14 @@ def record_events(
     the Axis at war with the Soviet Union."""
     now = date_text(state.date)
     for name, c in state.countries.items():
-        if c.conquered and not c.flags.surrendered:
+        # A surrender to an atomic bomb makes the country conquered too (in the next war
+        # declaration phase): it counts as a surrender, from the month of the bomb.
+        gave_up = c.flags.surrendered or bool(c.flags.atomic_surrender)
+        if c.conquered and not gave_up:
             fallen.setdefault(name, now)
         if c.liberated:
             liberated.setdefault(name, now)
-        if c.flags.surrendered:
+        if gave_up:
             surrendered.setdefault(name, now)
     france = state.countries.get("France")
     if france is not None and france.flags.vichy:

@@ -56,3 +56,18 @@ def test_the_arena_records_conquests_surrenders_liberations_vichy_and_war_on_the
     result = arena.GameResult(0, "draw", "territory", "1941-01", {}, {}, fallen, {}, ("", 0), [], liberated=liberated,
                               surrendered=surrendered, vichy="1940-07")  # fmt: skip
     assert "Vichy France created 1940-07" in result.events() and "Finland surrendered" in result.events()
+
+
+def test_the_arena_counts_a_surrender_to_an_atomic_bomb_as_a_surrender_not_a_conquest() -> None:
+    from engine.ai import arena
+
+    state = test_vichy.at_war()
+    france = state.countries["France"]
+    france.flags.atomic_surrender = "Germany"  # the bomb fell this month: conquered in the next
+    fallen: dict[str, str] = {}
+    surrendered: dict[str, str] = {}
+    arena.record_events(state, fallen, {}, surrendered, {})
+    state.date += 1
+    france.conquered = True
+    arena.record_events(state, fallen, {}, surrendered, {})
+    assert surrendered == {"France": date_text(state.date - 1)} and "France" not in fallen
