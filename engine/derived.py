@@ -1,7 +1,7 @@
 """Results derived from a game state, kept while what they depend on is unchanged.
 
-Every such result goes through one mechanism: a :class:`Derived` table, keyed weakly
-by the state and stamped with what the result depends on; when the stamp differs the
+Every such result goes through one mechanism: a :class:`Derived` table, kept on the
+state and stamped with what the result depends on; when the stamp differs the
 results are computed again.  The stamp is the table's statement of its dependencies,
 so it must cover everything the computation reads.  A table whose stamp covers it
 entirely may also share results between states: with ``recent`` it remembers the
@@ -34,24 +34,28 @@ V = TypeVar("V")
 
 
 class Derived(Generic[K, V]):
-    """Results of one kind, per state and per key (a side, a country)."""
+    """Results of one kind, per state and per key (a side, a country).
+
+    A state's results are kept on the state (``GameState.derived_tables``), so they go
+    with it: the computer player copies the state for every decision, and a table keyed
+    weakly by the state kept every copy alive through its own results (a supply map
+    refers to its state), about a gigabyte over a whole game."""
 
     def __init__(
         self, stamp: Callable[[GameState], Hashable], compute: Callable[[GameState, K], V], recent: int = 0
     ) -> None:
         self._stamp = stamp
         self._compute = compute
-        self._tables: weakref.WeakKeyDictionary[GameState, tuple[Hashable, dict[K, V]]] = weakref.WeakKeyDictionary()
         self._recent_size = recent
         self._recent: weakref.WeakKeyDictionary[World, OrderedDict[Hashable, dict[K, V]]] = weakref.WeakKeyDictionary()
 
     def __call__(self, state: GameState, key: K) -> V:
         stamp = self._stamp(state)
-        entry = self._tables.get(state)
+        entry = state.derived_tables.get(self)
         if entry is None or entry[0] != stamp:
             entry = (stamp, self._shared(state.world, stamp) if self._recent_size else {})
-            self._tables[state] = entry
-        results = entry[1]
+            state.derived_tables[self] = entry
+        results: dict[K, V] = entry[1]
         if key not in results:
             results[key] = self._compute(state, key)
         return results[key]

@@ -15,6 +15,7 @@ Layout, chosen for speed on a map of ~100,000 hexes:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Hashable
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -502,6 +503,10 @@ class GameState:
         self.memo = StepMemo()  # what the current step remembers between orders
         self.winner: str | None = None
         self._by_hex: dict[int, list[int]] | None = None
+        #: results of the :class:`engine.derived.Derived` tables computed on this state, by
+        #: table; they die with the state (a table keyed weakly by the state could never let
+        #: it go, since results such as a supply map refer to their state)
+        self.derived_tables: dict[object, tuple[Hashable, dict[Any, Any]]] = {}
 
     # --- countries and sides ---------------------------------------------------
 

@@ -4,6 +4,8 @@ country's placement area read from its side's map, and the bot's convoy distance
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections import deque
 
 import numpy as np
@@ -16,7 +18,7 @@ from engine.position import put
 from engine.position import setup as game
 from engine.reach import naval_search, sea_steps
 from engine.state import GameState
-from engine.supply import SupplyMap, supplied_hexes, supply_class
+from engine.supply import SupplyMap, supplied_hexes, supply_class, supply_of_side
 from engine.zoc import naval_zoc
 
 
@@ -66,6 +68,26 @@ def test_derived_results_are_shared_by_states_with_the_same_stamp() -> None:
     v = s.copy()
     table(v, "x")
     assert calls == [s.date, s.date + 1, s.date + 2, s.date]
+
+
+def test_a_state_and_what_was_derived_from_it_go_when_it_is_dropped() -> None:
+    """The computer player copies the state for every decision: a copy whose supply was
+    computed must not outlive it (the results refer to their state; a table keyed weakly
+    by the state kept every copy, about a gigabyte over a whole game)."""
+    s = api.new_game("1939")
+    for side in ("axis", "allies"):
+        supply_of_side(s, side)
+    copies = []
+    for n in range(6):  # more stamps than the shared table remembers
+        t = s.copy()
+        t.date += n + 1
+        supply_of_side(t, "axis")
+        copies.append(weakref.ref(t))
+        del t
+    gc.collect()
+    alive = [ref for ref in copies if ref() is not None]
+    assert len(alive) <= 4, f"{len(alive)} dropped copies still alive"  # at most the recent stamps' own
+    assert copies[0]() is None and copies[1]() is None
 
 
 def test_placement_supply_read_from_the_side_map_is_the_single_class_search() -> None:
