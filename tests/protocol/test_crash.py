@@ -37,6 +37,17 @@ def tree(root: Path) -> dict[str, bytes]:
     }
 
 
+def assert_imports_again(ws: Path, incoming: Path, home: Path, expected: dict[str, bytes], k: int) -> None:
+    """After a kill at step ``k``, ``incoming`` (still in the inbox, or already applied)
+    imports cleanly and leaves the store the uninterrupted import left."""
+    again = cli(["import", str(incoming), "--workspace", str(ws)], home)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(("applied", f"{incoming.name} was already applied"))
+    after = tree(ws)
+    after.pop(f"inbox/{incoming.name}", None)
+    assert after == expected, f"crash at step {k} left a different store"
+
+
 def test_kill_at_every_step_of_an_import(duo: Duo, tmp_path: Path) -> None:
     # Axis moves; its file triggers a roll, so the allied import also writes an automatic answer.
     duo.play_until(lambda d: d.to_move() == "axis" and d.game("axis").k == 0 and d.game("axis").seq > 3)
@@ -81,12 +92,7 @@ def test_kill_at_every_step_of_an_import(duo: Duo, tmp_path: Path) -> None:
         st = cli(["status", duo.gid, "--workspace", str(ws)], duo.allies.home)
         assert st.returncode == 0, st.stderr
         # ... and the file, still in the inbox (or already applied), imports cleanly.
-        again = cli(["import", str(incoming), "--workspace", str(ws)], duo.allies.home)
-        assert again.returncode == 0, again.stderr
-        assert again.stdout.startswith(("applied", f"{incoming.name} was already applied"))
-        after = tree(ws)
-        after.pop(f"inbox/{incoming.name}", None)
-        assert after == expected, f"crash at step {k} left a different store"
+        assert_imports_again(ws, incoming, duo.allies.home, expected, k)
         k += 1
     print(f"killed at {crashes} different steps")
     assert crashes >= 8, "the commit should have many steps to kill"

@@ -22,7 +22,7 @@ from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
 from tests.protocol.conftest import Duo
-from tests.protocol.test_crash import cli, tree
+from tests.protocol.test_crash import assert_imports_again, cli, tree
 
 CTX = multiprocessing.get_context("fork")
 #: How long a step that must wait is watched not to finish (it takes milliseconds when free).
@@ -293,12 +293,7 @@ def test_kill_at_every_step_of_a_game_import(two: tuple[Duo, str, Path, Path], t
             # The workspace-wide status rolls it forward too.
             assert cli(["status", "--workspace", str(ws)], p.home).returncode == 0
             assert not (ws / journal).exists()
-        again = cli(["import", str(file_a), "--workspace", str(ws)], p.home)
-        assert again.returncode == 0, again.stderr
-        assert again.stdout.startswith(("applied", f"{file_a.name} was already applied"))
-        after = tree(ws)
-        after.pop(f"inbox/{file_a.name}", None)
-        assert after == expected, f"crash at step {k} left a different store"
+        assert_imports_again(ws, file_a, p.home, expected, k)
         k += 1
     assert journals >= 5, "the commit should leave its journal at many steps"
 
