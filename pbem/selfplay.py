@@ -86,6 +86,9 @@ def selfplay(
                 if game is None:
                     continue
                 if _done(game, until):
+                    # The import may have made my last file (an automatic answer that ends
+                    # the game): the record needs it, or it stops one file short of the end.
+                    count += sum(len(_collect(p, out)) for p in players.values())
                     return _result(gid, count, game)
                 exp = protocol.expected(turn.my_turn(lg).work)
                 if exp is not None and exp.side == side:

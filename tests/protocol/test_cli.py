@@ -38,6 +38,17 @@ def test_audit_of_a_selfplay_record(recorded: Path, tmp_path: Path) -> None:
     assert "audit OK" in run.stdout and "rolls" in run.stdout
 
 
+def test_a_selfplay_record_played_to_the_end_holds_its_last_file(tmp_path: Path) -> None:
+    # The game may end with an automatic answer made by the import of the opponent's file:
+    # without it the record stopped one file short and its audit found the game unfinished.
+    rec = tmp_path / "rec"
+    run = cli(["selfplay", "--scenario", "tiny", "--until", "1950-01", "--seed", "1", "--out", str(rec)], tmp_path)
+    assert run.returncode == 0 and "game over" in run.stdout, run.stdout + run.stderr
+    audited = cli(["audit", str(rec)], tmp_path)
+    assert audited.returncode == 0 and audited.stdout.rstrip().endswith("game over"), audited.stdout
+    assert f"{len(list(rec.glob('*.pbem')))} files exchanged" in run.stdout
+
+
 def test_audit_names_the_file_for_any_flipped_byte(recorded: Path, tmp_path: Path) -> None:
     files = sorted(recorded.glob("*.pbem"))
     rnd = random.Random(3)  # test data only: a sample of (file, byte) positions
