@@ -24,6 +24,10 @@ def pytest_configure(config: pytest.Config) -> None:
     durable.FSYNC = False
 
 
+#: Module fixtures cheap enough to build again on each worker: they tie no tests together.
+UNGROUPED = frozenset({"browser"})
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests of a module that share a module-scoped fixture form one xdist group.
@@ -40,12 +44,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         defs = getattr(item, "_fixtureinfo", None)
         if defs is None:
             continue
-        names = {name for name, fixdefs in defs.name2fixturedefs.items() if any(d.scope == "module" for d in fixdefs)}
+        names = {
+            name
+            for name, fixdefs in defs.name2fixturedefs.items()
+            if name not in UNGROUPED and any(d.scope == "module" for d in fixdefs)
+        }
         if names:
             shared.setdefault(item.nodeid.split("::")[0], []).append((item, names))
+    grouped = set()
     for module, tests in shared.items():
         for item, group in _joined(tests):
             item.add_marker(pytest.mark.xdist_group(f"{module}::{group}"))
+            grouped.add(item.nodeid)
+    # Longest first, then the groups, then the single short tests that fill the gaps at the
+    # end: two cores take the suite's CPU in about two minutes, and a long test started late
+    # (it was one of the last, after every group) is what kept the last worker busy a minute
+    # after the others.  pyproject turns off xdist's own reordering (by group size) to keep it.
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1 if item.nodeid in grouped else 2)
 
 
 def _joined(tests: list[tuple[pytest.Item, set[str]]]) -> list[tuple[pytest.Item, str]]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pbem import audit
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "1939-air-seed1"
@@ -14,6 +16,7 @@ AIR_ORDERS = {"air_attack", "bomb_ships", "bomb", "intercept"}
 LANDING_ORDERS = {"embark", "assault"}
 
 
+@pytest.mark.slow
 def test_a_record_with_air_and_landing_orders_audits() -> None:
     [(_, files)] = audit.game_files(RECORD).items()
     kinds = {r[1][0] for tf in files for r in tf.body.get("records", ()) if r[0] == "act"}

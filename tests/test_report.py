@@ -127,6 +127,7 @@ def test_texts_write_hexes_as_players_do(replay: Any) -> None:
     json.dumps(rep.to_json())  # plain data
 
 
+@pytest.mark.slow
 def test_pbem_log_prints_every_combat_and_filters_by_month() -> None:
     runner = CliRunner()
     whole = runner.invoke(app, ["log", str(RECORD)])

@@ -13,6 +13,7 @@ dice seeds) through whole months, checking after every step that:
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -142,6 +143,7 @@ def replay(record: list[object]) -> GameState:
     return state
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_random_legal_play_keeps_invariants_and_is_reproducible(data: st.DataObject) -> None:

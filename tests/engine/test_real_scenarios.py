@@ -245,6 +245,7 @@ def replay(scenario: str, record: Record) -> GameState:
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", ["1939", "1937"])
 def test_random_legal_play_on_real_scenario(scenario: str) -> None:
     record: Record = []

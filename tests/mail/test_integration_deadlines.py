@@ -23,6 +23,7 @@ from pbem.localgame import LocalGame
 pytestmark = pytest.mark.mail
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("engine_double")
 def test_claims_and_a_hand_over_to_the_bot_by_mail(
     make_player, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog

@@ -68,6 +68,7 @@ class Running:
         return self.proc.returncode
 
 
+@pytest.mark.slow
 def test_daemons_killed_and_restarted(make_player, tmp_path) -> None:
     alice, bob = make_player("alice"), make_player("bob")
     fx.new_game(alice.workspace, GAME, "axis", alice.address, bob.address, autoplay_until=MOVES)
@@ -101,6 +102,7 @@ def test_daemons_killed_and_restarted(make_player, tmp_path) -> None:
     assert sum(d.starts for d in daemons) == KILLS + 2
 
 
+@pytest.mark.slow
 def test_a_daemon_killed_at_every_step_answers_every_file_once(make_player, tmp_path) -> None:
     """Each fresh process dies at its step-th durable step (the game layer's included: a file
     applied, its answer written); step walks up, so every step of an import is cut somewhere."""

@@ -29,6 +29,7 @@ def engine_double() -> Iterator[None]:
     engine_link.use(None)
 
 
+@pytest.mark.slow
 def test_real_protocol_game_survives_kills(make_player, tmp_path, engine_double) -> None:
     made = {}
     for side in ("axis", "allies"):
@@ -80,6 +81,7 @@ def test_real_protocol_game_survives_kills(make_player, tmp_path, engine_double)
     print(f"{g_axis.seq} files, {sum(d.starts for d in daemons)} daemon starts")
 
 
+@pytest.mark.slow
 def test_player_daemon_against_bot_mailbox(make_player, tmp_path, engine_double) -> None:
     """A person's daemon (`pbem mail run`) against `pbem mail bot`, the person sealing moves by hand.
 

@@ -65,6 +65,7 @@ def test_a_workspace_game_is_drawn_for_my_side_by_its_id_prefix(real_engine: Non
     assert "after file 1," in res.output
 
 
+@pytest.mark.slow
 def test_a_sealed_deployment_is_not_drawn_before_its_reveal(real_engine: None, tmp_path: Path) -> None:
     duo = make_duo(tmp_path, "1939")
 

@@ -63,10 +63,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlaySe
         yield duo, server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    # One chromium per worker: a module-wide browser would tie every test of this file to
-    # one xdist group (tests/conftest.py), so one worker would drive them all in turn.
+    # Per module, yet not a tie between this file's tests (tests/conftest.py's UNGROUPED):
+    # each worker launches its own.  Not per session: Playwright's synchronous API leaves its
+    # event loop marked as running in the thread until it stops, and a mail test that later
+    # runs on the same worker could not start one of its own.
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
         yield b
@@ -183,6 +185,7 @@ def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
     return sorted(u.id for u in board.units if u.id in unit_ids and sum(o.hex == u.hex for o in board.units) == 1)
 
 
+@pytest.mark.slow
 def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page) -> None:
     duo, _ = live
     pg = page
