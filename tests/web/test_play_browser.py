@@ -710,6 +710,161 @@ def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.close()
 
 
+#: The air war in 1940-01 (file 100 of the recorded game): the weather lets aircraft fly and
+#: a paratrooper stands next to the base of Germany's transport aircraft.
+PARADROP = (AMPHIBIOUS[0], 100)
+#: Where the transport drops the paratrooper, found by playing the branch: of the 30 hexes
+#: it may drop in, one of the 5 where it comes through the Allied interception. The dice
+#: follow the files, so the same orders in the same order give the same rolls on every run.
+DROP = "153,59"
+
+
+@pytest.fixture(scope="module")
+def paradrop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("paradrop"), *PARADROP)
+    with served(duo) as server:
+        yield duo, server
+
+
+def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
+    paradrop: tuple[Duo, PlayServer], browser: Browser
+) -> None:
+    duo, server = paradrop
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1940-01") and phase_is(pg, "overrun")
+    # An overrun by two armored units, given and taken back: declared, it would bring a roll
+    # (and a file to and fro) before the movement.
+    state = axis_state(duo)
+    overrun = max((api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["overrun"])), key=len)
+    give_by_group(pg, duo, overrun)
+    text, kind = take_back(pg, 0)
+    assert kind == "ok" and text == f"took back {overrun}", text
+    until(pg, "nothing pending", lambda: pending(pg) == [])
+    pg.locator("#pass").click()
+    until(pg, "the first movement", lambda: phase_is(pg, "first movement"))
+    # The paratrooper walks to the base (a move: moves by clicks are tested above).
+    until(pg, "the kinds on offer", lambda: pg.locator('#offers button.kind[data-kind="embark"]').count() == 1)
+    walk = "move #310 156,55"
+    pg.locator("#orderstext").fill(walk)
+    pg.locator("#give").click()
+    until(pg, "the walk listed", lambda: pending(pg) == ["pass", walk])
+    # Boarding: the page counts no kind in a movement phase (a unit's orders are asked by
+    # clicking it); the list has every boarding the engine allows, each its own group.
+    state = axis_state(duo)
+    boardings = [api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["embark"])]
+    assert pg.locator('#offers button.kind[data-kind="embark"]').inner_text() == "embark"
+    choose_kind(pg, "embark")
+    assert f"embark orders: {len(boardings)} legal order(s)" in pg.locator("#selection").inner_text()
+    assert sorted(pg.locator("button.group").all_inner_texts()) == sorted(boardings)
+    pg.locator('button.group[data-group="embark #310 #103"]').click()
+    until(pg, "the boarding listed", lambda: pending(pg) == ["pass", walk, "embark #310 #103"])
+    # The flight: the transport chosen in the list of its hex's units (a stack), the hexes
+    # it may reach lit, the drop hex clicked.
+    state = axis_state(duo)
+    reach = {api.format_action(state, a).split()[-1] for a in api.legal_matching(state, "axis", units=[103])}
+    pg.locator('g.unit[data-unit="103"]').click(force=True)
+    pg.locator("#hexinfo li.unitline.mine", has_text="axis #103 ").click()
+    until(pg, "the transport chosen", lambda: "unit #103:" in pg.locator("#selection").inner_text())
+    until(pg, "its destinations lit", lambda: DROP in lit(pg))
+    assert set(lit(pg)) <= reach
+    lit(pg)[DROP].click(force=True)
+    flight = f"move #103 {DROP}"
+    until(pg, "the flight listed", lambda: pending(pg)[-1:] == [flight])
+    pg.locator("#force").check()  # the transport ends the phase in the air: that is its mission
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    bot_answers(duo)  # the Allies intercept
+    # (the interception is the Allies' first: the phase is shown before the axis may answer)
+    until(pg, "the axis's interception", lambda: pg.locator('#offers button.kind[data-kind="intercept"]').count() == 1)
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg) == ["pass"])
+    sent(pg, duo)
+    bot_answers(duo)  # the interception's dice
+
+    # The paradrop: the paratrooper aboard the transport over the drop hex.
+    until(pg, "the amphibious phase", lambda: phase_is(pg, "amphibious"))
+    give_by_group(pg, duo, f"assault {DROP} #310", shot="paradrop.png")
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    pg.close()
+
+
+#: The air war in 1939-11 (file 66 of the recorded game): the axis to declare its attacks,
+#: with bombers over Metz and a cruiser and destroyers next to the Allied convoys in the
+#: port of St. John's.
+SEA_AND_AIR = (AMPHIBIOUS[0], 66)
+
+
+@pytest.fixture(scope="module")
+def sea_and_air(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    duo = branch_duo(tmp_path_factory.mktemp("sea"), *SEA_AND_AIR)
+    with served(duo) as server:
+        yield duo, server
+
+
+def test_a_bombing_and_a_naval_attack_with_the_mouse_in_a_branch_of_a_recorded_game(
+    sea_and_air: tuple[Duo, PlayServer], browser: Browser
+) -> None:
+    duo, server = sea_and_air
+    pg = open_page(browser, server)
+    assert phase_is(pg, "1939-11") and phase_is(pg, "combat")
+    state = axis_state(duo)
+    # The busiest front is in China: the player turns to each sea or land the orders are
+    # about, where their hexes light up. Every aircraft over Metz that may bomb, in one order...
+    region(pg, state, "western-europe")
+    bombing = next(
+        text
+        for a in api.legal_matching(state, "axis", kinds=["bomb"])
+        if " installation " in (text := api.format_action(state, a))
+    )
+    give_by_group(pg, duo, bombing)
+    # ... and every ship that may attack the convoys, out in the Atlantic.
+    region(pg, state, "atlantic")
+    attack = max((api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["naval"])), key=len)
+    give_by_group(pg, duo, attack)
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg) == [bombing, attack, "pass"])
+    path = sent(pg, duo)
+    verify_at_bot(duo, path)
+    pg.close()
+
+
+def region(pg: Page, state: api.GameState, name: str) -> None:
+    """Show the map of region ``name``, as a player picks it in the list."""
+    window = window_text(gamemap.window(api.board(state, "axis"), name))
+    pg.locator("#region").select_option(name)
+    until(pg, f"the map of {name}", lambda: pg.locator("#map").get_attribute("data-window") == window)
+
+
+def give_by_group(pg: Page, duo: Duo, order: str, shot: str = "") -> None:
+    """Give ``order`` with the mouse: its kind among those offered (with the engine's count
+    of its legal orders), its group, then its hex among the lit ones (the group's own
+    hexes, as the engine lists them), or the group's one order when it names no hex.
+    ``shot``: the screenshot to take while the hexes are lit."""
+    kind = order.split()[0]
+    state = axis_state(duo)
+    offered = [api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=[kind])]
+    assert order in offered, offered
+    button = pg.locator(f'#offers button.kind[data-kind="{kind}"]')
+    until(pg, f"the {kind} orders offered", lambda: button.count() == 1)
+    assert button.inner_text() == f"{kind} ({len(offered)})"
+    before = pending(pg)
+    choose_kind(pg, kind)
+    hexes, _, group = order_words(order)
+    pg.locator(f'button.group[data-group="{group}"]').click()
+    if hexes:
+        until(pg, f"the hexes of {group}", lambda: hexes[0] in lit(pg))
+        assert set(lit(pg)) <= {h for o in offered if order_words_group(o) == group for h in order_words(o)[0]}
+        if shot:
+            shoot(pg, shot)
+        lit(pg)[hexes[0]].click(force=True)
+    until(pg, f"{order} listed", lambda: pending(pg) == [*before, order])
+
+
 def money_left(state: api.GameState, side: str = "allies") -> dict[str, int]:
     return {c.name: c.money for c in api.summary(state, side).countries}
 
