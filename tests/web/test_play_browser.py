@@ -813,14 +813,31 @@ def test_a_bombing_and_a_naval_attack_with_the_mouse_in_a_branch_of_a_recorded_g
     pg = open_page(browser, server)
     assert phase_is(pg, "1939-11") and phase_is(pg, "combat")
     state = axis_state(duo)
-    # The busiest front is in China: the player turns to each sea or land the orders are
-    # about, where their hexes light up. Every aircraft over Metz that may bomb, in one order...
-    region(pg, state, "western-europe")
     bombing = next(
         text
         for a in api.legal_matching(state, "axis", kinds=["bomb"])
         if " installation " in (text := api.format_action(state, a))
     )
+    # The busiest front is in China, where no hex of the bombings lights up: the page says
+    # so and lists the group's orders, rather than seem to offer nothing.
+    choose_kind(pg, "bomb")
+    group = order_words_group(bombing)
+    pg.locator(f'button.group[data-group="{group}"]').click()
+    note = pg.locator("#choices li.note")
+    until(pg, "the note on hexes beyond the map", lambda: note.count() == 1)
+    beyond = [
+        o
+        for a in api.legal_matching(state, "axis", kinds=["bomb"])
+        if order_words_group(o := api.format_action(state, a)) == group
+    ]
+    assert note.inner_text().startswith(f"{len(beyond)} order(s) of this group name hexes outside this map"), (
+        note.inner_text()
+    )
+    if len(beyond) <= 12:
+        assert pg.locator("#choices button.order").all_inner_texts() == beyond
+    # The player turns to each sea or land the orders are about, where their hexes light
+    # up. Every aircraft over Metz that may bomb, in one order...
+    region(pg, state, "western-europe")
     give_by_group(pg, duo, bombing)
     # ... and every ship that may attack the convoys, out in the Atlantic.
     region(pg, state, "atlantic")

@@ -407,8 +407,14 @@ function showGroupAmount() {
   view.marks = Object.fromEntries(Object.entries(view.allMarks).filter(([h]) => orders.some((o) => o.hexes.includes(h))));
   drawMarks();
   frameMarks();
+  // Only hexes of the map shown can light up: the orders whose hexes all lie beyond it are
+  // listed (when few) and counted, or a long group would seem to offer nothing.
+  const unseen = orders.filter((o) => o.hexes.length && !o.hexes.some((h) => h in view.allMarks));
+  const note = unseen.length
+    ? `${unseen.length} order(s) of this group name hexes outside this map: choose another region (or world) to see them lit`
+    : "";
   // a long list says no more than the lit hexes do
-  showChoices(orders.length <= 12 ? orders : []);
+  showChoices(orders.length <= 12 ? orders : unseen.length <= 12 ? unseen : [], note);
 }
 
 // The lit hexes of a chosen group are brought into view: on a map of the whole world
@@ -432,7 +438,7 @@ function frameMarks() {
   applyBox();
 }
 
-function showChoices(orders) {
+function showChoices(orders, note = "") {
   const items = orders.map((o) => {
     const b = document.createElement("button");
     b.className = "order";
@@ -442,6 +448,12 @@ function showChoices(orders) {
     e.append(b);
     return e;
   });
+  if (note) {
+    const e = document.createElement("li");
+    e.className = "note";
+    e.textContent = note;
+    items.unshift(e);
+  }
   $("choices").replaceChildren(...items);
 }
 
