@@ -12,6 +12,7 @@ import contextlib
 import datetime
 import ipaddress
 import os
+import random
 import re
 import shutil
 import signal
@@ -39,10 +40,36 @@ class MailServerError(RuntimeError):
     """The private mail servers could not be started or driven."""
 
 
+#: Starts tried with fresh ports when one was taken meanwhile.
+PORT_TRIES = 4
+
+
+def _ephemeral_ports() -> range:
+    """The ports the kernel gives to outgoing connections (Linux's default if unreadable)."""
+    with contextlib.suppress(OSError, ValueError):
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return range(int(low), int(high) + 1)
+    return range(32768, 61000)
+
+
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A free port for a server to listen on, below the kernel's ephemeral range: a port the
+    kernel handed out (bind to 0) could be taken again by any of the suite's outgoing
+    connections in the second before the server binds it ("Address already in use")."""
+    ephemeral = _ephemeral_ports()
+    low = 10_000 if ephemeral.start > 20_000 else 1_024
+    high = ephemeral.start - 1 if ephemeral.start > low + 1_000 else 65_535
+    for _ in range(1_000):
+        port = random.randint(low, high)
+        if port in ephemeral:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise MailServerError("no free port for the test mail servers")
 
 
 def wait_port(port: int, up: bool, timeout: float = 15.0) -> None:
@@ -224,10 +251,21 @@ class MailServers:
             self.imaps_port = self.imaps_port or free_port()
             self.smtps_port = self.smtps_port or free_port()
             write_test_certificates(self.tls_dir, self.ca_file, self.cert_file, self.key_file)
-        self._write_dovecot()
-        self._write_postfix()
-        self.start_dovecot()
-        self.start_postfix()
+        for attempt in range(PORT_TRIES):
+            self._write_dovecot()
+            self._write_postfix()
+            try:
+                self.start_dovecot()
+                self.start_postfix()
+                return
+            except MailServerError as err:
+                # Another worker's servers may take a port between its choice and the bind.
+                if "already in use" not in str(err) or attempt == PORT_TRIES - 1:
+                    raise
+                self.stop()
+                self.imap_port, self.lmtp_port, self.smtp_port, self.sasl_port = (free_port() for _ in range(4))
+                if self.tls:
+                    self.imaps_port, self.smtps_port = free_port(), free_port()
 
     def stop(self) -> None:
         # Stopping what never started (or cannot be found) must not hide the real error.

@@ -9,7 +9,7 @@ from engine import api
 from pbem import turn
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
-from pbem.web.desk import Desk, Filter, added_text, board_status, order_words, parse_window
+from pbem.web.desk import MAX_LISTED, Desk, Filter, added_text, board_status, order_words, parse_window
 from scenarios import gameview
 from tests.protocol.conftest import Duo
 
@@ -215,3 +215,38 @@ def test_the_page_is_told_which_orders_were_added_without_the_command_line_s_nex
     assert "`pbem" not in said and "next:" not in said
     undone = desk.undo()
     assert undone and "`pbem orders" not in undone
+
+
+def test_every_kind_a_deployment_offers_is_given_through_the_page(deploy_desk: Desk) -> None:
+    """The page's one path for any kind (its list of legal orders, then the order given)
+    serves each kind the deployment offers: land and other placements, fortifications,
+    airfields, and, once two units stand together, a merge (rulebook "Deployment")."""
+    desk = deploy_desk
+    offered = {k["kind"]: k["count"] for k in desk.offers()["kinds"]}
+    assert {"place_land", "place", "fortify", "build_airfield"} <= {k for k, n in offered.items() if n}
+    for kind, count in offered.items():
+        if not count or kind == "stand":
+            continue
+        listed = desk.legal(Filter(kinds=(kind,)), None)["orders"]
+        assert len(listed) == min(count, MAX_LISTED), kind
+        order = listed[0]["text"]
+        assert desk.give([order]) == f"added {order}"
+        try:
+            assert desk.overview()["pending"] == [order]
+        finally:
+            desk.undo()
+    # Two units placed in one hex: the merge is offered, and given the same way.
+    place = next(
+        o["text"] for o in desk.legal(Filter(kinds=("place_land",)), None)["orders"]
+        if o["text"].startswith("place_land Germany infantry 3 1 ")
+    )  # fmt: skip
+    desk.give([place, place])
+    try:
+        counts = {k["kind"]: k["count"] for k in desk.offers()["kinds"]}
+        merges = desk.legal(Filter(kinds=("merge",)), None)["orders"]
+        assert counts["merge"] == len(merges) > 0
+        desk.give([merges[0]["text"]])
+        assert desk.overview()["pending"] == [place, place, merges[0]["text"]]
+    finally:
+        while desk.overview()["pending"]:
+            desk.undo()
