@@ -14,6 +14,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
@@ -426,15 +427,24 @@ def pick_lit_or_choice(pg: Page) -> None:
         pg.locator("#choices button.order").first.click()
 
 
+def served_branch(name: str, where: tuple[Path, int], person: str = "axis") -> Any:
+    """A module fixture named ``name``: the page served to ``person`` in a branch of a
+    recorded game after its file ``where[1]`` (the same game on every run)."""
+
+    @pytest.fixture(scope="module", name=name)
+    def fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+        duo = branch_duo(tmp_path_factory.mktemp(name), *where, person=person)
+        with served(duo, person) as server:
+            yield duo, server
+
+    return fixture
+
+
 #: The recorded game whose file 18 leaves the axis to intercept Allied units that moved.
 INTERCEPTION = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 18)
 
 
-@pytest.fixture(scope="module")
-def branched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
-    duo = branch_duo(tmp_path_factory.mktemp("branch"), *INTERCEPTION)
-    with served(duo) as server:
-        yield duo, server
+branched = served_branch("branched", INTERCEPTION)
 
 
 def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
@@ -482,11 +492,7 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
 LATE_INCOME = (INCOME[0], 87)
 
 
-@pytest.fixture(scope="module")
-def allied_income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
-    duo = branch_duo(tmp_path_factory.mktemp("income"), *LATE_INCOME, person="allies")
-    with served(duo, "allies") as server:
-        yield duo, server
+allied_income = served_branch("allied_income", LATE_INCOME, "allies")
 
 
 def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_recorded_game(
@@ -581,11 +587,7 @@ def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_reco
 COMBAT = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 44)
 
 
-@pytest.fixture(scope="module")
-def combat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
-    duo = branch_duo(tmp_path_factory.mktemp("combat"), *COMBAT)
-    with served(duo) as server:
-        yield duo, server
+combat = served_branch("combat", COMBAT)
 
 
 def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
@@ -673,11 +675,7 @@ def defender_loses(state: api.GameState, attack: api.Action) -> float:
 AMPHIBIOUS = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-air-seed1", 198)
 
 
-@pytest.fixture(scope="module")
-def landing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
-    duo = branch_duo(tmp_path_factory.mktemp("assault"), *AMPHIBIOUS)
-    with served(duo) as server:
-        yield duo, server
+landing = served_branch("landing", AMPHIBIOUS)
 
 
 def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
@@ -719,11 +717,7 @@ PARADROP = (AMPHIBIOUS[0], 100)
 DROP = "153,59"
 
 
-@pytest.fixture(scope="module")
-def paradrop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
-    duo = branch_duo(tmp_path_factory.mktemp("paradrop"), *PARADROP)
-    with served(duo) as server:
-        yield duo, server
+paradrop = served_branch("paradrop", PARADROP)
 
 
 def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
@@ -799,11 +793,7 @@ def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
 SEA_AND_AIR = (AMPHIBIOUS[0], 66)
 
 
-@pytest.fixture(scope="module")
-def sea_and_air(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
-    duo = branch_duo(tmp_path_factory.mktemp("sea"), *SEA_AND_AIR)
-    with served(duo) as server:
-        yield duo, server
+sea_and_air = served_branch("sea_and_air", SEA_AND_AIR)
 
 
 def test_a_bombing_and_a_naval_attack_with_the_mouse_in_a_branch_of_a_recorded_game(
