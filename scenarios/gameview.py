@@ -193,31 +193,22 @@ class _Geometry:
         return self.col_x(c + self.shift[h], r), self.row_y(r)
 
 
-def render_svg(board: Board, window: Window) -> str:
-    """The position of ``board`` inside ``window`` as a standalone SVG document."""
+#: Terrain layers already drawn (see :func:`render_svg`), owned by whoever draws a game
+#: again and again (the play page); keyed by the window and what the tint depends on.
+TerrainLayers = dict[tuple[Window, bytes, tuple[str, ...], tuple[str, ...]], tuple[str, float, float]]
+#: Layers a :data:`TerrainLayers` keeps: the page's few windows between two changes of control.
+KEPT_LAYERS = 4
+
+
+def render_svg(board: Board, window: Window, layers: TerrainLayers | None = None) -> str:
+    """The position of ``board`` inside ``window`` as a standalone SVG document.
+
+    ``layers``: terrain layers drawn before, reused when the window and the control of
+    every hex are the same (most orders move counters only); the terrain is most of the
+    drawing's time."""
     hexmap = board.map
     geo = _Geometry(hexmap, window)
-    s = geo.scale
-
-    def tint(h: int) -> Colour:
-        side = board.sides[board.controller[h]]
-        if side in SIDE_COLOURS:
-            return SIDE_COLOURS[side]
-        return mix(country_colour(board.countries[board.controller[h]]), NEUTRAL_WASH, 0.55)
-
-    prims, max_x, max_y = draw_map(
-        hexmap,
-        geo.cells,
-        s,
-        geo.x0,
-        geo.y0,
-        land_tint=tint,
-        tint_weight=SIDE_WEIGHT,
-        outline=(150, 150, 140) if s >= 16 else None,
-        details=False,
-        rail=((170, 125, 125), 40.0),
-        open_sea=s >= 16,
-    )
+    terrain, max_x, max_y = _terrain(board, window, geo, layers)
     map_w, map_h = math.ceil(max_x) + 2, math.ceil(max_y) + 2
     width = max(map_w + 2 * RULER, MIN_WIDTH)
     height = HEADER + RULER + map_h + RULER + LEGEND
@@ -238,7 +229,7 @@ def render_svg(board: Board, window: Window) -> str:
         f'<g transform="translate({RULER},{HEADER + RULER})">',
         f'<rect width="{map_w}" height="{map_h}" fill="{hex_colour(SEA_COLOUR)}"/>',
         '<g class="terrain">',
-        *(prim_svg(p) for p in prims),
+        terrain,
         "</g>",
         _occupation(board, geo),
         _fronts(board, geo),
@@ -253,6 +244,40 @@ def render_svg(board: Board, window: Window) -> str:
         "</svg>",
     ]
     return "\n".join(part for part in out if part) + "\n"
+
+
+def _terrain(board: Board, window: Window, geo: _Geometry, layers: TerrainLayers | None) -> tuple[str, float, float]:
+    """The terrain layer's SVG text and the far corner it reaches."""
+    key = (window, board.controller, board.sides, board.countries)
+    if layers is not None and key in layers:
+        return layers[key]
+    s = geo.scale
+
+    def tint(h: int) -> Colour:
+        side = board.sides[board.controller[h]]
+        if side in SIDE_COLOURS:
+            return SIDE_COLOURS[side]
+        return mix(country_colour(board.countries[board.controller[h]]), NEUTRAL_WASH, 0.55)
+
+    prims, max_x, max_y = draw_map(
+        board.map,
+        geo.cells,
+        s,
+        geo.x0,
+        geo.y0,
+        land_tint=tint,
+        tint_weight=SIDE_WEIGHT,
+        outline=(150, 150, 140) if s >= 16 else None,
+        details=False,
+        rail=((170, 125, 125), 40.0),
+        open_sea=s >= 16,
+    )
+    drawn = ("\n".join(text for p in prims if (text := prim_svg(p))), max_x, max_y)
+    if layers is not None:
+        while len(layers) >= KEPT_LAYERS:
+            del layers[next(iter(layers))]
+        layers[key] = drawn
+    return drawn
 
 
 def hex_centres(hexmap: HexMap, window: Window) -> tuple[float, dict[int, tuple[float, float]]]:

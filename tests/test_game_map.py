@@ -3,6 +3,7 @@ the errors of `pbem map` (pbem/gamemap.py, scenarios/gameview.py, pbem/cli/map_c
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -205,3 +206,28 @@ def test_the_scenario_map_is_still_drawn_without_a_game_and_as_png(tmp_path: Pat
     res = CliRunner().invoke(app, ["map", "--scenario", "1939", "--region", "mediterranean", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_terrain_layer_drawn_before_gives_the_same_picture(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play page keeps the terrain layers it drew: the picture is byte for byte the one
+    drawn afresh, the layer is not drawn again while no hex changes hands, and a change of
+    control draws it again."""
+    board = api.board(game.state, "axis")
+    window = gameview.parse_bbox(board.map.grid, "150,40,175,65")
+    layers: gameview.TerrainLayers = {}
+    first = gameview.render_svg(board, window, layers)
+    assert first == gameview.render_svg(board, window) and len(layers) == 1
+
+    def no_drawing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the terrain was drawn again")
+
+    monkeypatch.setattr(gameview, "draw_map", no_drawing)
+    assert gameview.render_svg(board, window, layers) == first
+    monkeypatch.undo()
+    # Berlin's hex to another country: its tint, so the layer, changes
+    berlin = next(c.hex for c in board.map.cities if c.name == "Berlin")
+    controller = bytearray(board.controller)
+    controller[berlin] = next(i for i, side in enumerate(board.sides) if side == "allies")
+    taken = dataclasses.replace(board, controller=bytes(controller))
+    again = gameview.render_svg(taken, window, layers)
+    assert again != first and again == gameview.render_svg(taken, window) and len(layers) == 2

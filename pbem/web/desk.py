@@ -112,6 +112,9 @@ class Desk:
         self._prices: dict[tuple[int, str], int | None] = {}
         self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
+        #: terrain layers drawn for earlier pictures: an order that changes no hex's
+        #: control redraws only what stands on the terrain
+        self._layers: gameview.TerrainLayers = {}
         #: the last picture drawn: (what it shows, svg, window, digest)
         self._picture: tuple[tuple[str, int | None, str | None, str], str, str, str] | None = None
 
@@ -203,7 +206,7 @@ class Desk:
                 w = parse_window(window, board.map.grid)
             else:
                 w = gamemap.window(board, None if region in (None, "", "front") else region)
-            svg = gameview.render_svg(board, w)
+            svg = gameview.render_svg(board, w, self._layers)
             self._picture = (key, svg, window_text(w), hashlib.sha256(svg.encode()).hexdigest()[:16])
         _, svg, shown, digest = self._picture
         return {"svg": None if have == digest else svg, "window": shown, "at": at, "digest": digest}

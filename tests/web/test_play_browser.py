@@ -12,6 +12,7 @@ import os
 import shlex
 import shutil
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -183,7 +184,8 @@ def lit(pg: Page) -> dict[str, Locator]:
 
 def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
     """Of ``unit_ids``, those alone in their hex (their counter is not under another's)."""
-    return sorted(u.id for u in board.units if u.id in unit_ids and sum(o.hex == u.hex for o in board.units) == 1)
+    stacked = Counter(u.hex for u in board.units)
+    return sorted(u.id for u in board.units if u.id in unit_ids and stacked[u.hex] == 1)
 
 
 @pytest.mark.slow
@@ -311,10 +313,8 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     board = api.board(state, "axis")
     movers = api.legal_matching(state, "axis", countries=["Germany"], kinds=["move"])
     went = next(u.hex for u in board.units if u.id == first)
-    second = next(
-        u.id for u in board.units
-        if u.id in solitary(board, {int(a.args[0]) for a in movers}) and board.map.grid.distance(u.hex, went) > 2
-    )  # fmt: skip
+    alone = set(solitary(board, {int(a.args[0]) for a in movers}))
+    second = next(u.id for u in board.units if u.id in alone and board.map.grid.distance(u.hex, went) > 2)
     settled(pg)
     pg.locator("#fit").click()
     pg.locator(f'g.unit[data-unit="{second}"]').click(force=True)
