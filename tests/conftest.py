@@ -57,9 +57,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(f"{module}::{group}"))
             grouped.add(item.nodeid)
     # Longest first, then the groups, then the single short tests that fill the gaps at the
-    # end: two cores take the suite's CPU in about two minutes, and a long test started late
-    # (it was one of the last, after every group) is what kept the last worker busy a minute
-    # after the others.  pyproject turns off xdist's own reordering (by group size) to keep it.
+    # end: two cores need about two and a half minutes for the suite's CPU, and a long test
+    # started late (it was one of the last, after every group) kept the last worker busy a
+    # minute after the others.  pyproject turns off xdist's own reordering (by group size).
     items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1 if item.nodeid in grouped else 2)
 
 
