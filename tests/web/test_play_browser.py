@@ -54,7 +54,8 @@ def until(page: Page, what: str, test: Callable[[], bool], seconds: float = 90) 
         if test():
             return
         page.wait_for_timeout(150)
-    raise AssertionError(f"the page never showed {what}")
+    said, kind = message(page)
+    raise AssertionError(f"the page never showed {what}; its last message ({kind or 'none'}): {said[:300]}")
 
 
 @pytest.fixture(scope="module")

@@ -38,7 +38,7 @@ def test_play_serves_the_game_and_stops_cleanly_on_ctrl_c(game_1939: Duo) -> Non
         with urllib.request.urlopen(req, timeout=60) as r:
             assert json.loads(r.read())["game"] == game_1939.gid
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=60)  # a whole interpreter to end on a busy machine
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -77,8 +77,14 @@ async function guarded(fn) {
 
 // --- the game now -----------------------------------------------------------------
 
+let overviewAsked = 0;
+
 async function loadOverview() {
+  // The poll's refresh and an order's may overlap: the answer of the later request wins,
+  // or an older answer arriving last would show orders given since as never given.
+  const asked = ++overviewAsked;
   const o = await ask("/api/overview");
+  if (asked !== overviewAsked) return;
   $("title").textContent = `game ${o.game} — ${o.side}`;
   $("when").textContent = `${o.date}, ${o.phase}`;
   $("awaited").textContent = `awaited: ${o.awaited}`;
