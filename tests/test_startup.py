@@ -194,3 +194,14 @@ def test_echo_writes_what_typer_writes(encoding: str) -> None:
             sys.stdout = old
         stream.flush()
     assert ours.getvalue() == theirs.getvalue() == (line + "\n").encode()
+
+
+def test_a_reader_that_stops_reading_gets_no_error_line(joined: tuple[Path, str, dict[str, str]]) -> None:
+    """`pbem show GAME | head`: the pipe closes before the lines are written."""
+    ws, gid, env = joined
+    argv = [sys.executable, "-m", "pbem.cli.main", "show", gid]
+    proc = subprocess.Popen(argv, cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 1 and err == b""

@@ -67,6 +67,11 @@ def user_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except PbemError as exc:
             fail(f"error: {exc}")
+        except BrokenPipeError:
+            # The reader stopped reading (`pbem show GAME | head`): nothing to tell anyone,
+            # and nothing more may be written there, not even by the interpreter's last flush.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(1) from None
         except OSError as exc:
             fail(f"error: {exc.strerror or exc}: {Path(exc.filename).name if exc.filename else ''}".rstrip(": "))
         except KeyboardInterrupt:
