@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import advance, branch, decline, placement, protocol, turnfile
+from pbem import advance, branch, decline, placement, protocol, replay, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.placement import Place
@@ -82,8 +82,12 @@ def _named(p: Path, fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
     except PbemError as exc:
-        msg = str(exc)
-        raise PbemError(msg if msg.startswith(p.name) else f"{p.name}: {msg}", exc.code, exc.rule) from None
+        raise _naming(p, exc) from None
+
+
+def _naming(p: Path, exc: PbemError) -> PbemError:
+    msg = str(exc)
+    return PbemError(msg if msg.startswith(p.name) else f"{p.name}: {msg}", exc.code, exc.rule)
 
 
 def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path, protocol.Authentic]]:
@@ -145,13 +149,25 @@ def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]], source: branch.S
         return AuditReport(gid, 2, 0, 0, join.tf.name, True, f"{join.tf.side} declined the invitation")
     parent = protocol.Genesis(files[0][1].tf.body).parent
     base = None if parent is None else _named(files[0][0], branch.verified_base, source, parent)
-    game = _named(p1, protocol.start, files[0][1].tf, join, base)
-    commitments = 0
-    for p, file in files[2:]:
-        _named(p, advance.apply_file, game, _named(p, protocol.authenticate, game.genesis, file.tf, game))
-        commitments += sum(1 for r in file.tf.records if isinstance(r, Reveal))
+    seen = _Verified()
+    try:
+        game = replay.replay([file.tf for _, file in files], base=base, visitor=seen)
+    except PbemError as exc:
+        raise _naming(files[seen.last + 1][0], exc) from None
     over = protocol.expected(game) is None
-    return AuditReport(gid, len(files), game.k, commitments, files[-1][1].tf.name, over, protocol.outcome(game))
+    return AuditReport(gid, len(files), game.k, seen.commitments, files[-1][1].tf.name, over, protocol.outcome(game))
+
+
+class _Verified(replay.Visitor):
+    """The last file re-executed (the one after it is the one refused) and the commitments opened."""
+
+    def __init__(self) -> None:
+        self.last = 0
+        self.commitments = 0
+
+    def after(self, game: protocol.Game, tf: TurnFile) -> None:
+        self.last = tf.seq
+        self.commitments += sum(1 for r in tf.records if isinstance(r, Reveal))
 
 
 def verify_file(ws: Workspace, path: Path) -> str:

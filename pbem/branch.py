@@ -27,6 +27,8 @@ from typing import Any
 from pbem import engine_link, games, keys, protocol, turnfile
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
+from pbem.replay import Visitor
+from pbem.replay import replay as replay_files
 from pbem.store import STORE_DIR, Transaction, Workspace, read_bytes
 from pbem.turnfile import TurnFile, other
 
@@ -66,18 +68,22 @@ def replay(source: Source, gid: str, upto: int, fits: list[int] | None = None) -
         raise PbemError(f"game {gid}: a branch starts after the join file (1) or later", "usage")
     g = protocol.check_genesis(files[0])
     base = None if g.parent is None else verified_base(source, g.parent)
-    game = protocol.start(files[0], protocol.authenticate(g, files[1]), base)
-    for tf in files[2 : upto + 1]:
-        if fits is not None and _fits(game):
-            fits.append(game.seq)
-        protocol.apply_turn(game, protocol.authenticate(g, tf))
-    if fits is not None and _fits(game):
-        fits.append(game.seq)
-    return game
+    return replay_files(files, base=base, upto=upto, visitor=None if fits is None else BranchPoints(fits))
 
 
 def _fits(game: protocol.Game) -> bool:
     return protocol.expected(game) is not None and not protocol.in_progress(game)
+
+
+class BranchPoints(Visitor):
+    """Notes in ``fits`` each file after which a branch may start (:func:`_fits`)."""
+
+    def __init__(self, fits: list[int]) -> None:
+        self.fits = fits
+
+    def after(self, game: protocol.Game, tf: TurnFile) -> None:
+        if _fits(game):
+            self.fits.append(game.seq)
 
 
 def fit(game: protocol.Game, where: str) -> None:

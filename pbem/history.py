@@ -8,12 +8,11 @@ file that was not genuine.
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem import advance, audit, branch, protocol
+from pbem import audit, branch, protocol, replay
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.protocol import Game
@@ -67,33 +66,15 @@ def record_base(directory: Path, files: list[TurnFile]) -> bytes | None:
     return branch.verified_base(branch.folder_source(audit.game_files(directory)), parent)
 
 
-def _replay(files: list[TurnFile], upto: int | None, base: bytes | None) -> Iterator[tuple[TurnFile, Game]]:
-    """Re-execute ``files`` and yield each turn file from the join on with the one live game
-    after it (changed by the next step: a caller that keeps it takes a copy)."""
-    if len(files) < 2:
-        raise PbemError("the opponent has not joined this game yet: there is no position to show", "game")
-    last = len(files) - 1 if upto is None else upto
-    if not 1 <= last < len(files):
-        raise PbemError(f"there is no file {upto}: the files run from 1 to {len(files) - 1}", "usage")
-    genesis = protocol.Genesis(files[0].body)
-    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]), base)
-    yield files[1], game
-    for tf in files[2 : last + 1]:
-        advance.apply_file(game, protocol.authenticate(genesis, tf, game))
-        yield tf, game
-
-
 def steps(files: list[TurnFile], upto: int | None = None, base: bytes | None = None) -> Iterator[Step]:
     """Re-execute ``files`` (genesis, join, turns; a branch from ``base``) and yield the game
     after each turn file from the join on, up to and including file ``upto``."""
-    for tf, game in _replay(files, upto, base):
-        yield Step(tf.seq, tf, game.clone())
+    for game in replay.walk(files, base=base, upto=upto):
+        yield Step(game.seq, files[game.seq], game.clone())
 
 
 def position(files: list[TurnFile], at: int | None = None, base: bytes | None = None) -> Game:
     """The game after file ``at`` (the last file when None; a branch from ``base``)."""
-    # No copy per file (a serialise and a load of the whole state, a fifth of the replay):
-    # only the game after the last file is kept, and nothing else holds it.
-    game = collections.deque(_replay(files, at, base), maxlen=1)[0][1]
+    game = replay.replay(files, base=base, upto=at)
     game.events = []  # as a copy or a saved game has them: the last roll's are not kept
     return game

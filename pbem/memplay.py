@@ -13,7 +13,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import clock, commit, dice, engine_link, keys, protocol, turnfile
+from pbem import clock, commit, dice, engine_link, keys, protocol, replay, turnfile
 from pbem.protocol import Game
 from pbem.records import Act, Commit, Dice, Record, Reveal, Sim
 from pbem.turnfile import SIDES, TurnFile, other
@@ -76,7 +76,7 @@ class MemoryMatch:
         if options and clock.terms(options) is not None:
             j["time"] = clock.now()
         join = turnfile.seal(j, self.ids[joiner].sign)
-        self.game: Game = protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), join))
+        self.game: Game = replay.replay([genesis, join])
         self.files: list[TurnFile] = [genesis, join]
 
     def _salt(self, side: str, seq: int) -> bytes:

@@ -1,6 +1,7 @@
 """Turn reports: what each file of a game did, in full, for people and programs.
 
-A file is re-executed record by record (:func:`pbem.protocol.apply_turn` with a watcher).
+A file is re-executed record by record (:func:`pbem.protocol.apply_turn` with a watcher); a
+whole game by :mod:`pbem.replay` with :class:`Reports`.
 Its records fall into entries: a run of sequential orders within one phase, a hidden
 list opened, a commitment, a dice value.  Each entry reports the orders that the changes
 do not show by themselves (declarations, attacks, purchases...), what the dice did
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import advance, deadlines, engine_link, keys, protocol, turnfile
+from pbem import advance, deadlines, engine_link, keys, protocol, replay, turnfile
 from pbem.protocol import Game
 from pbem.records import Record
 from pbem.store import GamePaths, Transaction
@@ -163,7 +164,11 @@ class _Recorder:
 
     def report(self, game: Game, tf: TurnFile) -> FileReport:
         self.close(game)
-        return FileReport(game.gid, tf.seq, tf.side, tf.name, self.entries, awaited(game), subject_tag(game))
+        made = FileReport(game.gid, tf.seq, tf.side, tf.name, self.entries, awaited(game), subject_tag(game))
+        if tf.type != "turn":
+            d = self.api.decision(game.state)
+            made.entries.insert(0, Entry(d.when, d.phase, tf.side, tf.type, lines=[_about(tf, game)]))
+        return made
 
     def close(self, game: Game) -> None:
         e = self.open
@@ -184,12 +189,7 @@ def apply_reported(game: Game, file: protocol.Authentic) -> FileReport:
     """Verify and apply ``file`` to ``game`` (as :func:`pbem.advance.apply_file`) and report it."""
     rec = _Recorder(file.tf.side)
     advance.apply_file(game, file, rec.watch)
-    made = rec.report(game, file.tf)
-    tf = file.tf
-    if tf.type != "turn":
-        d = engine_link.api().decision(game.state)
-        made.entries.insert(0, Entry(d.when, d.phase, tf.side, tf.type, lines=[_about(tf, game)]))
-    return made
+    return rec.report(game, file.tf)
 
 
 def _about(tf: TurnFile, game: Game) -> str:
@@ -220,15 +220,38 @@ def build_reported(game: Game, side: str, records: Sequence[Record], sign: Any) 
 def start_reported(genesis: TurnFile, join: protocol.Authentic, base: bytes | None = None) -> tuple[Game, FileReport]:
     """The game set up by its join file (from ``base`` for a branch), and the report of that file."""
     game = protocol.start(genesis, join, base)
+    return game, _joined(game, join.tf)
+
+
+def _joined(game: Game, tf: TurnFile) -> FileReport:
+    """The report of the join file ``tf``, which set ``game`` up."""
     d = engine_link.api().decision(game.state)
-    scenario = genesis.body["scenario"]
-    tf = join.tf
-    parent = protocol.Genesis(genesis.body).parent
-    begins = f"the game begins: scenario {scenario}, {d.when}"
+    parent = game.genesis.parent
+    begins = f"the game begins: scenario {game.genesis.body['scenario']}, {d.when}"
     if parent is not None:
         begins += f", from game {parent['game']} after its file {parent['seq']}"
     entry = Entry(d.when, d.phase, tf.side, "join", lines=[begins])
-    return game, FileReport(game.gid, tf.seq, tf.side, tf.name, [entry], awaited(game), subject_tag(game))
+    return FileReport(game.gid, tf.seq, tf.side, tf.name, [entry], awaited(game), subject_tag(game))
+
+
+class Reports(replay.Visitor):
+    """The report of each file of a replay, in order (:attr:`made`)."""
+
+    def __init__(self) -> None:
+        self.made: list[FileReport] = []
+        self._recorder: _Recorder | None = None
+
+    def before(self, game: Game, tf: TurnFile) -> protocol.Watcher:
+        self._recorder = _Recorder(tf.side)
+        return self._recorder.watch
+
+    def after(self, game: Game, tf: TurnFile) -> None:
+        if tf.type == "join":
+            self.made.append(_joined(game, tf))
+            return
+        assert self._recorder is not None
+        self.made.append(self._recorder.report(game, tf))
+        self._recorder = None
 
 
 def awaited(game: Game) -> str:
@@ -248,11 +271,9 @@ def reports(files: list[TurnFile], base: bytes | None = None) -> Iterator[FileRe
     branch starts from ``base``)."""
     if len(files) < 2:
         return
-    genesis = protocol.Genesis(files[0].body)
-    game, first = start_reported(files[0], protocol.authenticate(genesis, files[1]), base)
-    yield first
-    for tf in files[2:]:
-        yield apply_reported(game, protocol.authenticate(genesis, tf, game))
+    made = Reports()
+    for _ in replay.walk(files, base=base, visitor=made):
+        yield made.made[-1]
 
 
 def subject_tag(game: Game) -> str:

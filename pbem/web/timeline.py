@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem import advance, protocol, report
+from pbem import replay, report
 from pbem.errors import PbemError
 from pbem.protocol import Game
 from pbem.turnfile import TurnFile
@@ -43,22 +43,11 @@ class Timeline:
             self.digests, self.reports, self.kept, self.last, self.seen = [], [], {}, None, None
         if len(files) < 2:
             return
-        genesis = protocol.Genesis(files[0].body)
-        done = len(self.digests)
-        if self.last is None:
-            game, made = report.start_reported(files[0], protocol.authenticate(genesis, files[1]), base)
-            self._keep(game, made)
-            done = 2
-        for tf in files[done:]:
-            assert self.last is not None
-            self._keep(self.last, report.apply_reported(self.last, protocol.authenticate(genesis, tf, self.last)))
+        made = report.Reports()
+        seen = replay.Visitors(made, replay.Checkpoints(self.kept, EVERY))
+        self.last = replay.replay(files, base=base, visitor=seen, resume=self.last)
+        self.reports += [{"seq": r.seq, "side": r.side, "text": r.text()} for r in made.made]
         self.digests = new
-
-    def _keep(self, game: Game, made: report.FileReport) -> None:
-        self.last = game
-        self.reports.append({"seq": made.seq, "side": made.side, "text": made.text()})
-        if made.seq % EVERY == 1:
-            self.kept[made.seq] = game.to_bytes()
 
     def position(self, files: list[TurnFile], seq: int, base: bytes | None = None) -> Game:
         """The game right after file ``seq`` (the caller's to keep)."""
@@ -68,10 +57,7 @@ class Timeline:
         start = max(s for s in self.kept if s <= seq)
         data = self.kept[start]
         if self.seen is not None and start < self.seen[0] <= seq:
-            start, data = self.seen
-        game = Game.from_bytes(data)
-        genesis = protocol.Genesis(files[0].body)
-        for tf in files[start + 1 : seq + 1]:
-            advance.apply_file(game, protocol.authenticate(genesis, tf, game))
+            data = self.seen[1]
+        game = replay.replay(files, upto=seq, resume=Game.from_bytes(data))
         self.seen = (seq, game.to_bytes())
         return game

@@ -11,6 +11,7 @@ from pbem import advance, protocol
 from pbem.errors import PbemError
 from pbem.memplay import MemoryMatch
 from pbem.protocol import Game
+from pbem.replay import replay as replay_files
 from pbem.turnfile import TurnFile
 
 T0 = 1_800_000_000  # 2027-01-15 08:00 UTC
@@ -39,11 +40,7 @@ def play_to(m: MemoryMatch, seq: int) -> None:
 
 def replay(files: list[TurnFile]) -> Game:
     """The game re-executed from its files alone, as a receiver or an auditor does."""
-    genesis = protocol.Genesis(files[0].body)
-    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
-    for tf in files[2:]:
-        advance.apply_file(game, protocol.authenticate(genesis, tf, game))
-    return game
+    return replay_files(files)
 
 
 def refusal(game: Game, tf: TurnFile) -> str:
