@@ -219,7 +219,8 @@ def new_branch(
         raise PbemError(f"{exc}{hint}", exc.code) from None
     pg = game.genesis
     mine = keys.load(me, home).public.raw
-    played = [s for s in turnfile.SIDES if pg.key(s) == mine]
+    # A side handed over is played by its new key there, which the genesis does not name.
+    played = [s for s in turnfile.SIDES if game.keys[s] == mine]
     side = side or (played[0] if played else None)
     if side is None:
         raise PbemError(f"you did not play game {parent_gid}: say which side you take (--side)", "usage")
@@ -227,6 +228,12 @@ def new_branch(
         theirs = other(side)
         if not played:
             raise PbemError("you did not play that game: name your opponent's public key file (--opponent)", "usage")
+        if game.keys[theirs] != pg.key(theirs):
+            raise PbemError(
+                f"the {theirs} side changed hands in game {parent_gid}: name your opponent's public key file "
+                "(--opponent)",
+                "usage",
+            )
         opponent = keys.PublicKey(pg.body["names"][theirs], pg.body["emails"][theirs], pg.key(theirs))
     parent = {"game": parent_gid, "seq": at, "file": game.hashes[at], "state": api.state_hash(game.state)}
     carried = pack_parent_files(parent_files(source, parent)) if carry_parent else None
