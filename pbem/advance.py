@@ -1,4 +1,5 @@
-"""The next file of a game in progress, whatever its type: the one entry point of re-execution.
+"""The next file of a game in progress, whatever its type: the one way a file after the join
+is re-executed (a whole game's files walk through :mod:`pbem.replay`, which comes here).
 
 A ``turn`` file is re-executed by :mod:`pbem.protocol`; a ``claim`` or ``terms`` file by
 :mod:`pbem.deadlines`; a ``handover`` by :mod:`pbem.handover`.  The file's signed time
