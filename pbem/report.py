@@ -271,9 +271,9 @@ def reports(files: list[TurnFile], base: bytes | None = None) -> Iterator[FileRe
     branch starts from ``base``)."""
     if len(files) < 2:
         return
-    made = Reports()
-    for _ in replay.walk(files, base=base, visitor=made):
-        yield made.made[-1]
+    reporter = Reports()
+    for _ in replay.walk(files, base=base, visitor=reporter):
+        yield reporter.made[-1]
 
 
 def subject_tag(game: Game) -> str:

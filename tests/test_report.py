@@ -19,6 +19,9 @@ from engine.hexgrid import NO_HEX
 from engine.state import GameState
 from pbem import engine_link, history, protocol, report
 from pbem.cli.main import app
+from pbem.replay import Visitor, Visitors
+from pbem.replay import replay as replay_files
+from pbem.turnfile import TurnFile
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "1939-seed7"
 
@@ -31,18 +34,16 @@ def _events(r: report.FileReport) -> list[dict[str, Any]]:
 def replay() -> list[tuple[GameState, report.FileReport, GameState]]:
     """(state before, report, state after) for every turn file of the record."""
     api = engine_link.api()
-    files = history.record_files(RECORD)
-    genesis = protocol.Genesis(files[0].body)
-    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
-    out = []
-    # Each file's "after" is an independent copy, so it serves as the next file's "before".
-    before = api.deserialize(api.serialize(game.state), scenario="1939")
-    for tf in files[2:]:
-        rep = report.apply_reported(game, protocol.authenticate(genesis, tf))
-        after = api.deserialize(api.serialize(game.state), scenario="1939")
-        out.append((before, rep, after))
-        before = after
-    return out
+    states: list[GameState] = []
+
+    class Copies(Visitor):
+        # Each file's "after" is an independent copy, so it serves as the next file's "before".
+        def after(self, game: protocol.Game, tf: TurnFile) -> None:
+            states.append(api.deserialize(api.serialize(game.state), scenario="1939"))
+
+    reporter = report.Reports()
+    replay_files(history.record_files(RECORD), visitor=Visitors(reporter, Copies()))
+    return list(zip(states[:-1], reporter.made[1:], states[1:], strict=True))
 
 
 def test_every_unit_that_disappears_is_reported_eliminated(replay: Any) -> None:

@@ -43,10 +43,10 @@ class Timeline:
             self.digests, self.reports, self.kept, self.last, self.seen = [], [], {}, None, None
         if len(files) < 2:
             return
-        made = report.Reports()
-        seen = replay.Visitors(made, replay.Checkpoints(self.kept, EVERY))
-        self.last = replay.replay(files, base=base, visitor=seen, resume=self.last)
-        self.reports += [{"seq": r.seq, "side": r.side, "text": r.text()} for r in made.made]
+        reporter = report.Reports()
+        along = replay.Visitors(reporter, replay.Checkpoints(self.kept, EVERY))
+        self.last = replay.replay(files, base=base, visitor=along, resume=self.last)
+        self.reports += [{"seq": r.seq, "side": r.side, "text": r.text()} for r in reporter.made]
         self.digests = new
 
     def position(self, files: list[TurnFile], seq: int, base: bytes | None = None) -> Game:
