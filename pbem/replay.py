@@ -49,8 +49,8 @@ class Visitors(Visitor):
 
     def before(self, game: Game, tf: TurnFile) -> Watcher | None:
         watchers = [w for v in self.visitors if (w := v.before(game, tf)) is not None]
-        if len(watchers) <= 1:
-            return watchers[0] if watchers else None
+        if not watchers:
+            return None
 
         def watch(game: Game, rec: list[Any]) -> None:
             for w in watchers:
