@@ -1,7 +1,8 @@
 """`pbem branch` of games holding every kind of file and record (real engine, real files):
 a hand-over, claims, new terms, draw offers and a resignation.  The parent is read from
 its record folder, as `pbem branch FOLDER` and `pbem join --parent FOLDER` read it; the
-invited player verifies the position and joins, and the inviter accepts the join."""
+invited player verifies the position and joins, and the inviter accepts the join.  The
+same folder gives the game's log and last position (`pbem log`, `pbem map`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from pbem import advance, audit, branch, deadlines, engine_link, exchange, games, keys, protocol, turnfile
+from pbem import (
+    advance,
+    audit,
+    branch,
+    deadlines,
+    engine_link,
+    exchange,
+    games,
+    history,
+    keys,
+    protocol,
+    report,
+    turnfile,
+)
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.memplay import MemoryMatch
@@ -46,16 +60,18 @@ def _ending(m: MemoryMatch, kind: str) -> TurnFile:
     return tf
 
 
-def _branch_points(m: MemoryMatch, folder: Path) -> list[int]:
-    """The files of the whole game after which a branch may start, from its record folder;
-    the replay reaches the very game its players hold."""
+def _look_back(m: MemoryMatch, folder: Path) -> tuple[list[int], str]:
+    """The files of the whole game after which a branch may start, from its record folder
+    (the replay reaches the very game its players hold), and the game's log (`pbem log`)."""
     fits: list[int] = []
     source = branch.folder_source(audit.game_files(folder))
-    game = branch.replay(source, m.gid, len(m.files) - 1, fits)
-    assert game.hashes == m.game.hashes
-    assert engine_link.api().state_hash(game.state) == engine_link.api().state_hash(m.game.state)
-    assert game.result == m.game.result and game.keys == m.game.keys
-    return fits
+    state = engine_link.api().state_hash
+    for game in (branch.replay(source, m.gid, len(m.files) - 1, fits), history.position(history.record_files(folder))):
+        assert game.hashes == m.game.hashes and state(game.state) == state(m.game.state)
+        assert game.result == m.game.result and game.keys == m.game.keys
+    told = list(report.reports(history.record_files(folder)))
+    assert [r.seq for r in told] == list(range(1, len(m.files)))
+    return fits, "\n".join(r.text() for r in told)
 
 
 def _branch_and_join(m: MemoryMatch, folder: Path, at: int, inviter: keys.Identity, tmp_path: Path) -> None:
@@ -85,7 +101,8 @@ def test_a_game_after_a_hand_over_and_a_resignation_is_branched_by_the_new_holde
     _to(m, "axis")
     _ending(m, "resign")  # the new holder resigns: the game ends with a file signed by the new key
     folder = write(m.files, tmp_path / "rec")
-    fits = _branch_points(m, folder)
+    fits, log = _look_back(m, folder)
+    assert "axis hand their side over to the key" in log and "axis resign: the other side wins" in log
     assert m.game.result is not None and len(m.files) - 1 not in fits  # nothing is played after a resignation
     at = max(fits)
     assert at > handed
@@ -97,29 +114,37 @@ def test_a_game_after_a_hand_over_and_a_resignation_is_branched_by_the_new_holde
     assert err.value.code == "usage"
 
 
-def test_a_game_with_claims_and_new_terms_is_branched(now: Clock, tmp_path: Path) -> None:
+def test_a_game_with_claims_is_branched(now: Clock, tmp_path: Path) -> None:
     m = match()
     claims = []
     for i in (1, 2):  # a reminder, then the bot plays allies' silent decision
         now.set(T0 + i * HOUR)
         claims.append(deadlines.seal_claim(m.game, "axis", m.ids["axis"].sign))
         m.files.append(claims[-1])
-    for _ in range(3):
-        m.step()
+    play_to(m, 10)
+    folder = write(m.files, tmp_path / "rec")
+    fits, log = _look_back(m, folder)
+    assert "axis claim that allies missed their deadline" in log and "axis claim again" in log
+    # A branch may start right after the claim, and after the files that follow it.
+    assert claims[-1].seq in fits and max(fits) > claims[-1].seq
+    _branch_and_join(m, folder, max(fits), m.ids["axis"], tmp_path)
+
+
+def test_a_game_with_new_terms_is_branched(now: Clock, tmp_path: Path) -> None:
+    m = match()
+    play_to(m, 8)
     g = m.game
-    body = next_body(g, "allies", "terms", deadline=4 * HOUR, time=T0 + 2 * HOUR)
+    body = next_body(g, "allies", "terms", deadline=4 * HOUR, time=g.clock)
     consent = m.ids["axis"].sign(deadlines.terms_message(g.gid, body["seq"], body["prev"], 4 * HOUR))
     terms = turnfile.seal(body | {"consent": consent}, m.ids["allies"].sign)
     advance.apply_file(g, protocol.authenticate(g.genesis, terms, g))
     m.files.append(terms)
-    for _ in range(3):
-        m.step()
+    play_to(m, terms.seq + 5)
     folder = write(m.files, tmp_path / "rec")
-    fits = _branch_points(m, folder)
-    assert m.game.deadline == 4 * HOUR
-    # A branch may start right after a claim, and after the terms and the files they govern.
-    assert claims[-1].seq in fits and max(fits) > terms.seq
-    _branch_and_join(m, folder, max(fits), m.ids["axis"], tmp_path)
+    fits, log = _look_back(m, folder)
+    assert "both sides agree on a new deadline: 4 hours per decision" in log and m.game.deadline == 4 * HOUR
+    assert max(fits) > terms.seq
+    _branch_and_join(m, folder, max(fits), m.ids["allies"], tmp_path)
 
 
 def test_a_game_with_draw_offers_declined_and_accepted_is_branched(now: Clock, tmp_path: Path) -> None:
@@ -136,7 +161,8 @@ def test_a_game_with_draw_offers_declined_and_accepted_is_branched(now: Clock, t
     _to(m, other(offerer.side))
     _ending(m, "accept-draw")
     folder = write(m.files, tmp_path / "rec")
-    fits = _branch_points(m, folder)
+    fits, log = _look_back(m, folder)
+    assert "decline the draw offer" in log and "accept the draw: the game ends drawn" in log
     assert m.game.result is not None and m.game.result.winner is None  # drawn
     assert offer.seq in fits and len(m.files) - 1 not in fits
     _branch_and_join(m, folder, max(fits), m.ids[offerer.side], tmp_path)
