@@ -20,6 +20,7 @@ invitation (:func:`keep_parent_files`) and verifies like a record folder when it
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -123,8 +124,9 @@ def base_for_invitation(ws: Workspace, path: Path, parent_folder: dict[str, list
     if parent_folder is not None:
         return verified_base(folder_source(parent_folder), g.parent)
     kept = kept_parent_files(ws, g.game)
-    if kept is None or store_source(ws)(g.parent["game"]) is not None:
-        return verified_base(store_source(ws), g.parent)
+    here = functools.cache(store_source(ws))  # asked whether it holds the parent, then replayed: read once
+    if kept is None or here(g.parent["game"]) is not None:
+        return verified_base(here, g.parent)
     return verified_base(folder_source(kept), g.parent)
 
 
@@ -209,6 +211,7 @@ def new_branch(
     with the parent files (``carry_parent``): by default between the parent's two players,
     each on its side there."""
     api = engine_link.api()
+    source = functools.cache(source)  # the parent's files are replayed, then packed for the invitation: read once
     fits: list[int] = []
     game = replay(source, parent_gid, at, fits)
     try:
