@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem import audit, protocol, turnfile
+from pbem import audit, protocol, replay, turnfile
 from pbem.memplay import MemoryMatch
 from pbem.records import Act
 
@@ -32,10 +32,7 @@ def typical_file(scenario: str = "1939", seed: int = 1) -> tuple[bytes, bytes, i
     best = max(
         (f for f in files[2:] if f.side == "axis"), key=lambda f: sum(1 for r in f.records if isinstance(r, Act))
     )
-    genesis = protocol.Genesis(files[0].body)
-    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
-    for f in files[2 : best.seq]:
-        protocol.apply_turn(game, protocol.authenticate(genesis, f))
+    game = replay.replay(files, upto=best.seq - 1)
     return game.to_bytes(), best.raw, len(best.records)
 
 
@@ -51,10 +48,7 @@ def naval_file(scenario: str = "1939", seed: int = 1, months: int = 4) -> tuple[
     match.play(lambda g: getattr(g.state, "date", 0) > start + months, max_files=6000)
     files = match.files
     best = max(files[2:], key=_naval_orders)
-    genesis = protocol.Genesis(files[0].body)
-    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
-    for f in files[2 : best.seq]:
-        protocol.apply_turn(game, protocol.authenticate(genesis, f, game))
+    game = replay.replay(files, upto=best.seq - 1)
     return game.to_bytes(), best.raw, len(best.body["records"]), _naval_orders(best)
 
 
@@ -137,19 +131,24 @@ def _ships_by_destination(game: protocol.Game, f: turnfile.TurnFile) -> int:
     )
 
 
+class _NavalFiles(replay.Visitor):
+    """The files that move ships by destination only, each with the game just before it."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[int, bytes, bytes, int, int]] = []
+
+    def before(self, game: protocol.Game, tf: turnfile.TurnFile) -> None:
+        if n := _ships_by_destination(game, tf):
+            self.found.append((tf.seq, game.to_bytes(), tf.raw, len(tf.body["records"]), n))
+
+
 def recorded_naval_files(record: Path = AIR_RECORD) -> list[tuple[int, bytes, bytes, int, int]]:
     """(file number, game snapshot before it, its bytes, its records, its ships moved by
     destination only) for every file of ``record`` that moves ships by destination only."""
     [(_, files)] = audit.game_files(record).items()
-    files.sort(key=lambda f: f.seq)
-    genesis = protocol.Genesis(files[0].body)
-    game = protocol.start(files[0], protocol.authenticate(genesis, files[1]))
-    out = []
-    for f in files[2:]:
-        if n := _ships_by_destination(game, f):
-            out.append((f.seq, game.to_bytes(), f.raw, len(f.body["records"]), n))
-        protocol.apply_turn(game, protocol.authenticate(genesis, f, game))
-    return out
+    naval = _NavalFiles()
+    replay.replay(files, visitor=naval)
+    return naval.found
 
 
 def bench_recorded_naval_verify(report: Callable[..., None], repeat: int = 9) -> None:
