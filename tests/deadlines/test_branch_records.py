@@ -64,12 +64,12 @@ def _look_back(m: MemoryMatch, folder: Path) -> tuple[list[int], str]:
     """The files of the whole game after which a branch may start, from its record folder
     (the replay reaches the very game its players hold), and the game's log (`pbem log`)."""
     fits: list[int] = []
-    source = branch.folder_source(audit.game_files(folder))
+    files, source = history.record_files(folder), branch.folder_source(audit.game_files(folder))
     state = engine_link.api().state_hash
-    for game in (branch.replay(source, m.gid, len(m.files) - 1, fits), history.position(history.record_files(folder))):
+    for game in (branch.replay(source, m.gid, len(m.files) - 1, fits), history.position(files)):
         assert game.hashes == m.game.hashes and state(game.state) == state(m.game.state)
         assert game.result == m.game.result and game.keys == m.game.keys
-    told = list(report.reports(history.record_files(folder)))
+    told = list(report.reports(files))
     assert [r.seq for r in told] == list(range(1, len(m.files)))
     return fits, "\n".join(r.text() for r in told)
 
