@@ -366,6 +366,13 @@ class Draft:
         """Accept ``action`` as the next of the list, or raise IllegalAction located at its
         side and index (the draft is unchanged then)."""
         side, i, probe = self.side, len(self._actions), self._probe
+        if self._actions and STANDING.ends(self._actions[-1]):
+            # A pass closes the list: an order after it would still be carried out at the
+            # reveal, against what a person who passed believes they said.
+            raise IllegalAction(
+                "the list already ended with pass; take the pass back to add orders",
+                rule="decision.list-ended",
+            ).located(side, i, f"{side} order {i + 1} ({action.kind}): ")
         if not STANDING.ends(action):
             try:
                 check_shape(action)

@@ -103,3 +103,18 @@ def test_an_order_the_list_so_far_rules_out_is_refused_and_names_its_line(real_e
     assert LocalGame(me.ws, duo.gid, me.home).pending().sim is None
     turn.orders(me.ws, duo.gid, [lines[0]] * 2, home=me.home)
     assert LocalGame(me.ws, duo.gid, me.home).pending().sim is not None
+
+
+def test_a_pass_closes_my_hidden_list(real_engine: None, tmp_path: Path) -> None:
+    """`pass` then another order, or a second `pass` given later, is refused with one line
+    naming the line, and nothing of the file is listed."""
+    duo, side, lines = _at_deployment(tmp_path)
+    me = duo.player(side)
+    with pytest.raises(PbemError, match=r"^line 2: .*the list already ended with pass") as err:
+        turn.orders(me.ws, duo.gid, ["pass", lines[0]], home=me.home, force=True)
+    assert err.value.rule == "decision.list-ended"
+    assert LocalGame(me.ws, duo.gid, me.home).pending().sim is None
+    turn.orders(me.ws, duo.gid, [lines[0], "pass"], home=me.home, force=True)
+    with pytest.raises(PbemError, match=r"^line 1: .*the list already ended with pass"):
+        turn.orders(me.ws, duo.gid, ["pass"], home=me.home, force=True)
+    assert len(LocalGame(me.ws, duo.gid, me.home).pending().sim or []) == 2
