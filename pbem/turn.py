@@ -140,6 +140,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         count = 0
+        wrong: list[PbemError] = []
         for n, line in enumerate(lines, 1):
             text = line.strip()
             if not text or text.startswith("#"):
@@ -147,26 +148,44 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
             if n > MAX_ORDERS:
                 raise PbemError(f"line {n}: too many orders in one file", "usage")
             _need_my_decision(t)
+            # A wrong line leaves the turn as it was, so the lines after it are still
+            # checked: the player sees every mistake of the file in one run.
             try:
                 action = api.parse_order(t.work.state, lg.me, text)
             except (api.OrderError, api.IllegalAction) as exc:
-                raise PbemError(f"line {n}: {exc}", "order", refusal_rule(exc)) from None
-            if action.kind == "pass" and not force:
-                try:
-                    _warn_before_pass(t, f"`pbem orders {gid} FILE`")
-                except PbemError as exc:
-                    raise PbemError(f"line {n}: {exc}", exc.code, exc.rule) from None
+                wrong.append(PbemError(f"line {n}: {exc}", "order", refusal_rule(exc)))
+                continue
             try:
+                if action.kind == "pass" and not force:
+                    _warn_before_pass(t, f"`pbem orders {gid} FILE`")
                 add_action(t, action, f"line {n}")
             except PbemError as exc:
                 msg = str(exc).removeprefix(f"line {n}: ")
-                raise PbemError(f"line {n}: {msg}", exc.code, exc.rule) from None
+                wrong.append(PbemError(f"line {n}: {msg}", exc.code, exc.rule))
+                continue
             count += 1
+        if wrong:
+            raise _all_wrong(wrong)
         tx = Transaction()
         lg.stage_pending(tx, t.pending)
         overview.stage(tx, ws, gid, lg.me, t.work)
         ws.commit(tx)
     return f"{count} order(s) added to game {gid}; {status_line(lg, t.work, t.pending)}"
+
+
+#: Wrong lines listed in one refusal; a file with more is mostly wrong, and the first ones say why.
+WRONG_LINES_SHOWN = 20
+
+
+def _all_wrong(wrong: list[PbemError]) -> PbemError:
+    """One refusal for every wrong line of an orders file (the first line's code and rule)."""
+    if len(wrong) == 1:
+        return wrong[0]
+    shown = [str(e) for e in wrong[:WRONG_LINES_SHOWN]]
+    if len(wrong) > WRONG_LINES_SHOWN:
+        shown.append(f"and {len(wrong) - WRONG_LINES_SHOWN} more wrong line(s)")
+    head = f"{len(wrong)} wrong lines, nothing added (fix them all, then give the file again)"
+    return PbemError(head, wrong[0].code, wrong[0].rule, details=tuple(shown))
 
 
 def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:

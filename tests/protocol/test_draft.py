@@ -8,11 +8,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import engine.ai
 from engine import api
 from engine.state import GameState
 from pbem import engine_link, protocol, turn
+from pbem.cli.main import app
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from tests.protocol.conftest import Duo, make_duo
@@ -118,3 +120,31 @@ def test_a_pass_closes_my_hidden_list(real_engine: None, tmp_path: Path) -> None
     with pytest.raises(PbemError, match=r"^line 1: .*the list already ended with pass"):
         turn.orders(me.ws, duo.gid, ["pass"], home=me.home, force=True)
     assert len(LocalGame(me.ws, duo.gid, me.home).pending().sim or []) == 2
+
+
+def test_every_wrong_line_of_an_orders_file_is_told_at_once(
+    real_engine: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    duo, side, lines = _at_deployment(tmp_path)
+    me = duo.player(side)
+    given = [lines[0], "place_land Atlantis infantry 3 1 [Berlin]", "# a comment", "fly away", lines[1], lines[0],
+             lines[0]]  # fmt: skip
+    with pytest.raises(PbemError) as err:
+        turn.orders(me.ws, duo.gid, given, home=me.home)
+    assert err.value.head.startswith("3 wrong lines, nothing added")
+    numbers = [d.split(":")[0] for d in err.value.details]
+    # The third placement in the first hex is refused by the two before it (line 7); line 6
+    # is the second there and is fine once lines 1 and 5 are.
+    assert numbers == ["line 2", "line 4", "line 7"], err.value.details
+    assert err.value.code == "illegal"  # the first wrong line's
+    assert LocalGame(me.ws, duo.gid, me.home).pending().sim is None
+
+    orders_file = tmp_path / "orders.txt"
+    orders_file.write_text("\n".join(given) + "\n")
+    monkeypatch.setenv("PBEM_HOME", str(me.home))
+    done = CliRunner().invoke(app, ["--workspace", str(me.ws.root), "orders", duo.gid, str(orders_file)])
+    assert done.exit_code == 1
+    out = done.output.splitlines()
+    assert out[0].startswith("error: 3 wrong lines, nothing added")
+    assert [line.split(":")[0] for line in out[1:]] == ["  line 2", "  line 4", "  line 7"]
+    assert "Traceback" not in done.output
