@@ -109,6 +109,7 @@ __all__ = [
     "near",
     "new_game",
     "order_kinds",
+    "order_reference",
     "parse_order",
     "pass_warnings",
     "preview",
@@ -454,6 +455,11 @@ def parse_order(state: GameState, side: str, line: str) -> Action:
 
 def format_action(state: GameState, action: Action) -> str:
     return orders.format_action(state.world.map, action)
+
+
+def order_reference() -> list[orders.OrderHelp]:
+    """Every kind of order, its arguments in words and an example (engine.orders.reference)."""
+    return orders.reference()
 
 
 def _commit(state: GameState, trial: GameState) -> None:

@@ -338,7 +338,7 @@ class Desk:
             counts["stand"] = len(api.standing_orders(state, lg.me))
         return {
             "kinds": [
-                {"kind": k.name, "help": k.help, "count": counts.get(k.name, 0) if counted else None}
+                {"kind": k.name, "help": f"{k.usage()}: {k.help}", "count": counts.get(k.name, 0) if counted else None}
                 for k in shapes
                 if k.name != "pass"
             ]

@@ -367,6 +367,23 @@ def format_action(state: State, action: Action) -> str:
     return " ".join([action.kind, *(str(a) for a in action.args)])
 
 
+@dataclass(frozen=True)
+class OrderHelp:
+    kind: str
+    usage: str
+    help: str
+    arguments: tuple[tuple[str, str], ...]
+    example: str
+
+
+def order_reference() -> list[OrderHelp]:
+    numbered = (("N", "is a number"),)
+    return [
+        OrderHelp(k, " ".join([k, *["N"] * n]), f"the fake {k}", numbered if n else (), " ".join([k, *["1"] * n]))
+        for k, n in sorted(KINDS.items())
+    ]
+
+
 class ai:  # stands in for the engine.ai module
     @staticmethod
     def decide(state: State, side: str, seed: bytes, player: str = "bot", budget_s: Any = None) -> list[Action]:
