@@ -10,7 +10,7 @@ of mine follows them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -132,6 +132,14 @@ def _warn_before_pass(t: Turn, how: str) -> None:
                         found[0].slug)  # fmt: skip
 
 
+def order_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """The orders of an orders file with their line numbers: blank lines and comments left out."""
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield n, text
+
+
 def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None, force: bool = False) -> str:
     """Apply a text file of orders (all or nothing) to my pending turn; a ``pass`` that
     would cost something (:func:`_warn_before_pass`) is refused unless ``force``."""
@@ -141,10 +149,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
         t = my_turn(lg)
         count = 0
         wrong: list[PbemError] = []
-        for n, line in enumerate(lines, 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
+        for n, text in order_lines(lines):
             if n > MAX_ORDERS:
                 raise PbemError(f"line {n}: too many orders in one file", "usage")
             _need_my_decision(t)

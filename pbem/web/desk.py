@@ -393,7 +393,7 @@ class Desk:
         """``pbem orders``: all the lines or none.  The page says which orders were added,
         not the command line's status line, which it already shows beside the map."""
         turn.orders(self.ws, self.gid, lines, self.home, force)
-        return added_text(lines)
+        return added_text([text for _, text in turn.order_lines(lines)])
 
     def undo(self) -> str:
         return without_command_hint(turn.undo(self.ws, self.gid, self.home))
