@@ -453,8 +453,12 @@ def parse_order(state: GameState, side: str, line: str) -> Action:
     return orders.parse_order(state.world.map, line)
 
 
-def format_action(state: GameState, action: Action) -> str:
-    return orders.format_action(state.world.map, action)
+def format_action(state: GameState, action: Action, named: bool = False) -> str:
+    """The order's canonical text; ``named`` adds the cities among its hexes as a comment
+    (``place_land Germany infantry 3 4 161,52  # Berlin``), which reading it back ignores."""
+    text = orders.format_action(state.world.map, action)
+    cities = orders.cities_named(state.world.map, action) if named else []
+    return f"{text}  # {', '.join(cities)}" if cities else text
 
 
 def order_reference() -> list[orders.OrderHelp]:

@@ -192,6 +192,17 @@ def parse_place(hexmap: HexMap, text: str) -> int:
     return _city_hex(hexmap, word, "")
 
 
+def cities_named(hexmap: HexMap, action: Action) -> list[str]:
+    """The cities among an action's hexes, in order: what a person recognises in ``161,52``."""
+    spec = KINDS[action.kind]
+    roles = spec.roles_for(len(action.args))
+    return [
+        city.name
+        for arg, role in zip(action.args, roles, strict=True)
+        if role == "hex" and (city := hexmap.city_at.get(int(arg))) is not None
+    ]
+
+
 def format_action(hexmap: HexMap, action: Action) -> str:
     """The canonical text of an action; :func:`parse_order` reads it back."""
     spec = KINDS[action.kind]

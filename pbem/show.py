@@ -156,11 +156,12 @@ def _state(ws: Workspace, gid: str, home: Path | None) -> Any:
 
 def _legal(ws: Workspace, gid: str, home: Path | None, limit: int) -> list[str]:
     from pbem import engine_link
+    from pbem.look import in_phase_order
 
     api = engine_link.api()
     state = _state(ws, gid, home)
     side = status.meta(ws, gid)["side"]
-    legal = api.legal_actions(state, side)
+    legal = in_phase_order(state, api.legal_actions(state, side))
     shown = legal[:limit] if limit else legal
     first = f", first {len(shown)}" if len(shown) < len(legal) else ""
     lines = [f"orders you may give now ({len(legal)}{first}):"]

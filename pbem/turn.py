@@ -369,7 +369,8 @@ def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bo
     before = next((i for i, a in enumerate(actions) if a.kind == "pass"), None)
     if before is not None:
         lines += [f"# passing now would cost you: {w.sentence}" for w in _passing_after(t, actions[:before])]
-    lines += [api.format_action(t.work.state, a) for a in actions]
+    # The order of the proposal stays: a list may rely on the orders before (a merge makes room).
+    lines += [api.format_action(t.work.state, a, named=True) for a in actions]
     return "\n".join(lines) + "\n"
 
 

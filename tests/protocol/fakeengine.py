@@ -363,8 +363,17 @@ def parse_order(state: State, side: str, line: str) -> Action:
     return a
 
 
-def format_action(state: State, action: Action) -> str:
+def format_action(state: State, action: Action, named: bool = False) -> str:
     return " ".join([action.kind, *(str(a) for a in action.args)])
+
+
+@dataclass(frozen=True)
+class OrderKind:
+    name: str
+
+
+def order_kinds(state: State) -> list[OrderKind]:
+    return [OrderKind(k) for k in KINDS]
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import engine.ai
 from engine import api
 from engine.state import GameState
-from pbem import engine_link, protocol, turn
+from pbem import engine_link, look, protocol, turn
 from pbem.cli.main import app
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
@@ -148,3 +148,25 @@ def test_every_wrong_line_of_an_orders_file_is_told_at_once(
     assert out[0].startswith("error: 3 wrong lines, nothing added")
     assert [line.split(":")[0] for line in out[1:]] == ["  line 2", "  line 4", "  line 7"]
     assert "Traceback" not in done.output
+
+
+def test_a_deployment_lists_placements_first_and_names_cities_in_the_suggestion(
+    real_engine: None, tmp_path: Path
+) -> None:
+    duo, side, _ = _at_deployment(tmp_path)
+    me = duo.player(side)
+    head, *shown = look.legal_lines(me.ws, duo.gid, look.LegalFilter(), 5, home=me.home)
+    assert head.startswith(f"{head.split()[0]} legal order(s) for the {side} in deployment, first 5")
+    assert all(line.split()[0] == "place_land" for line in shown), shown
+    proposal = turn.suggest(me.ws, duo.gid, home=me.home).splitlines()
+    named = [line for line in proposal if not line.startswith("#") and "  # " in line]
+    assert named, "a 1939 deployment places units in cities"
+    state = duo.game(side).state
+    for line in named[:20]:
+        order, _, cities = line.partition("  # ")
+        args = api.parse_order(state, side, order).args
+        for city in cities.split(", "):
+            # Each name is the city of one of the order's hexes.
+            assert api.parse_order(state, side, f"fortify [{city}]").args[0] in args, line
+    # The commented proposal is given back as it stands.
+    assert "order(s) added" in turn.orders(me.ws, duo.gid, proposal, home=me.home, force=True)
