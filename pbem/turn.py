@@ -28,14 +28,19 @@ from pbem.turnfile import TurnFile
 MAX_ORDERS = 20_000
 
 
-def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
+def answer(lg: LocalGame, game: Game, tx: Transaction, kept: list[report.FileReport] | None = None) -> list[Path]:
     """After ``game`` changed, produce what I owe automatically; stages snapshot, pending, outbox.
 
-    Mutates ``game``: the records I owe are applied to it.
+    Mutates ``game``: the records I owe are applied to it.  Records that wait for my next
+    decision are reported into ``kept`` when it is given (the results of a roll my own dice
+    value finished, which I should see before deciding what follows).
     """
     lg.stage_snapshot(tx, game)  # the game as accepted; replaced below if I answer at once
     records: list[Record] = []
+    recorder = report.kept_recorder(lg.me) if kept is not None else None
     while (rec := lg.auto_record(game)) is not None:
+        if recorder is not None:
+            recorder.watch(game, rec.to_wire())
         protocol.apply_record(game, lg.me, game.seq + 1, rec, "automatic answer")
         records.append(rec)
     exp = protocol.expected(game)
@@ -43,6 +48,8 @@ def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
         tf = protocol.seal_turn(game, lg.me, records, lg.identity().sign)
         lg.stage_pending(tx, None)
         return [stage_sealed(lg, tx, tf, game)]  # its report is made by the caller, from the outbox
+    if records and kept is not None and recorder is not None:
+        kept.append(report.kept_report(game, recorder))
     lg.stage_pending(tx, PendingTurn(game.seq, records, len(records)) if records else None)
     overview.stage(tx, lg.ws, lg.gid, lg.me, game)
     return []
