@@ -119,11 +119,22 @@ class KindSpec:
     roles: tuple[str, ...]
     variadic: bool = False
     help: str = ""
+    #: The arguments' names as a person reads them (``COUNTRY TYPE MOVE POINTS HEX``), one
+    #: per role; their meanings are in :data:`engine.orders.ARGUMENTS`.
+    words: tuple[str, ...] = ()
+    #: One order of this kind as a player would write it.
+    example: str = ""
 
     def __post_init__(self) -> None:
         for role in self.roles:
             if role not in ROLES:
                 raise ValueError(f"unknown argument role '{role}'")
+        if len(self.words) != len(self.roles):
+            raise ValueError(f"order '{self.name}' names {len(self.words)} of its {len(self.roles)} arguments")
+
+    def usage(self) -> str:
+        """``place_land COUNTRY TYPE MOVE POINTS HEX``; ``...`` where the last argument repeats."""
+        return " ".join((self.name, *self.words, *(("...",) if self.variadic else ())))
 
     def roles_for(self, count: int) -> list[str]:
         if not self.variadic:
@@ -154,7 +165,7 @@ class KindSpec:
 
 
 #: ``pass``: the order that ends a side's part of the current step, accepted in every step.
-PASS_ORDER = KindSpec("pass", (), help="end my part of the current phase")
+PASS_ORDER = KindSpec("pass", (), help="end my part of the current phase", example="pass")
 
 #: Every action kind by name.  :mod:`engine.sequence` fills it, once, from the orders its
 #: steps declare; :mod:`engine.orders` and :mod:`engine.api` import the sequence, so the

@@ -37,19 +37,25 @@ AIR_ATTACK = KindSpec(
     "air_attack",
     ("unit", "unit"),
     variadic=True,
-    help="fighters attack the enemy air unit TARGET in their hex: air_attack TARGET UNIT ...",
+    help="fighters attack the enemy air unit TARGET in their hex",
+    words=("TARGET", "UNIT"),
+    example="air_attack #812 #97 #98",
 )
 BOMB_SHIPS = KindSpec(
     "bomb_ships",
     ("hex", "unit"),
     variadic=True,
-    help="bombers attack the enemy naval stack in HEX: bomb_ships HEX UNIT ...",
+    help="bombers attack the enemy naval stack in HEX",
+    words=("HEX", "UNIT"),
+    example="bomb_ships 150,60 #120 #121",
 )
 KAMIKAZE = KindSpec(
     "kamikaze",
     ("hex", "unit"),
     variadic=True,
-    help="Japanese bombers attack the Allied ships in HEX, strength x3, bombers lost: kamikaze HEX UNIT ...",
+    help="Japanese bombers attack the Allied ships in HEX, strength x3, bombers lost",
+    words=("HEX", "UNIT"),
+    example="kamikaze [Okinawa] #640",
 )
 ORDERS = (AIR_ATTACK, BOMB_SHIPS, KAMIKAZE)
 KINDS = {"air_attack": "air", "bomb_ships": "ships", "kamikaze": "kamikaze"}

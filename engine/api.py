@@ -109,6 +109,7 @@ __all__ = [
     "near",
     "new_game",
     "order_kinds",
+    "order_reference",
     "parse_order",
     "pass_warnings",
     "preview",
@@ -366,6 +367,13 @@ class Draft:
         """Accept ``action`` as the next of the list, or raise IllegalAction located at its
         side and index (the draft is unchanged then)."""
         side, i, probe = self.side, len(self._actions), self._probe
+        if self._actions and STANDING.ends(self._actions[-1]):
+            # A pass closes the list: an order after it would still be carried out at the
+            # reveal, against what a person who passed believes they said.
+            raise IllegalAction(
+                "the list already ended with pass; take the pass back to add orders",
+                rule="decision.list-ended",
+            ).located(side, i, f"{side} order {i + 1} ({action.kind}): ")
         if not STANDING.ends(action):
             try:
                 check_shape(action)
@@ -445,8 +453,17 @@ def parse_order(state: GameState, side: str, line: str) -> Action:
     return orders.parse_order(state.world.map, line)
 
 
-def format_action(state: GameState, action: Action) -> str:
-    return orders.format_action(state.world.map, action)
+def format_action(state: GameState, action: Action, named: bool = False) -> str:
+    """The order's canonical text; ``named`` adds the cities among its hexes as a comment
+    (``place_land Germany infantry 3 4 161,52  # Berlin``), which reading it back ignores."""
+    text = orders.format_action(state.world.map, action)
+    cities = orders.cities_named(state.world.map, action) if named else []
+    return f"{text}  # {', '.join(cities)}" if cities else text
+
+
+def order_reference() -> list[orders.OrderHelp]:
+    """Every kind of order, its arguments in words and an example (engine.orders.reference)."""
+    return orders.reference()
 
 
 def _commit(state: GameState, trial: GameState) -> None:

@@ -40,7 +40,9 @@ ASSAULT = KindSpec(
     "assault",
     ("hex", "unit"),
     variadic=True,
-    help="embarked land units land in an enemy hex from the sea or the air: assault HEX UNIT ...",
+    help="embarked land units land in an enemy hex from the sea or the air",
+    words=("HEX", "UNIT"),
+    example="assault 41,17 #12 #13",
 )
 
 _EDGE = 3  # hexside value of an all-land edge (engine.hexmap): no landing across it

@@ -28,7 +28,11 @@ from engine.supply import unsupplied
 from engine.war import at_war_with
 
 ATOMIC = KindSpec(
-    "atomic", ("hex", "unit"), help="drop an atomic bomb on HEX with your atomic aircraft there: atomic HEX UNIT"
+    "atomic",
+    ("hex", "unit"),
+    help="drop an atomic bomb on HEX with your atomic aircraft there",
+    words=("HEX", "UNIT"),
+    example="atomic [Hiroshima] #1502",
 )
 ORDERS = (ATOMIC,)
 KIND = "atomic"

@@ -32,7 +32,9 @@ BOMB = KindSpec(
     "bomb",
     ("hex", "str", "unit"),
     variadic=True,
-    help="bombers in HEX bomb it: bomb HEX installation|strategic|airfield|fortification UNIT ...",
+    help="bombers in HEX bomb it",
+    words=("HEX", "WHAT", "UNIT"),
+    example="bomb [Essen] strategic #301 #302",
 )
 ORDERS = (BOMB,)
 TARGETS = ("installation", "strategic", "airfield", "fortification")

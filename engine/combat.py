@@ -49,19 +49,42 @@ if TYPE_CHECKING:
     from engine.rng import Rng
 
 OVERRUN = KindSpec(
-    "overrun", ("hex", "unit"), variadic=True, help="overrun the enemy stack in HEX with armor: overrun HEX UNIT ..."
+    "overrun",
+    ("hex", "unit"),
+    variadic=True,
+    help="overrun the enemy stack in HEX with armor",
+    words=("HEX", "UNIT"),
+    example="overrun 166,52 #31 #32",
 )
 ATTACK = KindSpec(
-    "attack", ("hex", "unit"), variadic=True, help="attack the enemy stack in HEX with land units: attack HEX UNIT ..."
+    "attack",
+    ("hex", "unit"),
+    variadic=True,
+    help="attack the enemy stack in HEX with land units",
+    words=("HEX", "UNIT"),
+    example="attack [Warsaw] #14 #15 #16",
 )
 SUPPORT = KindSpec(
-    "support", ("hex", "unit"), help="add a bomber or warship in HEX to your attack on HEX: support HEX UNIT"
+    "support",
+    ("hex", "unit"),
+    help="add a bomber or warship in HEX to your attack on HEX",
+    words=("HEX", "UNIT"),
+    example="support [Warsaw] #88",
 )
 ADVANCE = KindSpec(
-    "advance", ("hex", "unit"), variadic=True, help="move up to two attackers into HEX, emptied by their attack"
+    "advance",
+    ("hex", "unit"),
+    variadic=True,
+    help="move up to two attackers into HEX, emptied by their attack",
+    words=("HEX", "UNIT"),
+    example="advance [Warsaw] #14 #15",
 )
 STAND = KindSpec(
-    "stand", ("hex", "bool"), help="stand HEX yes: your stack in HEX will not retreat (losses doubled); no: it retreats"
+    "stand",
+    ("hex", "bool"),
+    help="a standing order: your stack in HEX holds when attacked (its losses doubled) or retreats",
+    words=("HEX", "YES/NO"),
+    example="stand [Warsaw] yes",
 )
 
 MAX_ADVANCE = 2

@@ -24,7 +24,9 @@ from engine.units import UnitType
 CONVOY = KindSpec(
     "convoy",
     ("country", "country", "int", "unit"),
-    help="load money on a convoy in a port of the sender: convoy FROM TO AMOUNT UNIT",
+    help="load money on a convoy in a port of the sender",
+    words=("FROM", "TO", "AMOUNT", "UNIT"),
+    example='convoy "United States" "United Kingdom" 100 #705',
 )
 
 #: Who may send money to whom by convoy (rulebook "Convoys").

@@ -45,18 +45,50 @@ from engine.units import (
 )
 
 PLACE_LAND = KindSpec(
-    "place_land", ("country", "str", "int", "int", "hex"), help="place_land COUNTRY TYPE MOVE POINTS HEX"
+    "place_land",
+    ("country", "str", "int", "int", "hex"),
+    help="place land strength points of the pool as a unit",
+    words=("COUNTRY", "TYPE", "MOVE", "POINTS", "HEX"),
+    example="place_land Germany infantry 3 4 [Berlin]",
 )
-PLACE = KindSpec("place", ("unit", "hex"), help="place an arrived naval or air unit: place UNIT HEX")
-MERGE = KindSpec("merge", ("unit", "unit"), help="merge the second land unit into the first: merge UNIT UNIT")
-SPLIT = KindSpec("split", ("unit", "int"), help="split POINTS off a land unit: split UNIT POINTS")
+PLACE = KindSpec(
+    "place",
+    ("unit", "hex"),
+    help="place an arrived naval or air unit",
+    words=("UNIT", "HEX"),
+    example="place #95 [Kiel]",
+)
+MERGE = KindSpec(
+    "merge",
+    ("unit", "unit"),
+    help="merge the second land unit into the first",
+    words=("UNIT", "OTHER"),
+    example="merge #14 #15",
+)
+SPLIT = KindSpec(
+    "split", ("unit", "int"), help="split POINTS off a land unit", words=("UNIT", "POINTS"), example="split #14 2"
+)
 FORTIFY = KindSpec(
-    "fortify", ("hex",), help=f"build a fortification (${FORTIFICATION_COST}B, {FORTIFICATION_DELAY} months)"
+    "fortify",
+    ("hex",),
+    help=f"build a fortification (${FORTIFICATION_COST}B, {FORTIFICATION_DELAY} months)",
+    words=("HEX",),
+    example="fortify [Metz]",
 )
 BUILD_AIRFIELD = KindSpec(
-    "build_airfield", ("hex",), help=f"build an airfield (${AIRFIELD_COST}B, {AIRFIELD_DELAY} months)"
+    "build_airfield",
+    ("hex",),
+    help=f"build an airfield (${AIRFIELD_COST}B, {AIRFIELD_DELAY} months)",
+    words=("HEX",),
+    example="build_airfield 170,48",
 )
-REPAIR_SITE = KindSpec("repair_site", ("hex",), help=f"repair a bombed city or resource hex (${REPAIR_COST}B)")
+REPAIR_SITE = KindSpec(
+    "repair_site",
+    ("hex",),
+    help=f"repair a bombed city or resource hex (${REPAIR_COST}B)",
+    words=("HEX",),
+    example="repair_site [Essen]",
+)
 
 #: Supplement "Placing units": Polish ships may also be placed in British (home) ports.
 NAVAL_GUESTS = {"Poland": ("United Kingdom",)}

@@ -29,10 +29,34 @@ from engine.sides import AXIS, SIDES
 from engine.state import GameState, LandKey, StepMemo
 from engine.units import COSTS, REPAIR_COST, Domain, UnitProfile, UnitType
 
-SEND = KindSpec("send", ("country", "country", "int"), help="send money to a partner: send FROM TO AMOUNT")
-BUY = KindSpec("buy", ("country", "str", "int", "int"), help="buy land strength points: buy COUNTRY TYPE MOVE POINTS")
-BUY_UNIT = KindSpec("buy_unit", ("country", "str"), help="buy a naval or air unit of the pool: buy_unit COUNTRY NAME")
-REPAIR = KindSpec("repair", ("unit",), help=f"repair a damaged naval (in port) or air unit (${REPAIR_COST}B)")
+SEND = KindSpec(
+    "send",
+    ("country", "country", "int"),
+    help="send money to a partner",
+    words=("FROM", "TO", "AMOUNT"),
+    example='send "United Kingdom" France 50',
+)
+BUY = KindSpec(
+    "buy",
+    ("country", "str", "int", "int"),
+    help="buy land strength points",
+    words=("COUNTRY", "TYPE", "MOVE", "POINTS"),
+    example="buy Germany armor 5 2",
+)
+BUY_UNIT = KindSpec(
+    "buy_unit",
+    ("country", "str"),
+    help="buy a naval or air unit of the pool",
+    words=("COUNTRY", "NAME"),
+    example='buy_unit Germany "Bf 109"',
+)
+REPAIR = KindSpec(
+    "repair",
+    ("unit",),
+    help=f"repair a damaged naval (in port) or air unit (${REPAIR_COST}B)",
+    words=("UNIT",),
+    example="repair #118",
+)
 
 # ----------------------------------------------------------------------- income
 

@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 ENTER = KindSpec(
     "enter",
     ("country",),
-    help="have a neutral country enter the war on your side (Italy, Spain, Thailand, ...): enter COUNTRY",
+    help="have a neutral country enter the war on your side (Italy, Spain, Thailand, ...)",
+    words=("COUNTRY",),
+    example="enter Italy",
 )
 
 SPAIN = "Spain"

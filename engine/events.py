@@ -243,6 +243,7 @@ _UNIT_PHRASE: dict[str, tuple[str, str]] = {
     "landed": ("disembarked", "at"),
     "off_map": ("left the map", "from"),
     "eliminated": ("eliminated", "at"),
+    "arrived": ("arrives: its strength points join the pool to place", ""),
     "raised": ("is raised, off the map until placed", ""),
     "damaged": ("damaged", ""),
     "repaired": ("repaired", ""),
@@ -266,6 +267,7 @@ _TEXT: dict[str, Callable[[Event, HexMap], str]] = {
     **dict.fromkeys(_UNIT_PHRASE, _unit_text),
     "moved": lambda e, m: f"{e.what} moved {place_name(m, e.hexes[0])} -> {place_name(m, e.hexes[1])}",
     "embarked": lambda e, m: f"{e.what} embarked on #{e.units[1]} at {place_name(m, e.hexes[0])}",
+    "merged": lambda e, m: f"{e.what} merged into #{e.units[1]} at {place_name(m, e.hexes[0])}",
     "bought": lambda e, m: f"{e.country} buys {e.what} (arrives {date_text(e.numbers[0])})",
     "strength": lambda e, m: f"{e.what} strength {e.numbers[0]} -> {e.numbers[1]}",
     "control": lambda e, m: (
@@ -378,12 +380,12 @@ def _unit_event(kind: str, state: Position, u: Unit, **kw: Any) -> Event:
 def _units(before: Position, after: Position) -> list[Event]:
     out = []
     arrival = {uid: when for c in after.countries.values() for when, uid in c.transit}
+    travelling = {uid for c in before.countries.values() for _, uid in c.transit}
     for uid in sorted(before.units.keys() | after.units.keys()):
         a, b = before.units.get(uid), after.units.get(uid)
         if b is None:
             assert a is not None
-            where = (a.hex,) if a.hex != NO_HEX else ()
-            out.append(_unit_event("eliminated", before, a, units=(uid,), hexes=where))
+            out.append(_gone(before, after, a, uid in travelling))
             continue
         if a is None:
             if b.hex == NO_HEX and uid in arrival:
@@ -395,6 +397,25 @@ def _units(before: Position, after: Position) -> list[Event]:
             continue
         out += _unit_changes(after, a, b)
     return out
+
+
+def _gone(before: Position, after: Position, a: Unit, travelling: bool) -> Event:
+    """Why a unit is no longer in the state: a land purchase that arrived (its points go to
+    the pool to place), a unit merged into another of its kind in its hex, or a loss."""
+    if travelling and a.hex == NO_HEX:
+        return _unit_event("arrived", before, a, units=(a.id,))
+    if a.hex != NO_HEX and a.is_land and a.strength > 0:  # only land units merge
+        for o in after.units.values():
+            was = before.units.get(o.id)
+            if (
+                was is not None
+                and o.hex == a.hex
+                and (o.country, o.type, o.move) == (a.country, a.type, a.move)
+                and o.strength - was.strength >= a.strength
+            ):
+                return _unit_event("merged", before, a, units=(a.id, o.id), hexes=(a.hex,))
+    where = (a.hex,) if a.hex != NO_HEX else ()
+    return _unit_event("eliminated", before, a, units=(a.id,), hexes=where)
 
 
 def _unit_changes(after: Position, a: Unit, b: Unit) -> list[Event]:

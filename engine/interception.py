@@ -43,7 +43,9 @@ from engine.war import at_war_with, japan_soviet_refusal
 INTERCEPT = KindSpec(
     "intercept",
     ("unit", "unit", "hex"),
-    help="an air unit intercepts an enemy unit at a hex it passed: intercept UNIT TARGET HEX",
+    help="an air unit intercepts an enemy unit at a hex it passed",
+    words=("UNIT", "TARGET", "HEX"),
+    example="intercept #97 #812 160,50",
 )
 
 

@@ -56,11 +56,34 @@ from engine.units import UnitType
 from engine.war import japan_soviet_refusal, may_enter_country
 from engine.zoc import has_enemy_land_unit, naval_zoc
 
-MOVE = KindSpec("move", ("unit", "hex"), variadic=True, help="move a unit to a hex, or along a path of hexes")
-RAIL = KindSpec("rail", ("unit", "hex"), help="move a land unit by rail (second movement phase)")
-EMBARK = KindSpec("embark", ("unit", "unit"), help="embark a unit on a transport or carrier in its hex")
+MOVE = KindSpec(
+    "move",
+    ("unit", "hex"),
+    variadic=True,
+    help="move a unit to a hex, or along a path of hexes",
+    words=("UNIT", "HEX"),
+    example="move #14 [Lodz]",
+)
+RAIL = KindSpec(
+    "rail",
+    ("unit", "hex"),
+    help="move a land unit by rail (second movement phase)",
+    words=("UNIT", "HEX"),
+    example="rail #14 [Breslau]",
+)
+EMBARK = KindSpec(
+    "embark",
+    ("unit", "unit"),
+    help="embark a unit on a transport or carrier in its hex",
+    words=("UNIT", "CARRIER"),
+    example="embark #14 #700",
+)
 DISEMBARK = KindSpec(
-    "disembark", ("unit", "hex"), help="land an embarked unit in its carrier's hex or an adjacent land hex"
+    "disembark",
+    ("unit", "hex"),
+    help="land an embarked unit in its carrier's hex or an adjacent land hex",
+    words=("UNIT", "HEX"),
+    example="disembark #14 41,17",
 )
 
 #: A checked action, ready to be carried out.

@@ -34,7 +34,12 @@ if TYPE_CHECKING:
     from engine.rng import Rng
 
 NAVAL = KindSpec(
-    "naval", ("hex", "unit"), variadic=True, help="attack the enemy naval stack in HEX with ships: naval HEX UNIT ..."
+    "naval",
+    ("hex", "unit"),
+    variadic=True,
+    help="attack the enemy naval stack in HEX with ships",
+    words=("HEX", "UNIT"),
+    example="naval 150,60 #118 #119",
 )
 
 

@@ -29,14 +29,22 @@ engine.actions.OrderError: 'move': there is no city named Atlantis; did you mean
 from __future__ import annotations
 
 import difflib
+import re
 import shlex
+from dataclasses import dataclass
 
 import engine.sequence  # noqa: F401  (its steps declare every action kind into KINDS)
 from engine.actions import KINDS, Action, IllegalAction, OrderError
 from engine.hexmap import HexMap
+from engine.units import Domain, UnitType
+
+#: A city in brackets whose name has spaces (``[Hong Kong]``), standing alone as a word and
+#: not already quoted: it is one argument, as a person who wrote it means.
+_BRACKETED = re.compile(r"(?:(?<=\s)|^)\[[^\[\]\"']*\s[^\[\]\"']*\](?=\s|$)")
 
 
 def _split(line: str) -> list[str]:
+    line = _BRACKETED.sub(lambda m: shlex.quote(m.group(0)), line)
     try:
         return shlex.split(line, comments=False, posix=True)
     except ValueError as exc:
@@ -79,11 +87,56 @@ def parse_order(hexmap: HexMap, line: str) -> Action:
 
 
 def _usage(name: str) -> str:
+    """The kind's usage with what each argument means, for a person who got them wrong."""
     spec = KINDS[name]
-    parts = [name, *(r.upper() for r in spec.roles)]
-    if spec.variadic:
-        parts.append("...")
-    return " ".join(parts)
+    meanings = "; ".join(f"{w} {ARGUMENTS[w]}" for w in dict.fromkeys(spec.words))
+    return spec.usage() + (f" — {meanings}" if meanings else "")
+
+
+#: What each argument name of an order means (:attr:`KindSpec.words`).
+ARGUMENTS: dict[str, str] = {
+    "HEX": "is a hex: COL,ROW as the maps and `show` print it, or a city in brackets, [Warsaw] or [Hong Kong]",
+    "UNIT": "is a unit's number, #14 (listed by `show`); ... means several may follow",
+    "TARGET": "is the number of the enemy unit, #812",
+    "CARRIER": "is the number of the transport or carrier in the unit's hex",
+    "OTHER": "is the number of the other land unit, in the same hex, of the same country, type and movement",
+    "COUNTRY": 'is a country\'s name; quote a name with spaces: "United Kingdom"',
+    "FROM": "is the country that gives the money",
+    "TO": "is the country that receives it",
+    "AMOUNT": "is money in billions of dollars ($B)",
+    "TYPE": "is a land unit type: " + ", ".join(t.value for t in UnitType if t.domain is Domain.LAND),
+    "MOVE": "is the movement allowance of the points (a 4-3 infantry moves 3)",
+    "POINTS": "is a number of strength points",
+    "NAME": "is the name of a naval or air unit of the country's pool, quoted when it has spaces",
+    "WHAT": "is what is bombed: installation, strategic, airfield or fortification",
+    "YES/NO": "is yes (the stack holds, its losses doubled) or no (it retreats)",
+}
+
+
+@dataclass(frozen=True)
+class OrderHelp:
+    """One kind of order as the reference shows it."""
+
+    kind: str
+    usage: str
+    help: str
+    arguments: tuple[tuple[str, str], ...]  # (name, meaning), each name once
+    example: str
+
+
+def reference() -> list[OrderHelp]:
+    """Every kind of order the engine knows, by name: the one source of the order
+    reference (`pbem help orders`, docs/orders.md)."""
+    return [
+        OrderHelp(
+            spec.name,
+            spec.usage(),
+            spec.help,
+            tuple((w, ARGUMENTS[w]) for w in dict.fromkeys(spec.words)),
+            spec.example,
+        )
+        for spec in sorted(KINDS.values(), key=lambda k: k.name)
+    ]
 
 
 def parse_hex(hexmap: HexMap, word: str) -> int:
@@ -137,6 +190,17 @@ def parse_place(hexmap: HexMap, text: str) -> int:
     if (word.startswith("[") and word.endswith("]")) or "," in word:
         return parse_hex(hexmap, word)
     return _city_hex(hexmap, word, "")
+
+
+def cities_named(hexmap: HexMap, action: Action) -> list[str]:
+    """The cities among an action's hexes, in order: what a person recognises in ``161,52``."""
+    spec = KINDS[action.kind]
+    roles = spec.roles_for(len(action.args))
+    return [
+        city.name
+        for arg, role in zip(action.args, roles, strict=True)
+        if role == "hex" and (city := hexmap.city_at.get(int(arg))) is not None
+    ]
 
 
 def format_action(hexmap: HexMap, action: Action) -> str:

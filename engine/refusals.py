@@ -75,6 +75,7 @@ RULES: dict[str, str] = {
     "damage.no-embark": "Damaged Units",
     "decision.both-sides": "Game Sequence",
     "decision.dice-first": "Game Sequence",
+    "decision.list-ended": "Game Sequence",
     "decision.no-dice": "Game Sequence",
     "decision.no-hidden-orders": "Game Sequence",
     "decision.not-simultaneous": "Game Sequence",

@@ -29,7 +29,9 @@ FINNISH_BORDERS = ("finland_north", "finland_south")
 SOVIET_POINTS = 20
 POLAND_EAST = "poland_east"
 
-SURRENDER = KindSpec("surrender", (), help="have Finland surrender (the Soviet Union's side): surrender")
+SURRENDER = KindSpec(
+    "surrender", (), help="have Finland surrender (the Soviet Union's side)", words=(), example="surrender"
+)
 
 _mainland: dict[str, tuple[int, ...]] = {}
 

@@ -33,7 +33,7 @@ TO_JAPAN = ("French Indochina",)
 TO_UK = ("Lebanon-Syria", "French Cameroon", "French Equatorial Africa", "French Polynesia", "New Caledonia",
          "New Hebrides")  # fmt: skip
 
-ATTEMPT = KindSpec("vichy", (), help="attempt to create Vichy France (75% chance): vichy")
+ATTEMPT = KindSpec("vichy", (), help="attempt to create Vichy France (75% chance)", words=(), example="vichy")
 
 
 def refusal(state: GameState, side: str) -> str:

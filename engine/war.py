@@ -79,7 +79,9 @@ DEFAULT_LIBERATED_POINTS = 5
 LIBERATED_KEY = LandKey(UnitType.INFANTRY, 3)
 
 
-DECLARE = KindSpec("declare", ("country",), help="declare war on a neutral country: declare COUNTRY")
+DECLARE = KindSpec(
+    "declare", ("country",), help="declare war on a neutral country", words=("COUNTRY",), example="declare Poland"
+)
 
 
 # ------------------------------------------------------------------ relations

@@ -16,11 +16,13 @@ class PbemError(Exception):
     engine refused an order, ``rule`` is its slug (``terrain.armor``, see engine/refusals.py).
     """
 
-    def __init__(self, message: str, code: str = "error", rule: str = "") -> None:
+    def __init__(self, message: str, code: str = "error", rule: str = "", details: tuple[str, ...] = ()) -> None:
         # One line, always: a reason coming from a hostile file must not be able
-        # to forge extra lines in a terminal or a log.
-        line = " ".join(str(message).split())
-        super().__init__(line)
+        # to forge extra lines in a terminal or a log.  ``details`` (one per wrong line of
+        # an orders file, say) are each one line too; ``str`` holds them all.
+        self.head = " ".join(str(message).split())
+        self.details = tuple(" ".join(str(d).split()) for d in details)
+        super().__init__("; ".join((self.head, *self.details)) if self.details else self.head)
         self.code = code
         self.rule = rule
 

@@ -195,10 +195,12 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     _follow_handover(lg, tf, tx)
     game, notes = _catch_up(lg, genesis, game, tx, tf, reports)
     before_answer = game.to_bytes()
-    replies = turn.answer(lg, game, tx)
+    kept: list[report.FileReport] = []
+    replies = turn.answer(lg, game, tx, kept)
     if replies:
         reports += report.of_replies(protocol.Game.from_bytes(before_answer), tx, replies)
     report.stage(tx, lg.paths, reports)
+    reports += kept  # shown now, kept with the file that will carry them
     msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "")
     if replies:
         msg += f"; answered with {replies[0].name}"

@@ -87,6 +87,14 @@ def unit_number(text: str) -> int:
     return int(digits)
 
 
+def in_phase_order(state: Any, actions: list[Any]) -> list[Any]:
+    """Legal orders listed by kind in the order the phase names its kinds (a deployment's
+    placements before its fortifications and airfields), each kind's own order kept."""
+    api = engine_link.api()
+    rank = {k.name: i for i, k in enumerate(api.order_kinds(state))}
+    return sorted(actions, key=lambda a: rank.get(a.kind, len(rank)))
+
+
 def legal_lines(ws: Workspace, gid: str, flt: LegalFilter, limit: int, home: Path | None = None) -> list[str]:
     api = engine_link.api()
     state, side = _state(ws, gid, home)
@@ -96,6 +104,7 @@ def legal_lines(ws: Workspace, gid: str, flt: LegalFilter, limit: int, home: Pat
         )
     except api.OrderError as exc:
         raise _place_error(exc) from None
+    found = in_phase_order(state, found)
     shown = found[:limit] if limit else found
     more = f", first {len(shown)}" if len(shown) < len(found) else ""
     d = api.decision(state)

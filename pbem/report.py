@@ -185,6 +185,20 @@ class _Recorder:
         self.open = None
 
 
+def kept_recorder(side: str) -> _Recorder:
+    """A watcher for automatic records that stay unsent until my next decision (see :func:`kept_report`)."""
+    return _Recorder(side)
+
+
+def kept_report(game: Game, recorder: _Recorder) -> FileReport:
+    """What my automatic records did that wait in my pending turn, to go out with my next
+    decision: a roll my own dice value finished is shown now, before I decide what follows."""
+    recorder.close(game)
+    seq = game.seq + 1
+    name = "your automatic answer (it goes out with your next file)"
+    return FileReport(game.gid, seq, recorder.side, name, recorder.entries, awaited(game), subject_tag(game))
+
+
 def apply_reported(game: Game, file: protocol.Authentic) -> FileReport:
     """Verify and apply ``file`` to ``game`` (as :func:`pbem.advance.apply_file`) and report it."""
     rec = _Recorder(file.tf.side)

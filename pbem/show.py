@@ -76,6 +76,19 @@ def _unit_line(u: dict[str, Any], distance: int | None = None) -> str:
     return f"  {far}{u['label']:<48} {u['where']}{flags}"
 
 
+#: Orders of my unsent list that `pbem show` repeats; a deployment lists hundreds.
+LISTED_SHOWN = 8
+
+
+def listed_line(listed: list[str]) -> str:
+    """My unsent list in one line a terminal can show: all of it when short, else its
+    length and its last orders (the ones `pbem undo` takes back first)."""
+    if len(listed) <= LISTED_SHOWN:
+        return f"listed so far ({len(listed)}): " + "; ".join(listed)
+    last = "; ".join(listed[-LISTED_SHOWN:])
+    return f"listed so far: {len(listed)} orders, the last {LISTED_SHOWN}: {last}"
+
+
 def show(
     ws: Workspace,
     gid: str,
@@ -92,7 +105,7 @@ def show(
         pos = overview.position_of(ov)
         lines = [status.describe(gid, m, pos)]
         if ov["listed"]:
-            lines.append(f"listed so far ({len(ov['listed'])}): " + "; ".join(ov["listed"]))
+            lines.append(listed_line(ov["listed"]))
         country = _country(ov, which.country) if which.country else None
         # One country's units are asked for by name, whichever side it fights on.
         sides = _side_names(me, "all" if country and which.sides == "mine" else which.sides)
@@ -143,11 +156,12 @@ def _state(ws: Workspace, gid: str, home: Path | None) -> Any:
 
 def _legal(ws: Workspace, gid: str, home: Path | None, limit: int) -> list[str]:
     from pbem import engine_link
+    from pbem.look import in_phase_order
 
     api = engine_link.api()
     state = _state(ws, gid, home)
     side = status.meta(ws, gid)["side"]
-    legal = api.legal_actions(state, side)
+    legal = in_phase_order(state, api.legal_actions(state, side))
     shown = legal[:limit] if limit else legal
     first = f", first {len(shown)}" if len(shown) < len(legal) else ""
     lines = [f"orders you may give now ({len(legal)}{first}):"]

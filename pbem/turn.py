@@ -10,7 +10,7 @@ of mine follows them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,14 +28,19 @@ from pbem.turnfile import TurnFile
 MAX_ORDERS = 20_000
 
 
-def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
+def answer(lg: LocalGame, game: Game, tx: Transaction, kept: list[report.FileReport] | None = None) -> list[Path]:
     """After ``game`` changed, produce what I owe automatically; stages snapshot, pending, outbox.
 
-    Mutates ``game``: the records I owe are applied to it.
+    Mutates ``game``: the records I owe are applied to it.  Records that wait for my next
+    decision are reported into ``kept`` when it is given (the results of a roll my own dice
+    value finished, which I should see before deciding what follows).
     """
     lg.stage_snapshot(tx, game)  # the game as accepted; replaced below if I answer at once
     records: list[Record] = []
+    recorder = report.kept_recorder(lg.me) if kept is not None else None
     while (rec := lg.auto_record(game)) is not None:
+        if recorder is not None:
+            recorder.watch(game, rec.to_wire())
         protocol.apply_record(game, lg.me, game.seq + 1, rec, "automatic answer")
         records.append(rec)
     exp = protocol.expected(game)
@@ -43,6 +48,8 @@ def answer(lg: LocalGame, game: Game, tx: Transaction) -> list[Path]:
         tf = protocol.seal_turn(game, lg.me, records, lg.identity().sign)
         lg.stage_pending(tx, None)
         return [stage_sealed(lg, tx, tf, game)]  # its report is made by the caller, from the outbox
+    if records and kept is not None and recorder is not None:
+        kept.append(report.kept_report(game, recorder))
     lg.stage_pending(tx, PendingTurn(game.seq, records, len(records)) if records else None)
     overview.stage(tx, lg.ws, lg.gid, lg.me, game)
     return []
@@ -132,6 +139,14 @@ def _warn_before_pass(t: Turn, how: str) -> None:
                         found[0].slug)  # fmt: skip
 
 
+def order_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """The orders of an orders file with their line numbers: blank lines and comments left out."""
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield n, text
+
+
 def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None, force: bool = False) -> str:
     """Apply a text file of orders (all or nothing) to my pending turn; a ``pass`` that
     would cost something (:func:`_warn_before_pass`) is refused unless ``force``."""
@@ -140,33 +155,49 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         count = 0
-        for n, line in enumerate(lines, 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
+        wrong: list[PbemError] = []
+        for n, text in order_lines(lines):
             if n > MAX_ORDERS:
                 raise PbemError(f"line {n}: too many orders in one file", "usage")
             _need_my_decision(t)
+            # A wrong line leaves the turn as it was, so the lines after it are still
+            # checked: the player sees every mistake of the file in one run.
             try:
                 action = api.parse_order(t.work.state, lg.me, text)
             except (api.OrderError, api.IllegalAction) as exc:
-                raise PbemError(f"line {n}: {exc}", "order", refusal_rule(exc)) from None
-            if action.kind == "pass" and not force:
-                try:
-                    _warn_before_pass(t, f"`pbem orders {gid} FILE`")
-                except PbemError as exc:
-                    raise PbemError(f"line {n}: {exc}", exc.code, exc.rule) from None
+                wrong.append(PbemError(f"line {n}: {exc}", "order", refusal_rule(exc)))
+                continue
             try:
+                if action.kind == "pass" and not force:
+                    _warn_before_pass(t, f"`pbem orders {gid} FILE`")
                 add_action(t, action, f"line {n}")
             except PbemError as exc:
                 msg = str(exc).removeprefix(f"line {n}: ")
-                raise PbemError(f"line {n}: {msg}", exc.code, exc.rule) from None
+                wrong.append(PbemError(f"line {n}: {msg}", exc.code, exc.rule))
+                continue
             count += 1
+        if wrong:
+            raise _all_wrong(wrong)
         tx = Transaction()
         lg.stage_pending(tx, t.pending)
         overview.stage(tx, ws, gid, lg.me, t.work)
         ws.commit(tx)
     return f"{count} order(s) added to game {gid}; {status_line(lg, t.work, t.pending)}"
+
+
+#: Wrong lines listed in one refusal; a file with more is mostly wrong, and the first ones say why.
+WRONG_LINES_SHOWN = 20
+
+
+def _all_wrong(wrong: list[PbemError]) -> PbemError:
+    """One refusal for every wrong line of an orders file (the first line's code and rule)."""
+    if len(wrong) == 1:
+        return wrong[0]
+    shown = [str(e) for e in wrong[:WRONG_LINES_SHOWN]]
+    if len(wrong) > WRONG_LINES_SHOWN:
+        shown.append(f"and {len(wrong) - WRONG_LINES_SHOWN} more wrong line(s)")
+    head = f"{len(wrong)} wrong lines, nothing added (fix them all, then give the file again)"
+    return PbemError(head, wrong[0].code, wrong[0].rule, details=tuple(shown))
 
 
 def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
@@ -345,7 +376,8 @@ def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bo
     before = next((i for i, a in enumerate(actions) if a.kind == "pass"), None)
     if before is not None:
         lines += [f"# passing now would cost you: {w.sentence}" for w in _passing_after(t, actions[:before])]
-    lines += [api.format_action(t.work.state, a) for a in actions]
+    # The order of the proposal stays: a list may rely on the orders before (a merge makes room).
+    lines += [api.format_action(t.work.state, a, named=True) for a in actions]
     return "\n".join(lines) + "\n"
 
 

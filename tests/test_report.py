@@ -46,8 +46,9 @@ def replay() -> list[tuple[GameState, report.FileReport, GameState]]:
     return list(zip(states[:-1], reporter.made[1:], states[1:], strict=True))
 
 
-def test_every_unit_that_disappears_is_reported_eliminated(replay: Any) -> None:
+def test_every_unit_that_disappears_is_reported_eliminated_arrived_or_merged(replay: Any) -> None:
     told = 0
+    why: dict[str, int] = {"eliminated": 0, "arrived": 0, "merged": 0}
     for before, rep, after in replay:
         gone = set(before.units) - set(after.units)
         reported = {ev["units"][0] for ev in _events(rep) if ev["kind"] == "eliminated"}
@@ -55,11 +56,23 @@ def test_every_unit_that_disappears_is_reported_eliminated(replay: Any) -> None:
             if ev["kind"] == "combat":
                 c = ev["combat"]
                 reported |= {h["unit"] for h in c["defender_hits"] + c["attacker_hits"] if h["eliminated"]}
-        assert gone <= reported, f"file {rep.seq}: {sorted(gone - reported)} vanished unreported"
-        # and nothing is reported eliminated that still exists
-        assert not reported & set(after.units), f"file {rep.seq}"
+        explained = {ev["units"][0] for ev in _events(rep) if ev["kind"] in ("arrived", "merged")}
+        for ev in _events(rep):
+            if ev["kind"] in why:
+                why[ev["kind"]] += 1
+        assert gone <= reported | explained, (
+            f"file {rep.seq}: {sorted(gone - reported - explained)} vanished unreported"
+        )
+        # Nothing is reported eliminated that still exists, or that only arrived or merged.
+        assert not reported & (set(after.units) | explained), f"file {rep.seq}"
+        for uid in explained:
+            # An arrival was a purchase off the map; a merge left a unit of its kind in its hex.
+            assert before.units[uid].hex == NO_HEX or any(
+                u.hex == before.units[uid].hex and u.type == before.units[uid].type for u in after.units.values()
+            )
         told += len(gone)
     assert told > 10  # the record has real losses
+    assert why["arrived"] > 0, why  # the record's purchases arrive
 
 
 def test_every_declared_combat_is_reported_with_odds_dice_and_losses(replay: Any) -> None:

@@ -66,7 +66,7 @@ def user_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except PbemError as exc:
-            fail(f"error: {exc}")
+            fail("\n  ".join((f"error: {exc.head}", *exc.details)))
         except BrokenPipeError:
             # The reader stopped reading (`pbem show GAME | head`): nothing to tell anyone,
             # and nothing more may be written there, not even by the interpreter's last flush.

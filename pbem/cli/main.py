@@ -57,6 +57,7 @@ COMMANDS = {
     "suggest": "look_cmd",
     "log": "log_cmd",
     "play": "play_cmd",
+    "help": "help_cmd",
 }
 
 

@@ -338,7 +338,7 @@ class Desk:
             counts["stand"] = len(api.standing_orders(state, lg.me))
         return {
             "kinds": [
-                {"kind": k.name, "help": k.help, "count": counts.get(k.name, 0) if counted else None}
+                {"kind": k.name, "help": f"{k.usage()}: {k.help}", "count": counts.get(k.name, 0) if counted else None}
                 for k in shapes
                 if k.name != "pass"
             ]
@@ -393,7 +393,7 @@ class Desk:
         """``pbem orders``: all the lines or none.  The page says which orders were added,
         not the command line's status line, which it already shows beside the map."""
         turn.orders(self.ws, self.gid, lines, self.home, force)
-        return added_text(lines)
+        return added_text([text for _, text in turn.order_lines(lines)])
 
     def undo(self) -> str:
         return without_command_hint(turn.undo(self.ws, self.gid, self.home))

@@ -81,3 +81,20 @@ def test_no_draft_for_a_side_without_hidden_orders() -> None:
     with pytest.raises(IllegalAction) as err:
         api.draft(state, "axis")
     assert err.value.rule == "decision.no-hidden-orders"
+
+
+def test_a_pass_ends_the_list() -> None:
+    """A second pass, or any order after a pass, is refused: it would be carried out at the
+    reveal although the player who passed believed the list closed."""
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 8})
+    draft = api.draft(state, "axis")
+    draft.offer(PASS)
+    for late in (PLACE, PASS):
+        with pytest.raises(IllegalAction) as err:
+            draft.offer(late)
+        assert (err.value.rule, err.value.side, err.value.index) == ("decision.list-ended", "axis", 1)
+    assert draft.actions == [PASS]
+    with pytest.raises(IllegalAction) as err:
+        api.apply_simultaneous(state, {"axis": [PASS, PLACE], "allies": [PASS]})
+    assert err.value.rule == "decision.list-ended"
+    assert state.units_at(hx("6,1")) == []

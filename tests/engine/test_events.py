@@ -8,8 +8,12 @@ from engine import api
 from engine.actions import Action
 from engine.combat import CombatRoll
 from engine.events import Event, changes
-from engine.sequence import STEP_INDEX
+from engine.sequence import STEP_INDEX, begin
+from engine.state import LandKey
+from engine.units import UnitProfile, UnitType
 from tests.engine.test_combat import ScriptedRng, game, hx, put
+from tests.engine.test_deployment import deploy, deployment
+from tests.engine.test_deployment import hx as dhx
 
 
 def test_a_combat_report_holds_strengths_odds_draws_losses_and_retreats() -> None:
@@ -81,3 +85,37 @@ def test_unit_events_read_as_unit_phrase_and_place() -> None:
     assert text("damaged") == f"{unit} damaged"
     assert text("repaired") == f"{unit} repaired"
     assert text("raised") == f"{unit} is raised, off the map until placed"
+
+
+def test_a_merge_and_an_arrival_are_not_reported_as_losses() -> None:
+    """A unit merged into another of its hex, and a land purchase whose points reach the
+    pool, leave the state without being eliminated: the log says what happened to them."""
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 10})
+    deploy(
+        state,
+        axis=[
+            Action("place_land", ("Germany", "infantry", 3, 5, dhx("6,1"))),
+            Action("place_land", ("Germany", "infantry", 3, 3, dhx("6,1"))),
+        ],
+    )
+    state.step = STEP_INDEX["deployment"]
+    begin(state)
+    a, b = sorted(state.units_at(dhx("6,1")), key=lambda u: u.id)
+    before = state.copy()
+    deploy(state, axis=[Action("merge", (a.id, b.id))])
+    found = {e.kind: e for e in changes(before, state)}
+    assert "eliminated" not in found
+    hexmap = state.world.map
+    assert found["merged"].units == (b.id, a.id)
+    assert found["merged"].text(hexmap) == f"{b.label()} merged into #{a.id} at 6,1 (Berlin)"
+    assert found["strength"].units == (a.id,)
+    # The purchase reached the pool when the phase began, before ``before`` was taken: an
+    # arrival is seen across the phase's start.
+    state.step = STEP_INDEX["deployment"]
+    late = state.new_unit("Germany", UnitProfile(UnitType.INFANTRY, strength=2, move=3))
+    state.countries["Germany"].transit.append((state.date, late.id))
+    before = state.copy()
+    begin(state)
+    (arrival,) = [e for e in changes(before, state) if e.units == (late.id,)]
+    assert arrival.kind == "arrived"
+    assert arrival.text(hexmap) == f"{late.label()} arrives: its strength points join the pool to place"

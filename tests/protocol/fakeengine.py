@@ -363,8 +363,34 @@ def parse_order(state: State, side: str, line: str) -> Action:
     return a
 
 
-def format_action(state: State, action: Action) -> str:
+def format_action(state: State, action: Action, named: bool = False) -> str:
     return " ".join([action.kind, *(str(a) for a in action.args)])
+
+
+@dataclass(frozen=True)
+class OrderKind:
+    name: str
+
+
+def order_kinds(state: State) -> list[OrderKind]:
+    return [OrderKind(k) for k in KINDS]
+
+
+@dataclass(frozen=True)
+class OrderHelp:
+    kind: str
+    usage: str
+    help: str
+    arguments: tuple[tuple[str, str], ...]
+    example: str
+
+
+def order_reference() -> list[OrderHelp]:
+    numbered = (("N", "is a number"),)
+    return [
+        OrderHelp(k, " ".join([k, *["N"] * n]), f"the fake {k}", numbered if n else (), " ".join([k, *["1"] * n]))
+        for k, n in sorted(KINDS.items())
+    ]
 
 
 class ai:  # stands in for the engine.ai module

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import api
-from pbem import engine_link, exchange, keys, overview, turn
+from pbem import engine_link, exchange, keys, overview, show, turn
 from pbem.cli.main import app
 from pbem.localgame import LocalGame
 from pbem.store import Workspace
@@ -246,3 +246,12 @@ def test_a_missing_or_stale_overview_is_rebuilt_never_shown(looking: War) -> Non
     assert overview.read(ws, looking.gid) is None  # ... but not once the snapshot differs
     assert looking.show("status", looking.gid) == line and "1999" not in line
     assert (d / "overview").read_bytes() == stored
+
+
+def test_a_long_unsent_list_is_shown_by_its_length_and_last_orders() -> None:
+    listed = [f"place_land Germany infantry 3 1 {i},50" for i in range(238)]
+    line = show.listed_line(listed)
+    assert line.startswith(f"listed so far: 238 orders, the last {show.LISTED_SHOWN}: ")
+    assert line.endswith("; ".join(listed[-show.LISTED_SHOWN :])) and listed[0] not in line
+    assert len(line) < 400
+    assert show.listed_line(listed[:2]) == "listed so far (2): " + "; ".join(listed[:2])

@@ -215,6 +215,8 @@ def test_the_page_is_told_which_orders_were_added_without_the_command_line_s_nex
     assert "`pbem" not in said and "next:" not in said
     undone = desk.undo()
     assert undone and "`pbem orders" not in undone
+    # Comments and blank lines of a pasted file are not orders, and are not counted as added.
+    assert desk.give(["# the war in the east", "", "declare Poland"]) == "added declare Poland"
 
 
 def test_every_kind_a_deployment_offers_is_given_through_the_page(deploy_desk: Desk) -> None:

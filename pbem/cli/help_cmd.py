@@ -1,0 +1,76 @@
+"""`pbem help orders [KIND]`: the order reference, drawn from the engine's own table of
+order kinds; docs/orders.md is the same reference written as Markdown (a test keeps the
+two in step)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pbem import engine_link
+from pbem.cli.common import user_errors
+from pbem.errors import PbemError
+
+HOW_TO_GIVE = (
+    "Orders are lines of text, one per line, given with `pbem orders GAME FILE` (or typed in "
+    "the page of `pbem play`); `pbem legal GAME` lists the ones allowed now and `pbem suggest "
+    "GAME` writes the computer player's proposal as a file to edit. A line starting with `# ` "
+    "is a comment; so is the rest of a line after ` # `."
+)
+
+
+def text_reference(kind: str | None = None) -> list[str]:
+    """The reference for a terminal: every kind in one line each, or one kind in full."""
+    kinds = engine_link.api().order_reference()
+    if kind is None:
+        width = max(len(k.usage) for k in kinds)
+        return [
+            *(f"{k.usage:<{width}}  {k.help}" for k in kinds),
+            "",
+            "`pbem help orders KIND` explains each argument of KIND and shows an example.",
+        ]
+    found = [k for k in kinds if k.kind == kind.lower()]
+    if not found:
+        known = ", ".join(k.kind for k in kinds)
+        raise PbemError(f"there is no order '{kind}'; orders are: {known}", "usage")
+    (k,) = found
+    return [k.usage, f"  {k.help}", *(f"  {name} {meaning}" for name, meaning in k.arguments), f"  e.g. {k.example}"]
+
+
+def markdown_reference() -> str:
+    """docs/orders.md: the same reference as a page."""
+    out = [
+        "# Orders",
+        "",
+        "<!-- Made by `pbem help orders --markdown` from the engine's table of order kinds; do not edit by hand. -->",
+        "",
+        HOW_TO_GIVE,
+        "",
+    ]
+    for k in engine_link.api().order_reference():
+        out += [f"## `{k.kind}`", "", f"`{k.usage}`: {k.help}.", ""]
+        if k.arguments:
+            out += [*(f"- `{name}` {meaning}" for name, meaning in k.arguments), ""]
+        out += [f"Example: `{k.example}`", ""]
+    return "\n".join(out)
+
+
+@user_errors
+def orders_cmd(
+    kind: Annotated[str | None, typer.Argument(help="One kind of order (move, attack, place_land, ...)")] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="The whole reference as Markdown")] = False,
+) -> None:
+    """Every kind of order with its arguments in words, or one kind in full with an example."""
+    if markdown:
+        typer.echo(markdown_reference(), nl=False)
+        return
+    for line in text_reference(kind):
+        typer.echo(line)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    group = typer.Typer(name="help", help="References: the orders a player may give.", no_args_is_help=True)
+    group.command("orders")(orders_cmd)
+    app.add_typer(group, name="help")
