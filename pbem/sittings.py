@@ -70,6 +70,29 @@ def _spread(values: list[int]) -> dict[str, float | int] | None:
     return {"median": statistics.median(values), "max": max(values)} if values else None
 
 
+def summary(months: Sequence[Month]) -> dict[str, Any]:
+    """Median and max of the figures over the finished ones of ``months`` (of one game or several)."""
+    done = [m for m in months if m.finished]
+    return {
+        "months": len(done),
+        "sittings": {side: _spread([m.sittings[side] for m in done]) for side in SIDES},
+        "hops": _spread([m.hops for m in done]),
+        "automatic_hops": _spread([m.automatic_hops for m in done]),
+    }
+
+
+def summary_line(s: Mapping[str, Any]) -> str:
+    """A :func:`summary` in one line, for people."""
+    if not s["months"]:
+        return "sittings and file hops: no finished month"
+    per = ", ".join(f"{side} {s['sittings'][side]['median']:g}/{s['sittings'][side]['max']}" for side in SIDES)
+    hops, auto = s["hops"], s["automatic_hops"]
+    return (
+        f"per game month over {s['months']} finished month(s), median/max: sittings {per}; "
+        f"file hops {hops['median']:g}/{hops['max']} (automatic only {auto['median']:g}/{auto['max']})"
+    )
+
+
 @dataclass
 class Tally:
     """Sittings and hops per month of one game; the summary is over its finished months (the
@@ -79,13 +102,7 @@ class Tally:
     months: list[Month]
 
     def summary(self) -> dict[str, Any]:
-        done = [m for m in self.months if m.finished]
-        return {
-            "months": len(done),
-            "sittings": {side: _spread([m.sittings[side] for m in done]) for side in SIDES},
-            "hops": _spread([m.hops for m in done]),
-            "automatic_hops": _spread([m.automatic_hops for m in done]),
-        }
+        return summary(self.months)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "months": [m.to_json() for m in self.months], "summary": self.summary()}
