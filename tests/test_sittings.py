@@ -173,3 +173,19 @@ def test_the_emulation_writes_the_records_the_program_wrote(seed7_log: list[dict
     january = want[-2]
     assert made_months[-1].hops == january.hops and made_months[-1].sittings == january.sittings
     assert made_months[-1].automatic_hops == january.automatic_hops + 1
+
+
+@pytest.mark.parametrize("record", sorted(p.name for p in RECORDS.iterdir() if p.is_dir()))
+def test_an_automatic_file_travels_alone_only_when_the_other_side_needs_it(record: str) -> None:
+    """A file holding only dice values or openings is never followed by a file of its own
+    side: whenever the same side decides next, the program puts the automatic records at the
+    head of that decision's file (pbem/turn.py, ``answer``), and what is left alone is what
+    the other side needs before it can go on."""
+    from pbem import turnfile
+
+    files = sorted((turnfile.read(p) for p in (RECORDS / record).glob("*.pbem")), key=lambda tf: tf.seq)
+    alone = [tf.seq for tf in files if tf.type == "turn" and {r.KIND for r in tf.records} <= {"dice", "reveal"}]
+    assert len(alone) > 10
+    for seq in alone:
+        if seq + 1 < len(files):
+            assert files[seq + 1].side != files[seq].side, f"{record}: file {seq + 1}"
