@@ -84,6 +84,11 @@ def test_log_sittings_prints_the_months_and_the_median(tmp_path: Path) -> None:
         assert cells[1:5] == [str(r["sittings"]["axis"]), str(r["sittings"]["allies"]), str(r["hops"]),
                               str(r["automatic_hops"])]  # fmt: skip
     assert lines[-2].startswith("median") and lines[-1].startswith("max")
+    one = CliRunner().invoke(app, ["log", str(record), "--sittings", "--json", "--month", rows[0]["month"]])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.output)["months"] == rows[:1]
+    none = CliRunner().invoke(app, ["log", str(record), "--sittings", "--month", "1999-01"])
+    assert none.exit_code != 0 and "has no file in 1999-01" in none.output
 
 
 def test_log_sittings_refuses_since_mine_in_one_line() -> None:

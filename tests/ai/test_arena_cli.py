@@ -83,3 +83,11 @@ def test_json_gives_sittings_and_file_hops_per_month() -> None:
         assert september["hops"] >= sum(september["sittings"].values()) + september["automatic_hops"] > 0
         months.append(sittings.Month(**{"when": september.pop("month")} | september))
     assert doc["summary"]["sittings"] == json.loads(json.dumps(sittings.summary(months)))
+
+
+def test_text_ends_with_the_sittings_and_hops_line() -> None:
+    result = CliRunner().invoke(_app(), ["arena", "--until", "1939-10", "--axis", "random", "--allies", "random"])
+    assert result.exit_code == 0, result.output
+    last = result.output.splitlines()[-1]
+    assert last.startswith("per game month over 1 finished month(s), median/max: sittings axis ")
+    assert "file hops " in last and "(automatic only " in last
