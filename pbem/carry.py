@@ -35,7 +35,9 @@ class Owed:
         return ", ".join(self.names)
 
     def what(self) -> str:
-        return f"your automatic {self.automatic}" if self.automatic else "your orders"
+        if self.automatic:
+            return f"your automatic {self.automatic}"
+        return "your file" if len(self.names) == 1 else "your files"
 
 
 def owed(

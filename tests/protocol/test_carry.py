@@ -81,7 +81,7 @@ def test_import_ends_with_the_files_to_carry(duo: Duo) -> None:
     turn.bot_play(them.ws, duo.gid, home=them.home)
     mine = sorted(p.name for p in them.ws.outbox.glob("*.pbem"))
     got = CliRunner().invoke(app, ["-w", str(them.ws.root), "status", duo.gid])
-    assert f"carry outbox/{mine[-1]} (your orders) to {side}" in got.output
+    assert f"carry outbox/{mine[-1]} (your file) to {side}" in got.output
 
 
 def test_send_with_nothing_to_send_names_the_file_to_carry(duo: Duo) -> None:
