@@ -33,10 +33,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.turnfile import SIDES, other
+
 PERSON, STANDING, PROGRAM = "person", "standing", "program"
 #: Who gives an entry of the log, as ``pbem log --json`` names it.
 BY = (PERSON, STANDING, PROGRAM)
-SIDES = ("axis", "allies")
 #: The records a side's program writes whatever the person would choose (pbem.localgame.auto_record).
 _PROGRAM_RECORDS = frozenset({"dice", "reveal"})
 
@@ -192,15 +193,14 @@ class Emulation:
 
     def decision(self, kind: str, sides: Sequence[str], when: str) -> None:
         """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``."""
-        other = SIDES[1] if self.last == SIDES[0] else SIDES[0]
         if kind == "chance":
             trigger = self.last
-            self._record(when, other, "dice")
+            self._record(when, other(trigger), "dice")
             self._record(when, trigger, "dice")
         elif kind == "simultaneous" and len(sides) == 2:
             committer = self.last
             self._record(when, committer, "commit")
-            self._record(when, other, "sim")
+            self._record(when, other(committer), "sim")
             self._record(when, committer, "reveal")
         elif kind == "simultaneous":
             self._record(when, sides[0], "sim")
