@@ -17,8 +17,8 @@ month's end (the last landing decision and the next month's war declaration) cou
 A **file hop** is a file going from one side to the other: the consecutive files of one
 side travel together and count as one hop (a join and the first decision after it, say).
 A hop counts in the month of the first entry of its first file.  An *automatic* hop is
-one whose files carry only the program's entries: a person carries it, and decides
-nothing.  The invitation, which comes before the game's first month, is not counted.
+one whose files carry no person's entry (only the program's, or standing orders): a
+person carries it, and decides nothing.  The invitation, which comes before the game's first month, is not counted.
 
 The functions here read the log's entries as ``pbem log --json`` writes them, so any
 program that re-executes a game's files can hand them over.  :class:`Emulation` makes the
