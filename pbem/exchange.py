@@ -204,7 +204,7 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "")
     if replies:
         msg += f"; answered with {replies[0].name}"
-    msg += f". {status.status_line(lg, game, lg.pending() if not replies else None)}"
+    msg += f". {status.status_line(lg, game, lg.pending() if not replies else None, tx)}"
     text = "\n".join(r.text() for r in reports)
     return ImportResult("applied", tf.game, tf.seq, msg, replies, report=text)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import advance, deadlines, engine_link, keys, protocol, replay, turnfile
+from pbem import advance, deadlines, engine_link, keys, protocol, replay, sittings, turnfile
 from pbem.protocol import Game
 from pbem.records import Record
 from pbem.store import GamePaths, Transaction
@@ -82,6 +82,7 @@ class Entry:
             "phase": self.phase,
             "side": self.side,
             "record": self.record,
+            "by": sittings.by(self.record),
             "orders": self.orders,
             "events": self.data,
         }

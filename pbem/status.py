@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem import overview
+from pbem import carry, overview
 from pbem.errors import PbemError
 from pbem.overview import Position
-from pbem.store import Workspace, read_bytes
+from pbem.store import Transaction, Workspace, read_bytes
 
 if TYPE_CHECKING:
     from pbem.localgame import LocalGame, PendingTurn
@@ -32,13 +32,20 @@ def awaited(kind: str) -> str:
     }.get(kind, kind)
 
 
-def status_line(lg: LocalGame, work: Game | None, pending: PendingTurn | None = None) -> str:
-    """The status of a game held in memory (``work``: with my pending records applied)."""
-    return describe(lg.gid, lg.meta, None if work is None else overview.position(work, pending))
+def status_line(
+    lg: LocalGame, work: Game | None, pending: PendingTurn | None = None, staged: Transaction | None = None
+) -> str:
+    """The status of a game held in memory (``work``: with my pending records applied);
+    ``staged``: the transaction that will write the files it stands on."""
+    if work is None:
+        return describe(lg.gid, lg.meta, None)
+    found = carry.owed(lg.ws, lg.gid, lg.meta, work.seq, None if staged is None else staged.writes)
+    return describe(lg.gid, lg.meta, overview.position(work, pending), found)
 
 
-def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
-    """One line for a person: where game ``gid`` stands and what to run next."""
+def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.Owed | None = None) -> str:
+    """One line for a person: where game ``gid`` stands and what to run next (``owed``: my
+    files in outbox/ the opponent has not answered)."""
     me = meta["side"]
     if pos is None and meta.get("ended"):
         return f"game {gid} ({me}): the game is over: {meta['ended']}"
@@ -67,11 +74,14 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None) -> str:
     if side != me:
         if kind in ("dice", "reveal"):
             what = "opening of its commitment" if kind == "reveal" else "dice value"
-            return (
-                f"{head}: waiting for {side}'s next file (its {what} is automatic, but may travel with its next "
-                "decision); next: `pbem import` when their file arrives"
-            )
-        return f"{head}: waiting for {side}'s {awaited(kind)}; next: `pbem import` when their file arrives"
+            head += f": waiting for {side}'s next file (its {what} is automatic, but may travel with its next decision)"
+        else:
+            head += f": waiting for {side}'s {awaited(kind)}"
+        if owed is not None and not meta.get("solo"):
+            # By files nothing moves until my unanswered files reach the opponent, even when
+            # my program wrote them by itself: say which, whatever else the line says.
+            head += f"; {carry.line(owed)}"
+        return f"{head}; next: `pbem import` when their file arrives"
     if pos.auto:
         head += f" ({pos.auto} automatic record(s) go out with your next file)"
     if kind in ("commit", "sim"):
@@ -110,7 +120,8 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
             if m.get("archived") and not (archived or gid):
                 hidden += 1
                 continue
-            line = describe(g, m, _position(ws, g, m))
+            pos = _position(ws, g, m)
+            line = describe(g, m, pos, None if pos is None else carry.owed(ws, g, m, pos.seq))
             lines.append(f"[archived] {line}" if m.get("archived") else line)
         for p in ws.invitations():
             lines.append(
@@ -122,6 +133,19 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
         if not lines:
             lines.append("no games in this workspace; start one with `pbem new` or `pbem join`")
         return lines
+
+
+def next_step(ws: Workspace, gid: str) -> str:
+    """One line for after an import: which files to carry to whom, or that none wait."""
+    with ws.game_locked(gid):
+        m = meta(ws, gid)
+        pos = _position(ws, gid, m)
+        owed = None if pos is None or m.get("solo") else carry.owed(ws, gid, m, pos.seq)
+    if owed is not None:
+        return f"game {gid}, next: {carry.line(owed)}"
+    if pos is not None and pos.expected is not None and pos.expected[0] == m["side"]:
+        return f"game {gid}, next: nothing to carry; your decision (`pbem status {gid}`)"
+    return f"game {gid}, next: nothing to carry"
 
 
 def _position(ws: Workspace, gid: str, m: dict[str, Any]) -> Position | None:

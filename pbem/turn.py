@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commit, engine_link, overview, protocol, report
+from pbem import carry, commit, engine_link, overview, protocol, report
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame, PendingTurn
 from pbem.protocol import Expectation, Game
@@ -86,7 +86,12 @@ def _need_my_decision(t: Turn) -> Expectation:
     if exp is None:
         raise PbemError(f"game {t.lg.gid} is over", "turn")
     if exp.side != t.lg.me:
-        raise PbemError(f"it is not your turn in game {t.lg.gid}: waiting for {exp.side} ({awaited(exp.kind)})", "turn")
+        lg = t.lg
+        owed = carry.owed(lg.ws, lg.gid, lg.meta, t.game.seq)
+        then = f"; {carry.line(owed)}" if owed is not None and not lg.meta.get("solo") else ""
+        raise PbemError(
+            f"it is not your turn in game {lg.gid}: waiting for {exp.side} ({awaited(exp.kind)}){then}", "turn"
+        )
     return exp
 
 
@@ -262,11 +267,13 @@ def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
             protocol.apply_record(t.work, lg.me, seq, last, _list_label(t), actions=listed)
             records.append(last)
     if not records:
-        hint = (
-            f": give orders for {engine_link.api().decision(t.work.state).phase} (`pass` alone means none)"
-            if exp is not None and exp.side == lg.me
-            else ""
-        )
+        owed = carry.owed(lg.ws, lg.gid, lg.meta, t.game.seq)
+        if exp is not None and exp.side == lg.me:
+            hint = f": give orders for {engine_link.api().decision(t.work.state).phase} (`pass` alone means none)"
+        elif exp is not None and owed is not None and not lg.meta.get("solo"):
+            hint = f": it is {exp.side}'s turn; {carry.line(owed)}"
+        else:
+            hint = ""
         raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")
     # Sealed on the game as accepted (``t`` is consumed), record by record as the receiver
     # will apply them, so that the file's report is built the same way; it ends where my

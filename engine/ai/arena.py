@@ -282,11 +282,13 @@ def play_game(
     on_month: Callable[[GameState], None] | None = None,
     setup: Callable[[GameState], None] | None = None,
     clock: Callable[[], float] = lambda: 0.0,
+    on_decision: Callable[[api.Decision], None] | None = None,
 ) -> GameResult:
     """Play one game from the scenario's start until the date ``until`` begins (or the game ends).
 
     ``setup`` may change the new game before play (tests on hand-made worlds).  The engine
-    has no clock: timings are measured only with the ``clock`` the caller hands in."""
+    has no clock: timings are measured only with the ``clock`` the caller hands in.
+    ``on_decision`` is told each decision before it is made (who would sit down for it)."""
     state = api.new_game(scenario)
     if setup is not None:
         setup(state)
@@ -326,6 +328,8 @@ def play_game(
             break
         before = (state.step, state.date, tuple(state.acting))
         carried = _cargo(state)
+        if on_decision is not None:
+            on_decision(d)
         try:
             if d.kind == "chance":
                 api.apply_chance(state, _seed(game_seed, chance_no.to_bytes(8, "big")))
@@ -605,9 +609,10 @@ def run(
     setup: Callable[[GameState], None] | None = None,
     clock: Callable[[], float] = lambda: 0.0,
     on_game: Callable[[GameResult], None] | None = None,
+    on_decision: Callable[[api.Decision], None] | None = None,
 ) -> Summary:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; report each result line
-    and hand each result to ``on_game``."""
+    and hand each result to ``on_game`` (each decision of a game to ``on_decision`` first)."""
     for p in (axis, allies):
         if p not in ai.PLAYERS:
             raise EngineError(f"unknown player '{p}'; choose one of {', '.join(ai.PLAYERS)}")
@@ -618,7 +623,7 @@ def run(
     players = {"axis": axis, "allies": allies}
     results = []
     for i in range(games):
-        r = play_game(scenario, end, players, seed + i, budget_s, setup=setup, clock=clock)
+        r = play_game(scenario, end, players, seed + i, budget_s, setup=setup, clock=clock, on_decision=on_decision)
         results.append(r)
         if on_game is not None:
             on_game(r)

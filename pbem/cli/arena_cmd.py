@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from pbem import sittings
 from pbem.cli.common import user_errors
 from pbem.errors import PbemError
 
@@ -29,6 +30,17 @@ def arena(
     from engine.api import EngineError
 
     results: list[dict[str, object]] = []
+    tallies: list[sittings.Tally] = []
+    # What each game would cost two people by today's files (pbem/sittings.py).
+    emulation = [sittings.Emulation(str(seed))]
+
+    def ended(r: arena_mod.GameResult) -> None:
+        # A game stopped by an error ends inside its last month; otherwise the next month began.
+        found = emulation[0].tally(last_whole=not r.error)
+        tallies.append(found)
+        results.append(dataclasses.asdict(r) | {"sittings": found.to_json()})
+        emulation[0] = sittings.Emulation(str(seed + len(results)))
+
     try:
         summary = arena_mod.run(
             scenario,
@@ -40,12 +52,18 @@ def arena(
             budget,
             report=None if as_json else typer.echo,
             clock=time.perf_counter,
-            on_game=lambda r: results.append(dataclasses.asdict(r)),
+            on_game=ended,
+            on_decision=lambda d: emulation[0].decision(d.kind, d.sides, d.when),
         )
     except EngineError as exc:
         raise PbemError(str(exc), "arena") from None
+    months = sittings.summary([m for t in tallies for m in t.months])
     if as_json:
-        typer.echo(json.dumps({"games": results, "summary": dataclasses.asdict(summary)}, indent=1))
+        typer.echo(
+            json.dumps({"games": results, "summary": dataclasses.asdict(summary) | {"sittings": months}}, indent=1)
+        )
+        return
+    typer.echo(sittings.summary_line(months))
 
 
 def register(app: typer.Typer) -> None:

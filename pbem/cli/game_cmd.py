@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from pbem import audit, clock, exchange, games, keys, turn
+from pbem import audit, clock, exchange, games, keys, status, turn
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 from pbem.errors import PbemError
 from pbem.status import lines as status_lines
-from pbem.store import atomic_write
+from pbem.store import Workspace, atomic_write
 
 key_app = typer.Typer(help="Identity keys.", no_args_is_help=True)
 
@@ -179,6 +179,7 @@ def import_paths(ws_root: Path, files: list[Path]) -> int:
         typer.echo("nothing to import (inbox/ is empty)")
         return 0
     rejected = 0
+    touched: list[str] = []
     for p in paths:
         res = exchange.import_file(ws_root, p)
         if res.status == "rejected":
@@ -188,6 +189,13 @@ def import_paths(ws_root: Path, files: list[Path]) -> int:
             typer.echo(res.message)
             if res.report:
                 typer.echo(res.report)
+            if res.status == "applied" and res.game_id and res.game_id not in touched:
+                touched.append(res.game_id)
+    # Last, after the long reports: what goes to the opponent now, the line a person acts on.
+    ws = Workspace(ws_root)
+    for gid in touched:
+        if ws.game_paths(gid).path(ws.game_paths(gid).meta).exists():
+            typer.echo(status.next_step(ws, gid))
     return rejected
 
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pbem import history, report
+from pbem import history, report, sittings
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
@@ -41,13 +41,22 @@ def log_command(
     since_mine: Annotated[bool, typer.Option("--since-mine", help="Only the files after the last one I sent")] = False,
     month: Annotated[str | None, typer.Option("--month", help="Only what happened in month YYYY-MM")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="The log as JSON, one document")] = False,
+    count_sittings: Annotated[
+        bool, typer.Option("--sittings", help="Sittings per side and file hops per game month, instead of the log")
+    ] = False,
     game: Annotated[str | None, typer.Option("--game", help="Which game of a record folder holding several")] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Print what each file of a game did: wars, placements, moves, every combat in full
-    (strengths, modifiers, odds, dice, losses, retreats), conquests, money, supply."""
+    (strengths, modifiers, odds, dice, losses, retreats), conquests, money, supply; with
+    --sittings, what each game month cost the players instead."""
     wanted = _month(month) if month is not None else None
+    if count_sittings and since_mine:
+        raise PbemError("--sittings counts the whole game: leave out --since-mine", "usage")
     files, me, base = _files(target, ws_path, game)
+    if count_sittings:
+        _sittings(files, base, wanted, as_json)
+        return
     first = 1
     if since_mine:
         if me is None:
@@ -72,6 +81,21 @@ def log_command(
         )
     for r in out:
         typer.echo(r.text())
+
+
+def _sittings(files: list[TurnFile], base: bytes | None, wanted: str | None, as_json: bool) -> None:
+    """Print the sittings and hops of the game (of month ``wanted`` only, if given); the
+    whole game is counted, since a month's first sitting may begin in the month before."""
+    found = sittings.tally([r.to_json() for r in report.reports(files, base)])
+    if wanted is not None:
+        found.months = [m for m in found.months if m.when == wanted]
+        if not found.months:
+            raise PbemError(f"game {found.game} has no file in {wanted}", "usage")
+    if as_json:
+        typer.echo(json.dumps(found.to_json(), indent=1))
+        return
+    for line in found.lines():
+        typer.echo(line)
 
 
 def register(app: typer.Typer) -> None:

@@ -60,3 +60,34 @@ def test_json_gives_the_summary_and_each_game_with_air_events() -> None:
         assert key in game
     assert "vichy" in doc["summary"] and "surrendered" in doc["summary"]
     assert doc["summary"]["landings"]["axis"]["paradrops tried"] == game["landings"]["axis"]["paradrops tried"]
+
+
+def test_json_gives_sittings_and_file_hops_per_month() -> None:
+    """Each game's months as today's files would cost them, and the summary over the games."""
+    import json
+
+    from pbem import sittings
+
+    result = CliRunner().invoke(
+        _app(), ["arena", "--json", "--until", "1939-10", "--games", "2", "--axis", "random", "--allies", "random"]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    months = []
+    for game in doc["games"]:
+        (september,) = game["sittings"]["months"]
+        assert september["month"] == "1939-09" and september["finished"]
+        # Both sides sit at least for the declarations, the deployment and their own turn; a
+        # roll's first dice value makes a hop that carries nothing a person decided.
+        assert min(september["sittings"].values()) >= 3
+        assert september["hops"] >= sum(september["sittings"].values()) + september["automatic_hops"] > 0
+        months.append(sittings.Month(**{"when": september.pop("month")} | september))
+    assert doc["summary"]["sittings"] == json.loads(json.dumps(sittings.summary(months)))
+
+
+def test_text_ends_with_the_sittings_and_hops_line() -> None:
+    result = CliRunner().invoke(_app(), ["arena", "--until", "1939-10", "--axis", "random", "--allies", "random"])
+    assert result.exit_code == 0, result.output
+    last = result.output.splitlines()[-1]
+    assert last.startswith("per game month over 1 finished month(s), median/max: sittings axis ")
+    assert "file hops " in last and "(automatic only " in last

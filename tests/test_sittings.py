@@ -1,0 +1,196 @@
+"""Who gave each entry of the log, and sittings and file hops per game month (pbem/sittings.py,
+`pbem log --sittings`), checked against a hand count of a recorded game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem import sittings
+from pbem.cli.main import app
+
+RECORDS = Path(__file__).resolve().parent / "data" / "records"
+SEED7 = RECORDS / "1939-seed7"
+
+
+@pytest.fixture(scope="module")
+def seed7_log() -> list[dict[str, Any]]:
+    """The log of the 1939 record, as `pbem log --json` gives it."""
+    result = CliRunner().invoke(app, ["log", str(SEED7), "--json"])
+    assert result.exit_code == 0, result.output
+    found: list[dict[str, Any]] = json.loads(result.output)
+    return found
+
+
+def _file(log: list[dict[str, Any]], seq: int) -> dict[str, Any]:
+    return next(f for f in log if f["seq"] == seq)
+
+
+def test_every_entry_says_who_gave_it(seed7_log: list[dict[str, Any]]) -> None:
+    entries = [e for f in seed7_log for e in f["entries"]]
+    assert {e["by"] for e in entries} == {"person", "program"} < set(sittings.BY)
+    for e in entries:
+        assert (e["by"] == "program") == (e["record"] in ("dice", "reveal")), e
+    # File 33: the Axis program opens its deployment; file 34: the Allies' income and builds.
+    assert [(e["record"], e["by"]) for e in _file(seed7_log, 33)["entries"]] == [("reveal", "program")]
+    assert [(e["record"], e["by"]) for e in _file(seed7_log, 34)["entries"]] == [
+        ("sim", "person"),
+        ("commit", "person"),
+    ]
+    assert _file(seed7_log, 1)["entries"][0]["by"] == "person"  # joining is a person's decision
+
+
+def test_a_month_counted_by_hand(seed7_log: list[dict[str, Any]]) -> None:
+    """1939-10 of the record, files 29 to 57, by hand (A: Axis, L: Allies; * marks the
+    files holding only the program's dice values or reveals):
+
+    file 29 begins with the Axis dice value of September's weather, so 1939-10's hops are
+    files 30 to 57, which alternate: 28 hops, of which 9 automatic (33*, 36*, 38*, 43*, 44*,
+    46*, 51*, 53*, 56*).  Sittings (a run that a program's file does not interrupt):
+    L 30 declarations; A 31 deployment; L 32-34 deployment, income and builds (33* between);
+    A 35-39 builds, overrun and first movement; L 40 interception; A 41 interception;
+    L 42 interception; A 45-47 combat, advance, second movement; L 48 landing, overrun and
+    first movement; A 49 interception; L 50-54 interception, combat, advance; A 55-57
+    landing and November's declarations.  Axis 6, Allies 6."""
+    months = {m.when: m for m in sittings.tally(seed7_log).months}
+    m = months["1939-10"]
+    assert (m.sittings, m.hops, m.automatic_hops, m.finished) == ({"axis": 6, "allies": 6}, 28, 9, True)
+    # The Axis sitting of files 55-57 began in October: November counts it not.
+    assert _file(seed7_log, 57)["entries"][-1]["when"] == "1939-11"
+    assert months["1939-11"].sittings["axis"] == 5
+
+
+def test_log_sittings_prints_the_months_and_the_median(tmp_path: Path) -> None:
+    record = RECORDS / "1937-seed3"
+    text = CliRunner().invoke(app, ["log", str(record), "--sittings"])
+    assert text.exit_code == 0, text.output
+    doc = CliRunner().invoke(app, ["log", str(record), "--sittings", "--json"])
+    assert doc.exit_code == 0, doc.output
+    found = json.loads(doc.output)
+    rows = found["months"]
+    assert rows[-1]["finished"] is False and all(r["finished"] for r in rows[:-1])
+    whole = rows[:-1]
+    assert found["summary"]["months"] == len(whole) >= 1
+    assert found["summary"]["hops"]["max"] == max(r["hops"] for r in whole)
+    lines = text.output.splitlines()
+    assert lines[0] == f"game {found['game']}: sittings per side and file hops per game month"
+    for r in rows:
+        row = next(line for line in lines if line.startswith(r["month"]))
+        cells = row.split()
+        assert cells[1:5] == [str(r["sittings"]["axis"]), str(r["sittings"]["allies"]), str(r["hops"]),
+                              str(r["automatic_hops"])]  # fmt: skip
+    assert lines[-2].startswith("median") and lines[-1].startswith("max")
+    one = CliRunner().invoke(app, ["log", str(record), "--sittings", "--json", "--month", rows[0]["month"]])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.output)["months"] == rows[:1]
+    none = CliRunner().invoke(app, ["log", str(record), "--sittings", "--month", "1999-01"])
+    assert none.exit_code != 0 and "has no file in 1999-01" in none.output
+
+
+def test_log_sittings_refuses_since_mine_in_one_line() -> None:
+    result = CliRunner().invoke(app, ["log", str(SEED7), "--sittings", "--since-mine"])
+    assert result.exit_code != 0
+    assert result.output.strip().count("\n") == 0 and "--since-mine" in result.output
+    assert "Traceback" not in result.output
+
+
+def _f(side: str, *entries: tuple[str, str, str], game: str = "g") -> dict[str, Any]:
+    return {"game": game, "side": side, "entries": [{"when": w, "side": side, "record": r, "by": b}
+                                                    for w, r, b in entries]}  # fmt: skip
+
+
+def test_runs_hops_and_unfinished_months() -> None:
+    files = [
+        _f("allies", ("1939-09", "join", "person")),
+        _f("allies", ("1939-09", "commit", "person")),  # travels with the join: one hop
+        _f("axis", ("1939-09", "sim", "person")),
+        _f("allies", ("1939-09", "reveal", "program")),  # an automatic hop
+        _f("axis", ("1939-09", "act", "person")),  # the Axis sitting goes on over it
+        _f("allies", ("1939-09", "act", "standing")),  # a standing order interrupts nothing
+        _f("axis", ("1939-09", "dice", "program"), ("1939-10", "commit", "person")),
+        _f("allies", ("1939-10", "sim", "person")),
+    ]
+    t = sittings.tally(files)
+    sep, octo = t.months
+    assert (sep.sittings, sep.hops, sep.automatic_hops) == ({"axis": 1, "allies": 1}, 6, 2)
+    assert (octo.sittings, octo.hops, octo.finished) == ({"axis": 0, "allies": 1}, 1, False)
+    assert t.summary()["months"] == 1 and t.summary()["sittings"]["axis"] == {"median": 1, "max": 1}
+    files[-1]["next"] = "the game is over: axis resigned"
+    assert sittings.tally(files).months[-1].finished
+
+
+def _decisions(log: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], str]]:
+    """The engine's decisions behind a record's entries (after the join): a commit opens a
+    simultaneous decision of both sides, which its list and reveal close; a list in the clear
+    alone is one side's; a pair of dice values is a roll; a phase's orders one decision."""
+    out: list[tuple[str, tuple[str, ...], str]] = []
+    skip = 0
+    previous: dict[str, Any] | None = None
+    for e in [e for f in log[1:] for e in f["entries"]]:
+        if skip:
+            skip -= 1
+        elif e["record"] == "commit":
+            out.append(("simultaneous", ("axis", "allies"), e["when"]))
+            skip = 2
+        elif e["record"] == "sim":
+            out.append(("simultaneous", (e["side"],), e["when"]))
+        elif e["record"] == "dice":
+            out.append(("chance", (), e["when"]))
+            skip = 1
+        elif e["record"] == "act" and not (
+            previous
+            and previous["record"] == "act"
+            and (previous["side"], previous["phase"]) == (e["side"], e["phase"])
+        ):
+            out.append(("sequential", (e["side"],), e["when"]))
+        previous = e
+    if skip:
+        out.pop()  # the record stops inside this decision
+    return out
+
+
+def _squeezed(records: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """One side's orders of several phases in a row as one: the log cuts them by phase."""
+    return [x for i, x in enumerate(records) if i == 0 or x != records[i - 1] or x[1] != "act"]
+
+
+def test_the_emulation_writes_the_records_the_program_wrote(seed7_log: list[dict[str, Any]]) -> None:
+    """Told the decisions of the record, the emulation (for games without files) gives each
+    record to the side that wrote it, and so the same sittings and hops."""
+    em = sittings.Emulation(seed7_log[0]["game"])
+    em.decision("sequential", ("allies",), "1939-09")  # the join, as the first record
+    em.files[0]["entries"][0]["record"] = "join"
+    for kind, sides, when in _decisions(seed7_log):
+        em.decision(kind, sides, when)
+    made = _squeezed([(e["side"], e["record"]) for f in em.files for e in f["entries"]])
+    real = _squeezed([(e["side"], e["record"]) for f in seed7_log for e in f["entries"]])
+    # The record stops after the Axis commitment of 1940-02, inside a decision.
+    assert len(made) > 150 and made == real[:-1] and real[-1] == ("axis", "commit")
+    want = sittings.tally(seed7_log).months
+    assert want[-1].when == "1940-02"
+    made_months = em.tally(last_whole=True).months
+    assert made_months[:-1] == want[:-2]
+    # Without the commitment that ends the record, the Axis weather dice travel alone.
+    january = want[-2]
+    assert made_months[-1].hops == january.hops and made_months[-1].sittings == january.sittings
+    assert made_months[-1].automatic_hops == january.automatic_hops + 1
+
+
+@pytest.mark.parametrize("record", sorted(p.name for p in RECORDS.iterdir() if p.is_dir()))
+def test_an_automatic_file_travels_alone_only_when_the_other_side_needs_it(record: str) -> None:
+    """A file holding only dice values or openings is never followed by a file of its own
+    side: whenever the same side decides next, the program puts the automatic records at the
+    head of that decision's file (pbem/turn.py, ``answer``), and what is left alone is what
+    the other side needs before it can go on."""
+    from pbem import turnfile
+
+    files = sorted((turnfile.read(p) for p in (RECORDS / record).glob("*.pbem")), key=lambda tf: tf.seq)
+    alone = [tf.seq for tf in files if tf.type == "turn" and {r.KIND for r in tf.records} <= {"dice", "reveal"}]
+    assert len(alone) > 10
+    for seq in alone:
+        if seq + 1 < len(files):
+            assert files[seq + 1].side != files[seq].side, f"{record}: file {seq + 1}"
