@@ -9,6 +9,7 @@ from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.protocol import Game
 from pbem.store import Transaction, Workspace
+from pbem.words import sides_of
 
 
 def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]:
@@ -33,7 +34,7 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
         elif game.forfeited:
             what = f"the final claim: {report.awaited(game)}"
         else:
-            what = f"the final claim: the bot made {exp_side}'s decision; now {report.awaited(game)}"
+            what = f"the final claim: the bot made {sides_of(exp_side)} decision; now {report.awaited(game)}"
         turn.answer(lg, game, tx)  # stages the snapshot, the overview and what I owe at once after the bot's play
         ws.commit(tx)
     return path, what

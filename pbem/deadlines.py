@@ -22,6 +22,7 @@ from pbem.keys import PublicKey
 from pbem.protocol import Authentic, Game, SimStep
 from pbem.records import Act, Sim
 from pbem.turnfile import TurnFile, other
+from pbem.words import sides_of
 
 #: A bot playing a sequential decision gives up after this many actions (a rules bug, not a game).
 MAX_BOT_ACTIONS = 10_000
@@ -55,7 +56,7 @@ def apply_claim(game: Game, file: Authentic) -> None:
         raise PbemError(f"{tf.name}: the claim names a '{due}' record, the game awaits '{exp.kind}'", "claim")
     if tf.body["time"] < due_at(game):
         raise PbemError(
-            f"{tf.name}: claimed too early: {silent}'s deadline passes at {when(due_at(game))}, "
+            f"{tf.name}: claimed too early: {sides_of(silent)} deadline passes at {when(due_at(game))}, "
             f"the claim is dated {when(tf.body['time'])}",
             "early",
         )
@@ -161,7 +162,7 @@ def seal_claim(game: Game, side: str, sign: Any) -> TurnFile:
         raise PbemError("this game has no deadline, so nothing can be claimed", "claim")
     t = clock.stamp(game.clock)
     if t < due_at(game):
-        raise PbemError(f"too early: {exp.side}'s deadline passes at {when(due_at(game))}", "early")
+        raise PbemError(f"too early: {sides_of(exp.side)} deadline passes at {when(due_at(game))}", "early")
     seq = game.seq + 1
     trial = game.clone()  # the state the claim seals is what applying it does
     terms = clock.terms(game.genesis.body["options"])

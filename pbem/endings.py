@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.words import sides_of
 
 
 def _other(side: str) -> str:
@@ -47,7 +48,7 @@ class Result:
     def text(self) -> str:
         if self.kind == "resign":
             return f"{self.side} resigned in file {self.seq}; {_other(self.side)} win"
-        return f"drawn by agreement: {self.side} accepted {_other(self.side)}'s offer in file {self.seq}"
+        return f"drawn by agreement: {self.side} accepted {sides_of(_other(self.side))} offer in file {self.seq}"
 
     def to_wire(self) -> dict[str, Any]:
         return {"kind": self.kind, "side": self.side, "seq": self.seq}

@@ -18,6 +18,7 @@ from pbem.localgame import LocalGame
 from pbem.records import ENDING_KINDS, Ending
 from pbem.status import awaited, status_line
 from pbem.store import Transaction, Workspace
+from pbem.words import sides_of
 
 ENDS_GAME = ("resign", "accept-draw")
 
@@ -31,7 +32,7 @@ def write(ws: Workspace, gid: str, kind: str, home: Path | None = None) -> str:
         exp = protocol.expected(t.work)
         if exp is not None and exp.side != lg.me:
             raise PbemError(
-                f"game {gid}: not now: the next place in the game's history is {exp.side}'s "
+                f"game {gid}: not now: the next place in the game's history is {sides_of(exp.side)} "
                 f"({awaited(exp.kind)}); run this again once their file has arrived",
                 "turn",
             )

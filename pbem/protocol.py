@@ -21,6 +21,7 @@ from pbem.errors import PbemError
 from pbem.records import Act, Commit, Dice, Ending, Record, Reveal, Sim, Wire
 from pbem.rules import Draft, refusal_rule
 from pbem.turnfile import SIDES, TurnFile, other
+from pbem.words import sides_of
 
 SNAPSHOT_LIMITS = wire.Limits(
     max_bytes=1 << 30, max_bin=1 << 30, max_str=1 << 20, max_array=1 << 22, max_items=1 << 26, max_map=64, max_depth=12
@@ -470,7 +471,7 @@ def apply_record(
         assert isinstance(p, SimStep) and p.commit is not None and p.clear is not None
         if not commit.matches(p.commit, game.gid, p.commit_seq, author, rec.actions, rec.salt):
             raise PbemError(
-                f"{where}: the revealed actions do not match {author}'s commitment in file "
+                f"{where}: the revealed actions do not match {sides_of(author)} commitment in file "
                 f"{p.commit_seq} (protocol violation)",
                 "commit",
             )
@@ -496,7 +497,7 @@ def _roll(game: Game, author: str, rec: Dice, p: ChanceStep, where: str) -> None
         raise PbemError(f"{where}: dice value for event {rec.k}, but event {k} is being rolled", "chain")
     if not dice.check_reveal(game.chain[author], rec.value):
         raise PbemError(
-            f"{where}: {author}'s dice value does not hash to its previous chain value (protocol violation)",
+            f"{where}: {sides_of(author)} dice value does not hash to its previous chain value (protocol violation)",
             "chain",
         )
     game.chain[author] = rec.value

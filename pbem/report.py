@@ -25,6 +25,7 @@ from pbem.protocol import Game
 from pbem.records import Record
 from pbem.store import GamePaths, Transaction
 from pbem.turnfile import TurnFile, other
+from pbem.words import phase_name, sides_of
 
 #: Order kinds whose effect the changes of the position report (a unit placed, moved...).
 SHOWN_BY_CHANGES = frozenset({"pass", "move", "rail", "place", "place_land", "embark", "disembark"})
@@ -38,13 +39,6 @@ _ENDINGS = {
     "decline-draw": "decline the draw offer",
     "withdraw-draw": "withdraw their draw offer",
 }
-
-
-def phase_name(phase: str) -> str:
-    """``axis.first_movement`` -> ``Axis first movement``; ``war_declaration`` -> ``War declaration``."""
-    words = phase.replace(".", " ").replace("_", " ")
-    words = words.replace("allies ", "Allied ", 1) if words.startswith("allies ") else words
-    return words[:1].upper() + words[1:]
 
 
 @dataclass
@@ -216,7 +210,7 @@ def _about(tf: TurnFile, game: Game) -> str:
     if tf.type == "claim":
         if game.forfeited:
             return f"{side} claim again: {silent} forfeit the game"
-        return f"{side} claim again: the bot made {silent}'s decision"
+        return f"{side} claim again: the bot made {sides_of(silent)} decision"
     if tf.type == "terms":
         rule = {"bot": "the bot plays", "forfeit": "the silent side forfeits"}.get(tf.body.get("silence", ""))
         then = f"; after a missed deadline and a reminder, {rule}" if rule else ""

@@ -15,6 +15,7 @@ from pbem import carry, overview
 from pbem.errors import PbemError
 from pbem.overview import Position
 from pbem.store import Transaction, Workspace, read_bytes
+from pbem.words import phase_name, sides_of
 
 if TYPE_CHECKING:
     from pbem.localgame import LocalGame, PendingTurn
@@ -26,7 +27,7 @@ def awaited(kind: str) -> str:
     return {
         "act": "orders",
         "commit": "hidden orders, sealed by a commitment",
-        "sim": "orders in the clear",
+        "sim": "orders (given openly: the other side's are sealed already, or it has none to give)",
         "reveal": "opening of its commitment (automatic)",
         "dice": "dice value (automatic)",
     }.get(kind, kind)
@@ -51,7 +52,7 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.O
         return f"game {gid} ({me}): the game is over: {meta['ended']}"
     if pos is None:
         return f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
-    head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {pos.phase}"
+    head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
     disputes = meta.get("disputes")
     if disputes:
         head += f" [DISPUTED: {disputes[0]}]"
@@ -74,9 +75,12 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.O
     if side != me:
         if kind in ("dice", "reveal"):
             what = "opening of its commitment" if kind == "reveal" else "dice value"
-            head += f": waiting for {side}'s next file (its {what} is automatic, but may travel with its next decision)"
+            head += (
+                f": waiting for {sides_of(side)} next file (its {what} is automatic, but may travel with its next "
+                "decision)"
+            )
         else:
-            head += f": waiting for {side}'s {awaited(kind)}"
+            head += f": waiting for {sides_of(side)} {awaited(kind)}"
         if owed is not None and not meta.get("solo"):
             # By files nothing moves until my unanswered files reach the opponent, even when
             # my program wrote them by itself: say which, whatever else the line says.

@@ -24,6 +24,7 @@ from pbem.rules import Draft, refusal_rule
 from pbem.status import awaited, status_line
 from pbem.store import Transaction, Workspace
 from pbem.turnfile import TurnFile
+from pbem.words import sides_of
 
 MAX_ORDERS = 20_000
 
@@ -271,7 +272,7 @@ def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
         if exp is not None and exp.side == lg.me:
             hint = f": give orders for {engine_link.api().decision(t.work.state).phase} (`pass` alone means none)"
         elif exp is not None and owed is not None and not lg.meta.get("solo"):
-            hint = f": it is {exp.side}'s turn; {carry.line(owed)}"
+            hint = f": it is {sides_of(exp.side)} turn; {carry.line(owed)}"
         else:
             hint = ""
         raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import api
-from pbem import gamemap, history, overview, protocol, report, turn
+from pbem import gamemap, history, overview, protocol, turn, words
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.protocol import Game
@@ -160,7 +160,7 @@ class Desk:
             "side": lg.me,
             "seq": t.game.seq,
             "date": d.when,
-            "phase": report.phase_name(d.phase),
+            "phase": words.phase_name(d.phase),
             "prompt": d.prompt,
             "awaited": "the game is over" if exp is None else f"{exp.side}: {awaited(exp.kind)}",
             "my_move": self._my_move(lg, t),

@@ -69,7 +69,7 @@ def test_claims_and_a_hand_over_to_the_bot_by_mail(
     assert protocol.expected(t.game("allies")) == exp  # still allies' decision
     monkeypatch.setenv("PBEM_NOW", str(now + 2 * HOUR))
     _, what = claim.claim(t.ws["axis"], t.gid, t.homes["axis"])
-    assert "the bot made allies's decision" in what, what
+    assert "the bot made the Allies' decision" in what, what
     claimed = t.game("axis").seq
     wait_until(lambda: t.game("allies").hashes[: claimed + 1] == t.game("axis").hashes[: claimed + 1], 20, step=t.cycle)
     assert t.game("allies").last_author == "allies"  # the bot's records count as the silent side's

@@ -14,6 +14,7 @@ from pbem.cli.main import app
 from pbem.errors import PbemError
 from pbem.localgame import LocalGame
 from pbem.turnfile import other
+from pbem.words import sides_of
 from tests.protocol.conftest import Duo
 
 
@@ -89,5 +90,5 @@ def test_send_with_nothing_to_send_names_the_file_to_carry(duo: Duo) -> None:
     (reply,) = res.replies
     with pytest.raises(PbemError) as refused:
         turn.send(duo.player(side).ws, duo.gid, home=duo.player(side).home)
-    assert str(refused.value).startswith(f"nothing to send in game {duo.gid}: it is {other(side)}'s turn; ")
+    assert str(refused.value).startswith(f"nothing to send in game {duo.gid}: it is {sides_of(other(side))} turn; ")
     assert f"carry outbox/{reply.name}" in str(refused.value)

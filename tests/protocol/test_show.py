@@ -51,7 +51,7 @@ def test_show_lists_money_units_and_legal_orders(players: tuple[Path, Path], tmp
         "--expect-fingerprint", alice_fp)  # fmt: skip
 
     out = run("--workspace", str(bot), "show", gid, "--legal", "3")
-    assert "war_declaration" in out
+    assert "War declaration" in out and "war_declaration" not in out
     assert "Germany" in out and "1000B" in out  # the scenario's starting money
     assert "orders you may give now" in out and "declare Poland" in run("--workspace", str(bot), "show", gid,
                                                                           "--legal", "0", "--no-units")  # fmt: skip

@@ -30,9 +30,9 @@ def test_the_status_line_names_no_command_to_type() -> None:
     line = "game 3e81 (axis), file 3, 1939-10, axis.landing: 4 orders not sent: run `pbem send 3e81`, then deliver"
     assert board_status(line) == "game 3e81 (axis), file 3, 1939-10, axis.landing: 4 orders not sent yet: press Send"
     waiting = (
-        "game 3e81 (axis), file 3, 1939-10: waiting for allies's orders; next: `pbem import` when their file arrives"
+        "game 3e81 (axis), file 3, 1939-10: waiting for the Allies' orders; next: `pbem import` when their file arrives"
     )
-    assert board_status(waiting) == "game 3e81 (axis), file 3, 1939-10: waiting for allies's orders"
+    assert board_status(waiting) == "game 3e81 (axis), file 3, 1939-10: waiting for the Allies' orders"
 
 
 def test_the_page_says_which_orders_were_added() -> None:
