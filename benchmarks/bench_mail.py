@@ -195,10 +195,11 @@ def _stand_in(
 def _protocol(
     root: Path, servers: Any, games: int, turns: int, engine: str, attach_map: bool
 ) -> tuple[Any, Any, Any, Any]:
-    from pbem import engine_link, keys
-    from pbem.games import new_game
     from pbem.mail.bot import BotMailbox
-    from pbem.store import Workspace
+    from pbem.play.games import new_game
+    from pbem.protocol import engine_link
+    from pbem.store import keys
+    from pbem.store.store import Workspace
 
     scenario = "1939"
     if engine == "double":
@@ -209,7 +210,7 @@ def _protocol(
         scenario = "bench"
     homes = {name: root / f"home-{name}" for name in ("player", "bot")}
     extra = {name: f'home = "{homes[name]}"\n[bot]\nidentity = "{name}"' for name in homes}
-    configs = _configs(root, servers, extra, "pbem.exchange", attach_map)
+    configs = _configs(root, servers, extra, "pbem.play.exchange", attach_map)
     for name, home in homes.items():
         keys.keygen(name, configs[name].address, directory=home)
     bot_key = keys.read_public_key(homes["bot"] / "bot.pub")

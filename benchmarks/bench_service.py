@@ -69,10 +69,10 @@ def prepare(servers: Any, root: Path, games: int) -> dict[str, Any]:
     """Two mailboxes and GAMES fresh 1939 games, made once and copied for every run."""
     from mailtesting import write_config
 
-    from pbem import keys
-    from pbem.games import new_game
     from pbem.mail.config import load_config
-    from pbem.store import Workspace
+    from pbem.play.games import new_game
+    from pbem.store import keys
+    from pbem.store.store import Workspace
 
     made: dict[str, Any] = {"paths": {}, "configs": {}}
     homes = {name: root / f"home-{name}" for name in ("player", "bot")}
@@ -82,7 +82,7 @@ def prepare(servers: Any, root: Path, games: int) -> dict[str, Any]:
         ws.mkdir()
         made["paths"][name] = root / f"{name}.toml"
         extra = f'home = "{homes[name]}"\n[bot]\nidentity = "{name}"'
-        write_config(made["paths"][name], servers, address, ws, extra=extra, exchange="pbem.exchange")
+        write_config(made["paths"][name], servers, address, ws, extra=extra, exchange="pbem.play.exchange")
         made["configs"][name] = load_config(made["paths"][name])
         keys.keygen(name, address, directory=homes[name])
     bot_key = keys.read_public_key(homes["bot"] / "bot.pub")

@@ -68,9 +68,11 @@ def _timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float
 def _game(root: Path) -> tuple[Path, str, dict[str, str]]:
     """A 1939 game between two workspaces, played by the bot on both sides until both
     have units on the map and the first deployment is over; the allies' workspace."""
-    from pbem import engine_link, exchange, games, keys, turn
-    from pbem.localgame import LocalGame
-    from pbem.store import Workspace
+    from pbem.play import exchange, games, turn
+    from pbem.protocol import engine_link
+    from pbem.store import keys
+    from pbem.store.localgame import LocalGame
+    from pbem.store.store import Workspace
 
     env = dict(os.environ, PBEM_HOME=str(root / "home"), PYTHONPATH=str(ROOT))
     os.environ["PBEM_HOME"] = env["PBEM_HOME"]

@@ -1,4 +1,4 @@
-"""Verifying and applying one received turn file (pbem/protocol.py); goal < 50 ms.
+"""Verifying and applying one received turn file (pbem/protocol/machine.py); goal < 50 ms.
 
 A 1939 game is played by the computer in memory (real signed files, real dice and
 commitments) into its second month; the Axis main-phase file with the most
@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem import audit, protocol, replay, turnfile
-from pbem.memplay import MemoryMatch
-from pbem.records import Act
+from pbem.play import audit
+from pbem.play.memplay import MemoryMatch
+from pbem.protocol import machine, replay, turnfile
+from pbem.protocol.records import Act
 
 
 def typical_file(scenario: str = "1939", seed: int = 1) -> tuple[bytes, bytes, int]:
@@ -57,9 +58,9 @@ def bench_naval_verify(report: Callable[..., None]) -> None:
     print(f"naval-heavy file: {n} records, {naval} naval attacks, {len(raw)} bytes")
     samples = []
     for _ in range(11):
-        game = protocol.Game.from_bytes(before)
+        game = machine.Game.from_bytes(before)
         t0 = time.perf_counter()
-        protocol.apply_turn(game, protocol.authenticate(game.genesis, turnfile.parse(raw), game))
+        machine.apply_turn(game, machine.authenticate(game.genesis, turnfile.parse(raw), game))
         samples.append(time.perf_counter() - t0)
     samples.sort()
     report(f"verify+apply the naval-heavy file ({n} records)", samples[5], samples[0], target_ms=50)
@@ -74,11 +75,11 @@ def bench_verify(report: Callable[..., None]) -> None:
         return
     print(f"recorded a 1939 game in memory in {time.perf_counter() - t:.1f} s; file of {n} records, {len(raw)} bytes")
     repeat = 15
-    games = [protocol.Game.from_bytes(before) for _ in range(repeat + 1)]
+    games = [machine.Game.from_bytes(before) for _ in range(repeat + 1)]
 
     def verify() -> None:
         game = games.pop()
-        protocol.apply_turn(game, protocol.authenticate(game.genesis, turnfile.parse(raw)))
+        machine.apply_turn(game, machine.authenticate(game.genesis, turnfile.parse(raw)))
 
     samples = []
     for _ in range(repeat + 1):
@@ -90,14 +91,14 @@ def bench_verify(report: Callable[..., None]) -> None:
     report(f"verify+apply one main-phase file ({n} records)", median, samples[0], target_ms=50)
     report("  per record", median / n, samples[0] / n)
 
-    loaded = protocol.Game.from_bytes(before)
+    loaded = machine.Game.from_bytes(before)
     genesis, state = loaded.genesis, loaded.state
-    from pbem import engine_link
+    from pbem.protocol import engine_link
 
     api = engine_link.api()
 
     def protocol_only() -> None:
-        protocol.authenticate(genesis, turnfile.parse(raw))
+        machine.authenticate(genesis, turnfile.parse(raw))
         api.state_hash(state)
 
     samples = []
@@ -109,7 +110,7 @@ def bench_verify(report: Callable[..., None]) -> None:
     report("  of which parse + signature + state hash", samples[25], samples[0])
 
     def load_and_save() -> None:
-        protocol.Game.from_bytes(before).to_bytes()
+        machine.Game.from_bytes(before).to_bytes()
 
     t0 = time.perf_counter()
     for _ in range(5):
@@ -121,7 +122,7 @@ def bench_verify(report: Callable[..., None]) -> None:
 AIR_RECORD = Path(__file__).resolve().parent.parent / "tests" / "data" / "records" / "1939-air-seed1"
 
 
-def _ships_by_destination(game: protocol.Game, f: turnfile.TurnFile) -> int:
+def _ships_by_destination(game: machine.Game, f: turnfile.TurnFile) -> int:
     """Moves of ships in ``f`` that name only their destination (``move SHIP HEX``)."""
     units = game.state.units
     return sum(
@@ -137,7 +138,7 @@ class _NavalFiles(replay.Visitor):
     def __init__(self) -> None:
         self.found: list[tuple[int, bytes, bytes, int, int]] = []
 
-    def before(self, game: protocol.Game, tf: turnfile.TurnFile) -> None:
+    def before(self, game: machine.Game, tf: turnfile.TurnFile) -> None:
         if n := _ships_by_destination(game, tf):
             self.found.append((tf.seq, game.to_bytes(), tf.raw, len(tf.body["records"]), n))
 
@@ -162,9 +163,9 @@ def bench_recorded_naval_verify(report: Callable[..., None], repeat: int = 9) ->
     samples: dict[int, list[float]] = {seq: [] for seq, *_ in files}
     for round_ in range(repeat + 1):  # the first round warms the map's tables
         for seq, before, raw, _, _ in files:
-            game = protocol.Game.from_bytes(before)
+            game = machine.Game.from_bytes(before)
             t0 = time.process_time()
-            protocol.apply_turn(game, protocol.authenticate(game.genesis, turnfile.parse(raw), game))
+            machine.apply_turn(game, machine.authenticate(game.genesis, turnfile.parse(raw), game))
             if round_:
                 samples[seq].append(time.process_time() - t0)
     worst: tuple[float, float, str] | None = None

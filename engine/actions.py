@@ -129,12 +129,13 @@ class KindSpec:
         for role in self.roles:
             if role not in ROLES:
                 raise ValueError(f"unknown argument role '{role}'")
-        if len(self.words) != len(self.roles):
+        if self.words and len(self.words) != len(self.roles):
             raise ValueError(f"order '{self.name}' names {len(self.words)} of its {len(self.roles)} arguments")
 
     def usage(self) -> str:
         """``place_land COUNTRY TYPE MOVE POINTS HEX``; ``...`` where the last argument repeats."""
-        return " ".join((self.name, *self.words, *(("...",) if self.variadic else ())))
+        words = self.words or tuple(r.upper() for r in self.roles)
+        return " ".join((self.name, *words, *(("...",) if self.variadic else ())))
 
     def roles_for(self, count: int) -> list[str]:
         if not self.variadic:

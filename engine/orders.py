@@ -89,7 +89,7 @@ def parse_order(hexmap: HexMap, line: str) -> Action:
 def _usage(name: str) -> str:
     """The kind's usage with what each argument means, for a person who got them wrong."""
     spec = KINDS[name]
-    meanings = "; ".join(f"{w} {ARGUMENTS[w]}" for w in dict.fromkeys(spec.words))
+    meanings = "; ".join(f"{w} {ARGUMENTS[w]}" for w in dict.fromkeys(spec.words) if w in ARGUMENTS)
     return spec.usage() + (f" — {meanings}" if meanings else "")
 
 

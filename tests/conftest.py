@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from pbem import durable
+from pbem.store import durable
 
 
 def pytest_configure(config: pytest.Config) -> None:

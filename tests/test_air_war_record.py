@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit
+from pbem.play import audit
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "1939-air-seed1"
 AIR_ORDERS = {"air_attack", "bomb_ships", "bomb", "intercept"}

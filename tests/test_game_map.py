@@ -1,5 +1,5 @@
 """Maps of a game's position: the SVG against the state, PNG, determinism, replay and
-the errors of `pbem map` (pbem/gamemap.py, scenarios/gameview.py, pbem/cli/map_cmd.py)."""
+the errors of `pbem map` (pbem/play/gamemap.py, scenarios/gameview.py, pbem/cli/map_cmd.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from engine import api
 from engine.hexgrid import NO_HEX
-from pbem import gamemap, history
 from pbem.cli.main import app
 from pbem.errors import PbemError
-from pbem.protocol import Game
+from pbem.play import gamemap, history
+from pbem.protocol.machine import Game
 from scenarios import gameview
 from scenarios.mapview import REGIONS
 

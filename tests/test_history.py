@@ -1,4 +1,4 @@
-"""Positions of a game after each of its files, from a record folder (pbem/history.py)."""
+"""Positions of a game after each of its files, from a record folder (pbem/play/history.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem import engine_link, history
 from pbem.errors import PbemError
+from pbem.play import history
+from pbem.protocol import engine_link
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "1937-seed3"
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit
+from pbem.play import audit
 
 RECORDS = Path(__file__).resolve().parent / "data" / "records"
 

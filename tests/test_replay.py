@@ -1,4 +1,4 @@
-"""The one walk of re-execution (pbem/replay.py) over the recorded games: after each file the
+"""The one walk of re-execution (pbem/protocol/replay.py) over the recorded games: after each file the
 replayed game holds that file's hash and the state hash the file records; visitors on one
 walk each see every file and every record once; a game resumed from a kept copy goes on
 to the same bytes as the walk from the genesis."""
@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from pbem import engine_link, history, replay, report
-from pbem.protocol import Game, Watcher
-from pbem.turnfile import TurnFile
+from pbem.play import history, report
+from pbem.protocol import engine_link, replay
+from pbem.protocol.machine import Game, Watcher
+from pbem.protocol.turnfile import TurnFile
 
 RECORDS = Path(__file__).resolve().parent / "data" / "records"
 

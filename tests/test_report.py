@@ -1,4 +1,4 @@
-"""The game log (engine/events.py, pbem/report.py, `pbem log`): complete over a recorded game.
+"""The game log (engine/events.py, pbem/play/report.py, `pbem log`): complete over a recorded game.
 
 The record is a self-play game of the 1939 scenario over five months.  Each check
 compares the report with what can be seen independently: the states before and after
@@ -17,11 +17,12 @@ from typer.testing import CliRunner
 
 from engine.hexgrid import NO_HEX
 from engine.state import GameState
-from pbem import engine_link, history, protocol, report
 from pbem.cli.main import app
-from pbem.replay import Visitor, Visitors
-from pbem.replay import replay as replay_files
-from pbem.turnfile import TurnFile
+from pbem.play import history, report
+from pbem.protocol import engine_link, machine
+from pbem.protocol.replay import Visitor, Visitors
+from pbem.protocol.replay import replay as replay_files
+from pbem.protocol.turnfile import TurnFile
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "1939-seed7"
 
@@ -38,7 +39,7 @@ def replay() -> list[tuple[GameState, report.FileReport, GameState]]:
 
     class Copies(Visitor):
         # Each file's "after" is an independent copy, so it serves as the next file's "before".
-        def after(self, game: protocol.Game, tf: TurnFile) -> None:
+        def after(self, game: machine.Game, tf: TurnFile) -> None:
             states.append(api.deserialize(api.serialize(game.state), scenario="1939"))
 
     reporter = report.Reports()

@@ -1,4 +1,4 @@
-"""Who gave each entry of the log, and sittings and file hops per game month (pbem/sittings.py,
+"""Who gave each entry of the log, and sittings and file hops per game month (pbem/play/sittings.py,
 `pbem log --sittings`), checked against a hand count of a recorded game."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pbem import sittings
 from pbem.cli.main import app
+from pbem.play import sittings
 
 RECORDS = Path(__file__).resolve().parent / "data" / "records"
 SEED7 = RECORDS / "1939-seed7"
@@ -184,9 +184,9 @@ def test_the_emulation_writes_the_records_the_program_wrote(seed7_log: list[dict
 def test_an_automatic_file_travels_alone_only_when_the_other_side_needs_it(record: str) -> None:
     """A file holding only dice values or openings is never followed by a file of its own
     side: whenever the same side decides next, the program puts the automatic records at the
-    head of that decision's file (pbem/turn.py, ``answer``), and what is left alone is what
+    head of that decision's file (pbem/play/turn.py, ``answer``), and what is left alone is what
     the other side needs before it can go on."""
-    from pbem import turnfile
+    from pbem.protocol import turnfile
 
     files = sorted((turnfile.read(p) for p in (RECORDS / record).glob("*.pbem")), key=lambda tf: tf.seq)
     alone = [tf.seq for tf in files if tf.type == "turn" and {r.KIND for r in tf.records} <= {"dice", "reveal"}]

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem import keys
 from pbem.cli import plain
 from pbem.cli.main import COMMANDS, app, main, module_commands
+from pbem.store import keys
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a look at a game must not import: the rules engine and what only it needs, the

@@ -9,9 +9,9 @@ from typing import Annotated
 
 import typer
 
-from pbem import sittings
 from pbem.cli.common import user_errors
 from pbem.errors import PbemError
+from pbem.play import sittings
 
 
 @user_errors
@@ -31,7 +31,7 @@ def arena(
 
     results: list[dict[str, object]] = []
     tallies: list[sittings.Tally] = []
-    # What each game would cost two people by today's files (pbem/sittings.py).
+    # What each game would cost two people by today's files (pbem/play/sittings.py).
     emulation = [sittings.Emulation(str(seed))]
 
     def ended(r: arena_mod.GameResult) -> None:

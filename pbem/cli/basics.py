@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from pbem.errors import PbemError
-from pbem.store import Workspace
+from pbem.store.store import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 

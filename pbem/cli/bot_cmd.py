@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from pbem import turn
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors
 from pbem.cli.mail_cmd import ConfigOption, OnceOption, VerboseOption, config_path, fail, serve
 from pbem.errors import PbemError
+from pbem.play import turn
 
 bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
 

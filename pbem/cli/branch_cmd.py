@@ -26,8 +26,9 @@ def branch(
 ) -> None:
     """Invite to a new game starting after file N of another; the opponent verifies that position.
     With --solo, the computer takes the other side here and answers each file at once."""
-    from pbem import audit, branch, keys, status
-    from pbem import solo as solo_games
+    from pbem.play import audit, branch, status
+    from pbem.play import solo as solo_games
+    from pbem.store import keys
 
     ws = workspace(ws_path)
     folder = Path(record)

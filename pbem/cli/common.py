@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.basics import WORKSPACE_ENV, WORKSPACE_FLAGS, WORKSPACE_HELP, echo, fail, user_errors, workspace
-from pbem.store import Workspace
+from pbem.store.store import Workspace
 
 __all__ = ["WorkspaceOpt", "fail", "game_in", "sent", "solo_answers", "typer_names", "user_errors", "workspace"]
 
@@ -37,18 +37,18 @@ def sent(ws: Workspace, gid: str, line: str, *, status: bool = True) -> None:
     echo(line)
     solo_answers(ws, gid)
     if status:
-        from pbem.status import lines
+        from pbem.play.status import lines
 
         echo(lines(ws, gid)[0])
 
 
 def solo_answers(ws: Workspace, gid: str) -> None:
     """In a solo game (`pbem branch --solo`), let the computer answer what I just sent."""
-    from pbem import status
+    from pbem.play import status
 
     if not status.meta(ws, gid).get("solo"):
         return
-    from pbem import solo
+    from pbem.play import solo
 
     for line in solo.answer(ws, gid):
         echo(line)

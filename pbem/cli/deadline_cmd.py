@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-from pbem import claim as claiming
-from pbem import keys, passing, terms
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
+from pbem.play import claim as claiming
+from pbem.play import passing, terms
+from pbem.store import keys
 
 handover_app = typer.Typer(help="Pass your side of a game to another key (a new player, or the bot)")
 deadline_app = typer.Typer(

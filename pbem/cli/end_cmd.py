@@ -12,7 +12,7 @@ GameArg = Annotated[str, typer.Argument(help="Game id, or its first characters")
 
 
 def _ending(kind: str, game: str, ws_path: WorkspaceOpt) -> None:
-    from pbem import finish
+    from pbem.play import finish
 
     ws, gid = game_in(game, ws_path)
     sent(ws, gid, finish.write(ws, gid, kind), status=False)
@@ -55,7 +55,7 @@ def decline(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Decline an invitation: a signed refusal into outbox/, which tells the inviter."""
-    from pbem import decline as declining
+    from pbem.play import decline as declining
 
     ws = workspace(ws_path)
     gid, path = declining.decline(ws, invitation, me)
@@ -69,7 +69,7 @@ def archive(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Move a game out of `pbem status` (its files stay; `pbem status --all` lists it)."""
-    from pbem import archive as archiving
+    from pbem.play import archive as archiving
 
     ws = workspace(ws_path)
     typer.echo(archiving.archive(ws, ws.resolve_game(game), restore))

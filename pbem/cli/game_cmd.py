@@ -9,11 +9,13 @@ from typing import Annotated
 
 import typer
 
-from pbem import audit, clock, exchange, games, keys, status, turn
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 from pbem.errors import PbemError
-from pbem.status import lines as status_lines
-from pbem.store import Workspace, atomic_write
+from pbem.play import audit, exchange, games, status, turn
+from pbem.play.status import lines as status_lines
+from pbem.protocol import clock
+from pbem.store import keys
+from pbem.store.store import Workspace, atomic_write
 
 key_app = typer.Typer(help="Identity keys.", no_args_is_help=True)
 
@@ -69,7 +71,7 @@ def key_set_email(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Change my e-mail address and sign a statement of it for my opponents (into outbox/)."""
-    from pbem import contact
+    from pbem.play import contact
 
     statement = contact.set_email(name, address)
     typer.echo(f"identity {name}: e-mail {address} (statement {statement.counter}, key {statement.fingerprint})")
@@ -144,7 +146,7 @@ def join(
 ) -> None:
     """Verify an invitation, show who sent it, and write the answer (join file) into outbox/;
     a branch's starting position is verified by re-executing its parent game (here, or in --parent)."""
-    from pbem import branch
+    from pbem.play import branch
 
     ws = workspace(ws_path)
     fingerprint = expect_fingerprint or confirmed_inviter(file)
@@ -261,7 +263,7 @@ def verify(
 ) -> None:
     """Check one file against the local game, or (--no-engine) a game's files by the format's rules alone."""
     if no_engine:
-        from pbem import spec_verify
+        from pbem.protocol import spec_verify
 
         named = spec_verify.read_paths(files)
         if not named:
@@ -294,7 +296,7 @@ def selfplay(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="One line per file")] = False,
 ) -> None:
     """Two computer players exchange real signed files; every file is verified by its receiver."""
-    from pbem.selfplay import selfplay as run
+    from pbem.play.selfplay import selfplay as run
 
     result = run(scenario, month_text(until), seed, out, log=typer.echo if verbose else lambda s: None)
     end = "game over" if result.over else f"reached {result.date} ({result.phase})"

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from pbem import engine_link
 from pbem.cli.common import user_errors
 from pbem.errors import PbemError
+from pbem.protocol import engine_link
 
 HOW_TO_GIVE = (
     "Orders are lines of text, one per line, given with `pbem orders GAME FILE` (or typed in "

@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 
-from pbem import history, report, sittings
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.turnfile import TurnFile
+from pbem.play import history, report, sittings
+from pbem.protocol.turnfile import TurnFile
+from pbem.store.localgame import LocalGame
 
 
 def _month(text: str) -> str:

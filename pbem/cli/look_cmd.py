@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from pbem import look, turn
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
-from pbem.store import atomic_write
+from pbem.play import look, turn
+from pbem.store.store import atomic_write
 
 GameArg = Annotated[str, typer.Argument(help="Game id, or its first characters")]
 

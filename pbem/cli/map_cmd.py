@@ -94,8 +94,8 @@ def _game_map(
     at: int | None,
     fmt: str,
 ) -> tuple[bytes, str]:
-    from pbem import gamemap, history
-    from pbem.localgame import LocalGame
+    from pbem.play import gamemap, history
+    from pbem.store.localgame import LocalGame
 
     folder = Path(game)
     if folder.is_dir():

@@ -19,7 +19,7 @@ def play(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """See the map and give every order with the mouse, in a page served on this machine only."""
-    from pbem.localgame import LocalGame
+    from pbem.store.localgame import LocalGame
     from pbem.web.desk import Desk
     from pbem.web.server import PlayServer
 

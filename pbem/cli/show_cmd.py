@@ -26,7 +26,7 @@ def status(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Date, phase, who must act, what is awaited and which command to run next."""
-    from pbem.status import lines
+    from pbem.play.status import lines
 
     ws = workspace(ws_path)
     for line in lines(ws, ws.resolve_game(game) if game else None, archived=all_games):
@@ -50,8 +50,8 @@ def show(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Countries (money, pools) and units (counter numbers, hex, supply) after my pending orders."""
-    from pbem.show import Filter
-    from pbem.show import show as show_game
+    from pbem.play.show import Filter
+    from pbem.play.show import show as show_game
 
     if enemy and all_sides:
         raise PbemError("--enemy and --all exclude each other: --all lists both sides", "usage")
@@ -69,7 +69,7 @@ def where(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Where a unit stands, or which units of both sides stand in or near a place."""
-    from pbem.show import where as where_is
+    from pbem.play.show import where as where_is
 
     ws = workspace(ws_path)
     for line in where_is(ws, ws.resolve_game(game), what, radius=radius):

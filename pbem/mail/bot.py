@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from pbem.durable import flock
 from pbem.errors import PbemError
 from pbem.mail.config import MailConfig
 from pbem.mail.daemon import DEFAULT_CLAIM_TIMEOUT, CycleReport, MailDaemon
@@ -35,6 +34,7 @@ from pbem.mail.exchange_api import Exchange, load_module
 from pbem.mail.logline import game_context
 from pbem.mail.message import TURN_NAME
 from pbem.mail.store import crash_point, load_json, mail_dir, write_atomic
+from pbem.store.durable import flock
 
 log = logging.getLogger("pbem.mail")
 

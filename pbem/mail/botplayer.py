@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import branch, claim, games, passing, turn
 from pbem.errors import PbemError
-from pbem.store import Workspace
+from pbem.play import branch, claim, games, passing, turn
+from pbem.store.store import Workspace
 
 
 def accept(workspace: Path, game_id: str, identity: str, home: Path | None) -> list[Path]:

@@ -128,7 +128,7 @@ class MailConfig:
     bot: BotOptions = field(default_factory=BotOptions)
     notify_mail: bool = False
     max_attachment_bytes: int = DEFAULT_MAX_ATTACHMENT_BYTES
-    exchange: str = "pbem.exchange"  # module offering import_file() and game_info()
+    exchange: str = "pbem.play.exchange"  # module offering import_file() and game_info()
     attach_map: bool = True  # a PNG of the front with each turn mail that moved something
     home: Path | None = None  # identity directory; None: $PBEM_HOME, then the user configuration directory
     source: Path | None = None
@@ -280,7 +280,7 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
     max_bytes = _take(table, "max_attachment_bytes", int, "mail", DEFAULT_MAX_ATTACHMENT_BYTES)
     if not 1024 <= max_bytes <= 64 * 1024 * 1024:
         raise MailConfigError("max_attachment_bytes must be between 1 KiB and 64 MiB")
-    exchange = _take(table, "exchange", str, "mail", "pbem.exchange")
+    exchange = _take(table, "exchange", str, "mail", "pbem.play.exchange")
     attach_map = _take(table, "attach_map", bool, "mail", True)
     home_raw = _take(table, "home", str, "mail", "")
     home = None
@@ -322,7 +322,7 @@ def identity_mismatch(config: MailConfig, names: Iterable[str]) -> str:
     """The line refusing to serve a mailbox for an identity whose key says another address
     ('' when all agree): the opponent would write to the key's address, and this mailbox
     would never see it.  An identity without an address, or not stored here, is not asked."""
-    from pbem import keys
+    from pbem.store import keys
 
     home = keys.home(config.home)
     for name in sorted(set(names)):

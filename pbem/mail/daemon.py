@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.durable import remove_private_temps
 from pbem.errors import PbemError
 from pbem.mail.config import MailConfig, identity_mismatch
 from pbem.mail.exchange_api import Exchange, load_exchange
@@ -59,6 +58,7 @@ from pbem.mail.store import (
     write_atomic,
 )
 from pbem.mail.threads import ThreadBook
+from pbem.store.durable import remove_private_temps
 
 log = logging.getLogger("pbem.mail")
 

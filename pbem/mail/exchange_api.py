@@ -1,13 +1,13 @@
 """The daemon's view of the game layer: two functions, loaded by module name.
 
-``pbem.exchange`` provides them in a normal installation; tests and
+``pbem.play.exchange`` provides them in a normal installation; tests and
 benchmarks may name another module with the same two functions. The daemon
 depends only on the attributes listed here, so the game layer can evolve
 behind them.
 
 One promise the daemon cannot check: ``import_file`` records a file as applied
 in the same atomic step as the automatic answers it writes into ``outbox/``
-(``pbem.exchange`` commits both in one transaction). A file imported again is a
+(``pbem.play.exchange`` commits both in one transaction). A file imported again is a
 "duplicate" that asks for nothing, so a game layer that recorded the file first
 and was killed before its answer was written would leave the game waiting for
 ever.
@@ -50,9 +50,14 @@ class Exchange(Protocol):
     def game_info(self, workspace: Path, game_id: str) -> Any: ...
 
 
+#: Modules that configuration files written before pbem was grouped into sub-packages name.
+MOVED = {"pbem.exchange": "pbem.play.exchange"}
+
+
 def load_module(module_name: str, functions: tuple[str, ...], what: str, setting: str, code: str) -> Any:
     """Import a module named in the configuration and check it has ``functions``;
     every failure is one line naming the setting to fix."""
+    module_name = MOVED.get(module_name, module_name)
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:

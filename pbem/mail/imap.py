@@ -38,12 +38,12 @@ from pathlib import Path
 import imapclient
 import imapclient.exceptions
 
-from pbem.durable import flock
 from pbem.errors import PbemError
 from pbem.mail import oauth
 from pbem.mail.config import ImapOptions, ServerConfig
 from pbem.mail.message import has_turn_attachment
 from pbem.mail.store import load_json, mail_dir, save_json, write_atomic
+from pbem.store.durable import flock
 
 log = logging.getLogger("pbem.mail")
 

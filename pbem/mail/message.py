@@ -74,7 +74,7 @@ def turn_message_id(turn: TurnName, digest: str, domain: str) -> str:
 
 def turn_subject(turn: TurnName, tag: str = "") -> str:
     """``[pbem] 1939-10 Allied combat - game 3f9c0a12b4d5``: ``tag`` names what the game
-    awaits once the file is applied (the receiver's next decision, see pbem/report.py);
+    awaits once the file is applied (the receiver's next decision, see pbem/play/report.py);
     without one, the file's number and side."""
     if tag:
         return f"[pbem] {tag} - game {turn.game_id}"

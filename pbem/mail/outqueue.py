@@ -26,8 +26,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.durable import flock
 from pbem.mail.store import load_json, mail_dir, save_json, set_aside
+from pbem.store.durable import flock
 
 PENDING, SENT, FAILED = "pending", "sent", "failed"
 

@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pbem.durable import atomic_write, flock, make_dirs
 from pbem.errors import PbemError
+from pbem.store.durable import atomic_write, flock, make_dirs
 
 log = logging.getLogger("pbem.mail")
 CRASH_ENV = "PBEM_MAIL_CRASH_AT"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.durable import flock
 from pbem.mail.message import MAX_REFERENCES, clean_message_id, thread_root
 from pbem.mail.store import load_json, mail_dir, save_json
+from pbem.store.durable import flock
 
 
 def _valid(value: object) -> bool:

@@ -21,15 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from engine import api
-from pbem import gamemap, history, overview, protocol, turn, words
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.protocol import Game
-from pbem.records import Act
-from pbem.rules import refusal_rule
-from pbem.status import awaited, status_line
-from pbem.store import Transaction, Workspace
-from pbem.turnfile import TurnFile
+from pbem.play import gamemap, history, turn
+from pbem.play.status import awaited, status_line
+from pbem.protocol import machine, words
+from pbem.protocol.machine import Game
+from pbem.protocol.records import Act
+from pbem.protocol.rules import refusal_rule
+from pbem.protocol.turnfile import TurnFile
+from pbem.store import overview
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Transaction, Workspace
 from pbem.web.timeline import Timeline
 from scenarios import gameview
 
@@ -136,7 +138,7 @@ class Desk:
         return self._map
 
     def _my_move(self, lg: LocalGame, t: turn.Turn) -> bool:
-        exp = protocol.expected(t.work)
+        exp = machine.expected(t.work)
         return exp is not None and exp.side == lg.me and exp.kind in ("act", "commit", "sim")
 
     def version(self) -> str:
@@ -153,7 +155,7 @@ class Desk:
         """Date, phase, what is awaited, my pending orders and my countries."""
         lg, t, state = self._now()
         d = api.decision(state)
-        exp = protocol.expected(t.work)
+        exp = machine.expected(t.work)
         board = api.board(state, lg.me)
         return {
             "game": self.gid,

@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem import replay, report
 from pbem.errors import PbemError
-from pbem.protocol import Game
-from pbem.turnfile import TurnFile
+from pbem.play import report
+from pbem.protocol import replay
+from pbem.protocol.machine import Game
+from pbem.protocol.turnfile import TurnFile
 
 #: a copy of the game is kept after every EVERY-th file (a 1939 game is some 35 kB as
 #: bytes; a file takes a tenth of a second or more to re-execute)

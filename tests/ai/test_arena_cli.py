@@ -66,7 +66,7 @@ def test_json_gives_sittings_and_file_hops_per_month() -> None:
     """Each game's months as today's files would cost them, and the summary over the games."""
     import json
 
-    from pbem import sittings
+    from pbem.play import sittings
 
     result = CliRunner().invoke(
         _app(), ["arena", "--json", "--until", "1939-10", "--games", "2", "--axis", "random", "--allies", "random"]

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from pbem import advance, protocol
 from pbem.errors import PbemError
-from pbem.memplay import MemoryMatch
-from pbem.protocol import Game
-from pbem.replay import replay as replay_files
-from pbem.turnfile import TurnFile
+from pbem.play.memplay import MemoryMatch
+from pbem.protocol import advance, machine
+from pbem.protocol.machine import Game
+from pbem.protocol.replay import replay as replay_files
+from pbem.protocol.turnfile import TurnFile
 
 T0 = 1_800_000_000  # 2027-01-15 08:00 UTC
 HOUR = 3600
@@ -46,7 +46,7 @@ def replay(files: list[TurnFile]) -> Game:
 def refusal(game: Game, tf: TurnFile) -> str:
     """The code a receiver holding ``game`` refuses ``tf`` with ("" if it accepts it)."""
     try:
-        advance.apply_file(game.clone(), protocol.authenticate(game.genesis, tf, game))
+        advance.apply_file(game.clone(), machine.authenticate(game.genesis, tf, game))
     except PbemError as exc:
         return exc.code
     return ""

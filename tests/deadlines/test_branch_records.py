@@ -10,26 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from pbem import (
-    advance,
-    audit,
-    branch,
-    deadlines,
-    engine_link,
-    exchange,
-    games,
-    history,
-    keys,
-    protocol,
-    report,
-    turnfile,
-)
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.memplay import MemoryMatch
-from pbem.records import Ending
-from pbem.store import Workspace
-from pbem.turnfile import TurnFile, other
+from pbem.play import audit, branch, exchange, games, history, report
+from pbem.play.memplay import MemoryMatch
+from pbem.protocol import advance, deadlines, engine_link, machine, turnfile
+from pbem.protocol.records import Ending
+from pbem.protocol.turnfile import TurnFile, other
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.deadlines.helpers import HOUR, T0, Clock, match, next_body, play_to, write
 from tests.deadlines.test_handover import NEW, _take_over
 
@@ -47,15 +36,15 @@ def _home(where: Path, ident: keys.Identity) -> Path:
 
 def _to(m: MemoryMatch, side: str) -> None:
     """Play on until ``side`` is to write the next file."""
-    while (exp := protocol.expected(m.game)) is not None and exp.side != side:
+    while (exp := machine.expected(m.game)) is not None and exp.side != side:
         assert m.step() is not None
 
 
 def _ending(m: MemoryMatch, kind: str) -> TurnFile:
     """The side the game awaits writes a file holding only the ending record ``kind``."""
-    exp = protocol.expected(m.game)
+    exp = machine.expected(m.game)
     assert exp is not None
-    tf = protocol.build_turn(m.game, exp.side, [Ending(kind)], m.ids[exp.side].sign)
+    tf = machine.build_turn(m.game, exp.side, [Ending(kind)], m.ids[exp.side].sign)
     m.files.append(tf)
     return tf
 
@@ -137,7 +126,7 @@ def test_a_game_with_new_terms_is_branched(now: Clock, tmp_path: Path) -> None:
     body = next_body(g, "allies", "terms", deadline=4 * HOUR, time=g.clock)
     consent = m.ids["axis"].sign(deadlines.terms_message(g.gid, body["seq"], body["prev"], 4 * HOUR))
     terms = turnfile.seal(body | {"consent": consent}, m.ids["allies"].sign)
-    advance.apply_file(g, protocol.authenticate(g.genesis, terms, g))
+    advance.apply_file(g, machine.authenticate(g.genesis, terms, g))
     m.files.append(terms)
     play_to(m, terms.seq + 5)
     folder = write(m.files, tmp_path / "rec")
@@ -150,7 +139,7 @@ def test_a_game_with_new_terms_is_branched(now: Clock, tmp_path: Path) -> None:
 def test_a_game_with_draw_offers_declined_and_accepted_is_branched(now: Clock, tmp_path: Path) -> None:
     m = match()
     play_to(m, 8)
-    offerer = protocol.expected(m.game)
+    offerer = machine.expected(m.game)
     assert offerer is not None
     offer = _ending(m, "offer-draw")
     _to(m, other(offerer.side))

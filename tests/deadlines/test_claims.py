@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, clock, deadlines, engine_link, protocol, turnfile
 from pbem.errors import PbemError
-from pbem.memplay import MemoryMatch
-from pbem.turnfile import TurnFile
+from pbem.play import audit
+from pbem.play.memplay import MemoryMatch
+from pbem.protocol import clock, deadlines, engine_link, machine, turnfile
+from pbem.protocol.turnfile import TurnFile
 from tests.deadlines.helpers import HOUR, T0, Clock, match, next_body, play_to, refusal, replay, write
 
 
@@ -26,7 +27,7 @@ def _claim(m: MemoryMatch, side: str) -> TurnFile:
 
 def test_a_claim_before_the_deadline_is_refused_by_writer_and_receiver(now: Clock) -> None:
     m = match()
-    assert protocol.expected(m.game) == protocol.Expectation("allies", "commit")
+    assert machine.expected(m.game) == machine.Expectation("allies", "commit")
     now.set(T0 + HOUR - 1)
     with pytest.raises(PbemError) as exc:
         deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign)
@@ -45,15 +46,15 @@ def test_reminder_then_the_bot_commits_for_the_silent_side_in_the_clear(now: Clo
     now.set(T0 + HOUR)
     _claim(m, "axis")
     assert m.game.reminded and engine_link.api().state_hash(m.game.state) == before
-    assert protocol.expected(m.game) == protocol.Expectation("allies", "commit")  # still allies' decision
+    assert machine.expected(m.game) == machine.Expectation("allies", "commit")  # still allies' decision
     now.set(T0 + 2 * HOUR - 1)  # the deadline runs again from the reminder
     with pytest.raises(PbemError, match="too early"):
         deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign)
     now.set(T0 + 2 * HOUR)
     _claim(m, "axis")
     p = m.game.pending
-    assert isinstance(p, protocol.SimStep) and p.played is not None and p.commit is None
-    assert protocol.expected(m.game) == protocol.Expectation("axis", "sim")
+    assert isinstance(p, machine.SimStep) and p.played is not None and p.commit is None
+    assert machine.expected(m.game) == machine.Expectation("axis", "sim")
     for _ in range(4):
         m.step()
     # Anyone re-executing the files reaches the same game: the bot's play is reproducible.
@@ -67,11 +68,11 @@ def test_reminder_then_the_bot_commits_for_the_silent_side_in_the_clear(now: Clo
 def test_the_bot_replaces_a_silent_reveal_and_the_commitment_stays_closed(now: Clock) -> None:
     m = match()
     play_to(m, 3)
-    assert protocol.expected(m.game) == protocol.Expectation("allies", "reveal")
+    assert machine.expected(m.game) == machine.Expectation("allies", "reveal")
     for i in (1, 2):
         now.set(T0 + i * HOUR)
         _claim(m, "axis")
-    assert m.game.pending is None or protocol.expected(m.game) != protocol.Expectation("allies", "reveal")
+    assert m.game.pending is None or machine.expected(m.game) != machine.Expectation("allies", "reveal")
     assert m.game.last_author == "allies" and m.game.last_seq == m.game.seq
     assert not any(r[0] == "reveal" for tf in m.files[4:] for r in tf.body.get("records", []))
     m.step()
@@ -81,11 +82,11 @@ def test_the_bot_replaces_a_silent_reveal_and_the_commitment_stays_closed(now: C
 def test_the_bot_plays_a_whole_sequential_decision(now: Clock) -> None:
     m = match()
     play_to(m, 8)
-    assert protocol.expected(m.game) == protocol.Expectation("axis", "act")
+    assert machine.expected(m.game) == machine.Expectation("axis", "act")
     for i in (1, 2):
         now.set(T0 + i * HOUR)
         _claim(m, "allies")
-    assert protocol.expected(m.game) != protocol.Expectation("axis", "act")
+    assert machine.expected(m.game) != machine.Expectation("axis", "act")
     m.step()
     m.step()
     assert replay(m.files).hashes == m.game.hashes
@@ -96,12 +97,12 @@ def test_forfeit_ends_the_game_and_later_files_are_refused(now: Clock, tmp_path:
     for i in (1, 2):
         now.set(T0 + i * HOUR)
         _claim(m, "axis")
-    assert m.game.forfeited == "allies" and protocol.expected(m.game) is None
+    assert m.game.forfeited == "allies" and machine.expected(m.game) is None
     late = next_body(m.game, "allies", "turn", records=[["commit", bytes(32)]], state=bytes(32), time=T0 + 3 * HOUR)
     now.set(T0 + 3 * HOUR)
     # A forfeit ends the game as a resignation does: the same refusal, the same winner.
     assert refusal(m.game, turnfile.seal(late, m.ids["allies"].sign)) == "over"
-    assert protocol.winner(m.game) == "axis" and "allies forfeited" in protocol.outcome(m.game)
+    assert machine.winner(m.game) == "axis" and "allies forfeited" in machine.outcome(m.game)
     with pytest.raises(PbemError, match="over"):
         deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign)
     (rep,) = audit.audit_dir(write(m.files, tmp_path / "rec"))
@@ -111,7 +112,7 @@ def test_forfeit_ends_the_game_and_later_files_are_refused(now: Clock, tmp_path:
 def test_a_silent_dice_value_forfeits_even_with_the_bot(now: Clock) -> None:
     m = match()
     play_to(m, 10)
-    assert protocol.expected(m.game) == protocol.Expectation("axis", "dice")
+    assert machine.expected(m.game) == machine.Expectation("axis", "dice")
     for i in (1, 2):
         now.set(T0 + i * HOUR)
         _claim(m, "allies")
@@ -139,7 +140,7 @@ def test_tampered_claims_are_refused(now: Clock) -> None:
     i = raw.index((T0 + HOUR).to_bytes(4, "big"))
     raw[i + 3] ^= 1
     with pytest.raises(PbemError) as exc:
-        protocol.authenticate(base.genesis, turnfile.parse(bytes(raw)), base)
+        machine.authenticate(base.genesis, turnfile.parse(bytes(raw)), base)
     assert exc.value.code == "signature"
     # Re-signed by the claimant, but naming another record or another state: refused.
     wrong_due = next_body(base, "axis", "claim", time=T0 + HOUR, due="act", state=good.body["state"])
@@ -148,7 +149,7 @@ def test_tampered_claims_are_refused(now: Clock) -> None:
     assert refusal(base, turnfile.seal(wrong_state, m.ids["axis"].sign)) == "state"
     # The claimant's body signed by the other side's key.
     with pytest.raises(PbemError) as exc:
-        protocol.authenticate(base.genesis, turnfile.seal(dict(good.body), m.ids["allies"].sign), base)
+        machine.authenticate(base.genesis, turnfile.seal(dict(good.body), m.ids["allies"].sign), base)
     assert exc.value.code == "signature"
 
 
@@ -172,7 +173,7 @@ def test_a_join_from_the_future_is_refused(now: Clock) -> None:
     body = dict(join.body) | {"time": T0 + clock.TOLERANCE + 1}
     ahead = turnfile.seal(body, m.ids["allies"].sign)
     with pytest.raises(PbemError) as exc:
-        protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), ahead))
+        machine.start(genesis, machine.authenticate(machine.Genesis(genesis.body), ahead))
     assert exc.value.code == "time"
 
 

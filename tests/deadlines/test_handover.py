@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import audit, dice, handover, keys, protocol, turnfile
 from pbem.errors import PbemError
-from pbem.memplay import MemoryMatch
+from pbem.play import audit
+from pbem.play.memplay import MemoryMatch
+from pbem.protocol import dice, handover, machine, turnfile
+from pbem.store import keys
 from tests.deadlines.helpers import Clock, match, play_to, refusal, replay, write
 
 
@@ -86,7 +88,7 @@ def test_a_hand_over_by_the_wrong_key_or_side_is_refused(now: Clock) -> None:
     g = m.game
     by_opponent = turnfile.seal(dict(body) | {"time": g.clock}, m.ids["allies"].sign)
     with pytest.raises(PbemError) as exc:
-        protocol.authenticate(g.genesis, by_opponent, g)
+        machine.authenticate(g.genesis, by_opponent, g)
     assert exc.value.code == "signature"
     # Allies may not hand their side over while axis is to play.
     offer = dict(body) | {"side": "allies"}
@@ -100,7 +102,7 @@ def test_a_hand_over_by_the_wrong_key_or_side_is_refused(now: Clock) -> None:
 def test_no_hand_over_while_the_side_owes_a_reveal(now: Clock) -> None:
     m = match()
     play_to(m, 3)
-    assert protocol.expected(m.game) == protocol.Expectation("allies", "reveal")
+    assert machine.expected(m.game) == machine.Expectation("allies", "reveal")
     with pytest.raises(PbemError) as exc:
         handover.offer(m.game, "allies", NEW.public.raw)
     assert exc.value.code == "handover"

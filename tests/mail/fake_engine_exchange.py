@@ -1,4 +1,4 @@
-"""The real game layer (pbem.exchange, session, bot play) on the protocol tests' engine double.
+"""The real game layer (pbem.play.exchange, session, bot play) on the protocol tests' engine double.
 
 For daemons started as subprocesses by the mail tests: naming this module as
 ``exchange`` and ``bot.player`` in a mail configuration gives them the real
@@ -9,9 +9,9 @@ test process itself.
 
 from __future__ import annotations
 
-from pbem import engine_link
-from pbem.exchange import game_info, import_file
 from pbem.mail.botplayer import accept, play
+from pbem.play.exchange import game_info, import_file
+from pbem.protocol import engine_link
 from tests.protocol import fakeengine
 
 engine_link.use(fakeengine, fakeengine.ai)  # type: ignore[arg-type]

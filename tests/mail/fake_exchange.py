@@ -1,4 +1,4 @@
-"""A small file-backed stand-in for pbem.exchange, with the same two functions.
+"""A small file-backed stand-in for pbem.play.exchange, with the same two functions.
 
 It keeps the promises the daemon relies on — a file already applied is a
 "duplicate", a file ahead of its predecessor is "stored" and applied when the
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pbem.durable import flock
 from pbem.mail.message import parse_turn_name
 from pbem.mail.store import crash_point, write_atomic
+from pbem.store.durable import flock
 
 F = TypeVar("F", bound=Callable[..., Any])
 _held: dict[str, int] = {}

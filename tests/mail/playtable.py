@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from mailtesting import Player, wait_until
 
-from pbem import engine_link, exchange, keys, protocol, turn
-from pbem.localgame import LocalGame
 from pbem.mail.bot import BotMailbox
 from pbem.mail.daemon import MailDaemon
-from pbem.store import Workspace
+from pbem.play import exchange, turn
+from pbem.protocol import engine_link, machine
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 
 T0 = 1_800_000_000  # the players' clock (PBEM_NOW) when a test starts
 HOUR = 3600
@@ -49,13 +51,13 @@ class Table:
             self.d[s].cycle()
         self.bot.cycle()
 
-    def game(self, who: str) -> protocol.Game:
+    def game(self, who: str) -> machine.Game:
         g = LocalGame(self.ws[who], self.gid, self.homes[who]).game()
         assert g is not None
         return g
 
-    def expected(self) -> protocol.Expectation | None:
-        return protocol.expected(self.game(self.holder["allies"]))
+    def expected(self) -> machine.Expectation | None:
+        return machine.expected(self.game(self.holder["allies"]))
 
     def play_until(self, done: Callable[[], bool], what: str) -> None:
         """The players' computer players move (the bot mailbox moves by itself) until ``done``."""
@@ -68,7 +70,7 @@ class Table:
                 lg = LocalGame(self.ws[who], self.gid, self.homes[who])
                 if lg.game() is None:
                     continue  # the join is on its way
-                exp = protocol.expected(turn.my_turn(lg).work)
+                exp = machine.expected(turn.my_turn(lg).work)
                 if exp is not None and exp.side == side and exp.kind in ("act", "sim", "commit"):
                     turn.bot_play(self.ws[who], self.gid, home=self.homes[who])
             self.cycle()
@@ -81,5 +83,5 @@ class Table:
         b = LocalGame(self.ws[self.holder["allies"]], self.gid, self.homes[self.holder["allies"]]).game()
         if a is None or b is None:
             return False
-        exp = protocol.expected(a)
+        exp = machine.expected(a)
         return a.hashes == b.hashes and exp is not None and exp.side == side and exp.kind in ("act", "sim", "commit")

@@ -14,8 +14,10 @@ import pytest
 from mailtesting import wait_until
 from playtable import Table, engine_double  # noqa: F401 (engine_double: a fixture)
 
-from pbem import audit, branch, games, keys, protocol, turnfile
-from pbem.localgame import LocalGame
+from pbem.play import audit, branch, games
+from pbem.protocol import machine, turnfile
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
 
 pytestmark = pytest.mark.mail
 
@@ -31,7 +33,7 @@ def test_the_bot_mailbox_joins_a_branch_from_the_parent_files_mailed_with_it(
     wait_until(lambda: bool(t.ws["allies"].invitations()), 20, step=t.cycle, what="the invitation")
     games.join(t.ws["allies"], t.ws["allies"].root / t.ws["allies"].invitation_rel(parent), "allies", t.homes["allies"])
     t.play_until(
-        lambda: t.in_step("axis") and not protocol.in_progress(t.game("axis")) and t.game("axis").seq >= 6,
+        lambda: t.in_step("axis") and not machine.in_progress(t.game("axis")) and t.game("axis").seq >= 6,
         "a position to branch from",
     )
     at = t.game("axis").seq
@@ -73,4 +75,4 @@ def test_the_bot_mailbox_joins_a_branch_from_the_parent_files_mailed_with_it(
             (rec / tf.name).write_bytes(tf.raw)
     reports = {r.game_id: r for r in audit.audit_dir(rec)}
     assert reports[t.gid].files == t.game("axis").seq + 1
-    assert protocol.expected(t.game("axis")) is not None
+    assert machine.expected(t.game("axis")) is not None

@@ -17,8 +17,10 @@ import pytest
 from mailtesting import wait_until
 from playtable import HOUR, T0, Table, engine_double  # noqa: F401 (engine_double: a fixture)
 
-from pbem import audit, claim, games, keys, passing, protocol, turn, turnfile
-from pbem.localgame import LocalGame
+from pbem.play import audit, claim, games, passing, turn
+from pbem.protocol import machine, turnfile
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
 
 pytestmark = pytest.mark.mail
 
@@ -48,7 +50,7 @@ def test_claims_and_a_hand_over_to_the_bot_by_mail(
     # 1. The deadline passes. A claim whose state hash is not the game's (the claimant's
     # program changed, say) travels by mail, and is refused and set aside.
     g = t.game("axis")
-    now, exp = g.clock, protocol.expected(g)
+    now, exp = g.clock, machine.expected(g)
     assert exp is not None
     monkeypatch.setenv("PBEM_NOW", str(now + HOUR))
     body = {"v": 1, "type": "claim", "game": t.gid, "seq": g.seq + 1, "prev": g.hashes[-1], "side": "axis"}
@@ -66,7 +68,7 @@ def test_claims_and_a_hand_over_to_the_bot_by_mail(
     _, what = claim.claim(t.ws["axis"], t.gid, t.homes["axis"])
     assert "reminder" in what
     wait_until(lambda: t.game("allies").reminded, 20, step=t.cycle, what="the reminder")
-    assert protocol.expected(t.game("allies")) == exp  # still allies' decision
+    assert machine.expected(t.game("allies")) == exp  # still allies' decision
     monkeypatch.setenv("PBEM_NOW", str(now + 2 * HOUR))
     _, what = claim.claim(t.ws["axis"], t.gid, t.homes["axis"])
     assert "the bot made the Allies' decision" in what, what
@@ -104,10 +106,10 @@ def test_claims_and_a_hand_over_to_the_bot_by_mail(
     # Allies fall silent: the bot mailbox claims by itself, a reminder, then the final claim.
     t.bot.claim_every = 0.0  # it looks every few minutes; here at every cycle
     g = t.game("allies")
-    silent_at, waited = g.seq, protocol.expected(g)
+    silent_at, waited = g.seq, machine.expected(g)
     monkeypatch.setenv("PBEM_NOW", str(g.clock + HOUR))
     wait_until(lambda: t.game("allies").reminded, 20, step=t.cycle, what="the bot's reminder")
-    assert protocol.expected(t.game("allies")) == waited
+    assert machine.expected(t.game("allies")) == waited
     monkeypatch.setenv("PBEM_NOW", str(g.clock + 2 * HOUR))
     wait_until(lambda: t.game("allies").seq >= silent_at + 2 and not t.game("allies").reminded, 20, step=t.cycle)
     lg = LocalGame(t.ws["allies"], t.gid, t.homes["allies"])

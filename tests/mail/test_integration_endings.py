@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 from mailtesting import Player, wait_until
 
-from pbem import decline, engine_link, exchange, finish, games, keys, protocol, status, turn
-from pbem.localgame import LocalGame
 from pbem.mail.daemon import MailDaemon
-from pbem.store import Workspace
+from pbem.play import decline, exchange, finish, games, status, turn
+from pbem.protocol import engine_link, machine
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 
 pytestmark = pytest.mark.mail
 
@@ -64,14 +66,14 @@ def test_decline_draw_and_resignation_travel_by_mail(make_player, tmp_path, engi
     wait_until(lambda: any(p.stem == gid for p in ws["allies"].invitations()), 20, step=both, what="invitation 2")
     games.join(ws["allies"], ws["allies"].root / ws["allies"].invitation_rel(gid), "allies", homes["allies"])
 
-    def game(side: str) -> protocol.Game | None:
+    def game(side: str) -> machine.Game | None:
         return LocalGame(ws[side], gid, homes[side]).game()
 
     def my_move(side: str) -> bool:
         g = game(side)
         if g is None:
             return False
-        exp = protocol.expected(turn.my_turn(LocalGame(ws[side], gid, homes[side])).work)
+        exp = machine.expected(turn.my_turn(LocalGame(ws[side], gid, homes[side])).work)
         return exp is not None and exp.side == side
 
     def play() -> None:

@@ -10,10 +10,12 @@ import pytest
 from mailtesting import wait_until
 from test_integration_kill import Running
 
-from pbem import engine_link, games, keys, protocol, turn
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import games, turn
+from pbem.protocol import engine_link, machine
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 
 pytestmark = pytest.mark.mail
 KILLS = 20
@@ -48,7 +50,7 @@ def test_real_protocol_game_survives_kills(make_player, tmp_path, engine_double)
         home=tmp_path / "home-axis",
     )
 
-    def game(side: str) -> protocol.Game | None:
+    def game(side: str) -> machine.Game | None:
         try:
             return LocalGame(Workspace(made[side].workspace), gid, tmp_path / f"home-{side}").game()
         except PbemError:
@@ -56,7 +58,7 @@ def test_real_protocol_game_survives_kills(make_player, tmp_path, engine_double)
 
     def over() -> bool:
         games = [game("axis"), game("allies")]
-        return all(g is not None and protocol.expected(g) is None for g in games) and games[0].seq == games[1].seq  # type: ignore[union-attr]
+        return all(g is not None and machine.expected(g) is None for g in games) and games[0].seq == games[1].seq  # type: ignore[union-attr]
 
     daemons = [Running(made[s], tmp_path / f"{s}.log", command="bot") for s in ("axis", "allies")]
     rng = random.Random(4242)
@@ -110,9 +112,9 @@ def test_player_daemon_against_bot_mailbox(make_player, tmp_path, engine_double)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             g = LocalGame(ws_axis, gid, home_axis).game()
-            if g is not None and protocol.expected(g) is None:
+            if g is not None and machine.expected(g) is None:
                 break
-            exp = protocol.expected(turn.my_turn(LocalGame(ws_axis, gid, home_axis)).work) if g else None
+            exp = machine.expected(turn.my_turn(LocalGame(ws_axis, gid, home_axis)).work) if g else None
             if exp is not None and exp.side == "axis" and exp.kind in ("act", "commit", "sim"):
                 turn.bot_play(ws_axis, gid, home=home_axis, player="random")
                 moves += 1
@@ -120,7 +122,7 @@ def test_player_daemon_against_bot_mailbox(make_player, tmp_path, engine_double)
     finally:
         codes = [person.stop(), bot.stop()]
     g = LocalGame(ws_axis, gid, home_axis).game()
-    assert g is not None and protocol.expected(g) is None, (tmp_path / "axis.log").read_text()[-3000:]
+    assert g is not None and machine.expected(g) is None, (tmp_path / "axis.log").read_text()[-3000:]
     assert codes == [0, 0]  # SIGTERM: both finished their step and exited cleanly
     log = (tmp_path / "axis.log").read_text()
     assert "YOUR MOVE in game" in log and "Traceback" not in log

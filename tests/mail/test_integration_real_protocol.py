@@ -21,11 +21,13 @@ import pytest
 from imaphelp import fetch_all
 from mailtesting import Player
 
-from pbem import engine_link, games, keys, protocol
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
 from pbem.mail.bot import BotMailbox
-from pbem.store import Workspace
+from pbem.play import games
+from pbem.protocol import engine_link, machine
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 
 pytestmark = pytest.mark.mail
 # One month, to the first decision of the next (PBEM_MAIL_MONTHS plays more): every kind of
@@ -61,7 +63,7 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
     for side in ("axis", "allies"):
         home = tmp_path / f"home-{side}"
         extra = f'home = "{home}"\n[bot]\nidentity = "{side}-bot"\nallow = ["AXIS"]'
-        made[side] = make_player(side, extra=extra, exchange="pbem.exchange")
+        made[side] = make_player(side, extra=extra, exchange="pbem.play.exchange")
     axis, allies = made["axis"], made["allies"]
     # The allies bot accepts invitations from the axis player only.
     allies.config_path.write_text(allies.config_path.read_text().replace("AXIS", axis.address))
@@ -78,7 +80,7 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
         home=tmp_path / "home-axis",
     )
 
-    def game(side: str) -> protocol.Game | None:
+    def game(side: str) -> machine.Game | None:
         try:
             return LocalGame(Workspace(made[side].workspace), gid, tmp_path / f"home-{side}").game()
         except PbemError:  # not joined yet
@@ -91,7 +93,7 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
         if any(g is None for g in games):
             return False
         if months is None:
-            return all(protocol.expected(g) is None for g in games) and games[0].seq == games[1].seq  # type: ignore
+            return all(machine.expected(g) is None for g in games) and games[0].seq == games[1].seq  # type: ignore
         dates = [_month_number(engine_link.api().decision(g.state).when) for g in games]  # type: ignore[union-attr]
         if not start_date:
             start_date.append(min(dates))

@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
-from pbem import engine_link, exchange, games, keys, protocol, turn, turnfile
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
-from pbem.turnfile import TurnFile, other
+from pbem.play import exchange, games, turn
+from pbem.protocol import engine_link, machine, turnfile
+from pbem.protocol.turnfile import TurnFile, other
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol import fakeengine
 
 
@@ -64,13 +66,13 @@ class Duo:
         me = self.player(side)
         return [exchange.import_file(me.ws.root, f, home=me.home) for f in self.outbox(other(side))]
 
-    def game(self, side: str) -> protocol.Game:
+    def game(self, side: str) -> machine.Game:
         g = LocalGame(self.player(side).ws, self.gid, self.player(side).home).game()
         assert g is not None
         return g
 
     def to_move(self) -> str | None:
-        exp = protocol.expected(self.game("axis"))
+        exp = machine.expected(self.game("axis"))
         return None if exp is None else exp.side
 
     def step(self) -> None:
@@ -78,7 +80,7 @@ class Duo:
         side = self.to_move()
         assert side is not None
         me = self.player(side)
-        exp = protocol.expected(turn.my_turn(LocalGame(me.ws, self.gid, me.home)).work)
+        exp = machine.expected(turn.my_turn(LocalGame(me.ws, self.gid, me.home)).work)
         if exp is not None and exp.side == side:
             turn.bot_play(me.ws, self.gid, home=me.home)
         for res in self.deliver(other(side)):

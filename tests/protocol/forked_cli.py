@@ -21,8 +21,8 @@ import tempfile
 import time
 import traceback
 
-from pbem import engine_link
 from pbem.cli import main
+from pbem.protocol import engine_link
 from tests.protocol import fakeengine
 
 #: Exit status of a child whose command raised something other than SystemExit, as the

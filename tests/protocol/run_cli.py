@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pbem import engine_link
 from pbem.cli import main
+from pbem.protocol import engine_link
 from tests.protocol import fakeengine
 
 if __name__ == "__main__":

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from pbem import commit, exchange, games, keys, protocol, status, turn, turnfile, wire
 from pbem.errors import PbemError
-from pbem.hashing import D_SIGN
-from pbem.localgame import LocalGame
-from pbem.records import Act
-from pbem.turnfile import TurnFile
+from pbem.play import exchange, games, status, turn
+from pbem.protocol import commit, machine, turnfile, wire
+from pbem.protocol.hashing import D_SIGN
+from pbem.protocol.records import Act
+from pbem.protocol.turnfile import TurnFile
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
 from tests.protocol import fakeengine
 from tests.protocol.conftest import Duo, make_duo
 
@@ -154,8 +156,8 @@ def test_equivocation_between_a_waiting_file_and_a_late_one(duo: Duo) -> None:
     a, b, _ = _allies_deploy_then_move(duo)
     # A valid alternative to b, signed by allies, arrives early and waits for a.
     g = duo.game("axis").clone()
-    protocol.apply_turn(g, protocol.authenticate(g.genesis, a))
-    twin = protocol.build_turn(g, "allies", [Act(["move", 1]), Act(["pass"])], duo.allies.ident().sign)
+    machine.apply_turn(g, machine.authenticate(g.genesis, a))
+    twin = machine.build_turn(g, "allies", [Act(["move", 1]), Act(["pass"])], duo.allies.ident().sign)
     assert twin.seq == b.seq and twin.hash != b.hash
     assert drop(duo, "axis", twin, "twin.pbem").status == "stored"
     assert drop(duo, "axis", a, "a.pbem").status == "applied"  # the twin fills b's position
@@ -294,7 +296,7 @@ def test_the_mover_reveals_last(duo: Duo) -> None:
     body = duo.next_body("axis", [["dice", g.k + 1, lg.dice_value(g, g.k + 1)]])
     body["prev"], body["seq"] = g.hashes[-1], g.seq + 1
     with pytest.raises(PbemError, match="awaits 'dice' from allies") as err:
-        protocol.apply_turn(g.clone(), protocol.authenticate(g.genesis, duo.forge("axis", body)))
+        machine.apply_turn(g.clone(), machine.authenticate(g.genesis, duo.forge("axis", body)))
     assert err.value.code == "order"
 
 
@@ -304,7 +306,7 @@ def test_seed_is_independent_of_what_each_side_holds_before_deciding(duo: Duo) -
     SHA-256 preimage of what it holds. We show that every quantity the mover holds when it
     seals its declarations is the same whatever the other side's secret is, while the seed
     changes with it: the mover's information is independent of the outcome."""
-    from pbem import dice
+    from pbem.protocol import dice
 
     gid, trig = "0123456789ab", os.urandom(32)
     mover_secret = os.urandom(32)
@@ -328,7 +330,7 @@ def test_rolls_cannot_be_retried(duo: Duo) -> None:
     """Save-scumming: a player re-running its side from the same history gets the same values,
     so the same roll; every value it could send is fixed by its anchor."""
     duo.play_until(lambda d: d.game("axis").k >= 2)
-    from pbem import audit
+    from pbem.play import audit
 
     again = audit.audit_dir(duo.out)[0]
     assert again.rolls >= 2
@@ -347,7 +349,7 @@ def test_different_scenario_data_is_refused(tmp_path: Path, monkeypatch: pytest.
     p = tmp_path / "inv.pbem"
     p.write_bytes(genesis.raw)
     with pytest.raises(PbemError, match="differs"):
-        protocol.check_genesis(turnfile.read(p))
+        machine.check_genesis(turnfile.read(p))
 
 
 def test_different_engine_version_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -355,7 +357,7 @@ def test_different_engine_version_is_refused(tmp_path: Path, monkeypatch: pytest
     genesis = LocalGame(duo.axis.ws, duo.gid, duo.axis.home).genesis()
     monkeypatch.setattr(fakeengine, "ENGINE_VERSION", "fake-2")
     with pytest.raises(PbemError, match="version"):
-        protocol.check_genesis(genesis)
+        machine.check_genesis(genesis)
 
 
 def test_join_with_a_different_start_position_is_refused(duo: Duo, tmp_path: Path) -> None:
@@ -365,7 +367,7 @@ def test_join_with_a_different_start_position_is_refused(duo: Duo, tmp_path: Pat
     assert join is not None
     forged = turnfile.seal(dict(join.body, state=os.urandom(32)), duo.allies.ident().sign)
     with pytest.raises(PbemError, match="starting position"):
-        protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), forged))
+        machine.start(genesis, machine.authenticate(machine.Genesis(genesis.body), forged))
 
 
 def test_invitation_for_someone_else(duo: Duo, tmp_path: Path) -> None:
@@ -373,7 +375,7 @@ def test_invitation_for_someone_else(duo: Duo, tmp_path: Path) -> None:
     genesis = LocalGame(duo.axis.ws, duo.gid, duo.axis.home).genesis()
     p = tmp_path / "inv.pbem"
     p.write_bytes(genesis.raw)
-    from pbem.store import Workspace
+    from pbem.store.store import Workspace
 
     with pytest.raises(PbemError, match="not for identity"):
         games.join(Workspace(tmp_path / "carol-ws"), p, "carol", home=tmp_path / "carol")
@@ -394,11 +396,11 @@ def test_neither_contribution_depends_on_the_trigger(duo: Duo) -> None:
         [Act(["move", -1]), Act(["move", -1]), Act(["pass"])],
     ):
         g = base.clone()
-        tf = protocol.build_turn(g, "axis", moves, duo.axis.ident().sign)
-        assert protocol.expected(g) == protocol.Expectation("allies", "dice")
+        tf = machine.build_turn(g, "axis", moves, duo.axis.ident().sign)
+        assert machine.expected(g) == machine.Expectation("allies", "dice")
         first = lg_allies.auto_record(g)
         assert first is not None
-        protocol.apply_record(g, "allies", tf.seq + 1, first)
+        machine.apply_record(g, "allies", tf.seq + 1, first)
         second = lg_axis.auto_record(g)
         assert second is not None
         values.add((first.value, second.value))

@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
-from pbem import durable, protocol, turn
 from pbem.errors import PbemError
+from pbem.play import turn
+from pbem.protocol import machine
+from pbem.store import durable
 from tests.protocol import fakeengine
 from tests.protocol.conftest import Duo
 
@@ -36,7 +38,7 @@ def test_the_computer_thinks_while_the_workspace_is_free(duo: Duo, monkeypatch: 
     before = duo.game(side).seq
     turn.bot_play(p.ws, duo.gid, home=p.home)
     assert free and all(free)
-    (res,) = duo.deliver(protocol.turnfile.other(side))
+    (res,) = duo.deliver(machine.turnfile.other(side))
     assert res.status == "applied", res.message
     assert duo.game(side).seq == before + 1
 
@@ -63,5 +65,5 @@ def test_a_game_that_moved_while_the_computer_thought_is_not_sealed_twice(
     assert err.value.code == "turn"
     sent = sorted(f.name for f in p.ws.outbox.glob("*.pbem") if f.name not in p.seen)
     assert sent == [f"{duo.gid}-{head + 1:05d}-{side}.pbem"]
-    (res,) = duo.deliver(protocol.turnfile.other(side))
+    (res,) = duo.deliver(machine.turnfile.other(side))
     assert res.status == "applied", res.message

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, branch, engine_link, exchange, games, keys, protocol, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import audit, branch, exchange, games
+from pbem.protocol import engine_link, machine, turnfile
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo
 
 
@@ -19,7 +21,7 @@ def branch_point(duo: Duo) -> int:
     """The last file of the game after which a branch may start."""
     for at in range(duo.game("axis").seq, 1, -1):
         game = branch.replay(branch.store_source(duo.axis.ws), duo.gid, at)
-        if protocol.expected(game) is not None and not protocol.in_progress(game):
+        if machine.expected(game) is not None and not machine.in_progress(game):
             return at
     raise AssertionError("no position to branch from")
 
@@ -117,7 +119,7 @@ def test_no_branch_from_a_half_done_commitment(duo: Duo) -> None:
     duo.play_until(lambda d: d.game("axis").seq >= 3)
     source = branch.store_source(duo.axis.ws)
     halfway = [
-        at for at in range(2, duo.game("axis").seq + 1) if protocol.in_progress(branch.replay(source, duo.gid, at))
+        at for at in range(2, duo.game("axis").seq + 1) if machine.in_progress(branch.replay(source, duo.gid, at))
     ]
     assert halfway, "the game never had a commitment open after a file"
     with pytest.raises(PbemError, match="half done") as err:

@@ -1,6 +1,6 @@
 """A file the program wrote by itself (a dice value, an opening) waits in outbox/ to be
 carried: `pbem import`, `pbem status` and a refused `pbem bot play` name it and its
-receiver (pbem/carry.py)."""
+receiver (pbem/play/carry.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem import exchange, protocol, status, turn, turnfile
 from pbem.cli.main import app
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.turnfile import other
-from pbem.words import sides_of
+from pbem.play import exchange, status, turn
+from pbem.protocol import machine, turnfile
+from pbem.protocol.turnfile import other
+from pbem.protocol.words import sides_of
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
 
 
@@ -25,7 +26,7 @@ def _first_automatic_answer(duo: Duo) -> tuple[str, exchange.ImportResult]:
         assert side is not None
         me = duo.player(side)
         work = turn.my_turn(LocalGame(me.ws, duo.gid, me.home)).work
-        exp = protocol.expected(work)
+        exp = machine.expected(work)
         if exp is not None and exp.side == side:
             turn.bot_play(me.ws, duo.gid, home=me.home)
         for receiver in (other(side), side):
@@ -54,7 +55,7 @@ def test_an_automatic_file_is_named_until_the_opponent_answers_it(duo: Duo, tmp_
     for _ in range(6):
         duo.deliver(them)
         theirs = duo.player(them)
-        exp = protocol.expected(turn.my_turn(LocalGame(theirs.ws, duo.gid, theirs.home)).work)
+        exp = machine.expected(turn.my_turn(LocalGame(theirs.ws, duo.gid, theirs.home)).work)
         if exp is not None and exp.side == them:
             turn.bot_play(theirs.ws, duo.gid, home=theirs.home)
         if duo.deliver(side):

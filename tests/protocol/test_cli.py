@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import keys
+from pbem.store import keys
 from tests.protocol.test_crash import cli
 
 
@@ -154,8 +154,8 @@ def test_person_plays_through_the_cli(tmp_path: Path) -> None:
 
 
 def test_every_byte_of_genesis_and_a_turn_file(recorded: Path, tmp_path: Path) -> None:
-    from pbem import audit
     from pbem.errors import PbemError
+    from pbem.play import audit
 
     d = tmp_path / "all"
     shutil.copytree(recorded, d)

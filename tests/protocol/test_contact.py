@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem import contact, exchange, keys
 from pbem.cli.main import app
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
 from pbem.mail.bot import BotMailbox
 from pbem.mail.config import load_config
 from pbem.mail.daemon import MailDaemon
 from pbem.mail.message import parse_turn_name
+from pbem.play import contact, exchange
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
 
 

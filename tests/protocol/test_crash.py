@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem import turn, turnfile
+from pbem.play import turn
+from pbem.protocol import turnfile
 from tests.protocol import forked_cli
 from tests.protocol.conftest import Duo
 

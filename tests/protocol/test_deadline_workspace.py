@@ -6,24 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import (
-    audit,
-    claim,
-    contact,
-    engine_link,
-    exchange,
-    handover,
-    keys,
-    passing,
-    status,
-    terms,
-    turn,
-    turnfile,
-    wire,
-)
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import audit, claim, contact, exchange, passing, status, terms, turn
+from pbem.protocol import engine_link, handover, turnfile, wire
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo, make_duo
 from tests.protocol.test_crash import cli
 

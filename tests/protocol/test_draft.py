@@ -13,10 +13,11 @@ from typer.testing import CliRunner
 import engine.ai
 from engine import api
 from engine.state import GameState
-from pbem import engine_link, look, protocol, turn
 from pbem.cli.main import app
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
+from pbem.play import look, turn
+from pbem.protocol import engine_link, machine
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo, make_duo
 
 
@@ -46,7 +47,7 @@ def _at_deployment(tmp_path: Path) -> tuple[Duo, str, list[str]]:
     duo = make_duo(tmp_path, "1939")
     for _ in range(40):
         game = duo.game("axis")
-        exp = protocol.expected(game)
+        exp = machine.expected(game)
         assert exp is not None
         if api.decision(game.state).phase == "deployment" and exp.kind in ("commit", "sim"):
             break

@@ -1,4 +1,4 @@
-"""The one way pbem writes durable files and takes its directory locks (pbem/durable.py)."""
+"""The one way pbem writes durable files and takes its directory locks (pbem/store/durable.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import durable
 from pbem.errors import PbemError
 from pbem.mail.store import workspace_lock, write_atomic
-from pbem.store import Workspace
+from pbem.store import durable
+from pbem.store.store import Workspace
 
 
 def test_atomic_write_replaces_content_and_leaves_no_temp_file(tmp_path: Path) -> None:
@@ -40,7 +40,7 @@ def test_a_durable_write_flushes_the_file_and_then_its_folder(tmp_path: Path, mo
 
 def test_writes_are_flushed_unless_the_test_suite_says_otherwise() -> None:
     fresh = subprocess.run(
-        [sys.executable, "-c", "from pbem import durable; print(durable.FSYNC)"], capture_output=True, text=True
+        [sys.executable, "-c", "from pbem.store import durable; print(durable.FSYNC)"], capture_output=True, text=True
     )
     assert fresh.stdout.strip() == "True", fresh.stderr
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pbem import exchange, games, keys, turnfile
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import exchange, games
+from pbem.protocol import turnfile
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo
 from tests.protocol.test_branch import branch_point
 from tests.protocol.test_cli import one_line_failure

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import finish, keys, protocol, status, turn, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.turnfile import other
+from pbem.play import finish, status, turn
+from pbem.protocol import machine, turnfile
+from pbem.protocol.turnfile import other
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
 from tests.protocol.test_attacks import allies_commit, drop, refused
 
@@ -24,7 +26,7 @@ def due(duo: Duo) -> str:
 def my_move(duo: Duo, side: str) -> bool:
     """Whether ``side``'s own store (its pending automatic records included) awaits it."""
     p = duo.player(side)
-    exp = protocol.expected(turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work)
+    exp = machine.expected(turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work)
     return exp is not None and exp.side == side
 
 
@@ -38,7 +40,7 @@ def status_line(duo: Duo, side: str) -> str:
 
 
 def state_now(duo: Duo, side: str) -> bytes:
-    from pbem import engine_link
+    from pbem.protocol import engine_link
 
     return engine_link.api().state_hash(duo.game(side).state)
 
@@ -52,7 +54,7 @@ def test_resignation_ends_the_game_for_both(duo: Duo) -> None:
         assert res.status == "applied", res.message
     for side in ("axis", "allies"):
         game = duo.game(side)
-        assert protocol.expected(game) is None
+        assert machine.expected(game) is None
         assert game.result is not None and game.result.winner == other(loser)
         assert f"the game is over: {loser} resigned" in status_line(duo, side)
     # A finished game refuses further orders and another resignation.
@@ -159,7 +161,7 @@ def test_offer_declined_then_withdrawn_rules(duo: Duo) -> None:
     q = duo.player(other(side))
     turn.bot_play(q.ws, duo.gid, home=q.home)
     duo.deliver(side)
-    assert duo.game(side).draw_offer == "" and protocol.expected(duo.game(side)) is not None
+    assert duo.game(side).draw_offer == "" and machine.expected(duo.game(side)) is not None
     assert "offer" not in status_line(duo, side)
 
 
@@ -184,7 +186,7 @@ def test_no_acceptance_while_a_commitment_waits_to_be_opened(duo: Duo) -> None:
     # Allies have seen axis' list and owe the opening of their commitment: accepting the
     # draw now would let them escape what their hidden list brings.
     g = duo.game("allies")
-    protocol.apply_turn(g, protocol.authenticate(g.genesis, clear))
+    machine.apply_turn(g, machine.authenticate(g.genesis, clear))
     body = {
         "v": 1,
         "type": "turn",
@@ -197,5 +199,5 @@ def test_no_acceptance_while_a_commitment_waits_to_be_opened(duo: Duo) -> None:
     }
     forged = duo.forge("allies", body)
     with pytest.raises(PbemError, match="cannot be accepted") as err:
-        protocol.apply_turn(g.clone(), protocol.authenticate(g.genesis, forged))
+        machine.apply_turn(g.clone(), machine.authenticate(g.genesis, forged))
     assert err.value.code == "order"

@@ -1,7 +1,7 @@
 """The real engine and the protocol tests' stand-in have the shape pbem relies on.
 
-mypy checks the two assignments below against :class:`pbem.rules.RulesEngine` and
-:class:`pbem.rules.ComputerPlayer` (`.ci/run` type-checks this file), so neither can
+mypy checks the two assignments below against :class:`pbem.protocol.rules.RulesEngine` and
+:class:`pbem.protocol.rules.ComputerPlayer` (`.ci/run` type-checks this file), so neither can
 drift from what pbem calls; the test checks the same names at run time.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import engine.ai
 from engine import api
-from pbem.rules import ComputerPlayer, RulesEngine
+from pbem.protocol.rules import ComputerPlayer, RulesEngine
 from tests.protocol import fakeengine
 
 REAL: RulesEngine = api

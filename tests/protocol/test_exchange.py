@@ -5,9 +5,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pbem import exchange, games, keys, status, turn
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import exchange, games, status, turn
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo
 
 

@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import dice, exchange, games, gamesecrets, keys, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import exchange, games
+from pbem.protocol import dice, gamesecrets, turnfile
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo
 
 

@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 
-from pbem import exchange, games, keys, status, turn, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import exchange, games, status, turn
+from pbem.protocol import turnfile
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo
 from tests.protocol.test_crash import assert_imports_again, cli, tree
 

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from engine import api
 from engine.hexgrid import NO_HEX
-from pbem import engine_link, protocol
 from pbem.cli.main import app
+from pbem.protocol import engine_link, machine
 from scenarios import gameview
 from tests.protocol.conftest import make_duo
 
@@ -74,13 +74,13 @@ def test_a_sealed_deployment_is_not_drawn_before_its_reveal(real_engine: None, t
         p = d.game("allies").pending
         return (
             api.decision(d.game("allies").state).phase == "deployment"
-            and isinstance(p, protocol.SimStep)
+            and isinstance(p, machine.SimStep)
             and p.commit is not None
         )
 
     duo.play_until(sealed, limit=40)
     pending = duo.game("allies").pending
-    assert isinstance(pending, protocol.SimStep)
+    assert isinstance(pending, machine.SimStep)
     committer = pending.committer
     runner = CliRunner()
 

@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games, keys, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
 from pbem.mail import botplayer
-from pbem.store import Workspace
+from pbem.play import games
+from pbem.protocol import turnfile
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.test_crash import RUN
 
 

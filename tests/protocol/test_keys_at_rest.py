@@ -11,8 +11,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import keys
 from pbem.errors import PbemError
+from pbem.store import keys
 
 
 def test_a_key_without_passphrase_round_trips(tmp_path: Path) -> None:

@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pbem import engine_link, protocol, turn, turnfile
 from pbem.cli.main import app
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.protocol import Expectation
-from pbem.store import Workspace
+from pbem.play import turn
+from pbem.protocol import engine_link, machine, turnfile
+from pbem.protocol.machine import Expectation
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo, Player, make_duo
 
 
@@ -119,7 +120,7 @@ def test_suggest_in_a_movement_phase_gives_what_bot_play_gives(first_movement: D
     assert mine[-1] == ["act", ["pass"]] and len(mine) > 2
     work = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work
     assert engine_link.api().decision(work.state).phase != "axis.first_movement"
-    assert protocol.expected(work) is not None
+    assert machine.expected(work) is not None
 
 
 def test_a_pass_that_leaves_units_out_of_supply_is_refused_until_forced(first_movement: Duo) -> None:
@@ -221,7 +222,7 @@ def test_a_pass_that_loses_aircraft_in_the_air_is_refused_until_forced(first_mov
     turn.orders(p.ws, duo.gid, [api.format_action(state, mission), "pass"], p.home, force=True)
     for _ in range(30):  # every later decision passed, the opponent's played by the computer
         work = turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work
-        exp = protocol.expected(work)
+        exp = machine.expected(work)
         assert exp is not None
         if exp == Expectation("axis", "act") and api.decision(work.state).phase == "axis.second_movement":
             break

@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 
-from pbem import exchange, gamemap, history, protocol, turn
 from pbem.mail import smtp
 from pbem.mail.config import parse_config
 from pbem.mail.message import TurnName, parse_turn_name, sha256_hex
 from pbem.mail.outbox import Outbox
 from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.threads import ThreadBook
-from pbem.turnfile import other
+from pbem.play import exchange, gamemap, history, turn
+from pbem.protocol import machine
+from pbem.protocol.turnfile import other
 from scenarios import gameview
 from tests.protocol.conftest import Duo
 
@@ -31,7 +32,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def test_the_picture_is_a_screenful_around_the_places(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem import engine_link
+    from pbem.protocol import engine_link
 
     engine_link.use(None)  # this test draws a real 1939 position
     game = history.position(history.record_files(RECORD), at=12)
@@ -148,7 +149,7 @@ def test_no_picture_for_a_file_that_awaits_the_receivers_dice(duo: Duo, monkeypa
         me = duo.player(side)
         turn.bot_play(me.ws, duo.gid, home=me.home)
         game = duo.game(side)
-        exp = protocol.expected(game)
+        exp = machine.expected(game)
         assert exp is not None
         if exp.kind == "dice" and exp.side != side:
             break
@@ -159,7 +160,7 @@ def test_no_picture_for_a_file_that_awaits_the_receivers_dice(duo: Duo, monkeypa
     rewrite_report(duo, side, game.seq, ["4,4"])
     # The receiver's client answers with its value at once; the next mail shows the roll.
     assert exchange.file_picture(me.ws.root, duo.gid, game.seq, home=me.home) is None
-    monkeypatch.setattr(protocol, "expected", lambda g: protocol.Expectation(side, "act"))
+    monkeypatch.setattr(machine, "expected", lambda g: machine.Expectation(side, "act"))
     assert exchange.file_picture(me.ws.root, duo.gid, game.seq, home=me.home) is not None
 
 

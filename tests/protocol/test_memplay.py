@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import audit
-from pbem.memplay import MemoryMatch
+from pbem.play import audit
+from pbem.play.memplay import MemoryMatch
 
 
 def test_memory_match_files_pass_audit(tmp_path: Path) -> None:

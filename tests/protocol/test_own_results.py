@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import engine_link, exchange, protocol, turn
-from pbem.localgame import LocalGame
-from pbem.turnfile import other
+from pbem.play import exchange, turn
+from pbem.protocol import engine_link, machine
+from pbem.protocol.turnfile import other
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import make_duo
 
 
@@ -28,7 +29,7 @@ def test_the_roll_my_dice_finished_is_reported_by_the_import_that_led_to_it(real
         side = duo.to_move()
         assert side is not None
         me = duo.player(side)
-        exp = protocol.expected(turn.my_turn(LocalGame(me.ws, duo.gid, me.home)).work)
+        exp = machine.expected(turn.my_turn(LocalGame(me.ws, duo.gid, me.home)).work)
         if exp is not None and exp.side == side:
             turn.bot_play(me.ws, duo.gid, home=me.home)
         seen = duo.deliver(other(side)) + duo.deliver(side)

@@ -1,4 +1,4 @@
-"""Where a received file goes in its game's history (pbem.placement), and that receiving
+"""Where a received file goes in its game's history (pbem.play.placement), and that receiving
 a file and checking one (`pbem verify`) take the same decision."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import os
 
 import pytest
 
-from pbem import audit, placement
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.placement import Place
-from pbem.turnfile import TurnFile
+from pbem.play import audit, placement
+from pbem.play.placement import Place
+from pbem.protocol.turnfile import TurnFile
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
 from tests.protocol.test_attacks import _allies_deploy_then_move, allies_commit, drop
 

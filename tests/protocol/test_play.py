@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import audit, status, turn
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
+from pbem.play import audit, status, turn
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
 
 
@@ -52,7 +52,7 @@ def test_orders_undo_send_for_a_person(duo: Duo) -> None:
     (line,) = status.lines(duo.axis.ws, duo.gid, duo.axis.home)
     assert "2 orders not sent: run `pbem send" in line and "waiting" not in line, line
     turn.send(duo.axis.ws, duo.gid, duo.axis.home)
-    assert "waiting for allies" in status.lines(duo.axis.ws, duo.gid, duo.axis.home)[0]
+    assert "waiting for the Allies" in status.lines(duo.axis.ws, duo.gid, duo.axis.home)[0]
     with pytest.raises(PbemError, match="not your turn"):
         turn.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
 

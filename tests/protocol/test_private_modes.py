@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import keys, private, status, turn
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import status, turn
+from pbem.store import keys, private
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo
 from tests.protocol.test_crash import RUN
 

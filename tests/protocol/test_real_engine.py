@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, engine_link, turnfile
 from pbem.errors import PbemError
-from pbem.memplay import MemoryMatch
+from pbem.play import audit
+from pbem.play.memplay import MemoryMatch
+from pbem.protocol import engine_link, turnfile
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from pbem import records, turnfile, wire
 from pbem.errors import PbemError
-from pbem.records import Act, Commit, Dice, Reveal, Sim
+from pbem.protocol import records, turnfile, wire
+from pbem.protocol.records import Act, Commit, Dice, Reveal, Sim
 from tests.protocol.conftest import Duo
 
 SALT, DIGEST, VALUE = os.urandom(32), os.urandom(32), os.urandom(32)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem import exchange, store
-from pbem.store import Workspace
+from pbem.play import exchange
+from pbem.store import store
+from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo
 
 

@@ -6,11 +6,12 @@ import json
 
 from typer.testing import CliRunner
 
-from pbem import exchange, history, protocol, turn
 from pbem.cli.main import app
-from pbem.localgame import LocalGame
 from pbem.mail.message import TurnName
 from pbem.mail.notify import turn_mail_text
+from pbem.play import exchange, history, turn
+from pbem.protocol import machine
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
 
 
@@ -34,7 +35,7 @@ def test_import_reports_moves_and_dice(duo: Duo) -> None:
         side = duo.to_move()
         assert side is not None
         me = duo.player(side)
-        exp = protocol.expected(turn.my_turn(LocalGame(me.ws, duo.gid, me.home)).work)
+        exp = machine.expected(turn.my_turn(LocalGame(me.ws, duo.gid, me.home)).work)
         if exp is not None and exp.side == side:
             turn.bot_play(me.ws, duo.gid, home=me.home)
         seen += [r.report for r in duo.deliver("allies" if side == "axis" else "axis")]

@@ -4,8 +4,8 @@ such a file is always followed by a file of the other side, never by one of its 
 
 from __future__ import annotations
 
-from pbem import turnfile
-from pbem.records import Dice, Reveal
+from pbem.protocol import turnfile
+from pbem.protocol.records import Dice, Reveal
 from tests.protocol.conftest import Duo
 
 

@@ -15,10 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import api
-from pbem import engine_link, exchange, keys, overview, show, turn
 from pbem.cli.main import app
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
+from pbem.play import exchange, show, turn
+from pbem.protocol import engine_link
+from pbem.store import keys, overview
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 
 
 @pytest.fixture

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pbem import branch, protocol, solo, turn
-from pbem.localgame import LocalGame
+from pbem.play import branch, solo, turn
+from pbem.protocol import machine
+from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
 from tests.protocol.test_branch import branch_point
 
@@ -19,7 +20,7 @@ def test_a_solo_branch_is_played_against_the_computer(duo: Duo) -> None:
     for _ in range(4):
         game = mine.game()
         assert game is not None
-        exp = protocol.expected(turn.my_turn(mine).work)
+        exp = machine.expected(turn.my_turn(mine).work)
         assert exp is not None and exp.side == "axis", "the computer kept the move"
         turn.bot_play(p.ws, gid, home=p.home)
         solo.answer(p.ws, gid, p.home)

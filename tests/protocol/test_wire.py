@@ -9,8 +9,8 @@ from typing import Any
 import msgpack
 import pytest
 
-from pbem import turnfile, wire
 from pbem.errors import PbemError
+from pbem.protocol import turnfile, wire
 
 
 def body(**over: Any) -> dict[str, Any]:

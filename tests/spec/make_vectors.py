@@ -29,10 +29,12 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import deadlines, engine_link, games, handover, keys, protocol, selfplay, turnfile, wire
-from pbem.hashing import D_SIGN
-from pbem.records import from_wire as record_from_wire
-from pbem.store import Workspace
+from pbem.play import games, selfplay
+from pbem.protocol import deadlines, engine_link, handover, machine, turnfile, wire
+from pbem.protocol.hashing import D_SIGN
+from pbem.protocol.records import from_wire as record_from_wire
+from pbem.store import keys
+from pbem.store.store import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "turn-file-vectors"
@@ -43,7 +45,7 @@ MIB4 = 4 * 1024 * 1024
 
 
 def key_seed(side: str) -> bytes:
-    """The 32-byte seed of a side's key in the self-play game (as pbem.selfplay derives it)."""
+    """The 32-byte seed of a side's key in the self-play game (as pbem.play.selfplay derives it)."""
     return hashlib.sha256(f"pbem/selfplay/v1/{SEED}/key/{side}".encode()).digest()
 
 
@@ -735,13 +737,13 @@ def build(out: Path) -> list[Case]:
     )
 
     # A side may split its turn over two files: records are judged one by one.
-    genesis = protocol.Genesis(turnfile.parse(B[0]).body)
-    game = protocol.start(turnfile.parse(B[0]), protocol.authenticate(genesis, turnfile.parse(B[1])))
+    genesis = machine.Genesis(turnfile.parse(B[0]).body)
+    game = machine.start(turnfile.parse(B[0]), machine.authenticate(genesis, turnfile.parse(B[1])))
     for data in B[2:9]:
-        protocol.apply_turn(game, protocol.authenticate(genesis, turnfile.parse(data)))
+        machine.apply_turn(game, machine.authenticate(genesis, turnfile.parse(data)))
     r9 = body_of(B[9])["records"]
     for rec in r9[:7]:
-        protocol.apply_record(game, "axis", 9, record_from_wire(rec))
+        machine.apply_record(game, "axis", 9, record_from_wire(rec))
     f9a = resign(B[9], records=r9[:7], state=engine_link.api().state_hash(game.state))
     f9b = resign(B[9], seq=10, prev=file_hash(f9a), records=r9[7:])
     f10 = resign(B[10], seq=11, prev=file_hash(f9b))

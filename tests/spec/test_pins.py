@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import api
-from pbem import spec_verify
 from pbem.cli.main import app
+from pbem.protocol import spec_verify
 from tests.spec.make_vectors import ROOT
 
 DOC = (ROOT / "docs" / "turn-file-format.md").read_text()
@@ -62,7 +62,8 @@ def test_country_names_need_no_quoting() -> None:
 def test_the_worked_examples_are_what_the_program_computes() -> None:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from pbem import commit, dice, gamesecrets, keys, turnfile, wire
+    from pbem.protocol import commit, dice, gamesecrets, turnfile, wire
+    from pbem.store import keys
     from tests.spec.make_vectors import OUT, key_seed
 
     ident = keys.Identity("axis-bot", "", Ed25519PrivateKey.from_private_bytes(key_seed("axis")))

@@ -2,7 +2,7 @@
 
 Every case of docs/turn-file-vectors/manifest.json is given to ``pbem audit`` (the files as
 one directory), to the importer (file by file, in arrival order, by a player of the game)
-and to the engine-free reference verifier (pbem/spec_verify.py).  Each must reach the
+and to the engine-free reference verifier (pbem/protocol/spec_verify.py).  Each must reach the
 stated verdict: valid, or invalid at the stated file for the stated reason.  The reference
 verifier must also accept every case whose fault only the engine can see, which keeps the
 ``needs_engine`` flags honest.
@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
-from pbem import audit, branch, exchange, games, protocol, records, spec_verify, turnfile
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
-from pbem.store import Transaction, Workspace
+from pbem.play import audit, branch, exchange, games
+from pbem.protocol import machine, records, spec_verify, turnfile
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Transaction, Workspace
 from tests.spec.make_vectors import OUT, identities
 
 MANIFEST: list[dict[str, Any]] = json.loads((OUT / "manifest.json").read_text())
@@ -159,7 +160,7 @@ def _receiver(files: list[Path], home: Path, ws: Workspace) -> str:
     or one the creator could not have sent (then the invited player)."""
     try:
         genesis = turnfile.read(files[0])
-        g = protocol.check_genesis(genesis)
+        g = machine.check_genesis(genesis)
     except PbemError:
         return "allies"
     if len(files) == 1 or g.creator != "axis":

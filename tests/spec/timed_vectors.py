@@ -14,9 +14,10 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import commit, deadlines, dice, engine_link, gamesecrets, handover, keys, protocol, turnfile
-from pbem.records import Commit, Record, Reveal, Sim
-from pbem.turnfile import SIDES, other
+from pbem.protocol import commit, deadlines, dice, engine_link, gamesecrets, handover, machine, turnfile
+from pbem.protocol.records import Commit, Record, Reveal, Sim
+from pbem.protocol.turnfile import SIDES, other
+from pbem.store import keys
 
 T0 = 1_794_000_000  # 2026-11-06 21:20 UTC
 HOUR = 3600
@@ -40,7 +41,7 @@ def _at(t: int) -> None:
     os.environ["PBEM_NOW"] = str(t)
 
 
-def _start(gid: str, silence: str, ids: dict[str, keys.Identity]) -> tuple[list[turnfile.TurnFile], protocol.Game]:
+def _start(gid: str, silence: str, ids: dict[str, keys.Identity]) -> tuple[list[turnfile.TurnFile], machine.Game]:
     api = engine_link.api()
     n = dice.DEFAULT_LENGTH
     g = {"v": 1, "type": "genesis", "game": gid, "seq": 0, "prev": bytes(32), "side": "axis", "scenario": "1937"}
@@ -49,15 +50,15 @@ def _start(gid: str, silence: str, ids: dict[str, keys.Identity]) -> tuple[list[
     g |= {"keys": {s: ids[s].public.raw for s in SIDES}, "names": {s: ids[s].name for s in SIDES}}
     g |= {"emails": {s: "" for s in SIDES}, "anchor": dice.anchor(_secret(ids["axis"], gid), n), "chain": n}
     genesis = turnfile.seal(g, ids["axis"].sign)
-    state = protocol.new_state(protocol.Genesis(genesis.body))
+    state = machine.new_state(machine.Genesis(genesis.body))
     j = {"v": 1, "type": "join", "game": gid, "seq": 1, "prev": genesis.hash, "side": "allies"}
     j |= {"anchor": dice.anchor(_secret(ids["allies"], gid), n), "chain": n, "state": api.state_hash(state)}
     join = turnfile.seal(j | {"time": T0}, ids["allies"].sign)
-    game = protocol.start(genesis, protocol.authenticate(protocol.Genesis(genesis.body), join))
+    game = machine.start(genesis, machine.authenticate(machine.Genesis(genesis.body), join))
     return [genesis, join], game
 
 
-def _list(game: protocol.Game, side: str, i: int) -> list[Any]:
+def _list(game: machine.Game, side: str, i: int) -> list[Any]:
     return [a.to_wire() for a in engine_link.ai().decide(game.state, side, hashlib.sha256(b"v%d" % i).digest())]
 
 
@@ -68,7 +69,7 @@ def timed(private: Callable[[str], Ed25519PrivateKey]) -> tuple[list[bytes], dic
     files, game = _start(TIMED_GAME, "bot", ids)
     facts: dict[str, Any] = {}
     # 2: allies, to commit and owing nothing, hand their side over to a third key.
-    assert protocol.expected(game) == protocol.Expectation("allies", "commit")
+    assert machine.expected(game) == machine.Expectation("allies", "commit")
     _at(T0 + 60)
     offer = handover.offer(game, "allies", NEW.public.raw)
     facts["offer"] = dict(offer)
@@ -85,8 +86,8 @@ def timed(private: Callable[[str], Ed25519PrivateKey]) -> tuple[list[bytes], dic
         (T0 + 240, "allies", [Reveal(committed, salt)]),
     ):
         _at(t)
-        files.append(protocol.build_turn(game, side, recs, signer[side].sign))
-    exp = protocol.expected(game)
+        files.append(machine.build_turn(game, side, recs, signer[side].sign))
+    exp = machine.expected(game)
     assert exp is not None and exp.kind in ("act", "sim", "commit"), exp
     facts["silent"], facts["clock5"] = exp.side, game.clock
     claimant = other(exp.side)
@@ -94,7 +95,7 @@ def timed(private: Callable[[str], Ed25519PrivateKey]) -> tuple[list[bytes], dic
     for t in (game.clock + HOUR, game.clock + 2 * HOUR):
         _at(t)
         files.append(deadlines.seal_claim(game, claimant, signer[claimant].sign))
-    facts["after7"] = protocol.expected(game)
+    facts["after7"] = machine.expected(game)
     facts["game"] = game
     if prior is None:
         os.environ.pop("PBEM_NOW", None)

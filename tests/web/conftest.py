@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import audit, branch, games, keys, protocol, turn
-from pbem.localgame import LocalGame
-from pbem.store import Workspace
-from pbem.turnfile import other
+from pbem.play import audit, branch, games, turn
+from pbem.protocol import machine
+from pbem.protocol.turnfile import other
+from pbem.store import keys
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
 from pbem.web.desk import Desk
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo, Player, make_duo
@@ -25,7 +27,7 @@ DECISIONS = ("act", "commit", "sim")
 def awaits(duo: Duo, side: str) -> bool:
     """Whether ``side`` has a decision to make (automatic records aside)."""
     p = duo.player(side)
-    exp = protocol.expected(turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work)
+    exp = machine.expected(turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work)
     return exp is not None and exp.side == side and exp.kind in DECISIONS
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine import api
-from pbem import turn
 from pbem.errors import PbemError
-from pbem.localgame import LocalGame
+from pbem.play import turn
+from pbem.store.localgame import LocalGame
 from pbem.web.desk import MAX_LISTED, Desk, Filter, added_text, board_status, order_words, parse_window
 from scenarios import gameview
 from tests.protocol.conftest import Duo

@@ -21,8 +21,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from engine import api
-from pbem import audit, exchange, gamemap, turn
-from pbem.localgame import LocalGame
+from pbem.play import audit, exchange, gamemap, turn
+from pbem.store.localgame import LocalGame
 from pbem.web.desk import order_words, window_text
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
@@ -216,8 +216,11 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     # Deployment: fill from the computer player's suggestion, give it, see it listed.
     pg.locator("#fill").click()
     until(pg, "the suggestion", lambda: "place_land" in pg.locator("#orderstext").input_value())
+    # The suggestion names the cities of its hexes in comments, which are not part of an order.
     proposal = [
-        line for line in pg.locator("#orderstext").input_value().splitlines() if line and not line.startswith("#")
+        line.split("  # ")[0]
+        for line in pg.locator("#orderstext").input_value().splitlines()
+        if line and not line.startswith("#")
     ]
     pg.locator("#give").click()
     until(pg, "the proposal listed", lambda: len(pending(pg)) == len(proposal))
@@ -230,6 +233,11 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     text, kind = take_back(pg, index)
     assert kind == "ok" and text.startswith(f"took back {taken}; {len(proposal) - index - 1} order(s)"), text
     until(pg, "the placement taken back", lambda: pending(pg) == proposal[:index] + proposal[index + 1 :])
+    # The proposal ends with its pass, which closes the list: take it back to add orders.
+    assert proposal[-1] == "pass"
+    text, kind = take_back(pg, len(proposal) - 2)
+    assert kind == "ok" and text.startswith("took back pass"), text
+    until(pg, "the pass taken back", lambda: pending(pg) == proposal[:index] + proposal[index + 1 : -1])
     # Place those points again with the mouse: the group of German infantry, the points
     # field (the amounts the engine offers), two units at once in an empty hex.
     choose_kind(pg, "place_land")
@@ -257,6 +265,10 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         lit(pg)[again].click(force=True)
         until(pg, "the last point placed", lambda: pending(pg)[-1] == f"place_land Germany infantry 3 1 {again}")
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
+    pg.locator("#force").check()
+    pg.locator("#pass").click()
+    until(pg, "the pass listed", lambda: pending(pg)[-1:] == ["pass"])
+    pg.locator("#force").uncheck()
     shoot(pg, "deployment.png")
     path = sent(pg, duo)
     verify_at_bot(duo, path)

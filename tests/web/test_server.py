@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pbem.localgame import LocalGame
+from pbem.store.localgame import LocalGame
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
 from tests.web.conftest import read_only

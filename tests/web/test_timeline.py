@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import history, report
 from pbem.errors import PbemError
+from pbem.play import history, report
 from pbem.web.timeline import EVERY, Timeline
 
 RECORD = Path(__file__).resolve().parents[1] / "data" / "records" / "1937-seed3"

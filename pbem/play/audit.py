@@ -1,0 +1,207 @@
+"""Re-verifying a whole game from its files, and checking one file against the local game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.play import branch, decline, placement
+from pbem.play.placement import Place
+from pbem.protocol import advance, machine, replay, turnfile
+from pbem.protocol.records import Reveal
+from pbem.protocol.turnfile import TurnFile
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Workspace
+
+MAX_AUDIT_FILES = 200_000
+
+
+@dataclass
+class AuditReport:
+    game_id: str
+    files: int
+    rolls: int
+    commitments: int
+    last: str
+    over: bool
+    result: str = ""  # how the players ended it (resignation, draw, declined invitation)
+
+    def line(self) -> str:
+        end = f"game over: {self.result}" if self.result else "game over" if self.over else f"last file {self.last}"
+        return (
+            f"audit OK: game {self.game_id}: {self.files} files, {self.rolls} rolls and {self.commitments} "
+            f"commitments verified; {end}"
+        )
+
+
+def audit_dir(directory: Path) -> list[AuditReport]:
+    """Verify every game found in ``directory`` from genesis on; raises PbemError naming the bad file.
+    A branch is verified from its parent's files, which must be in ``directory`` too."""
+    found = _signed_files(directory)
+
+    def source(gid: str) -> list[TurnFile] | None:
+        return [file.tf for _, file in _in_order(gid, found[gid])] if gid in found else None
+
+    return [_audit_game(gid, entries, source) for gid, entries in sorted(found.items())]
+
+
+def game_files(directory: Path) -> dict[str, list[TurnFile]]:
+    """Each game's files in ``directory``, signatures checked and without gaps, in sequence order
+    (re-executing them is the caller's part)."""
+    return {gid: [file.tf for _, file in _in_order(gid, entries)] for gid, entries in _signed_files(directory).items()}
+
+
+def _signed_files(directory: Path) -> dict[str, list[tuple[Path, TurnFile]]]:
+    if not directory.is_dir():
+        raise PbemError(f"{directory.name or directory}: not a directory", "usage")
+    paths = sorted(p for p in directory.iterdir() if p.suffix == ".pbem" and not p.name.startswith("."))
+    if not paths:
+        raise PbemError(f"no .pbem files in {directory.name or directory}", "usage")
+    if len(paths) > MAX_AUDIT_FILES:
+        raise PbemError("too many files to audit", "usage")
+    games: dict[str, list[tuple[Path, TurnFile]]] = {}
+    for p in paths:
+        tf = turnfile.read(p)  # names the file on error
+        games.setdefault(tf.game, []).append((p, tf))
+    # A file whose game has no genesis here is named first: a damaged game id would
+    # otherwise show up only as a gap in the game it came from.
+    for entries in games.values():
+        for p, tf in entries:
+            if tf.seq == 0:
+                _named(p, machine.check_genesis, tf)
+    for gid, entries in sorted(games.items()):
+        if not any(tf.seq == 0 for _, tf in entries):
+            p = entries[0][0]
+            raise PbemError(f"{p.name}: belongs to game {gid}, whose genesis file (number 0) is not here", "sequence")
+    return games
+
+
+def _named(p: Path, fn: Any, *args: Any) -> Any:
+    """Run a check; an error names the file as it is on disk."""
+    try:
+        return fn(*args)
+    except PbemError as exc:
+        raise _naming(p, exc) from None
+
+
+def _naming(p: Path, exc: PbemError) -> PbemError:
+    msg = str(exc)
+    return PbemError(msg if msg.startswith(p.name) else f"{p.name}: {msg}", exc.code, exc.rule)
+
+
+def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path, machine.Authentic]]:
+    """The files of one game from its genesis on: one genesis, signatures valid, no fork, no gap."""
+    geneses = [(p, tf) for p, tf in entries if tf.seq == 0]
+    if not geneses:
+        p = entries[0][0]
+        raise PbemError(f"{p.name}: belongs to game {gid}, whose genesis file (number 0) is not here", "sequence")
+    # Every genesis was checked (self-signed by its creator's key) when the files were read.
+    if len({g.hash for _, g in geneses}) > 1:
+        raise PbemError(
+            f"{geneses[1][0].name}: a second, different genesis for game {gid} ({geneses[0][0].name})", "equivocation"
+        )
+    genesis = geneses[0][1]
+    g = machine.Genesis(genesis.body)
+    # A side handed over signs with its new key: each file is checked against the keys its
+    # side may have held here first, and against the key in force when it is re-executed.
+    handed: dict[str, list[bytes]] = {}
+    for _, tf in entries:
+        if tf.type == "handover":
+            handed.setdefault(tf.side, []).append(tf.body["key"])
+    by_seq: dict[int, tuple[Path, machine.Authentic]] = {}
+    for p, tf in entries:
+        # Signatures first, so that a damaged file is named as such and never mistaken for a fork.
+        file = _named(p, _authentic, g, tf, handed.get(tf.side, []))
+        old = by_seq.get(tf.seq)
+        if old is not None and old[1].tf.hash != tf.hash:
+            raise PbemError(
+                f"{p.name}: {tf.side} signed two different files for position {tf.seq} ({old[0].name} "
+                "and this one): equivocation",
+                "equivocation",
+            )
+        by_seq[tf.seq] = (p, file)
+    last = max(by_seq)
+    missing = [s for s in range(last + 1) if s not in by_seq]
+    if missing:
+        raise PbemError(f"game {gid}: file {missing[0]} is missing (files up to {last} are present)", "sequence")
+    return [by_seq[s] for s in range(last + 1)]
+
+
+def _authentic(g: machine.Genesis, tf: TurnFile, later_keys: list[bytes]) -> machine.Authentic:
+    """``tf`` signed by its side's genesis key, or by a key that side may have been handed to."""
+    for key in later_keys:
+        if tf.verify_signature_ok(key):
+            return machine.Authentic(tf)
+    return machine.authenticate(g, tf)
+
+
+def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]], source: branch.Source) -> AuditReport:
+    files = _in_order(gid, entries)
+    if len(files) == 1:
+        return AuditReport(gid, 1, 0, 0, files[0][1].tf.name, False)
+    p1, join = files[1]
+    if join.tf.type == "decline":
+        _named(p1, decline.check, files[0][1].tf, join.tf)
+        if len(files) > 2:
+            p2 = files[2][0]
+            raise PbemError(f"{p2.name}: game {gid} ended when {join.tf.side} declined it; nothing may follow", "over")
+        return AuditReport(gid, 2, 0, 0, join.tf.name, True, f"{join.tf.side} declined the invitation")
+    parent = machine.Genesis(files[0][1].tf.body).parent
+    base = None if parent is None else _named(files[0][0], branch.verified_base, source, parent)
+    seen = _Verified()
+    try:
+        game = replay.replay([file.tf for _, file in files], base=base, visitor=seen)
+    except PbemError as exc:
+        raise _naming(files[seen.last + 1][0], exc) from None
+    over = machine.expected(game) is None
+    return AuditReport(gid, len(files), game.k, seen.commitments, files[-1][1].tf.name, over, machine.outcome(game))
+
+
+class _Verified(replay.Visitor):
+    """The last file re-executed (the one after it is the one refused) and the commitments opened."""
+
+    def __init__(self) -> None:
+        self.last = 0
+        self.commitments = 0
+
+    def after(self, game: machine.Game, tf: TurnFile) -> None:
+        self.last = tf.seq
+        self.commitments += sum(1 for r in tf.records if isinstance(r, Reveal))
+
+
+def verify_file(ws: Workspace, path: Path) -> str:
+    """Check one file against the local game without changing anything."""
+    tf = turnfile.read(path)
+    if not LocalGame.has_game(ws, tf.game):
+        if tf.type == "genesis":
+            g = machine.check_genesis(tf)
+            return f"{tf.name}: valid invitation to game {tf.game} from {g.body['names'][g.creator]} ({g.creator})"
+        raise PbemError(f"{tf.name}: game {tf.game} is not in this workspace", "game")
+    with ws.game_locked(tf.game):
+        lg = LocalGame(ws, tf.game)
+        game = lg.game()
+        at = placement.place(lg, tf, game)
+        if at.place == Place.DUPLICATE:
+            return f"{tf.name}: valid; already applied"
+        if at.place == Place.EQUIVOCATION:
+            raise PbemError(
+                f"{tf.name}: EQUIVOCATION: differs from the file {tf.seq} already applied, yet is signed by {tf.side}",
+                "equivocation",
+            )
+        if at.place == Place.TAKEN:
+            raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
+        if at.place == Place.EARLY:
+            return f"{tf.name}: signature valid; it can be re-executed once file {at.head + 1} arrives"
+        file = at.file
+        assert file is not None
+        genesis = at.genesis
+        if tf.type == "decline":
+            decline.check(genesis, tf)
+            return f"{tf.name}: valid: {tf.side} declines the invitation"
+        if game is None:
+            machine.start(genesis, file, lg.base())
+        else:
+            advance.apply_file(game, file)
+        return f"{tf.name}: valid: re-executed {len(tf.records)} record(s); state hash matches"

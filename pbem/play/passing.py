@@ -1,0 +1,209 @@
+"""Hand-over from a workspace: the old holder's offer, the new holder's acceptance, the seal.
+
+The offer directory holds ``offer`` (the hand-over body without its countersignature)
+and ``files/`` (the game's accepted files), so that the new holder verifies the whole
+game before it signs anything; ``accepted`` is what it gives back.  The protocol rules
+are in :mod:`pbem.protocol.handover`.
+
+By mail (a bot mailbox takes a side without its operator): the offer and the game's
+files travel as one file ``<game>-<seq>-offer.pbem`` to the new key's address
+(:func:`offer_by_mail`), the receiver keeps it as an offer directory
+(:func:`keep_offer`) and, if it is a bot, accepts it at once into
+``<game>-<seq>-accept.pbem`` back to the old holder (:func:`accept`), whose import seals
+the hand-over (:func:`seal_received`), which goes to the new holder.  The new holder
+plays only once that sealed file has arrived (``handover_pending`` in its meta).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.play import audit, games, history, report, turn
+from pbem.protocol import dice, gamesecrets, handover, machine, turnfile, wire
+from pbem.store import keys, overview
+from pbem.store.localgame import LocalGame
+from pbem.store.store import STORE_DIR, Transaction, Workspace, atomic_write, read_bytes
+
+OFFER, ACCEPTED, FILES, FROM = "offer", "accepted", "files", "from"
+_LIMIT = 4096
+OFFER_MAGIC = b"pbem handover offer 1\n"
+ACCEPT_MAGIC = b"pbem handover acceptance 1\n"
+
+
+def offer_rel(gid: str) -> str:
+    return f"{STORE_DIR}/offers/{gid}"
+
+
+def mail_name(gid: str, seq: int, what: str) -> str:
+    return f"{gid}-{seq:05d}-{what}.pbem"
+
+
+def offer_by_mail(ws: Workspace, gid: str, to: keys.PublicKey, home: Path | None = None) -> Path:
+    """Put my offer and the game's files into outbox/, for the new key's address."""
+    if not to.email:
+        raise PbemError("the new holder's key names no e-mail address: write the offer with -o DIR instead", "usage")
+    with ws.locked():
+        lg = LocalGame(ws, gid, home)
+        lg.check_mine()
+        game = lg.joined_game(no_pending=True)
+        body = handover.offer(game, lg.me, to.raw, to.email)
+        files = [tf for s in range(game.seq + 1) if (tf := lg.history_file(s)) is not None]
+        doc = wire.pack({OFFER: body, FROM: lg.meta.get("my_email", "")})
+        data = OFFER_MAGIC + len(doc).to_bytes(4, "big") + doc + turnfile.join_files(files)
+        if len(data) > turnfile.MAX_FILE:
+            raise PbemError("the game's files are too large to mail: write the offer with -o DIR instead", "usage")
+        tx = Transaction()
+        rel = f"outbox/{mail_name(gid, body['seq'], 'offer')}"
+        tx.put(rel, data)
+        lg.meta["handover_offer"] = {"key": keys.fingerprint(to.raw), "seq": body["seq"]}
+        lg.meta["handover_peer"] = to.email
+        lg.stage_meta(tx)
+        ws.commit(tx)
+    return ws.root / rel
+
+
+def is_mailed(path: Path) -> bytes | None:
+    """OFFER_MAGIC or ACCEPT_MAGIC if ``path`` is a mailed offer or acceptance."""
+    head = read_bytes(path, len(ACCEPT_MAGIC)) or b""
+    return next((m for m in (OFFER_MAGIC, ACCEPT_MAGIC) if head.startswith(m)), None)
+
+
+def keep_offer(ws: Workspace, path: Path, tx: Transaction) -> tuple[str | None, str, str]:
+    """Keep a mailed offer as an offer directory under .pbem/offers/; (game, status, message)."""
+    data = read_bytes(path, turnfile.MAX_FILE + 1) or b""
+    at = len(OFFER_MAGIC)
+    n = int.from_bytes(data[at : at + 4], "big")
+    doc: Any = wire.unpack(data[at + 4 : at + 4 + n]) if len(data) <= turnfile.MAX_FILE else None
+    if not isinstance(doc, dict) or set(doc) != {OFFER, FROM} or not isinstance(doc[OFFER], dict):
+        raise PbemError(f"{path.name}: not a hand-over offer", "parse")
+    body, sender = doc[OFFER], doc[FROM]
+    files = turnfile.split_files(data[at + 4 + n :], path.name)
+    gid = body.get("game")
+    if not isinstance(gid, str) or not turnfile.GID_RE.match(gid) or not isinstance(sender, str):
+        raise PbemError(f"{path.name}: not a hand-over offer", "parse")
+    if LocalGame.has_game(ws, gid):
+        return gid, "duplicate", f"{path.name}: game {gid} is already here"
+    rel = offer_rel(gid)
+    kept = ws.root / rel / FILES
+    for stale in kept.glob("*.pbem") if kept.is_dir() else ():  # an earlier offer's files
+        tx.delete(f"{rel}/{FILES}/{stale.name}")
+    tx.put(f"{rel}/{OFFER}", wire.pack(body))
+    tx.put(f"{rel}/{FROM}", keys.check_email(sender).encode())
+    for tf in files:
+        tx.put(f"{rel}/{FILES}/{tf.name}", tf.raw)
+    side = body.get("side", "?")
+    return gid, "stored", f"kept the offer of {side} in game {gid} from {sender or 'an unnamed sender'}"
+
+
+def kept_offer(ws: Workspace, gid: str) -> Path | None:
+    path = ws.root / offer_rel(gid)
+    return path if (path / OFFER).is_file() else None
+
+
+def offer(ws: Workspace, gid: str, to: keys.PublicKey, out: Path, home: Path | None = None) -> Path:
+    """Write my offer of my side to ``to`` and the game's files into directory ``out``."""
+    with ws.locked():
+        lg = LocalGame(ws, gid, home)
+        lg.check_mine()
+        game = lg.joined_game(no_pending=True)
+        body = handover.offer(game, lg.me, to.raw, to.email)
+        history_files = [lg.history_file(s) for s in range(game.seq + 1)]
+    (out / FILES).mkdir(parents=True, exist_ok=True)
+    for tf in history_files:
+        assert tf is not None  # the accepted history has no gap
+        atomic_write(out / FILES / tf.name, tf.raw)
+    atomic_write(out / OFFER, wire.pack(body))
+    return out
+
+
+def _read(path: Path, what: str) -> dict[str, Any]:
+    data = read_bytes(path, _LIMIT)
+    if data is None:
+        raise PbemError(f"no {what} file at {path.name}", "usage")
+    body = wire.unpack(data)
+    if not isinstance(body, dict) or body.get("type") != "handover":
+        raise PbemError(f"{path.name} is not a hand-over {what}", "usage")
+    return body
+
+
+def accept(ws: Workspace, directory: Path, me: str, home: Path | None = None, mail: bool = False) -> tuple[str, Path]:
+    """Verify the offered game from its files, take the game into my workspace and countersign:
+    into ``directory``, or with ``mail`` (a kept mailed offer) into outbox/ for the old holder."""
+    ident = keys.load(me, home)
+    body = _read(directory / OFFER, "offer")
+    files = history.record_files(directory / FILES)
+    audit.audit_dir(directory / FILES)
+    game = history.position(files)
+    if body.get("game") != game.gid or body.get("seq") != game.seq + 1 or body.get("prev") != game.hashes[-1]:
+        raise PbemError("the offer does not continue the game's files it came with", "usage")
+    if body.get("key") != ident.public.raw:
+        raise PbemError(f"the side is offered to another key, not to {me}'s", "usage")
+    side = body["side"]
+    handover.check_open(game, side, "hand-over")
+    gid = game.gid
+    g = files[0].body
+    # Bound to the genesis as every new game's secrets are (gamesecrets): LocalGame.derived
+    # finds the same binding from the meta's derivation.
+    secret = gamesecrets.GameSecrets(ident, gid, gamesecrets.binding(g, files[0].hash, side)).dice()
+    done = handover.accept(body, dice.anchor(secret, dice.DEFAULT_LENGTH), dice.DEFAULT_LENGTH, ident.sign)
+    opp = turnfile.other(side)
+    meta = games.game_meta(gid, me, side, ident.email, g["emails"][opp], g["names"][opp], g["scenario"])
+    # Not mine to play until the old holder's sealed hand-over arrives (exchange.receive).
+    meta["handover_pending"] = True
+    path = directory / ACCEPTED
+    with ws.locked():
+        if LocalGame.has_game(ws, gid):
+            raise PbemError(f"game {gid} is already in this workspace", "usage")
+        tx = Transaction()
+        if mail:
+            meta["handover_peer"] = (directory / FROM).read_text(encoding="utf-8")
+            path = ws.outbox / mail_name(gid, done["seq"], "accept")
+            tx.put(f"outbox/{path.name}", ACCEPT_MAGIC + wire.pack(done))
+        LocalGame.stage_create(ws, tx, meta, files, game)
+        overview.stage(tx, ws, gid, side, game)
+        ws.commit(tx)
+    if not mail:
+        atomic_write(path, wire.pack(done))
+    return gid, path
+
+
+def seal(ws: Workspace, gid: str, acceptance: Path, home: Path | None = None) -> Path:
+    """Seal the accepted hand-over as the next file of my game, into outbox/."""
+    return _seal(ws, gid, _read(acceptance, "acceptance"), home)
+
+
+def seal_received(ws: Workspace, path: Path, home: Path | None = None) -> tuple[str, str]:
+    """A mailed acceptance of my offer: seal the hand-over at once; (game, message)."""
+    data = read_bytes(path, _LIMIT) or b""
+    accepted: Any = wire.unpack(data[len(ACCEPT_MAGIC) :])
+    if not isinstance(accepted, dict) or not isinstance(accepted.get("game"), str):
+        raise PbemError(f"{path.name}: not a hand-over acceptance", "parse")
+    gid = accepted["game"]
+    if not LocalGame.has_game(ws, gid):
+        raise PbemError(f"{path.name}: game {gid} is not here", "game")
+    offered = LocalGame(ws, gid, home).meta.get("handover_offer") or {}
+    key = accepted.get("key")
+    if not isinstance(key, bytes) or offered != {"key": keys.fingerprint(key), "seq": accepted.get("seq")}:
+        raise PbemError(f"{path.name}: I offered no hand-over of game {gid} to that key at that point", "handover")
+    sealed = _seal(ws, gid, accepted, home)
+    return gid, f"{path.name}: the new holder accepted; hand-over sealed into {sealed.name}"
+
+
+def _seal(ws: Workspace, gid: str, accepted: dict[str, Any], home: Path | None) -> Path:
+    with ws.locked():
+        lg = LocalGame(ws, gid, home)
+        game = lg.joined_game(no_pending=True)
+        before = game.clone()
+        tf = handover.seal(game, accepted, lg.identity().sign)
+        tx = Transaction()
+        lg.meta["handed_over_to"] = keys.fingerprint(accepted["key"])
+        # The mail daemon sends the hand-over to the new holder's address, which passes it on
+        # to the opponent with its first decision (exchange.receive).
+        lg.meta["handed_over_at"] = tf.seq
+        lg.meta["handover_peer"] = accepted.get("email", "")
+        lg.stage_meta(tx)
+        path = turn.stage_sealed(lg, tx, tf, game, report.apply_reported(before, machine.Authentic(tf)))
+        ws.commit(tx)
+    return path

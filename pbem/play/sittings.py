@@ -1,0 +1,212 @@
+"""What a game month costs its players: who gave each entry of the log, sittings and file hops.
+
+Every entry of a game's log (pbem/play/report.py) was given by one of three:
+
+- ``person``: a decision the program asked a person for (orders, a hidden list, a list in
+  the clear, a claim, an ending, the join), even when its only order was ``pass``;
+- ``standing``: orders a side gave in advance that its program applies for it (kept in
+  the vocabulary for the reaction orders of issue 26; no record is one yet);
+- ``program``: what the program writes by itself, with no choice: a dice value, the
+  opening of a commitment.
+
+A **sitting** of a side is a maximal run of that side's person-entries that no
+person-entry of the other side interrupts: the program's and standing entries in between
+do not end it.  It counts in the month of its first entry, so a run that crosses the
+month's end (the last landing decision and the next month's war declaration) counts once.
+
+A **file hop** is a file going from one side to the other: the consecutive files of one
+side travel together and count as one hop (a join and the first decision after it, say).
+A hop counts in the month of the first entry of its first file.  An *automatic* hop is
+one whose files carry no person's entry (only the program's, or standing orders): a
+person carries it, and decides nothing.  The invitation, which comes before the game's first month, is not counted.
+
+The functions here read the log's entries as ``pbem log --json`` writes them, so any
+program that re-executes a game's files can hand them over.  :class:`Emulation` makes the
+same entries for a game played without files (``pbem arena``), by the rules of
+docs/turn-file-format.md, section 5.2, for who writes which record.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.protocol.turnfile import SIDES, other
+
+PERSON, STANDING, PROGRAM = "person", "standing", "program"
+#: Who gives an entry of the log, as ``pbem log --json`` names it.
+BY = (PERSON, STANDING, PROGRAM)
+#: The records a side's program writes whatever the person would choose (pbem.store.localgame.auto_record).
+_PROGRAM_RECORDS = frozenset({"dice", "reveal"})
+
+
+def by(record: str) -> str:
+    """Who gives an entry of record kind ``record`` (act, commit, sim, reveal, dice, join, ...)."""
+    return PROGRAM if record in _PROGRAM_RECORDS else PERSON
+
+
+@dataclass
+class Month:
+    """The figures of one game month."""
+
+    when: str
+    sittings: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    hops: int = 0
+    automatic_hops: int = 0
+    finished: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "month": self.when,
+            "sittings": dict(self.sittings),
+            "hops": self.hops,
+            "automatic_hops": self.automatic_hops,
+            "finished": self.finished,
+        }
+
+
+def _spread(values: list[int]) -> dict[str, float | int] | None:
+    return {"median": statistics.median(values), "max": max(values)} if values else None
+
+
+def summary(months: Sequence[Month]) -> dict[str, Any]:
+    """Median and max of the figures over the finished ones of ``months`` (of one game or several)."""
+    done = [m for m in months if m.finished]
+    return {
+        "months": len(done),
+        "sittings": {side: _spread([m.sittings[side] for m in done]) for side in SIDES},
+        "hops": _spread([m.hops for m in done]),
+        "automatic_hops": _spread([m.automatic_hops for m in done]),
+    }
+
+
+def summary_line(s: Mapping[str, Any]) -> str:
+    """A :func:`summary` in one line, for people."""
+    if not s["months"]:
+        return "sittings and file hops: no finished month"
+    per = ", ".join(f"{side} {s['sittings'][side]['median']:g}/{s['sittings'][side]['max']}" for side in SIDES)
+    hops, auto = s["hops"], s["automatic_hops"]
+    return (
+        f"per game month over {s['months']} finished month(s), median/max: sittings {per}; "
+        f"file hops {hops['median']:g}/{hops['max']} (automatic only {auto['median']:g}/{auto['max']})"
+    )
+
+
+@dataclass
+class Tally:
+    """Sittings and hops per month of one game; the summary is over its finished months (the
+    last month of a record that stops before the game's end is only begun)."""
+
+    game: str
+    months: list[Month]
+
+    def summary(self) -> dict[str, Any]:
+        return summary(self.months)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "months": [m.to_json() for m in self.months], "summary": self.summary()}
+
+    def lines(self) -> list[str]:
+        out = [
+            f"game {self.game}: sittings per side and file hops per game month",
+            f"{'month':<8} {'axis':>6} {'allies':>6} {'hops':>6} {'of which automatic':>19}",
+        ]
+        for m in self.months:
+            row = f"{m.when:<8} {m.sittings['axis']:>6} {m.sittings['allies']:>6} {m.hops:>6} {m.automatic_hops:>19}"
+            out.append(row + ("" if m.finished else "  (month not finished)"))
+        s = self.summary()
+        if not s["months"]:
+            out.append("no finished month: no median")
+            return out
+        for what in ("median", "max"):
+            cells = [s["sittings"]["axis"][what], s["sittings"]["allies"][what], s["hops"][what]]
+            cells.append(s["automatic_hops"][what])
+            out.append(
+                f"{what:<8} {cells[0]:>6g} {cells[1]:>6g} {cells[2]:>6g} {cells[3]:>19g}"
+                + (f"  over {s['months']} finished month(s)" if what == "median" else "")
+            )
+        return out
+
+
+def tally(files: Sequence[Mapping[str, Any]], last_whole: bool | None = None) -> Tally:
+    """The figures of a game from its log (``pbem log --json``: files in order, from the join
+    on); an entry without ``by`` is judged by its record kind.  The last month is whole when
+    ``last_whole`` says so, or by default when the log ends with the game."""
+    months: dict[str, Month] = {}
+
+    def month(when: str) -> Month:
+        return months.setdefault(when, Month(when))
+
+    seated = ""  # the side whose sitting is running
+    carrier = ""  # the side whose files are travelling
+    when = ""
+    hop: Month | None = None  # the month of the hop under way, while all its entries are automatic
+    for f in files:
+        entries = f["entries"]
+        when = entries[0]["when"] if entries else when
+        if f["side"] != carrier:
+            carrier = f["side"]
+            hop = month(when)
+            hop.hops += 1
+            hop.automatic_hops += 1  # taken back at the hop's first entry a person gave
+        for e in entries:
+            month(e["when"])  # a month begun is listed, even before its first sitting or hop
+            who = e.get("by") or by(e["record"])
+            if who != PERSON:
+                continue
+            if hop is not None:
+                hop.automatic_hops -= 1
+                hop = None
+            if e["side"] != seated:
+                seated = e["side"]
+                month(e["when"]).sittings[seated] += 1
+    ordered = [months[k] for k in sorted(months)]
+    if last_whole is None:
+        last_whole = bool(files) and str(files[-1].get("next", "")).startswith("the game is over")
+    if ordered and not last_whole:
+        ordered[-1].finished = False
+    return Tally(str(files[0]["game"]) if files else "", ordered)
+
+
+class Emulation:
+    """The log's entries a game played without files would have, as today's program writes
+    its files: ``decision`` is told each decision of the engine as it comes, in order.
+
+    Who writes which record follows docs/turn-file-format.md, section 5.2: the joiner (the
+    Allies, as ``pbem selfplay`` plays) is the last author at the start; a hidden list is
+    committed by the last author, answered by the other side and opened by the first; a roll
+    takes the other side's dice value first and the last author's after it.  A file ends
+    where the next record is the other side's."""
+
+    def __init__(self, game: str = "", joiner: str = "allies") -> None:
+        self.game = game
+        self.last = joiner
+        self.files: list[dict[str, Any]] = []
+
+    def _record(self, when: str, side: str, record: str) -> None:
+        if not self.files or self.files[-1]["side"] != side:
+            self.files.append({"game": self.game, "side": side, "entries": []})
+        self.files[-1]["entries"].append({"when": when, "side": side, "record": record, "by": by(record)})
+        self.last = side
+
+    def decision(self, kind: str, sides: Sequence[str], when: str) -> None:
+        """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``."""
+        if kind == "chance":
+            trigger = self.last
+            self._record(when, other(trigger), "dice")
+            self._record(when, trigger, "dice")
+        elif kind == "simultaneous" and len(sides) == 2:
+            committer = self.last
+            self._record(when, committer, "commit")
+            self._record(when, other(committer), "sim")
+            self._record(when, committer, "reveal")
+        elif kind == "simultaneous":
+            self._record(when, sides[0], "sim")
+        elif kind == "sequential":
+            self._record(when, sides[0], "act")
+
+    def tally(self, last_whole: bool) -> Tally:
+        """The figures of the game so far; ``last_whole``: its last month was played to its end."""
+        return tally(self.files, last_whole)

@@ -1,0 +1,161 @@
+"""Where each game stands, for a person: the date, the phase, whose file is awaited,
+what is still unsent, and the command to run next.
+
+`pbem status` reads the game's overview (pbem/store/overview.py) and needs no engine;
+the other commands, which hold the game already, describe it by the engine.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import PbemError
+from pbem.play import carry
+from pbem.protocol.words import phase_name, sides_of
+from pbem.store import overview
+from pbem.store.overview import Position
+from pbem.store.store import Transaction, Workspace, read_bytes
+
+if TYPE_CHECKING:
+    from pbem.protocol.machine import Game
+    from pbem.store.localgame import LocalGame, PendingTurn
+
+
+def awaited(kind: str) -> str:
+    """What the record kind ``kind`` is, for a person."""
+    return {
+        "act": "orders",
+        "commit": "hidden orders, sealed by a commitment",
+        "sim": "orders (given openly: the other side's are sealed already, or it has none to give)",
+        "reveal": "opening of its commitment (automatic)",
+        "dice": "dice value (automatic)",
+    }.get(kind, kind)
+
+
+def status_line(
+    lg: LocalGame, work: Game | None, pending: PendingTurn | None = None, staged: Transaction | None = None
+) -> str:
+    """The status of a game held in memory (``work``: with my pending records applied);
+    ``staged``: the transaction that will write the files it stands on."""
+    if work is None:
+        return describe(lg.gid, lg.meta, None)
+    found = carry.owed(lg.ws, lg.gid, lg.meta, work.seq, None if staged is None else staged.writes)
+    return describe(lg.gid, lg.meta, overview.position(work, pending), found)
+
+
+def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.Owed | None = None) -> str:
+    """One line for a person: where game ``gid`` stands and what to run next (``owed``: my
+    files in outbox/ the opponent has not answered)."""
+    me = meta["side"]
+    if pos is None and meta.get("ended"):
+        return f"game {gid} ({me}): the game is over: {meta['ended']}"
+    if pos is None:
+        return f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
+    head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
+    disputes = meta.get("disputes")
+    if disputes:
+        head += f" [DISPUTED: {disputes[0]}]"
+    if pos.expected is None:
+        if pos.result:
+            return f"{head}: the game is over: {pos.result}"
+        return f"{head}: the game is over" + (f"; {pos.winner} win" if pos.winner else "")
+    if meta.get("handed_over_to"):
+        return f"{head}: you handed your side over to the key {meta['handed_over_to']}, which plays it now"
+    if meta.get("handover_pending"):
+        return f"{head}: you accepted this side; it is yours once the old holder's sealed hand-over arrives"
+    if pos.draw_offer == me:
+        head += " (your draw offer is open)"
+    elif pos.draw_offer:
+        head += f" (draw offered by {pos.draw_offer}: `pbem accept-draw {gid}` or `pbem decline-draw {gid}`)"
+    side, kind = pos.expected
+    if side != me and pos.unsent:
+        # My part is complete but still on this machine: the opponent has received nothing.
+        return f"{head}: {pos.unsent} orders not sent: run `pbem send {gid}`, then deliver the file in outbox/"
+    if side != me:
+        if kind in ("dice", "reveal"):
+            what = "opening of its commitment" if kind == "reveal" else "dice value"
+            head += (
+                f": waiting for {sides_of(side)} next file (its {what} is automatic, but may travel with its next "
+                "decision)"
+            )
+        else:
+            head += f": waiting for {sides_of(side)} {awaited(kind)}"
+        if owed is not None and not meta.get("solo"):
+            # By files nothing moves until my unanswered files reach the opponent, even when
+            # my program wrote them by itself: say which, whatever else the line says.
+            head += f"; {carry.line(owed)}"
+        return f"{head}; next: `pbem import` when their file arrives"
+    if pos.auto:
+        head += f" ({pos.auto} automatic record(s) go out with your next file)"
+    if kind in ("commit", "sim"):
+        return (
+            f"{head}: your move: {pos.prompt} ({awaited(kind)}; {pos.listed} listed); next: `pbem orders {gid} FILE` "
+            f"then `pbem send {gid}`, or `pbem bot play {gid}`"
+        )
+    if kind == "act":
+        return (
+            f"{head}: your move: {pos.prompt}; next: `pbem orders {gid} FILE` then `pbem send {gid}`, "
+            f"or `pbem bot play {gid}`"
+        )
+    return f"{head}: you owe an automatic {kind}; next: `pbem import`"
+
+
+def meta(ws: Workspace, gid: str) -> dict[str, Any]:
+    """Who I am in game ``gid`` (its meta.json), read without the game's other modules."""
+    paths = ws.game_paths(gid)
+    raw = read_bytes(paths.path(paths.meta))  # a LocalGame would load the protocol too
+    if raw is None:
+        raise PbemError(f"no game {gid} in this workspace", "game")
+    found: dict[str, Any] = json.loads(raw)
+    return found
+
+
+def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archived: bool = False) -> list[str]:
+    """One status line per game of the workspace (or for ``gid``), then its invitations;
+    archived games only when named or asked for (``archived``).
+    ``home`` is kept for the callers that pass one: no identity is read any more."""
+    with ws.game_locked(gid) if gid else ws.locked():
+        gids = [gid] if gid else ws.games()
+        lines = []
+        hidden = 0
+        for g in gids:
+            m = meta(ws, g)
+            if m.get("archived") and not (archived or gid):
+                hidden += 1
+                continue
+            pos = _position(ws, g, m)
+            line = describe(g, m, pos, None if pos is None else carry.owed(ws, g, m, pos.seq))
+            lines.append(f"[archived] {line}" if m.get("archived") else line)
+        for p in ws.invitations():
+            lines.append(
+                f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`, "
+                f"or refuse it with `pbem decline {p.stem} --me NAME`"
+            )
+        if hidden:
+            lines.append(f"{hidden} archived game(s) not listed: `pbem status --all`")
+        if not lines:
+            lines.append("no games in this workspace; start one with `pbem new` or `pbem join`")
+        return lines
+
+
+def next_step(ws: Workspace, gid: str) -> str:
+    """One line for after an import: which files to carry to whom, or that none wait."""
+    with ws.game_locked(gid):
+        m = meta(ws, gid)
+        pos = _position(ws, gid, m)
+        owed = None if pos is None or m.get("solo") else carry.owed(ws, gid, m, pos.seq)
+    if owed is not None:
+        return f"game {gid}, next: {carry.line(owed)}"
+    if pos is not None and pos.expected is not None and pos.expected[0] == m["side"]:
+        return f"game {gid}, next: nothing to carry; your decision (`pbem status {gid}`)"
+    return f"game {gid}, next: nothing to carry"
+
+
+def _position(ws: Workspace, gid: str, m: dict[str, Any]) -> Position | None:
+    paths = ws.game_paths(gid)
+    if m.get("ended") and not paths.path(paths.snapshot).exists():
+        return None  # declined before it began: there is no position to build
+    ov = overview.current(ws, gid, m["side"])
+    return None if ov is None else overview.position_of(ov)

@@ -1,0 +1,430 @@
+"""My pending turn: the orders I give, take back and send, the bot playing for me, and
+the records I owe automatically.
+
+My turn is kept as *pending* records in the store until ``send`` seals them into a
+signed file in ``outbox/``.  Records I owe that need no judgement (dice values,
+opening my commitment) are produced automatically; they are sent at once when control
+then passes to the opponent, or staged at the head of my pending turn when a decision
+of mine follows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.play import carry, report
+from pbem.play.status import awaited, status_line
+from pbem.protocol import commit, engine_link, machine
+from pbem.protocol.machine import Expectation, Game
+from pbem.protocol.records import Act, Commit, Ending, Record, Sim
+from pbem.protocol.rules import Draft, refusal_rule
+from pbem.protocol.turnfile import TurnFile
+from pbem.protocol.words import sides_of
+from pbem.store import overview
+from pbem.store.localgame import LocalGame, PendingTurn
+from pbem.store.store import Transaction, Workspace
+
+MAX_ORDERS = 20_000
+
+
+def answer(lg: LocalGame, game: Game, tx: Transaction, kept: list[report.FileReport] | None = None) -> list[Path]:
+    """After ``game`` changed, produce what I owe automatically; stages snapshot, pending, outbox.
+
+    Mutates ``game``: the records I owe are applied to it.  Records that wait for my next
+    decision are reported into ``kept`` when it is given (the results of a roll my own dice
+    value finished, which I should see before deciding what follows).
+    """
+    lg.stage_snapshot(tx, game)  # the game as accepted; replaced below if I answer at once
+    records: list[Record] = []
+    recorder = report.kept_recorder(lg.me) if kept is not None else None
+    while (rec := lg.auto_record(game)) is not None:
+        if recorder is not None:
+            recorder.watch(game, rec.to_wire())
+        machine.apply_record(game, lg.me, game.seq + 1, rec, "automatic answer")
+        records.append(rec)
+    exp = machine.expected(game)
+    if records and (exp is None or exp.side != lg.me):
+        tf = machine.seal_turn(game, lg.me, records, lg.identity().sign)
+        lg.stage_pending(tx, None)
+        return [stage_sealed(lg, tx, tf, game)]  # its report is made by the caller, from the outbox
+    if records and kept is not None and recorder is not None:
+        kept.append(report.kept_report(game, recorder))
+    lg.stage_pending(tx, PendingTurn(game.seq, records, len(records)) if records else None)
+    overview.stage(tx, lg.ws, lg.gid, lg.me, game)
+    return []
+
+
+@dataclass
+class Turn:
+    """The game as it stands, and my unsent turn on top of it."""
+
+    lg: LocalGame
+    game: Game  # after the last accepted file
+    work: Game  # after my pending records too
+    pending: PendingTurn
+    draft: Draft | None = None  # my simultaneous list, checked as it grows (opened when needed)
+
+
+def my_turn(lg: LocalGame) -> Turn:
+    lg.check_mine()
+    game = lg.game()
+    if game is None:
+        raise PbemError(f"game {lg.gid} has not started: the opponent has not joined yet", "turn")
+    pending = lg.pending()
+    if pending.base not in (-1, game.seq):  # cannot happen: pending is always cleared when a file lands
+        raise PbemError(f"game {lg.gid}: pending orders do not fit the game; run `pbem undo` to clear them", "store")
+    work = game.clone()
+    for i, rec in enumerate(pending.records, 1):
+        machine.apply_record(work, lg.me, game.seq + 1, rec, f"pending record {i}")
+    pending.base = game.seq
+    return Turn(lg, game, work, pending)
+
+
+def _need_my_decision(t: Turn) -> Expectation:
+    exp = machine.expected(t.work)
+    if exp is None:
+        raise PbemError(f"game {t.lg.gid} is over", "turn")
+    if exp.side != t.lg.me:
+        lg = t.lg
+        owed = carry.owed(lg.ws, lg.gid, lg.meta, t.game.seq)
+        then = f"; {carry.line(owed)}" if owed is not None and not lg.meta.get("solo") else ""
+        raise PbemError(
+            f"it is not your turn in game {lg.gid}: waiting for {exp.side} ({awaited(exp.kind)}){then}", "turn"
+        )
+    return exp
+
+
+def _list_label(t: Turn) -> str:
+    return f"your orders for {engine_link.api().decision(t.work.state).phase}"
+
+
+def list_draft(t: Turn) -> Draft:
+    """My simultaneous list as a draft: opened once per command, from the orders listed so far."""
+    if t.draft is None:
+        where = _list_label(t)
+        draft = machine.open_draft(t.work, t.lg.me, where)
+        for action in machine.actions_of(t.pending.sim or [], where):
+            machine.offer(draft, action, where)
+        t.draft = draft
+    return t.draft
+
+
+def add_action(t: Turn, action: Any, where: str) -> None:
+    """Add one of my actions: applied at once in a sequential decision, listed in a simultaneous one."""
+    exp = _need_my_decision(t)
+    if t.pending.sim is not None or exp.kind in ("commit", "sim"):
+        # A simultaneous list is checked in order (an order may rely on the ones before
+        # it, e.g. a merge that makes room), each order against the draft of those before.
+        try:
+            machine.offer(list_draft(t), action, _list_label(t))
+        except PbemError as exc:
+            raise PbemError(f"{where}: {exc}", exc.code, exc.rule) from None
+        t.pending.sim = [*(t.pending.sim or []), action.to_wire()]
+        return
+    if exp.kind != "act":
+        raise PbemError(f"{where}: the game awaits an automatic {exp.kind} first", "turn")
+    rec = Act(action.to_wire())
+    machine.apply_record(t.work, t.lg.me, t.game.seq + 1, rec, where, actions=[action])
+    t.pending.records.append(rec)
+
+
+def _warn_before_pass(t: Turn, how: str) -> None:
+    """Refuse to end my decision when the engine says it would cost something overlooked.
+
+    A pass stays legal (a turn file with it verifies): this guards a person at the
+    keyboard only, and ``how`` names the command that confirms it."""
+    api = engine_link.api()
+    # My list so far is weighed through its draft: no second preview of the whole list.
+    state = list_draft(t).state if t.pending.sim else t.work.state
+    found = api.pass_warnings(state, t.lg.me)
+    if found:
+        said = "; ".join(w.sentence for w in found)
+        raise PbemError(f"passing now would cost you: {said}; to pass anyway, run {how} with --force", "pass-warning",
+                        found[0].slug)  # fmt: skip
+
+
+def order_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """The orders of an orders file with their line numbers: blank lines and comments left out."""
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield n, text
+
+
+def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None, force: bool = False) -> str:
+    """Apply a text file of orders (all or nothing) to my pending turn; a ``pass`` that
+    would cost something (:func:`_warn_before_pass`) is refused unless ``force``."""
+    api = engine_link.api()
+    with ws.game_locked(gid):
+        lg = LocalGame(ws, gid, home)
+        t = my_turn(lg)
+        count = 0
+        wrong: list[PbemError] = []
+        for n, text in order_lines(lines):
+            if n > MAX_ORDERS:
+                raise PbemError(f"line {n}: too many orders in one file", "usage")
+            _need_my_decision(t)
+            # A wrong line leaves the turn as it was, so the lines after it are still
+            # checked: the player sees every mistake of the file in one run.
+            try:
+                action = api.parse_order(t.work.state, lg.me, text)
+            except (api.OrderError, api.IllegalAction) as exc:
+                wrong.append(PbemError(f"line {n}: {exc}", "order", refusal_rule(exc)))
+                continue
+            try:
+                if action.kind == "pass" and not force:
+                    _warn_before_pass(t, f"`pbem orders {gid} FILE`")
+                add_action(t, action, f"line {n}")
+            except PbemError as exc:
+                msg = str(exc).removeprefix(f"line {n}: ")
+                wrong.append(PbemError(f"line {n}: {msg}", exc.code, exc.rule))
+                continue
+            count += 1
+        if wrong:
+            raise _all_wrong(wrong)
+        tx = Transaction()
+        lg.stage_pending(tx, t.pending)
+        overview.stage(tx, ws, gid, lg.me, t.work)
+        ws.commit(tx)
+    return f"{count} order(s) added to game {gid}; {status_line(lg, t.work, t.pending)}"
+
+
+#: Wrong lines listed in one refusal; a file with more is mostly wrong, and the first ones say why.
+WRONG_LINES_SHOWN = 20
+
+
+def _all_wrong(wrong: list[PbemError]) -> PbemError:
+    """One refusal for every wrong line of an orders file (the first line's code and rule)."""
+    if len(wrong) == 1:
+        return wrong[0]
+    shown = [str(e) for e in wrong[:WRONG_LINES_SHOWN]]
+    if len(wrong) > WRONG_LINES_SHOWN:
+        shown.append(f"and {len(wrong) - WRONG_LINES_SHOWN} more wrong line(s)")
+    head = f"{len(wrong)} wrong lines, nothing added (fix them all, then give the file again)"
+    return PbemError(head, wrong[0].code, wrong[0].rule, details=tuple(shown))
+
+
+def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
+    """Take back my last unsent action (automatic records cannot be taken back)."""
+    api = engine_link.api()
+    with ws.game_locked(gid):
+        lg = LocalGame(ws, gid, home)
+        t = my_turn(lg)
+        p = t.pending
+        if p.sim:
+            text = api.format_action(t.work.state, api.Action.from_wire(p.sim.pop()))
+        elif p.sim is not None:
+            p.sim = None
+            text = "the empty order list"
+        elif len(p.records) > p.auto:
+            taken = p.records.pop()
+            if isinstance(taken, Act):
+                text = api.format_action(t.game.state, api.Action.from_wire(taken.action))
+            elif isinstance(taken, Ending):
+                text = f"your {taken.kind}"
+            else:
+                text = f"your orders in the clear ({taken.KIND})"
+        else:
+            raise PbemError(f"nothing to undo in game {gid}", "turn")
+        tx = Transaction()
+        lg.stage_pending(tx, p)
+        overview.stage(tx, ws, gid, lg.me)
+        ws.commit(tx)
+    return f"took back {text}"
+
+
+def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
+    """Seal my pending turn, with my simultaneous list as its last record; consumes ``t``.
+    A list sealed without a ``pass`` ends the decision as one does, so unless ``force`` it
+    is weighed first (:func:`_warn_before_pass`)."""
+    lg = t.lg
+    exp = machine.expected(t.work)
+    records = list(t.pending.records)
+    seq = t.game.seq + 1
+    if exp is not None and exp.side == lg.me:
+        if exp.kind == "act":
+            d = engine_link.api().decision(t.work.state)
+            raise PbemError(
+                f"your decision is not finished ({d.phase}): add orders, ending with the phase's "
+                "end order (e.g. 'pass'), or run `pbem bot play`",
+                "turn",
+            )
+        if exp.kind in ("commit", "sim") and t.pending.sim is not None:
+            # Only a list the player has started is sealed; to decide "nothing", order `pass`.
+            sim = t.pending.sim
+            listed = list_draft(t).actions  # a list read back from the store is checked again
+            if not force and not any(w[0] == "pass" for w in sim):
+                # Sealing a hidden list ends the decision as a pass does (a listed pass was
+                # already weighed when it was given).
+                _warn_before_pass(t, f"`pbem send {lg.gid}`")
+            last: Record
+            if exp.kind == "commit":
+                salt = lg.derived().salt(seq)
+                last = Commit(commit.commitment(lg.gid, seq, lg.me, sim, salt))
+            else:
+                last = Sim(sim)
+            machine.apply_record(t.work, lg.me, seq, last, _list_label(t), actions=listed)
+            records.append(last)
+    if not records:
+        owed = carry.owed(lg.ws, lg.gid, lg.meta, t.game.seq)
+        if exp is not None and exp.side == lg.me:
+            hint = f": give orders for {engine_link.api().decision(t.work.state).phase} (`pass` alone means none)"
+        elif exp is not None and owed is not None and not lg.meta.get("solo"):
+            hint = f": it is {sides_of(exp.side)} turn; {carry.line(owed)}"
+        else:
+            hint = ""
+        raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")
+    # Sealed on the game as accepted (``t`` is consumed), record by record as the receiver
+    # will apply them, so that the file's report is built the same way; it ends where my
+    # working game does.
+    game = t.game
+    tf, made = report.build_reported(game, lg.me, records, lg.identity().sign)
+    t.work = game
+    tx = Transaction()
+    if isinstance(records[-1], Commit):
+        # The committed actions must be on disk before the commitment can leave: without
+        # them the reveal would be impossible and the game stuck.
+        secrets = lg.secrets()
+        secrets[str(tf.seq)] = t.pending.sim or []
+        lg.stage_secrets(tx, secrets)
+    lg.stage_pending(tx, None)
+    stage_sealed(lg, tx, tf, t.work, made)
+    return tf, tx
+
+
+def stage_sealed(
+    lg: LocalGame, tx: Transaction, tf: TurnFile, game: Game, made: report.FileReport | None = None
+) -> Path:
+    """Stage the file ``tf`` I just sealed: its report (which the mail carrying it quotes),
+    its place in the history, ``game`` as it leaves, the overview and the copy for outbox/.
+    Stage my pending turn first: the overview is made from what ``tx`` leaves."""
+    if made is not None:
+        report.stage(tx, lg.paths, [made])
+    lg.stage_history(tx, tf)
+    lg.stage_snapshot(tx, game)
+    overview.stage(tx, lg.ws, lg.gid, lg.me, game)
+    return lg.stage_outbox(tx, tf)
+
+
+def send(ws: Workspace, gid: str, home: Path | None = None, force: bool = False) -> Path:
+    """Seal my pending turn; a hidden list whose sealing would cost something
+    (:func:`_warn_before_pass`) is refused unless ``force``."""
+    with ws.game_locked(gid):
+        lg = LocalGame(ws, gid, home)
+        tf, tx = seal_pending(my_turn(lg), force)
+        ws.commit(tx)
+    return ws.outbox / tf.name
+
+
+def _bot_thinks(t: Turn, player: str) -> None:
+    """The computer player's decisions of my side, applied to ``t`` (nothing is stored)."""
+    lg = t.lg
+    if t.pending.empty:
+        _need_my_decision(t)
+    for rounds in range(10_000):
+        exp = machine.expected(t.work)
+        if exp is None or exp.side != lg.me or t.pending.sim is not None:
+            break
+        if exp.kind not in ("act", "commit", "sim"):
+            raise PbemError(f"game {lg.gid}: an automatic {exp.kind} is owed first; run `pbem import`", "turn")
+        actions = _bot_decides(t, rounds, player)
+        if exp.kind == "sim":
+            # A list in the clear binds nothing hidden: record it now and play on.
+            rec = Sim([a.to_wire() for a in actions])
+            machine.apply_record(t.work, lg.me, t.game.seq + 1, rec, _list_label(t), actions=actions)
+            t.pending.records.append(rec)
+            continue
+        if exp.kind == "commit":
+            t.pending.sim = []
+        elif not actions:
+            raise PbemError("the computer player returned no action for a decision of its own", "bot")
+        for i, action in enumerate(actions, 1):
+            add_action(t, action, f"{lg.me} computer player, {exp.kind} action {i}")
+            if exp.kind == "act" and machine.expected(t.work) != Expectation(lg.me, "act"):
+                break  # control has left this decision; anything after belongs to a later one
+
+
+def _bot_decides(t: Turn, rounds: int, player: str) -> list[Any]:
+    """The computer player's actions for my decision now; ``rounds`` counts the decisions
+    it has already made in this turn (each gets its own seed)."""
+    lg = t.lg
+    seed = lg.derived().bot_seed(t.game.seq, rounds)
+    try:
+        return engine_link.ai().decide(t.work.state, lg.me, seed, player=player)
+    except PbemError:
+        raise
+    except Exception as exc:
+        raise PbemError(f"the computer player failed: {type(exc).__name__}: {str(exc)[:160]}", "bot") from None
+
+
+def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> str:
+    """The computer player's proposal for my current decision, as an order file that
+    `pbem orders` reads back: what `bot play` would give first, nothing applied."""
+    api = engine_link.api()
+    with ws.game_locked(gid):
+        lg = LocalGame(ws, gid, home)
+        t = my_turn(lg)
+        what = _need_my_decision(t).kind
+        if what not in ("act", "commit", "sim"):
+            raise PbemError(f"game {gid}: an automatic {what} is owed first; run `pbem import`", "turn")
+        actions = _bot_decides(t, 0, player)
+    d = api.decision(t.work.state)
+    lines = [
+        f"# game {gid}, {d.when}, {d.phase}: {d.prompt}",
+        f"# the computer player's proposal for the {lg.me} ({len(actions)} orders); edit it, then give it with",
+        f"#   pbem orders {gid} FILE",
+    ]
+    if t.pending.sim:
+        lines.append(
+            f"# you have already listed {len(t.pending.sim)} orders; this proposal is a whole list "
+            "and comes after them: take yours back with `pbem undo` or delete what repeats them"
+        )
+    before = next((i for i, a in enumerate(actions) if a.kind == "pass"), None)
+    if before is not None:
+        lines += [f"# passing now would cost you: {w.sentence}" for w in _passing_after(t, actions[:before])]
+    # The order of the proposal stays: a list may rely on the orders before (a merge makes room).
+    lines += [api.format_action(t.work.state, a, named=True) for a in actions]
+    return "\n".join(lines) + "\n"
+
+
+def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
+    """What the engine warns a pass would cost once ``actions`` are given (on a copy)."""
+    api = engine_link.api()
+    if t.pending.sim is not None or machine.expected(t.work) != Expectation(t.lg.me, "act"):
+        listed = [api.Action.from_wire(w) for w in t.pending.sim or []]
+        try:
+            return api.pass_warnings(api.preview(t.work.state, t.lg.me, listed + actions), t.lg.me)
+        except api.IllegalAction:
+            # The proposal is a whole list: after orders already listed it may not fit
+            # (the header says so), and then there is no pass of it to weigh.
+            return []
+    work = t.work.clone()
+    for i, action in enumerate(actions, 1):
+        machine.apply_record(work, t.lg.me, t.game.seq + 1, Act(action.to_wire()), f"proposed order {i}", [action])
+    return api.pass_warnings(work.state, t.lg.me)
+
+
+def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> Path:
+    """The computer makes my side's pending decisions, then the turn is sent.
+
+    It thinks without the game's lock, so that a file of this game arriving meanwhile is
+    not held up (the workspace's other games never wait for it: they have locks of their
+    own); the turn is sealed under the lock if the game is still as it read it, and
+    otherwise thought out again under the lock (where the game may since say it is not
+    my turn)."""
+    with ws.game_locked(gid):
+        lg = LocalGame(ws, gid, home)
+        t = my_turn(lg)
+        read = lg.version()
+    _bot_thinks(t, player)
+    with ws.game_locked(gid):
+        if LocalGame(ws, gid, home).version() != read:
+            t = my_turn(LocalGame(ws, gid, home))
+            _bot_thinks(t, player)
+        tf, tx = seal_pending(t)
+        ws.commit(tx)
+    return ws.outbox / tf.name
