@@ -20,9 +20,10 @@ table.  :func:`supply_map` returns them; the per-unit questions are array look-u
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
@@ -114,7 +115,11 @@ def _frozen_table(hexmap: HexMap, zones: frozenset[int]) -> np.ndarray | None:
 
 
 def _search(
-    nbrs: list[np.ndarray], passable: np.ndarray, through: np.ndarray, seeds: list[tuple[np.ndarray, int]]
+    nbrs: list[np.ndarray],
+    passable: np.ndarray,
+    through: np.ndarray,
+    seeds: list[tuple[np.ndarray, int]],
+    stop: Callable[[np.ndarray], bool] | None = None,
 ) -> np.ndarray:
     """Multi-source search carrying up to 8 independent searches as bits of one byte.
 
@@ -122,13 +127,18 @@ def _search(
     hex, the bits of the searches that reach it.  A hex is entered when passable and
     expanded from when a line may pass through it; sources are always expanded from
     (a line may end in a desert source).  Running every search in one sweep costs
-    the numpy call overhead of the deepest search only."""
+    the numpy call overhead of the deepest search only.
+
+    ``stop`` is asked after each step with the bits so far (which only grow): the
+    search ends when it says so, with the bits of the hexes it has reached yet."""
     # Impassable hexes start with every bit set, so "bits not yet here" filters them too.
     reach = np.where(passable, np.uint8(0), np.uint8(255))
     for hexes, bit in seeds:
         reach[hexes] |= np.uint8(bit)
     frontier = np.flatnonzero(passable & (reach != 0))
     fbits = reach[frontier]
+    if stop is not None and stop(reach):
+        frontier = frontier[:0]
     table = nbrs[0] if len(nbrs) == 1 else np.concatenate(nbrs, axis=1)
     width = table.shape[1]
     stamp = np.zeros(len(passable), dtype=np.int64)
@@ -144,6 +154,8 @@ def _search(
         cand, bits, old = cand.take(keep), bits.take(keep), old.take(keep)
         # merge the bits arriving at the same hex, then keep one copy of each hex
         np.bitwise_or.at(reach, cand, bits)
+        if stop is not None and stop(reach):
+            break
         order = np.arange(1, cand.size + 1)
         stamp[cand] = order
         first = (stamp.take(cand) == order).nonzero()[0]
@@ -153,6 +165,44 @@ def _search(
         frontier, fbits = cand.take(go), new.take(go)
     reach[~passable] = 0
     return reach
+
+
+def _reach_at(
+    h: int,
+    nbrs: list[np.ndarray],
+    passable: np.ndarray,
+    through: np.ndarray,
+    seeds: list[tuple[np.ndarray, int]],
+    n: int,
+) -> np.ndarray:
+    """The bits :func:`_search` from ``seeds`` gives hex ``h`` (the other hexes get none),
+    found by one search from ``h`` that stops once it has reached a source of every
+    bit.  It is the same search turned around: the neighbour tables are symmetric, a
+    line's inner hexes must be passed through in both directions, and its two ends
+    need only be entered.  A stack cut off in a pocket is answered by searching the
+    pocket, where the sources' search would cover all the side's territory."""
+    out = np.zeros(n + 1, dtype=np.uint8)
+    if not passable[h]:
+        return out
+    sources: dict[int, list[np.ndarray]] = {}
+    for hexes, bits in seeds:
+        for bit in (1 << i for i in range(8) if bits >> i & 1):
+            sources.setdefault(bit, []).append(hexes)
+    # A bit without a source is reached by no search (a class without cities).
+    missing = {bit: hexes for bit, groups in sources.items() if (hexes := np.concatenate(groups)).size}
+    found = 0
+
+    def reached_all(reach: np.ndarray) -> bool:
+        nonlocal found
+        for bit, hexes in list(missing.items()):
+            if reach.take(hexes).any():
+                found |= bit
+                del missing[bit]
+        return not missing
+
+    _search(nbrs, passable, through, [(np.array([h], dtype=np.int64), 1)], reached_all)
+    out[h] = found
+    return out
 
 
 # --- the supply of one side -----------------------------------------------------
@@ -189,6 +239,7 @@ class SupplyMap:
         side: str,
         classes: frozenset[str] | None = None,
         ignoring: frozenset[int] = frozenset(),
+        stop_at: int | None = None,
     ) -> None:
         self.state = state
         self.side = side
@@ -196,9 +247,11 @@ class SupplyMap:
         self.ignoring = ignoring
         self.cities: dict[str, np.ndarray] = {}
         self.full: dict[str, np.ndarray] = {}
-        self._build(classes)
+        self._build(classes, stop_at)
 
-    def _build(self, classes: frozenset[str] | None) -> None:
+    def _build(self, classes: frozenset[str] | None, stop_at: int | None) -> None:
+        """``stop_at``: only the side's units in that hex will be asked about (see
+        :class:`HexSupply`): the searches stop once they have its answers."""
         state, side = self.state, self.side
         world = state.world
         hexmap = world.map
@@ -270,7 +323,12 @@ class SupplyMap:
             sus = supply_units.get(cls)
             if sus is not None and sus.size:
                 seeds.append((sus[passable[sus]], 2 << (2 * k)))
-        reach = _search(nbrs, passable, through, seeds) if wanted else np.zeros(n + 1, dtype=np.uint8)
+        if stop_at is not None:
+            reach = _reach_at(stop_at, nbrs, passable, through, seeds, n)
+        elif wanted:
+            reach = _search(nbrs, passable, through, seeds)
+        else:
+            reach = np.zeros(n + 1, dtype=np.uint8)
         for k, cls in enumerate(wanted):
             self.cities[cls] = (reach & (1 << (2 * k))) != 0
             self.full[cls] = (reach & (2 << (2 * k))) != 0
@@ -327,6 +385,36 @@ class SupplyMap:
         if u.type in AIR_TYPES:
             return u.supplied or self.can_trace(u)
         return u.unsupplied < NAVAL_MONTHS or self.can_trace(u)
+
+
+class UnitSupply(Protocol):
+    """What asks whether units are in supply: a :class:`SupplyMap` or a :class:`HexSupply`."""
+
+    def in_supply(self, u: Unit) -> bool: ...
+
+
+class HexSupply:
+    """Whether the units of ``side`` standing in hex ``h`` are in supply, as a
+    :class:`SupplyMap` would answer, and nothing else.
+
+    Resolving a combat asks this of its defenders' hex, once for every combat of a roll,
+    each time on a changed position.  A whole map sweeps every source of the side to the
+    ends of its territory (for the Allies, three continents: over a hundred steps); the
+    defenders are mostly a few hexes from a source, and the searches stop once they
+    reach the hex.  Only the classes of the units there are searched: a Chinese stack
+    cut off from its cities need not wait for the other Allies' sweep to end."""
+
+    __slots__ = ("_map", "hex")
+
+    def __init__(self, state: GameState, side: str, h: int, ignoring: frozenset[int] = frozenset()) -> None:
+        self.hex = h
+        here = frozenset(supply_class(u.country) for u in state.units_at(h) if state.side_of(u.country) == side)
+        self._map = SupplyMap(state, side, here, ignoring, stop_at=h)
+
+    def in_supply(self, u: Unit) -> bool:
+        if u.hex != self.hex:
+            raise ValueError(f"unit #{u.id} is not in hex {self.hex}, the only hex this supply answers for")
+        return self._map.in_supply(u)
 
 
 def supply_map(state: GameState, side: str) -> SupplyMap:
