@@ -70,7 +70,7 @@ class _Tables:
     weather: np.ndarray  # (size + 1,) weather zone
     territory_country: np.ndarray  # (size,) territory owner's country number
     city_resources: tuple[int, ...]  # city hexes that are also resource hexes
-    cities: tuple[int, ...]
+    chinese_cities: np.ndarray  # city hexes in Chinese territory (any is a source for Chinese units)
 
 
 # Bounded: a process (a test run) makes many maps, and none should be kept alive for good.
@@ -92,7 +92,9 @@ def _tables(hexmap: HexMap, country_names: tuple[str, ...]) -> _Tables:
     territory_country = terr_country[np.asarray(hexmap.territory, dtype=np.int64)]
     cities = tuple(sorted(hexmap.city_at))
     city_resources = tuple(h for h in cities if h in hexmap.resources)
-    return _Tables(nbr, land, through, weather, territory_country, city_resources, cities)
+    city_hexes = np.asarray(cities, dtype=np.int64)
+    chinese = city_hexes[territory_country[city_hexes] == number.get("China", -1)]
+    return _Tables(nbr, land, through, weather, territory_country, city_resources, chinese)
 
 
 @lru_cache(maxsize=32)
@@ -261,22 +263,24 @@ class SupplyMap:
         side_of = {name: state.countries[name].side for name in names if name}
         # side code per country number: 1 = this side, 2 = the enemy, 0 = neither
         enemy = other(side)
-        codes = np.array([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]],
-                         dtype=np.uint8)  # fmt: skip
+        code_of = bytes([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]])
+        codes = np.frombuffer(code_of, dtype=np.uint8)
+        # The side code of every hex through a translation table (one pass in C): several
+        # times faster than indexing ``codes`` with 55,000 country numbers.
         ctrl = np.frombuffer(bytes(state.controller), dtype=np.uint8)
         friendly = np.zeros(n + 1, dtype=bool)
-        friendly[:n] = codes[ctrl] == 1
-        # One pass over the units into arrays (the only per-unit Python work), then numpy.
-        us = [u for u in state.units.values() if u.id not in self.ignoring]
-        count = len(us)
+        friendly[:n] = np.frombuffer(bytes(state.controller).translate(code_of.ljust(256, b"\0")), dtype=np.uint8) == 1
+        # One pass over the units of both sides on the map into lists (the only per-unit
+        # Python work; a combat makes one map for its defenders), then numpy.
         who = {name: 1 if x == side else 2 if x == enemy else 0 for name, x in side_of.items()}
         cls_no = {name: CLASSES.index(supply_class(name)) for name in side_of}
-        hx = np.fromiter((u.hex for u in us), np.int64, count)
-        wh = np.fromiter((who[u.country] for u in us), np.int8, count)
-        role = np.fromiter((_ROLE.get(u.type, 0) if u.carrier == NO_UNIT else 0 for u in us), np.int8, count)
-        cl = np.fromiter((cls_no[u.country] for u in us), np.int8, count)
-        on = hx != NO_HEX
-        mine, theirs = on & (wh == 1), on & (wh == 2)
+        rows: list[tuple[int, int, int, int]] = [
+            (u.hex, w, _ROLE.get(u.type, 0) if u.carrier == NO_UNIT else 0, cls_no[u.country])
+            for u in state.units.values()
+            if u.hex != NO_HEX and (w := who[u.country]) and u.id not in self.ignoring
+        ]
+        hx, wh, role, cl = np.array(rows, dtype=np.int64).reshape(-1, 4).T
+        mine, theirs = wh == 1, wh == 2
         zoc = np.zeros(n + 1, dtype=bool)
         zoc_sources = hx[theirs & (role == 1)]
         zoc_sources = zoc_sources[codes[ctrl[zoc_sources]] == 2]  # only from hexes the enemy holds
@@ -312,8 +316,7 @@ class SupplyMap:
         for h in cr.tolist():
             by_class.setdefault(supply_class(names[t.territory_country[h]]), []).append(h)
         if "chinese" in wanted:
-            china = world.country_no.get("China", -1)
-            extra = [h for h in t.cities if t.territory_country[h] == china and passable[h]]
+            extra = t.chinese_cities[passable[t.chinese_cities]].tolist()
             by_class["chinese"] = sorted(set(by_class.get("chinese", [])) | set(extra))
         # bit 2k: class k from cities only (for supply units); bit 2k+1: cities and supply units
         seeds: list[tuple[np.ndarray, int]] = []
