@@ -15,7 +15,7 @@ Layout, chosen for speed on a map of ~100,000 hexes:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -125,10 +125,11 @@ _unit_values = attrgetter(*_UNIT_FIELDS)
 _unit_facts = attrgetter(*(f.name for f in fields(Unit)))
 
 
-def _unit_row(u: Unit) -> list[Any]:
-    row = list(_unit_values(u))
+def _unit_row(u: Unit) -> Sequence[Any]:
+    # A tuple packs as the same array as a list: the common row goes out as the getter makes it.
+    row = _unit_values(u)
     if u.cargo or u.cargo_to:
-        row.append([u.cargo, u.cargo_to])
+        return [*row, [u.cargo, u.cargo_to]]
     return row
 
 
@@ -625,11 +626,12 @@ class GameState:
             "winner": self.winner or "",
         }
 
-    def _control_changes(self) -> list[list[int]]:
+    def _control_changes(self) -> list[tuple[int, int]]:
         now = np.frombuffer(self.controller, dtype=np.uint8)
         base = np.frombuffer(self.world.home_control, dtype=np.uint8)
         changed = np.flatnonzero(now != base)
-        return [[int(h), int(now[h])] for h in changed]
+        # Whole arrays to Python numbers at once (pairs pack as the two-number arrays they were).
+        return list(zip(changed.tolist(), now[changed].tolist(), strict=True))
 
     def to_bytes(self) -> bytes:
         return bytes(msgpack.packb(self.to_doc(), use_bin_type=True))
@@ -768,9 +770,10 @@ def _load_country(c: CountryState, row: list[Any]) -> None:
     c.flags = CountryFlags.from_wire(flags)
 
 
-def _profile_wire(p: UnitProfile) -> list[Any]:
-    return [p.type.value, p.name, p.strength, p.attack, p.sub_attack, p.bomber, p.defense, p.move,
-            p.carrier_based, p.kamikaze]  # fmt: skip
+#: a profile's wire row (its type packs as its name: a str enum)
+_profile_wire: Callable[[UnitProfile], tuple[Any, ...]] = attrgetter(
+    "type", "name", "strength", "attack", "sub_attack", "bomber", "defense", "move", "carrier_based", "kamikaze"
+)
 
 
 def _profile_unwire(w: list[Any]) -> UnitProfile:
