@@ -25,9 +25,11 @@ from pathlib import Path
 from pbem import audit, protocol, turnfile
 
 ROOT = Path(__file__).resolve().parent.parent
+#: (file number, game snapshot before it, its bytes, what it holds) for each file of a record
+Snapshots = list[tuple[int, bytes, bytes, str]]
 
 
-def record_snapshots(record: Path) -> list[tuple[int, bytes, bytes, str]]:
+def record_snapshots(record: Path) -> Snapshots:
     """(file number, game snapshot before it, its bytes, its first record's kind) for every
     turn file of ``record`` after the genesis and the join."""
     [(_, files)] = audit.game_files(record).items()
@@ -50,8 +52,7 @@ def _selfplay_record(out: Path) -> Path:
     return out
 
 
-def bench_record_verify(report: Callable[..., None], record: Path, rounds: int = 5) -> None:
-    files = record_snapshots(record)
+def bench_record_verify(report: Callable[..., None], files: Snapshots, rounds: int = 5) -> None:
     samples: dict[int, list[float]] = {seq: [] for seq, *_ in files}
     for round_ in range(rounds + 1):  # the first round warms the map's tables
         for seq, before, raw, _ in files:
@@ -74,13 +75,12 @@ def bench_record_verify(report: Callable[..., None], record: Path, rounds: int =
     report("verify+apply: median file", statistics.median(everything), everything[0])
 
 
-def bench_state_hash(report: Callable[..., None], record: Path) -> None:
+def bench_state_hash(report: Callable[..., None], files: Snapshots) -> None:
     """The hash of the last state of the record, after a change to one unit (a hash that
     only repeated the last one's work would be no measure); CPU time, as above."""
     from pbem import engine_link
 
     api = engine_link.api()
-    files = record_snapshots(record)
     state = protocol.Game.from_bytes(files[-1][1]).state
     unit = next(u for u in state.units.values() if u.on_map)
     samples = []
@@ -91,6 +91,27 @@ def bench_state_hash(report: Callable[..., None], record: Path) -> None:
         samples.append(time.process_time() - t0)
     samples.sort()
     report(f"state hash of the record's last state ({len(state.units)} units)", samples[100], samples[0], target_ms=0.3)
+
+
+def bench_warm_supply(report: Callable[..., None], files: Snapshots) -> None:
+    """Each side's supply map asked again, as the rules ask it, for every unit of the side
+    on the record's last state: the map itself is kept (the state is unchanged), so this
+    is the price of finding it (its stamp) and of the questions; CPU time."""
+    from engine.supply import supply_of_side
+
+    state = protocol.Game.from_bytes(files[-1][1]).state
+    for side in ("axis", "allies"):
+        units = state.side_units(side)
+        supply_of_side(state, side)
+        samples = []
+        for _ in range(201):
+            t0 = time.process_time()
+            smap = supply_of_side(state, side)
+            for u in units:
+                smap.in_supply(u)
+            samples.append(time.process_time() - t0)
+        samples.sort()
+        report(f"warm supply map of the {side}, every unit ({len(units)})", samples[100], samples[0], target_ms=0.15)
 
 
 def bench_scenario_info(report: Callable[..., None], repeat: int = 7) -> None:
@@ -119,6 +140,8 @@ def bench_record(report: Callable[..., None]) -> None:
             t = time.process_time()
             record = _selfplay_record(Path(tmp) / "record")
             print(f"self-played the 1939 record to 1940-06 in {time.process_time() - t:.0f} s of CPU")
-        bench_record_verify(report, record)
-        bench_state_hash(report, record)
+        files = record_snapshots(record)
+    bench_record_verify(report, files)
+    bench_state_hash(report, files)
+    bench_warm_supply(report, files)
     bench_scenario_info(report)
