@@ -600,6 +600,8 @@ class GameState:
     # --- serialisation ---------------------------------------------------------
 
     def to_doc(self) -> dict[str, Any]:
+        # A fact added here is added to _from_doc and to copy() too (copy builds what
+        # loading these bytes gives, without them).
         countries = [_country_row(self.countries[name]) for name in sorted(self.countries)]
         units = [_unit_row(self.units[k]) for k in sorted(self.units)]
         return {
