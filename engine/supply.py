@@ -254,7 +254,7 @@ class SupplyMap:
 
     def _build(self, classes: frozenset[str] | None, stop_at: int | None) -> None:
         """``stop_at``: only the side's units in that hex will be asked about (see
-        :class:`HexSupply`): the searches stop once they have its answers."""
+        :class:`HexSupply`): one search from that hex answers them (:func:`_reach_at`)."""
         state, side = self.state, self.side
         world = state.world
         hexmap = world.map
@@ -268,9 +268,10 @@ class SupplyMap:
         codes = np.frombuffer(code_of, dtype=np.uint8)
         # The side code of every hex through a translation table (one pass in C): several
         # times faster than indexing ``codes`` with 55,000 country numbers.
-        ctrl = np.frombuffer(bytes(state.controller), dtype=np.uint8)
+        control = bytes(state.controller)
+        ctrl = np.frombuffer(control, dtype=np.uint8)
         friendly = np.zeros(n + 1, dtype=bool)
-        friendly[:n] = np.frombuffer(bytes(state.controller).translate(code_of.ljust(256, b"\0")), dtype=np.uint8) == 1
+        friendly[:n] = np.frombuffer(control.translate(code_of.ljust(256, b"\0")), dtype=np.uint8) == 1
         # One pass over the units of both sides on the map into lists (the only per-unit
         # Python work; a combat makes one map for its defenders), then numpy.
         who = {name: 1 if x == side else 2 if x == enemy else 0 for name, x in side_of.items()}
@@ -403,10 +404,11 @@ class HexSupply:
 
     Resolving a combat asks this of its defenders' hex, once for every combat of a roll,
     each time on a changed position.  A whole map sweeps every source of the side to the
-    ends of its territory (for the Allies, three continents: over a hundred steps); the
-    defenders are mostly a few hexes from a source, and the searches stop once they
-    reach the hex.  Only the classes of the units there are searched: a Chinese stack
-    cut off from its cities need not wait for the other Allies' sweep to end."""
+    ends of its territory (for the Allies, three continents: over a hundred steps, and
+    all of them when the defenders are cut off).  This searches from the defenders' hex
+    instead, only for the supply classes of the units there, and stops once it has
+    reached a source of each kind they read: the defenders are mostly a few hexes from
+    a source, or in a small pocket."""
 
     __slots__ = ("_map", "hex")
 
@@ -442,8 +444,7 @@ def _side_stamp(state: GameState) -> Hashable:
 
 
 # ``map`` with ``attrgetter`` makes the stamp's rows in C: the stamp is computed on every
-# use of the table, where a generator of tuples made a warm map cost twice a cold search's
-# share of a big world.
+# use of the table, warm or not.
 _unit_stamp = attrgetter("id", "country", "hex", "carrier", "supplied", "unsupplied")
 _country_stamp = attrgetter("side", "at_war")
 
