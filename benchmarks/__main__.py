@@ -1,6 +1,6 @@
 """Benchmarks of the hot paths and of the test suite's time.
 
-``python -m benchmarks [engine|protocol|ai|startup|mail|game|suite ...]`` prints numbers.
+``python -m benchmarks [engine|protocol|ai|startup|verify|mail|game|suite ...]`` prints numbers.
 Each benchmark of a hot path runs its work several times and reports the median and the best
 time.  They are not tests: nothing here fails on a slow machine.
 """
@@ -70,6 +70,14 @@ def startup_benchmarks() -> None:
     bench_startup(report)
 
 
+def verify_benchmarks() -> None:
+    """Every file of a 1939 record to 1940-06 verified, the state hash and `pbem scenario info`
+    (minutes when it self-plays the record: not in the default groups; see bench_record.py)."""
+    from benchmarks.bench_record import bench_record
+
+    bench_record(report)
+
+
 def game_benchmarks() -> None:
     """A whole game of 1939 to 1947, bot against bot (minutes: not in the default groups)."""
     from benchmarks.bench_game import main as bench_game
@@ -97,11 +105,13 @@ GROUPS = {
     "protocol": protocol_benchmarks,
     "ai": ai_benchmarks,
     "startup": startup_benchmarks,
+    "verify": verify_benchmarks,
     "mail": mail_benchmarks,
     "game": game_benchmarks,
     "suite": suite_benchmarks,
 }
-#: run when no group is named: the mail group needs mail servers and takes minutes, a game and the suite take minutes
+#: run when no group is named: the mail group needs mail servers and takes minutes, a game, the
+#: suite and the verification of a whole record take minutes
 DEFAULT_GROUPS = ("engine", "protocol", "ai", "startup")
 
 

@@ -39,7 +39,7 @@ from engine.phase import Phase
 from engine.sides import other
 from engine.stacking import LAND_LIMIT_TEXT, can_stack_land
 from engine.state import NO_UNIT, AdvanceRight, DeclaredAttack, GameState, Unit
-from engine.supply import SupplyMap, supply_of_side, unsupplied
+from engine.supply import HexSupply, SupplyMap, UnitSupply, supply_of_side, unsupplied
 from engine.terrain import TERRAIN, barred_terrain
 from engine.units import NON_COMBAT_SHIPS, UnitType
 from engine.war import at_war_with, japan_soviet_refusal, may_enter_country
@@ -413,7 +413,7 @@ def attack_strength(state: GameState, attackers: list[Unit], supports: list[Unit
     return total, notes
 
 
-def defence_strength(state: GameState, h: int, defenders: list[Unit], smap: SupplyMap) -> tuple[Fraction, list[str]]:
+def defence_strength(state: GameState, h: int, defenders: list[Unit], smap: UnitSupply) -> tuple[Fraction, list[str]]:
     """Modified defence of the stack (supply units add nothing)."""
     factor, notes = _terrain_factor(state, h)
     total = Fraction(0)
@@ -532,7 +532,7 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> CombatReport:
     attack, a_notes = attack_strength(state, attackers, supports)
     # The rulebook gives supporting aircraft and ships their strength and nothing else: standing
     # in the defender's hex, they do not cut its supply line (docs/rules-decisions.md).
-    d_supply = SupplyMap(state, enemy, ignoring=frozenset(support_ids)) if supports else _supply(state, enemy)
+    d_supply = HexSupply(state, enemy, h, ignoring=frozenset(support_ids))
     defence, d_notes = defence_strength(state, h, defenders, d_supply)
     ratio = attack / defence
     total = sum(u.strength for u in defenders if u.type != UnitType.SUPPLY)

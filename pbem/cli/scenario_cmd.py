@@ -27,7 +27,7 @@ def _fail(message: str, code: int) -> None:
 def _info_or_exit(name: str) -> dict[str, Any]:
     from engine import api  # imported late: not every command needs the engine
 
-    names = list(api.scenarios())
+    names = api.scenario_names()
     if name not in names:
         _fail(f"unknown scenario '{name}'; choose one of: {', '.join(names)}", 2)
     try:
