@@ -272,7 +272,12 @@ def take_hits(state: GameState, rng: Rng, units: list[Unit], enemy_strength: Fra
             eliminate(state, u)
             result = "eliminated"
         elif dmg:
-            result = "eliminated (damaged twice)" if hit(state, u) else "damaged"
+            # A convoy, a Me 262 or an Ohka is eliminated by its first hit, never damaged.
+            twice = u.damaged
+            if hit(state, u):
+                result = "eliminated (damaged twice)" if twice else "eliminated (cannot be damaged)"
+            else:
+                result = "damaged"
         else:
             result = "unharmed"
         out.append(f"{u.label()} {result} ({draws})")

@@ -181,7 +181,12 @@ def _apply_hits(state: GameState, results: list[tuple[Unit, str, float]]) -> lis
             losses.eliminate(state, u)
             text.append(f"#{u.id} sunk")
         elif what == "damaged":
-            text.append(f"#{u.id} sunk (already damaged)" if losses.hit(state, u) else f"#{u.id} damaged")
+            # A convoy is sunk by its first hit, never damaged.
+            twice = u.damaged
+            if losses.hit(state, u):
+                text.append(f"#{u.id} sunk ({'already damaged' if twice else 'cannot be damaged'})")
+            else:
+                text.append(f"#{u.id} damaged")
     return text
 
 
