@@ -99,6 +99,19 @@ def test_a_convoy_hit_once_is_told_as_never_damaged() -> None:
     assert "eliminated (cannot be damaged)" in line and "damaged twice" not in line
 
 
+def test_ships_inside_a_major_port_defend_twice_as_well_against_aircraft() -> None:
+    """Rulebook "Terrain", city with major port: "Naval units inside a major port have their
+    defense strength doubled when attacked by air units." A bomber of strength 2 against a
+    destroyer (defence 2): k = 2 / 2 = 1 in an ordinary port, 2 / 4 = 0.5 in a major port."""
+    for flags, k in (("port", "k 0.50"), ("", "k 1.00")):
+        state = setup(MAP, step="axis.combat", cities={**CITIES, "Gdynia": f"3,0 {flags}"})
+        b = put(state, "Germany", "fighter", "3,0", attack=0, bomber=2).id
+        put(state, "Poland", "destroyer", "3,0", in_port=True)
+        air_combat.apply(state, Action("bomb_ships", (hex_at(state, "3,0"), b)))
+        line = air_combat.resolve(state, Draws([0.9, 0.9]), state.combats[0])[0]
+        assert k in line
+
+
 def test_damaged_units_count_half() -> None:
     """ "Damaged units have their attack and defense strengths halved in subsequent combats." """
     state = game()

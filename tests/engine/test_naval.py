@@ -203,3 +203,20 @@ def test_repair_ships_in_port_and_aircraft_anywhere_even_on_a_carrier_at_sea() -
     assert economy.repair_refusal(s, "axis", plane) == ""
     assert economy.repair_refusal(s, "axis", ship) == ""
     assert "must be in a port" in economy.repair_refusal(s, "axis", carrier)
+
+
+def test_ships_inside_a_major_port_cannot_be_attacked_by_naval_units() -> None:
+    """Rulebook "Terrain", city with major port: "Naval units inside a major port can't be
+    attacked by other naval units." An ordinary port shelters nothing."""
+    for flags, open_to_attack in (("port", False), ("", True)):
+        s = position(
+            "unit Germany destroyer 3,0", "unit Poland destroyer 4,0 in_port=yes", extra=f"city Gdynia 4,0 {flags}\n"
+        )
+        attack = Action("naval", (hx(s, "4,0"), ids(s, "Germany")[0]))
+        assert (attack in api.legal_actions(s, "axis")) is open_to_attack
+        if open_to_attack:
+            api.check(s, "axis", attack)
+        else:
+            with pytest.raises(IllegalAction) as e:
+                api.check(s, "axis", attack)
+            assert e.value.rule == "naval.major-port"

@@ -671,9 +671,9 @@ def defender_loses(state: api.GameState, attack: api.Action) -> float:
     return odds.defender_loses
 
 
-#: The recorded game (air war) whose file 198 leaves the axis to make amphibious
+#: The recorded game (air war) whose file 206 leaves the axis to make amphibious
 #: assaults with infantry embarked on its transports (1940-05).
-AMPHIBIOUS = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-air-seed1", 198)
+AMPHIBIOUS = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-air-seed1", 206)
 
 
 landing = served_branch("landing", AMPHIBIOUS)
