@@ -109,6 +109,19 @@ def test_no_risk_for_the_attacker_when_the_defender_cannot_hit_back() -> None:
     assert not s.units[g].damaged
 
 
+def test_a_convoy_sunk_by_its_first_hit_is_not_told_as_already_damaged() -> None:
+    """Rulebook "Damaged Units": convoys "can't be damaged and are eliminated directly if
+    they would have been damaged"."""
+    s = position("unit Germany destroyer 1,0", "unit Poland transport 2,0")
+    g = ids(s, "Germany")[0]
+    convoy = ids(s, "Poland")[0]
+    s.units[convoy].type = UnitType.CONVOY
+    api.apply(s, "axis", Action("naval", (hx(s, "2,0"), g)))
+    log = roll(s, 0.1, 0.9)  # damaged, not sunk outright
+    assert convoy not in s.units
+    assert f"#{convoy} sunk (cannot be damaged)" in log[0] and "already damaged" not in log[0]
+
+
 def test_submarine_against_ships_without_submarine_attack() -> None:
     """ "if a submarine attacks a naval unit with zero submarine attack strength": no risk."""
     s = position("unit Germany submarine 1,0", "unit Poland destroyer 2,0 sub_attack=0")
