@@ -487,10 +487,10 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.close()
 
 
-#: The recorded game whose file 87 leaves the Allies to send money and load convoys
+#: The recorded game whose file 81 leaves the Allies to send money and load convoys
 #: (1939-12), with a build after it where they have damaged units to repair and a
 #: British destroyer flotilla in their pool.
-LATE_INCOME = (INCOME[0], 87)
+LATE_INCOME = (INCOME[0], 81)
 
 
 allied_income = served_branch("allied_income", LATE_INCOME, "allies")
@@ -583,12 +583,20 @@ def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_reco
     pg.close()
 
 
-#: The recorded game whose file 44 leaves the axis to declare attacks that bombers over
-#: the attacked hexes may support (1939-10).
-COMBAT = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 44)
+#: The recorded game whose file 36 leaves the axis to intercept (1939-10); once it passes
+#: and the roll is made, it declares attacks that bombers over the attacked hexes may support.
+COMBAT = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 36)
 
 
-combat = served_branch("combat", COMBAT)
+@pytest.fixture(scope="module", name="combat")
+def combat_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+    """The page served to the axis at its combat phase of 1939-10, in a branch of a recorded game."""
+    duo = branch_duo(tmp_path_factory.mktemp("combat"), *COMBAT)
+    turn.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
+    turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+    bot_answers(duo)
+    with served(duo, "axis") as server:
+        yield duo, server
 
 
 def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
