@@ -855,10 +855,10 @@ def test_a_bombing_and_a_naval_attack_with_the_mouse_in_a_branch_of_a_recorded_g
     if len(beyond) <= 12:
         assert pg.locator("#choices button.order").all_inner_texts() == beyond
     # The player turns to each sea or land the orders are about, where their hexes light
-    # up. Every aircraft over Metz that may bomb, in one order...
+    # up. Every aircraft over the French hex that may bomb, in one order...
     region(pg, state, "western-europe")
     give_by_group(pg, duo, bombing)
-    # ... and every ship that may attack the convoys, out in the Atlantic.
+    # ... and every ship that may attack the British transports off the French coast.
     region(pg, state, "atlantic")
     attack = max((api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["naval"])), key=len)
     give_by_group(pg, duo, attack)
