@@ -1,5 +1,5 @@
 """Air combat in the combat phase (rulebook: "Naval and Air Combat", "Damaged Units",
-"Kamikaze"; supplement: "Naval and air combat").
+"Kamikaze", "Terrain"; supplement: "Naval and air combat").
 
 Orders of the moving side in the combat phase:
 
@@ -28,6 +28,7 @@ from engine.losses import eliminate, hit
 from engine.ownership import no_unit, owned
 from engine.rng import Rng
 from engine.sides import other
+from engine.stacking import inside_major_port
 from engine.state import NO_UNIT, DeclaredAttack, GameState, Unit
 from engine.supply import unsupplied
 from engine.units import UnitType
@@ -259,26 +260,47 @@ def actions(state: GameState, side: str, in_supply: InSupply) -> list[Action]:
 # --- resolution ------------------------------------------------------------------
 
 
-def take_hits(state: GameState, rng: Rng, units: list[Unit], enemy_strength: Fraction) -> list[str]:
+def ship_defence(state: GameState, u: Unit) -> Fraction:
+    """A ship's defence against aircraft: doubled inside a major port (rulebook "Terrain")."""
+    d = defence(u)
+    return d * 2 if inside_major_port(state, u) else d
+
+
+def take_hits(
+    state: GameState,
+    rng: Rng,
+    units: list[Unit],
+    enemy_strength: Fraction,
+    defence_of: Callable[[Unit], Fraction] = defence,
+) -> list[str]:
     """Supplement "Naval and air combat": each unit, with ``k`` = the enemy's strength /
     (its defence x the units on its side), is damaged with probability ``1 - 2^-k`` and,
-    separately, eliminated with probability ``1 - 0.95^k``.  Returns one text per unit."""
+    separately, eliminated with probability ``1 - 0.95^k``.  ``defence_of`` gives a unit's
+    defence in this combat.  Returns one text per unit."""
     out = []
     if enemy_strength <= 0:
         return [f"{u.label()} unharmed (no enemy strength)" for u in units]
     n = len(units)
     for u in units:
-        k = combat_math.unit_k(enemy_strength, defence(u), n)
+        d = defence_of(u)
+        k = combat_math.unit_k(enemy_strength, d, n)
         u1, u2 = rng.uniform(), rng.uniform()
         dmg, gone = combat_math.damaged(u1, k), combat_math.eliminated(u2, k)
         pd = combat_math.probability(Fraction(2), k)
         pe = combat_math.probability(Fraction(20, 19), k)
         draws = f"k {float(k):.2f}, damage {float(u1):.3f} vs {pd:.3f}, elimination {float(u2):.3f} vs {pe:.3f}"
+        if d != defence(u):
+            draws = f"defence {_num(d)} inside a major port, {draws}"
         if gone:
             eliminate(state, u)
             result = "eliminated"
         elif dmg:
-            result = "eliminated (damaged twice)" if hit(state, u) else "damaged"
+            # A convoy, a Me 262 or an Ohka is eliminated by its first hit, never damaged.
+            twice = u.damaged
+            if hit(state, u):
+                result = "eliminated (damaged twice)" if twice else "eliminated (cannot be damaged)"
+            else:
+                result = "damaged"
         else:
             result = "unharmed"
         out.append(f"{u.label()} {result} ({draws})")
@@ -313,7 +335,11 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> list[str]:
         f"{what} in {where} by {', '.join(u.label() for u in attackers)} against "
         f"{', '.join(u.label() for u in defenders)}: attack {_num(attack)}, strength back {_num(back)}"
     )
-    lines = [head, *take_hits(state, rng, defenders, attack)]
+    if entry.kind == "air":
+        hits = take_hits(state, rng, defenders, attack)
+    else:
+        hits = take_hits(state, rng, defenders, attack, lambda u: ship_defence(state, u))
+    lines = [head, *hits]
     if entry.kind == "kamikaze":
         for u in attackers:
             eliminate(state, u)

@@ -126,7 +126,7 @@ __all__ = [
 ]
 
 #: Bumped whenever a rule change can make the same actions give another state.
-ENGINE_VERSION = "0.2.0"
+ENGINE_VERSION = "0.3.0"
 
 
 def new_game(scenario: str | World, options: dict[str, object] | None = None) -> GameState:

@@ -22,6 +22,7 @@ players read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
@@ -286,10 +287,18 @@ def _support_target(state: GameState, h: int) -> DeclaredAttack | None:
 
 def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
     where = _hex(state, h)
-    u = state.units.get(uid)
     if _support_target(state, h) is None:
         return Refusal("support.no-attack", f"declare an attack on hex {where} before supporting it")
-    found = owned(state, side, uid, u)
+    return supporter_refusal(state, side, uid, h)
+
+
+def supporter_refusal(
+    state: GameState, side: str, uid: int, h: int, smap: SupplyMap | None = None, declared: set[int] | None = None
+) -> str:
+    """Why unit ``uid`` may not support an attack on hex ``h`` now ('' if it may), whatever
+    attack it would join.  ``smap`` and ``declared`` as for :func:`attacker_refusal`."""
+    where = _hex(state, h)
+    found = owned(state, side, uid, state.units.get(uid))
     if isinstance(found, Refusal):
         return found
     u = found
@@ -298,7 +307,7 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
         return Refusal(
             "support.not-in-hex", f"{label} is not in hex {where}; supporting units must be in the defender's hex"
         )
-    if u.id in declared_units(state):
+    if u.id in (declared_units(state) if declared is None else declared):
         return Refusal("attack.already", f"{label} already takes part in an attack in this phase")
     if u.is_air:
         if u.bomber <= 0:
@@ -316,7 +325,7 @@ def support_refusal(state: GameState, side: str, uid: int, h: int) -> str:
             return Refusal("support.in-port", f"{label} is inside a port and cannot attack")
     else:
         return Refusal("support.land-unit", f"{label} is a land unit; land units attack, they do not support")
-    if not _supply(state, side).in_supply(u):
+    if not (smap or _supply(state, side)).in_supply(u):
         return unsupplied(label)
     return ""
 
@@ -430,6 +439,39 @@ def defence_strength(state: GameState, h: int, defenders: list[Unit], smap: Unit
     return total * factor, notes
 
 
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """An attack's strengths, their modifiers and their ratio, as the combat uses them."""
+
+    attack: Fraction
+    attack_mods: tuple[str, ...]
+    defence: Fraction
+    defence_mods: tuple[str, ...]
+
+    @property
+    def ratio(self) -> Fraction:
+        return self.attack / self.defence
+
+
+def odds(state: GameState, h: int, side: str, attackers: list[Unit], supports: list[Unit]) -> Odds:
+    """The odds of ``side``'s attack on hex ``h`` by ``attackers`` with ``supports``: what
+    :func:`resolve` rolls against, and what a player is shown before attacking
+    (:mod:`engine.inspect`), so the two never differ.  The defenders must hold strength
+    (a stack of supply units alone is eliminated without odds)."""
+    enemy = other(side)
+    defenders = land_defenders(state, h, side)
+    # Units by id, whatever order they were named or found in: the modifiers read the same.
+    attackers, supports = sorted(attackers, key=lambda u: u.id), sorted(supports, key=lambda u: u.id)
+    attack, a_notes = attack_strength(state, attackers, supports)
+    # The rulebook gives supporting aircraft and ships their strength and nothing else: standing
+    # in the defender's hex, they do not cut its supply line (docs/rules-decisions.md).
+    # A search out from the defenders' hex answers as the whole supply map would, and stops
+    # at the first source: a roll of many combats need not build the map.
+    d_supply = HexSupply(state, enemy, h, ignoring=frozenset(u.id for u in supports))
+    defence, d_notes = defence_strength(state, h, defenders, d_supply)
+    return Odds(attack, tuple(a_notes), defence, tuple(d_notes))
+
+
 def loss_split(units: list[Unit], points: int) -> dict[int, int]:
     """Points each unit loses when ``points`` are taken one at a time, always from the
     strongest unit (lowest id on ties); supply units have none to lose."""
@@ -519,7 +561,6 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> CombatReport:
     defenders = land_defenders(state, h, side)
     if not defenders:
         return CombatReport(what, h, side, "no defenders")
-    enemy = other(side)
     labels = tuple(u.label() for u in attackers), tuple(u.label() for u in defenders)
     if all(u.type == UnitType.SUPPLY for u in defenders):
         # "Supply Units in Combat": a stack of supply units alone is always eliminated.
@@ -529,12 +570,8 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> CombatReport:
         taken, advance = _after_combat(state, h, side, attackers, overrun, lost=0)
         return CombatReport(what, h, side, "supply only", *labels, defender_hits=hits, hex_taken=taken, advance=advance)
     supports = [state.units[i] for i in support_ids if i in state.units]
-    attack, a_notes = attack_strength(state, attackers, supports)
-    # The rulebook gives supporting aircraft and ships their strength and nothing else: standing
-    # in the defender's hex, they do not cut its supply line (docs/rules-decisions.md).
-    d_supply = HexSupply(state, enemy, h, ignoring=frozenset(support_ids))
-    defence, d_notes = defence_strength(state, h, defenders, d_supply)
-    ratio = attack / defence
+    o = odds(state, h, side, attackers, supports)
+    ratio = o.ratio
     total = sum(u.strength for u in defenders if u.type != UnitType.SUPPLY)
     u1, loss, u2, a_loss = combat_math.roll_land_combat(rng, ratio, total)
     # the attacker's losses first: an eliminated attacker exerts no control zone on the retreat
@@ -560,10 +597,10 @@ def resolve(state: GameState, rng: Rng, entry: DeclaredAttack) -> CombatReport:
         "resolved",
         *labels,
         supports=tuple(u.label() for u in supports),
-        attack=attack,
-        attack_mods=tuple(a_notes),
-        defence=defence,
-        defence_mods=tuple(d_notes),
+        attack=o.attack,
+        attack_mods=o.attack_mods,
+        defence=o.defence,
+        defence_mods=o.defence_mods,
         odds=ratio,
         defender_draw=u1,
         attacker_draw=u2,

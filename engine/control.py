@@ -1,7 +1,10 @@
 """Hex control (supplement: "Control zones and hex control").
 
-* :func:`take_control` passes one hex to a country; the other side's fortifications
-  and airfields in it, built or under construction, are destroyed.
+* :func:`take_control` passes one hex to a country; the other side's fortifications in
+  it, built or under construction, and its airfields under construction are destroyed;
+  its built airfields pass to the new holder (rulebook "Terrain").
+* :func:`china_holds` gives China back every hex of its land where no enemy land unit
+  stands (rulebook "Chinese Exceptions").
 * :func:`resolve_pockets` flips pockets: a connected group of one side's land hexes
   cut off from that side - every land hex next to it is held by the other side -
   passes to the encircling side, unless it holds a city, a resource hex, a
@@ -18,11 +21,15 @@ import numpy as np
 from engine import lost_bases
 from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap
-from engine.sides import AXIS, SIDES, other
+from engine.sides import AXIS, NEUTRAL, SIDES, other
 from engine.state import NO_UNIT, GameState
 from engine.units import Domain, UnitType
 
 _SIDE_CODE = {AXIS: 1, "allies": 2}
+
+#: Rulebook "Chinese Exceptions": the country that controls every hex of its land in which
+#: there is no enemy land unit, conquered or not.
+CHINA = "China"
 
 
 def _installation_side(state: GameState, owner: str | None, old_controller: str) -> str:
@@ -43,8 +50,13 @@ def take_control(state: GameState, h: int, country: str) -> None:
         del state.forts[h]
         state.fort_owner.pop(h, None)
     if h in state.airfields and _installation_side(state, state.airfield_owner.get(h), old) != side:
-        del state.airfields[h]
-        state.airfield_owner.pop(h, None)
+        # Terrain "Airfield under construction": only an unfinished airfield is destroyed;
+        # a built one is taken over as it stands.
+        if state.airfields[h]:
+            del state.airfields[h]
+            state.airfield_owner.pop(h, None)
+        else:
+            state.airfield_owner[h] = country
 
 
 def pass_to_side(state: GameState, h: int, country: str) -> bool:
@@ -55,6 +67,36 @@ def pass_to_side(state: GameState, h: int, country: str) -> bool:
         return False
     take_control(state, h, country)
     return True
+
+
+def china_holds(state: GameState) -> list[int]:
+    """Rulebook "Chinese Exceptions": "China controls every hex in China unless that hex is
+    occupied by an Axis land unit", whether China is conquered or not; after an atomic
+    surrender China is out of the war and the rule ends.  Every hex of China's land held by
+    another country passes back to China unless a land unit of China's enemies stands
+    there (embarked units are aboard their carrier, not in the hex).  Returns the hexes."""
+    c = state.countries.get(CHINA)
+    if c is None or not c.at_war or c.side == NEUTRAL or c.never_liberate:
+        return []
+    hexes = state.world.map.hexes_of_territory.get(CHINA, ())
+    own = state.world.country_no[CHINA]
+    ctrl = np.frombuffer(state.controller, dtype=np.uint8)
+    # Called after every order and step: only the hexes China does not hold are looked at.
+    held = np.asarray(hexes, dtype=np.int64)
+    held = held[ctrl[held] != own].tolist()
+    if not held:
+        return []
+    occupied, units, countries = state.occupied_hexes(), state.units, state.countries
+    taken = []
+    for h in held:
+        for i in occupied.get(h, ()):
+            u = units[i]
+            if u.is_land and u.carrier == NO_UNIT and countries[u.country].side not in (c.side, NEUTRAL):
+                break
+        else:
+            take_control(state, h, CHINA)
+            taken.append(h)
+    return taken
 
 
 def _side_of_hexes(state: GameState) -> bytes:

@@ -20,7 +20,7 @@ from engine.movement import _Movement
 from engine.orders import parse_place
 from engine.reach import land_allowance
 from engine.sequence import current
-from engine.sides import SIDES, other
+from engine.sides import SIDES
 from engine.state import NO_UNIT, GameState, Unit
 from engine.supply import SupplyMap, supply_map
 from engine.terrain import TERRAIN
@@ -41,10 +41,12 @@ class UnitLine:
 
 @dataclass(frozen=True, slots=True)
 class AttackOdds:
-    """What an attack on the hex by every one of my adjacent land units would be now."""
+    """What an attack on the hex would be now: by the units asked about, or by every one of
+    my adjacent land units with every bomber and warship of mine there that may support it."""
 
     attackers: tuple[str, ...]  # labels of the units that may attack it
-    barred: tuple[str, ...]  # adjacent units of mine that may not, each with why
+    supports: tuple[str, ...]  # labels of my bombers and warships in the hex that support it
+    barred: tuple[str, ...]  # units of mine asked about (or adjacent) that may not, each with why
     attack: str  # strengths as the combat log writes them: 7, 7.5
     defence: str
     ratio: str  # attack / defence, two decimals ("" when nobody may attack)
@@ -153,9 +155,11 @@ def _odds(state: GameState, side: str, h: int, chosen: frozenset[int]) -> Attack
     if not defenders:
         return None
     hexmap = state.world.map
+    overrun = isinstance(current(state), combat.Overrun)
     mine = supply_map(state, side)
     near = sorted(set(hexmap.land_neighbours[h]) | set(hexmap.frozen_neighbours[h]))
     able: list[Unit] = []
+    helpers: list[Unit] = []
     barred: list[str] = []
     for o in near:
         for u in sorted(state.units_at(o), key=lambda x: x.id):
@@ -164,29 +168,45 @@ def _odds(state: GameState, side: str, h: int, chosen: frozenset[int]) -> Attack
             if chosen and u.id not in chosen:
                 continue
             # The question is "if I attacked now", so attacks already declared this step do not count.
-            why = combat.attacker_refusal(state, side, u, u.id, h, False, mine, set())
+            why = combat.attacker_refusal(state, side, u, u.id, h, overrun, mine, set())
             if why:
                 barred.append(str(why))
             else:
                 able.append(u)
-    defence, d_notes = combat.defence_strength(state, h, defenders, supply_map(state, other(side)))
-    if not able:
-        return AttackOdds((), tuple(barred), "0", number_text(defence), "", 0.0, 0.0, tuple(d_notes))
-    attack, a_notes = combat.attack_strength(state, able, [])
-    labels = tuple(u.label() for u in able)
+    if not overrun:
+        # Units landed by an assault attack from the hex itself; bombers and warships there support.
+        for u in sorted(state.units_at(h), key=lambda x: x.id):
+            if state.side_of(u.country) != side or (chosen and u.id not in chosen):
+                continue
+            if u.is_land:
+                if u.carrier == NO_UNIT and not combat.attacker_refusal(state, side, u, u.id, h, False, mine, set()):
+                    able.append(u)
+                continue
+            why = combat.supporter_refusal(state, side, u.id, h, mine, set())
+            if not why:
+                helpers.append(u)
+            elif chosen:
+                barred.append(str(why))
+    labels, helping = tuple(u.label() for u in able), tuple(u.label() for u in helpers)
     if all(u.type == UnitType.SUPPLY for u in defenders):
         # "Supply Units in Combat": supply units alone are always eliminated.
-        return AttackOdds(labels, tuple(barred), number_text(attack), "0", "", 1.0, 0.0, ("supply units alone",))
-    ratio = attack / defence
+        attack = combat.attack_strength(state, able, helpers)[0]
+        return AttackOdds(
+            labels, helping, tuple(barred), number_text(attack), "0", "", 1.0, 0.0, ("supply units alone",)
+        )
+    found = combat.odds(state, h, side, able, helpers if able else [])
+    if not able:
+        return AttackOdds((), (), tuple(barred), "0", number_text(found.defence), "", 0.0, 0.0, found.defence_mods)
     return AttackOdds(
         attackers=labels,
+        supports=helping,
         barred=tuple(barred),
-        attack=number_text(attack),
-        defence=number_text(defence),
-        ratio=f"{float(ratio):.2f}",
-        defender_loses=combat_math.defender_loss_chance(1, ratio),
-        attackers_eliminated=max(0.0, 1.0 - float(ratio)),
-        notes=tuple(a_notes + d_notes),
+        attack=number_text(found.attack),
+        defence=number_text(found.defence),
+        ratio=f"{float(found.ratio):.2f}",
+        defender_loses=combat_math.defender_loss_chance(1, found.ratio),
+        attackers_eliminated=max(0.0, 1.0 - float(found.ratio)),
+        notes=found.attack_mods + found.defence_mods,
     )
 
 

@@ -1,5 +1,5 @@
-"""Naval combat (rulebook: "Naval and Air Combat", "Damaged Units"; supplement: "Naval
-and air combat").
+"""Naval combat (rulebook: "Naval and Air Combat", "Damaged Units", "Terrain"; supplement:
+"Naval and air combat").
 
 Order of the moving side in the combat phase:
 
@@ -7,7 +7,8 @@ Order of the moving side in the combat phase:
   hex HEX (never across an all-land hexside or a canal).
 
 Naval attacks are declared beside land attacks and resolved by the same chance step, in
-the order declared.  Both sides hit each other at the same odds: each unit is damaged
+the order declared.  Ships inside a major port are out of their reach (rulebook "Terrain").
+Both sides hit each other at the same odds: each unit is damaged
 with probability ``1 - 2^(-k)`` and, separately, eliminated with probability
 ``1 - 0.95^k``, where ``k`` is the enemy's total strength over the unit's own defence
 times the number of units on its side.  Surviving defenders may then retreat one hex.
@@ -24,7 +25,7 @@ from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.events import Event, number_text
 from engine.ownership import owned
 from engine.sides import other
-from engine.stacking import friendly_port
+from engine.stacking import friendly_port, inside_major_port
 from engine.state import DeclaredAttack, GameState, Unit
 from engine.supply import SupplyMap, unsupplied
 from engine.units import UnitType
@@ -43,12 +44,18 @@ NAVAL = KindSpec(
 )
 
 
-def naval_defenders(state: GameState, h: int, side: str) -> list[Unit]:
+def enemy_ships(state: GameState, h: int, side: str) -> list[Unit]:
     """Ships of ``side``'s enemies in hex ``h``, in port or not, by id."""
     enemy = other(side)
     return sorted(
         (u for u in state.units_at(h) if u.is_naval and state.side_of(u.country) == enemy), key=lambda u: u.id
     )
+
+
+def naval_defenders(state: GameState, h: int, side: str) -> list[Unit]:
+    """The enemy naval stack in hex ``h`` that ``side``'s ships may attack: every enemy ship
+    there but those inside a major port (rulebook "Terrain"), by id."""
+    return [u for u in enemy_ships(state, h, side) if not inside_major_port(state, u)]
 
 
 def strength_against(u: Unit, enemies: list[Unit]) -> Fraction:
@@ -111,6 +118,11 @@ def check_naval(state: GameState, side: str, action: Action) -> None:
     if len(set(ids)) != len(ids):
         raise IllegalAction(f"a unit is named twice in the attack on hex {where}", rule="attack.named-twice")
     if not naval_defenders(state, h, side):
+        if enemy_ships(state, h, side):
+            raise IllegalAction(
+                f"the enemy ships in hex {where} are inside a major port, where no naval unit can attack them",
+                rule="naval.major-port",
+            )
         raise IllegalAction(f"there are no enemy ships in hex {where} to attack", rule="naval.no-enemy")
     declared, smap = combat.declared_units(state), combat.side_supply(state, side)
     for uid in ids:
@@ -135,7 +147,9 @@ def candidates(state: GameState, side: str) -> dict[int, list[int]]:
     if not mine:
         return {}
     enemy = other(side)
-    enemy_hexes = {u.hex for u in state.side_units(enemy) if u.is_naval and u.on_map}
+    enemy_hexes = {
+        u.hex for u in state.side_units(enemy) if u.is_naval and u.on_map and not inside_major_port(state, u)
+    }
     if not enemy_hexes:
         return {}
     declared = combat.declared_units(state)
@@ -186,7 +200,12 @@ def _apply_hits(state: GameState, results: list[tuple[Unit, str, float]]) -> lis
             losses.eliminate(state, u)
             text.append(f"#{u.id} sunk")
         elif what == "damaged":
-            text.append(f"#{u.id} sunk (already damaged)" if losses.hit(state, u) else f"#{u.id} damaged")
+            # A convoy is sunk by its first hit, never damaged.
+            twice = u.damaged
+            if losses.hit(state, u):
+                text.append(f"#{u.id} sunk ({'already damaged' if twice else 'cannot be damaged'})")
+            else:
+                text.append(f"#{u.id} damaged")
     return text
 
 

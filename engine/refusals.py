@@ -134,6 +134,7 @@ RULES: dict[str, str] = {
     "movement.unreachable": "Movement (Game Sequence: first and second movement)",
     "naval.crossing": "Terrain (naval movement)",
     "naval.in-port": "Naval and Air Combat",
+    "naval.major-port": "Terrain (city with major port: naval units inside can't be attacked by naval units)",
     "naval.no-attack": "Naval and Air Combat",
     "naval.no-enemy": "Naval and Air Combat",
     "naval.not-adjacent": "Naval and Air Combat",

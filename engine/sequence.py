@@ -25,6 +25,7 @@ from engine.combat import (
     check_stand,
     stand_actions,
 )
+from engine.control import china_holds
 from engine.convoys import ConvoyIncome
 from engine.deployment import Deployment
 from engine.economy import Build
@@ -84,6 +85,13 @@ STEPS: tuple[Phase, ...] = (
 )
 
 STEP_INDEX = {p.label: i for i, p in enumerate(STEPS)}
+#: Steps before the month's deployment, at whose end China's rule is not applied: no land
+#: unit moves in them, the war declaration applies it itself after its conquests, and in the
+#: first month of the 1939 scenario the hexes of China that Japan holds stay Japanese until
+#: Japan has placed its units there (supplement "Placing units").
+_BEFORE_DEPLOYMENT = frozenset(
+    STEP_INDEX[p.label] for p in PLAY[: PLAY.index(next(p for p in PLAY if isinstance(p, Deployment)))]
+)
 #: step number -> the number of the step played after it
 _FOLLOWS = {STEP_INDEX[a.label]: STEP_INDEX[b.label] for a, b in zip(PLAY, (*PLAY[1:], PLAY[0]), strict=True)}
 _FIRST = STEP_INDEX[PLAY[0].label]
@@ -212,6 +220,10 @@ def give(state: GameState, side: str, action: Action, plan: Callable[[], None] |
             finish(state)
     else:
         carry_out(state, side, action, plan)
+        # A land unit that moved through Chinese hexes, left one or fell may leave hexes
+        # without an enemy land unit, which are China's at once (rulebook "Chinese
+        # Exceptions").  A hidden list's orders wait for the end of their step (_next).
+        china_holds(state)
 
 
 def give_lists(state: GameState, orders: dict[str, list[Action]]) -> None:
@@ -230,6 +242,10 @@ def give_lists(state: GameState, orders: dict[str, list[Action]]) -> None:
 
 
 def _next(state: GameState) -> None:
+    if state.step not in _BEFORE_DEPLOYMENT:
+        # Rolls and the supply phase move and remove land units too (rulebook "Chinese
+        # Exceptions"); see _BEFORE_DEPLOYMENT for the steps left out.
+        china_holds(state)
     state.acting = []
     state.step = _FOLLOWS[state.step]
     if state.step == _FIRST:

@@ -78,6 +78,12 @@ def friendly_major_port(state: GameState, h: int, side: str) -> bool:
     return city is not None and city.major_port and friendly_port(state, h, side)
 
 
+def inside_major_port(state: GameState, u: Unit) -> bool:
+    """Is ship ``u`` inside a major port of its side (rulebook "Terrain", city with major
+    port: no naval attack reaches it, and its defence against aircraft is doubled)?"""
+    return u.in_port and friendly_major_port(state, u.hex, state.side_of(u.country))
+
+
 def naval_room(state: GameState, h: int, side: str = "") -> int:
     """How many more ships may enter hex ``h``; unlimited in a major port friendly to ``side``."""
     if side and friendly_major_port(state, h, side):

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from engine import surrender, vichy
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, rule_of
-from engine.control import take_control
+from engine.control import CHINA, china_holds, take_control
 from engine.losses import remove_on_conquest, send_home
 from engine.phase import Phase
 from engine.scenario import Units
@@ -73,7 +73,7 @@ NEUTRAL_WHILE_OWNER_NEUTRAL = frozenset({"Greenland"})
 #: Poland and the Soviet Union are always each other's enemies for conquest.
 ALWAYS_ENEMIES = frozenset({frozenset({"Poland", "Soviet Union"})})
 #: Conquered countries whose controlled hexes stay theirs, and that are liberated by one city.
-CHINA_RULES = frozenset({"China"})
+CHINA_RULES = frozenset({CHINA})
 LIBERATED_POINTS = {"Denmark": 3}
 DEFAULT_LIBERATED_POINTS = 5
 LIBERATED_KEY = LandKey(UnitType.INFANTRY, 3)
@@ -482,25 +482,22 @@ def is_liberated_now(state: GameState, country: str) -> bool:
     return bool(cities) and all(ours(h) for h in cities)
 
 
-def china_takes_back(state: GameState) -> list[int]:
-    """Rulebook "Chinese Exceptions": the rule that China controls every hex in China no
-    enemy land unit occupies still applies while it is conquered (not after an atomic
-    surrender), so an empty city makes it liberated at the same phase.  Returns the hexes."""
-    taken: list[int] = []
-    occupied = state.occupied_hexes()
-    for name in sorted(CHINA_RULES):
-        c = state.countries.get(name)
-        if c is None or not c.conquered or c.never_liberate or c.side == NEUTRAL:
+def _placing_in_china(state: GameState) -> bool:
+    """Does an enemy of China place its units this month in the hexes of China it holds
+    (supplement "Placing units": Japan in the first turn of the 1939 scenario)?  Until that
+    deployment those hexes stay its own, empty as they are."""
+    china = state.countries.get(CHINA)
+    if china is None:
+        return False
+    hexes = state.world.map.hexes_of_territory.get(CHINA, ())
+    borders = state.world.map.temp_borders
+    for c in state.countries.values():
+        if c.side in (china.side, NEUTRAL):
             continue
-        for h in state.world.map.hexes_of_territory.get(name, ()):
-            holder = state.controller_of(h)
-            if not holder or holder == name or not state.enemies(name, holder):
-                continue
-            if any(_enemy_land(state, state.units[i], c.side) for i in occupied.get(h, ())):
-                continue
-            take_control(state, h, name)
-            taken.append(h)
-    return taken
+        for border, when in c.flags.placements.items():
+            if when == state.date and not borders.get(border, frozenset()).isdisjoint(hexes):
+                return True
+    return False
 
 
 def check_conquests(state: GameState) -> list[str]:
@@ -546,7 +543,10 @@ class WarDeclaration(Phase):
 
     def enter(self, state: GameState) -> None:
         check_conquests(state)
-        china_takes_back(state)
+        # A conquest may have removed the units that held hexes of China, which may then
+        # be liberated at once (rulebook "Chinese Exceptions").
+        if not _placing_in_china(state):
+            china_holds(state)
         check_liberations(state)
         if vichy.liberated_now(state):
             vichy.join_allies(state)

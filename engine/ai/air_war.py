@@ -219,7 +219,11 @@ def _targets(state: GameState, side: str, u: Unit) -> list[int]:
     out: list[int] = []
     if u.bomber > 0:
         ships = sorted({e.hex for e in state.units.values() if e.is_naval and e.carrier == NO_UNIT and e.hex != NO_HEX})
-        out += [h for h in ships if enemy_ships(state, h, side)]
+        # Ships inside a major port defend twice as well against aircraft: those outside first.
+        found = {h: enemy_ships(state, h, side) for h in ships}
+        out += sorted(
+            (h for h in ships if found[h]), key=lambda h: all(stacking.inside_major_port(state, e) for e in found[h])
+        )
         if not u.kamikaze:
             out += sorted(h for h in hexmap.resources if not target_refusal(state, side, h, "strategic"))
             out += sorted(h for h in cities if not target_refusal(state, side, h, "installation"))

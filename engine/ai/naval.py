@@ -19,7 +19,7 @@ from engine.actions import Action
 from engine.ai import attack
 from engine.reach import Search, naval_destinations, naval_search
 from engine.sides import other
-from engine.stacking import friendly_port
+from engine.stacking import friendly_major_port, friendly_port, inside_major_port
 from engine.state import GameState, Unit
 from engine.units import UnitType
 from engine.war import JAPAN_SOVIET
@@ -70,7 +70,8 @@ def favourable(attackers: list[Unit], defenders: list[Unit]) -> bool:
 def _enemy_stacks(state: GameState, side: str) -> dict[int, list[Unit]]:
     out: dict[int, list[Unit]] = {}
     for u in state.side_units(other(side)):
-        if u.is_naval and u.on_map:
+        # Ships inside a major port are out of reach of ships (rulebook "Terrain").
+        if u.is_naval and u.on_map and not inside_major_port(state, u):
             out.setdefault(u.hex, []).append(u)
     return {h: sorted(v, key=lambda x: x.id) for h, v in sorted(out.items())}
 
@@ -212,6 +213,9 @@ def shelter(turn: Turn) -> None:
         for u in sorted(mine, key=lambda x: x.id):
             search = _search(searches, state, u, u.move - u.mp_used, zone)
             ports = [p for p in search.cost if friendly_port(state, p, side)]
-            for p in sorted(ports, key=lambda p: (grid.distance(h, p), p)):
+            # A major port is the better shelter: no ship may attack there, and aircraft
+            # meet double defence (rulebook "Terrain").
+            major = {p for p in ports if friendly_major_port(state, p, side)}
+            for p in sorted(ports, key=lambda p: (p not in major, grid.distance(h, p), p)):
                 if turn.batch.offer(Action("move", (u.id, *search.path(p)))):
                     break

@@ -57,11 +57,14 @@ def hex_lines(ws: Workspace, gid: str, where: str, home: Path | None = None) -> 
     if o is not None:
         if o.attackers:
             lines.append(
-                f"if you attacked now with {len(o.attackers)} adjacent unit(s): attack {o.attack} against defence "
+                f"if you attacked now with {len(o.attackers)} adjacent unit(s)"
+                + (f" and {len(o.supports)} supporting unit(s)" if o.supports else "")
+                + f": attack {o.attack} against defence "
                 f"{o.defence}, odds {o.ratio}; the defender loses at least 1 point with chance "
                 f"{o.defender_loses:.0%}, every attacker is eliminated with chance {o.attackers_eliminated:.0%}"
             )
             lines += [f"  attacker {label}" for label in o.attackers]
+            lines += [f"  support {label}" for label in o.supports]
         else:
             lines.append(f"none of your units may attack it now (defence {o.defence})")
         if o.notes:

@@ -47,12 +47,12 @@ RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3} | dict.fr
 # scenario -> (engine version, scenario digest, state hash at the start of the game).
 PINNED = {
     "1937": (
-        "0.2.0",
+        "0.3.0",
         "e1464ab7dbf8b42902b8d351b10e1866ac47a09ffa08b97c3735181399eaca78",
         "9ba210f60b0d9bbad294f712a4087d7286aa4fc3a986dcb5481cbfe9291aa3f4",
     ),
     "1939": (
-        "0.2.0",
+        "0.3.0",
         "a4ef554248ca8c98704a2385b5876f6a865bed2e769f2f5fc67ca1929771e2ca",
         "696267480a159b99f30c0f129d771b86c4bd5bc2424746c6f4ef5329e025648d",
     ),

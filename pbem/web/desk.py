@@ -260,6 +260,7 @@ class Desk:
             o = r.odds
             odds = {
                 "attackers": list(o.attackers),
+                "supports": list(o.supports),
                 "barred": list(o.barred),
                 "attack": o.attack,
                 "defence": o.defence,

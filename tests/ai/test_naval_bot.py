@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import ai
 from engine.ai import naval as bot_naval
 from engine.ai.arena import GameResult, summarize
 from engine.position import parse
@@ -45,3 +46,15 @@ def test_the_arena_counts_naval_combats_per_game_and_in_the_summary() -> None:
     summary = summarize([a, b])
     assert summary.naval_combats == {"axis": 1, "allies": 5}
     assert any("naval combats: axis 1, allies 5" in line for line in summary.lines({"axis": "bot", "allies": "bot"}))
+
+
+def test_the_bot_leaves_ships_inside_a_major_port_to_aircraft() -> None:
+    """Rulebook "Terrain": ships inside a major port "can't be attacked by other naval
+    units" - the bot orders the naval attack on the same ships in an ordinary port only."""
+    for flags, attacked in (("port", False), ("", True)):
+        s = parse(
+            SEA
+            + f"city Gdynia 4,0 {flags}\nunit Germany destroyer 3,0 attack=6\nunit Poland destroyer 4,0 in_port=yes\n"
+        )
+        orders = ai.decide(s, "axis", b"\x03" * 32)
+        assert any(a.kind == "naval" for a in orders) is attacked

@@ -10,6 +10,7 @@ from engine import air_combat, api, atomic, bombing, economy, war
 from engine.actions import Action, IllegalAction
 from engine.position import hex_at, put, setup
 from engine.state import CountryFlags, DeclaredAttack, GameState, parse_date
+from engine.units import UnitType
 from engine.world import CountryInfo
 from tests.engine.strait import Draws
 
@@ -84,6 +85,31 @@ def test_bombers_attack_the_naval_stack_each_ship_by_its_own_k() -> None:
     line = air_combat.resolve(state, rng, state.combats[0])[0]
     assert state.units[s1].damaged and not state.units[s2].damaged
     assert rng.draws == 4 and "no risk to the attackers" in line
+
+
+def test_a_convoy_hit_once_is_told_as_never_damaged() -> None:
+    """Rulebook "Damaged Units": convoys "can't be damaged and are eliminated directly if
+    they would have been damaged" - the log says so, not that it was damaged twice."""
+    state = game()
+    b = put(state, "Germany", "fighter", "2,0", attack=0, bomber=4).id
+    convoy = put(state, "Poland", "transport", "2,0", type=UnitType.CONVOY).id
+    air_combat.apply(state, Action("bomb_ships", (hex_at(state, "2,0"), b)))
+    line = air_combat.resolve(state, Draws([0.1, 0.99]), state.combats[0])[0]
+    assert convoy not in state.units
+    assert "eliminated (cannot be damaged)" in line and "damaged twice" not in line
+
+
+def test_ships_inside_a_major_port_defend_twice_as_well_against_aircraft() -> None:
+    """Rulebook "Terrain", city with major port: "Naval units inside a major port have their
+    defense strength doubled when attacked by air units." A bomber of strength 2 against a
+    destroyer (defence 2): k = 2 / 2 = 1 in an ordinary port, 2 / 4 = 0.5 in a major port."""
+    for flags, k in (("port", "k 0.50"), ("", "k 1.00")):
+        state = setup(MAP, step="axis.combat", cities={**CITIES, "Gdynia": f"3,0 {flags}"})
+        b = put(state, "Germany", "fighter", "3,0", attack=0, bomber=2).id
+        put(state, "Poland", "destroyer", "3,0", in_port=True)
+        air_combat.apply(state, Action("bomb_ships", (hex_at(state, "3,0"), b)))
+        line = air_combat.resolve(state, Draws([0.9, 0.9]), state.combats[0])[0]
+        assert k in line
 
 
 def test_damaged_units_count_half() -> None:

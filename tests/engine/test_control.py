@@ -6,11 +6,12 @@ from engine.control import resolve_pockets, take_control
 from engine.position import hex_at as hx
 from engine.position import put
 from engine.position import setup as game
+from engine.stacking import airbase_capacity
 
 
 def test_take_control_destroys_the_other_sides_installations() -> None:
-    """Supplement "Hex control" with "Installations": fortifications and airfields of
-    the side losing the hex, built or under construction, are destroyed."""
+    """Rulebook "Terrain": the fortifications of the side losing the hex, built or under
+    construction, and its airfields under construction are destroyed."""
     s = game("G:c P:c P:c G:c", fortifications=["1,0", "3,0"], airfields=["2,0"])
     s.airfields[hx(s, "2,0")] = 2
     take_control(s, hx(s, "1,0"), "Germany")
@@ -20,6 +21,18 @@ def test_take_control_destroys_the_other_sides_installations() -> None:
     s.forts[hx(s, "3,0")] = 1  # a German fortification being built
     take_control(s, hx(s, "3,0"), "Poland")
     assert s.forts == {}
+
+
+def test_a_built_airfield_passes_to_the_captor() -> None:
+    """Rulebook "Terrain": "If an enemy country gains control of a hex with a friendly
+    airfield which is under construction, the airfield is destroyed" - a built one is not:
+    the captor takes it over, with its two air base places."""
+    s = game("G:c P:c", airfields=["1,0"])
+    h = hx(s, "1,0")
+    assert airbase_capacity(s, h, "axis") == 0
+    take_control(s, h, "Germany")
+    assert s.airfields == {h: 0} and s.airfield_owner[h] == "Germany"
+    assert airbase_capacity(s, h, "axis") == 2
 
 
 def test_take_control_keeps_an_allys_installations() -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine import ai, api, combat, combat_math, inspect
+from engine.actions import PASS, Action
+from engine.events import number_text
+from engine.position import parse
 from engine.state import LandKey
 from engine.supply import supply_map
 from engine.units import UnitProfile, UnitType
@@ -141,3 +144,37 @@ def play_1939_to(phase: str) -> api.GameState:
 def test_filtering_the_1939_movement_phase_by_hex_agrees_with_the_whole_list() -> None:
     state = play_1939_to("axis.first_movement")
     assert api.legal_matching(state, "axis", places=["Berlin"]) == _matching(state, "axis", places=["Berlin"])
+
+
+BOMBER_OVER_THE_DEFENDER = """
+G:c G:c P:c P:c P:c
+ G:c G:c P:c P:c P:c
+city Berlin 0,0 capital
+city Warsaw 4,0 capital
+resource 0,0 4,0
+step axis.combat
+unit Germany infantry 1,0 strength=4
+unit Poland infantry 2,0 strength=2
+unit Germany fighter 2,0 attack=0 bomber=2 origin=1
+"""
+
+
+def test_the_odds_shown_are_the_odds_the_supported_attack_uses() -> None:
+    """Rulebook "Land Combat": bombers in the defender's hex add their bomber strength.  The
+    preview counts the bomber as the attack will (attack 4 + 2) and, as the resolution does,
+    does not let it cut the defender's supply line: defence 2 in supply, not 1, odds 3.00."""
+    s = parse(BOMBER_OVER_THE_DEFENDER)
+    inf, _, bomber = sorted(s.units)
+    odds = api.hex_report(s, "axis", "2,0").odds
+    assert odds is not None and odds.supports == (s.units[bomber].label(),)
+    assert (odds.attack, odds.defence, odds.ratio) == ("6", "2", "3.00")
+    target = hx(s, "2,0")
+    for order in (Action("attack", (target, inf)), Action("support", (target, bomber)), PASS):
+        api.apply(s, "axis", order)
+    [report] = [e.combat for e in api.apply_chance_events(s, bytes(32)) if e.combat is not None]
+    assert (number_text(report.attack), number_text(report.defence), f"{float(report.odds):.2f}") == (
+        odds.attack,
+        odds.defence,
+        odds.ratio,
+    )
+    assert report.attack_mods + report.defence_mods == odds.notes

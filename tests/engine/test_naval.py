@@ -109,6 +109,19 @@ def test_no_risk_for_the_attacker_when_the_defender_cannot_hit_back() -> None:
     assert not s.units[g].damaged
 
 
+def test_a_convoy_sunk_by_its_first_hit_is_not_told_as_already_damaged() -> None:
+    """Rulebook "Damaged Units": convoys "can't be damaged and are eliminated directly if
+    they would have been damaged"."""
+    s = position("unit Germany destroyer 1,0", "unit Poland transport 2,0")
+    g = ids(s, "Germany")[0]
+    convoy = ids(s, "Poland")[0]
+    s.units[convoy].type = UnitType.CONVOY
+    api.apply(s, "axis", Action("naval", (hx(s, "2,0"), g)))
+    log = roll(s, 0.1, 0.9)  # damaged, not sunk outright
+    assert convoy not in s.units
+    assert f"#{convoy} sunk (cannot be damaged)" in log[0] and "already damaged" not in log[0]
+
+
 def test_submarine_against_ships_without_submarine_attack() -> None:
     """ "if a submarine attacks a naval unit with zero submarine attack strength": no risk."""
     s = position("unit Germany submarine 1,0", "unit Poland destroyer 2,0 sub_attack=0")
@@ -203,3 +216,20 @@ def test_repair_ships_in_port_and_aircraft_anywhere_even_on_a_carrier_at_sea() -
     assert economy.repair_refusal(s, "axis", plane) == ""
     assert economy.repair_refusal(s, "axis", ship) == ""
     assert "must be in a port" in economy.repair_refusal(s, "axis", carrier)
+
+
+def test_ships_inside_a_major_port_cannot_be_attacked_by_naval_units() -> None:
+    """Rulebook "Terrain", city with major port: "Naval units inside a major port can't be
+    attacked by other naval units." An ordinary port shelters nothing."""
+    for flags, open_to_attack in (("port", False), ("", True)):
+        s = position(
+            "unit Germany destroyer 3,0", "unit Poland destroyer 4,0 in_port=yes", extra=f"city Gdynia 4,0 {flags}\n"
+        )
+        attack = Action("naval", (hx(s, "4,0"), ids(s, "Germany")[0]))
+        assert (attack in api.legal_actions(s, "axis")) is open_to_attack
+        if open_to_attack:
+            api.check(s, "axis", attack)
+        else:
+            with pytest.raises(IllegalAction) as e:
+                api.check(s, "axis", attack)
+            assert e.value.rule == "naval.major-port"

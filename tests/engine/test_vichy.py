@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from engine import api, vichy
 from engine.actions import PASS, Action, rule_of
+from engine.control import china_holds
 from engine.position import begin_at, build_world
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
-from engine.war import check_conquests, china_takes_back, declare, enter_war
+from engine.war import check_conquests, declare, enter_war
 from engine.world import CountryInfo
 
 # France (F) with its northern half the temporary border, Lebanon-Syria (row 2),
@@ -196,7 +197,7 @@ def test_conquered_china_takes_back_hexes_no_axis_land_unit_occupies() -> None:
     japanese = state.new_unit("Japan", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
     state.place(japanese, hx("5,2"))
     assert check_conquests(state) == ["China"]
-    assert china_takes_back(state) == sorted([hx("5,3"), hx("4,3")])
+    assert china_holds(state) == sorted([hx("5,3"), hx("4,3")])
     assert state.controller_of(hx("5,2")) == "Japan"
     begin_at(state, "war_declaration")
     assert not state.countries["China"].conquered and state.countries["China"].liberated

@@ -630,7 +630,7 @@ def build(out: Path) -> list[Case]:
     bad_genesis("genesis-engine-64", "64 code points, not the pinned version", "engine-version", engine="0." + "1" * 62)
     bad_genesis("genesis-engine-65", "65 code points", engine="0." + "1" * 63)
     bad_genesis("genesis-game-id-13", "13 hex characters", game="ea3a178646b10")
-    bad_genesis("genesis-option", "an option: engine 0.2.0 defines none", "options", options={"fog": True})
+    bad_genesis("genesis-option", "an option: engine 0.3.0 defines none", "options", options={"fog": True})
     v.valid_variant(
         "genesis-names-64", [], resign(B[0], names={"axis": "é" * 64, "allies": ""}), "ok", "64 code points"
     )

@@ -95,9 +95,9 @@ def deploying(tmp_path_factory: pytest.TempPathFactory) -> Duo:
     return duo
 
 
-#: The recorded game whose file 33 leaves the Allies to send money and load convoys,
+#: The recorded game whose file 31 leaves the Allies to send money and load convoys,
 #: with a build of priced units for both sides after it (1939-10).
-INCOME = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 33)
+INCOME = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 31)
 
 
 @pytest.fixture(scope="module")

@@ -499,10 +499,10 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.close()
 
 
-#: The recorded game whose file 87 leaves the Allies to send money and load convoys
+#: The recorded game whose file 81 leaves the Allies to send money and load convoys
 #: (1939-12), with a build after it where they have damaged units to repair and a
 #: British destroyer flotilla in their pool.
-LATE_INCOME = (INCOME[0], 87)
+LATE_INCOME = (INCOME[0], 81)
 
 
 allied_income = served_branch("allied_income", LATE_INCOME, "allies")
@@ -595,12 +595,40 @@ def test_money_sent_a_convoy_purchases_a_repair_and_a_ship_in_a_branch_of_a_reco
     pg.close()
 
 
-#: The recorded game whose file 44 leaves the axis to declare attacks that bombers over
-#: the attacked hexes may support (1939-10).
-COMBAT = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 44)
+#: The recorded game whose file 36 leaves the axis to intercept (1939-10); once it passes
+#: and the roll is made, it declares attacks that bombers over the attacked hexes may support.
+COMBAT = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7", 36)
 
 
-combat = served_branch("combat", COMBAT)
+#: Decisions the axis passes on its way from its interception to its combat phase (the
+#: interception, the amphibious phase, an interception round more).
+MAX_PASSES = 4
+
+
+def served_at_combat(name: str, where: tuple[Path, int]) -> Any:
+    """A module fixture named ``name``: the page served to the axis at its combat phase, in a
+    branch of a recorded game after its file ``where[1]``, where the axis is to intercept and
+    passes until its combat phase (no file of the records made under engine 0.3.0 ends at
+    an axis combat phase)."""
+
+    @pytest.fixture(scope="module", name=name)
+    def fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Duo, PlayServer]]:
+        duo = branch_duo(tmp_path_factory.mktemp(name), *where)
+        for _ in range(MAX_PASSES):
+            if api.decision(axis_state(duo)).phase.endswith(".combat"):
+                break
+            turn.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home)
+            if api.decision(axis_state(duo)).phase.endswith(".combat"):
+                break  # the combat phase follows in the same file: the passes stay pending
+            turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+            bot_answers(duo)
+        with served(duo, "axis") as server:
+            yield duo, server
+
+    return fixture
+
+
+combat = served_at_combat("combat", COMBAT)
 
 
 def test_an_attack_and_its_support_in_a_branch_of_a_recorded_game(
@@ -683,9 +711,9 @@ def defender_loses(state: api.GameState, attack: api.Action) -> float:
     return odds.defender_loses
 
 
-#: The recorded game (air war) whose file 198 leaves the axis to make amphibious
+#: The recorded game (air war) whose file 206 leaves the axis to make amphibious
 #: assaults with infantry embarked on its transports (1940-05).
-AMPHIBIOUS = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-air-seed1", 198)
+AMPHIBIOUS = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-air-seed1", 206)
 
 
 landing = served_branch("landing", AMPHIBIOUS)
@@ -800,13 +828,12 @@ def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.close()
 
 
-#: The air war in 1939-11 (file 66 of the recorded game): the axis to declare its attacks,
-#: with bombers over Metz and a cruiser and destroyers next to the Allied convoys in the
-#: port of St. John's.
-SEA_AND_AIR = (AMPHIBIOUS[0], 66)
+#: The air war in 1939-11 (file 60 of the recorded game, the axis to intercept): the axis
+#: to declare its attacks, with bombers over Allied cities and ships next to Allied ships.
+SEA_AND_AIR = (AMPHIBIOUS[0], 60)
 
 
-sea_and_air = served_branch("sea_and_air", SEA_AND_AIR)
+sea_and_air = served_at_combat("sea_and_air", SEA_AND_AIR)
 
 
 def test_a_bombing_and_a_naval_attack_with_the_mouse_in_a_branch_of_a_recorded_game(
@@ -815,6 +842,7 @@ def test_a_bombing_and_a_naval_attack_with_the_mouse_in_a_branch_of_a_recorded_g
     duo, server = sea_and_air
     pg = open_page(browser, server)
     assert phase_is(pg, "1939-11") and phase_is(pg, "combat")
+    passed = pending(pg)  # the decisions passed on the way to the combat phase, in this file
     state = axis_state(duo)
     bombing = next(
         text
@@ -839,15 +867,15 @@ def test_a_bombing_and_a_naval_attack_with_the_mouse_in_a_branch_of_a_recorded_g
     if len(beyond) <= 12:
         assert pg.locator("#choices button.order").all_inner_texts() == beyond
     # The player turns to each sea or land the orders are about, where their hexes light
-    # up. Every aircraft over Metz that may bomb, in one order...
+    # up. Every aircraft over the French hex that may bomb, in one order...
     region(pg, state, "western-europe")
     give_by_group(pg, duo, bombing)
-    # ... and every ship that may attack the convoys, out in the Atlantic.
+    # ... and every ship that may attack the British transports off the French coast.
     region(pg, state, "atlantic")
     attack = max((api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["naval"])), key=len)
     give_by_group(pg, duo, attack)
     pg.locator("#pass").click()
-    until(pg, "the pass listed", lambda: pending(pg) == [bombing, attack, "pass"])
+    until(pg, "the pass listed", lambda: pending(pg) == [*passed, bombing, attack, "pass"])
     path = sent(pg, duo)
     verify_at_bot(duo, path)
     pg.close()

@@ -300,7 +300,7 @@ async function showHex(hex, attackers) {
     units.append(e);
   }
   lines.push(para(r.units.length ? `units (${r.units.length}):` : "units: none"), units);
-  if (r.odds) lines.push(oddsBox(r.odds, "if you attacked now with every adjacent unit"));
+  if (r.odds) lines.push(oddsBox(r.odds, "if you attacked now with every adjacent unit and every bomber or warship there"));
   box.replaceChildren(...lines);
   return r;
 }
@@ -314,6 +314,7 @@ function oddsBox(o, title) {
     parts.push(para(`expected: the defender loses at least 1 point with chance ${pct(o.defender_loses)}; ` +
       `every attacker is eliminated with chance ${pct(o.attackers_eliminated)}`));
     parts.push(para(`attackers: ${o.attackers.join(", ")}`));
+    if (o.supports.length) parts.push(para(`supported by: ${o.supports.join(", ")}`));
   } else {
     parts.push(para(`none of your units may attack it now (defence ${o.defence})`));
   }
