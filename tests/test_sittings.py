@@ -35,9 +35,9 @@ def test_every_entry_says_who_gave_it(seed7_log: list[dict[str, Any]]) -> None:
     assert {e["by"] for e in entries} == {"person", "program"} < set(sittings.BY)
     for e in entries:
         assert (e["by"] == "program") == (e["record"] in ("dice", "reveal")), e
-    # File 33: the Axis program opens its deployment; file 34: the Allies' income and builds.
-    assert [(e["record"], e["by"]) for e in _file(seed7_log, 33)["entries"]] == [("reveal", "program")]
-    assert [(e["record"], e["by"]) for e in _file(seed7_log, 34)["entries"]] == [
+    # File 31: the Axis program opens its deployment; file 32: the Allies' income and builds.
+    assert [(e["record"], e["by"]) for e in _file(seed7_log, 31)["entries"]] == [("reveal", "program")]
+    assert [(e["record"], e["by"]) for e in _file(seed7_log, 32)["entries"]] == [
         ("sim", "person"),
         ("commit", "person"),
     ]
@@ -45,23 +45,31 @@ def test_every_entry_says_who_gave_it(seed7_log: list[dict[str, Any]]) -> None:
 
 
 def test_a_month_counted_by_hand(seed7_log: list[dict[str, Any]]) -> None:
-    """1939-10 of the record, files 29 to 57, by hand (A: Axis, L: Allies; * marks the
-    files holding only the program's dice values or reveals):
+    """1939-10 and 1939-11 of the record (engine 0.3.0), by hand (A: Axis, the odd files;
+    L: Allies, the even ones; * marks the files holding only the program's dice values or
+    reveals).
 
-    file 29 begins with the Axis dice value of September's weather, so 1939-10's hops are
-    files 30 to 57, which alternate: 28 hops, of which 9 automatic (33*, 36*, 38*, 43*, 44*,
-    46*, 51*, 53*, 56*).  Sittings (a run that a program's file does not interrupt):
-    L 30 declarations; A 31 deployment; L 32-34 deployment, income and builds (33* between);
-    A 35-39 builds, overrun and first movement; L 40 interception; A 41 interception;
-    L 42 interception; A 45-47 combat, advance, second movement; L 48 landing, overrun and
-    first movement; A 49 interception; L 50-54 interception, combat, advance; A 55-57
-    landing and November's declarations.  Axis 6, Allies 6."""
+    A hop counts in the month of its file's first entry: file 27 begins with September's
+    weather, so 1939-10's hops are files 28 to 51, which alternate: 24 hops, of which 7
+    automatic (31*, 34*, 38*, 40*, 45*, 47*, 50*).  Sittings (a run of a side's decisions
+    that no decision of the other side interrupts; a program's file does not), counted in
+    the month of their first decision: A 25-27 (the September landing, then October's
+    declarations: September's); L 28 declarations; A 29 deployment; L 30-32 deployment,
+    income and builds; A 33-35 builds and first movement; L 36 interception; A 37-41
+    interception, combat, advance, second movement; L 42 landing, overrun, first movement;
+    A 43 interception; L 44-48 interception, combat, advance, second movement; A 49-51
+    landing and November's declarations.  Axis 5, Allies 5.
+
+    1939-11: files 52 to 77, 26 hops, 8 automatic (55*, 58*, 62*, 64*, 66*, 71*, 73*, 76*);
+    L 52; A 53; L 54-56; A 57-59; L 60; A 61-67; L 68; A 69; L 70-74; A 75-77 (with
+    December's declarations): Axis 5, Allies 5 (the sitting of 49-51 is October's)."""
     months = {m.when: m for m in sittings.tally(seed7_log).months}
     m = months["1939-10"]
-    assert (m.sittings, m.hops, m.automatic_hops, m.finished) == ({"axis": 6, "allies": 6}, 28, 9, True)
-    # The Axis sitting of files 55-57 began in October: November counts it not.
-    assert _file(seed7_log, 57)["entries"][-1]["when"] == "1939-11"
-    assert months["1939-11"].sittings["axis"] == 5
+    assert (m.sittings, m.hops, m.automatic_hops, m.finished) == ({"axis": 5, "allies": 5}, 24, 7, True)
+    # The Axis sitting of files 49-51 began in October: November counts it not.
+    assert _file(seed7_log, 51)["entries"][-1]["when"] == "1939-11"
+    n = months["1939-11"]
+    assert (n.sittings, n.hops, n.automatic_hops, n.finished) == ({"axis": 5, "allies": 5}, 26, 8, True)
 
 
 def test_log_sittings_prints_the_months_and_the_median(tmp_path: Path) -> None:
