@@ -14,6 +14,7 @@ from pbem.errors import PbemError
 from pbem.play import audit, exchange, games, status, turn
 from pbem.play.status import lines as status_lines
 from pbem.protocol import clock
+from pbem.protocol.words import phase_name
 from pbem.store import keys
 from pbem.store.store import Workspace, atomic_write
 
@@ -299,7 +300,7 @@ def selfplay(
     from pbem.play.selfplay import selfplay as run
 
     result = run(scenario, month_text(until), seed, out, log=typer.echo if verbose else lambda s: None)
-    end = "game over" if result.over else f"reached {result.date} ({result.phase})"
+    end = "game over" if result.over else f"reached {result.date} ({phase_name(result.phase)})"
     typer.echo(
         f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "
         f"{end}; files in {out}"
