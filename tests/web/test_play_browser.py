@@ -749,13 +749,13 @@ def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
     pg.close()
 
 
-#: The air war in 1940-01 (file 100 of the recorded game): the weather lets aircraft fly and
-#: a paratrooper stands next to the base of Germany's transport aircraft.
-PARADROP = (AMPHIBIOUS[0], 100)
+#: The air war in 1939-10 (file 34 of the recorded game): the weather lets aircraft fly and
+#: a paratrooper stands a walk away from the base of Germany's transport aircraft.
+PARADROP = (AMPHIBIOUS[0], 34)
 #: Where the transport drops the paratrooper, found by playing the branch: of the 30 hexes
-#: it may drop in, one of the 5 where it comes through the Allied interception. The dice
+#: it may drop in, one of the 4 where it comes through the Allied interception. The dice
 #: follow the files, so the same orders in the same order give the same rolls on every run.
-DROP = "153,59"
+DROP = "153,61"
 
 
 paradrop = served_branch("paradrop", PARADROP)
@@ -766,10 +766,12 @@ def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
 ) -> None:
     duo, server = paradrop
     pg = open_page(browser, server)
-    assert phase_is(pg, "1940-01") and phase_is(pg, "overrun")
-    # An overrun by two armored units, given and taken back: declared, it would bring a roll
+    assert phase_is(pg, "1939-10") and phase_is(pg, "overrun")
+    # An overrun by an armored unit, given and taken back: declared, it would bring a roll
     # (and a file to and fro) before the movement.
     state = axis_state(duo)
+    # The busiest front is in China: the player turns to the German and Polish hexes.
+    region(pg, state, "western-europe")
     overrun = max((api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["overrun"])), key=len)
     give_by_group(pg, duo, overrun)
     text, kind = take_back(pg, 0)
