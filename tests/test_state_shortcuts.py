@@ -85,7 +85,12 @@ def test_the_states_cover_mid_step_memories(states: list[GameState]) -> None:
 
 
 def test_a_copy_is_what_loading_the_bytes_gives(states: list[GameState]) -> None:
-    for i, state in enumerate(states):
+    # Every fourth state, which still holds each kind of step memory and combats: a copy's
+    # shape depends on what a state holds, not on how many states hold it.
+    chosen = [(i, s) for i, s in enumerate(states) if i % 4 == 0]
+    assert all(any(has(s) for _, s in chosen) for has in (lambda s: s.memo.advances, lambda s: s.memo.paths,
+                                                          lambda s: s.combats))  # fmt: skip
+    for i, state in chosen:
         loaded = GameState.from_bytes(state.to_bytes(), state.world)
         copy = state.copy()
         assert _state_shape(copy) == _state_shape(loaded), f"state {i}"
