@@ -28,7 +28,8 @@ class _Hashes(replay.Visitor):
         self.seen.append((game.seq, game.hashes[-1], engine_link.api().state_hash(game.state)))
 
 
-@pytest.mark.parametrize("name", ["1937-seed3", "1939-seed7", pytest.param("1939-air-seed1", marks=pytest.mark.slow)])
+# The air record (252 files) is audited through the same walk by tests/test_air_war_record.py.
+@pytest.mark.parametrize("name", ["1937-seed3", "1939-seed7"])
 def test_every_recorded_game_replays_to_the_hashes_its_files_record(name: str) -> None:
     files = history.record_files(RECORDS / name)
     hashes = _Hashes()
