@@ -799,8 +799,18 @@ def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
     # it may reach lit, the drop hex clicked.
     state = axis_state(duo)
     reach = {api.format_action(state, a).split()[-1] for a in api.legal_matching(state, "axis", units=[103])}
-    pg.locator('g.unit[data-unit="103"]').click(force=True)
-    pg.locator("#hexinfo li.unitline.mine", has_text="axis #103 ").click()
+    transport = pg.locator("#hexinfo li.unitline.mine", has_text="axis #103 ")
+
+    def listed() -> bool:
+        # The map may be drawn again between finding the counter and the click (the page's
+        # poll): click it again until its hex's units are listed.
+        if transport.count() == 0:
+            pg.locator('g.unit[data-unit="103"]').click(force=True)
+            pg.wait_for_timeout(500)
+        return transport.count() > 0
+
+    until(pg, "the transport's hex listed", listed)
+    transport.click()
     until(pg, "the transport chosen", lambda: "unit #103:" in pg.locator("#selection").inner_text())
     until(pg, "its destinations lit", lambda: DROP in lit(pg))
     assert set(lit(pg)) <= reach
