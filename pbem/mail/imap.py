@@ -41,7 +41,7 @@ import imapclient.exceptions
 from pbem.errors import PbemError
 from pbem.mail import oauth
 from pbem.mail.config import ImapOptions, ServerConfig
-from pbem.mail.message import has_turn_attachment
+from pbem.mail.message import bodystructure_filenames, has_turn_attachment
 from pbem.mail.store import load_json, mail_dir, save_json, write_atomic
 from pbem.store.durable import flock
 
@@ -94,6 +94,7 @@ class Candidate:
     uid: int
     size: int
     has_turn: bool
+    names: tuple[str, ...] = ()  # the attachments' file names, as the BODYSTRUCTURE gives them
 
 
 class ImapPosition:
@@ -280,8 +281,14 @@ class ImapMailbox:
                 item = data.get(uid)
                 if item is None:  # expunged meanwhile
                     continue
+                structure = item.get(b"BODYSTRUCTURE")
                 found.append(
-                    Candidate(uid, int(item.get(b"RFC822.SIZE", 0)), has_turn_attachment(item.get(b"BODYSTRUCTURE")))
+                    Candidate(
+                        uid,
+                        int(item.get(b"RFC822.SIZE", 0)),
+                        has_turn_attachment(structure),
+                        tuple(bodystructure_filenames(structure)),
+                    )
                 )
         return found
 
