@@ -107,9 +107,7 @@ def test_the_allow_list_names_the_inviters_key_and_a_forged_from_gets_nothing_jo
 
 
 @pytest.mark.parametrize("entry", ["alice@example.org", "Alice <alice@example.org>", "1a2b 3c4d"])
-def test_an_allow_entry_that_is_no_fingerprint_is_refused_with_one_line_saying_how(
-    tmp_path: Path, entry: str
-) -> None:
+def test_an_allow_entry_that_is_no_fingerprint_is_refused_with_one_line_saying_how(tmp_path: Path, entry: str) -> None:
     with pytest.raises(MailConfigError) as err:
         config(tmp_path, "bot@example.org", tmp_path, tmp_path, f'[bot]\nallow = ["{entry}"]')
     line = str(err.value)
