@@ -1,9 +1,9 @@
 """The bot as a mailbox: invite it by mail, it answers every move by mail.
 
 The bot mailbox is the daemon with three differences: it accepts new games
-only when their invitation is signed by a key of the allow list (when one is set), it plays its side with the bot
-player as soon as a received file has been verified and applied, and it sends
-no "your move" notices (nobody reads them).
+only from invitations signed by a key of the allow list (when one is set), it
+plays its side with the bot player as soon as a received file has been verified
+and applied, and it sends no "your move" notices (nobody reads them).
 
 It never plays on a file it could not verify: a game is queued for play only
 after the game layer imported a file of it. A game owed a look is one file,

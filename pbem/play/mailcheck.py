@@ -31,7 +31,8 @@ _GAME_FILE = re.compile(r"([0-9a-f]{12})-([0-9]{5})-(axis|allies|contact|accept)
 def foreign(workspace: Path, name: str, home: Path | None = None) -> bool:
     """True when a mailed file of this name can only be another workspace's: a turn file, a
     contact statement or a hand-over acceptance of a game this workspace does not hold.
-    Invitations (file 0), a branch's parent files and hand-over offers start games here."""
+    Invitations (file 0), a branch's parent files and hand-over offers start games here.
+    (``home`` is taken as by the game layer's other functions; the name alone decides.)"""
     found = _GAME_FILE.fullmatch(name)
     if found is None or (found[3] in turnfile.SIDES and int(found[2]) == 0):
         return False
