@@ -212,7 +212,8 @@ class MailDaemon:
             self._claim_round(report)
             return
         candidates, report.more = self.mailbox.candidates()
-        whole = self._handle_batch([c for c in candidates if c.has_turn and not self.left_for_owner(c)], report)
+        left = self._leave_others(candidates)
+        whole = self._handle_batch([c for c in candidates if c.has_turn and c.uid not in left], report)
         # Ordinary mail is left exactly as it was: unread, in place; the position just moves past it.
         # A round cut short by a stop leaves its rest in the folder, so the position stays.
         if candidates and whole:
@@ -225,7 +226,8 @@ class MailDaemon:
             self._take_back_silent()
             self._next_take_back = time.monotonic() + self._until_next_expiry()
         candidates, report.more = self.mailbox.candidates()
-        self.mailbox.claim([c.uid for c in candidates if c.has_turn and not self.left_for_owner(c)])
+        left = self._leave_others(candidates)
+        self.mailbox.claim([c.uid for c in candidates if c.has_turn and c.uid not in left])
         crash_point()
         if candidates:
             self.mailbox.position.advance(max(c.uid for c in candidates))
@@ -234,6 +236,12 @@ class MailDaemon:
             self._handle_batch(self.mailbox.describe(mine), report)
         finally:
             self.mailbox.reopen_folder()
+
+    def _leave_others(self, candidates: list[Candidate]) -> set[int]:
+        """The turn mails another workspace's, marked and left where they are."""
+        left = sorted(c.uid for c in candidates if c.has_turn and self.left_for_owner(c))
+        self.mailbox.leave(left)
+        return set(left)
 
     def left_for_owner(self, cand: Candidate) -> bool:
         """Whether a mail only carries files of games another workspace holds: it stays in the

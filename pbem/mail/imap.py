@@ -60,6 +60,7 @@ IMAP_ERRORS: tuple[type[BaseException], ...] = (
 FETCH_CHUNK = 10  # mails handled per round; small rounds let answers go out sooner
 PROCESSED_KEYWORD = "$PbemDone"
 SET_ASIDE_KEYWORD = "$PbemSetAside"
+LEFT_KEYWORD = "$PbemOtherWorkspace"  # left unread for the workspace holding its game
 CLAIM_PREFIX = "pbem-claim-"
 OWNER_PREFIX = "pbem-owner-"
 
@@ -322,6 +323,12 @@ class ImapMailbox:
             self._flag(uids, SET_ASIDE_KEYWORD)
         else:
             self.move(uids, f"{self.options.processed_folder}-set-aside")
+
+    def leave(self, uids: list[int]) -> None:
+        """Mark mails left for another workspace, unread: no health check counts them as
+        this service's work (anyone can send a mail naming a game that is not here)."""
+        if uids:
+            self._c().add_flags(uids, [LEFT_KEYWORD.encode()])
 
     def _flag(self, uids: list[int], keyword: str) -> None:
         if uids:

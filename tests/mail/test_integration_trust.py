@@ -18,6 +18,7 @@ from mailtesting import Player, wait_until
 from pbem.errors import PbemError
 from pbem.mail.bot import BotMailbox
 from pbem.mail.daemon import MailDaemon
+from pbem.mail.health import measure
 from pbem.play import games
 from pbem.protocol import engine_link
 from pbem.store import keys
@@ -93,6 +94,7 @@ def test_the_first_daemon_on_a_fresh_mailbox_leaves_another_workspaces_turn_for_
     assert not (other_ws / ".pbem" / "rejected").exists() and not list((other_ws / "inbox").iterdir())
     assert [b"\\Seen" in flags for flags in folder_flags(alice)] == [False]  # still there, unread
     assert "left in the folder for the workspace that holds its game" in caplog.text
+    assert measure(other.config).waiting == 0  # no work of this service: no health alarm for ever
 
     # The workspace holding the game is refused while the other owns the mailbox ...
     with pytest.raises(PbemError, match="already serves another workspace"):
