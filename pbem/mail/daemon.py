@@ -378,9 +378,10 @@ class MailDaemon:
                         continue
                 report.fetched += 1
                 status = self.import_attachment(att, report)
-                if status in ("applied", "duplicate", "stored"):
-                    # Only the game's own files thread its mail: a forgery naming the game
-                    # must not steer the References of the next mail to the opponent.
+                # Only files the game accepted as its own, signatures checked, thread its mail: a
+                # forgery naming the game must not steer the References of the next mail to the
+                # opponent.  Parent files and hand-over offers are kept unverified, so they do not.
+                if status in ("applied", "duplicate", "stored") and turn.side not in ("parent", "offer"):
                     self.threads.add(turn.game_id, message_id)
 
     def import_attachment(self, att: Attachment, report: CycleReport) -> str:

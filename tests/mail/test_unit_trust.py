@@ -15,8 +15,8 @@ import pytest
 from pbem.mail.bot import BotMailbox
 from pbem.mail.config import MailConfig, MailConfigError, load_config
 from pbem.mail.daemon import CycleReport, MailDaemon
-from pbem.play import games, mailcheck, turn
-from pbem.protocol import engine_link
+from pbem.play import games, mailcheck, passing, turn
+from pbem.protocol import engine_link, wire
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
@@ -171,3 +171,11 @@ def test_refused_files_are_all_kept_named_by_their_signer_and_never_thread(
     daemon.handle_mail(mail("axis@example.org", genuine.name, genuine.read_bytes(), "<real@example.org>"), report)
     daemon.threads.flush()
     assert report.statuses == {"applied": 1} and "<real@example.org>" in daemon.threads.references(duo.gid)
+
+    # A hand-over offer is kept unverified ("duplicate" here: the game is held): it threads nothing.
+    doc = wire.pack({"offer": {"game": duo.gid}, "from": "mallory@example.org"})
+    offer = passing.OFFER_MAGIC + len(doc).to_bytes(4, "big") + doc
+    report = CycleReport()
+    daemon.handle_mail(mail("axis@example.org", f"{duo.gid}-00009-offer.pbem", offer, "<offer@evil.example>"), report)
+    daemon.threads.flush()
+    assert report.statuses == {"duplicate": 1} and "<offer@evil.example>" not in daemon.threads.references(duo.gid)
