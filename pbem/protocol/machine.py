@@ -588,19 +588,27 @@ def append(game: Game, tf: TurnFile) -> None:
     game.reminded = False
 
 
-def build_turn(game: Game, side: str, records: Sequence[Record], sign: Any, watch: Watcher | None = None) -> TurnFile:
+def build_turn(
+    game: Game,
+    side: str,
+    records: Sequence[Record],
+    sign: Any,
+    watch: Watcher | None = None,
+    standing: Sequence[int] = (),
+) -> TurnFile:
     """Apply my ``records`` to ``game`` and seal them as the next file (mutates ``game``);
-    ``watch`` as for :func:`apply_turn`."""
+    ``watch`` as for :func:`apply_turn`, ``standing`` as for :func:`seal_turn`."""
     seq = game.seq + 1
     for i, rec in enumerate(records, 1):
         if watch is not None:
             watch(game, rec.to_wire())
         apply_record(game, side, seq, rec, f"my record {i}")
-    return seal_turn(game, side, records, sign)
+    return seal_turn(game, side, records, sign, standing)
 
 
-def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any) -> TurnFile:
-    """Seal ``records``, already applied to ``game`` as file ``game.seq + 1``, into a signed file."""
+def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any, standing: Sequence[int] = ()) -> TurnFile:
+    """Seal ``records``, already applied to ``game`` as file ``game.seq + 1``, into a signed file;
+    ``standing``: the positions of the records my standing orders gave (section 4.1)."""
     api = engine_link.api()
     seq = game.seq + 1
     body = {
@@ -613,6 +621,8 @@ def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any) -> Tu
         "records": [rec.to_wire() for rec in records],
         "state": api.state_hash(game.state),
     }
+    if standing:
+        body["standing"] = sorted(set(standing))
     return seal_next(game, body, sign)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,7 +39,7 @@ FIELDS = {
     "terms": {*COMMON, "deadline", "consent"},
 }
 TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
-OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence"}
+OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence", "turn": "standing"}
 MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
 ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
 RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3} | dict.fromkeys(ENDINGS, 1)
@@ -390,6 +391,14 @@ def schema(body: Any) -> None:
         _need(isinstance(recs, list) and 1 <= len(recs) <= MAX_RECORDS, "1 to 20000 records")
         for rec in recs:
             record_schema(rec)
+        marks = body.get("standing", [0])
+        _need(
+            isinstance(marks, list)
+            and len(marks) > 0
+            and all(_int(i) and 0 <= i < len(recs) for i in marks)
+            and all(a < b for a, b in itertools.pairwise(marks)),
+            "standing must list record positions in increasing order",
+        )
 
 
 def _parent(x: Any) -> None:

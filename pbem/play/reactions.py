@@ -1,0 +1,144 @@
+"""Reaction orders: the decisions a side makes in the other side's turn, given in advance.
+
+Two decisions of the rules fall to a side while the other side moves (supplement: "Sequence
+and who acts"): the interception rounds (the side that did not move intercepts first; the
+mover answers the interceptors; and so on) and the landing of the aircraft that flew in
+them.  Each used to cost its side a sitting of its own.  A side may instead tell its program
+what to do there, once: ``ask`` (the person decides, as before), ``bot`` (the computer player
+decides, restricted to the aircraft the person names) or, for interception, ``pass``.  The
+program then answers those decisions itself, like a dice value, in ``pbem import``, the mail
+daemon and ``pbem send``.
+
+The orders stay in the workspace (meta.json) and never travel: the other side learns them
+only from what they do.  The computer player is seeded from the side's own secret (a
+derivation of its key no one else holds), so the opponent cannot foresee its choice either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.protocol import engine_link, machine
+from pbem.protocol.machine import Expectation, Game
+from pbem.protocol.records import Act
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Transaction
+
+INTERCEPT_MODES = ("ask", "bot", "pass")
+LAND_MODES = ("ask", "bot")
+#: The steps reaction orders answer, by the engine's step name.
+STEPS = ("interception", "landing")
+#: A decision answered by the program has at most this many actions (the bot's whole list).
+MAX_ACTIONS = 2_000
+
+
+@dataclass(frozen=True)
+class Reactions:
+    """What my program does in my decisions of the other side's turn."""
+
+    intercept: str = "ask"
+    land: str = "ask"
+    #: the aircraft that may intercept by themselves (empty: every one able)
+    only: tuple[int, ...] = ()
+
+    def mode(self, step: str) -> str:
+        return {"interception": self.intercept, "landing": self.land}.get(step, "ask")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
+
+    @classmethod
+    def from_json(cls, d: Any) -> Reactions:
+        if not isinstance(d, dict):
+            return cls()
+        only = tuple(int(u) for u in d.get("only", ()))
+        return cls(str(d.get("intercept", "ask")), str(d.get("land", "ask")), only)
+
+    def words(self) -> str:
+        """The orders in one line, for people."""
+        if self.intercept == self.land == "ask":
+            return "reaction orders: none (you decide interceptions and landings yourself)"
+        who = {"ask": "you decide", "bot": "the computer decides", "pass": "none"}
+        aircraft = ""
+        if self.only and self.intercept == "bot":
+            aircraft = f" with {', '.join(f'#{u}' for u in self.only)} only"
+        return (
+            f"reaction orders: interception: {who[self.intercept]}{aircraft}; "
+            f"landing of your aircraft: {who[self.land]}"
+        )
+
+
+def of(lg: LocalGame) -> Reactions:
+    return Reactions.from_json(lg.meta.get("reactions"))
+
+
+def set_orders(
+    lg: LocalGame, tx: Transaction, intercept: str | None, land: str | None, only: tuple[int, ...] | None
+) -> Reactions:
+    """Change my reaction orders (None: keep that part) and stage them; returns them."""
+    if intercept is not None and intercept not in INTERCEPT_MODES:
+        raise PbemError(f"interception: '{intercept}' is not one of {', '.join(INTERCEPT_MODES)}", "usage")
+    if land is not None and land not in LAND_MODES:
+        raise PbemError(f"landing: '{land}' is not one of {', '.join(LAND_MODES)}", "usage")
+    r = of(lg)
+    r = replace(
+        r,
+        intercept=r.intercept if intercept is None else intercept,
+        land=r.land if land is None else land,
+        only=r.only if only is None else tuple(sorted(set(only))),
+    )
+    lg.meta["reactions"] = r.to_json()
+    lg.stage_meta(tx)
+    return r
+
+
+def step_of(game: Game) -> str:
+    """The engine's name of the current step (``axis.interception`` -> ``interception``)."""
+    return engine_link.api().decision(game.state).phase.rsplit(".", 1)[-1]
+
+
+def answer(lg: LocalGame, game: Game, rounds: int) -> list[Act]:
+    """The records my reaction orders give for my decision now (checked on a copy of ``game``,
+    for the caller to apply); [] when there is none to give (not my decision in those steps,
+    or I decide myself).
+
+    ``rounds`` numbers the decisions answered so far after the last file, so each gets its own
+    seed.  A computer decision that the engine refuses (it should not happen) leaves the
+    decision to the person rather than stopping the import."""
+    if lg.meta.get("handed_over_to") or machine.expected(game) != Expectation(lg.me, "act"):
+        return []
+    step = step_of(game)
+    r = of(lg)
+    mode = r.mode(step)
+    if mode == "ask":
+        return []
+    api = engine_link.api()
+    if mode == "pass":
+        actions = [api.Action("pass", ())]
+    else:
+        seed = lg.derived().reaction_seed(game.seq, rounds)
+        actions = list(engine_link.ai().decide(game.state, lg.me, seed, player="bot"))
+        if step == "interception" and r.only:
+            actions = [a for a in actions if a.kind != "intercept" or int(a.args[0]) in r.only]
+    trial = game.clone()
+    records: list[Act] = []
+    for a in actions[:MAX_ACTIONS]:
+        rec = Act(a.to_wire())
+        try:
+            machine.apply_record(trial, lg.me, game.seq + 1, rec, f"your reaction orders ({step})", [a])
+        except PbemError:
+            return []
+        records.append(rec)
+        if machine.expected(trial) != Expectation(lg.me, "act") or step_of(trial) != step:
+            break
+    else:
+        # The list ran out inside the decision (the bot keeps a pass for the end): close it.
+        rec = Act(api.Action("pass", ()).to_wire())
+        try:
+            machine.apply_record(trial, lg.me, game.seq + 1, rec, f"your reaction orders ({step})")
+        except PbemError:
+            return []
+        records.append(rec)
+    return records
