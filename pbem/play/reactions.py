@@ -28,8 +28,6 @@ from pbem.store.store import Transaction
 
 INTERCEPT_MODES = ("ask", "bot", "pass")
 LAND_MODES = ("ask", "bot")
-#: The steps reaction orders answer, by the engine's step name.
-STEPS = ("interception", "landing")
 #: A decision answered by the program has at most this many actions (the bot's whole list).
 MAX_ACTIONS = 2_000
 
