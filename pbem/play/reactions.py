@@ -20,14 +20,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.protocol import engine_link, machine
+from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
-from pbem.protocol.records import Act
+from pbem.protocol.records import INTERCEPT_MODES, LAND_MODES, Act, React, Record, Seal
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction
 
-INTERCEPT_MODES = ("ask", "bot", "pass")
-LAND_MODES = ("ask", "bot")
 #: A decision answered by the program has at most this many actions (the bot's whole list).
 MAX_ACTIONS = 2_000
 
@@ -46,6 +44,14 @@ class Reactions:
 
     def to_json(self) -> dict[str, Any]:
         return {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
+
+    def to_wire(self) -> list[Any]:
+        """As a ``react`` record carries them (docs/turn-file-format.md, section 5.8)."""
+        return [self.intercept, self.land, sorted(self.only)]
+
+    @classmethod
+    def from_wire(cls, w: list[Any]) -> Reactions:
+        return cls(w[0], w[1], tuple(w[2]))
 
     @classmethod
     def from_json(cls, d: Any) -> Reactions:
@@ -97,46 +103,90 @@ def step_of(game: Game) -> str:
     return engine_link.api().decision(game.state).phase.rsplit(".", 1)[-1]
 
 
-def answer(lg: LocalGame, game: Game, rounds: int) -> list[Act]:
+def answer(lg: LocalGame, game: Game, rounds: int) -> tuple[list[Record], bool]:
     """The records my reaction orders give for my decision now (checked on a copy of ``game``,
-    for the caller to apply); [] when there is none to give (not my decision in those steps,
-    or I decide myself).
+    for the caller to apply), and whether they need the file's ``standing`` mark; no record
+    when there is none to give (not my decision in those steps, or I decide myself).
 
-    ``rounds`` numbers the decisions answered so far after the last file, so each gets its own
-    seed.  A computer decision that the engine refuses (it should not happen) leaves the
-    decision to the person rather than stopping the import."""
+    Orders sealed in an earlier file are opened (one ``react`` record: provably standing).
+    Orders not sealed yet (given since my last file) decide all the same, as my ``act``
+    records from my own secret seed (``rounds`` numbers the decisions answered so far after
+    the last file); the file marks them ``standing``, on my word.  A decision the engine
+    refuses (it should not happen) is left to the person rather than stopping the import."""
     if lg.meta.get("handed_over_to") or machine.expected(game) != Expectation(lg.me, "act"):
-        return []
+        return [], False
     step = step_of(game)
     r = of(lg)
-    mode = r.mode(step)
-    if mode == "ask":
-        return []
+    if r.mode(step) == "ask":
+        return [], False
+    opened = _opening(lg, game, step)
+    if opened is not None:
+        return ([opened], False) if _fits(lg, game, [opened], step) else ([], False)
+    unsealed = _unsealed(lg, game, r, step, rounds)
+    return (unsealed, True) if _fits(lg, game, unsealed, step) else ([], False)
+
+
+def _opening(lg: LocalGame, game: Game, step: str) -> React | None:
+    """The opening of my seal in force, when it is the one this workspace made and it decides ``step``."""
+    sealed = game.seals.get(lg.me)
+    mine = lg.meta.get("sealed")
+    if sealed is None or not isinstance(mine, dict) or mine.get("seq") != sealed[1]:
+        return None
+    orders = mine["orders"]
+    if Reactions.from_wire(orders).mode(step) == "ask":
+        return None
+    return React(orders, lg.derived().seal_salt(sealed[1]))
+
+
+def _unsealed(lg: LocalGame, game: Game, r: Reactions, step: str, rounds: int) -> list[Record]:
     api = engine_link.api()
-    if mode == "pass":
+    if r.mode(step) == "pass":
         actions = [api.Action("pass", ())]
     else:
         seed = lg.derived().reaction_seed(game.seq, rounds)
         actions = list(engine_link.ai().decide(game.state, lg.me, seed, player="bot"))
         if step == "interception" and r.only:
             actions = [a for a in actions if a.kind != "intercept" or int(a.args[0]) in r.only]
+    records: list[Record] = []
     trial = game.clone()
-    records: list[Act] = []
     for a in actions[:MAX_ACTIONS]:
-        rec = Act(a.to_wire())
+        records.append(Act(a.to_wire()))
         try:
-            machine.apply_record(trial, lg.me, game.seq + 1, rec, f"your reaction orders ({step})", [a])
+            machine.apply_record(trial, lg.me, game.seq + 1, records[-1], f"your reaction orders ({step})", [a])
         except PbemError:
             return []
-        records.append(rec)
         if machine.expected(trial) != Expectation(lg.me, "act") or step_of(trial) != step:
-            break
-    else:
-        # The list ran out inside the decision (the bot keeps a pass for the end): close it.
-        rec = Act(api.Action("pass", ()).to_wire())
-        try:
+            return records
+    # The list ran out inside the decision (the bot keeps a pass for the end): close it.
+    return [*records, Act(api.Action("pass", ()).to_wire())]
+
+
+def _fits(lg: LocalGame, game: Game, records: list[Record], step: str) -> bool:
+    """Do ``records`` make my decision of ``step`` whole (tried on a copy)?"""
+    if not records:
+        return False
+    trial = game.clone()
+    try:
+        for rec in records:
             machine.apply_record(trial, lg.me, game.seq + 1, rec, f"your reaction orders ({step})")
-        except PbemError:
-            return []
-        records.append(rec)
-    return records
+    except PbemError:
+        return False
+    return machine.expected(trial) != Expectation(lg.me, "act") or step_of(trial) != step
+
+
+def seal(lg: LocalGame, game: Game, tx: Transaction) -> Seal | None:
+    """The seal of my reaction orders to add to the file I am writing (the next one of
+    ``game``), when they decide something and my seal in force does not already hold
+    them; stages the note of what it seals in ``tx``."""
+    r = of(lg)
+    if r.intercept == r.land == "ask" or lg.meta.get("handed_over_to"):
+        return None
+    orders = r.to_wire()
+    sealed = game.seals.get(lg.me)
+    mine = lg.meta.get("sealed")
+    if sealed is not None and isinstance(mine, dict) and mine.get("seq") == sealed[1] and mine["orders"] == orders:
+        return None
+    seq = game.seq + 1
+    lg.meta["sealed"] = {"seq": seq, "orders": orders}
+    lg.stage_meta(tx)
+    return Seal(commit.seal(game.gid, seq, lg.me, orders, lg.derived().seal_salt(seq)))

@@ -64,6 +64,10 @@ class Entry:
         out = []
         if self.record == "commit":
             out.append(f"{self.side} seal their orders (revealed once both sides have handed theirs in)")
+        elif self.record == "seal":
+            out.append(f"{self.side} seal their reaction orders (opened only when they decide something)")
+        elif self.record == "react":
+            out.append(f"{self.side} open their reaction orders, which decide: {'; '.join(self.orders)}")
         elif self.record == "dice" and not self.lines:
             out.append(f"{self.side} hand in their dice value; the roll follows with the other side's")
         elif self.record in _ENDINGS:
@@ -154,6 +158,8 @@ class _Recorder:
             self._orders(game, [rec[1]])
         elif rec[0] in ("sim", "reveal"):
             self._orders(game, rec[1])
+        elif rec[0] == "react":
+            self.open.orders.append(reaction_words(rec[1]))
 
     def _orders(self, game: Game, wires: list[Any]) -> None:
         assert self.open is not None
@@ -186,6 +192,14 @@ class _Recorder:
         e.data = [self.api.event_json(game.state, x) for x in events]
         self.entries.append(e)
         self.open = None
+
+
+def reaction_words(orders: list[Any]) -> str:
+    """Reaction orders ``[intercept, land, only]`` for people."""
+    who = {"ask": "the player", "bot": "the computer", "pass": "nobody"}
+    intercept, land, only = orders
+    aircraft = f" (only {', '.join(f'#{u}' for u in only)})" if only else ""
+    return f"interceptions by {who[intercept]}{aircraft}, landings by {who[land]}"
 
 
 def kept_recorder(side: str) -> _Recorder:

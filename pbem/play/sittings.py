@@ -41,11 +41,13 @@ BY = (PERSON, STANDING, PROGRAM)
 #: The steps reaction orders answer (pbem/play/reactions.py, ``Reactions.mode``).
 REACTION_STEPS = ("interception", "landing")
 #: The records a side's program writes whatever the person would choose (pbem.store.localgame.auto_record).
-_PROGRAM_RECORDS = frozenset({"dice", "reveal"})
+_PROGRAM_RECORDS = frozenset({"dice", "reveal", "seal"})
 
 
 def by(record: str) -> str:
     """Who gives an entry of record kind ``record`` (act, commit, sim, reveal, dice, join, ...)."""
+    if record == "react":
+        return STANDING
     return PROGRAM if record in _PROGRAM_RECORDS else PERSON
 
 

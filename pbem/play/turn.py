@@ -46,11 +46,12 @@ def answer(lg: LocalGame, game: Game, tx: Transaction, kept: list[report.FileRep
     rounds = 0  # the decisions my reaction orders answered so far
     while True:
         rec = lg.auto_record(game)
-        answered: list[Record] = [rec] if rec is not None else list(reactions.answer(lg, game, rounds))
+        answered, marked = ([rec], False) if rec is not None else reactions.answer(lg, game, rounds)
         if not answered:
             break
         if rec is None:
             rounds += 1
+        if marked:
             standing += range(len(records), len(records) + len(answered))
         for owed in answered:
             if recorder is not None:
@@ -60,6 +61,10 @@ def answer(lg: LocalGame, game: Game, tx: Transaction, kept: list[report.FileRep
             records.append(owed)
     exp = machine.expected(game)
     if records and (exp is None or exp.side != lg.me):
+        sealing = None if exp is None else reactions.seal(lg, game, tx)
+        if sealing is not None:
+            machine.apply_record(game, lg.me, game.seq + 1, sealing, "the seal of my reaction orders")
+            records.append(sealing)
         tf = machine.seal_turn(game, lg.me, records, lg.identity().sign, standing)
         lg.stage_pending(tx, None)
         return [stage_sealed(lg, tx, tf, game)]  # its report is made by the caller, from the outbox
@@ -294,10 +299,17 @@ def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
     # will apply them, so that the file's report is built the same way; it ends where my
     # working game does.
     game = t.game
+    tx = Transaction()
+    committed = isinstance(records[-1], Commit)
+    # My reaction orders ride sealed with the file, unless the file ends the game or with an ending.
+    sealing = None
+    if not isinstance(records[-1], Ending) and machine.expected(t.work) is not None:
+        sealing = reactions.seal(lg, t.work, tx)  # after my pending records, which may open my seal
+    if sealing is not None:
+        records.append(sealing)
     tf, made = report.build_reported(game, lg.me, records, lg.identity().sign, t.pending.standing)
     t.work = game
-    tx = Transaction()
-    if isinstance(records[-1], Commit):
+    if committed:
         # The committed actions must be on disk before the commitment can leave: without
         # them the reveal would be impossible and the game stuck.
         secrets = lg.secrets()
