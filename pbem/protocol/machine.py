@@ -518,12 +518,14 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
         raise PbemError(f"{where}: reaction orders decide interceptions and landings, not {phase}", "react")
     sealed = game.seals.get(author)
     if sealed is None or sealed[1] >= seq:
-        raise PbemError(f"{where}: {sides_of(author)} reaction orders were not sealed in an earlier file", "react")
+        raise PbemError(
+            f"{where}: {sides_of(author)} reaction orders were not sealed in an earlier file", "react-not-sealed"
+        )
     if not commit.seal_matches(sealed[0], game.gid, sealed[1], author, rec.orders, rec.salt):
         raise PbemError(
             f"{where}: the reaction orders do not match {sides_of(author)} seal in file {sealed[1]} "
             "(protocol violation)",
-            "commit",
+            "react-mismatch",
         )
     intercept, land, only = rec.orders
     mode = intercept if step == "interception" else land

@@ -132,9 +132,9 @@ def records_from(wire: list[object]) -> Record:
 @pytest.mark.parametrize(
     "change, slug",
     [
-        ("orders", "commit"),  # other orders than the sealed ones: the moving side saw them
-        ("salt", "commit"),  # another salt: another seed for the computer's choice
-        ("ask", "commit"),
+        ("orders", "react-mismatch"),  # other orders than the sealed ones: the moving side saw them
+        ("salt", "react-mismatch"),  # another salt: another seed for the computer's choice
+        ("ask", "react-mismatch"),
     ],
 )
 def test_an_opening_that_is_not_the_seal_is_refused(
@@ -166,12 +166,12 @@ def test_orders_sealed_in_the_same_file_or_never_cannot_be_opened(
     machine.apply_record(late, tf.side, tf.seq, Seal(commit.seal(game.gid, tf.seq, tf.side, orders, salt)))
     with pytest.raises(PbemError) as refused:
         machine.apply_record(late, tf.side, tf.seq, React(orders, salt))
-    assert refused.value.code == "react"
+    assert refused.value.code == "react-not-sealed"
     never = game.clone()
     never.seals.pop(tf.side)
     with pytest.raises(PbemError) as refused:
         machine.apply_record(never, tf.side, tf.seq, React(orders, salt))
-    assert refused.value.code == "react"
+    assert refused.value.code == "react-not-sealed"
 
 
 def test_the_seal_hides_the_orders_from_public_guesses(real_engine: None, reacted: tuple[Duo, list[str]]) -> None:
