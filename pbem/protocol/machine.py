@@ -515,7 +515,9 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
     phase = api.decision(game.state).phase
     step = phase.rsplit(".", 1)[-1]
     if step not in REACTION_STEPS:
-        raise PbemError(f"{where}: reaction orders decide interceptions and landings, not {phase}", "react")
+        raise PbemError(
+            f"{where}: out of turn: reaction orders decide interceptions and landings, not {phase}", "order"
+        )
     sealed = game.seals.get(author)
     if sealed is None or sealed[1] >= seq:
         raise PbemError(
@@ -530,7 +532,7 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
     intercept, land, only = rec.orders
     mode = intercept if step == "interception" else land
     if mode == "ask":
-        raise PbemError(f"{where}: the reaction orders leave the {step} to the player", "react")
+        raise PbemError(f"{where}: the reaction orders leave the {step} to the player", "illegal")
     del game.seals[author]  # opened: its salt is known, so it hides nothing more
     pass_ = api.Action("pass", ())
     for i in range(MAX_REACT_CALLS):
@@ -551,7 +553,7 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
                 return
         if actions[-1].kind == "pass":
             break
-    raise PbemError(f"{where}: the reaction orders did not end the {step}", "engine")
+    raise PbemError(f"{where}: the reaction orders did not end the {step}", "illegal")
 
 
 def in_progress(game: Game) -> bool:
