@@ -332,11 +332,15 @@ def selfplay(
     out: Annotated[Path, typer.Option("--out", help="Directory that receives every file")],
     seed: Annotated[int, typer.Option("--seed", help="Seed for keys, game id and the computer players")] = 1,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="One line per file")] = False,
+    react: Annotated[
+        bool, typer.Option("--react", help="Both players give reaction orders (see `pbem react`)")
+    ] = False,
 ) -> None:
     """Two computer players exchange real signed files; every file is verified by its receiver."""
     from pbem.play.selfplay import selfplay as run
 
-    result = run(scenario, month_text(until), seed, out, log=typer.echo if verbose else lambda s: None)
+    log = typer.echo if verbose else lambda s: None
+    result = run(scenario, month_text(until), seed, out, log=log, react=react)
     end = "game over" if result.over else f"reached {result.date} ({phase_name(result.phase)})"
     typer.echo(
         f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "
