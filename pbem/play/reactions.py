@@ -9,9 +9,14 @@ decides, restricted to the aircraft the person names) or, for interception, ``pa
 program then answers those decisions itself, like a dice value, in ``pbem import``, the mail
 daemon and ``pbem send``.
 
-The orders stay in the workspace (meta.json) and never travel: the other side learns them
-only from what they do.  The computer player is seeded from the side's own secret (a
-derivation of its key no one else holds), so the opponent cannot foresee its choice either.
+The orders are kept in the workspace (meta.json) and travel only sealed: every file the
+side sends carries a ``seal`` of the orders in force when they changed or were spent
+(:func:`seal`), and the decision they make is a ``react`` record that opens the seal of an
+earlier file (docs/turn-file-format.md, section 5.8), so the other side learns them only when
+they act, cannot see them change after it moved, and can re-execute what they did: the
+computer player's seed comes from the opened salt.  Orders given since the side's last file
+(nothing sealed yet) decide all the same, as ordinary ``act`` records from a seed derived
+from the side's key, marked ``standing`` in the file on the side's word.
 """
 
 from __future__ import annotations
