@@ -67,12 +67,13 @@ class Entry:
         elif self.record == "seal":
             out.append(f"{self.side} seal their reaction orders (opened only when they decide something)")
         elif self.record == "react":
-            out.append(f"{self.side} open their reaction orders, which decide: {'; '.join(self.orders)}")
+            out.append(f"{self.side} open their reaction orders ({self.orders[0]}), which decide:")
+            out += [f"  {order}" for order in self.orders[1:]] or ([] if self.lines else ["  nothing: a pass"])
         elif self.record == "dice" and not self.lines:
             out.append(f"{self.side} hand in their dice value; the roll follows with the other side's")
         elif self.record in _ENDINGS:
             out.append(f"{self.side} {_ENDINGS[self.record]}")
-        if self.orders:
+        if self.orders and self.record != "react":
             what = "standing orders" if self.by == sittings.STANDING else _RECORD_NAMES.get(self.record, "orders")
             out.append(f"{self.side} {what}: " + "; ".join(self.orders))
         out += self.lines
@@ -183,6 +184,9 @@ class _Recorder:
         e = self.open
         if e is None:
             return
+        if e.record == "react":
+            shown = [a for a in game.reacted if a.kind not in SHOWN_BY_CHANGES]
+            e.orders += [self.api.format_action(game.state, a) for a in shown]
         told = list(game.events)
         events = told + self.api.changes(self.before, game.state, told)
         e.lines = [self.api.event_text(game.state, x) for x in events]

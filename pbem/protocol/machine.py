@@ -160,6 +160,8 @@ class Game:
     log: list[str] = field(default_factory=list)  # what the last chance event did
     # What the last chance event did as engine events (pbem/play/report.py); not saved.
     events: list[Any] = field(default_factory=list)
+    # The actions the last react record's orders took, for its report; not saved.
+    reacted: list[Any] = field(default_factory=list)
     draw_offer: str = ""  # the side whose draw offer is open
     result: endings.Result | None = None  # how the players ended the game
     # The deadline and hand-over rules (pbem/protocol/clock.py, pbem/protocol/deadlines.py, pbem/protocol/handover.py):
@@ -534,6 +536,7 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
     if mode == "ask":
         raise PbemError(f"{where}: the reaction orders leave the {step} to the player", "illegal")
     del game.seals[author]  # opened: its salt is known, so it hides nothing more
+    game.reacted = []
     pass_ = api.Action("pass", ())
     for i in range(MAX_REACT_CALLS):
         if mode == "pass":
@@ -547,6 +550,7 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
             actions = actions or [pass_]
         for a in actions:
             _engine_call(f"{where} (reaction orders)", api.apply, game.state, author, a)
+            game.reacted.append(a)
             game.last_author, game.last_seq = author, seq
             settle(game)
             if expected(game) != Expectation(author, "act") or api.decision(game.state).phase != phase:

@@ -4,6 +4,7 @@ file as its standing orders' and counted so by the log."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,6 +100,10 @@ def test_reaction_orders_answer_the_other_sides_turn_without_a_sitting(
     standing = [e for e in logged if e["by"] == "standing"]
     assert {e["phase"].rsplit(".", 1)[-1] for e in standing} == set(STEPS)
     assert all(e["record"] == "react" for e in standing)
+    # The log says what they decided: the interceptions in full, or a pass.
+    text = "\n".join(r.text() for r in report.reports(files))
+    assert "open their reaction orders (interceptions by the computer, landings by the computer)" in text
+    assert re.search(r"which decide:\n +intercept #\d+ #\d+ \d+,\d+", text)
     # The whole game re-executes from its files alone (anyone can check the openings).
     assert audit_ok(files)
 
