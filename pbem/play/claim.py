@@ -22,16 +22,18 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
         game = lg.joined_game(no_pending=True)
         was_reminded = game.reminded
         exp = machine.expected(game)
-        exp_side = "" if exp is None else exp.side
+        exp_side, exp_kind = ("", "") if exp is None else (exp.side, exp.kind)
         before = game.clone()
-        tf = deadlines.seal_claim(game, lg.me, lg.identity().sign)
+        tf = deadlines.seal_claim(game, lg.me, lg.identity().sign, lambda i: lg.chain_value(game, i))
         tx = Transaction()
         # The report the mail carrying the claim quotes, made as the receiver will make it.
         report.stage(tx, lg.paths, [report.apply_reported(before, machine.Authentic(tf))])
         lg.stage_history(tx, tf)
         path = lg.stage_outbox(tx, tf)
-        if not was_reminded:
+        if game.reminded:
             what = f"a reminder; the deadline runs again until {deadlines.when(deadlines.due_at(game))}"
+            if was_reminded:  # an automatic record: a claim for it never ends anything
+                what += f" ({deadlines.automatic_note(exp_kind)})"
         elif game.forfeited:
             what = f"the final claim: {report.awaited(game)}"
         else:

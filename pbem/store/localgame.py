@@ -125,9 +125,13 @@ class LocalGame:
         return self._secrets
 
     def dice_value(self, game: Game, k: int) -> bytes:
-        # A side handed over to me counts its rolls from the hand-over on.
-        k -= game.chain_base.get(self.me, 0)
-        return dice.value(self.derived().dice(), game.chain_len[self.me], k)
+        # A side handed over to me counts its rolls from the hand-over on (and a final claim
+        # of mine under the bot rule spent one value: pbem/protocol/deadlines.py).
+        return self.chain_value(game, k - game.chain_base.get(self.me, 0))
+
+    def chain_value(self, game: Game, i: int) -> bytes:
+        """My dice-chain value ``v[i]`` in this game."""
+        return dice.value(self.derived().dice(), game.chain_len[self.me], i)
 
     # -- history ----------------------------------------------------------------------
     def history_file(self, seq: int) -> TurnFile | None:

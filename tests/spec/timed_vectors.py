@@ -37,6 +37,10 @@ def _secret(ident: keys.Identity, gid: str) -> bytes:
     return gamesecrets.GameSecrets(ident, gid, None).dice()
 
 
+def _values(secret: bytes) -> Callable[[int], bytes]:
+    return lambda i: dice.value(secret, dice.DEFAULT_LENGTH, i)
+
+
 def _at(t: int) -> None:
     os.environ["PBEM_NOW"] = str(t)
 
@@ -91,10 +95,13 @@ def timed(private: Callable[[str], Ed25519PrivateKey]) -> tuple[list[bytes], dic
     assert exp is not None and exp.kind in ("act", "sim", "commit"), exp
     facts["silent"], facts["clock5"] = exp.side, game.clock
     claimant = other(exp.side)
-    # 6-7: the waiting side claims twice; the bot plays the silent side's decision.
+    secret = {"axis": _secret(ids["axis"], TIMED_GAME), "allies": NEW_SEED}[claimant]
+    facts["claimant_chain"] = secret
+    # 6-7: the waiting side claims twice; the bot plays the silent side's decision, seeded by the
+    # claimant's next dice value, which the final claim carries.
     for t in (game.clock + HOUR, game.clock + 2 * HOUR):
         _at(t)
-        files.append(deadlines.seal_claim(game, claimant, signer[claimant].sign))
+        files.append(deadlines.seal_claim(game, claimant, signer[claimant].sign, _values(secret)))
     facts["after7"] = machine.expected(game)
     facts["game"] = game
     if prior is None:
@@ -112,7 +119,7 @@ def forfeit(private: Callable[[str], Ed25519PrivateKey]) -> list[bytes]:
     late = game.clone()
     for t in (T0 + HOUR, T0 + 2 * HOUR):
         _at(t)
-        files.append(deadlines.seal_claim(game, "axis", ids["axis"].sign))
+        files.append(deadlines.seal_claim(game, "axis", ids["axis"].sign, _values(_secret(ids["axis"], FORFEIT_GAME))))
     assert game.forfeited == "allies"
     # Allies' commitment, written as if the game went on (file 4).
     _at(T0 + 2 * HOUR + 60)
