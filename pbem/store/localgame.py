@@ -216,9 +216,12 @@ class LocalGame:
         tx.delete(self._waiting_rel(tf))
 
     def stage_evidence(self, tx: Transaction, a: TurnFile, b: TurnFile) -> str:
-        for tf in (a, b):
+        return self.stage_dispute(tx, [a, b], f"file {a.seq}: {a.side} signed two different versions")
+
+    def stage_dispute(self, tx: Transaction, files: list[TurnFile], note: str) -> str:
+        """Keep ``files`` as evidence of a dispute and note it for status; returns where they are."""
+        for tf in files:
             tx.put(self.paths.evidence(_kept_name(tf)), tf.raw)
-        note = f"file {a.seq}: {a.side} signed two different versions"
         if note not in self.meta.setdefault("disputes", []):
             self.meta["disputes"].append(note)
         self.stage_meta(tx)

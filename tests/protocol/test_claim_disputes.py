@@ -1,0 +1,121 @@
+"""A side that sent its file in time never loses by a claim (docs/turn-file-format.md, 12.3).
+
+The attacks played here with real files between two workspaces: the claimant says it never
+received a file that reached it in time, and claims twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.play import claim, exchange, status, turn
+from pbem.protocol import machine
+from pbem.store.localgame import LocalGame
+from tests.protocol.conftest import Duo, make_duo
+from tests.protocol.test_crash import cli
+
+T0 = 1_800_000_000
+HOUR = 3600
+
+
+def _at(monkeypatch: pytest.MonkeyPatch, t: int) -> None:
+    monkeypatch.setenv("PBEM_NOW", str(t))
+
+
+def _import(duo: Duo, side: str, path: Path) -> exchange.ImportResult:
+    p = duo.player(side)
+    return exchange.import_file(p.ws.root, path, home=p.home)
+
+
+def _claim_file(duo: Duo, side: str) -> Path:
+    p = duo.player(side)
+    path, _ = claim.claim(p.ws, duo.gid, p.home)
+    (copy,) = [f for f in duo.outbox(side) if f.name == path.name]
+    return copy
+
+
+def _ignoring_what_arrives(duo: Duo, side: str, silence: str, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The waiting ``side`` receives its opponent's file in time, says it never came and claims
+    twice (a reminder, then a final claim); the opponent's program receives both claims.
+    Returns the opponent's file that was sent in time."""
+    start = duo.game(side).clock
+    silent = "allies" if side == "axis" else "axis"
+    sent = duo.outbox(silent)  # sent in time, and kept from `side`'s program
+    assert sent
+    results = []
+    for i in (1, 2):
+        _at(monkeypatch, start + i * HOUR)
+        results.append(_import(duo, silent, _claim_file(duo, side)))
+    first, second = results
+    assert first.status == "rejected" and first.code == "claim-crossed", first.message
+    assert "never received" in first.message and "sent in time" in first.message
+    assert first.replies and [r.read_bytes() for r in first.replies] == [f.read_bytes() for f in sent]
+    # The final claim follows the reminder, which the silent side refused: it cannot be applied.
+    assert second.status == "rejected" and second.code == "chain-link", second.message
+    return sent
+
+
+@pytest.mark.parametrize("silence", ["forfeit", "bot"])
+def test_a_decision_sent_in_time_is_kept_against_a_claim_of_non_receipt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, silence: str
+) -> None:
+    _at(monkeypatch, T0)
+    duo = make_duo(tmp_path, options={"deadline": HOUR, "silence": silence})
+    assert duo.to_move() == "allies"
+    _at(monkeypatch, T0 + 60)  # allies answer within a minute
+    turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+    sent = _ignoring_what_arrives(duo, "axis", silence, monkeypatch)
+    g = duo.game("allies")
+    assert not g.forfeited and g.seq == 2 and LocalGame(duo.allies.ws, duo.gid, duo.allies.home).history_file(2)
+    line = status.lines(duo.allies.ws, duo.gid, duo.allies.home)[0]
+    assert "DISPUTED" in line and "never received your file 2" in line and "game is over" not in line
+    # The claimant's program, given the file again, finds its claims void and plays on from it.
+    (res,) = [_import(duo, "axis", f) for f in sent]
+    assert res.status == "applied" and "your claim is void" in res.message, res.message
+    assert duo.game("axis").hashes == duo.game("allies").hashes[: duo.game("axis").seq + 1]
+    assert not duo.game("axis").forfeited
+    line = status.lines(duo.axis.ws, duo.gid, duo.axis.home)[0]
+    assert "DISPUTED" in line and "claim crossed" in line
+
+
+def test_the_dispute_is_shown_by_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _at(monkeypatch, T0)
+    duo = make_duo(tmp_path, options={"deadline": HOUR, "silence": "forfeit"})
+    _at(monkeypatch, T0 + 60)
+    turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+    duo.outbox("allies")
+    _at(monkeypatch, T0 + HOUR)
+    reminder = _claim_file(duo, "axis")
+    ws = str(duo.allies.ws.root)
+    run = cli(["import", "--workspace", ws, str(reminder)], duo.allies.home, fresh=True)
+    shown = run.stdout + run.stderr
+    assert run.returncode != 0 and "Traceback" not in shown, shown
+    assert "DISPUTE" in shown and "never received your file 2" in shown and "sent again" in shown, shown
+    run = cli(["status", "--workspace", ws], duo.allies.home, fresh=True)
+    assert run.returncode == 0 and "DISPUTED" in run.stdout and "sent in time" in run.stdout, run.stdout + run.stderr
+
+
+def test_a_dice_value_sent_in_time_is_never_forfeited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attack on a roll: its trigger author receives the other side's value, says it never
+    came and claims twice, hoping to make that side forfeit and escape a bad roll."""
+    _at(monkeypatch, T0)
+    duo = make_duo(tmp_path, options={"deadline": HOUR, "silence": "bot"})
+    t = T0
+    while True:
+        exp = machine.expected(duo.game("axis"))
+        assert exp is not None and duo.game("axis").seq < 60, "no roll came"
+        if exp.kind == "dice" and machine.expected(duo.game(exp.side)) == exp:
+            break
+        t += 60
+        _at(monkeypatch, t)
+        duo.step()
+    first = exp.side  # owes the first value, sent automatically on import of the trigger file
+    trigger = "allies" if first == "axis" else "axis"
+    if not duo.outbox(first):  # the value may wait for the next import: the receiver answers at once
+        turn.bot_play(duo.player(first).ws, duo.gid, home=duo.player(first).home)
+    monkeypatch.setenv("PBEM_NOW", str(duo.game(first).clock))
+    _ignoring_what_arrives(duo, trigger, "bot", monkeypatch)
+    g = duo.game(first)
+    exp = machine.expected(g)
+    assert not g.forfeited and exp is not None and exp.side == trigger
