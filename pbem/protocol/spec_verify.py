@@ -725,6 +725,7 @@ class Receiver:
         self.genesis: File | None = None
         self.join: File | None = None
         self.accepted: dict[int, File] = {}
+        self.after: dict[int, Game] = {}  # the game after each accepted file (never changed again)
         self.waiting: dict[int, tuple[int, File]] = {}  # seq -> (arrival index, file)
         self.lines: list[str] = []
         self.bad: dict[int, str] = {}
@@ -764,6 +765,8 @@ class Receiver:
                 return
             if held.side == f.side:
                 raise Refused("equivocation", f"{f.side} signed two different files for position {f.seq}")
+            if f.body["type"] == "claim" and self._in_time(held):
+                raise Refused("claim-crossed", f"the claim crossed {held.side}'s file {f.seq}, sent in time: it is void")
             raise Refused("position-taken", f"position {f.seq} is already filled by the other side")
         if f.seq > self.head() + 1:
             self.waiting[f.seq] = (index, f)
@@ -781,6 +784,12 @@ class Receiver:
                 self.lines.append(f"file {wi}: dropped once the gap filled ({exc.slug}): {exc}")
                 break
 
+    def _in_time(self, held: File) -> bool:
+        """An accepted file dated before the deadline of its position (section 12.3)."""
+        before = self.after.get(held.seq - 1)
+        t = held.body.get("time")
+        return before is not None and before.deadline > 0 and t is not None and t < before.clock + before.deadline
+
     def _apply(self, f: File) -> None:
         assert self.genesis is not None
         if f.seq == 1:
@@ -791,6 +800,7 @@ class Receiver:
             apply_turn(trial, f)
             self.game = trial
         self.accepted[f.seq] = f
+        self.after[f.seq] = self.game
 
     def verdict(self) -> Verdict:
         for wi, _ in self.waiting.values():
