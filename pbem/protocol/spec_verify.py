@@ -319,7 +319,7 @@ def _sides(x: Any, what: str) -> None:
 
 def record_schema(rec: Any) -> None:
     _need(
-        isinstance(rec, list) and bool(rec) and rec[0] in RECORD_LEN and len(rec) == RECORD_LEN[rec[0]],
+        isinstance(rec, list) and bool(rec) and isinstance(rec[0], str) and len(rec) == RECORD_LEN.get(rec[0], -1),
         "unknown or misshapen record",
     )
     kind = rec[0]
@@ -339,7 +339,7 @@ def record_schema(rec: Any) -> None:
 
 
 def schema(body: Any) -> None:
-    _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
+    _need(isinstance(body, dict) and isinstance(body.get("type"), str) and body["type"] in FIELDS, "unknown file type")
     t = body["type"]
     allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({OPTIONAL[t]} if t in OPTIONAL else set())
     _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
