@@ -9,7 +9,7 @@ import pytest
 from pbem.errors import PbemError
 from pbem.play import audit
 from pbem.play.memplay import MemoryMatch
-from pbem.protocol import clock, deadlines, engine_link, machine, turnfile
+from pbem.protocol import clock, deadlines, dice, engine_link, machine, spec_verify, turnfile
 from pbem.protocol.turnfile import TurnFile
 from tests.deadlines.helpers import HOUR, T0, Clock, match, next_body, play_to, refusal, replay, write
 
@@ -216,3 +216,26 @@ def test_half_or_malformed_terms_are_refused_at_creation() -> None:
     with pytest.raises(PbemError):
         clock.terms({"deadline": HOUR, "silence": "coin"})
     assert clock.engine_options({"deadline": HOUR, "silence": "bot", "x": 1}) == {"x": 1}
+
+
+def test_the_bot_is_seeded_by_the_claimants_next_dice_value_which_is_spent(now: Clock) -> None:
+    m = match()
+    now.set(T0 + HOUR)
+    _claim(m, "axis")
+    state_before = m.game.clone().state
+    anchor = m.game.chain["axis"]
+    now.set(T0 + 2 * HOUR)
+    final = _claim(m, "axis")
+    value = final.body["dice"]
+    # The value is axis's next chain value: fixed by its anchor, secret until the claim came.
+    assert value == m.chain_value("axis")(1) and dice.step(value) == anchor
+    p = m.game.pending
+    assert isinstance(p, machine.SimStep) and p.played is not None
+    bot = engine_link.ai().decide(state_before, "allies", deadlines.bot_seed(m.gid, final.seq, 0, value))
+    assert p.played == [a.to_wire() for a in bot]
+    # Spent: axis's first roll reveals its second chain value, and every receiver agrees.
+    while m.game.k == 0:
+        assert m.step() is not None
+    assert m.game.chain["axis"] == m.chain_value("axis")(2)
+    assert replay(m.files).hashes == m.game.hashes
+    assert spec_verify.verify([tf.raw for tf in m.files]).valid

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.play import claim, exchange, status, turn
+from pbem.play import audit, claim, exchange, status, turn
 from pbem.protocol import machine
 from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo, make_duo
@@ -94,6 +94,8 @@ def test_the_dispute_is_shown_by_the_command_line(tmp_path: Path, monkeypatch: p
     assert "DISPUTE" in shown and "never received your file 2" in shown and "sent again" in shown, shown
     run = cli(["status", "--workspace", ws], duo.allies.home, fresh=True)
     assert run.returncode == 0 and "DISPUTED" in run.stdout and "sent in time" in run.stdout, run.stdout + run.stderr
+    run = cli(["log", duo.gid, "--workspace", ws], duo.allies.home, fresh=True)
+    assert run.returncode == 0 and "DISPUTED: file 2:" in run.stdout and "never received" in run.stdout, run.stderr
 
 
 def test_a_dice_value_sent_in_time_is_never_forfeited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -119,3 +121,27 @@ def test_a_dice_value_sent_in_time_is_never_forfeited(tmp_path: Path, monkeypatc
     g = duo.game(first)
     exp = machine.expected(g)
     assert not g.forfeited and exp is not None and exp.side == trigger
+
+
+def test_after_a_bot_claim_the_claimants_rolls_use_its_chain_further_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The final claim spends the claimant's next dice value; its program reveals the one after
+    it at the next roll, and both players and the auditor agree."""
+    _at(monkeypatch, T0)
+    duo = make_duo(tmp_path, options={"deadline": HOUR, "silence": "bot"})
+    for i in (1, 2):
+        _at(monkeypatch, T0 + i * HOUR)
+        for res in [_import(duo, "allies", _claim_file(duo, "axis"))]:
+            assert res.status == "applied", res.message
+    t = T0 + 2 * HOUR
+    while duo.game("axis").k == 0:
+        assert duo.game("axis").seq < 80, "no roll came"
+        t += 60
+        _at(monkeypatch, t)
+        duo.step()
+    duo.deliver("axis")
+    duo.deliver("allies")
+    assert duo.game("axis").hashes == duo.game("allies").hashes[: len(duo.game("axis").hashes)]
+    (rep,) = audit.audit_dir(duo.out)
+    assert rep.files >= duo.game("axis").seq
