@@ -11,9 +11,9 @@ The rules, and why they are fair, are in docs/turn-file-format.md, section 12.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from collections.abc import Callable
 from typing import Any
 
 from pbem.errors import PbemError

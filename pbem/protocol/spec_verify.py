@@ -766,7 +766,9 @@ class Receiver:
             if held.side == f.side:
                 raise Refused("equivocation", f"{f.side} signed two different files for position {f.seq}")
             if f.body["type"] == "claim" and self._in_time(held):
-                raise Refused("claim-crossed", f"the claim crossed {held.side}'s file {f.seq}, sent in time: it is void")
+                raise Refused(
+                    "claim-crossed", f"the claim crossed {held.side}'s file {f.seq}, sent in time: it is void"
+                )
             raise Refused("position-taken", f"position {f.seq} is already filled by the other side")
         if f.seq > self.head() + 1:
             self.waiting[f.seq] = (index, f)

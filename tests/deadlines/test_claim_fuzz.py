@@ -129,7 +129,9 @@ def test_the_genuine_claims_pass_both(places: list[Place]) -> None:
         assert verdict.valid, verdict.lines
 
 
-def test_the_command_line_verifies_claims_during_a_roll_and_after_a_bot_claim(places: list[Place], tmp_path: Path) -> None:
+def test_the_command_line_verifies_claims_during_a_roll_and_after_a_bot_claim(
+    places: list[Place], tmp_path: Path
+) -> None:
     """Both once ended the engine-free verifier with a KeyError (exit 2)."""
     for i in (2, 4):
         folder = tmp_path / f"place-{i}"

@@ -947,13 +947,43 @@ def timed_cases(v: Builder) -> None:
     )
     # The final claim under the bot rule carries the claimant's next dice-chain value (12.3).
     no_dice = {k: x for k, x in c7.items() if k != "dice"}
-    variant("claim-final-without-dice", 7, sign_as(no_dice, by(claimant)), "claim-dice", "a final claim under the bot rule without the claimant's dice value")
+    variant(
+        "claim-final-without-dice",
+        7,
+        sign_as(no_dice, by(claimant)),
+        "claim-dice",
+        "a final claim under the bot rule without the claimant's dice value",
+    )
     wrong = hashlib.sha256(b"pbem/vectors/not-a-chain-value").digest()
-    variant("claim-final-wrong-dice", 7, sign_as(c7 | {"dice": wrong}, by(claimant)), "dice-chain", "a final claim whose dice value is not the claimant's next chain value")
+    variant(
+        "claim-final-wrong-dice",
+        7,
+        sign_as(c7 | {"dice": wrong}, by(claimant)),
+        "dice-chain",
+        "a final claim whose dice value is not the claimant's next chain value",
+    )
     spent = body_of(t[0])["anchor"] if claimant == "axis" else body_of(t[2])["anchor"]
-    variant("claim-final-reused-dice", 7, sign_as(c7 | {"dice": spent}, by(claimant)), "dice-chain", "a final claim whose dice value is the claimant's value revealed already (its anchor)")
-    variant("claim-reminder-with-dice", 6, sign_as(c6 | {"dice": c7["dice"]}, by(claimant)), "claim-dice", "a reminder carrying a dice value, which only a final claim under the bot rule carries")
-    variant("claim-reveal-nothing-committed", 6, sign_as(c6 | {"due": "reveal"}, by(claimant)), "claim-not-due", "a claim for a reveal where nothing is committed")
+    variant(
+        "claim-final-reused-dice",
+        7,
+        sign_as(c7 | {"dice": spent}, by(claimant)),
+        "dice-chain",
+        "a final claim whose dice value is the claimant's value revealed already (its anchor)",
+    )
+    variant(
+        "claim-reminder-with-dice",
+        6,
+        sign_as(c6 | {"dice": c7["dice"]}, by(claimant)),
+        "claim-dice",
+        "a reminder carrying a dice value, which only a final claim under the bot rule carries",
+    )
+    variant(
+        "claim-reveal-nothing-committed",
+        6,
+        sign_as(c6 | {"due": "reveal"}, by(claimant)),
+        "claim-not-due",
+        "a claim for a reveal where nothing is committed",
+    )
     answered = v.put("variant/claim-crossed-06.pbem", facts["in_time6"])
     v.case(
         "claim-crossed",

@@ -125,7 +125,11 @@ def reveal_reminders(private: Callable[[str], Ed25519PrivateKey]) -> list[bytes]
     salt = hashlib.sha256(b"pbem/vectors/reveal-salt").digest()
     hidden = _list(game, "allies", 2)
     _at(T0 + 60)
-    files.append(machine.build_turn(game, "allies", [Commit(commit.commitment(REVEAL_GAME, 2, "allies", hidden, salt))], ids["allies"].sign))
+    files.append(
+        machine.build_turn(
+            game, "allies", [Commit(commit.commitment(REVEAL_GAME, 2, "allies", hidden, salt))], ids["allies"].sign
+        )
+    )
     _at(T0 + 120)
     files.append(machine.build_turn(game, "axis", [Sim(_list(game, "axis", 3))], ids["axis"].sign))
     for i in (1, 2, 3):
