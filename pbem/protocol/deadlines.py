@@ -5,7 +5,8 @@ A game whose genesis options set ``deadline`` (seconds per decision) and ``silen
 deadline has passed since the last file, the side that waits may write a ``claim``
 file at the next position: the first one is a reminder (the silent side still
 decides, and the deadline runs again from the claim), the second in a row applies
-``silence``.  A ``terms`` file changes the deadline with both players' signatures.
+``silence`` (never for a dice value or a reveal, which the silent side's program writes:
+a claim for one is always a reminder).  A ``terms`` file changes the deadline with both players' signatures.
 The rules, and why they are fair, are in docs/turn-file-format.md, section 12.
 """
 
