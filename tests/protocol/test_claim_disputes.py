@@ -145,3 +145,34 @@ def test_after_a_bot_claim_the_claimants_rolls_use_its_chain_further_on(
     assert duo.game("axis").hashes == duo.game("allies").hashes[: len(duo.game("axis").hashes)]
     (rep,) = audit.audit_dir(duo.out)
     assert rep.files >= duo.game("axis").seq
+
+
+def test_a_file_dated_in_time_that_comes_after_the_final_claims_answer_time_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A side cannot wait out a forfeit and then undo it with a file dated in time: the
+    claimant gives up its claims only for a file that comes while its last one awaits an answer."""
+    _at(monkeypatch, T0)
+    duo = make_duo(tmp_path, options={"deadline": HOUR, "silence": "forfeit"})
+    for i in (1, 2):
+        _at(monkeypatch, T0 + i * HOUR)
+        (res,) = [_import(duo, "allies", _claim_file(duo, "axis"))]
+        assert res.status == "applied", res.message
+    assert duo.game("axis").forfeited == "allies"
+    # Allies write a file for position 2 dated in time (a minute after the join), days later.
+    g = duo.game("axis")
+    join = LocalGame(duo.axis.ws, duo.gid, duo.axis.home).history_file(1)
+    assert join is not None
+    body = duo.next_body("allies", [["commit", bytes(32)]], join.body["state"])
+    body |= {"seq": 2, "prev": g.hashes[1], "time": T0 + 60}
+    backdated = tmp_path / "backdated.pbem"
+    backdated.write_bytes(duo.forge("allies", body).raw)
+    _at(monkeypatch, T0 + 3 * HOUR + 1)  # the final claim's own deadline has passed
+    res = _import(duo, "axis", backdated)
+    assert res.status == "rejected" and res.code == "sequence", res.message
+    assert duo.game("axis").forfeited == "allies"
+    # The same file a second earlier would have voided both claims.
+    _at(monkeypatch, T0 + 3 * HOUR)
+    res = _import(duo, "axis", backdated)
+    assert res.status == "applied" and "your claim is void" in res.message, res.message
+    assert not duo.game("axis").forfeited and duo.game("axis").seq == 2
