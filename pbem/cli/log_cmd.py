@@ -81,6 +81,17 @@ def log_command(
         )
     for r in out:
         typer.echo(r.text())
+    for note in _disputes(target, ws_path):
+        typer.echo(f"DISPUTED: {note}")
+
+
+def _disputes(target: str, ws_path: Path | None) -> list[str]:
+    """What this workspace holds in dispute with the opponent in the game (none for a folder)."""
+    if Path(target).is_dir():
+        return []
+    ws = workspace(ws_path)
+    notes: list[str] = LocalGame(ws, ws.resolve_game(target)).meta.get("disputes", [])
+    return notes
 
 
 def _sittings(files: list[TurnFile], base: bytes | None, wanted: str | None, as_json: bool) -> None:

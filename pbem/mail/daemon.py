@@ -406,6 +406,8 @@ class MailDaemon:
                 log.exception("import of %s failed", att.filename)
             level = logging.WARNING if status == "rejected" else logging.INFO
             log.log(level, "%s from %s: %s — %s", att.filename, self.signed_by(att.data), status, message)
+            if getattr(result, "code", "") == "claim-crossed":
+                self._send_again(list(getattr(result, "replies", [])))
             crash_point()
         report.count(status)
         if status in ("applied", "duplicate"):
@@ -430,6 +432,14 @@ class MailDaemon:
         """Who signed a file, for log lines: never the mail's From header (anyone writes that)."""
         found = self.signer_of(data)
         return f"key {found}" if found else UNVERIFIED
+
+    def _send_again(self, files: list[Path]) -> None:
+        """The opponent claims my files never arrived, and they were sent in time: the game layer
+        put them back in outbox/, and they go out again although they went out before."""
+        keys = [f"{p.name}:{sha256_hex(p.read_bytes())}" for p in files if p.is_file()]
+        with self.queue.locked():
+            again = self.queue.send_again(keys)
+        log.warning("DISPUTE: %d file(s) the opponent says it never received are sent again", again)
 
     def game_known(self, game_id: str) -> bool:
         try:

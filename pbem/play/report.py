@@ -233,7 +233,9 @@ def _about(tf: TurnFile, game: Game) -> str:
     side, silent = tf.side, other(tf.side)
     if tf.type == "claim" and game.reminded:
         until = deadlines.when(deadlines.due_at(game))
-        return f"{side} claim that {silent} missed their deadline: a reminder; {silent} decide until {until}"
+        line = f"{side} claim that {silent} missed their deadline: a reminder; {silent} decide until {until}"
+        due = tf.body["due"]
+        return line + (f" ({deadlines.automatic_note(due)})" if due in deadlines.AUTOMATIC else "")
     if tf.type == "claim":
         if game.forfeited:
             return f"{side} claim again: {silent} forfeit the game"

@@ -39,7 +39,7 @@ FIELDS = {
     "terms": {*COMMON, "deadline", "consent"},
 }
 TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
-OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence", "turn": "standing"}
+OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence", "claim": "dice", "turn": "standing"}
 MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
 ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
 RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3, "seal": 2, "react": 3} | dict.fromkeys(
@@ -326,7 +326,7 @@ def _sides(x: Any, what: str) -> None:
 
 def record_schema(rec: Any) -> None:
     _need(
-        isinstance(rec, list) and bool(rec) and rec[0] in RECORD_LEN and len(rec) == RECORD_LEN[rec[0]],
+        isinstance(rec, list) and bool(rec) and isinstance(rec[0], str) and len(rec) == RECORD_LEN.get(rec[0], -1),
         "unknown or misshapen record",
     )
     kind = rec[0]
@@ -362,7 +362,7 @@ def record_schema(rec: Any) -> None:
 
 
 def schema(body: Any) -> None:
-    _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
+    _need(isinstance(body, dict) and isinstance(body.get("type"), str) and body["type"] in FIELDS, "unknown file type")
     t = body["type"]
     allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({OPTIONAL[t]} if t in OPTIONAL else set())
     _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
@@ -382,7 +382,9 @@ def schema(body: Any) -> None:
     if t in ("join", "turn", "claim"):
         _b32(body["state"], "state")
     if t == "claim":
-        _need(body["due"] in RECORD_LEN, "a claim's due must be a record kind")
+        _need(isinstance(body["due"], str) and body["due"] in RECORD_LEN, "a claim's due must be a record kind")
+        if "dice" in body:
+            _b32(body["dice"], "dice")
     if t == "handover":
         _b32(body["key"], "key")
         _need(isinstance(body["accept"], bytes) and len(body["accept"]) == 64, "accept must be 64 bytes")
@@ -557,7 +559,8 @@ def apply_turn(game: Game, f: File) -> None:
     else:
         for rec in f.body["records"]:
             _record(game, f.side, f.seq, rec)
-    game.reminded = t == "claim" and not game.reminded
+    if t != "claim":
+        game.reminded = False
     game.clock = f.body.get("time", game.clock)
     game.hashes.append(f.hash)
     game.state_hashes += t in ("turn", "claim")
@@ -581,36 +584,41 @@ def _claim(game: Game, f: File) -> None:
     silent = other(claimant)
     p, due = game.pending, b["due"]
     # Where a protocol step is open the document alone says who owes what; elsewhere only the engine does.
-    owed = (
-        {
-            "clear": (other(p["committer"]), "sim"),
-            "played": (other(p["committer"]), "sim"),
-            "reveal": (p["committer"], "reveal"),
-            "dice": (p["trigger_author"], "dice"),
-        }.get(p["step"])
-        if p is not None
-        else None
-    )
+    owed = None
+    if p is not None and p["step"] == "dice":
+        owed = (p["trigger_author"], "dice")
+    elif p is not None:
+        owed = (p["committer"], "reveal") if p["step"] == "reveal" else (other(p["committer"]), "sim")
     if owed is not None and owed != (silent, due):
         raise Refused("claim-not-due", f"the game awaits '{owed[1]}' from {owed[0]}")
     if due == "dice" and p is None and silent == game.last_author:
         raise Refused("claim-not-due", "the first dice value of a roll is not the last author's")
+    if due == "reveal" and p is None:
+        raise Refused("claim-not-due", "nothing is committed, so no reveal is due")
     if b["time"] < game.clock + game.deadline:
         raise Refused("claim-early", "the claim is dated before the deadline")
-    if not game.reminded:
-        return  # a reminder: nothing changes but the clock
+    # A claim for what a program writes by itself (a dice value, a reveal) is never final.
+    final = game.reminded and due not in ("dice", "reveal")
     mode = terms(game.genesis.body["options"])
     assert mode is not None
-    if (game.silence or mode[1]) == "forfeit" or due == "dice":
+    bot = final and (game.silence or mode[1]) == "bot"
+    if ("dice" in b) != bot:
+        raise Refused("claim-dice", "a final claim under the bot rule carries the claimant's dice value; no other")
+    game.reminded = not final
+    if not final:
+        return  # a reminder: nothing changes but the clock
+    if not bot:
         game.ended = f"{silent} forfeited in file {f.seq}"
         return
+    # The value seeds the bot and is spent: it is checked like a dice value.
+    if step(b["dice"]) != game.chain[claimant]:
+        raise Refused("dice-chain", f"{claimant}'s dice value in the claim does not hash to its previous chain value")
+    game.chain[claimant] = b["dice"]
     # The bot plays the silent side's decision: its records count as the silent side's.
     if due == "commit":
         game.pending = {"step": "played", "committer": silent}
     elif due == "sim" and p is not None:
         p["step"] = "reveal"
-    elif due == "reveal":
-        game.pending = None
     game.last_author, game.last_seq = silent, f.seq
 
 
@@ -762,6 +770,7 @@ class Receiver:
         self.genesis: File | None = None
         self.join: File | None = None
         self.accepted: dict[int, File] = {}
+        self.after: dict[int, Game] = {}  # the game after each accepted file (never changed again)
         self.waiting: dict[int, tuple[int, File]] = {}  # seq -> (arrival index, file)
         self.lines: list[str] = []
         self.bad: dict[int, str] = {}
@@ -801,6 +810,10 @@ class Receiver:
                 return
             if held.side == f.side:
                 raise Refused("equivocation", f"{f.side} signed two different files for position {f.seq}")
+            if f.body["type"] == "claim" and self._in_time(held):
+                raise Refused(
+                    "claim-crossed", f"the claim crossed {held.side}'s file {f.seq}, sent in time: it is void"
+                )
             raise Refused("position-taken", f"position {f.seq} is already filled by the other side")
         if f.seq > self.head() + 1:
             self.waiting[f.seq] = (index, f)
@@ -818,6 +831,12 @@ class Receiver:
                 self.lines.append(f"file {wi}: dropped once the gap filled ({exc.slug}): {exc}")
                 break
 
+    def _in_time(self, held: File) -> bool:
+        """An accepted file dated before the deadline of its position (section 12.3)."""
+        before = self.after.get(held.seq - 1)
+        t = held.body.get("time")
+        return before is not None and before.deadline > 0 and t is not None and t < before.clock + before.deadline
+
     def _apply(self, f: File) -> None:
         assert self.genesis is not None
         if f.seq == 1:
@@ -828,6 +847,7 @@ class Receiver:
             apply_turn(trial, f)
             self.game = trial
         self.accepted[f.seq] = f
+        self.after[f.seq] = self.game
 
     def verdict(self) -> Verdict:
         for wi, _ in self.waiting.values():

@@ -134,9 +134,13 @@ class LocalGame:
         return self._secrets
 
     def dice_value(self, game: Game, k: int) -> bytes:
-        # A side handed over to me counts its rolls from the hand-over on.
-        k -= game.chain_base.get(self.me, 0)
-        return dice.value(self.derived().dice(), game.chain_len[self.me], k)
+        # A side handed over to me counts its rolls from the hand-over on (and a final claim
+        # of mine under the bot rule spent one value: pbem/protocol/deadlines.py).
+        return self.chain_value(game, k - game.chain_base.get(self.me, 0))
+
+    def chain_value(self, game: Game, i: int) -> bytes:
+        """My dice-chain value ``v[i]`` in this game."""
+        return dice.value(self.derived().dice(), game.chain_len[self.me], i)
 
     # -- history ----------------------------------------------------------------------
     def history_file(self, seq: int) -> TurnFile | None:
@@ -221,9 +225,12 @@ class LocalGame:
         tx.delete(self._waiting_rel(tf))
 
     def stage_evidence(self, tx: Transaction, a: TurnFile, b: TurnFile) -> str:
-        for tf in (a, b):
+        return self.stage_dispute(tx, [a, b], f"file {a.seq}: {a.side} signed two different versions")
+
+    def stage_dispute(self, tx: Transaction, files: list[TurnFile], note: str) -> str:
+        """Keep ``files`` as evidence of a dispute and note it for status; returns where they are."""
+        for tf in files:
             tx.put(self.paths.evidence(_kept_name(tf)), tf.raw)
-        note = f"file {a.seq}: {a.side} signed two different versions"
         if note not in self.meta.setdefault("disputes", []):
             self.meta["disputes"].append(note)
         self.stage_meta(tx)

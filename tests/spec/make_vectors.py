@@ -1003,6 +1003,69 @@ def timed_cases(v: Builder) -> None:
         "the final claim's state hash is not the bot's play",
         engine=True,
     )
+    # The final claim under the bot rule carries the claimant's next dice-chain value (12.3).
+    no_dice = {k: x for k, x in c7.items() if k != "dice"}
+    variant(
+        "claim-final-without-dice",
+        7,
+        sign_as(no_dice, by(claimant)),
+        "claim-dice",
+        "a final claim under the bot rule without the claimant's dice value",
+    )
+    wrong = hashlib.sha256(b"pbem/vectors/not-a-chain-value").digest()
+    variant(
+        "claim-final-wrong-dice",
+        7,
+        sign_as(c7 | {"dice": wrong}, by(claimant)),
+        "dice-chain",
+        "a final claim whose dice value is not the claimant's next chain value",
+    )
+    spent = body_of(t[0])["anchor"] if claimant == "axis" else body_of(t[2])["anchor"]
+    variant(
+        "claim-final-reused-dice",
+        7,
+        sign_as(c7 | {"dice": spent}, by(claimant)),
+        "dice-chain",
+        "a final claim whose dice value is the claimant's value revealed already (its anchor)",
+    )
+    variant(
+        "claim-reminder-with-dice",
+        6,
+        sign_as(c6 | {"dice": c7["dice"]}, by(claimant)),
+        "claim-dice",
+        "a reminder carrying a dice value, which only a final claim under the bot rule carries",
+    )
+    variant(
+        "claim-reveal-nothing-committed",
+        6,
+        sign_as(c6 | {"due": "reveal"}, by(claimant)),
+        "claim-not-due",
+        "a claim for a reveal where nothing is committed",
+    )
+    answered = v.put("variant/claim-crossed-06.pbem", facts["in_time6"])
+    v.case(
+        "claim-crossed",
+        [*T[:6], answered, T[6]],
+        "claim-crossed",
+        "a reminder for position 6, where the silent side's file, dated a minute after file 5, is held",
+        bad=7,
+    )
+    after = facts["after7"]
+    c8 = c6 | {"seq": 8, "prev": file_hash(t[7]), "side": turnfile.other(after.side), "due": after.kind}
+    c8 |= {"time": c7["time"] + tv.HOUR, "state": c7["state"]}
+    v.case(
+        "claim-after-a-bot-claim",
+        [*T, v.put("variant/claim-after-a-bot-claim.pbem", sign_as(c8, by(c8["side"])))],
+        "ok",
+        "a reminder right after the final claim the bot played: the claimant's own list is now due",
+    )
+    R = [v.put(f"reveal-reminders/{i:02d}.pbem", d) for i, d in enumerate(tv.reveal_reminders(private_key))]
+    v.case(
+        "claims-for-a-reveal-stay-reminders",
+        R,
+        "ok",
+        "under the forfeit rule, three claims for a silent reveal: each a reminder, and the reveal then comes",
+    )
     h4 = body_of(t[4])
     no_time = {k: x for k, x in h4.items() if k != "time"}
     variant("time-missing", 4, signed(wire.pack(no_time), "axis"), "time", "a turn file of a timed game without time")

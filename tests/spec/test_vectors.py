@@ -60,6 +60,9 @@ CODES = {
     "claim-no-deadline": {"claim"},
     "claim-early": {"early"},
     "claim-not-due": {"claim"},
+    "claim-dice": {"claim"},
+    # the claimant's own claim, after the file it crossed: as a position taken for pbem
+    "claim-crossed": {"sequence", "equivocation"},
     "handover-accept": {"signature"},
     "handover-key": {"handover"},
     "handover-not-open": {"handover"},
