@@ -144,12 +144,14 @@ def accept(ws: Workspace, directory: Path, me: str, home: Path | None = None, ma
     handover.check_open(game, side, "hand-over")
     gid = game.gid
     g = files[0].body
-    # Bound to the genesis as every new game's secrets are (gamesecrets): LocalGame.derived
-    # finds the same binding from the meta's derivation.
-    secret = gamesecrets.GameSecrets(ident, gid, gamesecrets.binding(g, files[0].hash, side)).dice()
+    # Bound to this hand-over, not to the genesis: a key that held the side before would
+    # otherwise start the very chain it revealed then (LocalGame.derived reads the binding back).
+    bound = gamesecrets.handover_binding(body)
+    secret = gamesecrets.GameSecrets(ident, gid, bound).dice()
     done = handover.accept(body, dice.anchor(secret, dice.DEFAULT_LENGTH), dice.DEFAULT_LENGTH, ident.sign)
     opp = turnfile.other(side)
     meta = games.game_meta(gid, me, side, ident.email, g["emails"][opp], g["names"][opp], g["scenario"])
+    meta["binding"] = bound.hex()
     # Not mine to play until the old holder's sealed hand-over arrives (exchange.receive).
     meta["handover_pending"] = True
     path = directory / ACCEPTED

@@ -432,6 +432,7 @@ class Game:
     clock: int = 0  # the time of the last file
     reminded: bool = False  # the last file is a reminder claim
     silence: str = ""  # the silence rule new terms set; "": the genesis's
+    seen: list[bytes] = field(default_factory=list)  # every anchor and dice value so far
 
     @property
     def gid(self) -> str:
@@ -486,6 +487,7 @@ def start(genesis: File, join: File) -> Game:
         raise Refused("join-state", "the join file's starting state is not the pinned one (or the branch's)")
     game.hashes = [genesis.hash, join.hash]
     game.chain = {genesis.side: genesis.body["anchor"], join.side: b["anchor"]}
+    game.seen = [genesis.body["anchor"], b["anchor"]]
     game.last_author, game.last_seq = join.side, 1
     game.clock = b.get("time", 0)
     return game
@@ -584,15 +586,20 @@ def _claim(game: Game, f: File) -> None:
 
 def _handover(game: Game, f: File) -> None:
     b, side = f.body, f.side
+    p = game.pending
+    # While a commitment or a roll is open the document says who owes what: a hand-over
+    # may come only from the side whose clear list is due (a sim).
+    if p is not None and (p["step"] in ("reveal", "dice") or p["committer"] == side):
+        raise Refused("handover-not-open", f"{side} is not the side to decide while a {p['step']} is due")
     if bytes(b["key"]) in game.keys.values():
         raise Refused("handover-key", "the new key already plays in this game")
-    p = game.pending
-    if p is not None and (p["step"] == "dice" or (p["step"] == "reveal" and p["committer"] == side)):
-        raise Refused("handover-not-open", f"{side} owes a reveal or a dice value: no hand-over now")
     if not verifies(bytes(b["key"]), b["accept"], handover_message(b)):
         raise Refused("handover-accept", "the new key has not countersigned the hand-over")
+    if b["anchor"] in game.seen:
+        raise Refused("handover-anchor", "the new dice chain starts at an anchor or value seen in this game")
     game.keys[side] = bytes(b["key"])
     game.chain[side] = b["anchor"]
+    game.seen.append(b["anchor"])
 
 
 def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
@@ -685,6 +692,7 @@ def _dice(game: Game, author: str, rec: list[Any]) -> None:
     if step(rec[2]) != game.chain[author]:
         raise Refused("dice-chain", f"{author}'s dice value does not hash to its previous chain value")
     game.chain[author] = rec[2]
+    game.seen.append(rec[2])
 
 
 @dataclass
@@ -809,6 +817,7 @@ def _copy(game: Game) -> Game:
         pending=pending,
         seeds=list(game.seeds),
         keys=dict(game.keys),
+        seen=list(game.seen),
     )
 
 

@@ -991,7 +991,28 @@ def timed_cases(v: Builder) -> None:
         "axis hands its side over while allies are to commit",
         engine=True,
     )
+    reused = h2 | {"anchor": body_of(t[1])["anchor"]}
+    reused["accept"] = new.sign(handover.accept_message(reused))
+    variant(
+        "handover-anchor-seen",
+        2,
+        signed(wire.pack(reused), "allies"),
+        "handover-anchor",
+        "the new holder starts its chain at the allies' join anchor, whose values were revealed before",
+    )
     f3 = body_of(t[3])
+    fourth = keys.Identity("fourth", "", third)
+    by_committer = {"v": 1, "type": "handover", "game": tv.TIMED_GAME, "seq": 4, "prev": file_hash(t[3])}
+    by_committer |= {"side": "allies", "key": fourth.public.raw, "anchor": hashlib.sha256(b"pbem/vectors/4").digest()}
+    by_committer |= {"chain": 16, "time": body_of(t[3])["time"]}
+    by_committer["accept"] = fourth.sign(handover.accept_message(by_committer))
+    variant(
+        "handover-by-committer",
+        4,
+        sign_as(by_committer, new),
+        "handover-not-open",
+        "allies, who committed in file 3, hand their side over while axis's clear list is due",
+    )
     variant(
         "old-key-after-handover",
         3,
