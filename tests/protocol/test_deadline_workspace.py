@@ -129,7 +129,7 @@ def test_hand_over_to_a_new_player_between_workspaces(tmp_path: Path) -> None:
     old = duo.allies
     passing.offer(old.ws, duo.gid, pub, offer_dir, home=old.home)
     gid, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
-    path = passing.seal(old.ws, gid, accepted, home=old.home)
+    path, _ = passing.seal(old.ws, gid, accepted, home=old.home)
     (res,) = duo.deliver("axis")
     assert res.status == "applied", res.message
     assert duo.game("axis").keys["allies"] == pub.raw
@@ -298,7 +298,7 @@ def test_after_a_hand_over_only_the_new_holders_contact_statements_count(tmp_pat
     offer_dir = tmp_path / "offer"
     passing.offer(old.ws, duo.gid, keys.read_public_key(new_home / "newcomer.pub"), offer_dir, home=old.home)
     gid, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
-    sealed = passing.seal(old.ws, gid, accepted, home=old.home)
+    sealed, _ = passing.seal(old.ws, gid, accepted, home=old.home)
     assert exchange.import_file(duo.axis.ws.root, sealed, home=duo.axis.home).status == "applied"
     axis_meta = lambda: LocalGame(duo.axis.ws, gid, duo.axis.home).meta  # noqa: E731
     assert axis_meta()["opponent_email"] == "new@example.org"
@@ -349,7 +349,7 @@ def _hand(duo: Duo, side: str, to: Player, tmp_path: Path, name: str) -> TurnFil
     pub = keys.read_public_key(to.home / f"{to.name}.pub")
     passing.offer(old.ws, duo.gid, pub, offer_dir, home=old.home)
     gid, accepted = passing.accept(to.ws, offer_dir, to.name, home=to.home)
-    sealed = passing.seal(old.ws, gid, accepted, home=old.home)
+    sealed, _ = passing.seal(old.ws, gid, accepted, home=old.home)
     old.seen.add(sealed.name)
     shutil.copy(sealed, duo.out / sealed.name)
     for p in (duo.player(turnfile.other(side)), to):
@@ -386,3 +386,29 @@ def test_a_side_handed_back_to_its_first_key_gets_a_chain_never_seen(tmp_path: P
     assert _agree(duo)
     (rep,) = audit.audit_dir(duo.out)
     assert rep.files == duo.game("axis").seq + 1
+
+
+def test_seal_takes_only_the_offered_keys_acceptance_and_names_it(tmp_path: Path) -> None:
+    duo = make_duo(tmp_path)
+    new_home, ws = tmp_path / "home-new", Workspace(tmp_path / "ws-new")
+    keys.keygen("newcomer", "new@example.org", directory=new_home)
+    pub = keys.read_public_key(new_home / "newcomer.pub")
+    old = duo.allies
+    offer_dir = tmp_path / "offer"
+    passing.offer(old.ws, duo.gid, pub, offer_dir, home=old.home)
+    # Somebody who got hold of the offer countersigns it with a key of its own.
+    intruder = keys.keygen("intruder", "x@example.org", directory=new_home)
+    offered = wire.unpack((offer_dir / passing.OFFER).read_bytes()) | {"key": intruder.public.raw}
+    forged = tmp_path / "forged"
+    forged.write_bytes(wire.pack(handover.accept(offered, bytes(32), 16, intruder.sign)))
+    before, sent = duo.snapshot("allies"), sorted(old.ws.outbox.iterdir())
+    run = cli(["handover", "seal", duo.gid, str(forged), "-w", str(old.ws.root)], old.home)
+    assert run.returncode != 0 and "offered no hand-over" in run.stderr and "Traceback" not in run.stderr
+    assert pub.fingerprint in run.stderr  # the key that was offered the side
+    assert duo.snapshot("allies") == before and sorted(old.ws.outbox.iterdir()) == sent
+    # The newcomer's own acceptance is sealed, and the command names the key the side goes to.
+    _, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
+    run = cli(["handover", "seal", duo.gid, str(accepted), "-w", str(old.ws.root)], old.home)
+    assert run.returncode == 0, run.stderr
+    assert f"hand-over to the key {pub.fingerprint} written" in run.stdout
+    assert duo.game("allies").keys["allies"] == pub.raw
