@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,8 @@ FIELDS = {
 TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
 OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence"}
 MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
+TOLERANCE = 600  # seconds a file's time may lie ahead of the receiver's clock
+MAX_WAITING = 64  # files kept beyond a gap, per game
 ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
 RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3} | dict.fromkeys(ENDINGS, 1)
 
@@ -432,6 +435,8 @@ class Game:
     clock: int = 0  # the time of the last file
     reminded: bool = False  # the last file is a reminder claim
     silence: str = ""  # the silence rule new terms set; "": the genesis's
+    now: int = 0  # the receiver's clock: no file may be dated more than TOLERANCE after it
+    state: bytes = b""  # the state hash of the last file that carries one
     seen: list[bytes] = field(default_factory=list)  # every anchor and dice value so far
 
     @property
@@ -468,11 +473,11 @@ def terms(options: dict[str, Any]) -> tuple[int, str] | None:
     return int(d), str(s)
 
 
-def start(genesis: File, join: File) -> Game:
+def start(genesis: File, join: File, now: int) -> Game:
     b = join.body
     if b["side"] != other(genesis.side):
         raise Refused("join-side", "the join file must come from the side that did not create the game")
-    game = Game(genesis)
+    game = Game(genesis, now=now)
     game.keys = {s: bytes(genesis.body["keys"][s]) for s in SIDES}
     t = terms(genesis.body["options"])
     game.deadline = 0 if t is None else t[0]
@@ -487,6 +492,7 @@ def start(genesis: File, join: File) -> Game:
         raise Refused("join-state", "the join file's starting state is not the pinned one (or the branch's)")
     game.hashes = [genesis.hash, join.hash]
     game.chain = {genesis.side: genesis.body["anchor"], join.side: b["anchor"]}
+    game.state = b["state"]
     game.seen = [genesis.body["anchor"], b["anchor"]]
     game.last_author, game.last_seq = join.side, 1
     game.clock = b.get("time", 0)
@@ -508,6 +514,8 @@ def _link(game: Game, f: File, hashes: list[bytes]) -> None:
         raise Refused("time", "a file carries a time exactly when its game has a deadline")
     if f.body.get("time", game.clock) < game.clock:
         raise Refused("time", "the file's time is earlier than the time of the file before it")
+    if f.body.get("time", 0) > game.now + TOLERANCE:
+        raise Refused("time", f"the file is dated more than {TOLERANCE} seconds after this receiver's clock")
 
 
 def apply_turn(game: Game, f: File) -> None:
@@ -515,6 +523,9 @@ def apply_turn(game: Game, f: File) -> None:
     if game.ended:
         raise Refused("game-over", f"a file after the end of the game ({game.ended})")
     t = f.body["type"]
+    # Whether the file's records leave the engine's state as it was (section 8): its state
+    # hash is then the last one, which needs no engine to check.
+    unchanged = t == "claim" and not game.reminded
     if t == "claim":
         _claim(game, f)
     elif t == "handover":
@@ -525,12 +536,16 @@ def apply_turn(game: Game, f: File) -> None:
         game.deadline = f.body["deadline"]
         game.silence = f.body.get("silence", game.silence)
     else:
-        for rec in f.body["records"]:
-            _record(game, f.side, f.seq, rec)
+        # A list, not a generator: every record is applied, not only those up to a change.
+        unchanged = all([_record(game, f.side, f.seq, rec) for rec in f.body["records"]])
+    if "state" in f.body:
+        if unchanged and f.body["state"] != game.state:
+            raise Refused("state-mismatch", "records that leave the state unchanged, under another state hash")
+        game.state_hashes += not unchanged
+        game.state = f.body["state"]
     game.reminded = t == "claim" and not game.reminded
     game.clock = f.body.get("time", game.clock)
     game.hashes.append(f.hash)
-    game.state_hashes += t in ("turn", "claim")
 
 
 def terms_message(b: dict[str, Any]) -> bytes:
@@ -602,8 +617,12 @@ def _handover(game: Game, f: File) -> None:
     game.seen.append(b["anchor"])
 
 
-def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
+def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
+    """Check and apply one record; whether it leaves the engine's state unchanged (section 8:
+    a commitment, the clear list after it, the first dice value of a roll, an ending record)."""
     p, kind = game.pending, rec[0]
+    unchanged = kind in ("commit", *ENDINGS) or (p is None and kind == "dice")
+    unchanged |= p is not None and p["step"] == "clear" and kind == "sim"
 
     def order(ok: bool, what: str) -> None:
         if not ok:
@@ -613,7 +632,7 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
         raise Refused("game-over", f"'{kind}' after the end of the game ({game.ended})")
     if kind in ENDINGS:
         _ending(game, author, seq, kind, order)
-        return
+        return True
     if p is not None and p["step"] == "played":
         order(kind == "sim" and author != p["committer"], f"the other side's list after the bot's for {p['committer']}")
         game.pending = None
@@ -648,6 +667,7 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
             "first": rec[2],
         }
     game.last_author, game.last_seq = author, seq
+    return unchanged
 
 
 def _ending(game: Game, author: str, seq: int, kind: str, order: Any) -> None:
@@ -720,7 +740,8 @@ class Verdict:
 class Receiver:
     """Files of one game in arrival order, handled the way the document's receiver must."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: int) -> None:
+        self.now = now
         self.game: Game | None = None
         self.genesis: File | None = None
         self.join: File | None = None
@@ -766,6 +787,8 @@ class Receiver:
                 raise Refused("equivocation", f"{f.side} signed two different files for position {f.seq}")
             raise Refused("position-taken", f"position {f.seq} is already filled by the other side")
         if f.seq > self.head() + 1:
+            if len(self.waiting) >= MAX_WAITING:
+                raise Refused("gap", f"{MAX_WAITING} files wait for file {self.head() + 1} already")
             self.waiting[f.seq] = (index, f)
             self.lines.append(f"file {index}: kept until file {self.head() + 1} arrives")
             return
@@ -784,7 +807,7 @@ class Receiver:
     def _apply(self, f: File) -> None:
         assert self.genesis is not None
         if f.seq == 1:
-            self.game = start(self.genesis, f)
+            self.game = start(self.genesis, f, self.now)
         else:
             assert self.game is not None  # file 1 (the join) is always applied before file 2
             trial = _copy(self.game)
@@ -821,9 +844,10 @@ def _copy(game: Game) -> Game:
     )
 
 
-def verify(files: list[bytes]) -> Verdict:
-    """Verify one game's files given in arrival order."""
-    rx = Receiver()
+def verify(files: list[bytes], now: int | None = None) -> Verdict:
+    """Verify one game's files given in arrival order, by a receiver whose clock reads ``now``
+    (seconds since 1970; the computer's clock when not given)."""
+    rx = Receiver(int(time.time()) if now is None else now)
     for i, data in enumerate(files):
         rx.receive(i, data)
     return rx.verdict()

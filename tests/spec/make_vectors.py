@@ -782,9 +782,17 @@ def build(out: Path) -> list[Case]:
         "dice-where-act-due",
         list(range(9)),
         "record-out-of-turn",
-        "a dice value before any roll is due",
+        "a dice value before any roll is due (under the state hash of file 8, which a first value keeps)",
         True,
         records=[["dice", 1, body_of(B[11])["records"][0][2]]],
+        state=body_of(B[8])["state"],
+    )
+    turn(
+        "state-changed-by-a-commitment",
+        [0, 1],
+        "state-mismatch",
+        "a file holding a commitment alone, which leaves the state unchanged, under another state hash",
+        state=body_of(B[4])["state"],
     )
     turn(
         "clear-list-illegal",
