@@ -294,6 +294,11 @@ def _int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _kind(x: Any, known: dict[str, Any]) -> bool:
+    """``x`` is a text naming one of ``known`` (a list or map there names nothing)."""
+    return isinstance(x, str) and x in known
+
+
 def _bad(why: str) -> Refused:
     return Refused("schema", why)
 
@@ -322,7 +327,7 @@ def _sides(x: Any, what: str) -> None:
 
 def record_schema(rec: Any) -> None:
     _need(
-        isinstance(rec, list) and bool(rec) and rec[0] in RECORD_LEN and len(rec) == RECORD_LEN[rec[0]],
+        isinstance(rec, list) and bool(rec) and _kind(rec[0], RECORD_LEN) and len(rec) == RECORD_LEN[rec[0]],
         "unknown or misshapen record",
     )
     kind = rec[0]
@@ -342,7 +347,7 @@ def record_schema(rec: Any) -> None:
 
 
 def schema(body: Any) -> None:
-    _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
+    _need(isinstance(body, dict) and _kind(body.get("type"), FIELDS), "unknown file type")
     t = body["type"]
     allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({OPTIONAL[t]} if t in OPTIONAL else set())
     _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
@@ -362,7 +367,7 @@ def schema(body: Any) -> None:
     if t in ("join", "turn", "claim"):
         _b32(body["state"], "state")
     if t == "claim":
-        _need(body["due"] in RECORD_LEN, "a claim's due must be a record kind")
+        _need(_kind(body["due"], RECORD_LEN), "a claim's due must be a record kind")
     if t == "handover":
         _b32(body["key"], "key")
         _need(isinstance(body["accept"], bytes) and len(body["accept"]) == 64, "accept must be 64 bytes")
