@@ -4,8 +4,10 @@ It exists to show that the document is enough to check a game's files.  It decod
 msgpack itself (the canonical rules of the document, not a library's re-encoding),
 checks every limit, the schema, signatures, the chain of files, the order of arrival,
 commitments and reveals, the dice chains and the seed of every roll, and the pinned
-scenario data.  What only the rules engine can decide (whether an action is legal,
-which decision comes next, the state hash after a turn) it does not check, and says so.
+scenario data, the signed times (against the clock it is given) and the state hash of
+a file that leaves the state unchanged.  What only the rules engine can decide (whether
+an action is legal, which decision comes next, the state hash after a change) it does
+not check, and says so.
 
 Each refusal carries the slug the document and the conformance vectors use.
 """

@@ -22,12 +22,14 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.errors import PbemError
-from pbem.play import audit
+from pbem.play import audit, exchange, games
 from pbem.protocol import spec_verify, wire
 from pbem.protocol.hashing import D_SIGN
 from pbem.store.localgame import MAX_WAITING
+from pbem.store.store import Workspace
 from tests.spec import timed_vectors as tv
-from tests.spec.make_vectors import OUT, frame, private_key
+from tests.spec.make_vectors import OUT, frame, identities, private_key
+from tests.spec.test_vectors import _materialise, _receiver
 
 MANIFEST = {c["name"]: c for c in json.loads((OUT / "manifest.json").read_text())}
 # The cases whose files are mutated, and which of their files (by index).
@@ -207,3 +209,35 @@ def test_at_most_64_files_wait_beyond_a_gap_as_in_pbem(tmp_path: Path) -> None:
         rx.receive(i, data)
     assert list(rx.bad) == [2 + 64] and rx.bad[2 + 64] == "gap", rx.lines[-2:]
     assert len(rx.waiting) == 64
+
+
+@pytest.mark.parametrize(
+    ("case", "at"), [("timed-game", 2), ("resign", 9), ("draw-accepted", 10), ("invitation-declined", 1)]
+)
+def test_the_importer_refuses_fuzzed_hand_over_and_ending_files_in_one_line(
+    case: str, at: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player's program, holding the game up to the file, checks each mutant of it
+    (`pbem verify FILE`, the importer's checks): a refusal is a PbemError, never a crash."""
+    c = MANIFEST[case]
+    paths = _materialise(c | {"files": c["files"][:at]}, tmp_path / "files")
+    home, ws = tmp_path / "home", Workspace(tmp_path / "ws")
+    identities(home)
+    me = _receiver(paths, home, ws)
+    for i, p in enumerate(paths):
+        if not (me == "axis" and i == 0):
+            assert exchange.import_file(ws.root, p, home=home).status in ("applied", "stored", "duplicate")
+        if me == "allies" and i == 0:
+            games.join(ws, p, "allies-bot", home=home)
+    monkeypatch.setenv("PBEM_NOW", str(tv.T0 + 30 * 86400))
+    files = _files(case)
+    refused = 0
+    for n, (what, mutant) in enumerate(_mutants(files, at, random.Random(case))):
+        path = tmp_path / f"mutant-{n}.pbem"
+        path.write_bytes(mutant)
+        try:
+            audit.verify_file(ws, path)
+        except PbemError as exc:
+            refused += 1
+            assert "\n" not in str(exc) and exc.code, (what, str(exc))
+    assert refused > FUZZ // 2
