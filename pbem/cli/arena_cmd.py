@@ -24,6 +24,10 @@ def arena(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first game; game i uses seed + i")] = 0,
     budget: Annotated[float | None, typer.Option("--budget", help="Seconds per decision (weaker, faster)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Games and summary as one JSON document")] = False,
+    react: Annotated[
+        bool,
+        typer.Option("--react", help="Count both sides as giving reaction orders (`pbem react`) in the sittings"),
+    ] = False,
 ) -> None:
     """Play computer against computer and print each game's result and a summary."""
     from engine.ai import arena as arena_mod
@@ -32,14 +36,14 @@ def arena(
     results: list[dict[str, object]] = []
     tallies: list[sittings.Tally] = []
     # What each game would cost two people by today's files (pbem/play/sittings.py).
-    emulation = [sittings.Emulation(str(seed))]
+    emulation = [sittings.Emulation(str(seed), react=react)]
 
     def ended(r: arena_mod.GameResult) -> None:
         # A game stopped by an error ends inside its last month; otherwise the next month began.
         found = emulation[0].tally(last_whole=not r.error)
         tallies.append(found)
         results.append(dataclasses.asdict(r) | {"sittings": found.to_json()})
-        emulation[0] = sittings.Emulation(str(seed + len(results)))
+        emulation[0] = sittings.Emulation(str(seed + len(results)), react=react)
 
     try:
         summary = arena_mod.run(
@@ -53,7 +57,7 @@ def arena(
             report=None if as_json else typer.echo,
             clock=time.perf_counter,
             on_game=ended,
-            on_decision=lambda d: emulation[0].decision(d.kind, d.sides, d.when),
+            on_decision=lambda d: emulation[0].decision(d.kind, d.sides, d.when, d.phase),
         )
     except EngineError as exc:
         raise PbemError(str(exc), "arena") from None

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.play import branch, claim, contact, decline, games, passing, placement, report, status, turn
+from pbem.play.mailcheck import foreign as foreign  # optional functions of the daemon's game layer
+from pbem.play.mailcheck import signer as signer
 from pbem.play.placement import Place
 from pbem.protocol import machine, turnfile
 from pbem.protocol.turnfile import TurnFile

@@ -4,8 +4,8 @@ Every entry of a game's log (pbem/play/report.py) was given by one of three:
 
 - ``person``: a decision the program asked a person for (orders, a hidden list, a list in
   the clear, a claim, an ending, the join), even when its only order was ``pass``;
-- ``standing``: orders a side gave in advance that its program applies for it (kept in
-  the vocabulary for the reaction orders of issue 26; no record is one yet);
+- ``standing``: orders a side gave in advance that its program applies for it (the
+  records a turn file marks ``standing``: the reaction orders of pbem/play/reactions.py);
 - ``program``: what the program writes by itself, with no choice: a dice value, the
   opening of a commitment.
 
@@ -38,12 +38,16 @@ from pbem.protocol.turnfile import SIDES, other
 PERSON, STANDING, PROGRAM = "person", "standing", "program"
 #: Who gives an entry of the log, as ``pbem log --json`` names it.
 BY = (PERSON, STANDING, PROGRAM)
+#: The steps reaction orders answer (pbem/play/reactions.py, ``Reactions.mode``).
+REACTION_STEPS = ("interception", "landing")
 #: The records a side's program writes whatever the person would choose (pbem.store.localgame.auto_record).
-_PROGRAM_RECORDS = frozenset({"dice", "reveal"})
+_PROGRAM_RECORDS = frozenset({"dice", "reveal", "seal"})
 
 
 def by(record: str) -> str:
     """Who gives an entry of record kind ``record`` (act, commit, sim, reveal, dice, join, ...)."""
+    if record == "react":
+        return STANDING
     return PROGRAM if record in _PROGRAM_RECORDS else PERSON
 
 
@@ -180,19 +184,21 @@ class Emulation:
     takes the other side's dice value first and the last author's after it.  A file ends
     where the next record is the other side's."""
 
-    def __init__(self, game: str = "", joiner: str = "allies") -> None:
+    def __init__(self, game: str = "", joiner: str = "allies", react: bool = False) -> None:
         self.game = game
         self.last = joiner
+        self.react = react  # both sides answer interceptions and landings by reaction orders
         self.files: list[dict[str, Any]] = []
 
-    def _record(self, when: str, side: str, record: str) -> None:
+    def _record(self, when: str, side: str, record: str, who: str = "") -> None:
         if not self.files or self.files[-1]["side"] != side:
             self.files.append({"game": self.game, "side": side, "entries": []})
-        self.files[-1]["entries"].append({"when": when, "side": side, "record": record, "by": by(record)})
+        self.files[-1]["entries"].append({"when": when, "side": side, "record": record, "by": who or by(record)})
         self.last = side
 
-    def decision(self, kind: str, sides: Sequence[str], when: str) -> None:
-        """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``."""
+    def decision(self, kind: str, sides: Sequence[str], when: str, phase: str = "") -> None:
+        """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``
+        in step ``phase`` (the engine's name, ``axis.interception``)."""
         if kind == "chance":
             trigger = self.last
             self._record(when, other(trigger), "dice")
@@ -205,7 +211,8 @@ class Emulation:
         elif kind == "simultaneous":
             self._record(when, sides[0], "sim")
         elif kind == "sequential":
-            self._record(when, sides[0], "act")
+            standing = self.react and phase.rsplit(".", 1)[-1] in REACTION_STEPS
+            self._record(when, sides[0], "act", STANDING if standing else "")
 
     def tally(self, last_whole: bool) -> Tally:
         """The figures of the game so far; ``last_whole``: its last month was played to its end."""

@@ -16,6 +16,8 @@ from pbem.protocol import wire
 D_FILE = "pbem/file/v1"
 D_SIGN = b"pbem/sign/v1\x00"
 D_COMMIT = "pbem/commit/v1"
+D_SEAL = "pbem/seal/v1"
+D_REACT = "pbem/react/v1"
 D_CHAIN = b"pbem/chain/v1\x00"
 D_SEED = "pbem/seed/v1"
 D_FINGERPRINT = b"pbem/fingerprint/v1\x00"

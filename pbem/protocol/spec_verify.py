@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import re
 import time
 from dataclasses import dataclass, field, replace
@@ -41,12 +42,14 @@ FIELDS = {
     "terms": {*COMMON, "deadline", "consent"},
 }
 TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
-OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence"}
+OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence", "turn": "standing"}
 MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
 TOLERANCE = 600  # seconds a file's time may lie ahead of the receiver's clock
 MAX_WAITING = 64  # files kept beyond a gap, per game
 ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
-RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3} | dict.fromkeys(ENDINGS, 1)
+RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3, "seal": 2, "react": 3} | dict.fromkeys(
+    ENDINGS, 1
+)
 
 # The pinned data of the shipped release (the document's table "Pinned scenarios"):
 # scenario -> (engine version, scenario digest, state hash at the start of the game).
@@ -232,6 +235,10 @@ def commitment(game: str, seq: int, side: str, actions: list[Any], salt: bytes) 
     return h("pbem/commit/v1", game, seq, side, actions, salt)
 
 
+def seal_digest(game: str, seq: int, side: str, orders: list[Any], salt: bytes) -> bytes:
+    return h("pbem/seal/v1", game, seq, side, orders, salt)
+
+
 def seed(game: str, k: int, trigger: bytes, v_axis: bytes, v_allies: bytes) -> bytes:
     return h("pbem/seed/v1", game, k, trigger, v_axis, v_allies)
 
@@ -346,6 +353,22 @@ def record_schema(rec: Any) -> None:
     elif kind == "dice":
         _need(_int(rec[1]) and 1 <= rec[1] <= MAX_CHAIN, "dice index out of range")
         _b32(rec[2], "dice value")
+    elif kind == "seal":
+        _b32(rec[1], "seal")
+    elif kind == "react":
+        o = rec[1]
+        _need(
+            isinstance(o, list)
+            and len(o) == 3
+            and o[0] in ("ask", "bot", "pass")
+            and o[1] in ("ask", "bot")
+            and isinstance(o[2], list)
+            and len(o[2]) <= 1000
+            and all(_int(u) and 0 <= u < 1 << 31 for u in o[2])
+            and o[2] == sorted(set(o[2])),
+            "reaction orders must be [intercept mode, landing mode, [unit numbers in increasing order]]",
+        )
+        _b32(rec[2], "salt")
 
 
 def schema(body: Any) -> None:
@@ -400,6 +423,14 @@ def schema(body: Any) -> None:
         _need(isinstance(recs, list) and 1 <= len(recs) <= MAX_RECORDS, "1 to 20000 records")
         for rec in recs:
             record_schema(rec)
+        marks = body.get("standing", [0])
+        _need(
+            isinstance(marks, list)
+            and len(marks) > 0
+            and all(_int(i) and 0 <= i < len(recs) for i in marks)
+            and all(a < b for a, b in itertools.pairwise(marks)),
+            "standing must list record positions in increasing order",
+        )
 
 
 def _parent(x: Any) -> None:
@@ -445,6 +476,7 @@ class Game:
     now: int = 0  # the receiver's clock: no file may be dated more than TOLERANCE after it
     state: bytes = b""  # the state hash of the last file that carries one
     seen: list[bytes] = field(default_factory=list)  # every anchor and dice value so far
+    seals: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # reaction orders sealed: (digest, seq)
 
     @property
     def gid(self) -> str:
@@ -626,7 +658,8 @@ def _handover(game: Game, f: File) -> None:
 
 def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
     """Check and apply one record; whether it leaves the engine's state unchanged (section 8:
-    a commitment, the clear list after it, the first dice value of a roll, an ending record)."""
+    a commitment, the clear list after it, the first dice value of a roll, an ending record,
+    a seal)."""
     p, kind = game.pending, rec[0]
     unchanged = kind in ("commit", *ENDINGS) or (p is None and kind == "dice")
     unchanged |= p is not None and p["step"] == "clear" and kind == "sim"
@@ -639,6 +672,12 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
         raise Refused("game-over", f"'{kind}' after the end of the game ({game.ended})")
     if kind in ENDINGS:
         _ending(game, author, seq, kind, order)
+        return True
+    if kind == "seal":
+        # First in its file only where its side is due (an open step tells; elsewhere the engine).
+        if (game.last_author, game.last_seq) != (author, seq) and p is not None:
+            order(author == _due(p), f"a record of {_due(p)}")
+        game.seals[author] = (rec[1], seq)
         return True
     if p is not None and p["step"] == "played":
         order(kind == "sim" and author != p["committer"], f"the other side's list after the bot's for {p['committer']}")
@@ -663,6 +702,12 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
         game.pending = {"step": "clear", "committer": author, "commit": rec[1], "seq": seq}
     elif kind == "reveal":
         order(False, "no reveal (nothing is committed)")
+    elif kind == "react":
+        sealed = game.seals.pop(author, None)
+        if sealed is None or sealed[1] >= seq:
+            raise Refused("react-not-sealed", f"{author}'s reaction orders were not sealed in an earlier file")
+        if not hmac.compare_digest(sealed[0], seal_digest(game.gid, sealed[1], author, rec[1], rec[2])):
+            raise Refused("react-mismatch", f"the reaction orders do not open {author}'s seal of file {sealed[1]}")
     elif kind == "dice":
         order(author != game.last_author, "the first dice value from the side that did not trigger the roll")
         _dice(game, author, rec)
@@ -677,19 +722,20 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
     return unchanged
 
 
+def _due(p: dict[str, Any]) -> str:
+    """The side whose record an open step awaits next."""
+    if p["step"] in ("clear", "played"):
+        return other(p.get("committer", ""))
+    return str(p.get("committer") if p["step"] == "reveal" else p.get("trigger_author"))
+
+
 def _ending(game: Game, author: str, seq: int, kind: str, order: Any) -> None:
     """An ending record (section 5.5): it changes neither the step in progress, nor the last
     author, nor the last file."""
     p = game.pending
     if p is not None:
         # While a commitment or a roll is open, the one side its next record is due from.
-        due = {
-            "clear": other(p.get("committer", "")),
-            "played": other(p.get("committer", "")),
-            "reveal": p.get("committer"),
-            "dice": p.get("trigger_author"),
-        }
-        order(author == due[p["step"]], f"a record of {due[p['step']]}")
+        order(author == _due(p), f"a record of {_due(p)}")
         # The bot's list for a silent side was played in the clear: nothing is hidden then.
         order(
             kind != "accept-draw" or p["step"] == "played",
@@ -848,6 +894,7 @@ def _copy(game: Game) -> Game:
         seeds=list(game.seeds),
         keys=dict(game.keys),
         seen=list(game.seen),
+        seals=dict(game.seals),
     )
 
 

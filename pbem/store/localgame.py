@@ -36,23 +36,32 @@ LOCAL_LIMITS = wire.Limits(
 @dataclass
 class PendingTurn:
     """My unsent turn: records already applied on top of file ``base`` (the first ``auto``
-    of them automatic), and the simultaneous list I am writing (None: not started)."""
+    of them automatic, and of those the ones at ``standing`` given by my standing orders), and
+    the simultaneous list I am writing (None: not started)."""
 
     base: int = -1
     records: list[Record] = field(default_factory=list)
     auto: int = 0
     sim: list[Wire] | None = None
+    standing: list[int] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         return not self.records and self.sim is None
 
     def to_wire(self) -> dict[str, Any]:
-        return {"base": self.base, "records": [r.to_wire() for r in self.records], "auto": self.auto, "sim": self.sim}
+        return {
+            "base": self.base,
+            "records": [r.to_wire() for r in self.records],
+            "auto": self.auto,
+            "sim": self.sim,
+            "standing": self.standing,
+        }
 
     @classmethod
     def from_wire(cls, d: dict[str, Any]) -> PendingTurn:
-        return cls(d["base"], [records.from_wire(r) for r in d["records"]], d["auto"], d["sim"])
+        recs = [records.from_wire(r) for r in d["records"]]
+        return cls(d["base"], recs, d["auto"], d["sim"], list(d.get("standing", [])))
 
 
 def _meta_bytes(meta: dict[str, Any]) -> bytes:

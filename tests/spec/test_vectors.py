@@ -47,6 +47,8 @@ CODES = {
     # a player's own automatic answer may already fill the position the bad file claims
     "record-out-of-turn": {"order", "sequence"},
     "reveal-mismatch": {"commit"},
+    "react-not-sealed": {"react-not-sealed"},
+    "react-mismatch": {"react-mismatch"},
     "dice-index": {"chain"},
     "dice-chain": {"chain"},
     "illegal": {"illegal"},
