@@ -1,6 +1,6 @@
 """`pbem verify --no-engine` (pbem/protocol/spec_verify.py) against `pbem audit`, on many
 mutations of real files of every kind: turn, claim, hand-over, terms, resignation, draw,
-declined invitation.
+declined invitation, reaction orders.
 
 Each mutant is a genuine game up to one file, changed in one way and signed again with the
 key in force for its side (or changed after signing).  The two must give the same verdict,
@@ -46,6 +46,7 @@ CASES = {
     "terms-agreed": [6],
     "terms-silence-forfeit": [6, 7, 8],
     "handover-email": [2],
+    "react-game": [2, 3, 10, 11],  # seals, and an opening
 }
 # The audit's refusals that only the engine can decide (section 8), told by their code and
 # words: which decision is current (a record, an ending record, a claim's due or a hand-over
