@@ -109,8 +109,11 @@ def seal(
 ) -> None:
     """Seal the accepted hand-over into outbox/: send it to your opponent and to the new holder."""
     ws = workspace(ws_path)
-    path = passing.seal(ws, ws.resolve_game(game), acceptance)
-    typer.echo(f"hand-over written to {path.relative_to(ws.root)}; send it to your opponent and the new holder")
+    path, fingerprint = passing.seal(ws, ws.resolve_game(game), acceptance)
+    typer.echo(
+        f"hand-over to the key {fingerprint} written to {path.relative_to(ws.root)}; "
+        "send it to your opponent and the new holder"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -306,7 +306,8 @@ def verify(
         named = spec_verify.read_paths(files)
         if not named:
             raise PbemError("no turn files to verify", "usage")
-        verdict = spec_verify.verify([data for _, data in named])
+        # The same clock as every other check of pbem (PBEM_NOW included), for the time bound.
+        verdict = spec_verify.verify([data for _, data in named], now=clock.now())
         for line in verdict.lines:
             typer.echo(line)
         typer.echo(verdict.summary() if verdict.valid else f"{named[verdict.first_bad or 0][0]}: {verdict.summary()}")

@@ -127,7 +127,7 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None, set_aside
     except PbemError as exc:
         result = ImportResult("rejected", tf.game if tf else None, tf.seq if tf else None, str(exc), code=exc.code)
         # A rejection changes nothing but the inbox, and keeps the evidence of an equivocation.
-        tx = exc.tx if isinstance(exc, _Equivocation) else Transaction()
+        tx = exc.tx if isinstance(exc, _Kept) else Transaction()
         if src is not None and set_aside:
             dropped = _stage_set_aside(ws, path, src, tx)
     else:
@@ -171,6 +171,7 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     if not LocalGame.has_game(ws, tf.game):
         return _invitation(ws, tf, tx)
     lg = LocalGame(ws, tf.game, home)
+    _second_genesis(lg, tf, tx)
     game = lg.game()
     at = placement.place(lg, tf, game)
     if at.place == Place.DUPLICATE:
@@ -343,16 +344,32 @@ def _overtaken(lg: LocalGame, file: machine.Authentic, tx: Transaction) -> Impor
     return ImportResult("applied", tf.game, tf.seq, msg, replies)
 
 
-class _Equivocation(PbemError):
+def _second_genesis(lg: LocalGame, tf: TurnFile, tx: Transaction) -> None:
+    """A second invitation to a game I hold, signed by the key that signed the first, is that
+    player's equivocation: refused, and both kept as evidence like any other."""
+    held = lg.genesis()
+    if tf.type != "genesis" or tf.hash == held.hash or not tf.verify_signature_ok(held.body["keys"][held.side]):
+        return
+    where = lg.stage_evidence(tx, held, tf)
+    raise _Kept(f"{games.reused_id(tf.name, tf.game)}; both invitations are kept as evidence in {where}", "game-id", tx)
+
+
+class _Kept(PbemError):
     """Rejection that still commits its evidence."""
 
+    def __init__(self, message: str, code: str, tx: Transaction) -> None:
+        super().__init__(message, code)
+        self.tx = tx
+
+
+class _Equivocation(_Kept):
     def __init__(self, tf: TurnFile, where: str, tx: Transaction) -> None:
         super().__init__(
             f"{tf.name}: EQUIVOCATION: {tf.side} signed two different files for position {tf.seq} "
             f"of game {tf.game}; both are kept as evidence in {where}",
             "equivocation",
+            tx,
         )
-        self.tx = tx
 
 
 def game_info(workspace: Path, game_id: str, home: Path | None = None) -> GameInfo:

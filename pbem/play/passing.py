@@ -57,11 +57,27 @@ def offer_by_mail(ws: Workspace, gid: str, to: keys.PublicKey, home: Path | None
         tx = Transaction()
         rel = f"outbox/{mail_name(gid, body['seq'], 'offer')}"
         tx.put(rel, data)
-        lg.meta["handover_offer"] = {"key": keys.fingerprint(to.raw), "seq": body["seq"]}
+        lg.meta["handover_offer"] = _offered(body)
         lg.meta["handover_peer"] = to.email
         lg.stage_meta(tx)
         ws.commit(tx)
     return ws.root / rel
+
+
+def _offered(body: dict[str, Any]) -> dict[str, Any]:
+    """What my meta keeps of an offer, to seal only an acceptance by the key offered, there."""
+    return {"key": keys.fingerprint(body["key"]), "seq": body["seq"]}
+
+
+def _check_offered(lg: LocalGame, accepted: dict[str, Any], name: str) -> None:
+    key = accepted.get("key")
+    offered = lg.meta.get("handover_offer") or {}
+    if not isinstance(key, bytes) or offered != {"key": keys.fingerprint(key), "seq": accepted.get("seq")}:
+        raise PbemError(
+            f"{name}: I offered no hand-over of game {lg.gid} to that key at that point "
+            f"(offered: {offered.get('key', 'nothing')}); ask the new holder for its acceptance of my offer",
+            "handover",
+        )
 
 
 def is_mailed(path: Path) -> bytes | None:
@@ -110,6 +126,10 @@ def offer(ws: Workspace, gid: str, to: keys.PublicKey, out: Path, home: Path | N
         game = lg.joined_game(no_pending=True)
         body = handover.offer(game, lg.me, to.raw, to.email)
         history_files = [lg.history_file(s) for s in range(game.seq + 1)]
+        tx = Transaction()
+        lg.meta["handover_offer"] = _offered(body)
+        lg.stage_meta(tx)
+        ws.commit(tx)
     (out / FILES).mkdir(parents=True, exist_ok=True)
     for tf in history_files:
         assert tf is not None  # the accepted history has no gap
@@ -144,12 +164,14 @@ def accept(ws: Workspace, directory: Path, me: str, home: Path | None = None, ma
     handover.check_open(game, side, "hand-over")
     gid = game.gid
     g = files[0].body
-    # Bound to the genesis as every new game's secrets are (gamesecrets): LocalGame.derived
-    # finds the same binding from the meta's derivation.
-    secret = gamesecrets.GameSecrets(ident, gid, gamesecrets.binding(g, files[0].hash, side)).dice()
+    # Bound to this hand-over, not to the genesis: a key that held the side before would
+    # otherwise start the very chain it revealed then (LocalGame.derived reads the binding back).
+    bound = gamesecrets.handover_binding(body)
+    secret = gamesecrets.GameSecrets(ident, gid, bound).dice()
     done = handover.accept(body, dice.anchor(secret, dice.DEFAULT_LENGTH), dice.DEFAULT_LENGTH, ident.sign)
     opp = turnfile.other(side)
     meta = games.game_meta(gid, me, side, ident.email, g["emails"][opp], g["names"][opp], g["scenario"])
+    meta["binding"] = bound.hex()
     # Not mine to play until the old holder's sealed hand-over arrives (exchange.receive).
     meta["handover_pending"] = True
     path = directory / ACCEPTED
@@ -169,9 +191,12 @@ def accept(ws: Workspace, directory: Path, me: str, home: Path | None = None, ma
     return gid, path
 
 
-def seal(ws: Workspace, gid: str, acceptance: Path, home: Path | None = None) -> Path:
-    """Seal the accepted hand-over as the next file of my game, into outbox/."""
-    return _seal(ws, gid, _read(acceptance, "acceptance"), home)
+def seal(ws: Workspace, gid: str, acceptance: Path, home: Path | None = None) -> tuple[Path, str]:
+    """Seal the accepted hand-over as the next file of my game, into outbox/: only an
+    acceptance by the key I offered the side to, at the position offered; (path, its fingerprint)."""
+    accepted = _read(acceptance, "acceptance")
+    _check_offered(LocalGame(ws, gid, home), accepted, acceptance.name)
+    return _seal(ws, gid, accepted, home), keys.fingerprint(accepted["key"])
 
 
 def seal_received(ws: Workspace, path: Path, home: Path | None = None) -> tuple[str, str]:
@@ -183,10 +208,7 @@ def seal_received(ws: Workspace, path: Path, home: Path | None = None) -> tuple[
     gid = accepted["game"]
     if not LocalGame.has_game(ws, gid):
         raise PbemError(f"{path.name}: game {gid} is not here", "game")
-    offered = LocalGame(ws, gid, home).meta.get("handover_offer") or {}
-    key = accepted.get("key")
-    if not isinstance(key, bytes) or offered != {"key": keys.fingerprint(key), "seq": accepted.get("seq")}:
-        raise PbemError(f"{path.name}: I offered no hand-over of game {gid} to that key at that point", "handover")
+    _check_offered(LocalGame(ws, gid, home), accepted, path.name)
     sealed = _seal(ws, gid, accepted, home)
     return gid, f"{path.name}: the new holder accepted; hand-over sealed into {sealed.name}"
 

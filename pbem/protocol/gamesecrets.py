@@ -11,7 +11,10 @@ Each is HKDF of the player's private key, bound to one genesis file:
   creator writes them: its secrets repeat only if it signs the same invitation again,
   which is the same game.
 
-Both stay recoverable from the key and the genesis file alone, with no secret state to
+A key that takes a side over by a hand-over binds its secrets to the hand-over's position
+instead (:func:`handover_binding`), so a key that holds a side twice gets two chains.
+
+Both stay recoverable from the key and the game's files alone, with no secret state to
 lose.  Games begun before this rule (their ``meta.json`` has no ``derivation``) keep
 the v1 derivation from the game id, which their anchors were made with.
 """
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.protocol import identity
-from pbem.protocol.hashing import D_GENESIS_BASE, h
+from pbem.protocol.hashing import D_GENESIS_BASE, D_HANDOVER_BASE, h
 
 #: The derivation new games use; stored as ``derivation`` in a game's meta.json.
 CURRENT = 2
@@ -31,6 +34,12 @@ CURRENT = 2
 def genesis_base(body: dict[str, Any]) -> bytes:
     """What the creator's secrets are bound to: the genesis body without its anchor."""
     return h(D_GENESIS_BASE, {k: v for k, v in body.items() if k != "anchor"})
+
+
+def handover_binding(offer: dict[str, Any]) -> bytes:
+    """What a new holder's secrets are bound to: the hand-over's game, position and side.
+    ``prev`` names the whole history before it, so no two hand-overs of one game share it."""
+    return h(D_HANDOVER_BASE, offer["game"], offer["seq"], offer["prev"], offer["side"])
 
 
 def binding(genesis_body: dict[str, Any], genesis_hash: bytes | None, side: str) -> bytes:

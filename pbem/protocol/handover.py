@@ -11,6 +11,9 @@ Secrets: a hand-over is allowed only where the side is to play an ``act``, ``sim
 nothing hidden is lost with the old key) and no roll is in progress (no dice value of
 the old chain is still owed); the new holder starts a chain of its own, whose anchor
 the hand-over fixes before any roll it will take part in, so nothing is revealed early.
+The new holder derives that chain and its salts bound to the hand-over's position
+(:func:`pbem.protocol.gamesecrets.handover_binding`), so a key that takes a side back gets
+a chain of its own again; the receiver refuses an anchor the game has seen before.
 """
 
 from __future__ import annotations
@@ -61,9 +64,14 @@ def apply_handover(game: Game, file: Authentic) -> None:
         raise PbemError(f"{tf.name}: the new key already plays in this game", "handover")
     if not PublicKey("x", "", b["key"]).verify(b["accept"], accept_message(b)):
         raise PbemError(f"{tf.name}: the new key has not countersigned this hand-over", "signature")
+    if b["anchor"] in game.seen:
+        # A chain met before would reveal values that are known already, or that its
+        # holder could have learnt: the opponent would know the rolls in advance.
+        raise PbemError(f"{tf.name}: the new dice chain starts at a value this game has seen before", "handover")
     side = tf.side
     game.keys[side] = b["key"]
     game.chain[side] = b["anchor"]
+    game.seen.append(b["anchor"])
     game.chain_len[side] = b["chain"]
     game.chain_base[side] = game.k
     machine.append(game, tf)

@@ -26,6 +26,7 @@ D_BOT = "pbem/bot/v2"
 D_HANDOVER = b"pbem/handover/v1\x00"
 D_TERMS = b"pbem/terms/v1\x00"
 D_GENESIS_BASE = "pbem/genesis-base/v1"
+D_HANDOVER_BASE = "pbem/handover-base/v1"
 
 
 def h(domain: str, *parts: Any) -> bytes:

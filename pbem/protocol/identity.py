@@ -81,8 +81,13 @@ def parse_public_key(text: str) -> PublicKey:
         if not sep or key not in ("name", "email", "key", "fingerprint") or key in fields:
             raise PbemError(f"public key file: unexpected line '{ln[:40]}'", "key")
         fields[key] = value.strip()
-    if "name" not in fields or "key" not in fields:
-        raise PbemError("public key file: 'name' and 'key' lines are required", "key")
+    if "name" not in fields or "key" not in fields or "fingerprint" not in fields:
+        # Without the fingerprint line a changed key would go unnoticed: pbem always writes it.
+        raise PbemError(
+            "public key file: 'name', 'key' and 'fingerprint' lines are required; "
+            "ask its owner for the file `pbem key export` writes",
+            "key",
+        )
     try:
         raw = base64.b64decode(fields["key"], validate=True)
     except (binascii.Error, ValueError):
@@ -90,7 +95,7 @@ def parse_public_key(text: str) -> PublicKey:
     if len(raw) != 32:
         raise PbemError("public key file: an Ed25519 key is 32 bytes", "key")
     pub = PublicKey(check_name(fields["name"]), check_email(fields.get("email", "")), raw)
-    if "fingerprint" in fields and fields["fingerprint"] != pub.fingerprint:
+    if fields["fingerprint"] != pub.fingerprint:
         raise PbemError("public key file: the fingerprint does not match the key", "key")
     return pub
 

@@ -172,6 +172,8 @@ class Game:
     forfeited: str = ""  # the side that lost by a missed deadline ("" while the game goes on)
     silence: str = ""  # the silence rule new terms set ("": the genesis's)
     chain_base: dict[str, int] = field(default_factory=dict)  # rolls before a side's chain was handed over
+    # Every anchor and dice value of the game so far: a hand-over's anchor must be none of them.
+    seen: list[bytes] = field(default_factory=list)
     # Each side's sealed reaction orders in force: (commitment, the seq of the file carrying it).
     seals: dict[str, tuple[bytes, int]] = field(default_factory=dict)
 
@@ -201,6 +203,7 @@ class Game:
                 "reminded": self.reminded,
                 "forfeited": self.forfeited,
                 "chain_base": self.chain_base,
+                "seen": self.seen,
             }
             # Written only when set, so a game without them keeps the bytes it always had.
             | ({"draw_offer": self.draw_offer} if self.draw_offer else {})
@@ -239,6 +242,8 @@ class Game:
             forfeited=d.get("forfeited", ""),
             silence=d.get("silence", ""),
             chain_base=d.get("chain_base", {}),
+            # A snapshot saved before the list was kept knows the values in force only.
+            seen=d.get("seen") or list(d["chain"].values()),
             seals={k: (v[0], v[1]) for k, v in d.get("seals", {}).items()},
         )
 
@@ -347,6 +352,7 @@ def start(genesis_tf: TurnFile, join: Authentic, base: bytes | None = None) -> G
         hashes=[genesis_tf.hash, join_tf.hash],
         chain={g.creator: g.body["anchor"], joiner: join_tf.body["anchor"]},
         chain_len={g.creator: g.body["chain"], joiner: join_tf.body["chain"]},
+        seen=[g.body["anchor"], join_tf.body["anchor"]],
         last_author=joiner,
         last_seq=1,
         keys=dict(g.body["keys"]),
@@ -577,6 +583,7 @@ def _roll(game: Game, author: str, rec: Dice, p: ChanceStep, where: str) -> None
             "chain",
         )
     game.chain[author] = rec.value
+    game.seen.append(rec.value)
     p = replace(p, values=(*p.values, (author, rec.value)))
     game.pending = p
     axis, allies = p.value("axis"), p.value("allies")

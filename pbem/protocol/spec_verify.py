@@ -4,8 +4,10 @@ It exists to show that the document is enough to check a game's files.  It decod
 msgpack itself (the canonical rules of the document, not a library's re-encoding),
 checks every limit, the schema, signatures, the chain of files, the order of arrival,
 commitments and reveals, the dice chains and the seed of every roll, and the pinned
-scenario data.  What only the rules engine can decide (whether an action is legal,
-which decision comes next, the state hash after a turn) it does not check, and says so.
+scenario data, the signed times (against the clock it is given) and the state hash of
+a file that leaves the state unchanged.  What only the rules engine can decide (whether
+an action is legal, which decision comes next, the state hash after a change) it does
+not check, and says so.
 
 Each refusal carries the slug the document and the conformance vectors use.
 """
@@ -16,6 +18,7 @@ import hashlib
 import hmac
 import itertools
 import re
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -41,6 +44,8 @@ FIELDS = {
 TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
 OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence", "claim": "dice", "turn": "standing"}
 MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
+TOLERANCE = 600  # seconds a file's time may lie ahead of the receiver's clock
+MAX_WAITING = 64  # files kept beyond a gap, per game
 ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
 RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3, "seal": 2, "react": 3} | dict.fromkeys(
     ENDINGS, 1
@@ -298,6 +303,11 @@ def _int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _kind(x: Any, known: dict[str, Any]) -> bool:
+    """``x`` is a text naming one of ``known`` (a list or map there names nothing)."""
+    return isinstance(x, str) and x in known
+
+
 def _bad(why: str) -> Refused:
     return Refused("schema", why)
 
@@ -326,7 +336,7 @@ def _sides(x: Any, what: str) -> None:
 
 def record_schema(rec: Any) -> None:
     _need(
-        isinstance(rec, list) and bool(rec) and isinstance(rec[0], str) and len(rec) == RECORD_LEN.get(rec[0], -1),
+        isinstance(rec, list) and bool(rec) and _kind(rec[0], RECORD_LEN) and len(rec) == RECORD_LEN[rec[0]],
         "unknown or misshapen record",
     )
     kind = rec[0]
@@ -362,7 +372,7 @@ def record_schema(rec: Any) -> None:
 
 
 def schema(body: Any) -> None:
-    _need(isinstance(body, dict) and isinstance(body.get("type"), str) and body["type"] in FIELDS, "unknown file type")
+    _need(isinstance(body, dict) and _kind(body.get("type"), FIELDS), "unknown file type")
     t = body["type"]
     allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({OPTIONAL[t]} if t in OPTIONAL else set())
     _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
@@ -382,7 +392,7 @@ def schema(body: Any) -> None:
     if t in ("join", "turn", "claim"):
         _b32(body["state"], "state")
     if t == "claim":
-        _need(isinstance(body["due"], str) and body["due"] in RECORD_LEN, "a claim's due must be a record kind")
+        _need(_kind(body["due"], RECORD_LEN), "a claim's due must be a record kind")
         if "dice" in body:
             _b32(body["dice"], "dice")
     if t == "handover":
@@ -465,6 +475,9 @@ class Game:
     clock: int = 0  # the time of the last file
     reminded: bool = False  # the last file is a reminder claim
     silence: str = ""  # the silence rule new terms set; "": the genesis's
+    now: int = 0  # the receiver's clock: no file may be dated more than TOLERANCE after it
+    state: bytes = b""  # the state hash of the last file that carries one
+    seen: list[bytes] = field(default_factory=list)  # every anchor and dice value so far
     seals: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # reaction orders sealed: (digest, seq)
 
     @property
@@ -501,11 +514,11 @@ def terms(options: dict[str, Any]) -> tuple[int, str] | None:
     return int(d), str(s)
 
 
-def start(genesis: File, join: File) -> Game:
+def start(genesis: File, join: File, now: int) -> Game:
     b = join.body
     if b["side"] != other(genesis.side):
         raise Refused("join-side", "the join file must come from the side that did not create the game")
-    game = Game(genesis)
+    game = Game(genesis, now=now)
     game.keys = {s: bytes(genesis.body["keys"][s]) for s in SIDES}
     t = terms(genesis.body["options"])
     game.deadline = 0 if t is None else t[0]
@@ -520,6 +533,8 @@ def start(genesis: File, join: File) -> Game:
         raise Refused("join-state", "the join file's starting state is not the pinned one (or the branch's)")
     game.hashes = [genesis.hash, join.hash]
     game.chain = {genesis.side: genesis.body["anchor"], join.side: b["anchor"]}
+    game.state = b["state"]
+    game.seen = [genesis.body["anchor"], b["anchor"]]
     game.last_author, game.last_seq = join.side, 1
     game.clock = b.get("time", 0)
     return game
@@ -540,6 +555,8 @@ def _link(game: Game, f: File, hashes: list[bytes]) -> None:
         raise Refused("time", "a file carries a time exactly when its game has a deadline")
     if f.body.get("time", game.clock) < game.clock:
         raise Refused("time", "the file's time is earlier than the time of the file before it")
+    if f.body.get("time", 0) > game.now + TOLERANCE:
+        raise Refused("time", f"the file is dated more than {TOLERANCE} seconds after this receiver's clock")
 
 
 def apply_turn(game: Game, f: File) -> None:
@@ -547,8 +564,12 @@ def apply_turn(game: Game, f: File) -> None:
     if game.ended:
         raise Refused("game-over", f"a file after the end of the game ({game.ended})")
     t = f.body["type"]
+    # Whether the file's records leave the engine's state as it was (section 8): its state
+    # hash is then the last one, which needs no engine to check.
+    unchanged = False
     if t == "claim":
         _claim(game, f)
+        unchanged = game.reminded  # a reminder (every claim for a program's record is one) changes no state
     elif t == "handover":
         _handover(game, f)
     elif t == "terms":
@@ -557,13 +578,17 @@ def apply_turn(game: Game, f: File) -> None:
         game.deadline = f.body["deadline"]
         game.silence = f.body.get("silence", game.silence)
     else:
-        for rec in f.body["records"]:
-            _record(game, f.side, f.seq, rec)
+        # A list, not a generator: every record is applied, not only those up to a change.
+        unchanged = all([_record(game, f.side, f.seq, rec) for rec in f.body["records"]])
+    if "state" in f.body:
+        if unchanged and f.body["state"] != game.state:
+            raise Refused("state-mismatch", "records that leave the state unchanged, under another state hash")
+        game.state_hashes += not unchanged
+        game.state = f.body["state"]
     if t != "claim":
         game.reminded = False
     game.clock = f.body.get("time", game.clock)
     game.hashes.append(f.hash)
-    game.state_hashes += t in ("turn", "claim")
 
 
 def terms_message(b: dict[str, Any]) -> bytes:
@@ -624,19 +649,29 @@ def _claim(game: Game, f: File) -> None:
 
 def _handover(game: Game, f: File) -> None:
     b, side = f.body, f.side
+    p = game.pending
+    # While a commitment or a roll is open the document says who owes what: a hand-over
+    # may come only from the side whose clear list is due (a sim).
+    if p is not None and (p["step"] in ("reveal", "dice") or p["committer"] == side):
+        raise Refused("handover-not-open", f"{side} is not the side to decide while a {p['step']} is due")
     if bytes(b["key"]) in game.keys.values():
         raise Refused("handover-key", "the new key already plays in this game")
-    p = game.pending
-    if p is not None and (p["step"] == "dice" or (p["step"] == "reveal" and p["committer"] == side)):
-        raise Refused("handover-not-open", f"{side} owes a reveal or a dice value: no hand-over now")
     if not verifies(bytes(b["key"]), b["accept"], handover_message(b)):
         raise Refused("handover-accept", "the new key has not countersigned the hand-over")
+    if b["anchor"] in game.seen:
+        raise Refused("handover-anchor", "the new dice chain starts at an anchor or value seen in this game")
     game.keys[side] = bytes(b["key"])
     game.chain[side] = b["anchor"]
+    game.seen.append(b["anchor"])
 
 
-def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
+def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
+    """Check and apply one record; whether it leaves the engine's state unchanged (section 8:
+    a commitment, the clear list after it, the first dice value of a roll, an ending record,
+    a seal)."""
     p, kind = game.pending, rec[0]
+    unchanged = kind in ("commit", *ENDINGS) or (p is None and kind == "dice")
+    unchanged |= p is not None and p["step"] == "clear" and kind == "sim"
 
     def order(ok: bool, what: str) -> None:
         if not ok:
@@ -646,13 +681,13 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
         raise Refused("game-over", f"'{kind}' after the end of the game ({game.ended})")
     if kind in ENDINGS:
         _ending(game, author, seq, kind, order)
-        return
+        return True
     if kind == "seal":
         # First in its file only where its side is due (an open step tells; elsewhere the engine).
         if (game.last_author, game.last_seq) != (author, seq) and p is not None:
             order(author == _due(p), f"a record of {_due(p)}")
         game.seals[author] = (rec[1], seq)
-        return
+        return True
     if p is not None and p["step"] == "played":
         order(kind == "sim" and author != p["committer"], f"the other side's list after the bot's for {p['committer']}")
         game.pending = None
@@ -693,6 +728,7 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
             "first": rec[2],
         }
     game.last_author, game.last_seq = author, seq
+    return unchanged
 
 
 def _due(p: dict[str, Any]) -> str:
@@ -738,6 +774,7 @@ def _dice(game: Game, author: str, rec: list[Any]) -> None:
     if step(rec[2]) != game.chain[author]:
         raise Refused("dice-chain", f"{author}'s dice value does not hash to its previous chain value")
     game.chain[author] = rec[2]
+    game.seen.append(rec[2])
 
 
 @dataclass
@@ -765,7 +802,8 @@ class Verdict:
 class Receiver:
     """Files of one game in arrival order, handled the way the document's receiver must."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: int) -> None:
+        self.now = now
         self.game: Game | None = None
         self.genesis: File | None = None
         self.join: File | None = None
@@ -816,6 +854,8 @@ class Receiver:
                 )
             raise Refused("position-taken", f"position {f.seq} is already filled by the other side")
         if f.seq > self.head() + 1:
+            if len(self.waiting) >= MAX_WAITING:
+                raise Refused("gap", f"{MAX_WAITING} files wait for file {self.head() + 1} already")
             self.waiting[f.seq] = (index, f)
             self.lines.append(f"file {index}: kept until file {self.head() + 1} arrives")
             return
@@ -840,7 +880,7 @@ class Receiver:
     def _apply(self, f: File) -> None:
         assert self.genesis is not None
         if f.seq == 1:
-            self.game = start(self.genesis, f)
+            self.game = start(self.genesis, f, self.now)
         else:
             assert self.game is not None  # file 1 (the join) is always applied before file 2
             trial = _copy(self.game)
@@ -874,12 +914,15 @@ def _copy(game: Game) -> Game:
         pending=pending,
         seeds=list(game.seeds),
         keys=dict(game.keys),
+        seen=list(game.seen),
+        seals=dict(game.seals),
     )
 
 
-def verify(files: list[bytes]) -> Verdict:
-    """Verify one game's files given in arrival order."""
-    rx = Receiver()
+def verify(files: list[bytes], now: int | None = None) -> Verdict:
+    """Verify one game's files given in arrival order, by a receiver whose clock reads ``now``
+    (seconds since 1970; the computer's clock when not given)."""
+    rx = Receiver(int(time.time()) if now is None else now)
     for i, data in enumerate(files):
         rx.receive(i, data)
     return rx.verdict()

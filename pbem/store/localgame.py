@@ -124,10 +124,13 @@ class LocalGame:
         return self._ident
 
     def derived(self) -> gamesecrets.GameSecrets:
-        """My secrets in this game, bound to its genesis (v1: to its id, for older games)."""
+        """My secrets in this game, bound to its genesis or to the hand-over that gave me my side
+        (v1: to its id, for older games)."""
         if self._secrets is None:
             bound = None
-            if self.meta.get("derivation") == gamesecrets.CURRENT:
+            if self.meta.get("binding"):  # a side handed over to me: bound to the hand-over
+                bound = bytes.fromhex(self.meta["binding"])
+            elif self.meta.get("derivation") == gamesecrets.CURRENT:
                 g = self.genesis()
                 bound = gamesecrets.binding(g.body, g.hash, self.me)
             self._secrets = gamesecrets.GameSecrets(self.identity(), self.gid, bound)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from pbem.errors import PbemError
 from pbem.play import audit, claim, contact, exchange, passing, status, terms, turn
-from pbem.protocol import engine_link, handover, turnfile, wire
+from pbem.protocol import engine_link, handover, machine, turnfile, wire
+from pbem.protocol.records import Dice
+from pbem.protocol.turnfile import TurnFile
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
-from tests.protocol.conftest import Duo, make_duo
+from tests.protocol.conftest import Duo, Player, make_duo
 from tests.protocol.test_crash import cli
 
 T0 = 1_800_000_000
@@ -126,7 +129,7 @@ def test_hand_over_to_a_new_player_between_workspaces(tmp_path: Path) -> None:
     old = duo.allies
     passing.offer(old.ws, duo.gid, pub, offer_dir, home=old.home)
     gid, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
-    path = passing.seal(old.ws, gid, accepted, home=old.home)
+    path, _ = passing.seal(old.ws, gid, accepted, home=old.home)
     (res,) = duo.deliver("axis")
     assert res.status == "applied", res.message
     assert duo.game("axis").keys["allies"] == pub.raw
@@ -295,7 +298,7 @@ def test_after_a_hand_over_only_the_new_holders_contact_statements_count(tmp_pat
     offer_dir = tmp_path / "offer"
     passing.offer(old.ws, duo.gid, keys.read_public_key(new_home / "newcomer.pub"), offer_dir, home=old.home)
     gid, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
-    sealed = passing.seal(old.ws, gid, accepted, home=old.home)
+    sealed, _ = passing.seal(old.ws, gid, accepted, home=old.home)
     assert exchange.import_file(duo.axis.ws.root, sealed, home=duo.axis.home).status == "applied"
     axis_meta = lambda: LocalGame(duo.axis.ws, gid, duo.axis.home).meta  # noqa: E731
     assert axis_meta()["opponent_email"] == "new@example.org"
@@ -325,3 +328,87 @@ def test_overdue_lists_the_games_whose_opponent_missed_the_deadline(
     assert claim.overdue(duo.allies.ws) == []  # allies are the ones to decide
     _at(monkeypatch, T0 + 999 * HOUR)
     assert claim.overdue(untimed.axis.ws) == claim.overdue(untimed.allies.ws) == []
+
+
+def _dice_values(folder: Path, side: str, after: int = 0) -> list[bytes]:
+    """The chain values ``side`` revealed in the files of ``folder`` after file ``after``."""
+    files = sorted((turnfile.read(p) for p in folder.glob("*.pbem")), key=lambda tf: tf.seq)
+    return [r.value for tf in files if tf.seq > after and tf.side == side for r in tf.records if isinstance(r, Dice)]
+
+
+def _open(game: machine.Game, side: str) -> bool:
+    e = machine.expected(game)
+    return e is not None and e.side == side and e.kind in handover.OPEN_KINDS
+
+
+def _hand(duo: Duo, side: str, to: Player, tmp_path: Path, name: str) -> TurnFile:
+    """The side's holder hands it to ``to`` (a fresh workspace), which then plays it."""
+    old = duo.player(side)
+    duo.play_until(lambda d: _open(d.game(side), side) and d.game(side).hashes == d.game(turnfile.other(side)).hashes)
+    offer_dir = tmp_path / name
+    pub = keys.read_public_key(to.home / f"{to.name}.pub")
+    passing.offer(old.ws, duo.gid, pub, offer_dir, home=old.home)
+    gid, accepted = passing.accept(to.ws, offer_dir, to.name, home=to.home)
+    sealed, _ = passing.seal(old.ws, gid, accepted, home=old.home)
+    old.seen.add(sealed.name)
+    shutil.copy(sealed, duo.out / sealed.name)
+    for p in (duo.player(turnfile.other(side)), to):
+        res = exchange.import_file(p.ws.root, sealed, home=p.home)
+        assert res.status == "applied", res.message
+    setattr(duo, side, to)
+    return turnfile.read(sealed)
+
+
+def test_a_side_handed_back_to_its_first_key_gets_a_chain_never_seen(tmp_path: Path) -> None:
+    duo = make_duo(tmp_path)
+    first = duo.allies
+    join = LocalGame(first.ws, duo.gid, first.home).history_file(1)
+    assert join is not None
+    # B takes the allies' side, rolls with it, and hands it back to the key that joined.
+    b = Player("allies", tmp_path / "home-b", Workspace(tmp_path / "ws-b"))
+    keys.keygen(b.name, "b@example.org", directory=b.home)
+    to_b = _hand(duo, "allies", b, tmp_path, "offer-b")
+    k = duo.game("axis").k
+    duo.play_until(lambda d: d.game("axis").k >= k + 2)
+    back = Player("allies", first.home, Workspace(tmp_path / "ws-back"))
+    to_a = _hand(duo, "allies", back, tmp_path, "offer-back")
+    k = duo.game("axis").k
+    duo.play_until(lambda d: d.game("axis").k >= k + 2)
+    # The key that joined holds the side again, with a chain that starts elsewhere ...
+    assert to_a.body["key"] == first.ident().public.raw
+    anchors = [join.body["anchor"], to_b.body["anchor"], to_a.body["anchor"]]
+    assert len(set(anchors)) == 3
+    # ... and whose values were never revealed before it: not by its first chain, nor by B's.
+    before = set(_dice_values(duo.out, "allies")) - set(_dice_values(duo.out, "allies", to_a.seq))
+    again = _dice_values(duo.out, "allies", to_a.seq)
+    assert again and not set(again) & (before | set(anchors[:2]))
+    assert len(before) >= 2
+    assert _agree(duo)
+    (rep,) = audit.audit_dir(duo.out)
+    assert rep.files == duo.game("axis").seq + 1
+
+
+def test_seal_takes_only_the_offered_keys_acceptance_and_names_it(tmp_path: Path) -> None:
+    duo = make_duo(tmp_path)
+    new_home, ws = tmp_path / "home-new", Workspace(tmp_path / "ws-new")
+    keys.keygen("newcomer", "new@example.org", directory=new_home)
+    pub = keys.read_public_key(new_home / "newcomer.pub")
+    old = duo.allies
+    offer_dir = tmp_path / "offer"
+    passing.offer(old.ws, duo.gid, pub, offer_dir, home=old.home)
+    # Somebody who got hold of the offer countersigns it with a key of its own.
+    intruder = keys.keygen("intruder", "x@example.org", directory=new_home)
+    offered = wire.unpack((offer_dir / passing.OFFER).read_bytes()) | {"key": intruder.public.raw}
+    forged = tmp_path / "forged"
+    forged.write_bytes(wire.pack(handover.accept(offered, bytes(32), 16, intruder.sign)))
+    before, sent = duo.snapshot("allies"), sorted(old.ws.outbox.iterdir())
+    run = cli(["handover", "seal", duo.gid, str(forged), "-w", str(old.ws.root)], old.home)
+    assert run.returncode != 0 and "offered no hand-over" in run.stderr and "Traceback" not in run.stderr
+    assert pub.fingerprint in run.stderr  # the key that was offered the side
+    assert duo.snapshot("allies") == before and sorted(old.ws.outbox.iterdir()) == sent
+    # The newcomer's own acceptance is sealed, and the command names the key the side goes to.
+    _, accepted = passing.accept(ws, offer_dir, "newcomer", home=new_home)
+    run = cli(["handover", "seal", duo.gid, str(accepted), "-w", str(old.ws.root)], old.home)
+    assert run.returncode == 0, run.stderr
+    assert f"hand-over to the key {pub.fingerprint} written" in run.stdout
+    assert duo.game("allies").keys["allies"] == pub.raw

@@ -88,6 +88,12 @@ def test_a_workspace_refuses_a_second_invitation_with_a_seen_id(duo: Duo, tmp_pa
     res = exchange.import_file(duo.allies.ws.root, inbox / invite.name, home=duo.allies.home)
     assert res.status == "rejected" and res.code == "game-id", res.message
     assert "\n" not in res.message and f"game id {duo.gid}" in res.message
+    # Signed by the key of the invitation held: the creator's equivocation, kept with the first.
+    lg = LocalGame(duo.allies.ws, duo.gid, duo.allies.home)
+    evidence = duo.allies.ws.root / lg.paths.evidence()
+    kept = sorted(p.read_bytes() for p in evidence.iterdir())
+    assert kept == sorted([lg.genesis().raw, invite.read_bytes()]), res.message
+    assert "evidence" in res.message and lg.meta["disputes"] == ["file 0: axis signed two different versions"]
     with pytest.raises(PbemError, match="already joined"):
         games.join(duo.allies.ws, invite, "allies-p", home=duo.allies.home)
 

@@ -131,3 +131,23 @@ def test_the_bot_mailbox_accepts_any_inviter(invitation: tuple[Path, str, Path],
     kept.write_bytes(path.read_bytes())
     [answer] = botplayer.accept(ws.root, gid, "bob", hb)
     assert answer.is_file() and LocalGame.has_game(ws, gid)
+
+
+def test_a_public_key_file_whose_key_changed_is_refused_with_or_without_its_fingerprint(tmp_path: Path) -> None:
+    """The fingerprint line is what shows a changed key: a file without one is refused too."""
+    ann = keys.keygen("ann", "ann@example.org", directory=tmp_path)
+    mallory = keys.keygen("mallory", "", directory=tmp_path / "m")
+    text = (tmp_path / "ann.pub").read_text()
+    line = {
+        p.fingerprint: next(ln for ln in p.to_text().splitlines() if ln.startswith("key: "))
+        for p in (ann.public, mallory.public)
+    }
+    changed = text.replace(line[ann.public.fingerprint], line[mallory.public.fingerprint])
+    assert changed != text
+    for edited in (changed, "".join(ln for ln in changed.splitlines(True) if not ln.startswith("fingerprint:"))):
+        path = tmp_path / "edited.pub"
+        path.write_text(edited)
+        with pytest.raises(PbemError) as err:
+            keys.read_public_key(path)
+        assert err.value.code == "key" and "fingerprint" in str(err.value)
+    assert keys.read_public_key(tmp_path / "ann.pub").raw == ann.public.raw

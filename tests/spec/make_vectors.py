@@ -840,9 +840,17 @@ def build(out: Path) -> list[Case]:
         "dice-where-act-due",
         list(range(9)),
         "record-out-of-turn",
-        "a dice value before any roll is due",
+        "a dice value before any roll is due (under the state hash of file 8, which a first value keeps)",
         True,
         records=[["dice", 1, body_of(B[11])["records"][0][2]]],
+        state=body_of(B[8])["state"],
+    )
+    turn(
+        "state-changed-by-a-commitment",
+        [0, 1],
+        "state-mismatch",
+        "a file holding a commitment alone, which leaves the state unchanged, under another state hash",
+        state=body_of(B[4])["state"],
     )
     turn(
         "clear-list-illegal",
@@ -1112,7 +1120,28 @@ def timed_cases(v: Builder) -> None:
         "axis hands its side over while allies are to commit",
         engine=True,
     )
+    reused = h2 | {"anchor": body_of(t[1])["anchor"]}
+    reused["accept"] = new.sign(handover.accept_message(reused))
+    variant(
+        "handover-anchor-seen",
+        2,
+        signed(wire.pack(reused), "allies"),
+        "handover-anchor",
+        "the new holder starts its chain at the allies' join anchor, whose values were revealed before",
+    )
     f3 = body_of(t[3])
+    fourth = keys.Identity("fourth", "", third)
+    by_committer = {"v": 1, "type": "handover", "game": tv.TIMED_GAME, "seq": 4, "prev": file_hash(t[3])}
+    by_committer |= {"side": "allies", "key": fourth.public.raw, "anchor": hashlib.sha256(b"pbem/vectors/4").digest()}
+    by_committer |= {"chain": 16, "time": body_of(t[3])["time"]}
+    by_committer["accept"] = fourth.sign(handover.accept_message(by_committer))
+    variant(
+        "handover-by-committer",
+        4,
+        sign_as(by_committer, new),
+        "handover-not-open",
+        "allies, who committed in file 3, hand their side over while axis's clear list is due",
+    )
     variant(
         "old-key-after-handover",
         3,

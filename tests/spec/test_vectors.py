@@ -66,6 +66,7 @@ CODES = {
     "handover-accept": {"signature"},
     "handover-key": {"handover"},
     "handover-not-open": {"handover"},
+    "handover-anchor": {"handover"},
     "terms-consent": {"signature"},
 }
 PARSE = {"bad-magic", "bad-length", "truncated", "non-canonical", "float", "msgpack-type", "malformed"}
