@@ -120,7 +120,7 @@ def story(tmp_path_factory: pytest.TempPathFactory) -> Story:
 
 def public_seeds(story: Story) -> dict[str, bytes]:
     """Every seed an outsider could try: the engine's and pbem's public seeds of this
-    position (the silent side's bot of a claim, the arena, self-play and memory games),
+    position (the silent side's bot of a claim, the arena and memory games),
     constants, the game id, and the hashes of every file and of the position."""
     api = engine_link.api()
     gid, seq = story.gid, len(story.files)
