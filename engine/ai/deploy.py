@@ -34,15 +34,16 @@ if TYPE_CHECKING:
 FAR = 40
 #: Hexes tried per unit to place before giving up on it.
 TRIES = 16
-#: Score a land placement may give up to a seeded draw: two hexes of distance from the
-#: front (0.3 each), or a third of a strength point of unmet need (2 a point).
-LAND_MARGIN = 0.7
+#: Score a land placement may give up to a seeded draw: less than a hex of distance from
+#: the front (0.3) or a tenth of a strength point of unmet need (2 a point), so the draw
+#: is among hexes the scoring rates (all but) equal.
+LAND_MARGIN = 0.2
 #: Hexes of distance from the front a unit placed by itself (aircraft, other land units)
-#: may give up to a seeded draw: the next hex back is as good a start.
-HEX_MARGIN = 1.5
+#: may give up to a seeded draw: none, the draw is among hexes as near.
+HEX_MARGIN = 0.5
 #: Enemy threat (strength points, weighted by nearness) a port may carry beyond the least
 #: threatened of its class (home, major) and still be drawn for a ship.
-THREAT_MARGIN = 1.0
+THREAT_MARGIN = 0.5
 
 
 def placement_area(state: GameState, country: str) -> list[int]:
