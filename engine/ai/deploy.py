@@ -5,6 +5,8 @@ where the front still needs strength (the same need map movement fills: front
 hexes, threatened capitals, cities and resource hexes); when the front is
 covered they go to the hexes closest to it.  Ships go to the port with the most
 room (the fleet stays home), aircraft to the airbase nearest the front.
+Among hexes the scoring rates close (within the ``*_MARGIN`` constants below) the
+turn's seeded stream draws, so the hidden list differs from seed to seed.
 Small land units of one kind sharing a hex are merged, which frees stacking
 room at the front.  A country that can spare the money fortifies its most
 threatened city or resource hex on the front.  Supply units are not placed
@@ -19,6 +21,7 @@ from engine.actions import Action
 from engine.ai import air_war, ferry, staging
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
+from engine.ai.seeding import mixed_order
 from engine.deployment import home_area
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Kind
@@ -31,6 +34,16 @@ if TYPE_CHECKING:
 FAR = 40
 #: Hexes tried per unit to place before giving up on it.
 TRIES = 16
+#: Score a land placement may give up to a seeded draw: less than a hex of distance from
+#: the front (0.3) or a tenth of a strength point of unmet need (2 a point), so the draw
+#: is among hexes the scoring rates (all but) equal.
+LAND_MARGIN = 0.2
+#: Hexes of distance from the front a unit placed by itself (aircraft, other land units)
+#: may give up to a seeded draw: none, the draw is among hexes as near.
+HEX_MARGIN = 0.5
+#: Enemy threat (strength points, weighted by nearness) a port may carry beyond the least
+#: threatened of its class (home, major) and still be drawn for a ship.
+THREAT_MARGIN = 0.5
 
 
 def placement_area(state: GameState, country: str) -> list[int]:
@@ -69,7 +82,9 @@ def deployment(turn: Turn) -> None:
                 left = n
                 while left > 0:
                     points = min(top, left)
-                    ranked = sorted(area, key=lambda h: (h not in planes, -score(h, points), h))
+                    cost = {h: -score(h, points) for h in area}
+                    drawn = mixed_order(turn.rng, area, cost.__getitem__, LAND_MARGIN)
+                    ranked = sorted(drawn, key=lambda h: h not in planes)
                     placed = False
                     for h in ranked[:TRIES]:
                         if turn.batch.offer(Action("place_land", (name, t, move, points, h))):
@@ -91,18 +106,17 @@ def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:
         ports = [c.hex for c in m.cities if m.is_port(c.hex)]
         # home ports first (the rules allow few others); the fleet stays out of harm's way:
         # major ports first, then the least threatened
-        ranked = sorted(
-            ports, key=lambda h: (m.country_of[h] != u.country, not m.city_at[h].major_port, pic.threat.get(h, 0.0), h)
-        )
+        drawn = mixed_order(turn.rng, sorted(ports), lambda h: pic.threat.get(h, 0.0), THREAT_MARGIN)
+        ranked = sorted(drawn, key=lambda h: (m.country_of[h] != u.country, not m.city_at[h].major_port))
     elif u.is_air:
         bases = [h for h in area if h in m.city_at or h in m.resources or h in state.airfields]
         rank = air_war.base_ranks(state, turn.side, u, bases) if air_war.is_atomic(state, u) else {}
         if rank:  # the atomic aircraft starts on its way to its targets
             ranked = sorted(bases, key=lambda h: rank[h])
         else:
-            ranked = sorted(bases, key=lambda h: (pic.to_front.get(h, FAR), h))
+            ranked = mixed_order(turn.rng, bases, lambda h: pic.to_front.get(h, FAR), HEX_MARGIN)
     else:
-        ranked = sorted(area, key=lambda h: (pic.to_front.get(h, FAR), h))
+        ranked = mixed_order(turn.rng, area, lambda h: pic.to_front.get(h, FAR), HEX_MARGIN)
     for h in ranked[:TRIES]:
         if turn.batch.offer(Action("place", (uid, h))):
             return

@@ -4,9 +4,10 @@ Builds follow a beginner's rule of thumb: repair damaged ships and aircraft, buy
 atomic aircraft once its bomb is near (:mod:`engine.ai.air_war`), buy a
 transport while troops wait on land without a front (:mod:`engine.ai.ferry`), then
 spend the rest on land strength from the pool - mostly infantry (cheap, it arrives
-next month), and a third on armor for countries that have armor in their pool; what
-the land pool cannot absorb buys bombers (they support land attacks), and money still
-piling up buys the rest of the pool (aircraft first, then ships, then marines and
+next month), and about a third on armor for countries that have armor in their pool
+(a seeded draw between a quarter and two fifths: the hidden list differs from seed to
+seed); what the land pool cannot absorb buys bombers (they support land attacks), and
+money still piling up buys the rest of the pool (aircraft first, then ships, then marines and
 paratroopers).  Money a country cannot spend on its own pool goes in the income phase
 to a partner that can: directly to a hub the rules allow (Germany, Japan, the United
 Kingdom, the United States), from the United Kingdom to the Soviet Union or France (no
@@ -30,8 +31,10 @@ from engine.units import COSTS, REPAIR_COST, UnitType
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
 
-#: Share of land spending that goes to armor when the pool has armor.
-ARMOR_SHARE = 1 / 3
+#: Share of land spending that goes to armor when the pool has armor: drawn from this
+#: range by the turn's seeded stream (nothing the bot weighs tells a quarter from two
+#: fifths apart, and a fixed share would let the opponent compute the hidden builds).
+ARMOR_SHARE = (1 / 4, 2 / 5)
 #: Bombers a country buys per month at most, with money left after land purchases.
 BOMBERS_PER_MONTH = 2
 #: Money a country keeps; above it, the rest of its pool is bought (see :func:`_spend_hoard`).
@@ -149,7 +152,7 @@ def build(turn: Turn) -> None:
                 armor.append((move, have))
         budget = c.money
         if armor:
-            share = int(budget * ARMOR_SHARE) if infantry else budget
+            share = int(budget * _armor_share(turn)) if infantry else budget
             budget -= _buy(turn, name, "armor", armor, share)
         _buy(turn, name, "infantry", infantry, budget)
         if c.money > 0 and armor:
@@ -157,6 +160,11 @@ def build(turn: Turn) -> None:
         _buy_bombers(turn, name)
         _spend_hoard(turn, name)
         _buy_special(turn, name)
+
+
+def _armor_share(turn: Turn) -> float:
+    low, high = ARMOR_SHARE
+    return low + (high - low) * turn.rng.below(1001) / 1000
 
 
 #: Transports a country with troops on land without a front keeps at most (one for every
