@@ -129,9 +129,13 @@ def public_seeds(story: Story) -> dict[str, bytes]:
     seeds["position"] = api.state_hash(api.deserialize(story.position))
     for tf in story.files:
         seeds[f"hash of file {tf.seq}"] = tf.hash
+    # The claim bot's seed takes the claimant's next chain value: try every value shown so far.
+    shown = [tf.body["anchor"] for tf in story.files if "anchor" in tf.body]
+    shown += [r[2] for tf in story.files for r in tf.body.get("records", []) if r[0] == "dice"]
     for n in range(seq + 2):
         for i in range(3):
-            seeds[f"claim bot {n}/{i}"] = deadlines.bot_seed(gid, n, i)
+            for k, value in enumerate(shown):
+                seeds[f"claim bot {n}/{i}/{k}"] = deadlines.bot_seed(gid, n, i, value)
     for k in range(3):
         arena = hashlib.sha256(b"pbem/arena/v1\0" + str(k).encode()).digest()
         seeds[f"arena {k}"] = hashlib.sha256(arena + b"ai" + b"allies" + str(3).encode()).digest()
