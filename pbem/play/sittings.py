@@ -4,8 +4,11 @@ Every entry of a game's log (pbem/play/report.py) was given by one of three:
 
 - ``person``: a decision the program asked a person for (orders, a hidden list, a list in
   the clear, a claim, an ending, the join), even when its only order was ``pass``;
-- ``standing``: orders a side gave in advance that its program applies for it (kept in
-  the vocabulary for the reaction orders of issue 26; no record is one yet);
+- ``standing``: orders a side gave in advance that its program applies for it: a list
+  given ahead for a coming simultaneous step (pbem/play/ahead.py), sealed by the program
+  as a commitment or handed in openly when the step came.  No file says so (the records
+  are those a person's list makes): a workspace knows it of its own side's lists only
+  (:func:`mark_standing`), and the arena's emulation of both;
 - ``program``: what the program writes by itself, with no choice: a dice value, the
   opening of a commitment.
 
@@ -29,7 +32,7 @@ docs/turn-file-format.md, section 5.2, for who writes which record.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,6 +171,18 @@ def tally(files: Sequence[Mapping[str, Any]], last_whole: bool | None = None) ->
     if ordered and not last_whole:
         ordered[-1].finished = False
     return Tally(str(files[0]["game"]) if files else "", ordered)
+
+
+def mark_standing(files: Sequence[dict[str, Any]], side: str, standing: Iterable[Sequence[Any]]) -> None:
+    """Mark as ``standing`` the entries of ``side``'s lists its program sealed from orders
+    given ahead: ``standing`` holds [file, step] pairs (the store's ``ahead``)."""
+    known = {(int(seq), str(step)) for seq, step in standing}
+    for f in files:
+        if f["side"] != side:
+            continue
+        for e in f["entries"]:
+            if e["record"] in ("commit", "sim") and (int(f["seq"]), e["phase"]) in known:
+                e["by"] = STANDING
 
 
 class Emulation:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.play import carry, report
+from pbem.play import ahead, carry, report
 from pbem.play.status import awaited, status_line
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
@@ -31,21 +31,32 @@ from pbem.store.store import Transaction, Workspace
 MAX_ORDERS = 20_000
 
 
-def answer(lg: LocalGame, game: Game, tx: Transaction, kept: list[report.FileReport] | None = None) -> list[Path]:
+def answer(
+    lg: LocalGame,
+    game: Game,
+    tx: Transaction,
+    kept: list[report.FileReport] | None = None,
+    told: list[str] | None = None,
+) -> list[Path]:
     """After ``game`` changed, produce what I owe automatically; stages snapshot, pending, outbox.
 
-    Mutates ``game``: the records I owe are applied to it.  Records that wait for my next
-    decision are reported into ``kept`` when it is given (the results of a roll my own dice
-    value finished, which I should see before deciding what follows).
+    Mutates ``game``: the records I owe are applied to it, my lists given ahead among them
+    (pbem/play/ahead.py; what became of them is added to ``told``).  Records that wait for my
+    next decision are reported into ``kept`` when it is given (the results of a roll my own
+    dice value finished, which I should see before deciding what follows).
     """
     lg.stage_snapshot(tx, game)  # the game as accepted; replaced below if I answer at once
     records: list[Record] = []
     recorder = report.kept_recorder(lg.me) if kept is not None else None
-    while (rec := lg.auto_record(game)) is not None:
+    plan = ahead.Plan(lg)
+    while (rec := lg.auto_record(game) or plan.record(game)) is not None:
         if recorder is not None:
             recorder.watch(game, rec.to_wire())
         machine.apply_record(game, lg.me, game.seq + 1, rec, "automatic answer")
         records.append(rec)
+    plan.stage(tx)
+    if told is not None:
+        told += plan.told
     exp = machine.expected(game)
     if records and (exp is None or exp.side != lg.me):
         tf = machine.seal_turn(game, lg.me, records, lg.identity().sign)
@@ -185,7 +196,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
                 continue
             count += 1
         if wrong:
-            raise _all_wrong(wrong)
+            raise all_wrong(wrong)
         tx = Transaction()
         lg.stage_pending(tx, t.pending)
         overview.stage(tx, ws, gid, lg.me, t.work)
@@ -197,7 +208,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
 WRONG_LINES_SHOWN = 20
 
 
-def _all_wrong(wrong: list[PbemError]) -> PbemError:
+def all_wrong(wrong: list[PbemError]) -> PbemError:
     """One refusal for every wrong line of an orders file (the first line's code and rule)."""
     if len(wrong) == 1:
         return wrong[0]
@@ -237,10 +248,11 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
     return f"took back {text}"
 
 
-def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
+def seal_pending(t: Turn, force: bool = True, plan: ahead.Plan | None = None) -> tuple[TurnFile, Transaction]:
     """Seal my pending turn, with my simultaneous list as its last record; consumes ``t``.
     A list sealed without a ``pass`` ends the decision as one does, so unless ``force`` it
-    is weighed first (:func:`_warn_before_pass`)."""
+    is weighed first (:func:`_warn_before_pass`).  ``plan``: my lists given ahead, when
+    they are being given with this file (else the store's)."""
     lg = t.lg
     exp = machine.expected(t.work)
     records = list(t.pending.records)
@@ -278,6 +290,15 @@ def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
         else:
             hint = ""
         raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")
+    plan = plan or ahead.Plan(lg)
+    if isinstance(records[-1], Commit):
+        # The committed actions must be on disk before the commitment can leave: without
+        # them the reveal would be impossible and the game stuck.
+        plan.secrets[str(seq)] = t.pending.sim or []
+    # A step of mine that follows at once, with my list given ahead for it, goes in this file.
+    while (rec := plan.record(t.work)) is not None:
+        machine.apply_record(t.work, lg.me, seq, rec, "your list given ahead")
+        records.append(rec)
     # Sealed on the game as accepted (``t`` is consumed), record by record as the receiver
     # will apply them, so that the file's report is built the same way; it ends where my
     # working game does.
@@ -285,12 +306,7 @@ def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
     tf, made = report.build_reported(game, lg.me, records, lg.identity().sign)
     t.work = game
     tx = Transaction()
-    if isinstance(records[-1], Commit):
-        # The committed actions must be on disk before the commitment can leave: without
-        # them the reveal would be impossible and the game stuck.
-        secrets = lg.secrets()
-        secrets[str(tf.seq)] = t.pending.sim or []
-        lg.stage_secrets(tx, secrets)
+    plan.stage(tx)
     lg.stage_pending(tx, None)
     stage_sealed(lg, tx, tf, t.work, made)
     return tf, tx
@@ -421,10 +437,21 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
         t = my_turn(lg)
         read = lg.version()
     _bot_thinks(t, player)
+    planned = _bot_ahead(t, player)
     with ws.game_locked(gid):
         if LocalGame(ws, gid, home).version() != read:
             t = my_turn(LocalGame(ws, gid, home))
             _bot_thinks(t, player)
-        tf, tx = seal_pending(t)
+            planned = _bot_ahead(t, player)
+        tf, tx = seal_pending(t, plan=planned)
         ws.commit(tx)
     return ws.outbox / tf.name
+
+
+def _bot_ahead(t: Turn, player: str) -> ahead.Plan | None:
+    """The computer player's lists for my coming simultaneous steps, when the decision it
+    has just made is one of them (None otherwise: it decides the others as they come)."""
+    records = t.pending.records
+    if t.pending.sim is None and not (records and isinstance(records[-1], Sim)):
+        return None
+    return ahead.bot_ahead(t.lg, t.work, t.pending.sim, t.game.seq, player)
