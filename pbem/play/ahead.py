@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.protocol import commit, engine_link, machine
@@ -102,7 +102,10 @@ def coming(
             mine = list(later.get((d.when, d.phase), []))
 
 
-def fit(state: State, side: str, actions: list[Any], fallback: str, seed: bytes) -> Fitted:
+def fit(
+    state: State, side: str, actions: list[Any], fallback: str, seed: bytes, player: str = "bot",
+    budget_s: float | None = None,
+) -> Fitted:  # fmt: skip
     """``actions`` checked in order against the real ``state``; with the ``bot`` fallback, the
     computer player's orders (from ``seed``) of the same kind and on the same thing as a
     misfit (a unit, a country) are offered after them, each kept if it fits."""
@@ -117,7 +120,7 @@ def fit(state: State, side: str, actions: list[Any], fallback: str, seed: bytes)
             out.misfits.append(f"{api.format_action(state, action)} ({reason(exc)})")
             refused.append(action)
     if refused and fallback == "bot":
-        for action in engine_link.ai().decide(state, side, seed):
+        for action in engine_link.ai().decide(state, side, seed, player=player, budget_s=budget_s):
             if any(action.kind == r.kind and set(action.args) & set(r.args) for r in refused):
                 try:
                     draft.offer(action)
@@ -267,3 +270,45 @@ def bot_ahead(lg: LocalGame, work: Game, listed: list[Wire] | None, seq: int, pl
         later[(d.when, d.phase)] = actions
         plan.put(Given(d.when, d.phase, [a.to_wire() for a in actions], "bot"))
     return plan
+
+
+@dataclass
+class AheadBot:
+    """The computer player giving its lists for the coming simultaneous steps in the sitting
+    of the first of them, as ``pbem bot play`` does, for a game played without files
+    (``pbem arena``): :meth:`decide` stands in for its simultaneous decisions.  It counts
+    how the lists given ahead fared against the real positions (fallback: ``bot``)."""
+
+    scenario: str
+    given: dict[tuple[str, str, str], list[Any]] = field(default_factory=dict)  # (side, month, step)
+    lists: int = 0  # lists given ahead that reached their step
+    refitted: int = 0  # ... of which an order no longer fitted (the fallback was used)
+    orders: int = 0
+    misfits: int = 0
+
+    def standing(self, d: Decision) -> set[str]:
+        """The sides whose list for decision ``d`` was given ahead."""
+        return {side for side in d.sides if (side, d.when, d.phase) in self.given}
+
+    def decide(self, state: State, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Any]:
+        api, ai = engine_link.api(), engine_link.ai()
+        d = api.decision(state)
+        listed = self.given.pop((side, d.when, d.phase), None)
+        if listed is not None:
+            found = fit(state, side, listed, "bot", seed, player, budget_s)
+            self.lists += 1
+            self.refitted += bool(found.misfits)
+            self.orders += len(listed)
+            self.misfits += len(found.misfits)
+            return found.actions
+        mine = ai.decide(state, side, seed, player, budget_s)
+        later: dict[Key, list[Any]] = {}
+        for i, (step, at) in enumerate(coming(state, side, mine, later, self.scenario)):
+            ahead_seed = hashlib.sha256(seed + b"/ahead/" + bytes([i])).digest()
+            later[(step.when, step.phase)] = self.given[(side, step.when, step.phase)] = ai.decide(
+                at, side, ahead_seed, player, budget_s
+            )
+        return mine
+
+    def to_json(self) -> dict[str, int]:
+        return {"lists": self.lists, "refitted": self.refitted, "orders": self.orders, "misfits": self.misfits}

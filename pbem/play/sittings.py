@@ -32,7 +32,7 @@ docs/turn-file-format.md, section 5.2, for who writes which record.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,25 +200,27 @@ class Emulation:
         self.last = joiner
         self.files: list[dict[str, Any]] = []
 
-    def _record(self, when: str, side: str, record: str) -> None:
+    def _record(self, when: str, side: str, record: str, standing: bool = False) -> None:
         if not self.files or self.files[-1]["side"] != side:
             self.files.append({"game": self.game, "side": side, "entries": []})
-        self.files[-1]["entries"].append({"when": when, "side": side, "record": record, "by": by(record)})
+        who = STANDING if standing else by(record)
+        self.files[-1]["entries"].append({"when": when, "side": side, "record": record, "by": who})
         self.last = side
 
-    def decision(self, kind: str, sides: Sequence[str], when: str) -> None:
-        """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``."""
+    def decision(self, kind: str, sides: Sequence[str], when: str, ahead: Collection[str] = ()) -> None:
+        """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``;
+        ``ahead``: the sides whose list for it was given ahead (their program seals it)."""
         if kind == "chance":
             trigger = self.last
             self._record(when, other(trigger), "dice")
             self._record(when, trigger, "dice")
         elif kind == "simultaneous" and len(sides) == 2:
             committer = self.last
-            self._record(when, committer, "commit")
-            self._record(when, other(committer), "sim")
+            self._record(when, committer, "commit", committer in ahead)
+            self._record(when, other(committer), "sim", other(committer) in ahead)
             self._record(when, committer, "reveal")
         elif kind == "simultaneous":
-            self._record(when, sides[0], "sim")
+            self._record(when, sides[0], "sim", sides[0] in ahead)
         elif kind == "sequential":
             self._record(when, sides[0], "act")
 
