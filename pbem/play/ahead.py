@@ -29,7 +29,7 @@ from pbem.protocol.machine import Game, SimStep
 from pbem.protocol.records import Commit, Record, Sim, Wire
 from pbem.protocol.rules import Decision, State
 from pbem.protocol.turnfile import other
-from pbem.protocol.words import phase_name, sides_of
+from pbem.protocol.words import phase_name
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction
 
@@ -169,6 +169,11 @@ class Plan:
         self.told.append(text)
         self.changed = True
 
+    def due(self, game: Game) -> bool:
+        """Whether I gave a list ahead for the simultaneous decision ``game`` awaits."""
+        d = engine_link.api().decision(game.state)
+        return d.kind == "simultaneous" and self.find(d.when, d.phase) is not None
+
     def record(self, game: Game) -> Record | None:
         """The commitment or list in the clear my orders given ahead make for the decision
         ``game`` awaits from me, or None (none were given for it, or they wait for the person)."""
@@ -177,6 +182,10 @@ class Plan:
         if exp is None or exp.side != lg.me or exp.kind not in ("commit", "sim") or lg.meta.get("handed_over_to"):
             return None
         d = api.decision(game.state)
+        if any(g.when < d.when for g in self.given):
+            # A step the engine skipped (nobody had anything to decide in it) left them unused.
+            self.given = [g for g in self.given if g.when >= d.when]
+            self.changed = True
         given = self.find(d.when, d.phase)
         if given is None:
             return None
@@ -186,7 +195,7 @@ class Plan:
         what = f"your {phase_name(d.phase).lower()} of {d.when}, given in advance,"
         actions = machine.actions_of(given.actions, what)
         found = fit(game.state, lg.me, actions, given.fallback, lg.derived().bot_seed(game.seq, FALLBACK_ROUND))
-        after = f"after {_seen(game, lg.me)}"
+        after = "the position the step came with"
         if found.misfits and given.fallback == "ask":
             self._note(
                 d.when,
@@ -230,11 +239,6 @@ class Plan:
 def _misfits(found: list[str]) -> str:
     shown = "; ".join(found[:MISFITS_SHOWN])
     return shown + (f"; and {len(found) - MISFITS_SHOWN} more" if len(found) > MISFITS_SHOWN else "")
-
-
-def _seen(game: Game, me: str) -> str:
-    """What the other side has done that my orders could not know, for a person."""
-    return f"{sides_of(other(me))} choices revealed since they were given"
 
 
 def mine_now(lg: LocalGame, work: Game, listed: list[Wire] | None) -> list[Any]:

@@ -347,6 +347,8 @@ def _bot_thinks(t: Turn, player: str) -> None:
             break
         if exp.kind not in ("act", "commit", "sim"):
             raise PbemError(f"game {lg.gid}: an automatic {exp.kind} is owed first; run `pbem import`", "turn")
+        if rounds and ahead.Plan(lg).due(t.work):
+            break  # my list given ahead for it goes with this file (seal_pending)
         actions = _bot_decides(t, rounds, player)
         if exp.kind == "sim":
             # A list in the clear binds nothing hidden: record it now and play on.
