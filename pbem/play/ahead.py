@@ -79,13 +79,16 @@ def coming(
     The current decision and the ones after it are played on a copy: ``side``'s lists are
     ``mine_now`` now and then those of ``later`` (read as each step comes, so a caller may
     add to it between steps), the other side passes and rolls use :data:`FORECAST_SEED`.
-    It stops at the first sequential decision, at the game's end, or after
-    :data:`MAX_LOOKAHEAD` steps."""
+    It stops at the first sequential decision, at the month's end, at the game's end, or
+    after :data:`MAX_LOOKAHEAD` steps."""
     api = engine_link.api()
     s = api.deserialize(api.serialize(state), None, scenario)
     mine = mine_now
+    month = api.decision(s).when
     for _ in range(MAX_LOOKAHEAD):
         d = api.decision(s)
+        if d.when != month:
+            return
         if d.kind == "chance":
             api.apply_chance(s, FORECAST_SEED)
         elif d.kind == "simultaneous":

@@ -426,25 +426,26 @@ def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
     return api.pass_warnings(work.state, t.lg.me)
 
 
-def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> Path:
+def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot", ahead: bool = False) -> Path:
     """The computer makes my side's pending decisions, then the turn is sent.
 
     It thinks without the game's lock, so that a file of this game arriving meanwhile is
     not held up (the workspace's other games never wait for it: they have locks of their
     own); the turn is sealed under the lock if the game is still as it read it, and
     otherwise thought out again under the lock (where the game may since say it is not
-    my turn)."""
+    my turn).  With ``ahead``, after a hidden list it also gives my lists for the month's coming hidden
+    steps (pbem/play/ahead.py), which my program then seals as their steps come."""
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         read = lg.version()
     _bot_thinks(t, player)
-    planned = _bot_ahead(t, player)
+    planned = _bot_ahead(t, player) if ahead else None
     with ws.game_locked(gid):
         if LocalGame(ws, gid, home).version() != read:
             t = my_turn(LocalGame(ws, gid, home))
             _bot_thinks(t, player)
-            planned = _bot_ahead(t, player)
+            planned = _bot_ahead(t, player) if ahead else None
         tf, tx = seal_pending(t, plan=planned)
         ws.commit(tx)
     return ws.outbox / tf.name

@@ -220,7 +220,7 @@ def test_the_bot_fallback_is_the_side_s_own_seeded_choice(duo: Duo) -> None:
 
 
 def test_the_computer_player_gives_the_month_start_ahead(duo: Duo) -> None:
-    """`pbem bot play` at the war declarations gives the deployment and builds ahead too:
+    """`pbem bot play --ahead` at the war declarations gives the deployment and builds ahead too:
     the imports seal them, and the next decision the bots are asked for is the main phase's."""
     asked = []
     for _ in range(12):
@@ -232,7 +232,7 @@ def test_the_computer_player_gives_the_month_start_ahead(duo: Duo) -> None:
         exp = machine.expected(turn.my_turn(LocalGame(me.ws, duo.gid, me.home)).work)
         if exp is not None and exp.side == side:
             asked.append((side, phase(duo, side)))
-            turn.bot_play(me.ws, duo.gid, home=me.home)
+            turn.bot_play(me.ws, duo.gid, home=me.home, ahead=True)
         for res in duo.deliver(other(side)) + duo.deliver(side):
             assert res.status in ("applied", "duplicate"), res.message
     # Only a step the forecast did not show (the Allies' income, which the Axis placements
