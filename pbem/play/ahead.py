@@ -19,6 +19,7 @@ the clear: the same records a person's list makes, so nothing new travels.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -100,7 +101,7 @@ def coming(
         else:
             return
         d = api.decision(s)
-        if d.kind == "simultaneous" and side in d.sides:
+        if d.kind == "simultaneous" and side in d.sides and d.when == month:
             yield d, s
             mine = list(later.get((d.when, d.phase), []))
 
@@ -111,25 +112,35 @@ def fit(
 ) -> Fitted:  # fmt: skip
     """``actions`` checked in order against the real ``state``; with the ``bot`` fallback, the
     computer player's orders (from ``seed``) of the same kind and on the same thing as a
-    misfit (a unit, a country) are offered after them, each kept if it fits."""
+    misfit (a unit, a country) are offered after them, each kept if it fits.  A ``pass``
+    closes a list, so the list's pass is offered last."""
     api = engine_link.api()
     draft = api.draft(state, side)
     out = Fitted([], [])
     refused: list[Any] = []
+    closing = [a for a in actions if a.kind == "pass"][:1]
     for action in actions:
+        if action.kind == "pass":
+            continue
         try:
             draft.offer(action)
         except api.IllegalAction as exc:
             out.misfits.append(f"{api.format_action(state, action)} ({reason(exc)})")
             refused.append(action)
+    proposed: list[Any] = []
     if refused and fallback == "bot":
-        for action in engine_link.ai().decide(state, side, seed, player=player, budget_s=budget_s):
-            if any(action.kind == r.kind and set(action.args) & set(r.args) for r in refused):
-                try:
-                    draft.offer(action)
-                    out.added += 1
-                except api.IllegalAction:
-                    continue
+        # A computer player that fails leaves the orders that fitted to go on their own, as `none` does.
+        with contextlib.suppress(api.EngineError):
+            proposed = engine_link.ai().decide(state, side, seed, player=player, budget_s=budget_s)
+    for action in proposed:
+        if action.kind != "pass" and any(action.kind == r.kind and set(action.args) & set(r.args) for r in refused):
+            try:
+                draft.offer(action)
+                out.added += 1
+            except api.IllegalAction:
+                continue
+    for action in closing:
+        draft.offer(action)
     out.actions = draft.actions
     return out
 

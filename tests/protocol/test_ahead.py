@@ -217,6 +217,10 @@ def test_the_bot_fallback_is_the_side_s_own_seeded_choice(duo: Duo) -> None:
     a = ahead.fit(state, "axis", listed, "bot", seed)
     b = ahead.fit(state, "axis", listed, "bot", seed)
     assert a.misfits and [x.to_wire() for x in a.actions] == [x.to_wire() for x in b.actions]
+    # A list's pass closes it after whatever the fallback adds.
+    closed = [*listed, api.parse_order(state, "axis", GERMAN), api.parse_order(state, "axis", "pass")]
+    c = ahead.fit(state, "axis", closed, "none", seed)
+    assert len(c.misfits) == 1 and [x.kind for x in c.actions] == ["place_land", "pass"]
 
 
 def test_the_computer_player_gives_the_month_start_ahead(duo: Duo) -> None:
