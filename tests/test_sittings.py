@@ -131,30 +131,30 @@ def test_runs_hops_and_unfinished_months() -> None:
     assert sittings.tally(files).months[-1].finished
 
 
-def _decisions(log: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], str]]:
+def _decisions(log: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], str, str]]:
     """The engine's decisions behind a record's entries (after the join): a commit opens a
     simultaneous decision of both sides, which its list and reveal close; a list in the clear
     alone is one side's; a pair of dice values is a roll; a phase's orders one decision."""
-    out: list[tuple[str, tuple[str, ...], str]] = []
+    out: list[tuple[str, tuple[str, ...], str, str]] = []
     skip = 0
     previous: dict[str, Any] | None = None
     for e in [e for f in log[1:] for e in f["entries"]]:
         if skip:
             skip -= 1
         elif e["record"] == "commit":
-            out.append(("simultaneous", ("axis", "allies"), e["when"]))
+            out.append(("simultaneous", ("axis", "allies"), e["when"], e["phase"]))
             skip = 2
         elif e["record"] == "sim":
-            out.append(("simultaneous", (e["side"],), e["when"]))
+            out.append(("simultaneous", (e["side"],), e["when"], e["phase"]))
         elif e["record"] == "dice":
-            out.append(("chance", (), e["when"]))
+            out.append(("chance", (), e["when"], e["phase"]))
             skip = 1
         elif e["record"] == "act" and not (
             previous
             and previous["record"] == "act"
             and (previous["side"], previous["phase"]) == (e["side"], e["phase"])
         ):
-            out.append(("sequential", (e["side"],), e["when"]))
+            out.append(("sequential", (e["side"],), e["when"], e["phase"]))
         previous = e
     if skip:
         out.pop()  # the record stops inside this decision
@@ -172,7 +172,7 @@ def test_the_emulation_writes_the_records_the_program_wrote(seed7_log: list[dict
     em = sittings.Emulation(seed7_log[0]["game"])
     em.decision("sequential", ("allies",), "1939-09")  # the join, as the first record
     em.files[0]["entries"][0]["record"] = "join"
-    for kind, sides, when in _decisions(seed7_log):
+    for kind, sides, when, _ in _decisions(seed7_log):
         em.decision(kind, sides, when)
     made = _squeezed([(e["side"], e["record"]) for f in em.files for e in f["entries"]])
     real = _squeezed([(e["side"], e["record"]) for f in seed7_log for e in f["entries"]])
@@ -186,6 +186,31 @@ def test_the_emulation_writes_the_records_the_program_wrote(seed7_log: list[dict
     january = want[-2]
     assert made_months[-1].hops == january.hops and made_months[-1].sittings == january.sittings
     assert made_months[-1].automatic_hops == january.automatic_hops + 1
+
+
+def test_reaction_orders_save_the_sittings_of_the_other_sides_turn(seed7_log: list[dict[str, Any]]) -> None:
+    """With reaction orders (pbem react), the interceptions and landings are standing: the
+    emulation counts them as the record's log would with those entries marked."""
+    em = sittings.Emulation(seed7_log[0]["game"], react=True)
+    em.decision("sequential", ("allies",), "1939-09")
+    em.files[0]["entries"][0]["record"] = "join"
+    for kind, sides, when, phase in _decisions(seed7_log):
+        em.decision(kind, sides, when, phase)
+    marked = [
+        {**f, "entries": [{**e, "by": "standing"} if _reaction(e) else e for e in f["entries"]]} for f in seed7_log
+    ]
+    want, plain = sittings.tally(marked).months, sittings.tally(seed7_log).months
+    made = em.tally(last_whole=True).months
+    assert [m.sittings for m in made[:-1]] == [m.sittings for m in want[:-2]]
+    # and fewer than without: each side is spared the sittings of the other's turn
+    saved = sum(
+        p.sittings[s] - w.sittings[s] for p, w in zip(plain[:-2], want[:-2], strict=True) for s in ("axis", "allies")
+    )
+    assert saved >= len(want[:-2])
+
+
+def _reaction(e: dict[str, Any]) -> bool:
+    return e["record"] == "act" and e["phase"].rsplit(".", 1)[-1] in sittings.REACTION_STEPS
 
 
 @pytest.mark.parametrize("record", sorted(p.name for p in RECORDS.iterdir() if p.is_dir()))
@@ -222,16 +247,3 @@ def test_lists_given_ahead_are_standing_and_leave_one_sitting_for_the_month_star
     for _ in range(3):
         em.decision("simultaneous", ("axis", "allies"), "1939-10")
     assert em.tally(last_whole=True).months[0].sittings == {"axis": 3, "allies": 3}
-
-
-def test_my_lists_sealed_from_orders_given_ahead_are_marked_standing() -> None:
-    files = [
-        {"seq": 4, "side": "allies", "entries": [
-            {"phase": "war_declaration", "record": "reveal", "by": "program"},
-            {"phase": "deployment", "record": "commit", "by": "person"},
-        ]},
-        {"seq": 5, "side": "axis", "entries": [{"phase": "deployment", "record": "sim", "by": "person"}]},
-        {"seq": 6, "side": "allies", "entries": [{"phase": "build", "record": "commit", "by": "person"}]},
-    ]  # fmt: skip
-    sittings.mark_standing(files, "allies", [[4, "deployment"]])
-    assert [e["by"] for f in files for e in f["entries"]] == ["program", "standing", "person", "person"]

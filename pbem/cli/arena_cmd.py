@@ -29,9 +29,13 @@ def arena(
         typer.Option(
             "--ahead/--no-ahead",
             help="The players give their lists for the month's coming simultaneous steps ahead, "
-            "as `pbem bot play` does (--no-ahead: each when it comes, as a person who gives none ahead)",
+            "as `pbem bot play --ahead` does (--no-ahead: each when it comes, as a person who gives none ahead)",
         ),
     ] = True,
+    react: Annotated[
+        bool,
+        typer.Option("--react", help="Count both sides as giving reaction orders (`pbem react`) in the sittings"),
+    ] = False,
 ) -> None:
     """Play computer against computer and print each game's result and a summary."""
     from engine.ai import arena as arena_mod
@@ -40,7 +44,7 @@ def arena(
     results: list[dict[str, object]] = []
     tallies: list[sittings.Tally] = []
     # What each game would cost two people by today's files (pbem/play/sittings.py).
-    emulation = [sittings.Emulation(str(seed))]
+    emulation = [sittings.Emulation(str(seed), react=react)]
     bots = [ahead.AheadBot(scenario)] if same_sitting else []
 
     def ended(r: arena_mod.GameResult) -> None:
@@ -49,13 +53,13 @@ def arena(
         tallies.append(found)
         given = {"ahead": bots[0].to_json()} if bots else {}
         results.append(dataclasses.asdict(r) | {"sittings": found.to_json()} | given)
-        emulation[0] = sittings.Emulation(str(seed + len(results)))
+        emulation[0] = sittings.Emulation(str(seed + len(results)), react=react)
         if bots:
             counted.append(bots[0])
             bots[0] = ahead.AheadBot(scenario)
 
     def decided(d: Any) -> None:
-        emulation[0].decision(d.kind, d.sides, d.when, bots[0].standing(d) if bots else ())
+        emulation[0].decision(d.kind, d.sides, d.when, d.phase, bots[0].standing(d) if bots else ())
 
     counted: list[ahead.AheadBot] = []
 

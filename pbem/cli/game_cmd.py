@@ -276,6 +276,43 @@ def undo(
 
 
 @user_errors
+def react(
+    game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
+    intercept: Annotated[
+        str | None,
+        typer.Option("--intercept", help="Interceptions in either side's turn: ask (you decide), bot or pass"),
+    ] = None,
+    land: Annotated[
+        str | None, typer.Option("--land", help="Landing your aircraft in the other side's turn: ask or bot")
+    ] = None,
+    only: Annotated[
+        str | None,
+        typer.Option("--only", help="The aircraft that may intercept by themselves, e.g. '#7,#31' ('' for all)"),
+    ] = None,
+    ws_path: WorkspaceOpt = None,
+) -> None:
+    """Reaction orders: let the program answer interceptions and landings for you, as they come."""
+    ws, gid = game_in(game, ws_path)
+    units = None if only is None else _unit_numbers(only)
+    given, written = turn.react(ws, gid, intercept=intercept, land=land, only=units)
+    typer.echo(given.words())
+    for path in written:
+        sent(ws, gid, f"your reaction orders answered the decision now: sealed {path.relative_to(ws.root)}")
+    if not written:
+        typer.echo(status_lines(ws, gid)[0])
+
+
+def _unit_numbers(text: str) -> tuple[int, ...]:
+    out = []
+    for word in text.replace(",", " ").split():
+        digits = word.removeprefix("#")
+        if not digits.isdigit():
+            raise PbemError(f"--only: '{word}' is not a unit number like #7", "usage")
+        out.append(int(digits))
+    return tuple(out)
+
+
+@user_errors
 def verify(
     files: Annotated[
         list[Path], typer.Argument(help="A turn file (with --no-engine: a game's files in arrival order)")
@@ -318,11 +355,15 @@ def selfplay(
     out: Annotated[Path, typer.Option("--out", help="Directory that receives every file")],
     seed: Annotated[int, typer.Option("--seed", help="Seed for keys, game id and the computer players")] = 1,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="One line per file")] = False,
+    react: Annotated[
+        bool, typer.Option("--react", help="Both players give reaction orders (see `pbem react`)")
+    ] = False,
 ) -> None:
     """Two computer players exchange real signed files; every file is verified by its receiver."""
     from pbem.play.selfplay import selfplay as run
 
-    result = run(scenario, month_text(until), seed, out, log=typer.echo if verbose else lambda s: None)
+    log = typer.echo if verbose else lambda s: None
+    result = run(scenario, month_text(until), seed, out, log=log, react=react)
     end = "game over" if result.over else f"reached {result.date} ({phase_name(result.phase)})"
     typer.echo(
         f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "
@@ -340,6 +381,7 @@ def register(app: typer.Typer) -> None:
     app.command("orders")(orders)
     app.command("send")(send)
     app.command("undo")(undo)
+    app.command("react")(react)
     app.command("verify")(verify)
     app.command("audit")(audit_cmd)
     app.command("selfplay")(selfplay)

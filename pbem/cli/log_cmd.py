@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -22,20 +22,17 @@ def _month(text: str) -> str:
     return text
 
 
-def _files(
-    target: str, ws_path: Path | None, game: str | None
-) -> tuple[list[TurnFile], str | None, bytes | None, list[Any]]:
-    """The game's files, the side I play (None for a record folder), for a branch its
-    verified starting position, and which of my lists my program sealed from orders given
-    ahead (none known for a record folder)."""
+def _files(target: str, ws_path: Path | None, game: str | None) -> tuple[list[TurnFile], str | None, bytes | None]:
+    """The game's files, the side I play (None for a record folder) and, for a branch, its
+    verified starting position."""
     folder = Path(target)
     if folder.is_dir():
         files = history.record_files(folder, game)
-        return files, None, history.record_base(folder, files), []
+        return files, None, history.record_base(folder, files)
     ws = workspace(ws_path)
     gid = ws.resolve_game(target)
     lg = LocalGame(ws, gid)
-    return history.workspace_files(ws, gid), lg.me, lg.base(), lg.ahead().get("standing", [])
+    return history.workspace_files(ws, gid), lg.me, lg.base()
 
 
 @user_errors
@@ -56,9 +53,9 @@ def log_command(
     wanted = _month(month) if month is not None else None
     if count_sittings and since_mine:
         raise PbemError("--sittings counts the whole game: leave out --since-mine", "usage")
-    files, me, base, standing = _files(target, ws_path, game)
+    files, me, base = _files(target, ws_path, game)
     if count_sittings:
-        _sittings(files, base, wanted, as_json, me, standing)
+        _sittings(files, base, wanted, as_json)
         return
     first = 1
     if since_mine:
@@ -84,19 +81,23 @@ def log_command(
         )
     for r in out:
         typer.echo(r.text())
+    for note in _disputes(target, ws_path):
+        typer.echo(f"DISPUTED: {note}")
 
 
-def _sittings(
-    files: list[TurnFile], base: bytes | None, wanted: str | None, as_json: bool, me: str | None, standing: list[Any]
-) -> None:
+def _disputes(target: str, ws_path: Path | None) -> list[str]:
+    """What this workspace holds in dispute with the opponent in the game (none for a folder)."""
+    if Path(target).is_dir():
+        return []
+    ws = workspace(ws_path)
+    notes: list[str] = LocalGame(ws, ws.resolve_game(target)).meta.get("disputes", [])
+    return notes
+
+
+def _sittings(files: list[TurnFile], base: bytes | None, wanted: str | None, as_json: bool) -> None:
     """Print the sittings and hops of the game (of month ``wanted`` only, if given); the
-    whole game is counted, since a month's first sitting may begin in the month before.
-    My lists sealed from orders given ahead count as standing; the other side's cannot be
-    told from its files and count as a person's."""
-    entries = [r.to_json() for r in report.reports(files, base)]
-    if me is not None:
-        sittings.mark_standing(entries, me, standing)
-    found = sittings.tally(entries)
+    whole game is counted, since a month's first sitting may begin in the month before."""
+    found = sittings.tally([r.to_json() for r in report.reports(files, base)])
     if wanted is not None:
         found.months = [m for m in found.months if m.when == wanted]
         if not found.months:

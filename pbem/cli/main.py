@@ -35,6 +35,7 @@ COMMANDS = {
     "orders": "game_cmd",
     "send": "game_cmd",
     "undo": "game_cmd",
+    "react": "game_cmd",
     "resign": "end_cmd",
     "offer-draw": "end_cmd",
     "accept-draw": "end_cmd",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 import webbrowser
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -34,14 +37,16 @@ def play(
     except OSError as exc:
         raise PbemError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}", "io") from None
     typer.echo(f"game {gid}: open {server.url}  (Ctrl-C stops)", err=False)
-    if not no_browser:
-        webbrowser.open(server.url)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        typer.echo("stopped")
-    finally:
-        server.server_close()
+    with contextlib.ExitStack() as stack:
+        stack.callback(server.server_close)
+        if not no_browser:
+            # The browser gets a private file's path: its command line is every local user's to read.
+            private = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pbem-play-")))
+            webbrowser.open(server.launch_file(private).as_uri())
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            typer.echo("stopped")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,9 +1,9 @@
 """The bot as a mailbox: invite it by mail, it answers every move by mail.
 
 The bot mailbox is the daemon with three differences: it accepts new games
-only from the allow-list (when one is set), it plays its side with the bot
-player as soon as a received file has been verified and applied, and it sends
-no "your move" notices (nobody reads them).
+only from invitations signed by a key of the allow list (when one is set), it
+plays its side with the bot player as soon as a received file has been verified
+and applied, and it sends no "your move" notices (nobody reads them).
 
 It never plays on a file it could not verify: a game is queued for play only
 after the game layer imported a file of it. A game owed a look is one file,
@@ -32,7 +32,7 @@ from pbem.mail.config import MailConfig
 from pbem.mail.daemon import DEFAULT_CLAIM_TIMEOUT, CycleReport, MailDaemon
 from pbem.mail.exchange_api import Exchange, load_module
 from pbem.mail.logline import game_context
-from pbem.mail.message import TURN_NAME
+from pbem.mail.message import TURN_NAME, Attachment, parse_turn_name
 from pbem.mail.store import crash_point, load_json, mail_dir, write_atomic
 from pbem.store.durable import flock
 
@@ -89,9 +89,9 @@ class BotMailbox(MailDaemon):
     ) -> None:
         super().__init__(config, exchange, worker, claim_timeout)
         self.player: Player = player if player is not None else load_player(config.bot.player)
-        self.allow = {a.lower() for a in config.bot.allow}
+        self.allow = set(config.bot.allow)
         self.notifier.enabled = False
-        self.sender_policy = self.policy
+        self.file_policy = self.policy
         self.on_imported.append(self.after_import)
         self.owed = owed_dir(self.workspace)
         self.locks = mail_dir(self.workspace) / "bot-locks"
@@ -110,13 +110,23 @@ class BotMailbox(MailDaemon):
         """The bot's own identity too: it joins new games with it."""
         return [*super().identity_names(), self.config.bot.identity]
 
-    def policy(self, sender: str, game_id: str) -> str | None:
-        """Anyone may invite the bot unless bot.allow lists who may."""
-        if not self.allow or sender.lower() in self.allow:
-            return None
-        if self.game_known(game_id):
+    def policy(self, att: Attachment, mail: list[Attachment]) -> str | None:
+        """Anyone may invite the bot unless bot.allow lists the keys that may: then a game
+        not here yet starts only from an invitation signed by one of them."""
+        turn = parse_turn_name(att.filename)
+        if not self.allow or turn is None or self.game_known(turn.game_id):
             return None  # a game already running here: its files are checked by signature anyway
-        return f"a new game from {sender or 'an unknown sender'}, who is not in bot.allow"
+        if turn.side == "parent":
+            # A branch's parent files travel with its invitation: kept only beside an allowed one.
+            if any(self._allowed(a) for a in mail if a.filename.startswith(f"{turn.game_id}-00000-") and a is not att):
+                return None
+            return "parent files without an invitation from a key in bot.allow in the same mail"
+        if self._allowed(att):
+            return None
+        return f"a new game from {self.signed_by(att.data)}, which is not in bot.allow"
+
+    def _allowed(self, att: Attachment) -> bool:
+        return self.signer_of(att.data) in self.allow
 
     def after_import(self, game_id: str, status: str, result: Any) -> None:
         # Every step here may be taken again safely, and is taken after any import of a

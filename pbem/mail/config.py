@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.mail import oauth
+from pbem.protocol.identity import given_fingerprint
 
 SECURITY_MODES = ("tls", "starttls", "none")
 DEFAULT_PORTS = {"imap": {"tls": 993, "starttls": 143, "none": 143}, "smtp": {"tls": 465, "starttls": 587, "none": 25}}
@@ -112,7 +113,7 @@ class RetryOptions:
 
 @dataclass(frozen=True)
 class BotOptions:
-    allow: tuple[str, ...] = ()  # empty: accept invitations from anyone
+    allow: tuple[str, ...] = ()  # inviters' key fingerprints, as shown; empty: anyone
     identity: str = "bot"  # the identity (key name) the bot joins games with
     player: str = "pbem.mail.botplayer"  # module offering accept() and play(), see pbem.mail.bot
 
@@ -241,6 +242,24 @@ def _imap_options(table: dict[str, Any]) -> ImapOptions:
     return opts
 
 
+def _allow_list(entries: list[Any]) -> tuple[str, ...]:
+    """The inviters' key fingerprints.  An address is refused, not read: the From header
+    it would be matched against is written by the sender, so anyone could use it."""
+    found = []
+    for entry in entries:
+        if not isinstance(entry, str):
+            raise MailConfigError("bot.allow must be a list of key fingerprints")
+        try:
+            found.append(given_fingerprint(entry))
+        except PbemError:
+            what = "an e-mail address" if "@" in entry else "not a key fingerprint"
+            raise MailConfigError(
+                f"bot.allow entry {entry[:60]!r} is {what}: the allow list names the inviter's key — write its "
+                'fingerprint as `pbem key list` shows it, e.g. allow = ["1a2b 3c4d 5e6f 7a8b 9c0d 1e2f 3a4b 5c6d"]'
+            ) from None
+    return tuple(found)
+
+
 def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -> MailConfig:
     """Build a :class:`MailConfig` from parsed TOML; relative paths are taken from ``base``."""
     table = dict(data)
@@ -266,10 +285,8 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
         raise MailConfigError("retry.base_seconds must be positive and at most retry.max_seconds")
     bot_raw = dict(table.pop("bot", {}))
     allow = _take(bot_raw, "allow", list, "bot", [])
-    if not all(isinstance(a, str) for a in allow):
-        raise MailConfigError("bot.allow must be a list of mail addresses")
     bot = BotOptions(
-        tuple(a.strip().lower() for a in allow),
+        _allow_list(allow),
         _take(bot_raw, "identity", str, "bot", BotOptions.identity),
         _take(bot_raw, "player", str, "bot", BotOptions.player),
     )

@@ -100,8 +100,9 @@ class CycleReport:
 
 # Called after each import: (game_id, status, import result or None when the import failed).
 ImportHook = Callable[[str, str, Any], None]
-# Decides whether a turn file from this sender may be imported: (sender, game_id) -> reason or None.
-SenderPolicy = Callable[[str, str], str | None]
+# Decides whether a mailed file may be imported: (file, every file of its mail) -> reason or None.
+FilePolicy = Callable[[Attachment, list[Attachment]], str | None]
+UNVERIFIED = "unsigned/unverifiable"
 
 
 class MailDaemon:
@@ -140,7 +141,9 @@ class MailDaemon:
         self.sender.worker = worker
         self.notifier = Notifier(config, self.exchange, self.queue, self.threads)
         self.on_imported: list[ImportHook] = [self.notifier.after_import]
-        self.sender_policy: SenderPolicy | None = None
+        self.file_policy: FilePolicy | None = None
+        self._signer: Callable[..., str | None] | None = getattr(self.exchange, "signer", None)
+        self._foreign: Callable[..., bool] | None = getattr(self.exchange, "foreign", None)
         self._seen_path = self.state_dir / "seen.json"
         self._seen: list[str] = load_json(
             self._seen_path, [], lambda v: isinstance(v, list) and all(isinstance(d, str) for d in v)
@@ -209,7 +212,8 @@ class MailDaemon:
             self._claim_round(report)
             return
         candidates, report.more = self.mailbox.candidates()
-        whole = self._handle_batch([c for c in candidates if c.has_turn], report)
+        left = self._leave_others(candidates)
+        whole = self._handle_batch([c for c in candidates if c.has_turn and c.uid not in left], report)
         # Ordinary mail is left exactly as it was: unread, in place; the position just moves past it.
         # A round cut short by a stop leaves its rest in the folder, so the position stays.
         if candidates and whole:
@@ -220,9 +224,10 @@ class MailDaemon:
         self.heartbeat()
         if time.monotonic() >= self._next_take_back:
             self._take_back_silent()
-            self._next_take_back = time.monotonic() + max(1.0, self.claim_timeout / 4)
+            self._next_take_back = time.monotonic() + self._until_next_expiry()
         candidates, report.more = self.mailbox.candidates()
-        self.mailbox.claim([c.uid for c in candidates if c.has_turn])
+        left = self._leave_others(candidates)
+        self.mailbox.claim([c.uid for c in candidates if c.has_turn and c.uid not in left])
         crash_point()
         if candidates:
             self.mailbox.position.advance(max(c.uid for c in candidates))
@@ -231,6 +236,32 @@ class MailDaemon:
             self._handle_batch(self.mailbox.describe(mine), report)
         finally:
             self.mailbox.reopen_folder()
+
+    def _leave_others(self, candidates: list[Candidate]) -> set[int]:
+        """The turn mails another workspace's, marked and left where they are."""
+        left = sorted(c.uid for c in candidates if c.has_turn and self.left_for_owner(c))
+        self.mailbox.leave(left)
+        return set(left)
+
+    def left_for_owner(self, cand: Candidate) -> bool:
+        """Whether a mail only carries files of games another workspace holds: it stays in the
+        folder, unread, for that workspace's daemon (two workspaces may be pointed at one
+        mailbox, and the one serving it first must not take the other's turns)."""
+        names = [n for n in cand.names if n.lower().endswith(".pbem")]
+        if self._foreign is None or not names:
+            return False
+        try:
+            if not all(self._foreign(self.workspace, name, **self.home_kw) for name in names):
+                return False
+        except Exception:  # the game layer cannot tell: the mail is read as any other
+            return False
+        log.warning(
+            "mail UID %d left in the folder for the workspace that holds its game: %s is a file of a game "
+            "this workspace does not hold",
+            cand.uid,
+            ", ".join(names)[:200],
+        )
+        return True
 
     def _handle_batch(self, turn_mails: list[Candidate], report: CycleReport) -> bool:
         """Read, import, then move away the turn mails of the selected folder; False when
@@ -288,6 +319,21 @@ class MailDaemon:
             if count:
                 log.warning("took back %d mail(s) claimed by worker %s, silent for %s", count, worker, _seconds(silent))
 
+    def _until_next_expiry(self) -> float:
+        """Seconds until the next look for silent workers: when the next worker's silence
+        reaches the claim timeout, and at least every quarter of it (a worker idle on a
+        quiet mailbox must still take a dead one's claims back on time)."""
+        now = time.time()
+        wait = max(1.0, self.claim_timeout / 4)
+        for alive in (mail_dir(self.workspace) / "workers").glob("*/alive"):
+            if alive.parent.name == self.worker:
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                due = alive.stat().st_mtime + self.claim_timeout - now
+                if due > 0:
+                    wait = min(wait, due + 0.05)  # just past it: then the worker counts as silent
+        return wait
+
     def before_finish(self) -> None:
         """Make what this round learnt durable before its mails leave the inbox."""
         self._flush_seen()
@@ -318,22 +364,27 @@ class MailDaemon:
     ) -> None:
         for problem in problems:
             report.refused += 1
-            log.warning("mail %s from %s: %s; not imported", message_id or "(no id)", sender or "?", problem)
+            # No file to check a signature on: the From header is named as what it is, a claim.
+            log.warning("mail %s (From: %s): %s; not imported", message_id or "(no id)", sender or "?", problem)
         for att in attachments:
             turn = parse_turn_name(att.filename)
             assert turn is not None  # parse_mail only keeps well-named files
             with game_context(turn.game_id):
-                if self.sender_policy is not None:
-                    reason = self.sender_policy(sender, turn.game_id)
+                if self.file_policy is not None:
+                    reason = self.file_policy(att, attachments)
                     if reason:
                         report.refused += 1
-                        log.warning("%s from %s not imported: %s", att.filename, sender or "?", reason)
+                        log.warning("%s from %s not imported: %s", att.filename, self.signed_by(att.data), reason)
                         continue
                 report.fetched += 1
-                self.threads.add(turn.game_id, message_id)
-                self.import_attachment(att, sender, report)
+                status = self.import_attachment(att, report)
+                # Only files the game accepted as its own, signatures checked, thread its mail: a
+                # forgery naming the game must not steer the References of the next mail to the
+                # opponent.  Parent files and hand-over offers are kept unverified, so they do not.
+                if status in ("applied", "duplicate", "stored") and turn.side not in ("parent", "offer"):
+                    self.threads.add(turn.game_id, message_id)
 
-    def import_attachment(self, att: Attachment, sender: str, report: CycleReport) -> str:
+    def import_attachment(self, att: Attachment, report: CycleReport) -> str:
         digest = sha256_hex(att.data)
         turn = parse_turn_name(att.filename)
         game_id = turn.game_id if turn else "?"
@@ -342,7 +393,7 @@ class MailDaemon:
             # The steps after an import still run: a process killed after the import but
             # before them (a move owed, say) left them undone.
             status = "duplicate"
-            log.info("%s from %s: already imported (mail delivered again)", att.filename, sender or "?")
+            log.info("%s: already imported (mail delivered again)", att.filename)
         else:
             path = self.save_to_inbox(att, digest)
             try:
@@ -354,7 +405,9 @@ class MailDaemon:
                 result, status, message = None, "rejected", f"internal error in the game layer: {err!r}"
                 log.exception("import of %s failed", att.filename)
             level = logging.WARNING if status == "rejected" else logging.INFO
-            log.log(level, "%s from %s: %s — %s", att.filename, sender or "?", status, message)
+            log.log(level, "%s from %s: %s — %s", att.filename, self.signed_by(att.data), status, message)
+            if getattr(result, "code", "") == "claim-crossed":
+                self._send_again(list(getattr(result, "replies", [])))
             crash_point()
         report.count(status)
         if status in ("applied", "duplicate"):
@@ -365,6 +418,28 @@ class MailDaemon:
             except Exception:
                 log.exception("after-import step for game %s failed", game_id)
         return status
+
+    def signer_of(self, data: bytes) -> str | None:
+        """The fingerprint of the key whose signature on a mailed file verifies, if any."""
+        if self._signer is None:
+            return None
+        try:
+            return self._signer(self.workspace, data, **self.home_kw)
+        except Exception:  # a damaged file the game layer chokes on is simply not verified
+            return None
+
+    def signed_by(self, data: bytes) -> str:
+        """Who signed a file, for log lines: never the mail's From header (anyone writes that)."""
+        found = self.signer_of(data)
+        return f"key {found}" if found else UNVERIFIED
+
+    def _send_again(self, files: list[Path]) -> None:
+        """The opponent claims my files never arrived, and they were sent in time: the game layer
+        put them back in outbox/, and they go out again although they went out before."""
+        keys = [f"{p.name}:{sha256_hex(p.read_bytes())}" for p in files if p.is_file()]
+        with self.queue.locked():
+            again = self.queue.send_again(keys)
+        log.warning("DISPUTE: %d file(s) the opponent says it never received are sent again", again)
 
     def game_known(self, game_id: str) -> bool:
         try:
@@ -416,6 +491,8 @@ class MailDaemon:
     def wait(self) -> None:
         opts = self.config.imap_options
         seconds = opts.idle_seconds if self.mailbox.can_idle else opts.poll_seconds
+        if self.worker:  # a dead worker's claims come back when its silence reaches the claim timeout
+            seconds = min(seconds, max(0.0, self._next_take_back - time.monotonic()))
         due_at = self.queue.next_due_at()
         if due_at is not None:
             seconds = min(seconds, max(0.0, due_at - time.time()))

@@ -11,6 +11,14 @@ in the same atomic step as the automatic answers it writes into ``outbox/``
 "duplicate" that asks for nothing, so a game layer that recorded the file first
 and was killed before its answer was written would leave the game waiting for
 ever.
+
+A game layer MAY also offer ``signer(workspace, data) -> fingerprint | None``: the key
+whose signature on a mailed file verifies.  The daemon names that signer, never the
+mail's From header, in its log lines, and the bot mailbox checks it against
+``bot.allow``; without it every file counts as unverifiable.  It MAY offer
+``foreign(workspace, name) -> bool`` too: True for a file name that can only be another
+workspace's (a file of a game not held here, other than one that starts a game); a mail
+carrying only such files is left in the folder for that workspace.
 """
 
 from __future__ import annotations

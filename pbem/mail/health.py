@@ -1,7 +1,8 @@
 """`pbem bot health`: how much work waits in a mailbox and how old the oldest of it is.
 
 Unanswered work is counted where it waits: turn mail in the folder not yet taken
-(by a lone daemon or claimed by a worker), turn mail in the workers' claim
+(by a lone daemon or claimed by a worker; mail left for another workspace is not
+this service's work), turn mail in the workers' claim
 folders, games owed a move by the bot, and mails waiting in the send queue. The
 age of the oldest is what a monitor should watch: a growing age means the
 service has stopped answering, whatever the reason.
@@ -17,7 +18,7 @@ import imapclient
 
 from pbem.mail.bot import owed_games
 from pbem.mail.config import MailConfig
-from pbem.mail.imap import CLAIM_PREFIX, PROCESSED_KEYWORD, SET_ASIDE_KEYWORD, ImapMailbox
+from pbem.mail.imap import CLAIM_PREFIX, LEFT_KEYWORD, PROCESSED_KEYWORD, SET_ASIDE_KEYWORD, ImapMailbox
 from pbem.mail.message import has_turn_attachment
 from pbem.mail.outqueue import SendQueue
 
@@ -58,7 +59,8 @@ def measure(config: MailConfig) -> Health:
         assert client is not None  # connect() succeeded
         client.normalise_times = False
         client.select_folder(config.imap_options.folder, readonly=True)
-        uids = client.search(["NOT", "KEYWORD", PROCESSED_KEYWORD, "NOT", "KEYWORD", SET_ASIDE_KEYWORD])
+        done = (PROCESSED_KEYWORD, SET_ASIDE_KEYWORD, LEFT_KEYWORD)
+        uids = client.search([term for keyword in done for term in ("NOT", "KEYWORD", keyword)])
         for arrived in _turn_mail_times(client, uids):
             found.waiting += 1
             found.saw(arrived, now)

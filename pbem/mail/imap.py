@@ -41,7 +41,7 @@ import imapclient.exceptions
 from pbem.errors import PbemError
 from pbem.mail import oauth
 from pbem.mail.config import ImapOptions, ServerConfig
-from pbem.mail.message import has_turn_attachment
+from pbem.mail.message import bodystructure_filenames, has_turn_attachment
 from pbem.mail.store import load_json, mail_dir, save_json, write_atomic
 from pbem.store.durable import flock
 
@@ -60,6 +60,7 @@ IMAP_ERRORS: tuple[type[BaseException], ...] = (
 FETCH_CHUNK = 10  # mails handled per round; small rounds let answers go out sooner
 PROCESSED_KEYWORD = "$PbemDone"
 SET_ASIDE_KEYWORD = "$PbemSetAside"
+LEFT_KEYWORD = "$PbemOtherWorkspace"  # left unread for the workspace holding its game
 CLAIM_PREFIX = "pbem-claim-"
 OWNER_PREFIX = "pbem-owner-"
 
@@ -94,6 +95,7 @@ class Candidate:
     uid: int
     size: int
     has_turn: bool
+    names: tuple[str, ...] = ()  # the attachments' file names, as the BODYSTRUCTURE gives them
 
 
 class ImapPosition:
@@ -280,8 +282,14 @@ class ImapMailbox:
                 item = data.get(uid)
                 if item is None:  # expunged meanwhile
                     continue
+                structure = item.get(b"BODYSTRUCTURE")
                 found.append(
-                    Candidate(uid, int(item.get(b"RFC822.SIZE", 0)), has_turn_attachment(item.get(b"BODYSTRUCTURE")))
+                    Candidate(
+                        uid,
+                        int(item.get(b"RFC822.SIZE", 0)),
+                        has_turn_attachment(structure),
+                        tuple(bodystructure_filenames(structure)),
+                    )
                 )
         return found
 
@@ -315,6 +323,12 @@ class ImapMailbox:
             self._flag(uids, SET_ASIDE_KEYWORD)
         else:
             self.move(uids, f"{self.options.processed_folder}-set-aside")
+
+    def leave(self, uids: list[int]) -> None:
+        """Mark mails left for another workspace, unread: no health check counts them as
+        this service's work (anyone can send a mail naming a game that is not here)."""
+        if uids:
+            self._c().add_flags(uids, [LEFT_KEYWORD.encode()])
 
     def _flag(self, uids: list[int], keyword: str) -> None:
         if uids:

@@ -175,6 +175,16 @@ class SendQueue:
         if save:
             self.save()
 
+    def send_again(self, keys: list[str]) -> int:
+        """Send these sent turn files once more (a claim says they never arrived); how many."""
+        count = 0
+        for key in keys:
+            entry = self.entries.get(key)
+            if entry is not None and entry.status == SENT:
+                entry.status, entry.next_at = PENDING, 0.0
+                count += 1
+        return count
+
     def retry_failed(self) -> int:
         """Put every failed entry back in the queue (after a person fixed the cause)."""
         count = 0

@@ -160,7 +160,6 @@ class Plan:
         d = lg.ahead()
         self.given = [Given(g["when"], g["step"], g["actions"], g["fallback"]) for g in d.get("given", [])]
         self.notes: list[list[str]] = list(d.get("notes", []))  # [month, what the program did]
-        self.standing: list[list[Any]] = list(d.get("standing", []))  # [file, step] of my lists sealed from them
         self.secrets: dict[str, list[Wire]] = {}  # commitments made, to be kept with the game's secrets
         self.told: list[str] = []  # notes made now, for the command's output
         self.changed = False
@@ -224,7 +223,6 @@ class Plan:
             self.secrets[str(seq)] = listed
         else:
             rec = Sim(listed)
-        self.standing.append([seq, d.phase])
         how = "sealed" if exp.kind == "commit" else "handed in openly"
         if found.misfits:
             added = f"; the computer player added {found.added}" if given.fallback == "bot" else ""
@@ -242,12 +240,7 @@ class Plan:
         if self.secrets:
             self.lg.stage_secrets(tx, self.lg.secrets() | self.secrets)
         if self.changed:
-            wires = {
-                "given": [g.to_wire() for g in self.given],
-                "notes": self.notes,
-                "standing": self.standing,
-            }
-            self.lg.stage_ahead(tx, wires)
+            self.lg.stage_ahead(tx, {"given": [g.to_wire() for g in self.given], "notes": self.notes})
 
 
 def _misfits(found: list[str]) -> str:

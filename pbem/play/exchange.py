@@ -16,6 +16,8 @@ from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.play import branch, claim, contact, decline, games, passing, placement, report, status, turn
+from pbem.play.mailcheck import foreign as foreign  # optional functions of the daemon's game layer
+from pbem.play.mailcheck import signer as signer
 from pbem.play.placement import Place
 from pbem.protocol import machine, turnfile
 from pbem.protocol.turnfile import TurnFile
@@ -297,7 +299,19 @@ def _taken(lg: LocalGame, file: machine.Authentic, existing: TurnFile | None, tx
     claim, or a file out of turn."""
     tf = file.tf
     if tf.type == "claim" and existing is not None and existing.side == lg.me:
+        crossed = claim.refuse_crossing(lg, file, tx)
+        if crossed is not None:
+            note, resent = crossed
+            return ImportResult(
+                "rejected", tf.game, tf.seq, f"{tf.name}: DISPUTE: {note}", resent, code="claim-crossed"
+            )
         return _overtaken(lg, file, tx)
+    voided = claim.void_my_claims(lg, file, tx)
+    if voided is not None:
+        game, note = voided
+        replies = turn.answer(lg, game, tx)
+        msg = f"applied {tf.name}: DISPUTE: {note}. {status.status_line(lg, game, lg.pending())}"
+        return ImportResult("applied", tf.game, tf.seq, msg, replies)
     raise PbemError(
         f"{tf.name}: position {tf.seq} of game {tf.game} is already filled by a file from "
         f"{existing.side if existing else 'the other side'} (out of turn)",

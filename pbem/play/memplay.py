@@ -13,7 +13,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem.protocol import clock, commit, dice, engine_link, machine, replay, turnfile
+from pbem.protocol import clock, commit, deadlines, dice, engine_link, machine, replay, turnfile
 from pbem.protocol.machine import Game
 from pbem.protocol.records import Act, Commit, Dice, Record, Reveal, Sim
 from pbem.protocol.turnfile import SIDES, TurnFile, other
@@ -82,6 +82,16 @@ class MemoryMatch:
 
     def _salt(self, side: str, seq: int) -> bytes:
         return _d(self.seed, f"salt/{side}/{seq}")
+
+    def chain_value(self, side: str) -> Callable[[int], bytes]:
+        """``side``'s dice-chain value ``v[i]`` (a roll's, or a final claim's)."""
+        return lambda i: dice.value(self.secret[side], self.chain, i)
+
+    def claim(self, side: str) -> TurnFile:
+        """``side`` claims its opponent's missed deadline (the time is the clock's)."""
+        tf = deadlines.seal_claim(self.game, side, self.ids[side].sign, self.chain_value(side))
+        self.files.append(tf)
+        return tf
 
     def step(self) -> TurnFile | None:
         """The side to act writes its next file; None once the game is over."""

@@ -15,7 +15,7 @@ Nothing is stored: reports are worked out from the files whenever they are asked
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,8 @@ class Entry:
     orders: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     data: list[dict[str, Any]] = field(default_factory=list)
+    #: who gave it when the file says (its side's standing orders), else judged by ``record``
+    by: str = ""
 
     def heading(self) -> str:
         return f"{self.when} {phase_name(self.phase)} - {self.side}"
@@ -62,12 +64,17 @@ class Entry:
         out = []
         if self.record == "commit":
             out.append(f"{self.side} seal their orders (revealed once both sides have handed theirs in)")
+        elif self.record == "seal":
+            out.append(f"{self.side} seal their reaction orders (opened only when they decide something)")
+        elif self.record == "react":
+            out.append(f"{self.side} open their reaction orders ({self.orders[0]}), which decide:")
+            out += [f"  {order}" for order in self.orders[1:]] or ([] if self.lines else ["  nothing: a pass"])
         elif self.record == "dice" and not self.lines:
             out.append(f"{self.side} hand in their dice value; the roll follows with the other side's")
         elif self.record in _ENDINGS:
             out.append(f"{self.side} {_ENDINGS[self.record]}")
-        if self.orders:
-            what = _RECORD_NAMES.get(self.record, "orders")
+        if self.orders and self.record != "react":
+            what = "standing orders" if self.by == sittings.STANDING else _RECORD_NAMES.get(self.record, "orders")
             out.append(f"{self.side} {what}: " + "; ".join(self.orders))
         out += self.lines
         return out or [f"{self.side}: no change"]
@@ -78,7 +85,7 @@ class Entry:
             "phase": self.phase,
             "side": self.side,
             "record": self.record,
-            "by": sittings.by(self.record),
+            "by": self.by or sittings.by(self.record),
             "orders": self.orders,
             "events": self.data,
         }
@@ -127,9 +134,11 @@ class FileReport:
 class _Recorder:
     """Watches the records of one file as they are applied and cuts them into entries."""
 
-    def __init__(self, side: str) -> None:
+    def __init__(self, side: str, standing: Collection[int] = ()) -> None:
         self.api = engine_link.api()
         self.side = side
+        self.standing = frozenset(standing)  # the positions of the records standing orders gave
+        self.seen = 0
         self.entries: list[Entry] = []
         self.open: Entry | None = None
         self.before: Any = None
@@ -137,17 +146,21 @@ class _Recorder:
     def watch(self, game: Game, rec: list[Any]) -> None:
         d = self.api.decision(game.state)
         e = self.open
-        if e is not None and rec[0] == "act" == e.record and (e.when, e.phase) == (d.when, d.phase):
+        by = sittings.STANDING if self.seen in self.standing else ""
+        self.seen += 1
+        if e is not None and rec[0] == "act" == e.record and (e.when, e.phase, e.by) == (d.when, d.phase, by):
             self._orders(game, [rec[1]])
             return
         self.close(game)
-        self.open = Entry(d.when, d.phase, self.side, rec[0])
+        self.open = Entry(d.when, d.phase, self.side, rec[0], by=by)
         self.before = self.api.snapshot(game.state)
         game.events = []
         if rec[0] == "act":
             self._orders(game, [rec[1]])
         elif rec[0] in ("sim", "reveal"):
             self._orders(game, rec[1])
+        elif rec[0] == "react":
+            self.open.orders.append(reaction_words(rec[1]))
 
     def _orders(self, game: Game, wires: list[Any]) -> None:
         assert self.open is not None
@@ -171,6 +184,9 @@ class _Recorder:
         e = self.open
         if e is None:
             return
+        if e.record == "react":
+            shown = [a for a in game.reacted if a.kind not in SHOWN_BY_CHANGES]
+            e.orders += [self.api.format_action(game.state, a) for a in shown]
         told = list(game.events)
         events = told + self.api.changes(self.before, game.state, told)
         e.lines = [self.api.event_text(game.state, x) for x in events]
@@ -182,8 +198,17 @@ class _Recorder:
         self.open = None
 
 
+def reaction_words(orders: list[Any]) -> str:
+    """Reaction orders ``[intercept, land, only]`` for people."""
+    who = {"ask": "the player", "bot": "the computer", "pass": "nobody"}
+    intercept, land, only = orders
+    aircraft = f" (only {', '.join(f'#{u}' for u in only)})" if only else ""
+    return f"interceptions by {who[intercept]}{aircraft}, landings by {who[land]}"
+
+
 def kept_recorder(side: str) -> _Recorder:
-    """A watcher for automatic records that stay unsent until my next decision (see :func:`kept_report`)."""
+    """A watcher for automatic records that stay unsent until my next decision (see
+    :func:`kept_report`); set its ``standing`` before watching a record my standing orders gave."""
     return _Recorder(side)
 
 
@@ -198,7 +223,7 @@ def kept_report(game: Game, recorder: _Recorder) -> FileReport:
 
 def apply_reported(game: Game, file: machine.Authentic) -> FileReport:
     """Verify and apply ``file`` to ``game`` (as :func:`pbem.protocol.advance.apply_file`) and report it."""
-    rec = _Recorder(file.tf.side)
+    rec = _Recorder(file.tf.side, file.tf.body.get("standing", ()))
     advance.apply_file(game, file, rec.watch)
     return rec.report(game, file.tf)
 
@@ -208,7 +233,9 @@ def _about(tf: TurnFile, game: Game) -> str:
     side, silent = tf.side, other(tf.side)
     if tf.type == "claim" and game.reminded:
         until = deadlines.when(deadlines.due_at(game))
-        return f"{side} claim that {silent} missed their deadline: a reminder; {silent} decide until {until}"
+        line = f"{side} claim that {silent} missed their deadline: a reminder; {silent} decide until {until}"
+        due = tf.body["due"]
+        return line + (f" ({deadlines.automatic_note(due)})" if due in deadlines.AUTOMATIC else "")
     if tf.type == "claim":
         if game.forfeited:
             return f"{side} claim again: {silent} forfeit the game"
@@ -221,10 +248,12 @@ def _about(tf: TurnFile, game: Game) -> str:
     return f"{side} hand their side over to the key {keys.fingerprint(tf.body['key'])}{at}"
 
 
-def build_reported(game: Game, side: str, records: Sequence[Record], sign: Any) -> tuple[TurnFile, FileReport]:
+def build_reported(
+    game: Game, side: str, records: Sequence[Record], sign: Any, standing: Sequence[int] = ()
+) -> tuple[TurnFile, FileReport]:
     """Apply my ``records`` and seal them (as :func:`pbem.protocol.machine.build_turn`), with the report."""
-    rec = _Recorder(side)
-    tf = machine.build_turn(game, side, records, sign, rec.watch)
+    rec = _Recorder(side, standing)
+    tf = machine.build_turn(game, side, records, sign, rec.watch, standing)
     return tf, rec.report(game, tf)
 
 
@@ -253,7 +282,7 @@ class Reports(replay.Visitor):
         self._recorder: _Recorder | None = None
 
     def before(self, game: Game, tf: TurnFile) -> machine.Watcher:
-        self._recorder = _Recorder(tf.side)
+        self._recorder = _Recorder(tf.side, tf.body.get("standing", ()))
         return self._recorder.watch
 
     def after(self, game: Game, tf: TurnFile) -> None:

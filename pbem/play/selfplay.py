@@ -54,7 +54,10 @@ def selfplay(
     log: Callable[[str], None] = lambda s: None,
     max_files: int = 100_000,
     root: Path | None = None,
+    react: bool = False,
 ) -> SelfplayResult:
+    """Two computer players exchange real signed files until ``until`` begins; with ``react``
+    each also gives reaction orders (`pbem react --intercept bot --land bot`) once it holds the game."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pbem-selfplay-", dir=root) as tmp:
         base = Path(tmp)
@@ -87,6 +90,9 @@ def selfplay(
                 game = lg.game()
                 if game is None:
                     continue
+                if react and "reactions" not in lg.meta:
+                    turn.react(me.ws, gid, home=me.home, intercept="bot", land="bot")
+                    lg = LocalGame(me.ws, gid, me.home)
                 if _done(game, until):
                     # The import may have made my last file (an automatic answer that ends
                     # the game): the record needs it, or it stops one file short of the end.

@@ -4,11 +4,9 @@ Every entry of a game's log (pbem/play/report.py) was given by one of three:
 
 - ``person``: a decision the program asked a person for (orders, a hidden list, a list in
   the clear, a claim, an ending, the join), even when its only order was ``pass``;
-- ``standing``: orders a side gave in advance that its program applies for it: a list
-  given ahead for a coming simultaneous step (pbem/play/ahead.py), sealed by the program
-  as a commitment or handed in openly when the step came.  No file says so (the records
-  are those a person's list makes): a workspace knows it of its own side's lists only
-  (:func:`mark_standing`), and the arena's emulation of both;
+- ``standing``: orders a side gave in advance that its program applies for it (the
+  records a turn file marks ``standing``: the reaction orders of pbem/play/reactions.py,
+  and the lists given ahead for the month's coming hidden steps, pbem/play/ahead.py);
 - ``program``: what the program writes by itself, with no choice: a dice value, the
   opening of a commitment.
 
@@ -32,7 +30,7 @@ docs/turn-file-format.md, section 5.2, for who writes which record.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,12 +39,16 @@ from pbem.protocol.turnfile import SIDES, other
 PERSON, STANDING, PROGRAM = "person", "standing", "program"
 #: Who gives an entry of the log, as ``pbem log --json`` names it.
 BY = (PERSON, STANDING, PROGRAM)
+#: The steps reaction orders answer (pbem/play/reactions.py, ``Reactions.mode``).
+REACTION_STEPS = ("interception", "landing")
 #: The records a side's program writes whatever the person would choose (pbem.store.localgame.auto_record).
-_PROGRAM_RECORDS = frozenset({"dice", "reveal"})
+_PROGRAM_RECORDS = frozenset({"dice", "reveal", "seal"})
 
 
 def by(record: str) -> str:
     """Who gives an entry of record kind ``record`` (act, commit, sim, reveal, dice, join, ...)."""
+    if record == "react":
+        return STANDING
     return PROGRAM if record in _PROGRAM_RECORDS else PERSON
 
 
@@ -173,18 +175,6 @@ def tally(files: Sequence[Mapping[str, Any]], last_whole: bool | None = None) ->
     return Tally(str(files[0]["game"]) if files else "", ordered)
 
 
-def mark_standing(files: Sequence[dict[str, Any]], side: str, standing: Iterable[Sequence[Any]]) -> None:
-    """Mark as ``standing`` the entries of ``side``'s lists its program sealed from orders
-    given ahead: ``standing`` holds [file, step] pairs (the store's ``ahead``)."""
-    known = {(int(seq), str(step)) for seq, step in standing}
-    for f in files:
-        if f["side"] != side:
-            continue
-        for e in f["entries"]:
-            if e["record"] in ("commit", "sim") and (int(f["seq"]), e["phase"]) in known:
-                e["by"] = STANDING
-
-
 class Emulation:
     """The log's entries a game played without files would have, as today's program writes
     its files: ``decision`` is told each decision of the engine as it comes, in order.
@@ -195,34 +185,38 @@ class Emulation:
     takes the other side's dice value first and the last author's after it.  A file ends
     where the next record is the other side's."""
 
-    def __init__(self, game: str = "", joiner: str = "allies") -> None:
+    def __init__(self, game: str = "", joiner: str = "allies", react: bool = False) -> None:
         self.game = game
         self.last = joiner
+        self.react = react  # both sides answer interceptions and landings by reaction orders
         self.files: list[dict[str, Any]] = []
 
-    def _record(self, when: str, side: str, record: str, standing: bool = False) -> None:
+    def _record(self, when: str, side: str, record: str, who: str = "") -> None:
         if not self.files or self.files[-1]["side"] != side:
             self.files.append({"game": self.game, "side": side, "entries": []})
-        who = STANDING if standing else by(record)
-        self.files[-1]["entries"].append({"when": when, "side": side, "record": record, "by": who})
+        self.files[-1]["entries"].append({"when": when, "side": side, "record": record, "by": who or by(record)})
         self.last = side
 
-    def decision(self, kind: str, sides: Sequence[str], when: str, ahead: Collection[str] = ()) -> None:
-        """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``;
-        ``ahead``: the sides whose list for it was given ahead (their program seals it)."""
+    def decision(
+        self, kind: str, sides: Sequence[str], when: str, phase: str = "", ahead: Collection[str] = ()
+    ) -> None:
+        """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``
+        in step ``phase`` (the engine's name, ``axis.interception``); ``ahead``: the sides
+        whose list for it was given ahead (their program seals it)."""
         if kind == "chance":
             trigger = self.last
             self._record(when, other(trigger), "dice")
             self._record(when, trigger, "dice")
         elif kind == "simultaneous" and len(sides) == 2:
             committer = self.last
-            self._record(when, committer, "commit", committer in ahead)
-            self._record(when, other(committer), "sim", other(committer) in ahead)
+            self._record(when, committer, "commit", STANDING if committer in ahead else "")
+            self._record(when, other(committer), "sim", STANDING if other(committer) in ahead else "")
             self._record(when, committer, "reveal")
         elif kind == "simultaneous":
-            self._record(when, sides[0], "sim", sides[0] in ahead)
+            self._record(when, sides[0], "sim", STANDING if sides[0] in ahead else "")
         elif kind == "sequential":
-            self._record(when, sides[0], "act")
+            standing = self.react and phase.rsplit(".", 1)[-1] in REACTION_STEPS
+            self._record(when, sides[0], "act", STANDING if standing else "")
 
     def tally(self, last_whole: bool) -> Tally:
         """The figures of the game so far; ``last_whole``: its last month was played to its end."""

@@ -62,7 +62,7 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.O
     head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
     disputes = meta.get("disputes")
     if disputes:
-        head += f" [DISPUTED: {disputes[0]}]"
+        head += f" [DISPUTED: {disputes[-1]}]"  # the latest; `pbem log` lists them all
     if pos.expected is None:
         if pos.result:
             return f"{head}: the game is over: {pos.result}"

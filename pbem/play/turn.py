@@ -3,7 +3,8 @@ the records I owe automatically.
 
 My turn is kept as *pending* records in the store until ``send`` seals them into a
 signed file in ``outbox/``.  Records I owe that need no judgement (dice values,
-opening my commitment) are produced automatically; they are sent at once when control
+opening my commitment), and the decisions my reaction orders answer (pbem/play/reactions.py),
+are produced automatically; they are sent at once when control
 then passes to the opponent, or staged at the head of my pending turn when a decision
 of mine follows them.
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.play import ahead, carry, report
+from pbem.play import ahead, carry, reactions, report
 from pbem.play.status import awaited, status_line
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
@@ -47,24 +48,45 @@ def answer(
     """
     lg.stage_snapshot(tx, game)  # the game as accepted; replaced below if I answer at once
     records: list[Record] = []
+    standing: list[int] = []  # the positions of the records my standing orders gave (reactions, lists given ahead)
     recorder = report.kept_recorder(lg.me) if kept is not None else None
+    rounds = 0  # the decisions my reaction orders answered so far
     plan = ahead.Plan(lg)
-    while (rec := lg.auto_record(game) or plan.record(game)) is not None:
-        if recorder is not None:
-            recorder.watch(game, rec.to_wire())
-        machine.apply_record(game, lg.me, game.seq + 1, rec, "automatic answer")
-        records.append(rec)
+    while True:
+        rec = lg.auto_record(game)
+        answered: list[Record]
+        if rec is not None:
+            answered, marked = [rec], False
+        elif (given := plan.record(game)) is not None:
+            answered, marked = [given], True
+        else:
+            answered, marked = reactions.answer(lg, game, rounds)
+            rounds += 1
+        if not answered:
+            break
+        if marked:
+            standing += range(len(records), len(records) + len(answered))
+        for owed in answered:
+            if recorder is not None:
+                recorder.standing = frozenset(standing)
+                recorder.watch(game, owed.to_wire())
+            machine.apply_record(game, lg.me, game.seq + 1, owed, "automatic answer")
+            records.append(owed)
     plan.stage(tx)
     if told is not None:
         told += plan.told
     exp = machine.expected(game)
     if records and (exp is None or exp.side != lg.me):
-        tf = machine.seal_turn(game, lg.me, records, lg.identity().sign)
+        sealing = None if exp is None else reactions.seal(lg, game, tx)
+        if sealing is not None:
+            machine.apply_record(game, lg.me, game.seq + 1, sealing, "the seal of my reaction orders")
+            records.append(sealing)
+        tf = machine.seal_turn(game, lg.me, records, lg.identity().sign, standing)
         lg.stage_pending(tx, None)
         return [stage_sealed(lg, tx, tf, game)]  # its report is made by the caller, from the outbox
     if records and kept is not None and recorder is not None:
         kept.append(report.kept_report(game, recorder))
-    lg.stage_pending(tx, PendingTurn(game.seq, records, len(records)) if records else None)
+    lg.stage_pending(tx, PendingTurn(game.seq, records, len(records), standing=standing) if records else None)
     overview.stage(tx, lg.ws, lg.gid, lg.me, game)
     return []
 
@@ -296,17 +318,26 @@ def seal_pending(t: Turn, force: bool = True, plan: ahead.Plan | None = None) ->
         # them the reveal would be impossible and the game stuck.
         plan.secrets[str(seq)] = t.pending.sim or []
     # A step of mine that follows at once, with my list given ahead for it, goes in this file.
+    given_ahead: list[int] = []
     while (rec := plan.record(t.work)) is not None:
         machine.apply_record(t.work, lg.me, seq, rec, "your list given ahead")
+        given_ahead.append(len(records))
         records.append(rec)
     # Sealed on the game as accepted (``t`` is consumed), record by record as the receiver
     # will apply them, so that the file's report is built the same way; it ends where my
     # working game does.
     game = t.game
-    tf, made = report.build_reported(game, lg.me, records, lg.identity().sign)
-    t.work = game
     tx = Transaction()
     plan.stage(tx)
+    # My reaction orders ride sealed with the file, unless the file ends the game or with an ending.
+    sealing = None
+    if not isinstance(records[-1], Ending) and machine.expected(t.work) is not None:
+        sealing = reactions.seal(lg, t.work, tx)  # after my pending records, which may open my seal
+    if sealing is not None:
+        records.append(sealing)
+    standing = [*t.pending.standing, *given_ahead]
+    tf, made = report.build_reported(game, lg.me, records, lg.identity().sign, standing)
+    t.work = game
     lg.stage_pending(tx, None)
     stage_sealed(lg, tx, tf, t.work, made)
     return tf, tx
@@ -458,3 +489,26 @@ def _bot_ahead(t: Turn, player: str) -> ahead.Plan | None:
     if t.pending.sim is None and not (records and isinstance(records[-1], Sim)):
         return None
     return ahead.bot_ahead(t.lg, t.work, t.pending.sim, t.game.seq, player)
+
+
+def react(
+    ws: Workspace,
+    gid: str,
+    home: Path | None = None,
+    intercept: str | None = None,
+    land: str | None = None,
+    only: tuple[int, ...] | None = None,
+) -> tuple[reactions.Reactions, list[Path]]:
+    """Set my reaction orders (None: keep that part).  When my decision now is one they
+    answer and I have not begun it, they answer it at once: the files written are returned."""
+    with ws.game_locked(gid):
+        lg = LocalGame(ws, gid, home)
+        lg.check_mine()
+        tx = Transaction()
+        given = reactions.set_orders(lg, tx, intercept, land, only)
+        written: list[Path] = []
+        game = lg.game()
+        if game is not None and lg.pending().empty:
+            written = answer(lg, game, tx)
+        ws.commit(tx)
+    return given, written

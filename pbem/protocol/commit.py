@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from pbem.protocol.hashing import D_COMMIT, h
+from pbem.protocol.hashing import D_COMMIT, D_REACT, D_SEAL, h
 
 
 def commitment(game: str, seq: int, side: str, actions: list[Any], salt: bytes) -> bytes:
@@ -21,3 +21,18 @@ def commitment(game: str, seq: int, side: str, actions: list[Any], salt: bytes) 
 
 def matches(expected: bytes, game: str, seq: int, side: str, actions: list[Any], salt: bytes) -> bool:
     return hmac.compare_digest(expected, commitment(game, seq, side, actions, salt))
+
+
+def seal(game: str, seq: int, side: str, orders: list[Any], salt: bytes) -> bytes:
+    """The commitment to reaction orders carried by file ``seq`` (section 5.8)."""
+    return h(D_SEAL, game, seq, side, orders, salt)
+
+
+def seal_matches(expected: bytes, game: str, seq: int, side: str, orders: list[Any], salt: bytes) -> bool:
+    return hmac.compare_digest(expected, seal(game, seq, side, orders, salt))
+
+
+def react_seed(game: str, seq: int, i: int, salt: bytes) -> bytes:
+    """The computer player's seed for the ``i``-th call of the reaction orders opened in file
+    ``seq``: secret until the opening (the salt), fixed by it, so anyone re-executes it."""
+    return h(D_REACT, game, seq, i, salt)

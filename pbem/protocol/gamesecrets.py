@@ -66,3 +66,17 @@ class GameSecrets:
         if self.bound is None:
             return self.ident.derive("pbem/bot-seed/v1", f"{self.gid}/{seq}/{rounds}".encode())
         return self.ident.derive("pbem/bot-seed/v2", self.bound + f"{seq}/{rounds}".encode())
+
+    def seal_salt(self, seq: int) -> bytes:
+        """The salt of the seal of my reaction orders carried by file ``seq``."""
+        if self.bound is None:
+            return self.ident.derive("pbem/seal-salt/v1", f"{self.gid}/{seq}".encode())
+        return self.ident.derive("pbem/seal-salt/v2", self.bound + str(seq).encode())
+
+    def reaction_seed(self, seq: int, rounds: int) -> bytes:
+        """The computer player's seed for the ``rounds``-th decision my reaction orders answer
+        after file ``seq`` (pbem/play/reactions.py): apart from :meth:`bot_seed`, so asking the
+        bot for a proposal never shows what the reaction orders will do."""
+        if self.bound is None:
+            return self.ident.derive("pbem/reaction-seed/v1", f"{self.gid}/{seq}/{rounds}".encode())
+        return self.ident.derive("pbem/reaction-seed/v2", self.bound + f"{seq}/{rounds}".encode())

@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.protocol import clock, commit, dice, endings, engine_link, turnfile, wire
-from pbem.protocol.records import Act, Commit, Dice, Ending, Record, Reveal, Sim, Wire
+from pbem.protocol.records import Act, Commit, Dice, Ending, React, Record, Reveal, Seal, Sim, Wire
 from pbem.protocol.rules import Draft, refusal_rule
 from pbem.protocol.turnfile import SIDES, TurnFile, other
 from pbem.protocol.words import sides_of
@@ -160,6 +160,8 @@ class Game:
     log: list[str] = field(default_factory=list)  # what the last chance event did
     # What the last chance event did as engine events (pbem/play/report.py); not saved.
     events: list[Any] = field(default_factory=list)
+    # The actions the last react record's orders took, for its report; not saved.
+    reacted: list[Any] = field(default_factory=list)
     draw_offer: str = ""  # the side whose draw offer is open
     result: endings.Result | None = None  # how the players ended the game
     # The deadline and hand-over rules (pbem/protocol/clock.py, pbem/protocol/deadlines.py, pbem/protocol/handover.py):
@@ -170,6 +172,8 @@ class Game:
     forfeited: str = ""  # the side that lost by a missed deadline ("" while the game goes on)
     silence: str = ""  # the silence rule new terms set ("": the genesis's)
     chain_base: dict[str, int] = field(default_factory=dict)  # rolls before a side's chain was handed over
+    # Each side's sealed reaction orders in force: (commitment, the seq of the file carrying it).
+    seals: dict[str, tuple[bytes, int]] = field(default_factory=dict)
 
     @property
     def gid(self) -> str:
@@ -202,6 +206,7 @@ class Game:
             | ({"draw_offer": self.draw_offer} if self.draw_offer else {})
             | ({"result": self.result.to_wire()} if self.result else {})
             | ({"silence": self.silence} if self.silence else {})
+            | ({"seals": {k: list(v) for k, v in self.seals.items()}} if self.seals else {})
         )
 
     @classmethod
@@ -234,6 +239,7 @@ class Game:
             forfeited=d.get("forfeited", ""),
             silence=d.get("silence", ""),
             chain_base=d.get("chain_base", {}),
+            seals={k: (v[0], v[1]) for k, v in d.get("seals", {}).items()},
         )
 
     def clone(self) -> Game:
@@ -439,6 +445,21 @@ def apply_record(
     exp = expected(game)
     if exp is None:
         raise endings.over(where, outcome(game))
+    if isinstance(rec, Seal):
+        # A seal rides in any file of its side: as its first record when the side is to act,
+        # or after a record of the side in the same file.
+        if exp.side != author and (game.last_author, game.last_seq) != (author, seq):
+            raise PbemError(f"{where}: out of turn: a seal must ride in a file of a side that acts in it", "order")
+        game.seals[author] = (rec.digest, seq)
+        return  # the engine's state and the last author stay as they were
+    if isinstance(rec, React):
+        if exp != Expectation(author, "act"):
+            raise PbemError(
+                f"{where}: out of turn: the game awaits '{exp.kind}' from {exp.side}, got 'react' from {author}",
+                "order",
+            )
+        _react(game, author, seq, rec, where)
+        return
     if isinstance(rec, Ending):
         if exp.side != author:
             raise PbemError(f"{where}: out of turn: the game awaits '{exp.kind}' from {exp.side}, "
@@ -482,6 +503,61 @@ def apply_record(
         _roll(game, author, rec, p, where)
     game.last_author, game.last_seq = author, seq
     settle(game)
+
+
+#: The steps reaction orders decide, by the last part of the engine's phase name.
+REACTION_STEPS = ("interception", "landing")
+#: Calls of the computer player one react record may make (each a decision's worth of actions).
+MAX_REACT_CALLS = 64
+
+
+def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
+    """Open ``author``'s seal and let its reaction orders make the decision now (section 5.8)."""
+    api = engine_link.api()
+    phase = api.decision(game.state).phase
+    step = phase.rsplit(".", 1)[-1]
+    if step not in REACTION_STEPS:
+        raise PbemError(
+            f"{where}: out of turn: reaction orders decide interceptions and landings, not {phase}", "order"
+        )
+    sealed = game.seals.get(author)
+    if sealed is None or sealed[1] >= seq:
+        raise PbemError(
+            f"{where}: {sides_of(author)} reaction orders were not sealed in an earlier file", "react-not-sealed"
+        )
+    if not commit.seal_matches(sealed[0], game.gid, sealed[1], author, rec.orders, rec.salt):
+        raise PbemError(
+            f"{where}: the reaction orders do not match {sides_of(author)} seal in file {sealed[1]} "
+            "(protocol violation)",
+            "react-mismatch",
+        )
+    intercept, land, only = rec.orders
+    mode = intercept if step == "interception" else land
+    if mode == "ask":
+        raise PbemError(f"{where}: the reaction orders leave the {step} to the player", "illegal")
+    del game.seals[author]  # opened: its salt is known, so it hides nothing more
+    game.reacted = []
+    pass_ = api.Action("pass", ())
+    for i in range(MAX_REACT_CALLS):
+        if mode == "pass":
+            actions = [pass_]
+        else:
+            seed = commit.react_seed(game.gid, seq, i, rec.salt)
+            decide = engine_link.ai().decide
+            actions = list(_engine_call(f"{where} (reaction orders)", decide, game.state, author, seed))
+            if only:
+                actions = [a for a in actions if a.kind != "intercept" or int(a.args[0]) in only]
+            actions = actions or [pass_]
+        for a in actions:
+            _engine_call(f"{where} (reaction orders)", api.apply, game.state, author, a)
+            game.reacted.append(a)
+            game.last_author, game.last_seq = author, seq
+            settle(game)
+            if expected(game) != Expectation(author, "act") or api.decision(game.state).phase != phase:
+                return
+        if actions[-1].kind == "pass":
+            break
+    raise PbemError(f"{where}: the reaction orders did not end the {step}", "illegal")
 
 
 def in_progress(game: Game) -> bool:
@@ -588,19 +664,27 @@ def append(game: Game, tf: TurnFile) -> None:
     game.reminded = False
 
 
-def build_turn(game: Game, side: str, records: Sequence[Record], sign: Any, watch: Watcher | None = None) -> TurnFile:
+def build_turn(
+    game: Game,
+    side: str,
+    records: Sequence[Record],
+    sign: Any,
+    watch: Watcher | None = None,
+    standing: Sequence[int] = (),
+) -> TurnFile:
     """Apply my ``records`` to ``game`` and seal them as the next file (mutates ``game``);
-    ``watch`` as for :func:`apply_turn`."""
+    ``watch`` as for :func:`apply_turn`, ``standing`` as for :func:`seal_turn`."""
     seq = game.seq + 1
     for i, rec in enumerate(records, 1):
         if watch is not None:
             watch(game, rec.to_wire())
         apply_record(game, side, seq, rec, f"my record {i}")
-    return seal_turn(game, side, records, sign)
+    return seal_turn(game, side, records, sign, standing)
 
 
-def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any) -> TurnFile:
-    """Seal ``records``, already applied to ``game`` as file ``game.seq + 1``, into a signed file."""
+def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any, standing: Sequence[int] = ()) -> TurnFile:
+    """Seal ``records``, already applied to ``game`` as file ``game.seq + 1``, into a signed file;
+    ``standing``: the positions of the records my standing orders gave (section 4.1)."""
     api = engine_link.api()
     seq = game.seq + 1
     body = {
@@ -613,6 +697,8 @@ def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any) -> Tu
         "records": [rec.to_wire() for rec in records],
         "state": api.state_hash(game.state),
     }
+    if standing:
+        body["standing"] = sorted(set(standing))
     return seal_next(game, body, sign)
 
 

@@ -5,6 +5,8 @@
     ["sim", [action, ...]]             Sim: a simultaneous list in the clear
     ["reveal", [action, ...], salt]    Reveal: the opening of that commitment
     ["dice", k, v]                     Dice: this side's chain value for chance event k
+    ["seal", H]                        Seal: commitment to this side's reaction orders
+    ["react", orders, salt]            React: the opening of that seal, which decides now
 
 and the ending records (:mod:`pbem.protocol.endings`), which carry nothing but their kind:
 ``["resign"]``, ``["offer-draw"]``, ``["accept-draw"]``, ``["decline-draw"]`` and
@@ -90,9 +92,42 @@ class Ending:
         return [self.kind]
 
 
+@dataclass(frozen=True)
+class Seal:
+    """A commitment to the side's reaction orders (docs/turn-file-format.md, section 5.8)."""
+
+    KIND: ClassVar[str] = "seal"
+    digest: bytes
+
+    def to_wire(self) -> list[Any]:
+        return ["seal", self.digest]
+
+
+@dataclass(frozen=True)
+class React:
+    """The opening of the side's seal: its reaction orders decide the decision now.
+
+    ``orders`` is ``[intercept, land, only]``: how interceptions and the landing of its
+    aircraft are decided (``bot``, ``pass`` for interception, ``ask``), and the aircraft
+    that may intercept (empty: any)."""
+
+    KIND: ClassVar[str] = "react"
+    orders: list[Any]
+    salt: bytes
+
+    def to_wire(self) -> list[Any]:
+        return ["react", self.orders, self.salt]
+
+
 ENDING_KINDS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
-Record = Act | Commit | Sim | Reveal | Dice | Ending
-_ARITY = {"act": 1, "commit": 1, "sim": 1, "reveal": 2, "dice": 2} | dict.fromkeys(ENDING_KINDS, 0)
+Record = Act | Commit | Sim | Reveal | Dice | Ending | Seal | React
+_ARITY = {"act": 1, "commit": 1, "sim": 1, "reveal": 2, "dice": 2, "seal": 1, "react": 2} | dict.fromkeys(
+    ENDING_KINDS, 0
+)
+#: What reaction orders may say of interceptions and of landings, and how many aircraft they name.
+INTERCEPT_MODES = ("ask", "bot", "pass")
+LAND_MODES = ("ask", "bot")
+MAX_NAMED = 1_000
 #: The record kinds, as the first element of their wire lists.
 KINDS = tuple(_ARITY)
 
@@ -126,6 +161,22 @@ def _actions(x: Any, kind: str) -> list[Wire]:
     return [_action(a) for a in x]
 
 
+def reaction_orders(x: Any) -> list[Any]:
+    """Reaction orders in their wire form, checked: ``[intercept, land, [unit, ...]]``."""
+    if (
+        not isinstance(x, list)
+        or len(x) != 3
+        or x[0] not in INTERCEPT_MODES
+        or x[1] not in LAND_MODES
+        or not isinstance(x[2], list)
+        or len(x[2]) > MAX_NAMED
+        or not all(is_int(u) and 0 <= u < 1 << 31 for u in x[2])
+        or x[2] != sorted(set(x[2]))
+    ):
+        raise malformed("reaction orders must be [intercept mode, landing mode, [unit numbers in increasing order]]")
+    return x
+
+
 def from_wire(rec: Any) -> Record:
     """The record a wire list holds; raises PbemError (code "schema") for anything else."""
     if not isinstance(rec, list) or not rec or not isinstance(rec[0], str) or rec[0] not in _ARITY:
@@ -143,6 +194,10 @@ def from_wire(rec: Any) -> Record:
         return Sim(_actions(rec[1], kind))
     if kind == "reveal":
         return Reveal(_actions(rec[1], kind), bin32(rec[2], "salt"))
+    if kind == "seal":
+        return Seal(bin32(rec[1], "seal"))
+    if kind == "react":
+        return React(reaction_orders(rec[1]), bin32(rec[2], "salt"))
     if not is_int(rec[1]) or not 1 <= rec[1] <= MAX_CHAIN:
         raise malformed("dice index out of range")
     return Dice(rec[1], bin32(rec[2], "dice value"))

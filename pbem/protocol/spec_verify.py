@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,10 +39,12 @@ FIELDS = {
     "terms": {*COMMON, "deadline", "consent"},
 }
 TIMED = ("join", "turn", "handover", "terms")  # carry "time" exactly in a game with a deadline
-OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence"}
+OPTIONAL = {"genesis": "parent", "handover": "email", "terms": "silence", "claim": "dice", "turn": "standing"}
 MIN_DEADLINE, MAX_DEADLINE, MAX_TIME = 3600, 366 * 86400, (1 << 40) - 1
 ENDINGS = ("resign", "offer-draw", "accept-draw", "decline-draw", "withdraw-draw")
-RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3} | dict.fromkeys(ENDINGS, 1)
+RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3, "seal": 2, "react": 3} | dict.fromkeys(
+    ENDINGS, 1
+)
 
 # The pinned data of the shipped release (the document's table "Pinned scenarios"):
 # scenario -> (engine version, scenario digest, state hash at the start of the game).
@@ -227,6 +230,10 @@ def commitment(game: str, seq: int, side: str, actions: list[Any], salt: bytes) 
     return h("pbem/commit/v1", game, seq, side, actions, salt)
 
 
+def seal_digest(game: str, seq: int, side: str, orders: list[Any], salt: bytes) -> bytes:
+    return h("pbem/seal/v1", game, seq, side, orders, salt)
+
+
 def seed(game: str, k: int, trigger: bytes, v_axis: bytes, v_allies: bytes) -> bytes:
     return h("pbem/seed/v1", game, k, trigger, v_axis, v_allies)
 
@@ -319,7 +326,7 @@ def _sides(x: Any, what: str) -> None:
 
 def record_schema(rec: Any) -> None:
     _need(
-        isinstance(rec, list) and bool(rec) and rec[0] in RECORD_LEN and len(rec) == RECORD_LEN[rec[0]],
+        isinstance(rec, list) and bool(rec) and isinstance(rec[0], str) and len(rec) == RECORD_LEN.get(rec[0], -1),
         "unknown or misshapen record",
     )
     kind = rec[0]
@@ -336,10 +343,26 @@ def record_schema(rec: Any) -> None:
     elif kind == "dice":
         _need(_int(rec[1]) and 1 <= rec[1] <= MAX_CHAIN, "dice index out of range")
         _b32(rec[2], "dice value")
+    elif kind == "seal":
+        _b32(rec[1], "seal")
+    elif kind == "react":
+        o = rec[1]
+        _need(
+            isinstance(o, list)
+            and len(o) == 3
+            and o[0] in ("ask", "bot", "pass")
+            and o[1] in ("ask", "bot")
+            and isinstance(o[2], list)
+            and len(o[2]) <= 1000
+            and all(_int(u) and 0 <= u < 1 << 31 for u in o[2])
+            and o[2] == sorted(set(o[2])),
+            "reaction orders must be [intercept mode, landing mode, [unit numbers in increasing order]]",
+        )
+        _b32(rec[2], "salt")
 
 
 def schema(body: Any) -> None:
-    _need(isinstance(body, dict) and body.get("type") in FIELDS, "unknown file type")
+    _need(isinstance(body, dict) and isinstance(body.get("type"), str) and body["type"] in FIELDS, "unknown file type")
     t = body["type"]
     allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({OPTIONAL[t]} if t in OPTIONAL else set())
     _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
@@ -359,7 +382,9 @@ def schema(body: Any) -> None:
     if t in ("join", "turn", "claim"):
         _b32(body["state"], "state")
     if t == "claim":
-        _need(body["due"] in RECORD_LEN, "a claim's due must be a record kind")
+        _need(isinstance(body["due"], str) and body["due"] in RECORD_LEN, "a claim's due must be a record kind")
+        if "dice" in body:
+            _b32(body["dice"], "dice")
     if t == "handover":
         _b32(body["key"], "key")
         _need(isinstance(body["accept"], bytes) and len(body["accept"]) == 64, "accept must be 64 bytes")
@@ -390,6 +415,14 @@ def schema(body: Any) -> None:
         _need(isinstance(recs, list) and 1 <= len(recs) <= MAX_RECORDS, "1 to 20000 records")
         for rec in recs:
             record_schema(rec)
+        marks = body.get("standing", [0])
+        _need(
+            isinstance(marks, list)
+            and len(marks) > 0
+            and all(_int(i) and 0 <= i < len(recs) for i in marks)
+            and all(a < b for a, b in itertools.pairwise(marks)),
+            "standing must list record positions in increasing order",
+        )
 
 
 def _parent(x: Any) -> None:
@@ -432,6 +465,7 @@ class Game:
     clock: int = 0  # the time of the last file
     reminded: bool = False  # the last file is a reminder claim
     silence: str = ""  # the silence rule new terms set; "": the genesis's
+    seals: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # reaction orders sealed: (digest, seq)
 
     @property
     def gid(self) -> str:
@@ -525,7 +559,8 @@ def apply_turn(game: Game, f: File) -> None:
     else:
         for rec in f.body["records"]:
             _record(game, f.side, f.seq, rec)
-    game.reminded = t == "claim" and not game.reminded
+    if t != "claim":
+        game.reminded = False
     game.clock = f.body.get("time", game.clock)
     game.hashes.append(f.hash)
     game.state_hashes += t in ("turn", "claim")
@@ -549,36 +584,41 @@ def _claim(game: Game, f: File) -> None:
     silent = other(claimant)
     p, due = game.pending, b["due"]
     # Where a protocol step is open the document alone says who owes what; elsewhere only the engine does.
-    owed = (
-        {
-            "clear": (other(p["committer"]), "sim"),
-            "played": (other(p["committer"]), "sim"),
-            "reveal": (p["committer"], "reveal"),
-            "dice": (p["trigger_author"], "dice"),
-        }.get(p["step"])
-        if p is not None
-        else None
-    )
+    owed = None
+    if p is not None and p["step"] == "dice":
+        owed = (p["trigger_author"], "dice")
+    elif p is not None:
+        owed = (p["committer"], "reveal") if p["step"] == "reveal" else (other(p["committer"]), "sim")
     if owed is not None and owed != (silent, due):
         raise Refused("claim-not-due", f"the game awaits '{owed[1]}' from {owed[0]}")
     if due == "dice" and p is None and silent == game.last_author:
         raise Refused("claim-not-due", "the first dice value of a roll is not the last author's")
+    if due == "reveal" and p is None:
+        raise Refused("claim-not-due", "nothing is committed, so no reveal is due")
     if b["time"] < game.clock + game.deadline:
         raise Refused("claim-early", "the claim is dated before the deadline")
-    if not game.reminded:
-        return  # a reminder: nothing changes but the clock
+    # A claim for what a program writes by itself (a dice value, a reveal) is never final.
+    final = game.reminded and due not in ("dice", "reveal")
     mode = terms(game.genesis.body["options"])
     assert mode is not None
-    if (game.silence or mode[1]) == "forfeit" or due == "dice":
+    bot = final and (game.silence or mode[1]) == "bot"
+    if ("dice" in b) != bot:
+        raise Refused("claim-dice", "a final claim under the bot rule carries the claimant's dice value; no other")
+    game.reminded = not final
+    if not final:
+        return  # a reminder: nothing changes but the clock
+    if not bot:
         game.ended = f"{silent} forfeited in file {f.seq}"
         return
+    # The value seeds the bot and is spent: it is checked like a dice value.
+    if step(b["dice"]) != game.chain[claimant]:
+        raise Refused("dice-chain", f"{claimant}'s dice value in the claim does not hash to its previous chain value")
+    game.chain[claimant] = b["dice"]
     # The bot plays the silent side's decision: its records count as the silent side's.
     if due == "commit":
         game.pending = {"step": "played", "committer": silent}
     elif due == "sim" and p is not None:
         p["step"] = "reveal"
-    elif due == "reveal":
-        game.pending = None
     game.last_author, game.last_seq = silent, f.seq
 
 
@@ -607,6 +647,12 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
     if kind in ENDINGS:
         _ending(game, author, seq, kind, order)
         return
+    if kind == "seal":
+        # First in its file only where its side is due (an open step tells; elsewhere the engine).
+        if (game.last_author, game.last_seq) != (author, seq) and p is not None:
+            order(author == _due(p), f"a record of {_due(p)}")
+        game.seals[author] = (rec[1], seq)
+        return
     if p is not None and p["step"] == "played":
         order(kind == "sim" and author != p["committer"], f"the other side's list after the bot's for {p['committer']}")
         game.pending = None
@@ -630,6 +676,12 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
         game.pending = {"step": "clear", "committer": author, "commit": rec[1], "seq": seq}
     elif kind == "reveal":
         order(False, "no reveal (nothing is committed)")
+    elif kind == "react":
+        sealed = game.seals.pop(author, None)
+        if sealed is None or sealed[1] >= seq:
+            raise Refused("react-not-sealed", f"{author}'s reaction orders were not sealed in an earlier file")
+        if not hmac.compare_digest(sealed[0], seal_digest(game.gid, sealed[1], author, rec[1], rec[2])):
+            raise Refused("react-mismatch", f"the reaction orders do not open {author}'s seal of file {sealed[1]}")
     elif kind == "dice":
         order(author != game.last_author, "the first dice value from the side that did not trigger the roll")
         _dice(game, author, rec)
@@ -643,19 +695,20 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> None:
     game.last_author, game.last_seq = author, seq
 
 
+def _due(p: dict[str, Any]) -> str:
+    """The side whose record an open step awaits next."""
+    if p["step"] in ("clear", "played"):
+        return other(p.get("committer", ""))
+    return str(p.get("committer") if p["step"] == "reveal" else p.get("trigger_author"))
+
+
 def _ending(game: Game, author: str, seq: int, kind: str, order: Any) -> None:
     """An ending record (section 5.5): it changes neither the step in progress, nor the last
     author, nor the last file."""
     p = game.pending
     if p is not None:
         # While a commitment or a roll is open, the one side its next record is due from.
-        due = {
-            "clear": other(p.get("committer", "")),
-            "played": other(p.get("committer", "")),
-            "reveal": p.get("committer"),
-            "dice": p.get("trigger_author"),
-        }
-        order(author == due[p["step"]], f"a record of {due[p['step']]}")
+        order(author == _due(p), f"a record of {_due(p)}")
         # The bot's list for a silent side was played in the clear: nothing is hidden then.
         order(
             kind != "accept-draw" or p["step"] == "played",
@@ -717,6 +770,7 @@ class Receiver:
         self.genesis: File | None = None
         self.join: File | None = None
         self.accepted: dict[int, File] = {}
+        self.after: dict[int, Game] = {}  # the game after each accepted file (never changed again)
         self.waiting: dict[int, tuple[int, File]] = {}  # seq -> (arrival index, file)
         self.lines: list[str] = []
         self.bad: dict[int, str] = {}
@@ -756,6 +810,10 @@ class Receiver:
                 return
             if held.side == f.side:
                 raise Refused("equivocation", f"{f.side} signed two different files for position {f.seq}")
+            if f.body["type"] == "claim" and self._in_time(held):
+                raise Refused(
+                    "claim-crossed", f"the claim crossed {held.side}'s file {f.seq}, sent in time: it is void"
+                )
             raise Refused("position-taken", f"position {f.seq} is already filled by the other side")
         if f.seq > self.head() + 1:
             self.waiting[f.seq] = (index, f)
@@ -773,6 +831,12 @@ class Receiver:
                 self.lines.append(f"file {wi}: dropped once the gap filled ({exc.slug}): {exc}")
                 break
 
+    def _in_time(self, held: File) -> bool:
+        """An accepted file dated before the deadline of its position (section 12.3)."""
+        before = self.after.get(held.seq - 1)
+        t = held.body.get("time")
+        return before is not None and before.deadline > 0 and t is not None and t < before.clock + before.deadline
+
     def _apply(self, f: File) -> None:
         assert self.genesis is not None
         if f.seq == 1:
@@ -783,6 +847,7 @@ class Receiver:
             apply_turn(trial, f)
             self.game = trial
         self.accepted[f.seq] = f
+        self.after[f.seq] = self.game
 
     def verdict(self) -> Verdict:
         for wi, _ in self.waiting.values():

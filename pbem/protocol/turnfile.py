@@ -19,7 +19,7 @@ Body fields by ``type`` (no other field is accepted):
     join      : anchor, chain, state
     turn      : records, state
     decline   : nothing more (the invited player's refusal, in the join's place)
-    claim     : time, due, state              (a missed deadline: pbem/protocol/deadlines.py)
+    claim     : time, due, state [, dice]     (a missed deadline: pbem/protocol/deadlines.py)
     handover  : key, anchor, chain, accept    (a side passes to a new key: pbem/protocol/handover.py)
     terms     : deadline, consent             (a deadline both players signed)
 
@@ -29,6 +29,7 @@ deadline (that is checked against the genesis, not here).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,8 +60,10 @@ FIELDS = {
     "terms": _COMMON | {"deadline", "consent"},
 }
 #: The one optional field of a type besides ``time`` (a genesis's is ``parent``): the new
-#: holder's address in a hand-over, a new silence rule in new terms.
-OPTIONAL = {"handover": "email", "terms": "silence"}
+#: holder's address in a hand-over, a new silence rule in new terms, the claimant's dice-chain
+#: value in a final claim under the bot rule, and which records of a turn its side's standing
+#: orders gave (informational: the rules ignore it).
+OPTIONAL = {"handover": "email", "terms": "silence", "claim": "dice", "turn": "standing"}
 #: Types whose ``time`` is present exactly in games with a deadline.
 TIMED = ("join", "turn", "handover", "terms")
 #: What a claim may say the silent side owes: the record kinds.
@@ -267,6 +270,8 @@ def _validate(body: Any) -> tuple[Record, ...]:
         bin32(body["state"], "state")
     if t == "claim" and body["due"] not in DUE:
         raise malformed("a claim's 'due' must name a record kind")
+    if t == "claim" and "dice" in body:
+        bin32(body["dice"], "dice")
     if t == "handover":
         bin32(body["key"], "key")
         _sig(body["accept"], "accept")
@@ -300,4 +305,13 @@ def _validate(body: Any) -> tuple[Record, ...]:
     recs = body["records"]
     if not isinstance(recs, list) or not recs or len(recs) > MAX_RECORDS:
         raise malformed("a turn file carries between 1 and 20000 records")
+    if "standing" in body:
+        marks = body["standing"]
+        if (
+            not isinstance(marks, list)
+            or not marks
+            or not all(is_int(i) and 0 <= i < len(recs) for i in marks)
+            or any(a >= b for a, b in itertools.pairwise(marks))
+        ):
+            raise malformed("'standing' must list record positions of the file, in increasing order")
     return tuple(records.from_wire(r) for r in recs)

@@ -36,23 +36,32 @@ LOCAL_LIMITS = wire.Limits(
 @dataclass
 class PendingTurn:
     """My unsent turn: records already applied on top of file ``base`` (the first ``auto``
-    of them automatic), and the simultaneous list I am writing (None: not started)."""
+    of them automatic, and of those the ones at ``standing`` given by my standing orders), and
+    the simultaneous list I am writing (None: not started)."""
 
     base: int = -1
     records: list[Record] = field(default_factory=list)
     auto: int = 0
     sim: list[Wire] | None = None
+    standing: list[int] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         return not self.records and self.sim is None
 
     def to_wire(self) -> dict[str, Any]:
-        return {"base": self.base, "records": [r.to_wire() for r in self.records], "auto": self.auto, "sim": self.sim}
+        return {
+            "base": self.base,
+            "records": [r.to_wire() for r in self.records],
+            "auto": self.auto,
+            "sim": self.sim,
+            "standing": self.standing,
+        }
 
     @classmethod
     def from_wire(cls, d: dict[str, Any]) -> PendingTurn:
-        return cls(d["base"], [records.from_wire(r) for r in d["records"]], d["auto"], d["sim"])
+        recs = [records.from_wire(r) for r in d["records"]]
+        return cls(d["base"], recs, d["auto"], d["sim"], list(d.get("standing", [])))
 
 
 def _meta_bytes(meta: dict[str, Any]) -> bytes:
@@ -125,9 +134,13 @@ class LocalGame:
         return self._secrets
 
     def dice_value(self, game: Game, k: int) -> bytes:
-        # A side handed over to me counts its rolls from the hand-over on.
-        k -= game.chain_base.get(self.me, 0)
-        return dice.value(self.derived().dice(), game.chain_len[self.me], k)
+        # A side handed over to me counts its rolls from the hand-over on (and a final claim
+        # of mine under the bot rule spent one value: pbem/protocol/deadlines.py).
+        return self.chain_value(game, k - game.chain_base.get(self.me, 0))
+
+    def chain_value(self, game: Game, i: int) -> bytes:
+        """My dice-chain value ``v[i]`` in this game."""
+        return dice.value(self.derived().dice(), game.chain_len[self.me], i)
 
     # -- history ----------------------------------------------------------------------
     def history_file(self, seq: int) -> TurnFile | None:
@@ -212,9 +225,12 @@ class LocalGame:
         tx.delete(self._waiting_rel(tf))
 
     def stage_evidence(self, tx: Transaction, a: TurnFile, b: TurnFile) -> str:
-        for tf in (a, b):
+        return self.stage_dispute(tx, [a, b], f"file {a.seq}: {a.side} signed two different versions")
+
+    def stage_dispute(self, tx: Transaction, files: list[TurnFile], note: str) -> str:
+        """Keep ``files`` as evidence of a dispute and note it for status; returns where they are."""
+        for tf in files:
             tx.put(self.paths.evidence(_kept_name(tf)), tf.raw)
-        note = f"file {a.seq}: {a.side} signed two different versions"
         if note not in self.meta.setdefault("disputes", []):
             self.meta["disputes"].append(note)
         self.stage_meta(tx)

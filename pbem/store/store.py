@@ -53,6 +53,7 @@ it without loading the protocol.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import threading
@@ -332,13 +333,20 @@ class Workspace:
     def stage_rejected(self, tx: Transaction, name: str, data: bytes) -> list[str]:
         """Keep a refused inbox file in ``.pbem/rejected/``, dropping the oldest kept ones
         (by modification time) beyond ``MAX_REJECTED`` files or ``MAX_REJECTED_BYTES``:
-        a flood of bad mail must not fill the disk.  Returns the names dropped."""
+        a flood of bad mail must not fill the disk.  Returns the names dropped.
+
+        A kept file is never replaced: another file of the same name is kept beside it,
+        under its name with the start of its SHA-256 (later garbage must not wipe out
+        the evidence of an earlier forgery); the very same file again is kept once."""
         folder = self.store / "rejected"
+        unique = self._rejected_name(folder, name, data)
+        if unique is None:
+            return []
         kept: list[tuple[float, str, int]] = []
         for p in folder.iterdir() if folder.is_dir() else []:
             with contextlib.suppress(OSError):
                 st = p.stat()
-                if p.is_file() and p.name != name and not p.name.startswith("."):
+                if p.is_file() and not p.name.startswith("."):
                     kept.append((st.st_mtime, p.name, st.st_size))
         kept.sort()
         total = len(data) + sum(size for _, _, size in kept)
@@ -348,8 +356,22 @@ class Workspace:
             tx.delete(self.rejected_rel(old))
             dropped.append(old)
             total -= size
-        tx.put(self.rejected_rel(name), data)
+        tx.put(self.rejected_rel(unique), data)
         return dropped
+
+    @staticmethod
+    def _rejected_name(folder: Path, name: str, data: bytes) -> str | None:
+        """A name in ``folder`` no other file has, or None when ``data`` is kept there already."""
+        stem = name.removesuffix(".pbem")
+        for candidate in (name, f"{stem}.{hashlib.sha256(data).hexdigest()[:16]}.pbem"):
+            try:
+                if (folder / candidate).read_bytes() == data:
+                    return None
+            except FileNotFoundError:
+                return candidate
+            except OSError:
+                continue
+        raise PbemError(f"cannot keep the refused file {name} in {folder}: its names are taken", "io")
 
     def invitation_rel(self, gid: str) -> str:
         return f"{STORE_DIR}/invitations/{gid}.pbem"

@@ -6,12 +6,19 @@ Why these checks: any web page the player opens can make the browser send reques
 request must name this server exactly in ``Host``, must not come from another origin
 (``Origin``, ``Sec-Fetch-Site``), must carry the token printed in the URL, and an order
 must come as JSON (which a plain cross-site form cannot send).
+
+The browser is not started with that URL: a command line is readable by every local
+user.  It is started with a file only this user can read (:meth:`PlayServer.launch_file`),
+which leads it to ``/launch``, the one way in from outside the page: a navigation with
+the token and nothing else, answered with a page that takes the browser on to ``/``.
 """
 
 from __future__ import annotations
 
 import hmac
+import html
 import json
+import os
 import secrets
 import sys
 import threading
@@ -19,6 +26,7 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -77,19 +85,42 @@ class PlayServer(ThreadingHTTPServer):
     def url(self) -> str:
         return f"http://{HOST}:{self.port}/?token={self.token}"
 
+    def launch_file(self, directory: Path) -> Path:
+        """Write the page the browser is started with (mode 0600, in ``directory``, which
+        should be private too): it leads to ``/launch`` with the token."""
+        target = html.escape(f"http://{HOST}:{self.port}/launch?token={self.token}")
+        page = (
+            f'<!doctype html>\n<html><head><meta charset="utf-8"><title>pbem play</title>\n'
+            f'<meta http-equiv="refresh" content="0; url={target}"></head>\n'
+            f'<body><p><a href="{target}">Open the game</a></p></body></html>\n'
+        )
+        path = directory / "pbem-play.html"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(page)
+        return path
+
+    def _check_host_and_token(self, headers: Any, query: Query) -> None:
+        if headers.get("Host", "") not in {f"{HOST}:{self.port}", f"localhost:{self.port}"}:
+            raise Refused("unknown host")
+        given = headers.get("X-Pbem-Token") or (query.get("token") or [""])[0]
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
+            raise Refused("missing or wrong token")
+
+    def check_launch(self, headers: Any, query: Query) -> None:
+        """``/launch`` is entered from the launch file, a page of no origin of ours, so only
+        the host and the token are checked; it answers nothing but the way on to ``/``."""
+        self._check_host_and_token(headers, query)
+
     def check(self, method: str, headers: Any, query: Query) -> None:
         """Refuse a request from anywhere but this server's own page."""
         hosts = {f"{HOST}:{self.port}", f"localhost:{self.port}"}
-        if headers.get("Host", "") not in hosts:
-            raise Refused("unknown host")
+        self._check_host_and_token(headers, query)
         origin = headers.get("Origin")
         if origin is not None and origin not in {f"http://{h}" for h in hosts}:
             raise Refused("cross-origin request")
         if headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
             raise Refused("cross-site request")
-        given = headers.get("X-Pbem-Token") or (query.get("token") or [""])[0]
-        if not hmac.compare_digest(given.encode(), self.token.encode()):
-            raise Refused("missing or wrong token")
         if method == "POST" and headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
             raise Refused("orders come as JSON")
 
@@ -189,12 +220,21 @@ class _Handler(BaseHTTPRequestHandler):
     def _handle(self, method: str) -> None:
         parts = urlsplit(self.path)
         query = parse_qs(parts.query)
+        path = parts.path
+        launch = method == "GET" and path == "/launch"
         try:
-            self.server.check(method, self.headers, query)
+            if launch:
+                self.server.check_launch(self.headers, query)
+            else:
+                self.server.check(method, self.headers, query)
         except Refused as exc:
             self._json(HTTPStatus.FORBIDDEN, {"error": f"refused: {exc}"})
             return
-        path = parts.path
+        if launch:
+            onward = html.escape(f"/?token={self.server.token}")
+            way_on = f'<!doctype html>\n<meta http-equiv="refresh" content="0; url={onward}">\n'
+            self._reply(HTTPStatus.OK, way_on.encode(), "text/html; charset=utf-8")
+            return
         if method == "GET" and path == "/":
             page = _static("index.html").replace(b"{{token}}", self.server.token.encode())
             self._reply(HTTPStatus.OK, page, "text/html; charset=utf-8")

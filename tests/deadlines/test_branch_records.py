@@ -108,8 +108,7 @@ def test_a_game_with_claims_is_branched(now: Clock, tmp_path: Path) -> None:
     claims = []
     for i in (1, 2):  # a reminder, then the bot plays allies' silent decision
         now.set(T0 + i * HOUR)
-        claims.append(deadlines.seal_claim(m.game, "axis", m.ids["axis"].sign))
-        m.files.append(claims[-1])
+        claims.append(m.claim("axis"))
     play_to(m, 10)
     folder = write(m.files, tmp_path / "rec")
     fits, log = _look_back(m, folder)

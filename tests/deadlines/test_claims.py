@@ -9,7 +9,7 @@ import pytest
 from pbem.errors import PbemError
 from pbem.play import audit
 from pbem.play.memplay import MemoryMatch
-from pbem.protocol import clock, deadlines, engine_link, machine, turnfile
+from pbem.protocol import clock, deadlines, dice, engine_link, machine, spec_verify, turnfile
 from pbem.protocol.turnfile import TurnFile
 from tests.deadlines.helpers import HOUR, T0, Clock, match, next_body, play_to, refusal, replay, write
 
@@ -20,9 +20,7 @@ def now(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 
 def _claim(m: MemoryMatch, side: str) -> TurnFile:
-    tf = deadlines.seal_claim(m.game, side, m.ids[side].sign)
-    m.files.append(tf)
-    return tf
+    return m.claim(side)
 
 
 def test_a_claim_before_the_deadline_is_refused_by_writer_and_receiver(now: Clock) -> None:
@@ -30,7 +28,7 @@ def test_a_claim_before_the_deadline_is_refused_by_writer_and_receiver(now: Cloc
     assert machine.expected(m.game) == machine.Expectation("allies", "commit")
     now.set(T0 + HOUR - 1)
     with pytest.raises(PbemError) as exc:
-        deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign)
+        deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign, m.chain_value("axis"))
     assert exc.value.code == "early"
     # A modified program writes it anyway: the receiver refuses it, from the signed times alone.
     state = engine_link.api().state_hash(m.game.state)
@@ -49,7 +47,7 @@ def test_reminder_then_the_bot_commits_for_the_silent_side_in_the_clear(now: Clo
     assert machine.expected(m.game) == machine.Expectation("allies", "commit")  # still allies' decision
     now.set(T0 + 2 * HOUR - 1)  # the deadline runs again from the reminder
     with pytest.raises(PbemError, match="too early"):
-        deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign)
+        deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign, m.chain_value("axis"))
     now.set(T0 + 2 * HOUR)
     _claim(m, "axis")
     p = m.game.pending
@@ -65,17 +63,20 @@ def test_reminder_then_the_bot_commits_for_the_silent_side_in_the_clear(now: Clo
     assert rep.files == len(m.files)
 
 
-def test_the_bot_replaces_a_silent_reveal_and_the_commitment_stays_closed(now: Clock) -> None:
-    m = match()
+@pytest.mark.parametrize("silence", ["bot", "forfeit"])
+def test_a_silent_reveal_is_only_ever_reminded_and_the_game_waits_for_it(now: Clock, silence: str) -> None:
+    m = match(silence)
     play_to(m, 3)
     assert machine.expected(m.game) == machine.Expectation("allies", "reveal")
-    for i in (1, 2):
+    before = engine_link.api().state_hash(m.game.state)
+    for i in (1, 2, 3):  # a reveal is the program's: no claim for it is final, however many
         now.set(T0 + i * HOUR)
-        _claim(m, "axis")
-    assert m.game.pending is None or machine.expected(m.game) != machine.Expectation("allies", "reveal")
-    assert m.game.last_author == "allies" and m.game.last_seq == m.game.seq
-    assert not any(r[0] == "reveal" for tf in m.files[4:] for r in tf.body.get("records", []))
-    m.step()
+        tf = _claim(m, "axis")
+        assert "dice" not in tf.body and tf.body["state"] == before
+        assert m.game.reminded and not m.game.forfeited
+        assert machine.expected(m.game) == machine.Expectation("allies", "reveal")
+    m.step()  # the reveal comes at last, and the game goes on from it
+    assert machine.winner(m.game) is None and machine.expected(m.game) is not None
     assert replay(m.files).hashes == m.game.hashes
 
 
@@ -104,26 +105,30 @@ def test_forfeit_ends_the_game_and_later_files_are_refused(now: Clock, tmp_path:
     assert refusal(m.game, turnfile.seal(late, m.ids["allies"].sign)) == "over"
     assert machine.winner(m.game) == "axis" and "allies forfeited" in machine.outcome(m.game)
     with pytest.raises(PbemError, match="over"):
-        deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign)
+        deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign, m.chain_value("axis"))
     (rep,) = audit.audit_dir(write(m.files, tmp_path / "rec"))
     assert rep.over and "allies forfeited" in rep.result
 
 
-def test_a_silent_dice_value_forfeits_even_with_the_bot(now: Clock) -> None:
-    m = match()
+@pytest.mark.parametrize("silence", ["bot", "forfeit"])
+def test_a_silent_dice_value_never_forfeits(now: Clock, silence: str) -> None:
+    m = match(silence)
     play_to(m, 10)
     assert machine.expected(m.game) == machine.Expectation("axis", "dice")
-    for i in (1, 2):
+    for i in (1, 2, 3):
         now.set(T0 + i * HOUR)
         _claim(m, "allies")
-    assert m.game.forfeited == "axis"
+        assert not m.game.forfeited and machine.expected(m.game) == machine.Expectation("axis", "dice")
+    m.step()  # axis's value comes at last, then allies' second one: the roll is made
+    m.step()
+    assert m.game.k == 1 and replay(m.files).hashes == m.game.hashes
 
 
 def test_a_claim_by_the_side_the_game_waits_for_is_refused(now: Clock) -> None:
     m = match()
     now.set(T0 + HOUR)
     with pytest.raises(PbemError) as exc:
-        deadlines.seal_claim(m.game.clone(), "allies", m.ids["allies"].sign)
+        deadlines.seal_claim(m.game.clone(), "allies", m.ids["allies"].sign, m.chain_value("allies"))
     assert exc.value.code == "claim"
     state = engine_link.api().state_hash(m.game.state)
     forged = next_body(m.game, "allies", "claim", time=T0 + HOUR, due="commit", state=state)
@@ -133,7 +138,7 @@ def test_a_claim_by_the_side_the_game_waits_for_is_refused(now: Clock) -> None:
 def test_tampered_claims_are_refused(now: Clock) -> None:
     m = match()
     now.set(T0 + HOUR)
-    good = deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign)
+    good = deadlines.seal_claim(m.game.clone(), "axis", m.ids["axis"].sign, m.chain_value("axis"))
     base = m.game
     # One byte of the signed time changed: the signature no longer holds.
     raw = bytearray(good.raw)
@@ -201,7 +206,7 @@ def test_a_new_deadline_needs_both_signatures(now: Clock) -> None:
     assert g2.deadline == 4 * HOUR
     now.set(T0 + HOUR)
     with pytest.raises(PbemError, match="too early"):
-        deadlines.seal_claim(g2, "axis", m.ids["axis"].sign)
+        deadlines.seal_claim(g2, "axis", m.ids["axis"].sign, m.chain_value("axis"))
 
 
 def test_half_or_malformed_terms_are_refused_at_creation() -> None:
@@ -211,3 +216,26 @@ def test_half_or_malformed_terms_are_refused_at_creation() -> None:
     with pytest.raises(PbemError):
         clock.terms({"deadline": HOUR, "silence": "coin"})
     assert clock.engine_options({"deadline": HOUR, "silence": "bot", "x": 1}) == {"x": 1}
+
+
+def test_the_bot_is_seeded_by_the_claimants_next_dice_value_which_is_spent(now: Clock) -> None:
+    m = match()
+    now.set(T0 + HOUR)
+    _claim(m, "axis")
+    state_before = m.game.clone().state
+    anchor = m.game.chain["axis"]
+    now.set(T0 + 2 * HOUR)
+    final = _claim(m, "axis")
+    value = final.body["dice"]
+    # The value is axis's next chain value: fixed by its anchor, secret until the claim came.
+    assert value == m.chain_value("axis")(1) and dice.step(value) == anchor
+    p = m.game.pending
+    assert isinstance(p, machine.SimStep) and p.played is not None
+    bot = engine_link.ai().decide(state_before, "allies", deadlines.bot_seed(m.gid, final.seq, 0, value))
+    assert p.played == [a.to_wire() for a in bot]
+    # Spent: axis's first roll reveals its second chain value, and every receiver agrees.
+    while m.game.k == 0:
+        assert m.step() is not None
+    assert m.game.chain["axis"] == m.chain_value("axis")(2)
+    assert replay(m.files).hashes == m.game.hashes
+    assert spec_verify.verify([tf.raw for tf in m.files]).valid

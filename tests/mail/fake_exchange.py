@@ -204,6 +204,22 @@ def _parse(data: bytes) -> dict[str, object]:
     return body
 
 
+def key_of(address: str) -> str:
+    """A player's key fingerprint in this stand-in, where files carry no signature."""
+    digits = hashlib.sha256(address.lower().encode()).hexdigest()[:32]
+    return " ".join(digits[i : i + 4] for i in range(0, 32, 4))
+
+
+def signer(ws: Path, data: bytes, home: Path | None = None) -> str | None:
+    """Who signed a file, as the real game layer says it: an invitation counts as signed
+    by its axis player's key; anything else by no key this stand-in could check."""
+    try:
+        invite = _parse(data).get("invite")
+    except FakeError:
+        return None
+    return key_of(str(invite["axis"])) if isinstance(invite, dict) else None
+
+
 @locked
 def import_file(ws: Path, path: Path, home: Path | None = None) -> ImportResult:
     turn = parse_turn_name(path.name.split(".")[0] + ".pbem")

@@ -19,7 +19,7 @@ MOVES = 8  # even: the bot (allies) makes the last move
 def test_bot_plays_many_games_for_allowed_players_only(make_player, caplog) -> None:
     alice, mallory = make_player("alice"), make_player("mallory")
     bot_player = make_player("bot", extra='[bot]\nallow = ["ALLOWED"]')
-    bot_player.config_path.write_text(bot_player.config_path.read_text().replace("ALLOWED", alice.address.upper()))
+    bot_player.config_path.write_text(bot_player.config_path.read_text().replace("ALLOWED", fx.key_of(alice.address)))
     games = [f"b0{i:010x}" for i in range(6)]
     for gid in games:
         fx.new_game(

@@ -59,7 +59,8 @@ def test_claims_and_a_hand_over_to_the_bot_by_mail(
     (t.ws["axis"].outbox / forged.name).write_bytes(forged.raw)
     before = t.game("allies").hashes
     wait_until(lambda: any(t.ws["allies"].root.glob(".pbem/rejected/*")), 20, step=t.cycle, what="the refusal")
-    assert f"{forged.name} from {t.p['axis'].address}: rejected" in caplog.text
+    signer = keys.load("axis", t.homes["axis"]).public.fingerprint  # the signer, not the From header
+    assert f"{forged.name} from key {signer}: rejected" in caplog.text
     assert "the game state differs from the claimant's" in caplog.text
     assert t.game("allies").hashes == before
     (t.ws["axis"].outbox / forged.name).unlink()

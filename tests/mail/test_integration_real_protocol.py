@@ -65,10 +65,12 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
         extra = f'home = "{home}"\n[bot]\nidentity = "{side}-bot"\nallow = ["AXIS"]'
         made[side] = make_player(side, extra=extra, exchange="pbem.play.exchange")
     axis, allies = made["axis"], made["allies"]
-    # The allies bot accepts invitations from the axis player only.
-    allies.config_path.write_text(allies.config_path.read_text().replace("AXIS", axis.address))
     for side, player in made.items():
         keys.keygen(f"{side}-bot", player.address, directory=tmp_path / f"home-{side}")
+    # The bots accept invitations signed by the axis player's key only.
+    inviter = keys.read_public_key(tmp_path / "home-axis" / "axis-bot.pub").fingerprint
+    for player in made.values():
+        player.config_path.write_text(player.config_path.read_text().replace("AXIS", inviter))
     opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
     gid, _ = games.new_game(
         Workspace(axis.workspace),

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from types import SimpleNamespace
 
 import aiosmtplib
+import pytest
 
+from pbem.mail.daemon import MailDaemon
+from pbem.mail.message import sha256_hex
 from pbem.mail.outqueue import FAILED, PENDING, SENT, Entry, SendQueue
 from pbem.mail.smtp import PERMANENT, TEMPORARY, classify
 from pbem.mail.threads import ThreadBook
@@ -80,3 +85,25 @@ def test_thread_references(tmp_path: Path) -> None:
     refs = ThreadBook(tmp_path).references(gid)
     assert refs[0] == "<game-0123456789ab@pbem.invalid>" and refs[-1] == "<m29@x>"
     assert len(refs) <= 12
+
+
+def test_files_a_claim_says_never_arrived_are_sent_again(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The daemon's answer to a claim that crossed my file sent in time: the game layer put the
+    file back in outbox/ byte for byte, and the queue, which sent it once, sends it again."""
+    q = SendQueue(tmp_path, 1, 8)
+    sent = tmp_path / "0123456789ab-00002-allies.pbem"
+    sent.write_bytes(b"my file 2")
+    key = f"{sent.name}:{sha256_hex(sent.read_bytes())}"
+    e = entry("x")
+    e.key = key
+    q.add(e)
+    q.mark_sent(e)
+    other = entry("y")
+    q.add(other)
+    q.mark_sent(other)
+    with caplog.at_level(logging.WARNING):
+        MailDaemon._send_again(SimpleNamespace(queue=q), [sent])  # type: ignore[arg-type]
+    again = SendQueue(tmp_path, 1, 8)
+    assert again.entries[key].status == PENDING and again.entries[key] in again.due()
+    assert again.entries["y"].status == SENT  # only the files named
+    assert "DISPUTE" in caplog.text and "sent again" in caplog.text

@@ -63,3 +63,33 @@ def test_the_default_caps_hold_a_flood(duo: Duo, monkeypatch: pytest.MonkeyPatch
     assert len(_kept(ws)) == store.MAX_REJECTED
     assert "x0000.pbem" not in _kept(ws) and f"x{store.MAX_REJECTED + 29:04d}.pbem" in _kept(ws)
     assert duo.snapshot("allies") == before
+
+
+def test_refused_files_of_one_name_are_all_kept_and_the_same_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Later garbage under a forgery's name must not wipe out the forgery: every refused file
+    is kept under a name of its own, within the same cap."""
+    monkeypatch.setattr(store, "MAX_REJECTED", 4)
+    ws = Workspace(tmp_path / "ws")
+    ws.inbox.mkdir(parents=True)
+    contents = [b"a signed forgery", b"later garbage", b"a signed forgery", b"third", b"fourth", b"fifth"]
+    for i, data in enumerate(contents):
+        before = set(_kept(ws)) if (ws.store / "rejected").is_dir() else set()
+        path = ws.inbox / "0123456789ab-00007-axis.pbem"
+        path.write_bytes(data)
+        assert exchange.import_file(ws.root, path).status == "rejected"
+        for new in set(_kept(ws)) - before:  # make the order plain to the file system
+            os.utime(ws.store / "rejected" / new, (1_000_000 + i, 1_000_000 + i))
+        if data == b"later garbage":
+            kept = {p.read_bytes() for p in (ws.store / "rejected").iterdir()}
+            assert kept == {b"a signed forgery", b"later garbage"}
+    names = _kept(ws)
+    assert len(names) == 4 and len(set(names)) == 4
+    assert all(n.startswith("0123456789ab-00007-axis") and n.endswith(".pbem") for n in names)
+    assert {p.read_bytes() for p in (ws.store / "rejected").iterdir()} == {
+        b"later garbage",
+        b"third",
+        b"fourth",
+        b"fifth",
+    }

@@ -431,9 +431,66 @@ def branches(v: Builder) -> None:
     )
 
 
+def reaction_game(tmp: Path) -> list[bytes]:
+    """The same game with reaction orders given by both sides from the start, to one file
+    after the first that opens a seal."""
+    out = tmp / "react-record"
+    selfplay.selfplay("1937", "1937-08", SEED, out, root=tmp, react=True)
+    files = [p.read_bytes() for p in sorted(out.glob("*.pbem"))]
+    first = next(i for i, d in enumerate(files) if any(r[0] == "react" for r in body_of(d).get("records", [])))
+    return files[: first + 2]
+
+
+def reactions(v: Builder, files: list[bytes]) -> None:
+    """Seals and their openings (section 5.8)."""
+    names = [v.put(f"react/{i:02d}.pbem", d) for i, d in enumerate(files)]
+    n = len(files) - 2  # the file that opens the first seal
+    body = body_of(files[n])
+    at = next(i for i, r in enumerate(body["records"]) if r[0] == "react")
+    salt = body["records"][at][2]
+    v.case("react-game", names, "ok", f"both sides seal reaction orders; file {n} opens the {body['side']}' seal")
+
+    def changed(recs: list[Any]) -> bytes:
+        return resign(files[n], records=recs)
+
+    recs = body["records"]
+    v.variant_of(
+        "react-mismatch",
+        names[:n],
+        changed([*recs[:at], ["react", ["pass", "bot", []], salt], *recs[at + 1 :]]),
+        "react-mismatch",
+        "the opening names other orders than the sealed ones (seen the other side's moves)",
+    )
+    late = ["seal", hashlib.sha256(b"pbem/vectors/late-seal").digest()]
+    v.variant_of(
+        "react-sealed-in-same-file",
+        names[:n],
+        changed([*recs[:at], late, *recs[at:]]),
+        "react-not-sealed",
+        "a seal made in the very file that opens it, after the other side moved",
+    )
+    v.variant_of(
+        "standing-mark-outside",
+        names[:n],
+        resign(files[n], standing=[len(recs)]),
+        "schema",
+        "the 'standing' field names a record position the file does not have",
+    )
+    second = body_of(files[2])
+    assert second["records"][0][0] == "commit", "file 2 of the game opens a hidden list"
+    v.variant_of(
+        "seal-out-of-turn",
+        names[:3],
+        act_file(file_hash(files[2]), 3, second["side"], [late]),
+        "record-out-of-turn",
+        "a seal alone, first in a file of the side that owes nothing while the other owes its list",
+    )
+
+
 def build(out: Path) -> list[Case]:
     with tempfile.TemporaryDirectory(prefix="pbem-vectors-") as tmp:
         base, g2 = real_games(Path(tmp))
+        reacting = reaction_game(Path(tmp))
     if out.exists():
         shutil.rmtree(out)
     v = Builder(out, base, g2)
@@ -752,6 +809,7 @@ def build(out: Path) -> list[Case]:
 
     endings(v)
     branches(v)
+    reactions(v, reacting)
 
     # Checks only the engine can make.
     turn(
@@ -944,6 +1002,69 @@ def timed_cases(v: Builder) -> None:
         "state-mismatch",
         "the final claim's state hash is not the bot's play",
         engine=True,
+    )
+    # The final claim under the bot rule carries the claimant's next dice-chain value (12.3).
+    no_dice = {k: x for k, x in c7.items() if k != "dice"}
+    variant(
+        "claim-final-without-dice",
+        7,
+        sign_as(no_dice, by(claimant)),
+        "claim-dice",
+        "a final claim under the bot rule without the claimant's dice value",
+    )
+    wrong = hashlib.sha256(b"pbem/vectors/not-a-chain-value").digest()
+    variant(
+        "claim-final-wrong-dice",
+        7,
+        sign_as(c7 | {"dice": wrong}, by(claimant)),
+        "dice-chain",
+        "a final claim whose dice value is not the claimant's next chain value",
+    )
+    spent = body_of(t[0])["anchor"] if claimant == "axis" else body_of(t[2])["anchor"]
+    variant(
+        "claim-final-reused-dice",
+        7,
+        sign_as(c7 | {"dice": spent}, by(claimant)),
+        "dice-chain",
+        "a final claim whose dice value is the claimant's value revealed already (its anchor)",
+    )
+    variant(
+        "claim-reminder-with-dice",
+        6,
+        sign_as(c6 | {"dice": c7["dice"]}, by(claimant)),
+        "claim-dice",
+        "a reminder carrying a dice value, which only a final claim under the bot rule carries",
+    )
+    variant(
+        "claim-reveal-nothing-committed",
+        6,
+        sign_as(c6 | {"due": "reveal"}, by(claimant)),
+        "claim-not-due",
+        "a claim for a reveal where nothing is committed",
+    )
+    answered = v.put("variant/claim-crossed-06.pbem", facts["in_time6"])
+    v.case(
+        "claim-crossed",
+        [*T[:6], answered, T[6]],
+        "claim-crossed",
+        "a reminder for position 6, where the silent side's file, dated a minute after file 5, is held",
+        bad=7,
+    )
+    after = facts["after7"]
+    c8 = c6 | {"seq": 8, "prev": file_hash(t[7]), "side": turnfile.other(after.side), "due": after.kind}
+    c8 |= {"time": c7["time"] + tv.HOUR, "state": c7["state"]}
+    v.case(
+        "claim-after-a-bot-claim",
+        [*T, v.put("variant/claim-after-a-bot-claim.pbem", sign_as(c8, by(c8["side"])))],
+        "ok",
+        "a reminder right after the final claim the bot played: the claimant's own list is now due",
+    )
+    R = [v.put(f"reveal-reminders/{i:02d}.pbem", d) for i, d in enumerate(tv.reveal_reminders(private_key))]
+    v.case(
+        "claims-for-a-reveal-stay-reminders",
+        R,
+        "ok",
+        "under the forfeit rule, three claims for a silent reveal: each a reminder, and the reveal then comes",
     )
     h4 = body_of(t[4])
     no_time = {k: x for k, x in h4.items() if k != "time"}

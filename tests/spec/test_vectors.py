@@ -47,6 +47,8 @@ CODES = {
     # a player's own automatic answer may already fill the position the bad file claims
     "record-out-of-turn": {"order", "sequence"},
     "reveal-mismatch": {"commit"},
+    "react-not-sealed": {"react-not-sealed"},
+    "react-mismatch": {"react-mismatch"},
     "dice-index": {"chain"},
     "dice-chain": {"chain"},
     "illegal": {"illegal"},
@@ -58,6 +60,9 @@ CODES = {
     "claim-no-deadline": {"claim"},
     "claim-early": {"early"},
     "claim-not-due": {"claim"},
+    "claim-dice": {"claim"},
+    # the claimant's own claim, after the file it crossed: as a position taken for pbem
+    "claim-crossed": {"sequence", "equivocation"},
     "handover-accept": {"signature"},
     "handover-key": {"handover"},
     "handover-not-open": {"handover"},

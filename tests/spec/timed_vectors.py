@@ -21,7 +21,7 @@ from pbem.store import keys
 
 T0 = 1_794_000_000  # 2026-11-06 21:20 UTC
 HOUR = 3600
-TIMED_GAME, FORFEIT_GAME = "7133d0000001", "7133d0000002"
+TIMED_GAME, FORFEIT_GAME, REVEAL_GAME = "7133d0000001", "7133d0000002", "7133d0000003"
 NEW_SEED = hashlib.sha256(b"pbem/vectors/new-holder").digest()
 
 
@@ -35,6 +35,10 @@ NEW = keys.Identity("new-holder", "", Ed25519PrivateKey.from_private_bytes(NEW_S
 def _secret(ident: keys.Identity, gid: str) -> bytes:
     # Any fixed secret does: a verifier never derives it, it only checks the chain.
     return gamesecrets.GameSecrets(ident, gid, None).dice()
+
+
+def _values(secret: bytes) -> Callable[[int], bytes]:
+    return lambda i: dice.value(secret, dice.DEFAULT_LENGTH, i)
 
 
 def _at(t: int) -> None:
@@ -88,13 +92,21 @@ def timed(private: Callable[[str], Ed25519PrivateKey]) -> tuple[list[bytes], dic
         _at(t)
         files.append(machine.build_turn(game, side, recs, signer[side].sign))
     exp = machine.expected(game)
-    assert exp is not None and exp.kind in ("act", "sim", "commit"), exp
+    assert exp == machine.Expectation("allies", "commit"), exp
     facts["silent"], facts["clock5"] = exp.side, game.clock
+    # The silent side's commitment, dated a minute after file 5: in time, whatever a claim says.
+    _at(game.clock + 60)
+    digest = commit.commitment(TIMED_GAME, 6, "allies", _list(game, "allies", 6), salt)
+    answer = machine.build_turn(game.clone(), "allies", [Commit(digest)], signer["allies"].sign)
+    facts["in_time6"] = answer.raw
     claimant = other(exp.side)
-    # 6-7: the waiting side claims twice; the bot plays the silent side's decision.
+    secret = {"axis": _secret(ids["axis"], TIMED_GAME), "allies": NEW_SEED}[claimant]
+    facts["claimant_chain"] = secret
+    # 6-7: the waiting side claims twice; the bot plays the silent side's decision, seeded by the
+    # claimant's next dice value, which the final claim carries.
     for t in (game.clock + HOUR, game.clock + 2 * HOUR):
         _at(t)
-        files.append(deadlines.seal_claim(game, claimant, signer[claimant].sign))
+        files.append(deadlines.seal_claim(game, claimant, signer[claimant].sign, _values(secret)))
     facts["after7"] = machine.expected(game)
     facts["game"] = game
     if prior is None:
@@ -102,6 +114,35 @@ def timed(private: Callable[[str], Ed25519PrivateKey]) -> tuple[list[bytes], dic
     else:
         os.environ["PBEM_NOW"] = prior
     return [tf.raw for tf in files], facts
+
+
+def reveal_reminders(private: Callable[[str], Ed25519PrivateKey]) -> list[bytes]:
+    """A game under the forfeit rule whose committer stays silent: three claims for its reveal,
+    each a reminder (a reveal is its program's, so none is final), then the reveal."""
+    prior = os.environ.get("PBEM_NOW")
+    ids = {s: _ident(s, private) for s in SIDES}
+    files, game = _start(REVEAL_GAME, "forfeit", ids)
+    salt = hashlib.sha256(b"pbem/vectors/reveal-salt").digest()
+    hidden = _list(game, "allies", 2)
+    _at(T0 + 60)
+    files.append(
+        machine.build_turn(
+            game, "allies", [Commit(commit.commitment(REVEAL_GAME, 2, "allies", hidden, salt))], ids["allies"].sign
+        )
+    )
+    _at(T0 + 120)
+    files.append(machine.build_turn(game, "axis", [Sim(_list(game, "axis", 3))], ids["axis"].sign))
+    for i in (1, 2, 3):
+        _at(T0 + 120 + i * HOUR)
+        files.append(deadlines.seal_claim(game, "axis", ids["axis"].sign, _values(_secret(ids["axis"], REVEAL_GAME))))
+    assert not game.forfeited and machine.expected(game) == machine.Expectation("allies", "reveal")
+    _at(T0 + 120 + 3 * HOUR + 60)
+    files.append(machine.build_turn(game, "allies", [Reveal(hidden, salt)], ids["allies"].sign))
+    if prior is None:
+        os.environ.pop("PBEM_NOW", None)
+    else:
+        os.environ["PBEM_NOW"] = prior
+    return [tf.raw for tf in files]
 
 
 def forfeit(private: Callable[[str], Ed25519PrivateKey]) -> list[bytes]:
@@ -112,7 +153,7 @@ def forfeit(private: Callable[[str], Ed25519PrivateKey]) -> list[bytes]:
     late = game.clone()
     for t in (T0 + HOUR, T0 + 2 * HOUR):
         _at(t)
-        files.append(deadlines.seal_claim(game, "axis", ids["axis"].sign))
+        files.append(deadlines.seal_claim(game, "axis", ids["axis"].sign, _values(_secret(ids["axis"], FORFEIT_GAME))))
     assert game.forfeited == "allies"
     # Allies' commitment, written as if the game went on (file 4).
     _at(T0 + 2 * HOUR + 60)

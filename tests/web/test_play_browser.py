@@ -189,6 +189,21 @@ def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
     return sorted(u.id for u in board.units if u.id in unit_ids and stacked[u.hex] == 1)
 
 
+def test_the_launch_file_leads_the_browser_into_the_working_page(
+    browser: Browser, live: tuple[Duo, PlayServer], tmp_path: Path
+) -> None:
+    """`pbem play` starts the browser with a private file instead of the address with the
+    token: from it a real browser reaches the page, and the page works (the map is drawn
+    from the page's own token-bearing requests)."""
+    pg = browser.new_page(viewport={"width": 1500, "height": 950})
+    try:
+        pg.goto(live[1].launch_file(tmp_path).as_uri())
+        pg.wait_for_selector("#map svg", timeout=60_000)
+        assert pg.url.startswith(f"http://127.0.0.1:{live[1].port}/?token=")
+    finally:
+        pg.close()
+
+
 @pytest.mark.slow
 def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer], page: Page) -> None:
     duo, _ = live

@@ -175,3 +175,18 @@ def test_no_key_and_no_sealed_commitment_reach_the_page(server: PlayServer, game
     for page in pages:
         for secret in secrets:
             assert secret not in page
+
+
+def test_launch_is_entered_from_outside_with_the_token_only_and_leads_on_to_the_page(server: PlayServer) -> None:
+    """The launch file is a page of no origin of ours, so /launch takes a cross-site
+    navigation; it still wants the token and this server's name, and answers nothing but
+    the way on: the API stays closed to cross-site requests, token or not."""
+    cross = {"Sec-Fetch-Site": "cross-site"}
+    status, body = request(server, f"/launch?token={server.token}", token=None, headers=cross)
+    assert status == 200 and f'url=/?token={server.token}"'.encode() in body and b"<script" not in body
+    assert request(server, "/launch?token=wrong", token=None, headers=cross)[0] == 403
+    assert request(server, "/launch", token=None, headers=cross)[0] == 403
+    rebound = {**cross, "Host": f"evil.example:{server.port}"}
+    assert request(server, f"/launch?token={server.token}", token=None, headers=rebound)[0] == 403
+    assert request(server, f"/api/overview?token={server.token}", token=None, headers=cross)[0] == 403
+    assert request(server, "/launch", method="POST", body={}, headers=cross)[0] == 403
