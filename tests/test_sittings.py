@@ -227,3 +227,23 @@ def test_an_automatic_file_travels_alone_only_when_the_other_side_needs_it(recor
     for seq in alone:
         if seq + 1 < len(files):
             assert files[seq + 1].side != files[seq].side, f"{record}: file {seq + 1}"
+
+
+def test_lists_given_ahead_are_standing_and_leave_one_sitting_for_the_month_start() -> None:
+    """The emulation of `pbem arena --ahead`: a side whose deployment and builds were given
+    ahead sits once for the month's hidden steps, whether it commits or answers openly."""
+    em = sittings.Emulation("g")
+    em.decision("simultaneous", ("axis", "allies"), "1939-10")
+    em.decision("chance", (), "1939-10")
+    for _ in ("deployment", "build"):
+        em.decision("simultaneous", ("axis", "allies"), "1939-10", ahead={"axis", "allies"})
+    em.decision("sequential", ("axis",), "1939-10")
+    standing = [(e["side"], e["record"]) for f in em.files for e in f["entries"] if e["by"] == sittings.STANDING]
+    assert standing == [("allies", "commit"), ("axis", "sim")] * 2
+    (month,) = em.tally(last_whole=True).months
+    assert month.sittings == {"axis": 1, "allies": 1}
+    # Without them each hidden step is a sitting of each side.
+    em = sittings.Emulation("g")
+    for _ in range(3):
+        em.decision("simultaneous", ("axis", "allies"), "1939-10")
+    assert em.tally(last_whole=True).months[0].sittings == {"axis": 3, "allies": 3}

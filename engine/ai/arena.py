@@ -273,6 +273,10 @@ def _seed(game_seed: bytes, *parts: bytes | str | int) -> bytes:
     return h.digest()
 
 
+#: A computer player's simultaneous decision: (state, side, seed, player, seconds) -> its list.
+Decide = Callable[[GameState, str, bytes, str, float | None], list[api.Action]]
+
+
 def play_game(
     scenario: str | World,
     until: int,
@@ -283,12 +287,16 @@ def play_game(
     setup: Callable[[GameState], None] | None = None,
     clock: Callable[[], float] = lambda: 0.0,
     on_decision: Callable[[api.Decision], None] | None = None,
+    decide_hidden: Decide | None = None,
 ) -> GameResult:
     """Play one game from the scenario's start until the date ``until`` begins (or the game ends).
 
     ``setup`` may change the new game before play (tests on hand-made worlds).  The engine
     has no clock: timings are measured only with the ``clock`` the caller hands in.
-    ``on_decision`` is told each decision before it is made (who would sit down for it)."""
+    ``on_decision`` is told each decision before it is made (who would sit down for it).
+    ``decide_hidden`` makes the simultaneous decisions in the computer player's place (a
+    player who gives some of them ahead); by default the computer player makes them."""
+    hidden = decide_hidden or ai.decide
     state = api.new_game(scenario)
     if setup is not None:
         setup(state)
@@ -338,7 +346,7 @@ def play_game(
                 orders: dict[str, list[api.Action]] = {}
                 for side in d.sides:
                     t0 = clock()
-                    orders[side] = ai.decide(
+                    orders[side] = hidden(
                         state, side, _seed(game_seed, "ai", side, decision_no), players[side], budget_s
                     )
                     decide_seconds[side] += clock() - t0
@@ -610,6 +618,7 @@ def run(
     clock: Callable[[], float] = lambda: 0.0,
     on_game: Callable[[GameResult], None] | None = None,
     on_decision: Callable[[api.Decision], None] | None = None,
+    decide_hidden: Decide | None = None,
 ) -> Summary:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; report each result line
     and hand each result to ``on_game`` (each decision of a game to ``on_decision`` first)."""
@@ -623,7 +632,17 @@ def run(
     players = {"axis": axis, "allies": allies}
     results = []
     for i in range(games):
-        r = play_game(scenario, end, players, seed + i, budget_s, setup=setup, clock=clock, on_decision=on_decision)
+        r = play_game(
+            scenario,
+            end,
+            players,
+            seed + i,
+            budget_s,
+            setup=setup,
+            clock=clock,
+            on_decision=on_decision,
+            decide_hidden=decide_hidden,
+        )
         results.append(r)
         if on_game is not None:
             on_game(r)

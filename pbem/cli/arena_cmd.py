@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from pbem.cli.common import user_errors
 from pbem.errors import PbemError
-from pbem.play import sittings
+from pbem.play import ahead, sittings
 
 
 @user_errors
@@ -24,6 +24,14 @@ def arena(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first game; game i uses seed + i")] = 0,
     budget: Annotated[float | None, typer.Option("--budget", help="Seconds per decision (weaker, faster)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Games and summary as one JSON document")] = False,
+    same_sitting: Annotated[
+        bool,
+        typer.Option(
+            "--ahead/--no-ahead",
+            help="The players give their lists for the month's coming simultaneous steps ahead, "
+            "as `pbem bot play --ahead` does (--no-ahead: each when it comes, as a person who gives none ahead)",
+        ),
+    ] = True,
     react: Annotated[
         bool,
         typer.Option("--react", help="Count both sides as giving reaction orders (`pbem react`) in the sittings"),
@@ -37,13 +45,23 @@ def arena(
     tallies: list[sittings.Tally] = []
     # What each game would cost two people by today's files (pbem/play/sittings.py).
     emulation = [sittings.Emulation(str(seed), react=react)]
+    bots = [ahead.AheadBot(scenario)] if same_sitting else []
 
     def ended(r: arena_mod.GameResult) -> None:
         # A game stopped by an error ends inside its last month; otherwise the next month began.
         found = emulation[0].tally(last_whole=not r.error)
         tallies.append(found)
-        results.append(dataclasses.asdict(r) | {"sittings": found.to_json()})
+        given = {"ahead": bots[0].to_json()} if bots else {}
+        results.append(dataclasses.asdict(r) | {"sittings": found.to_json()} | given)
         emulation[0] = sittings.Emulation(str(seed + len(results)), react=react)
+        if bots:
+            counted.append(bots[0])
+            bots[0] = ahead.AheadBot(scenario)
+
+    def decided(d: Any) -> None:
+        emulation[0].decision(d.kind, d.sides, d.when, d.phase, bots[0].standing(d) if bots else ())
+
+    counted: list[ahead.AheadBot] = []
 
     try:
         summary = arena_mod.run(
@@ -57,17 +75,24 @@ def arena(
             report=None if as_json else typer.echo,
             clock=time.perf_counter,
             on_game=ended,
-            on_decision=lambda d: emulation[0].decision(d.kind, d.sides, d.when, d.phase),
+            on_decision=decided,
+            decide_hidden=(lambda *a: bots[0].decide(*a)) if bots else None,
         )
     except EngineError as exc:
         raise PbemError(str(exc), "arena") from None
     months = sittings.summary([m for t in tallies for m in t.months])
+    fared = {k: sum(b.to_json()[k] for b in counted) for k in ("lists", "refitted", "orders", "misfits")}
     if as_json:
-        typer.echo(
-            json.dumps({"games": results, "summary": dataclasses.asdict(summary) | {"sittings": months}}, indent=1)
-        )
+        given = {"ahead": fared} if same_sitting else {}
+        doc = {"games": results, "summary": dataclasses.asdict(summary) | {"sittings": months} | given}
+        typer.echo(json.dumps(doc, indent=1))
         return
     typer.echo(sittings.summary_line(months))
+    if same_sitting:
+        typer.echo(
+            f"lists given ahead: {fared['lists']}, of which {fared['refitted']} had orders that no longer fitted "
+            f"({fared['misfits']} of {fared['orders']} orders; fallback: the computer player's choice)"
+        )
 
 
 def register(app: typer.Typer) -> None:

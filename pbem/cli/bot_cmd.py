@@ -20,11 +20,17 @@ bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
 def play(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     player: Annotated[str, typer.Option("--player", help="bot (heuristic) or random")] = "bot",
+    ahead: Annotated[
+        bool,
+        typer.Option(
+            "--ahead", help="After a hidden list, give the month's coming hidden steps ahead too (fallback: bot)"
+        ),
+    ] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Let the computer decide for my side, then seal the turn into outbox/."""
     ws, gid = game_in(game, ws_path)
-    path = turn.bot_play(ws, gid, player=player)
+    path = turn.bot_play(ws, gid, player=player, ahead=ahead)
     sent(ws, gid, f"sealed {path.relative_to(ws.root)}")
 
 

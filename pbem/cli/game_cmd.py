@@ -11,7 +11,7 @@ import typer
 
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 from pbem.errors import PbemError
-from pbem.play import audit, exchange, games, status, turn
+from pbem.play import ahead_entry, audit, exchange, games, status, turn
 from pbem.play.status import lines as status_lines
 from pbem.protocol import clock
 from pbem.protocol.words import phase_name
@@ -217,9 +217,27 @@ def orders(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     file: Annotated[str, typer.Argument(help="Text file of orders, one per line, or - for stdin")],
     force: Annotated[bool, typer.Option("--force", help="Pass even when passing would lose units or money")] = False,
+    ahead_step: Annotated[
+        str | None,
+        typer.Option(
+            "--ahead",
+            metavar="STEP",
+            help="Orders for a coming simultaneous step of the month (war_declaration, deployment, income, "
+            "build), kept and sealed by the program when it comes; an empty file takes them back",
+        ),
+    ] = None,
+    fallback: Annotated[
+        str,
+        typer.Option(
+            "--fallback",
+            help="With --ahead, for orders the real position no longer allows: ask (stop and ask you), "
+            "bot (the computer player's choice for them) or none (left out)",
+        ),
+    ] = "ask",
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Add orders to my pending turn (all or nothing; errors name the line)."""
+    """Add orders to my pending turn (all or nothing; errors name the line); with --ahead STEP,
+    give the orders of a coming simultaneous step of the month in this sitting."""
     if file == "-":
         text = sys.stdin.read(8 << 20)
     else:
@@ -228,6 +246,11 @@ def orders(
         except (OSError, UnicodeDecodeError):
             raise PbemError(f"cannot read the orders file {Path(file).name}", "usage") from None
     ws = workspace(ws_path)
+    if ahead_step is not None:
+        typer.echo(ahead_entry.give(ws, ws.resolve_game(game), ahead_step, text.splitlines(), fallback))
+        return
+    if fallback != "ask":
+        raise PbemError("--fallback goes with --ahead STEP: it says what to do with orders given ahead", "usage")
     typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines(), force=force))
 
 

@@ -16,7 +16,11 @@ HOW_TO_GIVE = (
     "Orders are lines of text, one per line, given with `pbem orders GAME FILE` (or typed in "
     "the page of `pbem play`); `pbem legal GAME` lists the ones allowed now and `pbem suggest "
     "GAME` writes the computer player's proposal as a file to edit. A line starting with `# ` "
-    "is a comment; so is the rest of a line after ` # `."
+    "is a comment; so is the rest of a line after ` # `. The orders of a coming hidden step of "
+    "the month (war_declaration, deployment, income, build) may be given in the sitting of the "
+    "first with `pbem orders GAME --ahead STEP FILE [--fallback ask|bot|none]`: your program "
+    "seals them when the step comes, and the fallback says what to do with orders the real "
+    "position no longer allows."
 )
 
 
@@ -29,6 +33,9 @@ def text_reference(kind: str | None = None) -> list[str]:
             *(f"{k.usage:<{width}}  {k.help}" for k in kinds),
             "",
             "`pbem help orders KIND` explains each argument of KIND and shows an example.",
+            "`pbem orders GAME --ahead STEP FILE [--fallback ask|bot|none]` gives the orders of a coming hidden "
+            "step of the month (war_declaration, deployment, income, build) in the sitting of the first; "
+            "your program seals them when the step comes.",
         ]
     found = [k for k in kinds if k.kind == kind.lower()]
     if not found:

@@ -200,7 +200,8 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     game, notes = _catch_up(lg, genesis, game, tx, tf, reports)
     before_answer = game.to_bytes()
     kept: list[report.FileReport] = []
-    replies = turn.answer(lg, game, tx, kept)
+    told: list[str] = []
+    replies = turn.answer(lg, game, tx, kept, told)
     if replies:
         reports += report.of_replies(machine.Game.from_bytes(before_answer), tx, replies)
     report.stage(tx, lg.paths, reports)
@@ -209,6 +210,7 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     if replies:
         msg += f"; answered with {replies[0].name}"
     msg += f". {status.status_line(lg, game, lg.pending() if not replies else None, tx)}"
+    msg += "".join(f"\n{note}" for note in told)
     text = "\n".join(r.text() for r in reports)
     return ImportResult("applied", tf.game, tf.seq, msg, replies, report=text)
 

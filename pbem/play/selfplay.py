@@ -100,7 +100,7 @@ def selfplay(
                     return _result(gid, count, game)
                 exp = machine.expected(turn.my_turn(lg).work)
                 if exp is not None and exp.side == side:
-                    path = turn.bot_play(me.ws, gid, home=me.home)
+                    path = turn.bot_play(me.ws, gid, home=me.home, ahead=True)
                     log(f"{path.name}: {status.status_line(lg, lg.game())}")
                     progressed = True
             if not progressed:

@@ -5,7 +5,8 @@ Every entry of a game's log (pbem/play/report.py) was given by one of three:
 - ``person``: a decision the program asked a person for (orders, a hidden list, a list in
   the clear, a claim, an ending, the join), even when its only order was ``pass``;
 - ``standing``: orders a side gave in advance that its program applies for it (the
-  records a turn file marks ``standing``: the reaction orders of pbem/play/reactions.py);
+  records a turn file marks ``standing``: the reaction orders of pbem/play/reactions.py,
+  and the lists given ahead for the month's coming hidden steps, pbem/play/ahead.py);
 - ``program``: what the program writes by itself, with no choice: a dice value, the
   opening of a commitment.
 
@@ -29,7 +30,7 @@ docs/turn-file-format.md, section 5.2, for who writes which record.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -196,20 +197,23 @@ class Emulation:
         self.files[-1]["entries"].append({"when": when, "side": side, "record": record, "by": who or by(record)})
         self.last = side
 
-    def decision(self, kind: str, sides: Sequence[str], when: str, phase: str = "") -> None:
+    def decision(
+        self, kind: str, sides: Sequence[str], when: str, phase: str = "", ahead: Collection[str] = ()
+    ) -> None:
         """Record decision ``kind`` (``sequential``, ``simultaneous`` or ``chance``) of ``sides``
-        in step ``phase`` (the engine's name, ``axis.interception``)."""
+        in step ``phase`` (the engine's name, ``axis.interception``); ``ahead``: the sides
+        whose list for it was given ahead (their program seals it)."""
         if kind == "chance":
             trigger = self.last
             self._record(when, other(trigger), "dice")
             self._record(when, trigger, "dice")
         elif kind == "simultaneous" and len(sides) == 2:
             committer = self.last
-            self._record(when, committer, "commit")
-            self._record(when, other(committer), "sim")
+            self._record(when, committer, "commit", STANDING if committer in ahead else "")
+            self._record(when, other(committer), "sim", STANDING if other(committer) in ahead else "")
             self._record(when, committer, "reveal")
         elif kind == "simultaneous":
-            self._record(when, sides[0], "sim")
+            self._record(when, sides[0], "sim", STANDING if sides[0] in ahead else "")
         elif kind == "sequential":
             standing = self.react and phase.rsplit(".", 1)[-1] in REACTION_STEPS
             self._record(when, sides[0], "act", STANDING if standing else "")

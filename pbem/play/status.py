@@ -13,10 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
 from pbem.play import carry
+from pbem.protocol import wire
 from pbem.protocol.words import phase_name, sides_of
 from pbem.store import overview
 from pbem.store.overview import Position
 from pbem.store.store import Transaction, Workspace, read_bytes
+
+#: Bounds of the orders given ahead, as read back from the store.
+AHEAD_LIMITS = wire.Limits(
+    max_bytes=64 << 20, max_bin=1 << 20, max_str=1 << 20, max_array=1 << 20, max_items=1 << 24, max_map=64, max_depth=8
+)
 
 if TYPE_CHECKING:
     from pbem.protocol.machine import Game
@@ -128,6 +134,8 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
             pos = _position(ws, g, m)
             line = describe(g, m, pos, None if pos is None else carry.owed(ws, g, m, pos.seq))
             lines.append(f"[archived] {line}" if m.get("archived") else line)
+            if pos is not None and pos.expected is not None:
+                lines += ahead_lines(ws, g, pos.when)
         for p in ws.invitations():
             lines.append(
                 f"invitation {p.stem}: accept it with `pbem join {p.relative_to(ws.root)} --me NAME`, "
@@ -138,6 +146,22 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
         if not lines:
             lines.append("no games in this workspace; start one with `pbem new` or `pbem join`")
         return lines
+
+
+def ahead_lines(ws: Workspace, gid: str, when: str) -> list[str]:
+    """My orders given ahead that wait for their step, and what the program did with them
+    this month (``when``), each on a line of its own below the game's."""
+    paths = ws.game_paths(gid)
+    raw = read_bytes(paths.path(paths.ahead))
+    if raw is None:
+        return []
+    found = wire.unpack(raw, AHEAD_LIMITS)
+    out = [f"  {text}" for month, text in found.get("notes", []) if month == when]
+    given = found.get("given", [])
+    waiting = [f"the {phase_name(g['step']).lower()} of {g['when']} ({len(g['actions'])})" for g in given]
+    if waiting:
+        out.append(f"  orders given ahead, to be sealed by your program when their step comes: {', '.join(waiting)}")
+    return out
 
 
 def next_step(ws: Workspace, gid: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.play import carry, reactions, report
+from pbem.play import ahead, carry, reactions, report
 from pbem.play.status import awaited, status_line
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
@@ -32,25 +32,38 @@ from pbem.store.store import Transaction, Workspace
 MAX_ORDERS = 20_000
 
 
-def answer(lg: LocalGame, game: Game, tx: Transaction, kept: list[report.FileReport] | None = None) -> list[Path]:
+def answer(
+    lg: LocalGame,
+    game: Game,
+    tx: Transaction,
+    kept: list[report.FileReport] | None = None,
+    told: list[str] | None = None,
+) -> list[Path]:
     """After ``game`` changed, produce what I owe automatically; stages snapshot, pending, outbox.
 
-    Mutates ``game``: the records I owe are applied to it.  Records that wait for my next
-    decision are reported into ``kept`` when it is given (the results of a roll my own dice
-    value finished, which I should see before deciding what follows).
+    Mutates ``game``: the records I owe are applied to it, my lists given ahead among them
+    (pbem/play/ahead.py; what became of them is added to ``told``).  Records that wait for my
+    next decision are reported into ``kept`` when it is given (the results of a roll my own
+    dice value finished, which I should see before deciding what follows).
     """
     lg.stage_snapshot(tx, game)  # the game as accepted; replaced below if I answer at once
     records: list[Record] = []
-    standing: list[int] = []  # the positions of the records my reaction orders gave
+    standing: list[int] = []  # the positions of the records my standing orders gave (reactions, lists given ahead)
     recorder = report.kept_recorder(lg.me) if kept is not None else None
     rounds = 0  # the decisions my reaction orders answered so far
+    plan = ahead.Plan(lg)
     while True:
         rec = lg.auto_record(game)
-        answered, marked = ([rec], False) if rec is not None else reactions.answer(lg, game, rounds)
+        answered: list[Record]
+        if rec is not None:
+            answered, marked = [rec], False
+        elif (given := plan.record(game)) is not None:
+            answered, marked = [given], True
+        else:
+            answered, marked = reactions.answer(lg, game, rounds)
+            rounds += 1
         if not answered:
             break
-        if rec is None:
-            rounds += 1
         if marked:
             standing += range(len(records), len(records) + len(answered))
         for owed in answered:
@@ -59,6 +72,9 @@ def answer(lg: LocalGame, game: Game, tx: Transaction, kept: list[report.FileRep
                 recorder.watch(game, owed.to_wire())
             machine.apply_record(game, lg.me, game.seq + 1, owed, "automatic answer")
             records.append(owed)
+    plan.stage(tx)
+    if told is not None:
+        told += plan.told
     exp = machine.expected(game)
     if records and (exp is None or exp.side != lg.me):
         sealing = None if exp is None else reactions.seal(lg, game, tx)
@@ -202,7 +218,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
                 continue
             count += 1
         if wrong:
-            raise _all_wrong(wrong)
+            raise all_wrong(wrong)
         tx = Transaction()
         lg.stage_pending(tx, t.pending)
         overview.stage(tx, ws, gid, lg.me, t.work)
@@ -214,7 +230,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
 WRONG_LINES_SHOWN = 20
 
 
-def _all_wrong(wrong: list[PbemError]) -> PbemError:
+def all_wrong(wrong: list[PbemError]) -> PbemError:
     """One refusal for every wrong line of an orders file (the first line's code and rule)."""
     if len(wrong) == 1:
         return wrong[0]
@@ -254,10 +270,11 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
     return f"took back {text}"
 
 
-def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
+def seal_pending(t: Turn, force: bool = True, plan: ahead.Plan | None = None) -> tuple[TurnFile, Transaction]:
     """Seal my pending turn, with my simultaneous list as its last record; consumes ``t``.
     A list sealed without a ``pass`` ends the decision as one does, so unless ``force`` it
-    is weighed first (:func:`_warn_before_pass`)."""
+    is weighed first (:func:`_warn_before_pass`).  ``plan``: my lists given ahead, when
+    they are being given with this file (else the store's)."""
     lg = t.lg
     exp = machine.expected(t.work)
     records = list(t.pending.records)
@@ -295,26 +312,32 @@ def seal_pending(t: Turn, force: bool = True) -> tuple[TurnFile, Transaction]:
         else:
             hint = ""
         raise PbemError(f"nothing to send in game {lg.gid}{hint}", "turn")
+    plan = plan or ahead.Plan(lg)
+    if isinstance(records[-1], Commit):
+        # The committed actions must be on disk before the commitment can leave: without
+        # them the reveal would be impossible and the game stuck.
+        plan.secrets[str(seq)] = t.pending.sim or []
+    # A step of mine that follows at once, with my list given ahead for it, goes in this file.
+    given_ahead: list[int] = []
+    while (rec := plan.record(t.work)) is not None:
+        machine.apply_record(t.work, lg.me, seq, rec, "your list given ahead")
+        given_ahead.append(len(records))
+        records.append(rec)
     # Sealed on the game as accepted (``t`` is consumed), record by record as the receiver
     # will apply them, so that the file's report is built the same way; it ends where my
     # working game does.
     game = t.game
     tx = Transaction()
-    committed = isinstance(records[-1], Commit)
+    plan.stage(tx)
     # My reaction orders ride sealed with the file, unless the file ends the game or with an ending.
     sealing = None
     if not isinstance(records[-1], Ending) and machine.expected(t.work) is not None:
         sealing = reactions.seal(lg, t.work, tx)  # after my pending records, which may open my seal
     if sealing is not None:
         records.append(sealing)
-    tf, made = report.build_reported(game, lg.me, records, lg.identity().sign, t.pending.standing)
+    standing = [*t.pending.standing, *given_ahead]
+    tf, made = report.build_reported(game, lg.me, records, lg.identity().sign, standing)
     t.work = game
-    if committed:
-        # The committed actions must be on disk before the commitment can leave: without
-        # them the reveal would be impossible and the game stuck.
-        secrets = lg.secrets()
-        secrets[str(tf.seq)] = t.pending.sim or []
-        lg.stage_secrets(tx, secrets)
     lg.stage_pending(tx, None)
     stage_sealed(lg, tx, tf, t.work, made)
     return tf, tx
@@ -355,6 +378,8 @@ def _bot_thinks(t: Turn, player: str) -> None:
             break
         if exp.kind not in ("act", "commit", "sim"):
             raise PbemError(f"game {lg.gid}: an automatic {exp.kind} is owed first; run `pbem import`", "turn")
+        if rounds and ahead.Plan(lg).due(t.work):
+            break  # my list given ahead for it goes with this file (seal_pending)
         actions = _bot_decides(t, rounds, player)
         if exp.kind == "sim":
             # A list in the clear binds nothing hidden: record it now and play on.
@@ -432,26 +457,38 @@ def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
     return api.pass_warnings(work.state, t.lg.me)
 
 
-def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> Path:
+def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot", ahead: bool = False) -> Path:
     """The computer makes my side's pending decisions, then the turn is sent.
 
     It thinks without the game's lock, so that a file of this game arriving meanwhile is
     not held up (the workspace's other games never wait for it: they have locks of their
     own); the turn is sealed under the lock if the game is still as it read it, and
     otherwise thought out again under the lock (where the game may since say it is not
-    my turn)."""
+    my turn).  With ``ahead``, after a hidden list it also gives my lists for the month's coming hidden
+    steps (pbem/play/ahead.py), which my program then seals as their steps come."""
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         read = lg.version()
     _bot_thinks(t, player)
+    planned = _bot_ahead(t, player) if ahead else None
     with ws.game_locked(gid):
         if LocalGame(ws, gid, home).version() != read:
             t = my_turn(LocalGame(ws, gid, home))
             _bot_thinks(t, player)
-        tf, tx = seal_pending(t)
+            planned = _bot_ahead(t, player) if ahead else None
+        tf, tx = seal_pending(t, plan=planned)
         ws.commit(tx)
     return ws.outbox / tf.name
+
+
+def _bot_ahead(t: Turn, player: str) -> ahead.Plan | None:
+    """The computer player's lists for my coming simultaneous steps, when the decision it
+    has just made is one of them (None otherwise: it decides the others as they come)."""
+    records = t.pending.records
+    if t.pending.sim is None and not (records and isinstance(records[-1], Sim)):
+        return None
+    return ahead.bot_ahead(t.lg, t.work, t.pending.sim, t.game.seq, player)
 
 
 def react(

@@ -264,6 +264,15 @@ class LocalGame:
     def stage_secrets(self, tx: Transaction, secrets: dict[str, Any]) -> None:
         tx.put(self.paths.secrets, wire.pack(secrets))
 
+    def ahead(self) -> dict[str, Any]:
+        """My orders given ahead for coming simultaneous steps, and what the program did with
+        them (pbem/play/ahead.py); private like the committed lists."""
+        data = read_bytes(self._at(self.paths.ahead))
+        return {} if data is None else wire.unpack(data, LOCAL_LIMITS)
+
+    def stage_ahead(self, tx: Transaction, ahead: dict[str, Any]) -> None:
+        tx.put(self.paths.ahead, wire.pack(ahead))
+
     # -- automatic records ---------------------------------------------------------------
     def auto_record(self, game: Game) -> Dice | Reveal | None:
         """The record I owe next if it needs no human judgement (a dice value or a reveal), else None."""

@@ -43,6 +43,7 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/games/<gid>/base             for a branch: the parent's verified state it starts from
     .pbem/games/<gid>/pending          my unsent actions
     .pbem/games/<gid>/secrets          my committed-but-unrevealed simultaneous actions
+    .pbem/games/<gid>/ahead            my orders given ahead for the coming simultaneous steps
 
 :class:`GamePaths` is the one place that names a game's files; :class:`pbem.store.localgame.LocalGame`
 reads and stages them through it, and the light readers (`pbem status`, the overview) use
@@ -237,12 +238,12 @@ class Workspace:
             yield
 
     def check_private(self, gid: str | None = None) -> None:
-        """Warn about a store, or a game's secrets or pending orders, open to other users
+        """Warn about a store, or a game's secrets or pending orders (given ahead too), open to other users
         (of game ``gid`` only, if given)."""
         private.check(self.store)
         for game in self.store.glob(f"games/{gid or '*'}"):
             paths = GamePaths(self.root, str(game.relative_to(self.root)))
-            for path in (game, paths.path(paths.secrets), paths.path(paths.pending)):
+            for path in (game, paths.path(paths.secrets), paths.path(paths.pending), paths.path(paths.ahead)):
                 private.check(path)
 
     def _journal(self, gid: str | None) -> Path:
@@ -442,6 +443,10 @@ class GamePaths:
     @property
     def base(self) -> str:
         return f"{self.rel}/base"
+
+    @property
+    def ahead(self) -> str:
+        return f"{self.rel}/ahead"
 
     def history(self, seq: int, side: str) -> str:
         return f"{self.rel}/files/{seq:05d}-{side}.pbem"

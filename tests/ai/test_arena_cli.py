@@ -69,10 +69,24 @@ def test_json_gives_sittings_and_file_hops_per_month() -> None:
     from pbem.play import sittings
 
     result = CliRunner().invoke(
-        _app(), ["arena", "--json", "--until", "1939-10", "--games", "2", "--axis", "random", "--allies", "random"]
+        _app(),
+        [
+            "arena",
+            "--json",
+            "--until",
+            "1939-10",
+            "--games",
+            "2",
+            "--axis",
+            "random",
+            "--allies",
+            "random",
+            "--no-ahead",
+        ],
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
+    assert "ahead" not in doc["summary"]
     months = []
     for game in doc["games"]:
         (september,) = game["sittings"]["months"]
@@ -85,8 +99,26 @@ def test_json_gives_sittings_and_file_hops_per_month() -> None:
     assert doc["summary"]["sittings"] == json.loads(json.dumps(sittings.summary(months)))
 
 
+def test_json_says_how_the_lists_given_ahead_fared() -> None:
+    """By default the players give the month's deployment and builds with its declarations:
+    each side sits once for the three, and the lists given ahead are counted."""
+    import json
+
+    result = CliRunner().invoke(_app(), ["arena", "--json", "--until", "1939-11", "--axis", "random"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    (game,) = doc["games"]
+    fared = doc["summary"]["ahead"]
+    assert fared == game["ahead"] and fared["lists"] >= 4
+    assert 0 <= fared["misfits"] <= fared["orders"] and fared["refitted"] <= fared["lists"]
+    october = game["sittings"]["months"][1]
+    assert october["month"] == "1939-10" and max(october["sittings"].values()) < 3
+
+
 def test_text_ends_with_the_sittings_and_hops_line() -> None:
-    result = CliRunner().invoke(_app(), ["arena", "--until", "1939-10", "--axis", "random", "--allies", "random"])
+    result = CliRunner().invoke(
+        _app(), ["arena", "--until", "1939-10", "--axis", "random", "--allies", "random", "--no-ahead"]
+    )
     assert result.exit_code == 0, result.output
     last = result.output.splitlines()[-1]
     assert last.startswith("per game month over 1 finished month(s), median/max: sittings axis ")

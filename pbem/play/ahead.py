@@ -1,0 +1,325 @@
+"""Orders given ahead: a side's lists for the coming simultaneous steps of the month
+(war declarations, deployment, income, builds), given in one sitting and sealed by its
+program as each step comes.
+
+A person gives them with ``pbem orders GAME --ahead STEP FILE``.  They are checked at once
+against the position the step will most likely have: the game now, with my list for the
+current step and my lists given ahead for the steps before, the other side passing and
+the rolls in between made with a fixed seed (:func:`coming`).  They are kept in the
+workspace's private store (``ahead``), never sent before their step.
+
+When the step comes (:class:`Plan`, called where the program writes its automatic records:
+an import, the mail daemon's answers, a send), each order is checked again against the real
+position.  What no longer fits is handled by the fallback fixed when the orders were given:
+``bot`` (the computer player's choice, from the side's own secret-derived seed, for what
+the misfits concerned), ``none`` (left out) or ``ask`` (nothing is sealed: the person
+decides).  The list is then sealed as the protocol wants it, a commitment or a list in
+the clear: the same records a person's list makes, so nothing new travels.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.protocol import commit, engine_link, machine
+from pbem.protocol.machine import Game, SimStep
+from pbem.protocol.records import Commit, Record, Sim, Wire
+from pbem.protocol.rules import Decision, State
+from pbem.protocol.turnfile import other
+from pbem.protocol.words import phase_name
+from pbem.store.localgame import LocalGame
+from pbem.store.store import Transaction
+
+FALLBACKS = ("ask", "bot", "none")
+#: The seed of the rolls between the steps when a position is forecast: any fixed one does
+#: (the forecast is a guess that the real position corrects); fixed, so it is the same guess each time.
+FORECAST_SEED = hashlib.sha256(b"pbem/ahead/forecast/v1").digest()
+#: Steps looked through for the one orders are given for: a month's start has a handful.
+MAX_LOOKAHEAD = 16
+#: The computer player's decisions in a fallback take seeds of their own (gamesecrets.bot_seed).
+FALLBACK_ROUND = 10_000
+#: Notes kept for `pbem status`: what the program did with the last orders given ahead.
+MAX_NOTES = 8
+#: Orders that no longer fitted named in a note; the rest are counted.
+MISFITS_SHOWN = 6
+
+Key = tuple[str, str]  # (month, step)
+
+
+@dataclass
+class Given:
+    """A side's list for one coming step, as the person gave it."""
+
+    when: str
+    step: str
+    actions: list[Wire]
+    fallback: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"when": self.when, "step": self.step, "actions": self.actions, "fallback": self.fallback}
+
+
+@dataclass
+class Fitted:
+    """A list given ahead checked against the real position: what goes, and what did not fit."""
+
+    actions: list[Any]
+    misfits: list[str]  # each: the order, and why it no longer fits
+    added: int = 0  # the computer player's orders added by the fallback
+
+
+def coming(
+    state: State, side: str, mine_now: list[Any], later: Mapping[Key, list[Any]], scenario: str | None
+) -> Iterator[tuple[Decision, State]]:
+    """The simultaneous steps of ``side`` after the current one, each with its forecast position.
+
+    The current decision and the ones after it are played on a copy: ``side``'s lists are
+    ``mine_now`` now and then those of ``later`` (read as each step comes, so a caller may
+    add to it between steps), the other side passes and rolls use :data:`FORECAST_SEED`.
+    It stops at the first sequential decision, at the month's end, at the game's end, or
+    after :data:`MAX_LOOKAHEAD` steps."""
+    api = engine_link.api()
+    s = api.deserialize(api.serialize(state), None, scenario)
+    mine = mine_now
+    month = api.decision(s).when
+    for _ in range(MAX_LOOKAHEAD):
+        d = api.decision(s)
+        if d.when != month:
+            return
+        if d.kind == "chance":
+            api.apply_chance(s, FORECAST_SEED)
+        elif d.kind == "simultaneous":
+            lists = {x: mine if x == side else [] for x in d.sides}
+            try:
+                api.apply_simultaneous(s, lists)
+            except api.IllegalAction:
+                api.apply_simultaneous(s, {x: [] for x in d.sides})
+        else:
+            return
+        d = api.decision(s)
+        if d.kind == "simultaneous" and side in d.sides and d.when == month:
+            yield d, s
+            mine = list(later.get((d.when, d.phase), []))
+
+
+def fit(
+    state: State, side: str, actions: list[Any], fallback: str, seed: bytes, player: str = "bot",
+    budget_s: float | None = None,
+) -> Fitted:  # fmt: skip
+    """``actions`` checked in order against the real ``state``; with the ``bot`` fallback, the
+    computer player's orders (from ``seed``) of the same kind and on the same thing as a
+    misfit (a unit, a country) are offered after them, each kept if it fits.  A ``pass``
+    closes a list, so the list's pass is offered last."""
+    api = engine_link.api()
+    draft = api.draft(state, side)
+    out = Fitted([], [])
+    refused: list[Any] = []
+    closing = [a for a in actions if a.kind == "pass"][:1]
+    for action in actions:
+        if action.kind == "pass":
+            continue
+        try:
+            draft.offer(action)
+        except api.IllegalAction as exc:
+            out.misfits.append(f"{api.format_action(state, action)} ({reason(exc)})")
+            refused.append(action)
+    proposed: list[Any] = []
+    if refused and fallback == "bot":
+        # A computer player that fails leaves the orders that fitted to go on their own, as `none` does.
+        with contextlib.suppress(api.EngineError):
+            proposed = engine_link.ai().decide(state, side, seed, player=player, budget_s=budget_s)
+    for action in proposed:
+        if action.kind != "pass" and any(action.kind == r.kind and set(action.args) & set(r.args) for r in refused):
+            try:
+                draft.offer(action)
+                out.added += 1
+            except api.IllegalAction:
+                continue
+    for action in closing:
+        draft.offer(action)
+    out.actions = draft.actions
+    return out
+
+
+def reason(exc: BaseException) -> str:
+    """An engine refusal without the place the engine gives it in a list ("axis order 2 (...): ")."""
+    text = str(exc).rstrip(".")
+    head, sep, rest = text.partition("): ")
+    return rest if sep and " order " in head else text
+
+
+class Plan:
+    """My orders given ahead in game ``lg`` and what became of them, as kept in the store."""
+
+    def __init__(self, lg: LocalGame) -> None:
+        self.lg = lg
+        d = lg.ahead()
+        self.given = [Given(g["when"], g["step"], g["actions"], g["fallback"]) for g in d.get("given", [])]
+        self.notes: list[list[str]] = list(d.get("notes", []))  # [month, what the program did]
+        self.secrets: dict[str, list[Wire]] = {}  # commitments made, to be kept with the game's secrets
+        self.told: list[str] = []  # notes made now, for the command's output
+        self.changed = False
+
+    def find(self, when: str, step: str) -> Given | None:
+        return next((g for g in self.given if (g.when, g.step) == (when, step)), None)
+
+    def later(self) -> dict[Key, list[Any]]:
+        api = engine_link.api()
+        return {(g.when, g.step): [api.Action.from_wire(w) for w in g.actions] for g in self.given}
+
+    def put(self, given: Given) -> None:
+        self.given = [g for g in self.given if (g.when, g.step) != (given.when, given.step)]
+        if given.actions:
+            self.given.append(given)
+        self.changed = True
+
+    def _note(self, when: str, text: str) -> None:
+        self.notes = [*self.notes, [when, text]][-MAX_NOTES:]
+        self.told.append(text)
+        self.changed = True
+
+    def due(self, game: Game) -> bool:
+        """Whether I gave a list ahead for the simultaneous decision ``game`` awaits."""
+        d = engine_link.api().decision(game.state)
+        return d.kind == "simultaneous" and self.find(d.when, d.phase) is not None
+
+    def record(self, game: Game) -> Record | None:
+        """The commitment or list in the clear my orders given ahead make for the decision
+        ``game`` awaits from me, or None (none were given for it, or they wait for the person)."""
+        lg, api = self.lg, engine_link.api()
+        exp = machine.expected(game)
+        if exp is None or exp.side != lg.me or exp.kind not in ("commit", "sim") or lg.meta.get("handed_over_to"):
+            return None
+        d = api.decision(game.state)
+        if any(g.when < d.when for g in self.given):
+            # A step the engine skipped (nobody had anything to decide in it) left them unused.
+            self.given = [g for g in self.given if g.when >= d.when]
+            self.changed = True
+        given = self.find(d.when, d.phase)
+        if given is None:
+            return None
+        self.given.remove(given)
+        self.changed = True
+        seq = game.seq + 1
+        what = f"your {phase_name(d.phase).lower()} of {d.when}, given in advance,"
+        actions = machine.actions_of(given.actions, what)
+        found = fit(game.state, lg.me, actions, given.fallback, lg.derived().bot_seed(game.seq, FALLBACK_ROUND))
+        after = "the position the step came with"
+        if found.misfits and given.fallback == "ask":
+            self._note(
+                d.when,
+                f"{what} was not sealed: {len(found.misfits)} order(s) no longer fitted {after}: "
+                f"{_misfits(found.misfits)} (fallback: ask); give the step's orders yourself",
+            )
+            return None
+        listed = [a.to_wire() for a in found.actions]
+        rec: Record
+        if exp.kind == "commit":
+            rec = Commit(commit.commitment(lg.gid, seq, lg.me, listed, lg.derived().salt(seq)))
+            self.secrets[str(seq)] = listed
+        else:
+            rec = Sim(listed)
+        how = "sealed" if exp.kind == "commit" else "handed in openly"
+        if found.misfits:
+            added = f"; the computer player added {found.added}" if given.fallback == "bot" else ""
+            self._note(
+                d.when,
+                f"{what} was {how}; {len(found.misfits)} order(s) no longer fitted {after}: "
+                f"{_misfits(found.misfits)} (fallback: {given.fallback}{added})",
+            )
+        else:
+            self._note(d.when, f"{what} was {how} ({len(listed)} order(s))")
+        return rec
+
+    def stage(self, tx: Transaction) -> None:
+        """Stage what changed: the orders still to come, the notes, and the lists committed."""
+        if self.secrets:
+            self.lg.stage_secrets(tx, self.lg.secrets() | self.secrets)
+        if self.changed:
+            self.lg.stage_ahead(tx, {"given": [g.to_wire() for g in self.given], "notes": self.notes})
+
+
+def _misfits(found: list[str]) -> str:
+    shown = "; ".join(found[:MISFITS_SHOWN])
+    return shown + (f"; and {len(found) - MISFITS_SHOWN} more" if len(found) > MISFITS_SHOWN else "")
+
+
+def mine_now(lg: LocalGame, work: Game, listed: list[Wire] | None) -> list[Any]:
+    """My list for the simultaneous decision of ``work`` (``listed``: the one I am writing;
+    else the one I committed or handed in openly; none yet: a pass)."""
+    api = engine_link.api()
+    d = api.decision(work.state)
+    if d.kind != "simultaneous" or lg.me not in d.sides:
+        return []
+    p = work.pending
+    wires: list[Wire] = []
+    if listed is not None:
+        wires = listed
+    elif isinstance(p, SimStep) and p.committer == lg.me and p.commit is not None:
+        wires = lg.secrets().get(str(p.commit_seq), [])
+    elif isinstance(p, SimStep) and p.committer == other(lg.me) and p.clear is not None:
+        wires = p.clear
+    return machine.actions_of(wires, "your list now")
+
+
+def bot_ahead(lg: LocalGame, work: Game, listed: list[Wire] | None, seq: int, player: str) -> Plan:
+    """The computer player's lists for my coming simultaneous steps, each decided on its
+    forecast position (fallback: ``bot``); ``work`` holds its list for the step now
+    (``listed`` while it is not yet sealed), ``seq`` is the game's last file."""
+    plan = Plan(lg)
+    later = plan.later()
+    scenario = lg.genesis().body["scenario"]
+    for i, (d, state) in enumerate(coming(work.state, lg.me, mine_now(lg, work, listed), later, scenario)):
+        if plan.find(d.when, d.phase) is not None:
+            continue
+        seed = lg.derived().bot_seed(seq, FALLBACK_ROUND + 1 + i)
+        actions = engine_link.ai().decide(state, lg.me, seed, player=player)
+        later[(d.when, d.phase)] = actions
+        plan.put(Given(d.when, d.phase, [a.to_wire() for a in actions], "bot"))
+    return plan
+
+
+@dataclass
+class AheadBot:
+    """The computer player giving its lists for the coming simultaneous steps in the sitting
+    of the first of them, as ``pbem bot play`` does, for a game played without files
+    (``pbem arena``): :meth:`decide` stands in for its simultaneous decisions.  It counts
+    how the lists given ahead fared against the real positions (fallback: ``bot``)."""
+
+    scenario: str
+    given: dict[tuple[str, str, str], list[Any]] = field(default_factory=dict)  # (side, month, step)
+    lists: int = 0  # lists given ahead that reached their step
+    refitted: int = 0  # ... of which an order no longer fitted (the fallback was used)
+    orders: int = 0
+    misfits: int = 0
+
+    def standing(self, d: Decision) -> set[str]:
+        """The sides whose list for decision ``d`` was given ahead."""
+        return {side for side in d.sides if (side, d.when, d.phase) in self.given}
+
+    def decide(self, state: State, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Any]:
+        api, ai = engine_link.api(), engine_link.ai()
+        d = api.decision(state)
+        listed = self.given.pop((side, d.when, d.phase), None)
+        if listed is not None:
+            found = fit(state, side, listed, "bot", seed, player, budget_s)
+            self.lists += 1
+            self.refitted += bool(found.misfits)
+            self.orders += len(listed)
+            self.misfits += len(found.misfits)
+            return found.actions
+        mine = ai.decide(state, side, seed, player, budget_s)
+        later: dict[Key, list[Any]] = {}
+        for i, (step, at) in enumerate(coming(state, side, mine, later, self.scenario)):
+            ahead_seed = hashlib.sha256(seed + b"/ahead/" + bytes([i])).digest()
+            later[(step.when, step.phase)] = self.given[(side, step.when, step.phase)] = ai.decide(
+                at, side, ahead_seed, player, budget_s
+            )
+        return mine
+
+    def to_json(self) -> dict[str, int]:
+        return {"lists": self.lists, "refitted": self.refitted, "orders": self.orders, "misfits": self.misfits}
