@@ -74,6 +74,8 @@ def body_of(data: bytes) -> dict[str, Any]:
 def resign(data: bytes, side: str | None = None, **changes: Any) -> bytes:
     """``data`` with some body fields changed, signed again by ``side`` (default: its author)."""
     body = body_of(data)
+    if "records" in changes and "standing" not in changes:
+        body.pop("standing", None)  # positions of the records it replaces: they may no longer exist
     body.update(changes)
     if side is not None:
         body["side"] = side
