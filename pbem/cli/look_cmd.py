@@ -58,12 +58,23 @@ def legal(
 def suggest(
     game: GameArg,
     out: Annotated[Path | None, typer.Option("--out", help="Write the order file here instead of stdout")] = None,
+    ahead: Annotated[
+        str | None,
+        typer.Option(
+            "--ahead", metavar="STEP", help="A proposal for a coming simultaneous step of the month, to give ahead"
+        ),
+    ] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """The computer player's proposal for my current decision, as an order file to edit
-    and give with `pbem orders GAME FILE`; nothing is applied."""
+    """The computer player's proposal for my current decision (or, with --ahead, a coming
+    one), as an order file to edit and give with `pbem orders GAME FILE`; nothing is applied."""
     ws = workspace(ws_path)
-    text = turn.suggest(ws, ws.resolve_game(game))
+    if ahead is None:
+        text = turn.suggest(ws, ws.resolve_game(game))
+    else:
+        from pbem.play import ahead_entry
+
+        text = ahead_entry.suggest(ws, ws.resolve_game(game), ahead)
     if out is None:
         typer.echo(text, nl=False)
     else:

@@ -9,12 +9,63 @@ from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.play import turn
-from pbem.play.ahead import FALLBACKS, Given, Plan, coming, mine_now, reason
+from pbem.play.ahead import FALLBACK_ROUND, FALLBACKS, Given, Plan, coming, mine_now, reason
 from pbem.protocol import engine_link, machine
-from pbem.protocol.rules import refusal_rule
+from pbem.protocol.rules import Decision, State, refusal_rule
 from pbem.protocol.words import phase_name
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction, Workspace
+
+#: The seeds of proposals for steps given ahead, apart from those the program's fallbacks take.
+SUGGEST_ROUND = 2 * FALLBACK_ROUND
+
+
+def _clean(step: str) -> str:
+    return step.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def _forecast(lg: LocalGame, t: turn.Turn, step: str, plan: Plan) -> tuple[Decision, State]:
+    """The coming step ``step`` of my month and the position it will most likely have."""
+    gid = lg.gid
+    if machine.expected(t.work) is None:
+        raise PbemError(f"game {gid} is over", "turn")
+    if engine_link.api().decision(t.work.state).phase == step:
+        raise PbemError(
+            f"{phase_name(step)} is the decision now: give its orders with `pbem orders {gid} FILE`", "usage"
+        )
+    passed: list[str] = []
+    mine = mine_now(lg, t.work, t.pending.sim)
+    for d, state in coming(t.work.state, lg.me, mine, plan.later(), lg.genesis().body["scenario"]):
+        if d.phase == step:
+            return d, state
+        passed.append(phase_name(d.phase))
+    steps = ", ".join(passed) if passed else "none"
+    raise PbemError(
+        f"{phase_name(step)} is not among your coming simultaneous steps before the next decision "
+        f"taken move by move (they are: {steps}); give its orders when it comes",
+        "usage",
+    )
+
+
+def suggest(ws: Workspace, gid: str, step: str, home: Path | None = None, player: str = "bot") -> str:
+    """The computer player's proposal for the coming step ``step``, on its forecast position,
+    as an order file that `pbem orders GAME --ahead STEP` reads back; nothing is kept."""
+    step = _clean(step)
+    api, ai = engine_link.api(), engine_link.ai()
+    with ws.game_locked(gid):
+        lg = LocalGame(ws, gid, home)
+        t = turn.my_turn(lg)
+        d, state = _forecast(lg, t, step, Plan(lg))
+        seed = lg.derived().bot_seed(t.game.seq, SUGGEST_ROUND)
+        actions = ai.decide(state, lg.me, seed, player=player)
+    lines = [
+        f"# game {gid}, {d.when}, {phase_name(d.phase)}, given ahead: {d.prompt}",
+        f"# the computer player's proposal for the {lg.me} on the position this step will most likely have",
+        f"# ({len(actions)} orders); edit it, then give it with",
+        f"#   pbem orders {gid} --ahead {step} FILE",
+    ]
+    lines += [api.format_action(state, a, named=True) for a in actions]
+    return "\n".join(lines) + "\n"
 
 
 def give(ws: Workspace, gid: str, step: str, lines: Iterable[str], fallback: str, home: Path | None = None) -> str:
@@ -23,35 +74,13 @@ def give(ws: Workspace, gid: str, step: str, lines: Iterable[str], fallback: str
     the orders given ahead for it."""
     if fallback not in FALLBACKS:
         raise PbemError(f"--fallback must be one of {', '.join(FALLBACKS)}, not '{fallback[:20]}'", "usage")
-    step = step.strip().lower().replace("-", "_").replace(" ", "_")
+    step = _clean(step)
     api = engine_link.api()
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = turn.my_turn(lg)
-        if machine.expected(t.work) is None:
-            raise PbemError(f"game {gid} is over", "turn")
-        if api.decision(t.work.state).phase == step:
-            raise PbemError(
-                f"{phase_name(step)} is the decision now: give its orders with `pbem orders {gid} FILE`", "usage"
-            )
         plan = Plan(lg)
-        later = plan.later()
-        found = None
-        passed: list[str] = []
-        mine = mine_now(lg, t.work, t.pending.sim)
-        for d, state in coming(t.work.state, lg.me, mine, later, lg.genesis().body["scenario"]):
-            if d.phase == step:
-                found = d, state
-                break
-            passed.append(phase_name(d.phase))
-        if found is None:
-            steps = ", ".join(passed) if passed else "none"
-            raise PbemError(
-                f"{phase_name(step)} is not among your coming simultaneous steps before the next decision "
-                f"taken move by move (they are: {steps}); give its orders when it comes",
-                "usage",
-            )
-        d, state = found
+        d, state = _forecast(lg, t, step, plan)
         draft = api.draft(state, lg.me)
         wrong: list[PbemError] = []
         for n, text in turn.order_lines(lines):

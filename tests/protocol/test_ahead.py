@@ -257,3 +257,20 @@ def test_the_computer_player_gives_the_month_start_ahead(duo: Duo) -> None:
     assert asked[:2] == [("allies", "war_declaration"), ("axis", "war_declaration")]
     assert not {step for _, step in asked} & {"deployment", "build"}
     assert given_ahead(duo, "axis") == {"axis": ["deployment", "build"], "allies": ["deployment", "build"]}
+
+
+def test_the_computers_proposal_for_a_step_ahead_is_given_back_as_it_stands(duo: Duo) -> None:
+    """`pbem suggest --ahead deployment` at the war declaration: the bot's deployment on
+    the position the step will most likely have, which `pbem orders --ahead` takes whole."""
+    side = duo.to_move()
+    assert side is not None
+    pbem(duo, side, "orders", duo.gid, orders_file(duo, "war", "pass"))
+    text = pbem(duo, side, "suggest", duo.gid, "--ahead", "deployment")
+    header, orders = text.splitlines()[:4], [x for x in text.splitlines() if x and not x.startswith("#")]
+    assert f"pbem orders {duo.gid} --ahead deployment FILE" in header[-1]
+    assert len(orders) > 20 and orders[-1] == "pass"
+    out = pbem(duo, side, "orders", duo.gid, "--ahead", "deployment", orders_file(duo, "dep", *text.splitlines()))
+    assert f"{len(orders)} order(s) kept for the deployment of 1939-09" in out
+    # Nothing was given for the step by asking, and a step that is not coming is refused in one line.
+    wrong = pbem(duo, side, "suggest", duo.gid, "--ahead", "landing", ok=False)
+    assert "not among your coming simultaneous steps" in wrong and "Traceback" not in wrong
