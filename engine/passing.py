@@ -33,6 +33,8 @@ _SHOWN = 3  # units named in a sentence before "and N more"
 class PassWarning:
     slug: str
     sentence: str
+    #: what it is about: the countries with money left, or the unit numbers concerned
+    about: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return self.sentence
@@ -61,6 +63,7 @@ def pass_warnings(state: GameState, side: str) -> list[PassWarning]:
                     AIR_LOST,
                     f"{len(lost)} air unit(s) still in the air with no base in their hex would be eliminated: "
                     f"{_names(lost)}",
+                    tuple(f"#{u.id}" for u in lost),
                 )
             )
     if isinstance(step, FirstMovement | SecondMovement) and step.mover == side:
@@ -71,6 +74,7 @@ def pass_warnings(state: GameState, side: str) -> list[PassWarning]:
                     OUT_OF_SUPPLY,
                     f"{len(cut)} land unit(s) cannot trace supply and would face the supply phase out of supply: "
                     f"{_names(cut)}",
+                    tuple(f"#{u.id}" for u in cut),
                 )
             )
     if isinstance(step, Build):
@@ -81,6 +85,7 @@ def pass_warnings(state: GameState, side: str) -> list[PassWarning]:
                     MONEY_UNSPENT,
                     "money left unspent although units could still be bought: "
                     + ", ".join(f"{name} ${money}B" for name, money in unspent),
+                    tuple(name for name, _ in unspent),
                 )
             )
     return out

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,9 +58,12 @@ class Given:
     step: str
     actions: list[Wire]
     fallback: str
+    #: what passing after these orders would cost on the forecast position (see :func:`costs`)
+    warned: list[str] = field(default_factory=list)
 
     def to_wire(self) -> dict[str, Any]:
-        return {"when": self.when, "step": self.step, "actions": self.actions, "fallback": self.fallback}
+        d = {"when": self.when, "step": self.step, "actions": self.actions, "fallback": self.fallback}
+        return d | {"warned": self.warned}
 
 
 @dataclass
@@ -106,14 +109,27 @@ def coming(
             mine = list(later.get((d.when, d.phase), []))
 
 
+def costs(state: State, side: str, actions: list[Any]) -> list[str]:
+    """What passing after ``actions`` would cost ``side`` at ``state``, one word per thing
+    (``money-unspent:France``): the engine's pass warnings, by what they are about."""
+    api = engine_link.api()
+    try:
+        after = api.preview(state, side, [a for a in actions if a.kind != "pass"])
+    except api.IllegalAction:
+        return []
+    return sorted({f"{w.slug}:{x}" for w in api.pass_warnings(after, side) for x in w.about or ("",)})
+
+
 def fit(
     state: State, side: str, actions: list[Any], fallback: str, seed: bytes, player: str = "bot",
-    budget_s: float | None = None,
+    budget_s: float | None = None, warned: Collection[str] = (),
 ) -> Fitted:  # fmt: skip
     """``actions`` checked in order against the real ``state``; with the ``bot`` fallback, the
     computer player's orders (from ``seed``) of the same kind and on the same thing as a
     misfit (a unit, a country) are offered after them, each kept if it fits.  A ``pass``
-    closes a list, so the list's pass is offered last."""
+    closes a list, so the list's pass is offered last.  A cost of passing the forecast did
+    not show (``warned`` lists the ones it did: money a new war brought, say) counts as a
+    misfit too, and with ``bot`` the computer player's other orders are offered for it."""
     api = engine_link.api()
     draft = api.draft(state, side)
     out = Fitted([], [])
@@ -127,13 +143,17 @@ def fit(
         except api.IllegalAction as exc:
             out.misfits.append(f"{api.format_action(state, action)} ({reason(exc)})")
             refused.append(action)
+    # Sealing a list ends the step as a pass does, so its cost is weighed whether or not it says `pass`.
+    fresh = [c for c in costs(state, side, draft.actions) if c not in set(warned)]
+    out.misfits += [f"passing now would cost what the forecast did not show ({c})" for c in fresh]
     proposed: list[Any] = []
-    if refused and fallback == "bot":
+    if (refused or fresh) and fallback == "bot":
         # A computer player that fails leaves the orders that fitted to go on their own, as `none` does.
         with contextlib.suppress(api.EngineError):
             proposed = engine_link.ai().decide(state, side, seed, player=player, budget_s=budget_s)
     for action in proposed:
-        if action.kind != "pass" and any(action.kind == r.kind and set(action.args) & set(r.args) for r in refused):
+        same = any(action.kind == r.kind and set(action.args) & set(r.args) for r in refused)
+        if action.kind != "pass" and (same or fresh):
             try:
                 draft.offer(action)
                 out.added += 1
@@ -158,7 +178,9 @@ class Plan:
     def __init__(self, lg: LocalGame) -> None:
         self.lg = lg
         d = lg.ahead()
-        self.given = [Given(g["when"], g["step"], g["actions"], g["fallback"]) for g in d.get("given", [])]
+        self.given = [
+            Given(g["when"], g["step"], g["actions"], g["fallback"], g.get("warned", [])) for g in d.get("given", [])
+        ]
         self.notes: list[list[str]] = list(d.get("notes", []))  # [month, what the program did]
         self.secrets: dict[str, list[Wire]] = {}  # commitments made, to be kept with the game's secrets
         self.told: list[str] = []  # notes made now, for the command's output
@@ -207,7 +229,8 @@ class Plan:
         seq = game.seq + 1
         what = f"your {phase_name(d.phase).lower()} of {d.when}, given in advance,"
         actions = machine.actions_of(given.actions, what)
-        found = fit(game.state, lg.me, actions, given.fallback, lg.derived().bot_seed(game.seq, FALLBACK_ROUND))
+        seed = lg.derived().bot_seed(game.seq, FALLBACK_ROUND)
+        found = fit(game.state, lg.me, actions, given.fallback, seed, warned=given.warned)
         after = "the position the step came with"
         if found.misfits and given.fallback == "ask":
             self._note(
@@ -279,7 +302,7 @@ def bot_ahead(lg: LocalGame, work: Game, listed: list[Wire] | None, seq: int, pl
         seed = lg.derived().bot_seed(seq, FALLBACK_ROUND + 1 + i)
         actions = engine_link.ai().decide(state, lg.me, seed, player=player)
         later[(d.when, d.phase)] = actions
-        plan.put(Given(d.when, d.phase, [a.to_wire() for a in actions], "bot"))
+        plan.put(Given(d.when, d.phase, [a.to_wire() for a in actions], "bot", costs(state, lg.me, actions)))
     return plan
 
 
@@ -292,6 +315,7 @@ class AheadBot:
 
     scenario: str
     given: dict[tuple[str, str, str], list[Any]] = field(default_factory=dict)  # (side, month, step)
+    warned: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)  # costs on the forecast
     lists: int = 0  # lists given ahead that reached their step
     refitted: int = 0  # ... of which an order no longer fitted (the fallback was used)
     orders: int = 0
@@ -306,7 +330,8 @@ class AheadBot:
         d = api.decision(state)
         listed = self.given.pop((side, d.when, d.phase), None)
         if listed is not None:
-            found = fit(state, side, listed, "bot", seed, player, budget_s)
+            warned = self.warned.pop((side, d.when, d.phase), [])
+            found = fit(state, side, listed, "bot", seed, player, budget_s, warned)
             self.lists += 1
             self.refitted += bool(found.misfits)
             self.orders += len(listed)
@@ -316,9 +341,9 @@ class AheadBot:
         later: dict[Key, list[Any]] = {}
         for i, (step, at) in enumerate(coming(state, side, mine, later, self.scenario)):
             ahead_seed = hashlib.sha256(seed + b"/ahead/" + bytes([i])).digest()
-            later[(step.when, step.phase)] = self.given[(side, step.when, step.phase)] = ai.decide(
-                at, side, ahead_seed, player, budget_s
-            )
+            key = (side, step.when, step.phase)
+            later[(step.when, step.phase)] = self.given[key] = ai.decide(at, side, ahead_seed, player, budget_s)
+            self.warned[key] = costs(at, side, self.given[key])
         return mine
 
     def to_json(self) -> dict[str, int]:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.play import turn
+from pbem.play import ahead, turn
 from pbem.play.ahead import FALLBACK_ROUND, FALLBACKS, Given, Plan, coming, mine_now, reason
 from pbem.protocol import engine_link, machine
 from pbem.protocol.rules import Decision, State, refusal_rule
@@ -92,7 +92,7 @@ def give(ws: Workspace, gid: str, step: str, lines: Iterable[str], fallback: str
         if wrong:
             raise turn.all_wrong(wrong)
         listed = [a.to_wire() for a in draft.actions]
-        plan.put(Given(d.when, d.phase, listed, fallback))
+        plan.put(Given(d.when, d.phase, listed, fallback, ahead.costs(state, lg.me, draft.actions)))
         tx = Transaction()
         plan.stage(tx)
         ws.commit(tx)

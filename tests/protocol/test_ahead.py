@@ -274,3 +274,36 @@ def test_the_computers_proposal_for_a_step_ahead_is_given_back_as_it_stands(duo:
     # Nothing was given for the step by asking, and a step that is not coming is refused in one line.
     wrong = pbem(duo, side, "suggest", duo.gid, "--ahead", "landing", ok=False)
     assert "not among your coming simultaneous steps" in wrong and "Traceback" not in wrong
+
+
+def test_a_cost_of_passing_the_forecast_did_not_show_is_not_sealed_silently(duo: Duo) -> None:
+    """A build given ahead as `pass` where the forecast left nothing to buy: if the real
+    position has money to spend (a war the other side declared, say), the pass is a misfit."""
+    for _ in range(12):
+        side = duo.to_move()
+        assert side is not None
+        if phase(duo, side) == "build":
+            break
+        p = duo.player(side)
+        turn.bot_play(p.ws, duo.gid, home=p.home)
+        carry(duo, other(side))
+        carry(duo, side)
+    else:
+        raise AssertionError("no build step")
+    p = duo.player(side)
+    state = turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work.state
+    api = engine_link.api()
+    passing = [api.Action("pass", ())]
+    found = ahead.costs(state, side, passing)
+    assert any(c.startswith("pass.money-unspent:") for c in found), found
+    seed = bytes(32)
+    # Shown by the forecast: the person chose to keep the money.
+    assert ahead.fit(state, side, passing, "ask", seed, warned=found).misfits == []
+    # Not shown by it: named, so that `ask` stops and `bot` buys.
+    unseen = ahead.fit(state, side, passing, "ask", seed)
+    assert unseen.misfits and all("passing now would cost" in m for m in unseen.misfits)
+    # With `bot`, the computer player's orders for the step are offered (here it may keep the
+    # money too: then it adds nothing, and says so).
+    bought = ahead.fit(state, side, passing, "bot", seed)
+    proposal = [a for a in engine_link.ai().decide(state, side, seed) if a.kind != "pass"]
+    assert bought.added == len(proposal) and bought.actions[-1].kind == "pass"
