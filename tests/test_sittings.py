@@ -91,7 +91,8 @@ def test_log_sittings_prints_the_months_and_the_median(tmp_path: Path) -> None:
         cells = row.split()
         assert cells[1:5] == [str(r["sittings"]["axis"]), str(r["sittings"]["allies"]), str(r["hops"]),
                               str(r["automatic_hops"])]  # fmt: skip
-    assert lines[-2].startswith("median") and lines[-1].startswith("max")
+    assert lines[-3].startswith("median") and lines[-2].startswith("max")
+    assert lines[-1].startswith("two people who each answer once a day")
     one = CliRunner().invoke(app, ["log", str(record), "--sittings", "--json", "--month", rows[0]["month"]])
     assert one.exit_code == 0, one.output
     assert json.loads(one.output)["months"] == rows[:1]
@@ -247,3 +248,16 @@ def test_lists_given_ahead_are_standing_and_leave_one_sitting_for_the_month_star
     for _ in range(3):
         em.decision("simultaneous", ("axis", "allies"), "1939-10")
     assert em.tally(last_whole=True).months[0].sittings == {"axis": 3, "allies": 3}
+
+
+def test_the_calendar_counts_a_day_at_most_for_each_sitting() -> None:
+    """Each sitting waits for its person's next answer: at most a day when both answer once a
+    day; the months not finished are left out."""
+    months = [sittings.Month("1939-09", {"axis": 3, "allies": 2}), sittings.Month("1939-10", {"axis": 1, "allies": 2})]
+    months.append(sittings.Month("1939-11", {"axis": 9, "allies": 9}, finished=False))
+    c = sittings.summary(months)["calendar"]
+    assert c["sittings_per_month"] == 4 and c["days_per_month"] == 4
+    assert c["war_months"] == round(4 * 88 / 30.4, 1) and c["war_months_opposite_times"] == round(2 * 88 / 30.4, 1)
+    assert sittings.calendar([], 24) is None
+    assert sittings.calendar(months[:2], 48)["days_per_month"] == 8  # type: ignore[index]
+    assert "the war (88 months) in at most 11.6 months" in sittings.summary_line(sittings.summary(months))

@@ -76,15 +76,50 @@ def _spread(values: list[int]) -> dict[str, float | int] | None:
     return {"median": statistics.median(values), "max": max(values)} if values else None
 
 
+#: The war of the 1939 scenario in game months, 1939-09 to 1946-12.
+WAR_MONTHS = 88
+
+
+def calendar(done: Sequence[Month], every_hours: int = 24) -> dict[str, float] | None:
+    """What the finished months ``done`` cost in calendar days between two people who each
+    sit down once every ``every_hours`` and play all the program brings them, the other
+    side's automatic answers coming in seconds (the mail daemon): each sitting begins at
+    its person's next time, at most ``every_hours`` after the other person's last one
+    (that much when both keep the same time of day, half when their times lie opposite).
+    ``war_months``: the whole war at that pace, in calendar months of 30.4 days."""
+    if not done:
+        return None
+    per_month = statistics.fmean(sum(m.sittings.values()) for m in done)
+    days = per_month * every_hours / 24
+    return {
+        "sittings_per_month": round(per_month, 2),
+        "days_per_month": round(days, 2),
+        "war_months": round(days * WAR_MONTHS / 30.4, 1),
+        "war_months_opposite_times": round(days * WAR_MONTHS / 30.4 / 2, 1),
+    }
+
+
 def summary(months: Sequence[Month]) -> dict[str, Any]:
-    """Median and max of the figures over the finished ones of ``months`` (of one game or several)."""
+    """Median and max of the figures over the finished ones of ``months`` (of one game or
+    several), and the calendar time of such months (:func:`calendar`)."""
     done = [m for m in months if m.finished]
     return {
         "months": len(done),
         "sittings": {side: _spread([m.sittings[side] for m in done]) for side in SIDES},
         "hops": _spread([m.hops for m in done]),
         "automatic_hops": _spread([m.automatic_hops for m in done]),
+        "calendar": calendar(done),
     }
+
+
+def calendar_line(c: Mapping[str, float]) -> str:
+    """A :func:`calendar` for people."""
+    return (
+        f"two people who each answer once a day, the other's automatic answers by mail in seconds: "
+        f"{c['sittings_per_month']:g} sittings and at most {c['days_per_month']:g} days a game month; "
+        f"the war ({WAR_MONTHS} months) in at most {c['war_months']:g} months "
+        f"({c['war_months_opposite_times']:g} when they answer at opposite times of day)"
+    )
 
 
 def summary_line(s: Mapping[str, Any]) -> str:
@@ -95,7 +130,8 @@ def summary_line(s: Mapping[str, Any]) -> str:
     hops, auto = s["hops"], s["automatic_hops"]
     return (
         f"per game month over {s['months']} finished month(s), median/max: sittings {per}; "
-        f"file hops {hops['median']:g}/{hops['max']} (automatic only {auto['median']:g}/{auto['max']})"
+        f"file hops {hops['median']:g}/{hops['max']} (automatic only {auto['median']:g}/{auto['max']}); "
+        + calendar_line(s["calendar"])
     )
 
 
@@ -132,6 +168,7 @@ class Tally:
                 f"{what:<8} {cells[0]:>6g} {cells[1]:>6g} {cells[2]:>6g} {cells[3]:>19g}"
                 + (f"  over {s['months']} finished month(s)" if what == "median" else "")
             )
+        out.append(calendar_line(s["calendar"]))
         return out
 
 
