@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import api
 from pbem.errors import PbemError
-from pbem.play import gamemap, history, turn
+from pbem.play import gamemap, history, reactions, turn
 from pbem.play.status import awaited, status_line
 from pbem.protocol import machine, words
 from pbem.protocol.machine import Game
@@ -177,6 +177,7 @@ class Desk:
                 for c in api.summary(state, lg.me).countries
             ],
             "winner": board.winner,
+            "reactions": reactions.of(lg).to_json() | {"words": reactions.of(lg).words()},
         }
 
     def _pending(self, t: turn.Turn) -> list[str]:
@@ -452,6 +453,13 @@ class Desk:
         """``pbem send``: the sealed file goes to outbox/, where the mail daemon takes it."""
         path = turn.send(self.ws, self.gid, self.home, force)
         return f"sealed {path.name} into outbox/"
+
+    def react(self, intercept: str | None, land: str | None) -> str:
+        """``pbem react``: my program answers the other side's turn as these orders say."""
+        given, written = turn.react(self.ws, self.gid, self.home, intercept, land)
+        if written:
+            return f"{given.words()}; they answered the decision now: sealed {written[-1].name} into outbox/"
+        return given.words()
 
     def suggestion(self) -> str:
         """``pbem suggest``: the computer player's proposal as an order list to edit."""

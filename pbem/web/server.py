@@ -149,6 +149,13 @@ def _number(text: str | None, what: str) -> float:
         raise PbemError(f"{what} must be a number", "usage") from None
 
 
+def _mode(body: dict[str, Any], name: str) -> str | None:
+    value = body.get(name)
+    if value is not None and not isinstance(value, str):
+        raise PbemError(f"{name} is a word: ask, bot or pass", "usage")
+    return value
+
+
 def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
     def at(q: Query) -> Any:
         return {"hex": desk.hex_at(_one(q, "window") or "", _number(_one(q, "x"), "x"), _number(_one(q, "y"), "y"))}
@@ -196,6 +203,7 @@ def _post_routes(desk: Desk) -> dict[str, Callable[[dict[str, Any]], Any]]:
         "/api/undo": lambda body: {"message": desk.undo()},
         "/api/takeback": take_back,
         "/api/send": lambda body: {"message": desk.send(bool(body.get("force")))},
+        "/api/react": lambda body: {"message": desk.react(_mode(body, "intercept"), _mode(body, "land"))},
     }
 
 

@@ -190,3 +190,18 @@ def test_launch_is_entered_from_outside_with_the_token_only_and_leads_on_to_the_
     assert request(server, f"/launch?token={server.token}", token=None, headers=rebound)[0] == 403
     assert request(server, f"/api/overview?token={server.token}", token=None, headers=cross)[0] == 403
     assert request(server, "/launch", method="POST", body={}, headers=cross)[0] == 403
+
+
+def test_reaction_orders_are_set_from_the_page_and_a_wrong_mode_is_refused(server: PlayServer) -> None:
+    doc = json.loads(request(server, "/api/overview")[1])
+    assert doc["reactions"]["intercept"] == doc["reactions"]["land"] == "ask"
+    status, body = request(server, "/api/react", method="POST", body={"intercept": "bot", "land": "bot"})
+    assert status == 200 and "interception: the computer decides" in json.loads(body)["message"]
+    doc = json.loads(request(server, "/api/overview")[1])
+    assert (doc["reactions"]["intercept"], doc["reactions"]["land"]) == ("bot", "bot")
+    assert "landing of your aircraft: the computer decides" in doc["reactions"]["words"]
+    status, body = request(server, "/api/react", method="POST", body={"land": "pass"})
+    assert status == 400 and "landing: 'pass' is not one of ask, bot" in json.loads(body)["error"]
+    status, body = request(server, "/api/react", method="POST", body={"intercept": 3})
+    assert status == 400 and "intercept is a word" in json.loads(body)["error"]
+    assert json.loads(request(server, "/api/overview")[1])["reactions"]["land"] == "bot"

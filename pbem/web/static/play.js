@@ -107,6 +107,9 @@ async function loadOverview() {
     for (const c of o.countries) sel.append(new Option(c.name, c.name));
   }
   for (const id of ["undo", "pass", "send", "give", "fill", "find"]) $(id).disabled = !o.my_move && id !== "send";
+  $("reactwords").textContent = o.reactions.words;
+  if (document.activeElement !== $("intercept")) $("intercept").value = o.reactions.intercept;
+  if (document.activeElement !== $("land")) $("land").value = o.reactions.land;
 }
 
 function pendingLine(text, index, mine) {
@@ -536,6 +539,10 @@ function setupTurn() {
   $("send").onclick = () => guarded(async () => {
     say((await post("/api/send", { force: $("force").checked })).message);
     await afterOrder(false, "Sent. The page follows the game: the opponent's answer shows here when it arrives.");
+  });
+  $("react").onclick = () => guarded(async () => {
+    say((await post("/api/react", { intercept: $("intercept").value, land: $("land").value })).message);
+    await afterOrder(false, "Reaction orders set: your program answers those decisions as the files arrive.");
   });
   $("fill").onclick = () => guarded(async () => {
     say("asking the computer player…");
