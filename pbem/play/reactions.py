@@ -127,8 +127,7 @@ def answer(lg: LocalGame, game: Game, rounds: int) -> tuple[list[Record], bool]:
     opened = _opening(lg, game, step)
     if opened is not None:
         return ([opened], False) if _fits(lg, game, [opened], step) else ([], False)
-    unsealed = _unsealed(lg, game, r, step, rounds)
-    return (unsealed, True) if _fits(lg, game, unsealed, step) else ([], False)
+    return _unsealed(lg, game, r, step, rounds), True
 
 
 def _opening(lg: LocalGame, game: Game, step: str) -> React | None:
@@ -144,6 +143,8 @@ def _opening(lg: LocalGame, game: Game, step: str) -> React | None:
 
 
 def _unsealed(lg: LocalGame, game: Game, r: Reactions, step: str, rounds: int) -> list[Record]:
+    """My decision as ``act`` records from my own seed, tried one by one on a copy of ``game``
+    up to the end of the decision (a pass closes it if the list runs out); [] if any fails."""
     api = engine_link.api()
     if r.mode(step) == "pass":
         actions = [api.Action("pass", ())]
@@ -152,9 +153,10 @@ def _unsealed(lg: LocalGame, game: Game, r: Reactions, step: str, rounds: int) -
         actions = list(engine_link.ai().decide(game.state, lg.me, seed, player="bot"))
         if step == "interception" and r.only:
             actions = [a for a in actions if a.kind != "intercept" or int(a.args[0]) in r.only]
+    actions = [*actions[:MAX_ACTIONS], api.Action("pass", ())]
     records: list[Record] = []
     trial = game.clone()
-    for a in actions[:MAX_ACTIONS]:
+    for a in actions:
         records.append(Act(a.to_wire()))
         try:
             machine.apply_record(trial, lg.me, game.seq + 1, records[-1], f"your reaction orders ({step})", [a])
@@ -162,14 +164,11 @@ def _unsealed(lg: LocalGame, game: Game, r: Reactions, step: str, rounds: int) -
             return []
         if machine.expected(trial) != Expectation(lg.me, "act") or step_of(trial) != step:
             return records
-    # The list ran out inside the decision (the bot keeps a pass for the end): close it.
-    return [*records, Act(api.Action("pass", ()).to_wire())]
+    return []
 
 
 def _fits(lg: LocalGame, game: Game, records: list[Record], step: str) -> bool:
-    """Do ``records`` make my decision of ``step`` whole (tried on a copy)?"""
-    if not records:
-        return False
+    """Does the opening of my seal make my decision of ``step`` whole (tried on a copy)?"""
     trial = game.clone()
     try:
         for rec in records:
