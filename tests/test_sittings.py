@@ -252,12 +252,28 @@ def test_lists_given_ahead_are_standing_and_leave_one_sitting_for_the_month_star
 
 def test_the_calendar_counts_a_day_at_most_for_each_sitting() -> None:
     """Each sitting waits for its person's next answer: at most a day when both answer once a
-    day; the months not finished are left out."""
-    months = [sittings.Month("1939-09", {"axis": 3, "allies": 2}), sittings.Month("1939-10", {"axis": 1, "allies": 2})]
-    months.append(sittings.Month("1939-11", {"axis": 9, "allies": 9}, finished=False))
+    day; the months not finished are left out; a game's first month counts once, at its own cost."""
+    months = [
+        sittings.Month("1939-09", {"axis": 3, "allies": 2}, opening=True),
+        sittings.Month("1939-10", {"axis": 1, "allies": 2}),
+        sittings.Month("1939-11", {"axis": 1, "allies": 1}),
+    ]
+    months.append(sittings.Month("1939-12", {"axis": 9, "allies": 9}, finished=False))
     c = sittings.summary(months)["calendar"]
-    assert c["sittings_per_month"] == 4 and c["days_per_month"] == 4
-    assert c["war_months"] == round(4 * 88 / 30.4, 1) and c["war_months_opposite_times"] == round(2 * 88 / 30.4, 1)
+    assert c["sittings_per_month"] == 2.5 and c["days_per_month"] == 2.5 and c["first_month_sittings"] == 5
+    war_days = 5 + 2.5 * 87
+    assert c["war_months"] == round(war_days / 30.4, 1) and c["war_months_opposite_times"] == round(war_days / 60.8, 1)
     assert sittings.calendar([], 24) is None
-    assert sittings.calendar(months[:2], 48)["days_per_month"] == 8  # type: ignore[index]
-    assert "the war (88 months) in at most 11.6 months" in sittings.summary_line(sittings.summary(months))
+    assert sittings.calendar(months[1:3], 48)["days_per_month"] == 5  # type: ignore[index]
+    # Without a first month in the figures, every month is the pace.
+    assert sittings.calendar(months[1:3])["war_months"] == round(2.5 * 88 / 30.4, 1)  # type: ignore[index]
+    assert "the war (88 months) in at most 7.3 months" in sittings.summary_line(sittings.summary(months))
+
+
+def test_a_log_from_the_join_marks_its_first_month_as_the_opening() -> None:
+    files = [
+        {"game": "g", "side": "allies", "entries": [{"when": "1939-09", "side": "allies", "record": "join"}]},
+        {"game": "g", "side": "axis", "entries": [{"when": "1939-10", "side": "axis", "record": "act"}]},
+    ]
+    assert [m.opening for m in sittings.tally(files).months] == [True, False]
+    assert [m.opening for m in sittings.tally(files[1:]).months] == [False]

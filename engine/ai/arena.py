@@ -286,14 +286,15 @@ def play_game(
     on_month: Callable[[GameState], None] | None = None,
     setup: Callable[[GameState], None] | None = None,
     clock: Callable[[], float] = lambda: 0.0,
-    on_decision: Callable[[api.Decision], None] | None = None,
+    on_decision: Callable[[api.Decision, GameState], None] | None = None,
     decide_hidden: Decide | None = None,
 ) -> GameResult:
     """Play one game from the scenario's start until the date ``until`` begins (or the game ends).
 
     ``setup`` may change the new game before play (tests on hand-made worlds).  The engine
     has no clock: timings are measured only with the ``clock`` the caller hands in.
-    ``on_decision`` is told each decision before it is made (who would sit down for it).
+    ``on_decision`` is told each decision before it is made (who would sit down for it), with
+    the state it is made at (to read, not to change).
     ``decide_hidden`` makes the simultaneous decisions in the computer player's place (a
     player who gives some of them ahead); by default the computer player makes them."""
     hidden = decide_hidden or ai.decide
@@ -337,7 +338,7 @@ def play_game(
         before = (state.step, state.date, tuple(state.acting))
         carried = _cargo(state)
         if on_decision is not None:
-            on_decision(d)
+            on_decision(d, state)
         try:
             if d.kind == "chance":
                 api.apply_chance(state, _seed(game_seed, chance_no.to_bytes(8, "big")))
@@ -617,7 +618,7 @@ def run(
     setup: Callable[[GameState], None] | None = None,
     clock: Callable[[], float] = lambda: 0.0,
     on_game: Callable[[GameResult], None] | None = None,
-    on_decision: Callable[[api.Decision], None] | None = None,
+    on_decision: Callable[[api.Decision, GameState], None] | None = None,
     decide_hidden: Decide | None = None,
 ) -> Summary:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; report each result line

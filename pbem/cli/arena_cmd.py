@@ -58,7 +58,9 @@ def arena(
             counted.append(bots[0])
             bots[0] = ahead.AheadBot(scenario)
 
-    def decided(d: Any) -> None:
+    def decided(d: Any, state: Any) -> None:
+        if bots:
+            bots[0].seen(d, state)
         emulation[0].decision(d.kind, d.sides, d.when, d.phase, bots[0].standing(d) if bots else ())
 
     counted: list[ahead.AheadBot] = []

@@ -40,6 +40,8 @@ FALLBACKS = ("ask", "bot", "none")
 FORECAST_SEED = hashlib.sha256(b"pbem/ahead/forecast/v1").digest()
 #: Steps looked through for the one orders are given for: a month's start has a handful.
 MAX_LOOKAHEAD = 16
+#: Decisions passed through to reach the next month from a turn: two turns have a few dozen.
+MAX_ACROSS = 200
 #: The computer player's decisions in a fallback take seeds of their own (gamesecrets.bot_seed).
 FALLBACK_ROUND = 10_000
 #: Notes kept for `pbem status`: what the program did with the last orders given ahead.
@@ -76,7 +78,12 @@ class Fitted:
 
 
 def coming(
-    state: State, side: str, mine_now: list[Any], later: Mapping[Key, list[Any]], scenario: str | None
+    state: State,
+    side: str,
+    mine_now: list[Any],
+    later: Mapping[Key, list[Any]],
+    scenario: str | None,
+    trail: list[tuple[str, str]] | None = None,
 ) -> Iterator[tuple[Decision, State]]:
     """The simultaneous steps of ``side`` after the current one, each with its forecast position.
 
@@ -84,10 +91,25 @@ def coming(
     ``mine_now`` now and then those of ``later`` (read as each step comes, so a caller may
     add to it between steps), the other side passes and rolls use :data:`FORECAST_SEED`.
     It stops at the first sequential decision, at the month's end, at the game's end, or
-    after :data:`MAX_LOOKAHEAD` steps."""
+    after :data:`MAX_LOOKAHEAD` steps.
+
+    When the decision now is taken move by move (a turn), the rest of the month is passed
+    through, every move a pass, and the steps are those that open the next month: a side
+    gives them in its last sitting before them.  ``trail`` receives (side, step) of every
+    decision taken move by move that was passed, and of the one where the steps end."""
     api = engine_link.api()
     s = api.deserialize(api.serialize(state), None, scenario)
     mine = mine_now
+    if api.decision(s).kind != "simultaneous":
+        if not _to_next_month(s, trail):
+            return
+        d = api.decision(s)
+        if d.kind != "simultaneous" or side not in d.sides:
+            if trail is not None and d.kind == "sequential":
+                trail.append((d.sides[0], d.phase))
+            return
+        yield d, s
+        mine = list(later.get((d.when, d.phase), []))
     month = api.decision(s).when
     for _ in range(MAX_LOOKAHEAD):
         d = api.decision(s)
@@ -102,11 +124,54 @@ def coming(
             except api.IllegalAction:
                 api.apply_simultaneous(s, {x: [] for x in d.sides})
         else:
+            if trail is not None:
+                trail.append((d.sides[0], d.phase))
             return
         d = api.decision(s)
         if d.kind == "simultaneous" and side in d.sides and d.when == month:
             yield d, s
             mine = list(later.get((d.when, d.phase), []))
+
+
+def _to_next_month(s: State, trail: list[tuple[str, str]] | None) -> bool:
+    """Play ``s`` on to the next month's first decision, every decision of the month left a
+    pass and every roll the forecast's; False when the game ends first."""
+    api = engine_link.api()
+    month = api.decision(s).when
+    pass_ = api.Action("pass", ())
+    for _ in range(MAX_ACROSS):
+        d = api.decision(s)
+        if d.kind == "end":
+            return False
+        if d.when != month:
+            return True
+        if d.kind == "chance":
+            api.apply_chance(s, FORECAST_SEED)
+        elif d.kind == "simultaneous":
+            api.apply_simultaneous(s, {x: [] for x in d.sides})
+        else:
+            if trail is not None:
+                trail.append((d.sides[0], d.phase))
+            api.apply(s, d.sides[0], pass_)
+    return False
+
+
+def worth_giving_ahead(state: State, side: str, scenario: str | None) -> bool:
+    """Whether ``side``, its sitting just ended at ``state``, should give the next month's
+    steps now: no decision of its own taken move by move comes before them (reactions aside:
+    its reaction orders take them), and the other side's turn comes between them and its next
+    one.  Otherwise they are better given later, on a truer forecast, in a sitting it has anyway."""
+    trail: list[tuple[str, str]] = []
+    steps = coming(state, side, [], {}, scenario, trail)
+    if next(steps, None) is None:
+        return False
+    before = trail[:]
+    list(steps)  # played to their end, for the decision that follows them
+    if len(trail) == len(before):
+        return False  # no turn in sight after the steps
+    then = trail[-1][0]
+    mine = any(s == side and p.rsplit(".", 1)[-1] not in machine.REACTION_STEPS for s, p in before)
+    return not mine and then != side
 
 
 def costs(state: State, side: str, actions: list[Any]) -> list[str]:
@@ -316,6 +381,8 @@ class AheadBot:
     scenario: str
     given: dict[tuple[str, str, str], list[Any]] = field(default_factory=dict)  # (side, month, step)
     warned: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)  # costs on the forecast
+    players: dict[str, tuple[str, float | None]] = field(default_factory=dict)  # side: (player, budget)
+    sitting: str | None = None  # the side whose decisions taken move by move are being made
     lists: int = 0  # lists given ahead that reached their step
     refitted: int = 0  # ... of which an order no longer fitted (the fallback was used)
     orders: int = 0
@@ -328,6 +395,7 @@ class AheadBot:
     def decide(self, state: State, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Any]:
         api, ai = engine_link.api(), engine_link.ai()
         d = api.decision(state)
+        self.players[side] = (player, budget_s)
         listed = self.given.pop((side, d.when, d.phase), None)
         if listed is not None:
             warned = self.warned.pop((side, d.when, d.phase), [])
@@ -345,6 +413,26 @@ class AheadBot:
             later[(step.when, step.phase)] = self.given[key] = ai.decide(at, side, ahead_seed, player, budget_s)
             self.warned[key] = costs(at, side, self.given[key])
         return mine
+
+    def seen(self, d: Decision, state: State) -> None:
+        """Told each decision ``d`` before it is made at ``state``: when a side's sitting has
+        just ended, it gives the next month's lists there if that is its last sitting before
+        them (:func:`worth_giving_ahead`), as ``pbem bot play --ahead`` does."""
+        if d.kind == "sequential" and d.sides[0] == self.sitting:
+            return
+        ended, self.sitting = self.sitting, None
+        if d.kind == "sequential" and d.phase.rsplit(".", 1)[-1] not in machine.REACTION_STEPS:
+            self.sitting = d.sides[0]
+        if ended is None or ended not in self.players or not worth_giving_ahead(state, ended, self.scenario):
+            return
+        player, budget_s = self.players[ended]
+        ai = engine_link.ai()
+        later: dict[Key, list[Any]] = {}
+        for step, at in coming(state, ended, [], later, self.scenario):
+            key = (ended, step.when, step.phase)
+            seed = hashlib.sha256("/".join(("pbem/arena/ahead/v1", *key)).encode()).digest()
+            later[(step.when, step.phase)] = self.given[key] = ai.decide(at, ended, seed, player, budget_s)
+            self.warned[key] = costs(at, ended, self.given[key])
 
     def to_json(self) -> dict[str, int]:
         return {"lists": self.lists, "refitted": self.refitted, "orders": self.orders, "misfits": self.misfits}

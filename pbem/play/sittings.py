@@ -61,6 +61,8 @@ class Month:
     hops: int = 0
     automatic_hops: int = 0
     finished: bool = True
+    #: the first month of a game (or of a branch): nobody could give its lists in a sitting before it
+    opening: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +71,7 @@ class Month:
             "hops": self.hops,
             "automatic_hops": self.automatic_hops,
             "finished": self.finished,
+            "opening": self.opening,
         }
 
 
@@ -86,16 +89,22 @@ def calendar(done: Sequence[Month], every_hours: int = 24) -> dict[str, float] |
     side's automatic answers coming in seconds (the mail daemon): each sitting begins at
     its person's next time, at most ``every_hours`` after the other person's last one
     (that much when both keep the same time of day, half when their times lie opposite).
-    ``war_months``: the whole war at that pace, in calendar months of 30.4 days."""
+    The pace is that of the months after a game's first, which costs more (nobody sat
+    before it to give its lists ahead) and is counted once in ``war_months``: the whole war
+    at that pace, in calendar months of 30.4 days."""
     if not done:
         return None
-    per_month = statistics.fmean(sum(m.sittings.values()) for m in done)
-    days = per_month * every_hours / 24
+    opening = [sum(m.sittings.values()) for m in done if m.opening]
+    steady = [sum(m.sittings.values()) for m in done if not m.opening] or opening
+    pace = statistics.fmean(steady)
+    first = statistics.fmean(opening) if opening else pace
+    war_days = (first + pace * (WAR_MONTHS - 1)) * every_hours / 24
     return {
-        "sittings_per_month": round(per_month, 2),
-        "days_per_month": round(days, 2),
-        "war_months": round(days * WAR_MONTHS / 30.4, 1),
-        "war_months_opposite_times": round(days * WAR_MONTHS / 30.4 / 2, 1),
+        "sittings_per_month": round(pace, 2),
+        "days_per_month": round(pace * every_hours / 24, 2),
+        "first_month_sittings": round(first, 2),
+        "war_months": round(war_days / 30.4, 1),
+        "war_months_opposite_times": round(war_days / 30.4 / 2, 1),
     }
 
 
@@ -116,7 +125,8 @@ def calendar_line(c: Mapping[str, float]) -> str:
     """A :func:`calendar` for people."""
     return (
         f"two people who each answer once a day, the other's automatic answers by mail in seconds: "
-        f"{c['sittings_per_month']:g} sittings and at most {c['days_per_month']:g} days a game month; "
+        f"{c['sittings_per_month']:g} sittings and at most {c['days_per_month']:g} days a game month "
+        f"({c['first_month_sittings']:g} sittings in a game's first); "
         f"the war ({WAR_MONTHS} months) in at most {c['war_months']:g} months "
         f"({c['war_months_opposite_times']:g} when they answer at opposite times of day)"
     )
@@ -172,10 +182,11 @@ class Tally:
         return out
 
 
-def tally(files: Sequence[Mapping[str, Any]], last_whole: bool | None = None) -> Tally:
+def tally(files: Sequence[Mapping[str, Any]], last_whole: bool | None = None, from_start: bool | None = None) -> Tally:
     """The figures of a game from its log (``pbem log --json``: files in order, from the join
     on); an entry without ``by`` is judged by its record kind.  The last month is whole when
-    ``last_whole`` says so, or by default when the log ends with the game."""
+    ``last_whole`` says so, or by default when the log ends with the game; the first is the
+    game's opening month when ``from_start`` says so, or by default when the log has the join."""
     months: dict[str, Month] = {}
 
     def month(when: str) -> Month:
@@ -209,6 +220,10 @@ def tally(files: Sequence[Mapping[str, Any]], last_whole: bool | None = None) ->
         last_whole = bool(files) and str(files[-1].get("next", "")).startswith("the game is over")
     if ordered and not last_whole:
         ordered[-1].finished = False
+    if from_start is None:
+        from_start = bool(files) and any(e["record"] == "join" for e in files[0]["entries"])
+    if ordered and from_start:
+        ordered[0].opening = True
     return Tally(str(files[0]["game"]) if files else "", ordered)
 
 
@@ -257,4 +272,4 @@ class Emulation:
 
     def tally(self, last_whole: bool) -> Tally:
         """The figures of the game so far; ``last_whole``: its last month was played to its end."""
-        return tally(self.files, last_whole)
+        return tally(self.files, last_whole, from_start=True)

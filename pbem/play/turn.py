@@ -465,7 +465,8 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
     own); the turn is sealed under the lock if the game is still as it read it, and
     otherwise thought out again under the lock (where the game may since say it is not
     my turn).  With ``ahead``, after a hidden list it also gives my lists for the month's coming hidden
-    steps (pbem/play/ahead.py), which my program then seals as their steps come."""
+    steps, and at the end of my last sitting before the next month's steps their lists (a person
+    who plays the month in one sitting; pbem/play/ahead.py): my program seals each as its step comes."""
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
@@ -483,12 +484,15 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
 
 
 def _bot_ahead(t: Turn, player: str) -> ahead.Plan | None:
-    """The computer player's lists for my coming simultaneous steps, when the decision it
-    has just made is one of them (None otherwise: it decides the others as they come)."""
+    """The computer player's lists for my coming simultaneous steps: the month's, when the
+    decision it has just made is one of them; the next month's, when this is my last sitting
+    before them (ahead.worth_giving_ahead); None otherwise (it decides them as they come)."""
     records = t.pending.records
-    if t.pending.sim is None and not (records and isinstance(records[-1], Sim)):
-        return None
-    return ahead.bot_ahead(t.lg, t.work, t.pending.sim, t.game.seq, player)
+    if t.pending.sim is not None or (records and isinstance(records[-1], Sim)):
+        return ahead.bot_ahead(t.lg, t.work, t.pending.sim, t.game.seq, player)
+    if ahead.worth_giving_ahead(t.work.state, t.lg.me, t.lg.genesis().body["scenario"]):
+        return ahead.bot_ahead(t.lg, t.work, None, t.game.seq, player)
+    return None
 
 
 def react(

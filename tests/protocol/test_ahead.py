@@ -9,6 +9,7 @@ import json
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -307,3 +308,71 @@ def test_a_cost_of_passing_the_forecast_did_not_show_is_not_sealed_silently(duo:
     bought = ahead.fit(state, side, passing, "bot", seed)
     proposal = [a for a in engine_link.ai().decide(state, side, seed) if a.kind != "pass"]
     assert bought.added == len(proposal) and bought.actions[-1].kind == "pass"
+
+
+@pytest.mark.slow
+def test_the_last_sitting_before_a_month_gives_its_start_ahead(duo: Duo) -> None:
+    """The month's last mover (the Allies, who move second) gives the next month's hidden
+    lists in its turn's sitting: a person by `pbem orders --ahead` from inside the turn, the
+    computer player at the turn's end.  The Axis, whose month start comes just before its own
+    turn, is asked for it then, in that same sitting."""
+    asked: list[tuple[str, str, str]] = []
+    given_by_person = False
+    api = engine_link.api()
+    for _ in range(80):
+        side = duo.to_move()
+        assert side is not None
+        me = duo.player(side)
+        work = turn.my_turn(LocalGame(me.ws, duo.gid, me.home)).work
+        d = api.decision(work.state)
+        if (d.when, d.phase) == ("1939-10", "axis.first_movement"):
+            break
+        exp = machine.expected(work)
+        if exp is not None and exp.side == side:
+            asked.append((d.when, side, d.phase))
+            if (d.when, d.phase) == ("1939-09", "allies.first_movement") and not given_by_person:
+                # From inside the turn: the forecast passes the rest of the month.
+                out = pbem(duo, side, "orders", duo.gid, "--ahead", "war_declaration", orders_file(duo, "w", "pass"))
+                assert "1 order(s) kept for the war declaration of 1939-10" in out
+                given_by_person = True
+            turn.bot_play(me.ws, duo.gid, home=me.home, ahead=True)
+        for res in duo.deliver(other(side)) + duo.deliver(side):
+            assert res.status in ("applied", "duplicate"), res.message
+    else:
+        pytest.fail("1939-10's Axis turn was not reached")
+    october = [(side, step) for when, side, step in asked if when == "1939-10"]
+    assert october == [("axis", "war_declaration")], october  # the Allies gave theirs in September
+    # The person's war declarations were kept as given; the bot gave the steps after them.
+    log = json.loads(pbem(duo, "axis", "log", duo.gid, "--json"))
+    entries = [e for f in log for e in f["entries"] if e["when"] == "1939-10"]
+    standing = [(e["side"], e["phase"]) for e in entries if e["by"] == "standing"]
+    assert ("allies", "war_declaration") in standing and ("allies", "deployment") in standing
+    months = json.loads(pbem(duo, "allies", "log", duo.gid, "--sittings", "--json"))["months"]
+    # The Allies have no sitting before their October turn (the Axis's declarations join the
+    # sitting of its September landing answer, a person's here: no reaction orders are given).
+    assert [m["sittings"]["allies"] for m in months if m["month"] == "1939-10"] == [0]
+
+
+def test_giving_the_next_month_ahead_is_worth_it_only_in_a_side_s_last_sitting_before_it(duo: Duo) -> None:
+    """Read on the recorded 1939 game: at the end of the Allies' turn the next month's steps
+    are theirs to give ahead; the Axis, or the Allies in mid-turn, would give them on a worse
+    forecast than the one a sitting they have anyway brings."""
+    from pbem.protocol import replay
+
+    record = sorted((Path(__file__).parents[1] / "data" / "records" / "1939-seed7").glob("*.pbem"))
+    api = engine_link.api()
+    found: dict[str, Any] = {}
+    for game in replay.walk([turnfile.read(p) for p in record]):
+        d = api.decision(game.state)
+        if d.when != "1939-09":
+            break
+        # The Allies' landing reaction ends the Axis turn, the Axis's ends the Allies'.
+        at = {"axis.landing": "axis-end", "allies.interception_roll": "mid", "allies.landing": "end"}.get(d.phase)
+        if at and at not in found:
+            found[at] = api.deserialize(api.serialize(game.state), None, "1939")
+    assert set(found) == {"axis-end", "mid", "end"}
+    assert ahead.worth_giving_ahead(found["end"], "allies", "1939")
+    assert not ahead.worth_giving_ahead(found["axis-end"], "axis", "1939")
+    assert not ahead.worth_giving_ahead(found["mid"], "allies", "1939")
+    steps = [(d.when, d.phase) for d, _ in ahead.coming(found["end"], "allies", [], {}, "1939")]
+    assert steps[0] == ("1939-10", "war_declaration") and ("1939-10", "deployment") in steps
