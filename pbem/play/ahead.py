@@ -176,13 +176,24 @@ def worth_giving_ahead(state: State, side: str, scenario: str | None) -> bool:
 
 def costs(state: State, side: str, actions: list[Any]) -> list[str]:
     """What passing after ``actions`` would cost ``side`` at ``state``, one word per thing
-    (``money-unspent:France``): the engine's pass warnings, by what they are about."""
+    (``pass.money-unspent:France``): the engine's pass warnings, by what they are about, and
+    at a deployment the units still waiting that could be placed (``units-waiting:France``
+    for land points, ``units-waiting:#412`` for a ship or aircraft), which go back to the pool."""
     api = engine_link.api()
     try:
         after = api.preview(state, side, [a for a in actions if a.kind != "pass"])
     except api.IllegalAction:
         return []
-    return sorted({f"{w.slug}:{x}" for w in api.pass_warnings(after, side) for x in w.about or ("",)})
+    found = {f"{w.slug}:{x}" for w in api.pass_warnings(after, side) for x in w.about or ("",)}
+    if api.decision(after).phase == "deployment":
+        # A war the forecast did not foresee brings a country's whole army to place: a list
+        # given ahead that leaves it waiting must not be sealed as if nothing were missing.
+        for a in api.legal_actions(after, side):
+            if a.kind == "place_land":
+                found.add(f"units-waiting:{a.args[0]}")
+            elif a.kind == "place":
+                found.add(f"units-waiting:#{a.args[0]}")
+    return sorted(found)
 
 
 def fit(
