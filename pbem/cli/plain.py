@@ -100,7 +100,7 @@ def _params(fn: Callable[..., Any]) -> list[_Param]:
         kind = _option_kind(info)
         if kind is None or info.callback or info.parser or info.default_factory:
             raise _NotPlain(name)
-        inner = hint.__origin__  # type: ignore[union-attr]
+        inner = hint.__origin__
         if typing.get_origin(inner) is list:  # a list of values (e.g. several files) is typer's to read
             raise _NotPlain(name)
         kinds = [t for t in typing.get_args(inner) or (inner,) if t is not type(None)]

@@ -151,7 +151,7 @@ class SendQueue:
 
     def delay_for(self, attempts: int) -> float:
         """Exponential back-off: base, 2 base, 4 base, ... capped at max."""
-        return min(self.base_delay * (2 ** max(0, attempts - 1)), self.max_delay)
+        return float(min(self.base_delay * (2 ** max(0, attempts - 1)), self.max_delay))
 
     def mark_sent(self, entry: Entry, save: bool = True) -> None:
         entry.status, entry.sent_at, entry.last_error, entry.leased_by = SENT, time.time(), "", ""

@@ -61,7 +61,7 @@ def _country(ov: dict[str, Any], given: str) -> str:
     names = sorted({c["name"] for side in SIDES for c in ov["sides"][side]["countries"]})
     by_lower = {n.lower(): n for n in names}
     if given.lower() in by_lower:
-        return by_lower[given.lower()]
+        return str(by_lower[given.lower()])
     close = difflib.get_close_matches(given.lower(), by_lower, n=3, cutoff=0.75)
     hint = f"; did you mean {' or '.join(by_lower[c] for c in close)}?" if close else ""
     raise PbemError(f"no country of either side is named {given}{hint}", "usage")

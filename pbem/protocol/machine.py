@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from pbem.errors import PbemError
 from pbem.protocol import clock, commit, dice, endings, engine_link, turnfile, wire
@@ -129,14 +129,14 @@ class Genesis:
 
     @property
     def game(self) -> str:
-        return self.body["game"]
+        return cast(str, self.body["game"])
 
     @property
     def creator(self) -> str:
-        return self.body["side"]
+        return cast(str, self.body["side"])
 
     def key(self, side: str) -> bytes:
-        return self.body["keys"][side]
+        return cast(bytes, self.body["keys"][side])
 
     @property
     def parent(self) -> dict[str, Any] | None:

@@ -33,7 +33,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pbem.errors import PbemError
 from pbem.protocol import clock, records, wire
@@ -92,23 +92,23 @@ class TurnFile:
 
     @property
     def type(self) -> str:
-        return self.body["type"]
+        return cast(str, self.body["type"])
 
     @property
     def game(self) -> str:
-        return self.body["game"]
+        return cast(str, self.body["game"])
 
     @property
     def seq(self) -> int:
-        return self.body["seq"]
+        return cast(int, self.body["seq"])
 
     @property
     def side(self) -> str:
-        return self.body["side"]
+        return cast(str, self.body["side"])
 
     @property
     def prev(self) -> bytes:
-        return self.body["prev"]
+        return cast(bytes, self.body["prev"])
 
     @property
     def name(self) -> str:

@@ -43,7 +43,8 @@ def _sorted(obj: Any) -> Any:
 
 def pack(obj: Any) -> bytes:
     """Canonical encoding: maps with sorted keys, bin for bytes, smallest ints."""
-    return msgpack.packb(_sorted(obj), use_bin_type=True)
+    packed: bytes = msgpack.packb(_sorted(obj), use_bin_type=True)
+    return packed
 
 
 # (header size, how the length is read) for the length-prefixed types.

@@ -106,7 +106,7 @@ class LocalGame:
     # -- who I am -------------------------------------------------------------------
     @property
     def me(self) -> str:
-        return self.meta["side"]
+        return str(self.meta["side"])
 
     def check_mine(self) -> None:
         """Refuse to play a side I handed over (my files would be refused: another key signs now)."""

@@ -60,7 +60,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
 from pbem.store import durable, private
@@ -277,7 +277,7 @@ class Workspace:
         journal.unlink()
         durable.fsync_dir(journal.parent)
 
-    def _apply(self, writes: list[list]) -> None:
+    def _apply(self, writes: list[list[Any]]) -> None:
         for rel, data in writes:
             target = self.root / rel
             if data is None:
