@@ -11,7 +11,7 @@ import typer
 
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 from pbem.errors import PbemError
-from pbem.play import ahead_entry, audit, exchange, games, status, turn
+from pbem.play import ahead_entry, audit, exchange, games, solo, status, turn
 from pbem.play.status import lines as status_lines
 from pbem.protocol import clock
 from pbem.protocol.words import phase_name
@@ -111,7 +111,7 @@ def new(
     scenario: Annotated[str, typer.Option("--scenario", help="Scenario name, e.g. 1939")],
     side: Annotated[str, typer.Option("--side", help="axis or allies")],
     me: Annotated[str, typer.Option("--me", help="Your identity name")],
-    opponent: Annotated[Path, typer.Option("--opponent", help="The opponent's public key file")],
+    opponent: Annotated[Path | None, typer.Option("--opponent", help="The opponent's public key file")] = None,
     opponent_email: Annotated[str, typer.Option("--opponent-email", help="The opponent's e-mail address")] = "",
     deadline: Annotated[
         float, typer.Option("--deadline", help="Hours per decision before the waiting side may claim (0: none)")
@@ -119,10 +119,28 @@ def new(
     on_silence: Annotated[
         str, typer.Option("--on-silence", help="After a claim and a reminder: 'bot' plays the decision, or 'forfeit'")
     ] = "bot",
+    against_bot: Annotated[
+        bool,
+        typer.Option("--against-bot", help="Play here against the computer: it answers each file at once"),
+    ] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Start a game: write the signed invitation (genesis) into outbox/ and print the game id."""
+    """Start a game: write the signed invitation (genesis) into outbox/ and print the game id;
+    with --against-bot, start it here against the computer instead."""
     ws = workspace(ws_path)
+    if against_bot:
+        if opponent is not None or deadline:
+            raise PbemError("--against-bot plays the computer here: leave out --opponent and --deadline", "usage")
+        gid, said = solo.new(ws, scenario, side, me)
+        typer.echo(gid)
+        for line in said:
+            typer.echo(line, err=True)
+        typer.echo(f"game {gid} against the computer: `pbem status` says what to decide; each `pbem send` "
+                   f"is answered at once (`pbem play {gid}` plays it in the browser)", err=True)  # fmt: skip
+        return
+    if opponent is None:
+        raise PbemError("give the opponent's public key file with --opponent FILE, or play the computer with "
+                        "--against-bot", "usage")  # fmt: skip
     options = {clock.DEADLINE: round(deadline * 3600), clock.SILENCE: on_silence} if deadline else {}
     gid, path = games.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email, options=options)
     typer.echo(gid)

@@ -1,4 +1,5 @@
-"""Solo analysis: a branch played against the computer on this machine (`pbem branch --solo`).
+"""Games against the computer on this machine: a new game (`pbem new --against-bot`, `pbem
+play --against-bot`) or a branch for analysis (`pbem branch --solo`).
 
 The computer is a real second player with its own key and its own workspace, kept
 beside mine in ``.pbem-solo/<game>/``: every file goes through the same import,
@@ -47,13 +48,35 @@ def start(
     base = LocalGame(ws, gid).base()
     games.join(bot_ws, invitation, COMPUTER, home=bot_home, base=base)
     invitation.unlink()
+    _mark(ws, gid, home)
+    return gid, answer(ws, gid, home)
+
+
+def new(ws: Workspace, scenario: str, side: str, me: str, home: Path | None = None) -> tuple[str, list[str]]:
+    """Start a game of ``scenario`` against the computer, ``me`` playing ``side``; returns
+    its id and what happened (the computer's join, and its first decisions when it leads)."""
+    gid = os.urandom(6).hex()
+    bot_ws, bot_home = _computer(ws, gid)
+    bot = keys.keygen(COMPUTER, directory=bot_home)
+    _, invitation = games.new_game(ws, scenario, side, me, bot.public, home=home, gid=gid)
+    games.join(bot_ws, invitation, COMPUTER, home=bot_home)
+    invitation.unlink()
+    _mark(ws, gid, home)
+    return gid, answer(ws, gid, home)
+
+
+def is_solo(ws: Workspace, gid: str, home: Path | None = None) -> bool:
+    """Whether game ``gid`` is played here against the computer."""
+    return bool(LocalGame(ws, gid, home).meta.get("solo"))
+
+
+def _mark(ws: Workspace, gid: str, home: Path | None) -> None:
     with ws.locked():
         lg = LocalGame(ws, gid, home)
         lg.meta["solo"] = True
         tx = Transaction()
         lg.stage_meta(tx)
         ws.commit(tx)
-    return gid, answer(ws, gid, home)
 
 
 def _hand_over(src: Workspace, dst: Workspace, gid: str, home: Path | None) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import api
 from pbem.errors import PbemError
-from pbem.play import gamemap, history, reactions, turn
+from pbem.play import gamemap, history, reactions, solo, turn
 from pbem.play.status import awaited, status_line
 from pbem.protocol import machine, words
 from pbem.protocol.machine import Game
@@ -450,16 +450,26 @@ class Desk:
         self.ws.commit(tx)
 
     def send(self, force: bool = False) -> str:
-        """``pbem send``: the sealed file goes to outbox/, where the mail daemon takes it."""
+        """``pbem send``: the sealed file goes to outbox/, where the mail daemon takes it;
+        against the computer, it answers at once."""
         path = turn.send(self.ws, self.gid, self.home, force)
-        return f"sealed {path.name} into outbox/"
+        return self._answered(f"sealed {path.name} into outbox/", f"sent {path.name}")
 
     def react(self, intercept: str | None, land: str | None) -> str:
         """``pbem react``: my program answers the other side's turn as these orders say."""
         given, written = turn.react(self.ws, self.gid, self.home, intercept, land)
         if written:
-            return f"{given.words()}; they answered the decision now: sealed {written[-1].name} into outbox/"
+            sealed = f"sealed {written[-1].name} into outbox/"
+            return self._answered(f"{given.words()}; they answered the decision now: {sealed}", given.words())
         return given.words()
+
+    def _answered(self, by_mail: str, here: str) -> str:
+        """What a file I wrote became: one waiting in outbox/ for the mail daemon, or, in a
+        game against the computer here, a move it has already answered."""
+        if not solo.is_solo(self.ws, self.gid, self.home):
+            return by_mail
+        solo.answer(self.ws, self.gid, self.home)
+        return f"{here}; the computer has answered"
 
     def suggestion(self) -> str:
         """``pbem suggest``: the computer player's proposal as an order list to edit."""
