@@ -34,7 +34,7 @@ def awaited(kind: str) -> str:
     return {
         "act": "orders",
         "commit": "hidden orders, sealed by a commitment",
-        "sim": "orders (given openly: the other side's are sealed already, or it has none to give)",
+        "sim": "orders, given in the open (the other side can no longer change its own)",
         "reveal": "opening of its commitment (automatic)",
         "dice": "dice value (automatic)",
     }.get(kind, kind)
