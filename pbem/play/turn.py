@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.play import ahead, carry, reactions, report
+from pbem.play import ahead, carry, crowded, reactions, report
 from pbem.play.status import awaited, status_line
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
@@ -152,10 +152,13 @@ def add_action(t: Turn, action: Any, where: str) -> None:
     if t.pending.sim is not None or exp.kind in ("commit", "sim"):
         # A simultaneous list is checked in order (an order may rely on the ones before
         # it, e.g. a merge that makes room), each order against the draft of those before.
+        draft = list_draft(t)
         try:
-            machine.offer(list_draft(t), action, _list_label(t))
+            machine.offer(draft, action, _list_label(t))
         except PbemError as exc:
-            raise PbemError(f"{where}: {exc}", exc.code, exc.rule) from None
+            # A hex already full: name the free hexes nearest it, so one run finds a place.
+            hint = crowded.full_hint(draft.state, t.lg.me, action, exc)
+            raise PbemError(f"{where}: {exc}" + (f"; {hint}" if hint else ""), exc.code, exc.rule) from None
         t.pending.sim = [*(t.pending.sim or []), action.to_wire()]
         return
     if exp.kind != "act":
