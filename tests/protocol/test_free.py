@@ -143,3 +143,46 @@ def test_a_refusal_for_a_full_city_names_free_hexes_near_it(game: Duo) -> None:
     with pytest.raises(PbemError) as other:
         turn.orders(p.ws, game.gid, ["place_land Germany infantry 3 99 160,52"], p.home)
     assert "free hexes" not in str(other.value)
+
+
+def listed(duo: Duo) -> list[str]:
+    """My unsent list, as the order language writes it."""
+    api = engine_link.api()
+    t = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home))
+    return [api.format_action(t.work.state, api.Action.from_wire(w)) for w in t.pending.sim or []]
+
+
+def test_as_suggested_except_my_lines_on_the_same_units(game: Duo, tmp_path: Path) -> None:
+    proposal = [
+        line.split("  #")[0]
+        for line in turn.suggest(game.axis.ws, game.gid, game.axis.home).splitlines()
+        if line and not line.startswith("#") and line != "pass"
+    ]
+    (theirs,) = [line for line in proposal if line.startswith("place #68 ")]
+    # The Scharnhorst to another of the three German ports (Kiel, Hamburg, Wilhelmshaven).
+    port = sorted({"157,49", "157,50", "156,50"} - {theirs.split()[-1]})[0]
+    changes = tmp_path / "changes.txt"
+    changes.write_text(f"# mine instead\nplace #68 {port}\nplace_land Germany infantry 3 4 160,52\n")
+    out = cli("orders", game.gid, str(changes), "--suggested")
+    assert "your 2, then " in out and "1 of its orders replaced by yours on the same units" in out
+    mine = listed(game)
+    assert mine[:2] == [f"place #68 {port}", "place_land Germany infantry 3 4 160,52"]
+    assert theirs not in mine and [m for m in mine if m.startswith("place #68 ")] == [f"place #68 {port}"]
+    # The rest of the proposal follows in its order: each of its orders is listed or named as left out.
+    rest = [line for line in proposal if line != theirs]
+    assert mine[2:] == [line for line in rest if line in mine[2:]]
+    for line in rest:
+        assert line in mine[2:] or line in out
+
+
+def test_as_suggested_with_a_wrong_line_adds_nothing(game: Duo, tmp_path: Path) -> None:
+    changes = tmp_path / "changes.txt"
+    changes.write_text("place #68 [Atlantis]\nplace #68 [Hamburg]\nplace_land Germany infantry 3 99 160,52\n")
+    out = cli("orders", game.gid, str(changes), "--suggested", code=1)
+    assert out.startswith("error: 2 wrong lines, nothing added") and "line 1: " in out and "line 3: " in out
+    assert listed(game) == []
+
+
+def test_as_suggested_outside_a_hidden_step_says_what_to_run(game: Duo) -> None:
+    out = cli("orders", game.gid, code=1)
+    assert out.strip() == "error: give a FILE of orders (or - for stdin), or --suggested or --as-last-month"
