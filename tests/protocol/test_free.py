@@ -113,7 +113,8 @@ def test_free_for_one_unit_and_for_a_unit_not_waiting(game: Duo) -> None:
     assert "Kiel (1): 157,49 [Kiel] 0/no limit" in text
     out = cli("where", game.gid, "--free", "#99999", code=1)
     assert out.strip() == (
-        f"error: unit #99999 is not one of yours waiting to be placed now; `pbem where {game.gid} --free` lists those that are"
+        "error: unit #99999 is not one of yours waiting to be placed now; "
+        f"`pbem where {game.gid} --free` lists those that are"
     )
     out = cli("where", game.gid, "--free", "Atlantis", code=1)
     assert out.startswith("error: ") and "Atlantis" in out and "Traceback" not in out
