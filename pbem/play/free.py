@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.play import crowded, look
-from pbem.protocol import engine_link
+from pbem.play import crowded, turn
+from pbem.protocol import engine_link, machine
 from pbem.protocol.rules import Placing, Room, refusal_rule
 from pbem.protocol.words import phase_name
+from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 
 #: Hexes shown on one city's line when every placing is listed; the rest are counted.
@@ -112,7 +113,10 @@ class Free:
         """The placings for a person: by nearest city, nearest the place, or one unit's in full."""
         step = f"{self.when} {phase_name(self.phase).lower()}"
         if not self.placings:
-            return [f"nothing of yours waits to be placed in game {self.gid} now ({step})"]
+            return [
+                f"nothing of yours waits to be placed in game {self.gid} now ({step}; "
+                f"`pbem status {self.gid}` says what is awaited)"
+            ]
         title = f"nearest {self.near}" if self.near else "by nearest city"
         lines = [f"where your units waiting to be placed may go ({step}; {title}):"]
         shown = self.placings
@@ -136,17 +140,24 @@ class Free:
 
 def free(ws: Workspace, gid: str, what: str | None = None, home: Path | None = None) -> Free:
     """Where my waiting units may go now: every placing; near a place (``COL,ROW``, ``[City]``
-    or a city's name) its nearest hexes first; or the placing of unit ``#ID``."""
+    or a city's name) its nearest hexes first; or the placing of unit ``#ID``.  None
+    while the decision is not mine (my list sealed already, or the other side's awaited)."""
     api = engine_link.api()
     text = (what or "").strip()
     unit = text.removeprefix("#") if text.startswith("#") or text.isdigit() else None
     place = text if unit is None else ""
-    state, me = look.state_now(ws, gid, home)
+    with ws.game_locked(gid):
+        t = turn.my_turn(LocalGame(ws, gid, home))
+    me, state = t.lg.me, t.work.state
+    exp = machine.expected(t.work)
+    mine = exp is not None and exp.side == me and exp.kind in ("act", "commit", "sim")
+    if t.pending.sim:
+        state = api.preview(state, me, [api.Action.from_wire(w) for w in t.pending.sim])
     try:
-        found = list(api.placements(state, me, place))
+        found = list(api.placements(state, me, place)) if mine else []
     except api.OrderError as exc:
         raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
-    if unit is not None:
+    if unit is not None and mine:
         found = [p for p in found if any(str(w.id) == unit for w in p.waiting)]
         if not found:
             raise PbemError(

@@ -101,7 +101,11 @@ def _open_list(t: turn.Turn, how: str) -> None:
 
 
 def _store(t: turn.Turn) -> str:
+    """Keep my list as it now stands; an empty one too: it was chosen (a proposal that
+    passes, say), and `pbem send` seals it as it would a list that says `pass`."""
     lg = t.lg
+    if t.pending.sim is None:
+        t.pending.sim = []
     tx = Transaction()
     lg.stage_pending(tx, t.pending)
     overview.stage(tx, lg.ws, lg.gid, lg.me, t.work)
@@ -138,6 +142,8 @@ def suggested(ws: Workspace, gid: str, lines: Iterable[str] = (), home: Path | N
             mine.append("pass")
         where = _store(t)
     offered = len([a for a in proposal if a.kind != "pass"])
+    if not offered and not mine:
+        return f"the computer player gives no orders for this step (a pass): your list in game {gid} is empty; {where}"
     instead = f", {len(replaced)} of its orders replaced by yours on the same units" if replaced else ""
     return (
         f"{len(mine) + added} order(s) added to game {gid}: your {len(mine)}, then {added} of the computer "

@@ -187,3 +187,14 @@ def test_as_suggested_with_a_wrong_line_adds_nothing(game: Duo, tmp_path: Path) 
 def test_as_suggested_outside_a_hidden_step_says_what_to_run(game: Duo) -> None:
     out = cli("orders", game.gid, code=1)
     assert out.strip() == "error: give a FILE of orders (or - for stdin), or --suggested or --as-last-month"
+
+
+def test_free_once_my_list_is_sealed_says_nothing_waits(game: Duo, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Allies handed in their deployment first in this game: the decision is no longer theirs.
+    monkeypatch.setenv("PBEM_HOME", str(game.allies.home))
+    monkeypatch.setenv("PBEM_WORKSPACE", str(game.allies.ws.root))
+    assert cli("where", game.gid, "--free").strip() == (
+        f"nothing of yours waits to be placed in game {game.gid} now (1939-09 deployment; "
+        f"`pbem status {game.gid}` says what is awaited)"
+    )
+    assert free_json(game)["placings"] == []

@@ -76,3 +76,14 @@ def test_outside_a_hidden_step_it_is_refused_with_what_to_run(duo: Duo, tmp_path
 def _phase(duo: Duo) -> str:
     state = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work.state
     return str(engine_link.api().decision(state).phase)
+
+
+def test_as_suggested_without_changes_lists_the_proposal_and_sends(duo: Duo) -> None:
+    p = duo.axis
+    at_axis_build(duo, "1939-09")
+    t = turn.my_turn(LocalGame(p.ws, duo.gid, p.home))
+    proposal = [a.to_wire() for a in turn.bot_decides(t, 0, "bot") if a.kind != "pass"]
+    out = whole.suggested(p.ws, duo.gid, [], p.home)
+    assert out.startswith(f"{len(proposal)} order(s) added to game {duo.gid}: your 0, then {len(proposal)} of")
+    assert listed(duo) == proposal
+    assert turn.send(p.ws, duo.gid, p.home).exists()
