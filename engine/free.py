@@ -14,7 +14,7 @@ from engine import stacking
 from engine.actions import Action
 from engine.orders import parse_place
 from engine.sequence import current
-from engine.state import NO_UNIT, GameState, Unit
+from engine.state import NO_UNIT, GameState, LandKey, Unit
 from engine.summary import Cities
 from engine.units import Domain, UnitType
 
@@ -92,7 +92,7 @@ def _waiting(state: GameState, a: Action) -> tuple[Waiting, UnitType]:
         return Waiting(u.label(), f"place #{u.id} HEX", u.id), u.type
     country, t, move = str(a.args[0]), str(a.args[1]), int(a.args[2])
     unit_type = UnitType(t)
-    points = sum(n for k, n in state.countries[country].free_land.items() if k.type is unit_type and k.move == move)
+    points = state.countries[country].free_land.get(LandKey(unit_type, move), 0)
     label = f"{country} {t} move {move}: {points} point{'s' if points != 1 else ''}"
     return Waiting(label, f"place_land {country} {t} {move} POINTS HEX", NO_UNIT), unit_type
 
