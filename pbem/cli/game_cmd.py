@@ -261,6 +261,8 @@ def orders(
     --as-last-month, a whole hidden list in one step; with --ahead STEP, give the orders of a
     coming simultaneous step of the month in this sitting."""
     ws = workspace(ws_path)
+    if fallback != "ask" and ahead_step is None:
+        raise PbemError("--fallback goes with --ahead STEP: it says what to do with orders given ahead", "usage")
     if as_last_month:
         if file is not None or suggested or ahead_step is not None:
             raise PbemError(
@@ -279,8 +281,6 @@ def orders(
     if ahead_step is not None:
         typer.echo(ahead_entry.give(ws, ws.resolve_game(game), ahead_step, text.splitlines(), fallback))
         return
-    if fallback != "ask":
-        raise PbemError("--fallback goes with --ahead STEP: it says what to do with orders given ahead", "usage")
     typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines(), force=force))
 
 

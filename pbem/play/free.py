@@ -30,17 +30,18 @@ NEAREST = 8
 NEAR_ENOUGH = 10
 #: Units named in a placing's heading; the rest are counted.
 UNITS_NAMED = 4
+#: The heading of the hexes more than summary.NEAR_CITY hexes from every city.
 FAR = "far from any city"
 
 
-def room(r: Room) -> str:
+def _room(r: Room) -> str:
     """``1/2``: units already there of what the limit counts, and the limit."""
     return f"{r.used}/{'no limit' if r.limit is None else r.limit}"
 
 
 def _hex(r: Room) -> str:
     city = f" [{r.city}]" if r.city and r.city_distance == 0 else ""
-    return f"{r.hex}{city} {room(r)}"
+    return f"{r.hex}{city} {_room(r)}"
 
 
 def _heading(p: Placing) -> list[str]:
@@ -67,7 +68,7 @@ def _by_city(rooms: Sequence[Room], per_city: int | None) -> list[str]:
 
 
 def _nearest(rooms: Sequence[Room]) -> list[str]:
-    return [f"  {r.distance:>3} away: {r.hex}  {room(r):<10} {crowded.city(r)}".rstrip() for r in rooms[:NEAREST]]
+    return [f"  {r.distance:>3} away: {r.hex}  {_room(r):<10} {crowded.city(r)}".rstrip() for r in rooms[:NEAREST]]
 
 
 @dataclass(frozen=True)
