@@ -100,11 +100,11 @@ def _open_list(t: turn.Turn, how: str) -> None:
         )
 
 
-def _store(t: turn.Turn) -> str:
-    """Keep my list as it now stands; an empty one too: it was chosen (a proposal that
-    passes, say), and `pbem send` seals it as it would a list that says `pass`."""
+def _store(t: turn.Turn, chosen: bool) -> str:
+    """Keep my list as it now stands; an empty one too when it was ``chosen`` (a proposal
+    or a list of last month that passes): `pbem send` seals it as a list saying `pass`."""
     lg = t.lg
-    if t.pending.sim is None:
+    if t.pending.sim is None and chosen:
         t.pending.sim = []
     tx = Transaction()
     lg.stage_pending(tx, t.pending)
@@ -140,7 +140,7 @@ def suggested(ws: Workspace, gid: str, lines: Iterable[str] = (), home: Path | N
                 turn.warn_before_pass(t, f"`pbem orders {gid} FILE --suggested`")
             turn.add_action(t, action, f"line {n}")
             mine.append("pass")
-        where = _store(t)
+        where = _store(t, chosen=not misfits)
     offered = len([a for a in proposal if a.kind != "pass"])
     if not offered and not mine:
         return f"the computer player gives no orders for this step (a pass): your list in game {gid} is empty; {where}"
@@ -206,7 +206,7 @@ def as_last_month(ws: Workspace, gid: str, home: Path | None = None) -> str:
         d = engine_link.api().decision(t.work.state)
         listed = last_months_list(t.lg, d.when, d.phase)
         added, misfits = _fit(t, listed)
-        where = _store(t)
+        where = _store(t, chosen=not misfits)
     total = len([a for a in listed if a.kind != "pass"])
     step = f"{phase_name(d.phase).lower()} of {month_before(d.when)}"
     return f"{added} of the {total} order(s) of your {step} added to game {gid}{_left_out(misfits)}; {where}"
