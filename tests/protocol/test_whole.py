@@ -87,3 +87,16 @@ def test_as_suggested_without_changes_lists_the_proposal_and_sends(duo: Duo) -> 
     assert out.startswith(f"{len(proposal)} order(s) added to game {duo.gid}: your 0, then {len(proposal)} of")
     assert listed(duo) == proposal
     assert turn.send(p.ws, duo.gid, p.home).exists()
+
+
+def test_when_nothing_of_last_month_fits_my_list_is_not_started(duo: Duo) -> None:
+    p = duo.axis
+    at_axis_build(duo, "1939-09")
+    spend = money(duo)
+    turn.orders(p.ws, duo.gid, [f"build {spend}"], p.home)
+    turn.send(p.ws, duo.gid, p.home)
+    at_axis_build(duo, "1939-10")
+    assert money(duo) < spend
+    out = whole.as_last_month(p.ws, duo.gid, p.home)
+    assert out.startswith("0 of the 1 order(s) of your build of 1939-09 added") and f"build {spend} (" in out
+    assert turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).pending.sim is None
