@@ -35,13 +35,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from engine import inspect, orders, passing
+from engine import free, inspect, orders, passing
 from engine.actions import Action, EngineError, IllegalAction, KindSpec, OrderError, StateError
 from engine.board import Board
 from engine.board import board as _board
 from engine.events import Event, Snapshot
 from engine.events import changes as _changes
 from engine.events import snapshot as _snapshot
+from engine.free import Crowding, Placing
 from engine.hexmap import HexMap as WorldMap
 from engine.inspect import HexReport
 from engine.newgame import new_game as _new_game
@@ -75,6 +76,7 @@ __all__ = [
     "ENGINE_VERSION",
     "Action",
     "Board",
+    "Crowding",
     "Decision",
     "DecisionKind",
     "Draft",
@@ -86,6 +88,7 @@ __all__ = [
     "KindSpec",
     "OrderError",
     "PassWarning",
+    "Placing",
     "ScenarioError",
     "StateError",
     "WorldMap",
@@ -96,6 +99,7 @@ __all__ = [
     "board",
     "changes",
     "check",
+    "crowding",
     "decision",
     "describe_scenario",
     "deserialize",
@@ -112,6 +116,7 @@ __all__ = [
     "order_reference",
     "parse_order",
     "pass_warnings",
+    "placements",
     "preview",
     "scenario_digest",
     "scenario_names",
@@ -249,6 +254,23 @@ def hex_report(state: GameState, side: str, where: str, attackers: Collection[in
     ``where`` is ``COL,ROW``, ``[City]`` or a city name (OrderError if there is none)."""
     _side(side)
     return inspect.hex_report(state, side, where, attackers)
+
+
+def placements(state: GameState, side: str, near: str = "") -> list[Placing]:
+    """Where ``side``'s units waiting to be placed may go in the current step (none when it
+    places nothing now), grouped by the hexes they may take, with the room each hex has
+    left; ``near`` (``COL,ROW``, ``[City]`` or a city name: OrderError if there is none)
+    puts each group's hexes nearest it first."""
+    _side(side)
+    return free.placements(state, side, near)
+
+
+def crowding(state: GameState, side: str, action: Action, count: int) -> Crowding | None:
+    """For a placing order (``place``, ``place_land``): the room in its hex, and the
+    ``count`` hexes nearest it where the same units may go now (None for other orders):
+    what a person needs when the order is refused because the hex is full."""
+    _side(side)
+    return free.crowding(state, side, action, count)
 
 
 def pass_warnings(state: GameState, side: str) -> list[PassWarning]:

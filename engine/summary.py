@@ -79,7 +79,7 @@ def summary(state: GameState, side: str) -> Summary:
         free = ", ".join(f"{n} {k}" for k, n in sorted(c.free_land.items()) if n)
         to_place = (free or "-") + (f" + {len(c.free_units)} units" if c.free_units else "")
         countries.append(CountryLine(name, c.money, status, to_place, sum(c.pool_land.values()), len(c.pool_units)))
-    cities = _Cities(state.world.map)
+    cities = Cities(state.world.map)
     units = [
         _line(state, u, cities)
         for u in sorted(
@@ -99,7 +99,7 @@ def near(state: GameState, place: str, radius: int) -> Near:
         text = f"[{text}]"  # a bare city name, as people ask for a city
     h = parse_hex(hexmap, text)
     city = hexmap.city_at.get(h)
-    grid, cities = hexmap.grid, _Cities(hexmap)
+    grid, cities = hexmap.grid, Cities(hexmap)
     found = []
     for u in state.units.values():
         if u.on_map and state.countries[u.country].side in ("axis", "allies"):
@@ -110,7 +110,7 @@ def near(state: GameState, place: str, radius: int) -> Near:
     return Near(grid.label(h) + (f" [{city.name}]" if city else ""), radius, tuple(found))
 
 
-def _line(state: GameState, u: Unit, cities: _Cities) -> UnitLine:
+def _line(state: GameState, u: Unit, cities: Cities) -> UnitLine:
     side = state.countries[u.country].side
     flags = tuple(f for f, on in (("damaged", u.damaged), ("out of supply", not u.supplied)) if on)
     strength = u.profile().text()
@@ -122,7 +122,7 @@ def _line(state: GameState, u: Unit, cities: _Cities) -> UnitLine:
     )
 
 
-class _Cities:
+class Cities:
     """The nearest city to each hex asked about, by rings of hexes around it (a unit is
     usually in or close to a city, so few rings are searched), remembered per hex."""
 

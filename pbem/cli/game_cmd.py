@@ -11,7 +11,7 @@ import typer
 
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
 from pbem.errors import PbemError
-from pbem.play import ahead_entry, audit, exchange, games, solo, status, turn
+from pbem.play import ahead_entry, audit, exchange, games, solo, status, turn, whole
 from pbem.play.status import lines as status_lines
 from pbem.protocol import clock
 from pbem.protocol.words import phase_name
@@ -233,7 +233,12 @@ def import_(
 @user_errors
 def orders(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
-    file: Annotated[str, typer.Argument(help="Text file of orders, one per line, or - for stdin")],
+    file: Annotated[
+        str | None,
+        typer.Argument(
+            help="Text file of orders, one per line, or - for stdin (with --suggested: your changes to the proposal)"
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Pass even when passing would lose units or money")] = False,
     ahead_step: Annotated[
         str | None,
@@ -252,24 +257,58 @@ def orders(
             "bot (the computer player's choice for them) or none (left out)",
         ),
     ] = "ask",
+    suggested: Annotated[
+        bool,
+        typer.Option(
+            "--suggested",
+            help="The computer player's whole list for this hidden step, except that the orders in FILE "
+            "(if given) replace its orders on the same units: `pbem orders GAME --suggested changes.txt`",
+        ),
+    ] = False,
+    as_last_month: Annotated[
+        bool,
+        typer.Option(
+            "--as-last-month",
+            help="My list of the same hidden step last month, given again; orders that no longer fit are "
+            "named and left out",
+        ),
+    ] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Add orders to my pending turn (all or nothing; errors name the line); with --ahead STEP,
-    give the orders of a coming simultaneous step of the month in this sitting."""
-    if file == "-":
-        text = sys.stdin.read(8 << 20)
-    else:
-        try:
-            text = Path(file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            raise PbemError(f"cannot read the orders file {Path(file).name}", "usage") from None
+    """Add orders to my pending turn (all or nothing; errors name the line); with --suggested or
+    --as-last-month, a whole hidden list in one step; with --ahead STEP, give the orders of a
+    coming simultaneous step of the month in this sitting."""
     ws = workspace(ws_path)
+    if fallback != "ask" and ahead_step is None:
+        raise PbemError("--fallback goes with --ahead STEP: it says what to do with orders given ahead", "usage")
+    if as_last_month:
+        if file is not None or suggested or ahead_step is not None:
+            raise PbemError(
+                "--as-last-month takes no FILE, --suggested or --ahead: it repeats last month's list", "usage"
+            )
+        typer.echo(whole.as_last_month(ws, ws.resolve_game(game)))
+        return
+    if file is None and not suggested:
+        raise PbemError("give a FILE of orders (or - for stdin), or --suggested or --as-last-month", "usage")
+    text = "" if file is None else _read_orders(file)
+    if suggested:
+        if ahead_step is not None:
+            raise PbemError("--suggested is for the step now; `pbem suggest GAME --ahead STEP` proposes ahead", "usage")
+        typer.echo(whole.suggested(ws, ws.resolve_game(game), text.splitlines(), force=force))
+        return
     if ahead_step is not None:
         typer.echo(ahead_entry.give(ws, ws.resolve_game(game), ahead_step, text.splitlines(), fallback))
         return
-    if fallback != "ask":
-        raise PbemError("--fallback goes with --ahead STEP: it says what to do with orders given ahead", "usage")
     typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines(), force=force))
+
+
+def _read_orders(file: str) -> str:
+    if file == "-":
+        return sys.stdin.read(8 << 20)
+    try:
+        return Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise PbemError(f"cannot read the orders file {Path(file).name}", "usage") from None
 
 
 @user_errors

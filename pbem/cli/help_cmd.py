@@ -20,7 +20,13 @@ HOW_TO_GIVE = (
     "the month (war_declaration, deployment, income, build) may be given in the sitting of the "
     "first with `pbem orders GAME --ahead STEP FILE [--fallback ask|bot|none]`: your program "
     "seals them when the step comes, and the fallback says what to do with orders the real "
-    "position no longer allows."
+    "position no longer allows. A whole hidden list takes one command: `pbem orders GAME "
+    "--suggested [FILE]` lists the computer player's proposal, with the lines of FILE instead "
+    "of its orders on the units they name, and `pbem orders GAME --as-last-month` lists your "
+    "orders of the same step a month ago; orders that no longer fit are named and left out. "
+    "`pbem where GAME --free [#UNIT|PLACE]` shows where the units waiting to be placed may go, "
+    "with the room each hex has left, and an order refused because its hex is full names the "
+    "free hexes nearest it."
 )
 
 

@@ -1,4 +1,4 @@
-"""Looking at a game: `pbem status`, `pbem show` and `pbem where`.
+"""Looking at a game: `pbem status`, `pbem show` and `pbem where` (``--free``: pbem/play/free.py).
 
 They answer from the game's overview, without the rules engine, so they start fast;
 only the allowed orders and a search around a place load the engine.  They run without
@@ -64,15 +64,42 @@ def show(
 @user_errors
 def where(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
-    what: Annotated[str, typer.Argument(help="#UNIT, or a place: a city's name, [City] or COL,ROW")],
+    what: Annotated[
+        str | None,
+        typer.Argument(help="#UNIT, or a place: a city's name, [City] or COL,ROW (with --free: optional)"),
+    ] = None,
     radius: Annotated[int, typer.Option("--radius", help="How many hexes around a place", min=0)] = 1,
+    free: Annotated[
+        bool,
+        typer.Option(
+            "--free",
+            help="Where my units waiting to be placed may go now, with the room each hex has: "
+            "all by nearest city, nearest a place, or one #UNIT's",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --free: the hexes as JSON, for programs")] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Where a unit stands, or which units of both sides stand in or near a place."""
-    from pbem.play.show import where as where_is
-
+    """Where a unit stands, or which units of both sides stand in or near a place; with
+    --free, where my units waiting to be placed may go (e.g. `pbem where GAME --free Warsaw`)."""
     ws = workspace(ws_path)
-    for line in where_is(ws, ws.resolve_game(game), what, radius=radius):
+    gid = ws.resolve_game(game)
+    if free:
+        import json
+
+        from pbem.play.free import free as free_hexes
+
+        found = free_hexes(ws, gid, what)
+        lines = [json.dumps(found.to_json(), indent=1, ensure_ascii=False)] if as_json else found.lines()
+    elif what is None:
+        raise PbemError("name a #UNIT or a place (a city's name, [City] or COL,ROW), or give --free", "usage")
+    elif as_json:
+        raise PbemError("--json goes with --free: it gives the free hexes as JSON", "usage")
+    else:
+        from pbem.play.show import where as where_is
+
+        lines = where_is(ws, gid, what, radius=radius)
+    for line in lines:
         echo(line)
 
 

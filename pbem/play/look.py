@@ -19,7 +19,7 @@ from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 
 
-def _state(ws: Workspace, gid: str, home: Path | None) -> tuple[Any, str]:
+def state_now(ws: Workspace, gid: str, home: Path | None) -> tuple[Any, str]:
     """The game after my pending orders, and my side."""
     api = engine_link.api()
     with ws.game_locked(gid):
@@ -38,7 +38,7 @@ def _place_error(exc: Exception) -> PbemError:
 
 def hex_lines(ws: Workspace, gid: str, where: str, home: Path | None = None) -> list[str]:
     api = engine_link.api()
-    state, side = _state(ws, gid, home)
+    state, side = state_now(ws, gid, home)
     try:
         r = api.hex_report(state, side, where)
     except api.OrderError as exc:
@@ -100,7 +100,7 @@ def in_phase_order(state: Any, actions: list[Any]) -> list[Any]:
 
 def legal_lines(ws: Workspace, gid: str, flt: LegalFilter, limit: int, home: Path | None = None) -> list[str]:
     api = engine_link.api()
-    state, side = _state(ws, gid, home)
+    state, side = state_now(ws, gid, home)
     try:
         found = api.legal_matching(
             state, side, units=flt.units, places=flt.places, countries=flt.countries, kinds=flt.kinds

@@ -98,7 +98,8 @@ def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.O
     if kind in ("commit", "sim"):
         return (
             f"{head}: your move: {pos.prompt} ({awaited(kind)}; {pos.listed} listed); next: `pbem orders {gid} FILE` "
-            f"then `pbem send {gid}`, or `pbem bot play {gid}`"
+            f"(or `--suggested [FILE]`: the computer's list with your changes) then `pbem send {gid}`, "
+            f"or `pbem bot play {gid}`"
         )
     if kind == "act":
         return (

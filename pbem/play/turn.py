@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.play import ahead, carry, reactions, report
+from pbem.play import ahead, carry, crowded, reactions, report
 from pbem.play.status import awaited, status_line
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
@@ -117,7 +117,7 @@ def my_turn(lg: LocalGame) -> Turn:
     return Turn(lg, game, work, pending)
 
 
-def _need_my_decision(t: Turn) -> Expectation:
+def need_my_decision(t: Turn) -> Expectation:
     exp = machine.expected(t.work)
     if exp is None:
         raise PbemError(f"game {t.lg.gid} is over", "turn")
@@ -146,16 +146,21 @@ def list_draft(t: Turn) -> Draft:
     return t.draft
 
 
-def add_action(t: Turn, action: Any, where: str) -> None:
-    """Add one of my actions: applied at once in a sequential decision, listed in a simultaneous one."""
-    exp = _need_my_decision(t)
+def add_action(t: Turn, action: Any, where: str, hint: bool = True) -> None:
+    """Add one of my actions: applied at once in a sequential decision, listed in a simultaneous one.
+    A refusal for a full hex names the free hexes near it unless ``hint`` is False (a
+    program fitting a long list it did not write, which only names what is left out)."""
+    exp = need_my_decision(t)
     if t.pending.sim is not None or exp.kind in ("commit", "sim"):
         # A simultaneous list is checked in order (an order may rely on the ones before
         # it, e.g. a merge that makes room), each order against the draft of those before.
+        draft = list_draft(t)
         try:
-            machine.offer(list_draft(t), action, _list_label(t))
+            machine.offer(draft, action, _list_label(t))
         except PbemError as exc:
-            raise PbemError(f"{where}: {exc}", exc.code, exc.rule) from None
+            # A hex already full: name the free hexes nearest it, so one run finds a place.
+            free = crowded.full_hint(draft.state, t.lg.me, action, exc) if hint else ""
+            raise PbemError(f"{where}: {exc}" + (f"; {free}" if free else ""), exc.code, exc.rule) from None
         t.pending.sim = [*(t.pending.sim or []), action.to_wire()]
         return
     if exp.kind != "act":
@@ -165,7 +170,7 @@ def add_action(t: Turn, action: Any, where: str) -> None:
     t.pending.records.append(rec)
 
 
-def _warn_before_pass(t: Turn, how: str) -> None:
+def warn_before_pass(t: Turn, how: str) -> None:
     """Refuse to end my decision when the engine says it would cost something overlooked.
 
     A pass stays legal (a turn file with it verifies): this guards a person at the
@@ -190,7 +195,7 @@ def order_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
 
 def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None, force: bool = False) -> str:
     """Apply a text file of orders (all or nothing) to my pending turn; a ``pass`` that
-    would cost something (:func:`_warn_before_pass`) is refused unless ``force``."""
+    would cost something (:func:`warn_before_pass`) is refused unless ``force``."""
     api = engine_link.api()
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
@@ -200,7 +205,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
         for n, text in order_lines(lines):
             if n > MAX_ORDERS:
                 raise PbemError(f"line {n}: too many orders in one file", "usage")
-            _need_my_decision(t)
+            need_my_decision(t)
             # A wrong line leaves the turn as it was, so the lines after it are still
             # checked: the player sees every mistake of the file in one run.
             try:
@@ -210,7 +215,7 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
                 continue
             try:
                 if action.kind == "pass" and not force:
-                    _warn_before_pass(t, f"`pbem orders {gid} FILE`")
+                    warn_before_pass(t, f"`pbem orders {gid} FILE`")
                 add_action(t, action, f"line {n}")
             except PbemError as exc:
                 msg = str(exc).removeprefix(f"line {n}: ")
@@ -273,7 +278,7 @@ def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
 def seal_pending(t: Turn, force: bool = True, plan: ahead.Plan | None = None) -> tuple[TurnFile, Transaction]:
     """Seal my pending turn, with my simultaneous list as its last record; consumes ``t``.
     A list sealed without a ``pass`` ends the decision as one does, so unless ``force`` it
-    is weighed first (:func:`_warn_before_pass`).  ``plan``: my lists given ahead, when
+    is weighed first (:func:`warn_before_pass`).  ``plan``: my lists given ahead, when
     they are being given with this file (else the store's)."""
     lg = t.lg
     exp = machine.expected(t.work)
@@ -294,7 +299,7 @@ def seal_pending(t: Turn, force: bool = True, plan: ahead.Plan | None = None) ->
             if not force and not any(w[0] == "pass" for w in sim):
                 # Sealing a hidden list ends the decision as a pass does (a listed pass was
                 # already weighed when it was given).
-                _warn_before_pass(t, f"`pbem send {lg.gid}`")
+                warn_before_pass(t, f"`pbem send {lg.gid}`")
             last: Record
             if exp.kind == "commit":
                 salt = lg.derived().salt(seq)
@@ -359,7 +364,7 @@ def stage_sealed(
 
 def send(ws: Workspace, gid: str, home: Path | None = None, force: bool = False) -> Path:
     """Seal my pending turn; a hidden list whose sealing would cost something
-    (:func:`_warn_before_pass`) is refused unless ``force``."""
+    (:func:`warn_before_pass`) is refused unless ``force``."""
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         tf, tx = seal_pending(my_turn(lg), force)
@@ -371,7 +376,7 @@ def _bot_thinks(t: Turn, player: str) -> None:
     """The computer player's decisions of my side, applied to ``t`` (nothing is stored)."""
     lg = t.lg
     if t.pending.empty:
-        _need_my_decision(t)
+        need_my_decision(t)
     for rounds in range(10_000):
         exp = machine.expected(t.work)
         if exp is None or exp.side != lg.me or t.pending.sim is not None:
@@ -380,7 +385,7 @@ def _bot_thinks(t: Turn, player: str) -> None:
             raise PbemError(f"game {lg.gid}: an automatic {exp.kind} is owed first; run `pbem import`", "turn")
         if rounds and ahead.Plan(lg).due(t.work):
             break  # my list given ahead for it goes with this file (seal_pending)
-        actions = _bot_decides(t, rounds, player)
+        actions = bot_decides(t, rounds, player)
         if exp.kind == "sim":
             # A list in the clear binds nothing hidden: record it now and play on.
             rec = Sim([a.to_wire() for a in actions])
@@ -397,7 +402,7 @@ def _bot_thinks(t: Turn, player: str) -> None:
                 break  # control has left this decision; anything after belongs to a later one
 
 
-def _bot_decides(t: Turn, rounds: int, player: str) -> list[Any]:
+def bot_decides(t: Turn, rounds: int, player: str) -> list[Any]:
     """The computer player's actions for my decision now; ``rounds`` counts the decisions
     it has already made in this turn (each gets its own seed)."""
     lg = t.lg
@@ -417,10 +422,10 @@ def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bo
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
-        what = _need_my_decision(t).kind
+        what = need_my_decision(t).kind
         if what not in ("act", "commit", "sim"):
             raise PbemError(f"game {gid}: an automatic {what} is owed first; run `pbem import`", "turn")
-        actions = _bot_decides(t, 0, player)
+        actions = bot_decides(t, 0, player)
     d = api.decision(t.work.state)
     lines = [
         f"# game {gid}, {d.when}, {d.phase}: {d.prompt}",

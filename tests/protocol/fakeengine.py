@@ -239,6 +239,14 @@ def pass_warnings(state: State, side: str) -> list[Any]:
     return []  # the stand-in's passes cost nothing
 
 
+def placements(state: State, side: str, near: str = "") -> list[Any]:
+    return []  # nor units waiting to be placed
+
+
+def crowding(state: State, side: str, action: Action, count: int) -> Any:
+    return None  # nor hexes to fill
+
+
 def legal_matching(
     state: State,
     side: str,
