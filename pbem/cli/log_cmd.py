@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
 from pbem.errors import PbemError
-from pbem.play import history, report, sittings
+from pbem.play import history, report, since, sittings
 from pbem.protocol.turnfile import TurnFile
 from pbem.store.localgame import LocalGame
 
@@ -38,7 +38,14 @@ def _files(target: str, ws_path: Path | None, game: str | None) -> tuple[list[Tu
 @user_errors
 def log_command(
     target: Annotated[str, typer.Argument(help="Game id (or its first characters), or a record folder")],
-    since_mine: Annotated[bool, typer.Option("--since-mine", help="Only the files after the last one I sent")] = False,
+    since_mine: Annotated[
+        bool,
+        typer.Option(
+            "--since-mine",
+            help="Only what happened since my last decision: the files after it (my automatic ones included), "
+            "then my automatic records waiting to go out with my next file",
+        ),
+    ] = False,
     month: Annotated[str | None, typer.Option("--month", help="Only what happened in month YYYY-MM")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="The log as JSON, one document")] = False,
     count_sittings: Annotated[
@@ -57,30 +64,37 @@ def log_command(
     if count_sittings:
         _sittings(files, base, wanted, as_json)
         return
-    first = 1
+    made = list(report.reports(files, base))
+    waiting: list[tuple[str, dict[str, Any]]] = []
     if since_mine:
         if me is None:
             raise PbemError("--since-mine needs a game of this workspace, not a record folder", "usage")
-        mine = [tf.seq for tf in files if tf.side == me and tf.seq > 0]
-        first = max(mine, default=0) + 1
+        made = made[since.start([r.to_json() for r in made], me) :]
+        ws = workspace(ws_path)
+        waiting = since.kept(ws.game_paths(ws.resolve_game(target)), len(files) - 1)
     out = []
-    for r in report.reports(files, base):
-        if r.seq < first:
-            continue
+    for r in made:
         if wanted is not None:
             r.entries = [e for e in r.entries if e.when == wanted]
             if not r.entries:
                 continue
         out.append(r)
+    if wanted is not None:
+        waiting = [(text, doc) for text, doc in waiting if any(e.get("when") == wanted for e in doc["entries"])]
     if as_json:
-        typer.echo(json.dumps([r.to_json() for r in out], indent=1, ensure_ascii=False))
+        docs = [r.to_json() for r in out] + [doc for _, doc in waiting]
+        typer.echo(json.dumps(docs, indent=1, ensure_ascii=False))
         return
-    if not out:
+    if not out and not waiting:
         typer.echo(
-            "nothing to report" + (f" for {wanted}" if wanted else "") + (" since your last file" if since_mine else "")
+            "nothing to report"
+            + (f" for {wanted}" if wanted else "")
+            + (" since your last decision" if since_mine else "")
         )
     for r in out:
         typer.echo(r.text())
+    for text, _ in waiting:
+        typer.echo(text)
     for note in _disputes(target, ws_path):
         typer.echo(f"DISPUTED: {note}")
 
