@@ -151,3 +151,45 @@ def test_the_invitation_mail_says_how_to_install_and_join_as_the_readme_does() -
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert f"\n{report.INSTALL}\n" in readme
     assert f"\n{report.KEYGEN} && pbem join GAME-00000-SIDE.pbem --me YOUR-NAME\n" in readme
+
+
+def test_the_short_form_counts_and_names_what_matters() -> None:
+    combat = {
+        "kind": "attack",
+        "place": "166,56 (Krakow)",
+        "side": "axis",
+        "outcome": "resolved",
+        "odds": "12/5",
+        "defender_draw": "101/250",
+        "attacker_draw": "431/1000",
+        "defender_points": 5,
+        "attacker_loss": 1,
+        "defender_hits": [{"unit": 397, "points": 5, "eliminated": True}],
+        "attacker_hits": [{"unit": 260, "points": 1, "eliminated": False}],
+        "hex_taken": True,
+    }
+    events = [
+        {"kind": "chance", "what": "weather 1939-10: polar zone: air units grounded", "text": "weather..."},
+        {"kind": "chance", "what": "interception in 166,53: ...", "text": "interception in 166,53: ..."},
+        {"kind": "combat", "combat": combat, "text": "attack on ..."},
+        {"kind": "eliminated", "side": "allies", "units": [401], "text": "#401 eliminated"},
+        {"kind": "moved", "side": "axis", "units": [260], "text": "#260 moved"},
+        {"kind": "control", "country": "Germany", "what": "Poland", "hexes": ["165,55", "166,56", "165,48"],
+         "text": "Germany takes control of 3 hexes from Poland: 165,55 (Katowice), 166,56 (Krakow), 165,48"},
+        {"kind": "money", "side": "axis", "text": "Germany: money $1000B -> $2600B"},
+        {"kind": "money", "side": "allies", "text": "France: money $600B -> $1700B"},
+        {"kind": "conquered", "country": "Poland", "text": "Poland is conquered"},
+    ]  # fmt: skip
+    doc = {"seq": 5, "side": "allies", "entries": [{"by": "program", "events": events}]}
+    assert since.short([doc], "axis") == [
+        "weather...",
+        "attack on 166,56 (Krakow) by the Axis: odds 2.40, dice 0.404 (defender) and 0.431 (attacker): "
+        "defender loses 5, attacker loses 1; the hex is taken",
+        "Germany takes 3 hexes from Poland (Katowice, Krakow)",
+        "Poland is conquered",
+        "your money: Germany $1000B -> $2600B",
+        "units eliminated: 2 Allied",
+    ]
+    assert since.short([doc] * 5, "axis")[-1] == "and 11 more (`pbem log GAME --since-mine` tells all)"
+    assert len(since.short([doc] * 5, "axis")) == since.SHORT_LINES
+    assert since.short([], "axis") == []

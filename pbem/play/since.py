@@ -111,6 +111,7 @@ def short(docs: Sequence[dict[str, Any]], me: str) -> list[str]:
                 kind = ev.get("kind")
                 if kind == "combat" and isinstance(ev.get("combat"), dict):
                     lines.append(combat_line(ev["combat"]))
+                    _count_combat_losses(ev["combat"], lost)
                 elif kind == "eliminated":
                     side = str(ev.get("side", ""))
                     lost[side] = lost.get(side, 0) + 1
@@ -146,6 +147,17 @@ def combat_line(c: dict[str, Any]) -> str:
         + ("every attacker eliminated" if attacker is None else f"attacker loses {attacker}")
     )
     return line + ("; the hex is taken" if c.get("hex_taken") else "")
+
+
+def _count_combat_losses(c: dict[str, Any], lost: dict[str, int]) -> None:
+    """Add the units a combat eliminated to ``lost``, by side (the report names them in the
+    combat alone, not again as eliminations)."""
+    attacker = str(c.get("side", ""))
+    defender = {"axis": "allies", "allies": "axis"}.get(attacker, "")
+    for side, hits in ((defender, c.get("defender_hits")), (attacker, c.get("attacker_hits"))):
+        for hit in hits if isinstance(hits, list) else []:
+            if isinstance(hit, dict) and hit.get("eliminated"):
+                lost[side] = lost.get(side, 0) + 1
 
 
 def control_line(ev: dict[str, Any]) -> str:
