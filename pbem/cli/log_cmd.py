@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
 from pbem.play import history, report, since, sittings
 from pbem.protocol.turnfile import TurnFile
@@ -53,22 +54,25 @@ def log_command(
     ] = False,
     game: Annotated[str | None, typer.Option("--game", help="Which game of a record folder holding several")] = None,
     ws_path: WorkspaceOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Print what each file of a game did: wars, placements, moves, every combat in full
     (strengths, modifiers, odds, dice, losses, retreats), conquests, money, supply; with
-    --sittings, what each game month cost the players instead."""
+    --sittings, what each game month cost the players instead.  On a terminal a line on stderr
+    shows the file reached while the files are re-executed."""
     wanted = _month(month) if month is not None else None
     if count_sittings and since_mine:
         raise PbemError("--sittings counts the whole game: leave out --since-mine", "usage")
     files, me, base = _files(target, ws_path, game)
+    if since_mine and me is None:
+        raise PbemError("--since-mine needs a game of this workspace, not a record folder", "usage")
+    with Progress(quiet) as progress:
+        made = _reports(files, base, progress)
     if count_sittings:
-        _sittings(files, base, wanted, as_json)
+        _sittings(made, wanted, as_json)
         return
-    made = list(report.reports(files, base))
     waiting: list[tuple[str, dict[str, Any]]] = []
-    if since_mine:
-        if me is None:
-            raise PbemError("--since-mine needs a game of this workspace, not a record folder", "usage")
+    if since_mine and me is not None:
         made = made[since.start([r.to_json() for r in made], me) :]
         ws = workspace(ws_path)
         waiting = since.kept(ws.game_paths(ws.resolve_game(target)), len(files) - 1)
@@ -108,10 +112,19 @@ def _disputes(target: str, ws_path: Path | None) -> list[str]:
     return notes
 
 
-def _sittings(files: list[TurnFile], base: bytes | None, wanted: str | None, as_json: bool) -> None:
+def _reports(files: list[TurnFile], base: bytes | None, progress: Progress) -> list[report.FileReport]:
+    """The report of every file, re-executed in order, telling ``progress`` each file."""
+    made = []
+    for r in report.reports(files, base):
+        progress(f"log: file {r.seq} of {len(files) - 1}")
+        made.append(r)
+    return made
+
+
+def _sittings(made: list[report.FileReport], wanted: str | None, as_json: bool) -> None:
     """Print the sittings and hops of the game (of month ``wanted`` only, if given); the
     whole game is counted, since a month's first sitting may begin in the month before."""
-    found = sittings.tally([r.to_json() for r in report.reports(files, base)])
+    found = sittings.tally([r.to_json() for r in made])
     if wanted is not None:
         found.months = [m for m in found.months if m.when == wanted]
         if not found.months:

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from pbem.cli.main import app
 from pbem.mail.message import TurnName
 from pbem.mail.notify import turn_mail_text
-from pbem.play import exchange, history, turn
+from pbem.play import exchange, turn
 from pbem.protocol import machine
 from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
