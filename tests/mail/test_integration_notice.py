@@ -1,6 +1,7 @@
-"""The mail a person reads, on real Dovecot and Postfix: one per sitting in the inbox, naming
+"""The mail a person reads, on real Dovecot and Postfix: one per decision in the inbox, naming
 the decision awaited, opening with what happened since the last decision, with a picture;
-a burst of automatic answers to one opponent in one mail."""
+several files in one mail applied in order; a burst of automatic answers to one opponent in
+one mail."""
 
 from __future__ import annotations
 
@@ -53,6 +54,28 @@ def test_automatic_answers_to_one_opponent_travel_in_one_mail(make_player) -> No
     b.cycle()
     b.cycle()
     assert count(alice) == 1  # sent once: a restart or a later cycle sends nothing again
+
+
+def test_several_files_in_one_mail_are_applied_in_order(make_player) -> None:
+    """A mail carrying files 1 and 3 (attached last first) is applied 1, then 3: the file that
+    came early waits for its predecessor, and each is answered once."""
+    alice, bob = make_player("alice"), make_player("bob")
+    files = [
+        fx.make_turn(GAME, 3),
+        fx.make_turn(GAME, 1, {"invite": {"axis": alice.address, "allies": bob.address, "autoplay_until": 4}}),
+    ]
+    msg = turn_mail(alice.address, bob.address, *files[0])
+    msg.add_attachment(files[1][1], maintype="application", subtype="octet-stream", filename=files[1][0])
+    send_raw(alice, bob.address, msg)
+    b = bob.daemon()
+    wait_until(lambda: count(bob, "pbem") == 1, 10, step=b.cycle, what="the mail handled")
+    assert [int(e["seq"]) for e in fx.ledger(bob.workspace)] == [1, 2, 3, 4]
+    wait_until(lambda: count(alice) == 1, 10, what="the answers at alice")
+    (mail,) = [parse(raw) for raw in fetch_all(alice)]
+    assert [p.get_filename() for p in mail.iter_attachments()] == [
+        f"{GAME}-00002-allies.pbem",
+        f"{GAME}-00004-allies.pbem",
+    ]
 
 
 def test_the_notice_of_a_real_game_names_the_advance_and_tells_the_combats(make_player, tmp_path: Path) -> None:
