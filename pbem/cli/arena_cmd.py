@@ -10,8 +10,10 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.common import user_errors
+from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
 from pbem.play import ahead, sittings
+from pbem.protocol.words import phase_name
 
 
 @user_errors
@@ -36,8 +38,10 @@ def arena(
         bool,
         typer.Option("--react", help="Count both sides as giving reaction orders (`pbem react`) in the sittings"),
     ] = False,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Play computer against computer and print each game's result and a summary."""
+    """Play computer against computer and print each game's result and a summary.  On a
+    terminal a line on stderr shows the game, month and phase reached."""
     from engine.ai import arena as arena_mod
     from engine.api import EngineError
 
@@ -62,8 +66,14 @@ def arena(
         if bots:
             bots[0].seen(d, state)
         emulation[0].decision(d.kind, d.sides, d.when, d.phase, bots[0].standing(d) if bots else ())
+        progress(f"arena: game {len(results) + 1} of {games}, {d.when} {phase_name(d.phase)}")
+
+    def say(line: str) -> None:
+        progress.close()  # a game's line starts at the left edge, not after the progress line
+        typer.echo(line)
 
     counted: list[ahead.AheadBot] = []
+    progress = Progress(quiet)
 
     try:
         summary = arena_mod.run(
@@ -74,7 +84,7 @@ def arena(
             allies,
             seed,
             budget,
-            report=None if as_json else typer.echo,
+            report=None if as_json else say,
             clock=time.perf_counter,
             on_game=ended,
             on_decision=decided,
@@ -82,6 +92,8 @@ def arena(
         )
     except EngineError as exc:
         raise PbemError(str(exc), "arena") from None
+    finally:
+        progress.close()
     months = sittings.summary([m for t in tallies for m in t.months])
     fared = {k: sum(b.to_json()[k] for b in counted) for k in ("lists", "refitted", "orders", "misfits")}
     if as_json:

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
+from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, audit, exchange, games, solo, status, turn, whole
 from pbem.play.status import lines as status_lines
@@ -400,9 +401,14 @@ def verify(
 
 
 @user_errors
-def audit_cmd(directory: Annotated[Path, typer.Argument(help="Directory holding a game's files")]) -> None:
-    """Re-verify a whole game from its files: signatures, chain, every action, roll and commitment."""
-    for report in audit.audit_dir(directory):
+def audit_cmd(
+    directory: Annotated[Path, typer.Argument(help="Directory holding a game's files")], quiet: QuietOpt = False
+) -> None:
+    """Re-verify a whole game from its files: signatures, chain, every action, roll and commitment.
+    On a terminal a line on stderr shows the file reached."""
+    with Progress(quiet) as progress:
+        reports = audit.audit_dir(directory, progress)
+    for report in reports:
         typer.echo(report.line())
 
 
@@ -416,12 +422,15 @@ def selfplay(
     react: Annotated[
         bool, typer.Option("--react", help="Both players give reaction orders (see `pbem react`)")
     ] = False,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Two computer players exchange real signed files; every file is verified by its receiver."""
+    """Two computer players exchange real signed files; every file is verified by its receiver.
+    On a terminal a line on stderr shows the file, month and phase reached (-v: a line per file instead)."""
     from pbem.play.selfplay import selfplay as run
 
     log = typer.echo if verbose else lambda s: None
-    result = run(scenario, month_text(until), seed, out, log=log, react=react)
+    with Progress(quiet or verbose) as progress:
+        result = run(scenario, month_text(until), seed, out, log=log, react=react, progress=progress)
     end = "game over" if result.over else f"reached {result.date} ({phase_name(result.phase)})"
     typer.echo(
         f"selfplay: game {result.game_id}: {result.files} files exchanged and verified, {result.rolls} rolls; "

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
-from pbem.play import history, report, sittings
+from pbem.play import history, report, since, sittings
 from pbem.protocol.turnfile import TurnFile
 from pbem.store.localgame import LocalGame
 
@@ -38,7 +39,14 @@ def _files(target: str, ws_path: Path | None, game: str | None) -> tuple[list[Tu
 @user_errors
 def log_command(
     target: Annotated[str, typer.Argument(help="Game id (or its first characters), or a record folder")],
-    since_mine: Annotated[bool, typer.Option("--since-mine", help="Only the files after the last one I sent")] = False,
+    since_mine: Annotated[
+        bool,
+        typer.Option(
+            "--since-mine",
+            help="Only what happened since my last decision: the files after it (my automatic ones included), "
+            "then my automatic records waiting to go out with my next file",
+        ),
+    ] = False,
     month: Annotated[str | None, typer.Option("--month", help="Only what happened in month YYYY-MM")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="The log as JSON, one document")] = False,
     count_sittings: Annotated[
@@ -46,41 +54,51 @@ def log_command(
     ] = False,
     game: Annotated[str | None, typer.Option("--game", help="Which game of a record folder holding several")] = None,
     ws_path: WorkspaceOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Print what each file of a game did: wars, placements, moves, every combat in full
     (strengths, modifiers, odds, dice, losses, retreats), conquests, money, supply; with
-    --sittings, what each game month cost the players instead."""
+    --sittings, what each game month cost the players instead.  On a terminal a line on stderr
+    shows the file reached while the files are re-executed."""
     wanted = _month(month) if month is not None else None
     if count_sittings and since_mine:
         raise PbemError("--sittings counts the whole game: leave out --since-mine", "usage")
     files, me, base = _files(target, ws_path, game)
+    if since_mine and me is None:
+        raise PbemError("--since-mine needs a game of this workspace, not a record folder", "usage")
+    with Progress(quiet) as progress:
+        made = _reports(files, base, progress)
     if count_sittings:
-        _sittings(files, base, wanted, as_json)
+        _sittings(made, wanted, as_json)
         return
-    first = 1
-    if since_mine:
-        if me is None:
-            raise PbemError("--since-mine needs a game of this workspace, not a record folder", "usage")
-        mine = [tf.seq for tf in files if tf.side == me and tf.seq > 0]
-        first = max(mine, default=0) + 1
+    waiting: list[tuple[str, dict[str, Any]]] = []
+    if since_mine and me is not None:
+        made = made[since.start([r.to_json() for r in made], me) :]
+        ws = workspace(ws_path)
+        waiting = since.kept(ws.game_paths(ws.resolve_game(target)), len(files) - 1)
     out = []
-    for r in report.reports(files, base):
-        if r.seq < first:
-            continue
+    for r in made:
         if wanted is not None:
             r.entries = [e for e in r.entries if e.when == wanted]
             if not r.entries:
                 continue
         out.append(r)
+    if wanted is not None:
+        waiting = [(text, doc) for text, doc in waiting if any(e.get("when") == wanted for e in doc["entries"])]
     if as_json:
-        typer.echo(json.dumps([r.to_json() for r in out], indent=1, ensure_ascii=False))
+        docs = [r.to_json() for r in out] + [doc for _, doc in waiting]
+        typer.echo(json.dumps(docs, indent=1, ensure_ascii=False))
         return
-    if not out:
+    if not out and not waiting:
         typer.echo(
-            "nothing to report" + (f" for {wanted}" if wanted else "") + (" since your last file" if since_mine else "")
+            "nothing to report"
+            + (f" for {wanted}" if wanted else "")
+            + (" since your last decision" if since_mine else "")
         )
     for r in out:
         typer.echo(r.text())
+    for text, _ in waiting:
+        typer.echo(text)
     for note in _disputes(target, ws_path):
         typer.echo(f"DISPUTED: {note}")
 
@@ -94,10 +112,19 @@ def _disputes(target: str, ws_path: Path | None) -> list[str]:
     return notes
 
 
-def _sittings(files: list[TurnFile], base: bytes | None, wanted: str | None, as_json: bool) -> None:
+def _reports(files: list[TurnFile], base: bytes | None, progress: Progress) -> list[report.FileReport]:
+    """The report of every file, re-executed in order, telling ``progress`` each file."""
+    made = []
+    for r in report.reports(files, base):
+        progress(f"log: file {r.seq} of {len(files) - 1}")
+        made.append(r)
+    return made
+
+
+def _sittings(made: list[report.FileReport], wanted: str | None, as_json: bool) -> None:
     """Print the sittings and hops of the game (of month ``wanted`` only, if given); the
     whole game is counted, since a month's first sitting may begin in the month before."""
-    found = sittings.tally([r.to_json() for r in report.reports(files, base)])
+    found = sittings.tally([r.to_json() for r in made])
     if wanted is not None:
         found.months = [m for m in found.months if m.when == wanted]
         if not found.months:

@@ -76,16 +76,23 @@ def bot_cmd(config: ConfigOption = None, once: OnceOption = False, verbose: Verb
     serve(config, once, verbose, bot=True)
 
 
-def check_cmd(config: ConfigOption = None) -> None:
-    """Test the configuration against the servers; say exactly what is wrong, one line per problem."""
+def check_cmd(
+    config: ConfigOption = None,
+    bot: Annotated[bool, typer.Option("--bot", help="check for `pbem mail bot` (its own identity too)")] = False,
+) -> None:
+    """Check everything `pbem mail run` (or `pbem mail bot`) checks at its start, then the logins
+    to both servers; say exactly what is wrong, one line per problem."""
     from pbem.mail.check import check_all
 
-    problems = check_all(config_path(config))
+    problems = check_all(config_path(config), bot)
     for line in problems:
         typer.echo(line, err=True)
     if problems:
         raise typer.Exit(1)
-    typer.echo("mail configuration OK: IMAP login and folder, SMTP login all work")
+    typer.echo(
+        "mail configuration OK: the workspace, its identities' addresses and the game layer; "
+        "IMAP login, folder and mailbox owner; SMTP login"
+    )
 
 
 def status_cmd(config: ConfigOption = None) -> None:

@@ -25,11 +25,12 @@ def status(
     all_games: Annotated[bool, typer.Option("--all", help="Archived games too")] = False,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Date, phase, who must act, what is awaited and which command to run next."""
+    """What happened since my last decision, in short, then the date, phase, who must act,
+    what is awaited and which command to run next."""
     from pbem.play.status import lines
 
     ws = workspace(ws_path)
-    for line in lines(ws, ws.resolve_game(game) if game else None, archived=all_games):
+    for line in lines(ws, ws.resolve_game(game) if game else None, archived=all_games, news=True):
         echo(line)
 
 

@@ -105,6 +105,37 @@ FilePolicy = Callable[[Attachment, list[Attachment]], str | None]
 UNVERIFIED = "unsigned/unverifiable"
 
 
+def identity_names(workspace: Path) -> list[str]:
+    """My identity in each game of ``workspace``: the ones a daemon of it serves."""
+    names = []
+    for meta in sorted((workspace / ".pbem" / "games").glob("*/meta.json")):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            me = json.loads(meta.read_text(encoding="utf-8")).get("me")
+            if isinstance(me, str):
+                names.append(me)
+    return names
+
+
+def start_problems(config: MailConfig, names: list[str], load_game_layer: bool = True) -> list[PbemError]:
+    """Why a daemon serving the identities ``names`` would refuse to start with ``config``,
+    before asking any server: each reason as the error it raises (`pbem mail check` prints
+    them all, the daemon raises the first).  ``load_game_layer``: check that the game layer
+    the configuration names loads (not when the daemon is handed one)."""
+    if not config.workspace.is_dir():
+        where = f"workspace {config.workspace} does not exist — check the workspace setting"
+        return [PbemError(where, code="mail-config")]  # the rest reads the workspace
+    problems = []
+    mismatch = identity_mismatch(config, names)
+    if mismatch:
+        problems.append(PbemError(mismatch, code="mail-config"))
+    if load_game_layer:
+        try:
+            load_exchange(config.exchange)
+        except PbemError as err:
+            problems.append(err)
+    return problems
+
+
 class MailDaemon:
     def __init__(
         self,
@@ -119,13 +150,9 @@ class MailDaemon:
             raise PbemError(f"worker name {worker!r} must be 1 to 40 letters, digits, '-' or '_'", code="mail-config")
         self.worker = worker
         self.claim_timeout = claim_timeout
-        if not self.workspace.is_dir():
-            raise PbemError(
-                f"workspace {self.workspace} does not exist — check the workspace setting", code="mail-config"
-            )
-        mismatch = identity_mismatch(config, self.identity_names())
-        if mismatch:
-            raise PbemError(mismatch, code="mail-config")
+        refused = start_problems(config, self.identity_names(), exchange is None)
+        if refused:
+            raise refused[0]
         self.inbox = self.workspace / "inbox"
         self.inbox.mkdir(exist_ok=True)
         self.exchange = exchange if exchange is not None else load_exchange(config.exchange)
@@ -157,13 +184,7 @@ class MailDaemon:
 
     def identity_names(self) -> list[str]:
         """The identities this mailbox serves: mine in each game of the workspace."""
-        names = []
-        for meta in sorted((self.workspace / ".pbem" / "games").glob("*/meta.json")):
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                me = json.loads(meta.read_text(encoding="utf-8")).get("me")
-                if isinstance(me, str):
-                    names.append(me)
-        return names
+        return identity_names(self.workspace)
 
     # --- one cycle -----------------------------------------------------------------------------
     def cycle(self) -> CycleReport:

@@ -18,7 +18,11 @@ mail's From header, in its log lines, and the bot mailbox checks it against
 ``bot.allow``; without it every file counts as unverifiable.  It MAY offer
 ``foreign(workspace, name) -> bool`` too: True for a file name that can only be another
 workspace's (a file of a game not held here, other than one that starts a game); a mail
-carrying only such files is left in the folder for that workspace.
+carrying only such files is left in the folder for that workspace.  For the mail that
+says it is my move it MAY offer ``notice(workspace, game_id) -> dict | None`` (the decision
+awaited, the status line, and what happened since my last decision, short and in full) and
+``notice_picture(workspace, game_id) -> (name, png) | None``; without them the notice names
+the received file's report.
 """
 
 from __future__ import annotations

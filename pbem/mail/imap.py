@@ -441,25 +441,32 @@ class ImapMailbox:
             client.idle_done()
 
 
+def _owners(client: imapclient.IMAPClient) -> list[str]:
+    """The owner folders of the mailbox, in order (the first name wins a race)."""
+    found = []
+    for _flags, _sep, name in client.list_folders(pattern=OWNER_PREFIX + "*"):
+        text = name.decode() if isinstance(name, bytes) else str(name)
+        if text.startswith(OWNER_PREFIX):
+            found.append(text)
+    return sorted(found)
+
+
+def _other_owner(client: imapclient.IMAPClient, mine: str) -> str | None:
+    """The owner folder of another workspace that this mailbox serves already, if any."""
+    present = _owners(client)
+    return present[0] if present and OWNER_PREFIX + mine not in present else None
+
+
 def _claim_ownership(client: imapclient.IMAPClient, mine: str, account: str) -> None:
     """Leave this workspace's owner folder, unless the mailbox already serves another one."""
     ours = OWNER_PREFIX + mine
-
-    def owners() -> list[str]:
-        found = []
-        for _flags, _sep, name in client.list_folders(pattern=OWNER_PREFIX + "*"):
-            text = name.decode() if isinstance(name, bytes) else str(name)
-            if text.startswith(OWNER_PREFIX):
-                found.append(text)
-        return sorted(found)
-
-    present = owners()
-    if ours not in present:
-        if present:
-            raise MailboxTaken(_taken_line(account, present[0]))
+    other = _other_owner(client, mine)
+    if other is not None:
+        raise MailboxTaken(_taken_line(account, other))
+    if ours not in _owners(client):
         with contextlib.suppress(*IMAP_ERRORS):
             client.create_folder(ours)
-        present = owners()
+    present = _owners(client)
     # Two workspaces starting at once may both have made their folder: the first name wins.
     if present and present[0] != ours:
         with contextlib.suppress(*IMAP_ERRORS):
@@ -477,10 +484,15 @@ def _taken_line(account: str, folder: str) -> str:
 
 
 def check_imap(server: ServerConfig, options: ImapOptions, workspace: Path) -> str | None:
-    """Connect, log in and open the folder; None when all is well, else one line."""
+    """Connect, log in and open the folder, and see that the mailbox serves no other
+    workspace (leaving nothing behind); None when all is well, else one line."""
     box = ImapMailbox(server, options, workspace)
     try:
         box.connect(claim_owner=False)
+        assert box.client is not None
+        other = _other_owner(box.client, workspace_id(workspace))
+        if other is not None:
+            return _taken_line(server.user or server.where, other)
     except PbemError as err:
         return str(err)
     except IMAP_ERRORS as err:

@@ -109,14 +109,19 @@ def build_turn_mail(
     for earlier in files_before or []:
         msg.add_attachment(earlier.data, maintype=MIME_TYPE[0], subtype=MIME_TYPE[1], filename=earlier.filename)
     msg.add_attachment(data, maintype=MIME_TYPE[0], subtype=MIME_TYPE[1], filename=turn.filename)
-    for extra in attachments or []:
-        maintype, _, subtype = (mimetypes.guess_type(extra.filename)[0] or "application/octet-stream").partition("/")
-        msg.add_attachment(extra.data, maintype=maintype, subtype=subtype, filename=extra.filename)
+    _attach(msg, attachments or [])
     return msg
 
 
 def build_text_mail(
-    *, sender: str, recipient: str, subject: str, body: str, domain: str, references: list[str] | None = None
+    *,
+    sender: str,
+    recipient: str,
+    subject: str,
+    body: str,
+    domain: str,
+    references: list[str] | None = None,
+    attachments: list[Attachment] | None = None,
 ) -> EmailMessage:
     msg = EmailMessage()
     msg["From"] = sender
@@ -126,7 +131,14 @@ def build_text_mail(
     msg["Message-ID"] = make_msgid(domain=domain)
     _thread(msg, references or [])
     msg.set_content(body)
+    _attach(msg, attachments or [])
     return msg
+
+
+def _attach(msg: EmailMessage, attachments: list[Attachment]) -> None:
+    for extra in attachments:
+        maintype, _, subtype = (mimetypes.guess_type(extra.filename)[0] or "application/octet-stream").partition("/")
+        msg.add_attachment(extra.data, maintype=maintype, subtype=subtype, filename=extra.filename)
 
 
 def _thread(msg: EmailMessage, references: list[str]) -> None:

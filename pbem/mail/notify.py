@@ -25,6 +25,22 @@ It is your move in pbem game {game} (you play {side}).
 What to do: look at the game, give your orders, and seal them with `pbem send`.
 The sealed file lands in outbox/ and the mail daemon sends it to {opponent}.
 """
+SINCE_BODY = """\
+It is your move in pbem game {game} (you play {side}): {decision}.
+
+Since your last decision:
+{short}
+
+{status}
+
+What to do: look at the game (`pbem status {game}`, `pbem show {game}`), give your orders,
+and seal them with `pbem send {game}`. The sealed file lands in outbox/ and the mail daemon
+sends it to {opponent}.
+
+What happened since your last decision, in full (`pbem log {game} --since-mine`):
+
+{full}
+"""
 
 
 TURN_HOWTO = (
@@ -62,6 +78,11 @@ def turn_mail_text(
         return f"[pbem] {subject} - game {turn.game_id}", text
     texts = [kept[1] for t in earlier if (kept := _kept_report(exchange, workspace, t, home_kw)) is not None]
     return turn_subject(turn, subject), "\n\n".join([*texts, text, howto])
+
+
+def notice_game(key: str) -> str:
+    """The game of a notice's queue key (``notify:<game>:<seq>``)."""
+    return key.split(":")[1] if key.startswith("notify:") and key.count(":") == 2 else ""
 
 
 def _kept_report(exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Any]) -> tuple[str, str] | None:
@@ -106,16 +127,7 @@ class Notifier:
         key = f"notify:{game_id}:{int(getattr(result, 'seq', 0)):05d}"
         if key in self.queue:
             return
-        seq = int(getattr(result, "seq", 0))
-        turn = TurnName(game_id, seq, info.my_side)
-        subject, _ = turn_mail_text(self.exchange, self.config.workspace, turn, home_kw)
-        body = NOTICE_BODY.format(
-            game=game_id,
-            side=info.my_side,
-            status=status,
-            report=str(getattr(result, "report", "") or "").strip(),
-            opponent=info.opponent_email or "your opponent",
-        )
+        subject, body = self.notice(game_id, int(getattr(result, "seq", 0)), info, result, home_kw)
         self.queue.add(
             Entry(
                 key=key,
@@ -123,7 +135,45 @@ class Notifier:
                 recipient=self.config.address,
                 message_id="",
                 references=self.threads.references(game_id),
-                subject=subject.replace("[pbem] ", "[pbem] your move: ", 1),
+                subject=subject,
                 body=body,
             )
         )
+
+    def notice(self, game_id: str, seq: int, info: Any, result: Any, home_kw: dict[str, Any]) -> tuple[str, str]:
+        """The subject and body of a notice: the decision awaited and what happened since my
+        last one, as the game layer's ``notice`` says (after my automatic records); from a game
+        layer without it, the received file's report."""
+        opponent = info.opponent_email or "your opponent"
+        lookup = getattr(self.exchange, "notice", None)
+        found = None
+        if callable(lookup):
+            try:
+                found = lookup(self.config.workspace, game_id, **home_kw)
+            except Exception as err:  # a notice goes out even when the summary cannot be read
+                log.warning("no summary for the notice of game %s: %s", game_id, err)
+        if isinstance(found, dict):
+            short = (
+                "\n".join(f"  {line}" for line in found.get("short", []))
+                or "  no combat, war, conquest or change of money"
+            )
+            body = SINCE_BODY.format(
+                game=game_id,
+                side=info.my_side,
+                decision=found["decision"],
+                short=short,
+                status=found["status"],
+                opponent=opponent,
+                full=str(found.get("full", "")).strip() or "(no report kept)",
+            )
+            return f"[pbem] your move: {found['decision']} - game {game_id}", body
+        turn = TurnName(game_id, seq, info.my_side)
+        subject, _ = turn_mail_text(self.exchange, self.config.workspace, turn, home_kw)
+        body = NOTICE_BODY.format(
+            game=game_id,
+            side=info.my_side,
+            status=" ".join(str(info.status_line).split()),
+            report=str(getattr(result, "report", "") or "").strip(),
+            opponent=opponent,
+        )
+        return subject.replace("[pbem] ", "[pbem] your move: ", 1), body

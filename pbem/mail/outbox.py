@@ -31,7 +31,7 @@ from pbem.mail.message import (
     sha256_hex,
     turn_message_id,
 )
-from pbem.mail.notify import turn_mail_text
+from pbem.mail.notify import notice_game, turn_mail_text
 from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.store import crash_point
 from pbem.mail.threads import ThreadBook
@@ -275,9 +275,10 @@ class Outbox:
         return self.build_mail([entry])
 
     def build_mail(self, group: list[Entry]) -> Any:
-        """One mail for a notice, or for consecutive files of one game to one receiver (see
-        :func:`bundles`): every file attached as it was signed, in order, then the picture of
-        the last; the last file's Message-ID, subject and picture, every file's report."""
+        """One mail for a notice (with a picture of the position), or for consecutive files of
+        one game to one receiver (see :func:`bundles`): every file attached as it was signed,
+        in order, then the picture of the last; the last file's Message-ID, subject and
+        picture, every file's report."""
         last = group[-1]
         if last.kind == "notify":
             return build_text_mail(
@@ -287,6 +288,7 @@ class Outbox:
                 body=last.body,
                 domain=self.config.domain,
                 references=last.references,
+                attachments=self.notice_picture(last.key),
             )
         files = [found for entry in group if (found := self._file(entry)) is not None]
         turn, data = files[-1]
@@ -315,6 +317,20 @@ class Outbox:
                 found = lookup(self.workspace, turn.game_id, turn.seq, **self.home_kw)
             except Exception as err:  # a turn mail goes out even when its picture cannot be made
                 log.warning("no picture for %s: %s", turn.filename, err)
+                found = None
+            self._pictures[key] = [Attachment(*found)] if found else []
+        return self._pictures[key]
+
+    def notice_picture(self, key: str) -> list[Attachment]:
+        """The position now as a PNG for a notice, made once: a notice retried later carries the same one."""
+        lookup = getattr(self.exchange, "notice_picture", None)
+        if not self.config.attach_map or not callable(lookup):
+            return []
+        if key not in self._pictures:
+            try:
+                found = lookup(self.workspace, notice_game(key), **self.home_kw)
+            except Exception as err:  # a notice goes out even when its picture cannot be made
+                log.warning("no picture for the notice %s: %s", key, err)
                 found = None
             self._pictures[key] = [Attachment(*found)] if found else []
         return self._pictures[key]

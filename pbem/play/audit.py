@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,15 +37,16 @@ class AuditReport:
         )
 
 
-def audit_dir(directory: Path) -> list[AuditReport]:
+def audit_dir(directory: Path, progress: Callable[[str], None] = lambda s: None) -> list[AuditReport]:
     """Verify every game found in ``directory`` from genesis on; raises PbemError naming the bad file.
-    A branch is verified from its parent's files, which must be in ``directory`` too."""
+    A branch is verified from its parent's files, which must be in ``directory`` too.
+    ``progress`` hears each file verified."""
     found = _signed_files(directory)
 
     def source(gid: str) -> list[TurnFile] | None:
         return [file.tf for _, file in _in_order(gid, found[gid])] if gid in found else None
 
-    return [_audit_game(gid, entries, source) for gid, entries in sorted(found.items())]
+    return [_audit_game(gid, entries, source, progress) for gid, entries in sorted(found.items())]
 
 
 def game_files(directory: Path) -> dict[str, list[TurnFile]]:
@@ -137,7 +139,9 @@ def _authentic(g: machine.Genesis, tf: TurnFile, later_keys: list[bytes]) -> mac
     return machine.authenticate(g, tf)
 
 
-def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]], source: branch.Source) -> AuditReport:
+def _audit_game(
+    gid: str, entries: list[tuple[Path, TurnFile]], source: branch.Source, progress: Callable[[str], None]
+) -> AuditReport:
     files = _in_order(gid, entries)
     if len(files) == 1:
         return AuditReport(gid, 1, 0, 0, files[0][1].tf.name, False)
@@ -150,7 +154,7 @@ def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]], source: branch.S
         return AuditReport(gid, 2, 0, 0, join.tf.name, True, f"{join.tf.side} declined the invitation")
     parent = machine.Genesis(files[0][1].tf.body).parent
     base = None if parent is None else _named(files[0][0], branch.verified_base, source, parent)
-    seen = _Verified()
+    seen = _Verified(lambda seq: progress(f"audit: game {gid}, file {seq} of {len(files) - 1}"))
     try:
         game = replay.replay([file.tf for _, file in files], base=base, visitor=seen)
     except PbemError as exc:
@@ -162,12 +166,14 @@ def _audit_game(gid: str, entries: list[tuple[Path, TurnFile]], source: branch.S
 class _Verified(replay.Visitor):
     """The last file re-executed (the one after it is the one refused) and the commitments opened."""
 
-    def __init__(self) -> None:
+    def __init__(self, told: Callable[[int], None]) -> None:
         self.last = 0
         self.commitments = 0
+        self.told = told
 
     def after(self, game: machine.Game, tf: TurnFile) -> None:
         self.last = tf.seq
+        self.told(tf.seq)
         self.commitments += sum(1 for r in tf.records if isinstance(r, Reveal))
 
 

@@ -13,9 +13,10 @@ import contextlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pbem.errors import PbemError
-from pbem.play import branch, claim, contact, decline, games, passing, placement, report, status, turn
+from pbem.play import branch, claim, contact, decline, games, passing, placement, report, since, status, turn
 from pbem.play.mailcheck import foreign as foreign  # optional functions of the daemon's game layer
 from pbem.play.mailcheck import signer as signer
 from pbem.play.placement import Place
@@ -205,6 +206,8 @@ def receive(ws: Workspace, tf: TurnFile, tx: Transaction, home: Path | None = No
     if replies:
         reports += report.of_replies(machine.Game.from_bytes(before_answer), tx, replies)
     report.stage(tx, lg.paths, reports)
+    if kept:
+        since.stage_kept(tx, lg.paths, game.seq, kept)
     reports += kept  # shown now, kept with the file that will carry them
     msg = f"applied {tf.name}" + (f" ({', '.join(notes)})" if notes else "")
     if replies:
@@ -414,7 +417,8 @@ def file_picture(workspace: Path, game_id: str, seq: int, home: Path | None = No
     the file moved nothing on the map, when the game has gone past it (the picture would
     show a later position than the file), or when the file awaits a roll (see below)."""
     doc = report.stored(Workspace(workspace).game_paths(game_id), seq)
-    places = sorted(set(_event_places(doc.get("report") if doc else None)))
+    rep = doc.get("report") if doc else None
+    places = sorted(since.places([rep])) if isinstance(rep, dict) else []
     if not places:
         return None
     try:
@@ -435,12 +439,32 @@ def file_picture(workspace: Path, game_id: str, seq: int, home: Path | None = No
     return (f"{game_id}-{seq:05d}-front.png", png) if png is not None else None
 
 
-def _event_places(doc: object) -> list[str]:
-    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
-        return []
-    found: list[str] = []
-    for entry in doc["entries"]:
-        for event in entry.get("events", []) if isinstance(entry, dict) else []:
-            hexes = event.get("hexes") if isinstance(event, dict) else None
-            found.extend(h for h in hexes or [] if isinstance(h, str))
-    return found
+def notice(workspace: Path, game_id: str, home: Path | None = None) -> dict[str, Any] | None:
+    """What the mail that says it is my move in a game says, as `pbem status` sees the game
+    after my automatic records: ``{"decision": "1939-09 Axis advance", "status": the status
+    line, "short": [lines], "full": text}``, the last two what happened since my last
+    decision; None before the game began."""
+    found = status.notice(Workspace(workspace), game_id)
+    if found is None:
+        return None
+    return {"decision": found.decision, "status": found.status, "short": found.short, "full": found.full}
+
+
+def notice_picture(workspace: Path, game_id: str, home: Path | None = None) -> tuple[str, bytes] | None:
+    """A PNG of the position as I see it now, around the places of what happened since my
+    last decision: ``(file name, bytes)``, or None when nothing happened on the map or the
+    map renderer is not installed."""
+    ws = Workspace(workspace)
+    found = status.notice(ws, game_id)
+    if found is None or not found.places:
+        return None
+    with ws.game_locked(game_id):
+        t = turn.my_turn(LocalGame(ws, game_id, home))
+    try:
+        from pbem.play import gamemap  # the renderer and its fonts are loaded only when a picture is made
+
+        png = gamemap.mail_picture(t.work, t.lg.me, found.places)
+    except ImportError as err:
+        log.warning("no picture for the notice of game %s: the map renderer is not installed (%s)", game_id, err)
+        return None
+    return (f"{game_id}-{t.game.seq:05d}-now.png", png) if png is not None else None

@@ -355,15 +355,23 @@ def stored(paths: GamePaths, seq: int) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
+#: How a person new to pbem installs it and makes a key, as the README's "Joining a game
+#: you were invited to" says (tests/test_since.py holds the two together).
+INSTALL = "python3 -m pip install -e .   # in a copy of pbem's source folder; Python 3.11 or newer"
+KEYGEN = "pbem keygen YOUR-NAME --email YOUR-ADDRESS"
+
+
 def invitation(gid: str, scenario: str, creator_name: str, creator_side: str) -> dict[str, str]:
     """The subject and text of the mail carrying an invitation (a game's genesis file)."""
     joiner = turnfile.other(creator_side)
     text = (
         f"{creator_name} invites you to a game of pbem, World War 2 by e-mail: scenario {scenario}.\n"
         f"{creator_name} plays the {creator_side}; you would play the {joiner}.\n\n"
-        "The attached file is the invitation (game "
-        f"{gid}). If you run `pbem mail run`, it is kept for you; join with:\n\n"
-        f"    pbem join .pbem/invitations/{gid}.pbem --me YOUR-NAME\n\n"
-        "(without the mail daemon, save the attachment and give its path to `pbem join` instead).\n"
+        f"The attached file is the invitation (game {gid}). New to pbem? Install it, then join\n"
+        "with the saved attachment (the second line once makes your key, then joins):\n\n"
+        f"    {INSTALL}\n"
+        f"    {KEYGEN} && pbem join {gid}-00000-{creator_side}.pbem --me YOUR-NAME\n\n"
+        "If you run `pbem mail run`, the invitation is kept for you; join with:\n\n"
+        f"    pbem join .pbem/invitations/{gid}.pbem --me YOUR-NAME\n"
     )
     return {"subject": f"invitation to a {scenario} game as the {joiner}", "text": text}

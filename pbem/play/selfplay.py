@@ -19,6 +19,7 @@ from pbem.errors import PbemError
 from pbem.play import exchange, games, status, turn
 from pbem.protocol import machine
 from pbem.protocol.turnfile import SIDES, other
+from pbem.protocol.words import phase_name
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
@@ -53,11 +54,13 @@ def selfplay(
     out: Path,
     log: Callable[[str], None] = lambda s: None,
     max_files: int = 100_000,
+    progress: Callable[[str], None] = lambda s: None,
     root: Path | None = None,
     react: bool = False,
 ) -> SelfplayResult:
     """Two computer players exchange real signed files until ``until`` begins; with ``react``
-    each also gives reaction orders (`pbem react --intercept bot --land bot`) once it holds the game."""
+    each also gives reaction orders (`pbem react --intercept bot --land bot`) once it holds the game.
+    ``log`` hears a line per file, ``progress`` the file, month and phase reached."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pbem-selfplay-", dir=root) as tmp:
         base = Path(tmp)
@@ -101,7 +104,10 @@ def selfplay(
                 exp = machine.expected(turn.my_turn(lg).work)
                 if exp is not None and exp.side == side:
                     path = turn.bot_play(me.ws, gid, home=me.home, ahead=True)
-                    log(f"{path.name}: {status.status_line(lg, lg.game())}")
+                    played = lg.game()
+                    log(f"{path.name}: {status.status_line(lg, played)}")
+                    if played is not None:
+                        progress(f"selfplay: file {played.seq}, {_when(played)}")
                     progressed = True
             if not progressed:
                 game = LocalGame(axis.ws, gid, axis.home).game()
@@ -128,6 +134,14 @@ def _done(game: machine.Game, until: str | None) -> bool:
     if machine.expected(game) is None:
         return True
     return until is not None and engine_link.api().decision(game.state).when >= until
+
+
+def _when(game: machine.Game) -> str:
+    """The month and phase of ``game``, for people: ``1939-10 Axis combat``."""
+    from pbem.protocol import engine_link
+
+    d = engine_link.api().decision(game.state)
+    return f"{d.when} {phase_name(d.phase)}"
 
 
 def _result(gid: str, files: int, game: machine.Game) -> SelfplayResult:

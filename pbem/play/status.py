@@ -8,11 +8,12 @@ the other commands, which hold the game already, describe it by the engine.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
-from pbem.play import carry
+from pbem.play import carry, since
 from pbem.protocol import wire
 from pbem.protocol.words import phase_name, sides_of
 from pbem.store import overview
@@ -49,6 +50,13 @@ def status_line(
         return describe(lg.gid, lg.meta, None)
     found = carry.owed(lg.ws, lg.gid, lg.meta, work.seq, None if staged is None else staged.writes)
     return describe(lg.gid, lg.meta, overview.position(work, pending), found)
+
+
+def decision(pos: Position) -> str:
+    """The decision the game awaits, as a mail's subject names it: ``1939-09 Axis advance``."""
+    if pos.expected is None:
+        return f"{pos.when} game over"
+    return f"{pos.when} {phase_name(pos.phase)}"
 
 
 def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.Owed | None = None) -> str:
@@ -119,9 +127,12 @@ def meta(ws: Workspace, gid: str) -> dict[str, Any]:
     return found
 
 
-def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archived: bool = False) -> list[str]:
+def lines(
+    ws: Workspace, gid: str | None = None, home: Path | None = None, archived: bool = False, news: bool = False
+) -> list[str]:
     """One status line per game of the workspace (or for ``gid``), then its invitations;
-    archived games only when named or asked for (``archived``).
+    archived games only when named or asked for (``archived``); with ``news``, each game's
+    line comes after what happened since my last decision, in short, when anything did.
     ``home`` is kept for the callers that pass one: no identity is read any more."""
     with ws.game_locked(gid) if gid else ws.locked():
         gids = [gid] if gid else ws.games()
@@ -133,6 +144,8 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
                 hidden += 1
                 continue
             pos = _position(ws, g, m)
+            if news and pos is not None:
+                lines += news_lines(ws, g, m["side"], pos)
             line = describe(g, m, pos, None if pos is None else carry.owed(ws, g, m, pos.seq))
             lines.append(f"[archived] {line}" if m.get("archived") else line)
             if pos is not None and pos.expected is not None:
@@ -147,6 +160,38 @@ def lines(ws: Workspace, gid: str | None = None, home: Path | None = None, archi
         if not lines:
             lines.append("no games in this workspace; start one with `pbem new` or `pbem join`")
         return lines
+
+
+def news_lines(ws: Workspace, gid: str, me: str, pos: Position) -> list[str]:
+    """What happened in game ``gid`` since my last decision, in short, under a heading line."""
+    found = since.short([doc for _, doc in since.stored(ws.game_paths(gid), me, pos.seq)], me)
+    return [f"game {gid}: since your last decision:", *(f"  {line}" for line in found)] if found else []
+
+
+@dataclass
+class Notice:
+    """What the mail that says it is my move says: the decision awaited, the status line,
+    what happened since my last decision (short, and in full) and the places it happened."""
+
+    decision: str
+    status: str
+    short: list[str]
+    full: str
+    places: list[str]
+
+
+def notice(ws: Workspace, gid: str) -> Notice | None:
+    """The notice of game ``gid`` as it stands (after my automatic records), None before it began."""
+    with ws.game_locked(gid):
+        m = meta(ws, gid)
+        pos = _position(ws, gid, m)
+        if pos is None:
+            return None
+        line = describe(gid, m, pos, carry.owed(ws, gid, m, pos.seq))
+        found = since.stored(ws.game_paths(gid), m["side"], pos.seq)
+    docs = [doc for _, doc in found]
+    full = "\n".join(text for text, _ in found)
+    return Notice(decision(pos), line, since.short(docs, m["side"]), full, since.places(docs))
 
 
 def ahead_lines(ws: Workspace, gid: str, when: str) -> list[str]:

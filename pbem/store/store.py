@@ -39,7 +39,8 @@ Layout (``<gid>`` = 12 hex characters)::
     .pbem/games/<gid>/files/           the accepted history, one file per sequence number
     .pbem/games/<gid>/waiting/         files that arrived ahead of a gap
     .pbem/games/<gid>/evidence/        equivocation: both signed files of a disputed position
-    .pbem/games/<gid>/reports/         each file's report, quoted by the mail that carries the file
+    .pbem/games/<gid>/reports/         each file's report, quoted by the mail that carries the file,
+                                       and kept.json: what my unsent automatic records did
     .pbem/games/<gid>/base             for a branch: the parent's verified state it starts from
     .pbem/games/<gid>/pending          my unsent actions
     .pbem/games/<gid>/secrets          my committed-but-unrevealed simultaneous actions
@@ -453,6 +454,9 @@ class GamePaths:
 
     def report(self, seq: int) -> str:
         return f"{self.rel}/reports/{seq:05d}.json"
+
+    def kept_report(self) -> str:
+        return f"{self.rel}/reports/kept.json"
 
     def waiting(self, name: str = "") -> str:
         return f"{self.rel}/waiting/{name}".rstrip("/")

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from pbem.cli.main import app
 from pbem.mail.message import TurnName
 from pbem.mail.notify import turn_mail_text
-from pbem.play import exchange, history, turn
+from pbem.play import exchange, turn
 from pbem.protocol import machine
 from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
@@ -69,14 +69,19 @@ def test_the_invitation_mail_says_what_it_is_and_how_to_join(duo: Duo) -> None:
     assert f"pbem join .pbem/invitations/{duo.gid}.pbem --me" in body
 
 
-def test_pbem_log_since_mine_starts_after_my_last_file(duo: Duo) -> None:
+def test_pbem_log_since_mine_starts_after_my_last_decision(duo: Duo) -> None:
     duo.play_until(lambda d: d.game("axis").seq >= 12)
     me = duo.player("axis")
-    mine = max(tf.seq for tf in history.workspace_files(me.ws, duo.gid) if tf.side == "axis")
     runner = CliRunner()
-    args = ["log", duo.gid[:6], "--since-mine", "--json", "-w", str(me.ws.root)]
-    doc = json.loads(runner.invoke(app, args).output)
-    assert [f["seq"] for f in doc] == list(range(mine + 1, duo.game("axis").seq + 1))
     whole = json.loads(runner.invoke(app, ["log", duo.gid, "--json", "-w", str(me.ws.root)]).output)
     assert [f["seq"] for f in whole] == list(range(1, duo.game("axis").seq + 1))
+    decided = [f["seq"] for f in whole if f["side"] == "axis" and any(e["by"] == "person" for e in f["entries"])]
+    automatic = [f["seq"] for f in whole if f["side"] == "axis" and f["seq"] > max(decided)]
+    args = ["log", duo.gid[:6], "--since-mine", "--json", "-w", str(me.ws.root)]
+    doc = json.loads(runner.invoke(app, args).output)
+    head = duo.game("axis").seq
+    # My automatic files after my last decision are in the window; my unsent automatic records close it.
+    assert [f["seq"] for f in doc if f["seq"] <= head] == list(range(max(decided) + 1, head + 1))
+    assert all(seq in [f["seq"] for f in doc] for seq in automatic)
+    assert all(f["seq"] == head + 1 and f["side"] == "axis" for f in doc if f["seq"] > head)
     assert all(f["side"] in ("axis", "allies") and f["entries"] for f in whole)
