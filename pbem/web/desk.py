@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import api
 from pbem.errors import PbemError
-from pbem.play import gamemap, history, reactions, turn
+from pbem.play import ahead_entry, gamemap, history, reactions, turn
 from pbem.play.status import awaited, status_line
 from pbem.protocol import machine, words
 from pbem.protocol.machine import Game
@@ -37,6 +37,8 @@ from scenarios import gameview
 
 #: more orders than a person can read: the page is told how many were left out
 MAX_LISTED = 20_000
+#: where the page gives the orders of the step now (a step given ahead may have become it)
+HOW_NOW = "under My turn"
 
 
 @dataclass(frozen=True)
@@ -464,6 +466,31 @@ class Desk:
     def suggestion(self) -> str:
         """``pbem suggest``: the computer player's proposal as an order list to edit."""
         return turn.suggest(self.ws, self.gid, self.home)
+
+    # -- orders given ahead -------------------------------------------------------------
+
+    def ahead(self) -> dict[str, Any]:
+        """My coming simultaneous steps of the month, what I keep for each, and what my
+        program did with the orders given ahead before (``pbem status``'s notes)."""
+        steps, notes = ahead_entry.coming_steps(self.ws, self.gid, self.home)
+        return {
+            "steps": [s.to_json() for s in steps],
+            "notes": [{"month": month, "text": text} for month, text in notes],
+        }
+
+    def ahead_suggestion(self, step: str) -> dict[str, Any]:
+        """The computer player's orders for the coming ``step`` on its forecast position."""
+        if not step:
+            raise PbemError("say which coming step to propose orders for", "usage")
+        d, side, orders = ahead_entry.proposal(self.ws, self.gid, step, self.home, how_now=HOW_NOW)
+        about = f"the computer player's proposal for the {side}, {d.when} {words.phase_name(d.phase)}"
+        return {"text": "\n".join(orders) + "\n" if orders else "", "about": f"{about}: {len(orders)} order(s)"}
+
+    def give_ahead(self, step: str, lines: list[str], fallback: str) -> str:
+        """``pbem orders --ahead``: keep ``lines`` for the coming ``step`` (none: take them back)."""
+        return ahead_entry.give(
+            self.ws, self.gid, step, lines, fallback, self.home, how_now=HOW_NOW, fallback_named="the fallback"
+        )
 
     # -- what happened ------------------------------------------------------------------
 

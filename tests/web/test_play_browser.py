@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from engine import api
 from pbem.play import audit, exchange, gamemap, turn
+from pbem.play.ahead import Plan
 from pbem.store.localgame import LocalGame
 from pbem.web.desk import order_words, window_text
 from pbem.web.server import PlayServer
@@ -952,3 +953,55 @@ def _after(state: api.GameState, action: api.Action) -> api.GameState:
 
 def order_words_group(text: str) -> str:
     return order_words(text)[2]
+
+
+def test_orders_given_ahead_from_the_page_are_kept_as_the_plan_holds_them(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """In the war declaration, the page lists the month's coming steps; the computer's
+    proposal for the deployment, cut down in the box, is kept with its fallback, shown back
+    as the program holds it (``Plan``), and taken back."""
+    duo = make_duo(tmp_path_factory.mktemp("ahead"), "1939")
+    bot_answers(duo)
+    lg = LocalGame(duo.axis.ws, duo.gid, duo.axis.home)
+    with served(duo) as server:
+        pg = open_page(browser, server)
+        try:
+            pg.locator("#aheadbox summary").click()
+            steps = pg.locator("#aheadsteps li")
+            until(pg, "the coming steps", lambda: steps.count() == 2)
+            assert steps.all_inner_texts() == [
+                "1939-09 Deployment: nothing kept: you decide it when it comes",
+                "1939-09 Build: nothing kept: you decide it when it comes",
+            ]
+            pg.locator("#aheadstep").select_option("deployment")
+            pg.locator("#aheadfill").click()
+            until(pg, "the proposal", lambda: "place_land" in pg.locator("#aheadtext").input_value())
+            proposal = pg.locator("#aheadtext").input_value().splitlines()
+            # Three of its orders, one with the city its comment names, and a wrong line first.
+            mine = [proposal[0], proposal[1].split("  # ")[0], proposal[2]]
+            pg.locator("#aheadtext").fill("\n".join(["place_land Germany armor 5 10 1,1", *mine]))
+            pg.locator("#aheadfallback").select_option("bot")
+            said = message(pg)[0]
+            pg.locator("#aheadkeep").click()
+            text, kind = wait_message(pg, said)
+            assert kind == "error" and text.startswith("line 1: hex 1,1 has no land"), text
+            assert Plan(lg).given == []
+            pg.locator("#aheadtext").fill("\n".join(mine))
+            pg.locator("#aheadkeep").click()
+            text, kind = wait_message(pg, text)
+            assert kind == "ok" and text.startswith("3 order(s) kept for the deployment of 1939-09"), text
+            (given,) = Plan(lg).given
+            assert (given.when, given.step, given.fallback) == ("1939-09", "deployment", "bot")
+            state = axis_state(duo)
+            held = [api.format_action(state, api.Action.from_wire(w)) for w in given.actions]
+            assert held == [line.split("  # ")[0] for line in mine]
+            until(pg, "the kept list", lambda: pg.locator("#aheadtext").input_value().splitlines() == held)
+            assert steps.first.inner_text().startswith("1939-09 Deployment: 3 order(s) kept")
+            pg.locator("#aheadtakeback").click()
+            text, kind = wait_message(pg, text)
+            assert kind == "ok" and "taken back" in text, text
+            assert Plan(lg).given == []
+            until(pg, "nothing kept", lambda: "nothing kept" in steps.first.inner_text())
+        finally:
+            pg.close()

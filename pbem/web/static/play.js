@@ -27,6 +27,7 @@ const view = {
   asked: null,       // the last list asked for: {filter, title}
   busy: 0,           // requests of the player under way
   epoch: 0,          // counts cleared selections: a list that arrives after one is stale
+  ahead: [],         // the coming steps orders may be given ahead for, with what is kept
 };
 
 async function ask(path, params = {}) {
@@ -572,6 +573,70 @@ function setupTurn() {
   $("now").onclick = () => guarded(async () => { view.at = null; await refresh(true); });
 }
 
+// --- orders given ahead: the coming simultaneous steps of the month ----------------------
+
+// The step whose orders the box holds: a refresh does not overwrite what is being edited.
+let aheadShown = "";
+
+async function loadAhead() {
+  const r = await ask("/api/ahead");
+  const steps = r.steps;
+  $("aheadsteps").replaceChildren(...steps.map((s) => {
+    const e = li(`${s.when} ${s.name}: ` + (s.kept
+      ? `${s.kept.length} order(s) kept, sealed by your program when it comes (${FALLBACK_WORDS[s.fallback]})`
+      : "nothing kept: you decide it when it comes"));
+    e.dataset.step = s.step;
+    return e;
+  }));
+  if (!steps.length) {
+    $("aheadsteps").replaceChildren(li(
+      "No step to give orders ahead for now: while a simultaneous step of the month (war declarations, " +
+      "deployment, income, builds) is yours, the ones after it are listed here."));
+  }
+  const sel = $("aheadstep");
+  const before = sel.value;
+  sel.replaceChildren(...steps.map((s) => new Option(`${s.when} ${s.name}`, s.step)));
+  $("aheadeditor").hidden = !steps.length;
+  view.ahead = steps;
+  if (steps.some((s) => s.step === before)) sel.value = before;
+  if (sel.value !== aheadShown) showAhead();
+  $("aheadnotes").replaceChildren(...r.notes.map((n) => li(`${n.month}: ${n.text}`)));
+}
+
+const FALLBACK_WORDS = {
+  ask: "an order that no longer fits: you are asked",
+  bot: "an order that no longer fits: the computer replaces it",
+  none: "an order that no longer fits: left out",
+};
+
+// The kept orders of the chosen step go into the box to be read or edited.
+function showAhead() {
+  const s = view.ahead.find((x) => x.step === $("aheadstep").value);
+  aheadShown = s ? s.step : "";
+  $("aheadtext").value = s && s.kept ? s.kept.join("\n") + "\n" : "";
+  $("aheadfallback").value = s && s.fallback ? s.fallback : "ask";
+}
+
+function setupAhead() {
+  $("aheadstep").onchange = () => showAhead();
+  $("aheadfill").onclick = () => guarded(async () => {
+    say("asking the computer player…");
+    const r = await ask("/api/ahead/suggestion", { step: $("aheadstep").value });
+    $("aheadtext").value = r.text;
+    say(`${r.about} is in the box: edit it, then keep it`);
+  });
+  $("aheadkeep").onclick = () => guarded(() => keepAhead($("aheadtext").value.split("\n")));
+  $("aheadtakeback").onclick = () => guarded(() => keepAhead([]));
+}
+
+async function keepAhead(lines) {
+  const step = $("aheadstep").value;
+  const r = await post("/api/ahead", { step, lines, fallback: $("aheadfallback").value });
+  say(r.message);
+  aheadShown = "";
+  await loadAhead();
+}
+
 async function showReport(seq) {
   const reports = (await ask("/api/reports")).reports;
   let shown;
@@ -651,6 +716,7 @@ async function refresh(keepWindow) {
   view.version = (await ask("/api/version")).version;
   await loadOverview();
   await loadOffers();
+  await loadAhead();
   await loadMap(keepWindow);
   await showReport(view.at === null ? undefined : view.at);
 }
@@ -678,6 +744,7 @@ async function poll() {
 window.addEventListener("DOMContentLoaded", () => {
   setupMap();
   setupTurn();
+  setupAhead();
   guarded(async () => {
     await refresh(false);
     setInterval(poll, 2000);
