@@ -494,6 +494,44 @@ class Desk:
 
     # -- what happened ------------------------------------------------------------------
 
+    def changes(self, window: str) -> dict[str, Any]:
+        """What changed on the map since my last file (the files after it, from the engine's
+        events of their reports): each unit moved, from where it was to where it is; each
+        attack resolved, on its hex; each hex that changed hands, to whom.  ``at``: where
+        the map of ``window`` draws the hexes named (those on it)."""
+        me = LocalGame(self.ws, self.gid, self.home).me
+        self._timeline.follow(self._history(), self._base())
+        since = max((r["seq"] for r in self._timeline.reports if r["side"] == me), default=0)
+        moves: dict[int, dict[str, Any]] = {}
+        attacks: list[dict[str, Any]] = []
+        hands: dict[str, dict[str, Any]] = {}
+        for seq, events in self._timeline.events:
+            if seq <= since:
+                continue
+            for e in events:
+                if e["kind"] == "moved":
+                    # A unit that moved several times is drawn once, from its first hex to its last.
+                    unit = e["units"][0]
+                    first = moves.setdefault(unit, {"unit": unit, "what": e["what"], "side": e["side"]})
+                    first.setdefault("from", e["hexes"][0])
+                    first["to"] = e["hexes"][1]
+                elif e["kind"] == "combat":
+                    c = e["combat"]
+                    attacks.append({"hex": c["hex"], "side": c["side"], "text": e["text"]})
+                elif e["kind"] == "control":
+                    hands.update({h: {"hex": h, "side": e["side"], "country": e["country"]} for h in e["hexes"]})
+        moved = [m for m in moves.values() if m["from"] != m["to"]]
+        named = {h for m in moved for h in (m["from"], m["to"])} | {a["hex"] for a in attacks} | set(hands)
+        scale, centres = self.centres(window)
+        return {
+            "since": since,
+            "moves": moved,
+            "attacks": attacks,
+            "hands": list(hands.values()),
+            "at": {h: centres[h] for h in named if h in centres},
+            "scale": scale,
+        }
+
     def reports(self) -> list[dict[str, Any]]:
         """The report of every file (``pbem log``), each file re-executed and verified once."""
         self._timeline.follow(self._history(), self._base())

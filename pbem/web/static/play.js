@@ -162,6 +162,7 @@ async function loadMap(keepWindow) {
     $("map").classList.toggle("history", view.at !== null);
     $("map").dataset.seq = String(view.at ?? view.seq);
     drawMarks();
+    await loadChanges();
     return;
   }
   view.digest = m.digest;
@@ -171,17 +172,45 @@ async function loadMap(keepWindow) {
   view.window = m.window;
   $("map").dataset.window = m.window;
   view.full = [0, 0, parseFloat(svg.getAttribute("width")), parseFloat(svg.getAttribute("height"))];
-  if (!sameWindow) view.box = view.full.slice();
   svg.removeAttribute("width");
   svg.removeAttribute("height");
+  const changes = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  changes.id = "changesmarks";
   const marks = document.createElementNS("http://www.w3.org/2000/svg", "g");
   marks.id = "marks";
-  svg.append(marks);
+  svg.append(changes, marks);
   $("map").replaceChildren(svg);
+  if (!sameWindow) view.box = readableBox(svg);
   $("map").classList.toggle("history", view.at !== null);
   $("map").dataset.seq = String(view.at ?? view.seq); // the file after which the map shows the game
   applyBox();
   drawMarks();
+  await loadChanges();
+}
+
+// The counters' numbers are 13 units high in the picture: below this many pixels a unit
+// they cannot be read, so a new window is shown at this scale (the "fit" button shows it whole).
+const READABLE = 0.75;
+
+// Where a new window is first shown: whole when it fits at a readable scale, else at that
+// scale around the thickest cluster of my counters (where my war is), or its middle.
+function readableBox(svg) {
+  const rect = $("map").getBoundingClientRect();
+  const [, , fw, fh] = view.full;
+  if (!rect.width || !rect.height || Math.min(rect.width / fw, rect.height / fh) >= READABLE) return view.full.slice();
+  const w = rect.width / READABLE;
+  const h = rect.height / READABLE;
+  const mine = [...svg.querySelectorAll(`g.unit[data-side="${view.side}"] > rect`)].map((r) =>
+    [parseFloat(r.getAttribute("x")), parseFloat(r.getAttribute("y"))]);
+  let centre = [fw / 2, fh / 2];
+  let most = 0;
+  for (const [x, y] of mine) {
+    const near = mine.filter(([a, b]) => Math.abs(a - x) < w / 2 && Math.abs(b - y) < h / 2).length;
+    if (near > most) [most, centre] = [near, [x, y]];
+  }
+  const cx = Math.min(Math.max(centre[0], w / 2), Math.max(fw - w / 2, w / 2));
+  const cy = Math.min(Math.max(centre[1], h / 2), Math.max(fh - h / 2, h / 2));
+  return [cx - w / 2, cy - h / 2, w, h];
 }
 
 function svgEl() {
@@ -227,6 +256,94 @@ function drawMarks(picked) {
   g.replaceChildren(...out);
 }
 
+// --- what changed since my last move, drawn over the map -----------------------------------
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SIDE_COLOURS = { axis: "#7a3d0a", allies: "#123f8f" };
+
+function svgChild(parent, name, attrs) {
+  const e = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  parent.append(e);
+  return e;
+}
+
+// The overlay shows the game now: looking back through history, it is hidden.
+async function loadChanges() {
+  const g = $("changesmarks");
+  if (!g) return;
+  const box = $("changesbox");
+  if (!$("changes").checked || view.at !== null || !view.window) {
+    g.replaceChildren();
+    box.dataset.shown = "";
+    return;
+  }
+  const window = view.window;
+  const c = await ask("/api/changes", { window });
+  if (window !== view.window || !$("changes").checked) return; // another map, or switched off, meanwhile
+  drawChanges($("changesmarks"), c);
+  box.dataset.shown = "yes";
+  const since = c.since ? `since your file ${c.since}` : "since the game began";
+  box.title = `${since}: ${c.moves.length} unit(s) moved, ${c.attacks.length} attack(s), ` +
+    `${c.hands.length} hex(es) changed hands (arrows: moves; red rings: attacks; shaded hexes: taken)`;
+}
+
+function drawChanges(g, c) {
+  g.replaceChildren();
+  const r = Math.max(4, c.scale * 0.45);
+  const defs = svgChild(g, "defs", {});
+  for (const [side, colour] of Object.entries(SIDE_COLOURS)) {
+    const m = svgChild(defs, "marker", {
+      id: `arrow-${side}`, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "4", markerHeight: "4",
+      orient: "auto-start-reverse",
+    });
+    svgChild(m, "path", { d: "M0,0 L10,5 L0,10 z", fill: colour });
+  }
+  for (const h of c.hands) {
+    const at = c.at[h.hex];
+    if (!at) continue;
+    const e = svgChild(g, "circle", { cx: at[0], cy: at[1], r, class: "taken", fill: SIDE_COLOURS[h.side] || "#555" });
+    e.dataset.hex = h.hex;
+    svgChild(e, "title", {}).textContent = `${h.hex}: taken by ${h.country}`;
+  }
+  // Units that went the same way are one arrow, its title naming them.
+  const ways = new Map();
+  for (const m of c.moves) {
+    const key = `${m.from}>${m.to}`;
+    if (!ways.has(key)) ways.set(key, []);
+    ways.get(key).push(m);
+  }
+  for (const moves of ways.values()) {
+    const { from, to, side } = moves[0];
+    const a = c.at[from];
+    const b = c.at[to];
+    if (!a && !b) continue;
+    const colour = SIDE_COLOURS[side] || "#555";
+    let e;
+    if (a && b) {
+      e = svgChild(g, "line", {
+        x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "moved", stroke: colour,
+        "stroke-width": Math.max(2, c.scale * 0.12), "marker-end": `url(#arrow-${side})`,
+      });
+    } else {
+      // one end lies beyond this map: a ring where the unit left it or came onto it
+      const [x, y] = a || b;
+      e = svgChild(g, "circle", { cx: x, cy: y, r: r * 0.6, class: "moved", stroke: colour, fill: "none" });
+    }
+    e.dataset.from = from || "";
+    e.dataset.to = to || "";
+    e.dataset.units = moves.map((m) => m.unit).join(",");
+    svgChild(e, "title", {}).textContent = moves.map((m) => `${m.what}: ${m.from} -> ${m.to}`).join("\n");
+  }
+  for (const x of c.attacks) {
+    const at = c.at[x.hex];
+    if (!at) continue;
+    const e = svgChild(g, "circle", { cx: at[0], cy: at[1], r: r * 1.1, class: "attacked" });
+    e.dataset.hex = x.hex;
+    svgChild(e, "title", {}).textContent = x.text;
+  }
+}
+
 function setupMap() {
   const map = $("map");
   let drag = null;
@@ -260,6 +377,7 @@ function setupMap() {
   $("zoomin").onclick = () => zoom(0.8);
   $("zoomout").onclick = () => zoom(1.25);
   $("fit").onclick = () => { view.box = view.full.slice(); applyBox(); };
+  $("changes").onchange = () => guarded(loadChanges);
   $("region").onchange = () => guarded(async () => { view.window = ""; clearSelection(); await loadMap(false); });
 }
 
