@@ -234,3 +234,15 @@ def test_orders_given_ahead_are_kept_and_taken_back_and_a_wrong_line_is_named(se
     status, body = request(server, "/api/ahead", method="POST", body={"step": "deployment", "lines": []})
     assert status == 200 and "taken back" in json.loads(body)["message"]
     assert json.loads(request(server, "/api/ahead")[1])["steps"][0]["kept"] is None
+
+
+def test_the_changes_since_my_last_move_name_their_hexes_and_refuse_a_wrong_window(server: PlayServer) -> None:
+    window = json.loads(request(server, "/api/map?region=europe")[1])["window"]
+    status, body = request(server, f"/api/changes?window={window}")
+    doc = json.loads(body)
+    assert status == 200 and set(doc) == {"since", "moves", "attacks", "hands", "at", "scale"}
+    assert doc["scale"] > 0 and set(doc["at"]) <= {h for m in doc["moves"] for h in (m["from"], m["to"])} | {
+        x["hex"] for x in doc["attacks"] + doc["hands"]
+    }
+    status, body = request(server, "/api/changes?window=1,2,3")
+    assert status == 400 and json.loads(body)["error"] == "'1,2,3' is not a window; write COL0,ROW0,COL1,ROW1"
