@@ -12,6 +12,7 @@ from pbem.store.localgame import LocalGame
 from pbem.web.desk import MAX_LISTED, Desk, Filter, added_text, board_status, order_words, parse_window
 from scenarios import gameview
 from tests.protocol.conftest import Duo
+from tests.web.conftest import INCOME, bot_answers, branch_duo
 
 
 @pytest.fixture(scope="module")
@@ -252,3 +253,33 @@ def test_every_kind_a_deployment_offers_is_given_through_the_page(deploy_desk: D
     finally:
         while desk.overview()["pending"]:
             desk.undo()
+
+
+#: The recorded game after the Axis interceptions of 1939-10: its file 41 resolves the land
+#: attacks declared before, on 157,58 and 156,57 (and a naval one, whose report is a line of
+#: text, not a combat of the engine's events).
+BEFORE_THE_AXIS_COMBAT = (INCOME[0], 39)
+
+
+def test_the_changes_since_my_last_file_are_the_attacks_and_the_hexes_taken_after_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    duo = branch_duo(tmp_path_factory.mktemp("combat"), *BEFORE_THE_AXIS_COMBAT, person="allies")
+    bot_answers(duo, person="allies")
+    p = duo.allies
+    desk = Desk(p.ws, duo.gid, p.home)
+    window = desk.map("western-europe", None)["window"]
+    c = desk.changes(window)
+    mine = [r["seq"] for r in desk.reports() if r["side"] == "allies"]
+    assert c["since"] == max(mine) and c["since"] < LocalGame(p.ws, duo.gid, p.home).head()
+    attacked = {a["hex"] for a in c["attacks"]}
+    assert attacked == {"157,58", "156,57"} and {a["side"] for a in c["attacks"]} == {"axis"}
+    # A hex taken changed its controller from the position after my last file to now.
+    before = desk._after(c["since"]).state
+    now = turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work.state
+    assert c["hands"]
+    for h in c["hands"]:
+        assert h["side"] == "axis" and h["hex"] in c["at"]
+        was, is_ = (api.hex_report(s, "allies", h["hex"]).controller for s in (before, now))
+        assert was != is_ == h["country"], (h, was, is_)
+    assert set(c["at"]) >= attacked

@@ -188,18 +188,21 @@ async function loadMap(keepWindow) {
   await loadChanges();
 }
 
-// The counters' numbers are 13 units high in the picture: below this many pixels a unit
-// they cannot be read, so a new window is shown at this scale (the "fit" button shows it whole).
-const READABLE = 0.75;
+// Counters' numbers smaller than this many pixels cannot be read without zooming.
+const READABLE_PX = 10;
 
-// Where a new window is first shown: whole when it fits at a readable scale, else at that
-// scale around the thickest cluster of my counters (where my war is), or its middle.
+// Where a new window is first shown: whole when its counters' numbers can be read so (or
+// it draws none: a map of the whole world), else at the scale where they can, around the
+// thickest cluster of my counters (where my war is), or the middle.
 function readableBox(svg) {
   const rect = $("map").getBoundingClientRect();
   const [, , fw, fh] = view.full;
-  if (!rect.width || !rect.height || Math.min(rect.width / fw, rect.height / fh) >= READABLE) return view.full.slice();
-  const w = rect.width / READABLE;
-  const h = rect.height / READABLE;
+  const number = svg.querySelector("g.unit > text");
+  if (!number || !rect.width || !rect.height) return view.full.slice();
+  const scale = READABLE_PX / parseFloat(number.getAttribute("font-size"));
+  if (Math.min(rect.width / fw, rect.height / fh) >= scale) return view.full.slice();
+  const w = rect.width / scale;
+  const h = rect.height / scale;
   const mine = [...svg.querySelectorAll(`g.unit[data-side="${view.side}"] > rect`)].map((r) =>
     [parseFloat(r.getAttribute("x")), parseFloat(r.getAttribute("y"))]);
   let centre = [fw / 2, fh / 2];
