@@ -37,6 +37,8 @@ from scenarios import gameview
 
 #: more orders than a person can read: the page is told how many were left out
 MAX_LISTED = 20_000
+#: the orders that attack the hex they name first (drawn as attacks on the map)
+ATTACKS = frozenset({"attack", "overrun", "naval", "bomb", "bomb_ships", "kamikaze", "atomic", "assault"})
 #: where the page gives the orders of the step now (a step given ahead may have become it)
 HOW_NOW = "under My turn"
 
@@ -496,19 +498,25 @@ class Desk:
 
     def changes(self, window: str) -> dict[str, Any]:
         """What changed on the map since my last file (the files after it, from the engine's
-        events of their reports): each unit moved, from where it was to where it is; each
-        attack resolved, on its hex; each hex that changed hands, to whom.  ``at``: where
-        the map of ``window`` draws the hexes named (those on it)."""
+        events of their reports and the orders they gave): each unit moved, from where it
+        was to where it is; each hex attacked, with the combat's result once resolved (a
+        naval or air combat is told as a line of text: its order names the hex); each hex
+        that changed hands, to whom.  ``at``: where the map of ``window`` draws the hexes
+        named (those on it)."""
         me = LocalGame(self.ws, self.gid, self.home).me
         self._timeline.follow(self._history(), self._base())
         since = max((r["seq"] for r in self._timeline.reports if r["side"] == me), default=0)
         moves: dict[int, dict[str, Any]] = {}
-        attacks: list[dict[str, Any]] = []
+        attacks: dict[str, dict[str, Any]] = {}
         hands: dict[str, dict[str, Any]] = {}
-        for seq, events in self._timeline.events:
-            if seq <= since:
+        for file in self._timeline.happened:
+            if file.seq <= since:
                 continue
-            for e in events:
+            for text in file.orders:
+                hexes, _, _ = order_words(text)
+                if text.split(" ", 1)[0] in ATTACKS and hexes:
+                    attacks.setdefault(hexes[0], {"hex": hexes[0], "side": file.side, "text": text})
+            for e in file.events:
                 if e["kind"] == "moved":
                     # A unit that moved several times is drawn once, from its first hex to its last.
                     unit = e["units"][0]
@@ -517,16 +525,16 @@ class Desk:
                     first["to"] = e["hexes"][1]
                 elif e["kind"] == "combat":
                     c = e["combat"]
-                    attacks.append({"hex": c["hex"], "side": c["side"], "text": e["text"]})
+                    attacks[c["hex"]] = {"hex": c["hex"], "side": c["side"], "text": e["text"]}
                 elif e["kind"] == "control":
                     hands.update({h: {"hex": h, "side": e["side"], "country": e["country"]} for h in e["hexes"]})
         moved = [m for m in moves.values() if m["from"] != m["to"]]
-        named = {h for m in moved for h in (m["from"], m["to"])} | {a["hex"] for a in attacks} | set(hands)
+        named = {h for m in moved for h in (m["from"], m["to"])} | set(attacks) | set(hands)
         scale, centres = self.centres(window)
         return {
             "since": since,
             "moves": moved,
-            "attacks": attacks,
+            "attacks": list(attacks.values()),
             "hands": list(hands.values()),
             "at": {h: centres[h] for h in named if h in centres},
             "scale": scale,
