@@ -1005,6 +1005,21 @@ def test_orders_given_ahead_from_the_page_are_kept_as_the_plan_holds_them(
             assert kind == "ok" and "taken back" in text, text
             assert Plan(lg).given == []
             until(pg, "nothing kept", lambda: "nothing kept" in steps.first.inner_text())
+            # Kept again; when the deployment comes, the program seals it and says so under the steps.
+            pg.locator("#aheadtext").fill("\n".join(mine))
+            pg.locator("#aheadkeep").click()
+            until(pg, "the list kept again", lambda: len(Plan(lg).given) == 1)
+            turn.orders(duo.axis.ws, duo.gid, ["declare Poland"], duo.axis.home)
+            turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+            bot_answers(duo)
+            until(pg, "the program's note", lambda: pg.locator("#aheadnotes li").count() > 0)
+            notes = Plan(lg).notes
+            assert notes and Plan(lg).given == []
+            assert pg.locator("#aheadnotes li").all_inner_texts() == [f"{month}: {text}" for month, text in notes]
+            note = notes[-1][1]
+            assert note.startswith("your deployment of 1939-09, given in advance, was ") and note.endswith(
+                " (3 order(s))"
+            ), note
         finally:
             pg.close()
 
