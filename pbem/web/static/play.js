@@ -714,6 +714,8 @@ async function loadAhead() {
       "No step to give orders ahead for now: while a simultaneous step of the month (war declarations, " +
       "deployment, income, builds) is yours, the ones after it are listed here."));
   }
+  const kept = steps.filter((s) => s.kept).length;
+  $("aheadcount").textContent = steps.length ? `(${steps.length} coming step(s), ${kept} kept)` : "";
   const sel = $("aheadstep");
   const before = sel.value;
   sel.replaceChildren(...steps.map((s) => new Option(`${s.when} ${s.name}`, s.step)));
