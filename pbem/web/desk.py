@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import api
 from pbem.errors import PbemError
-from pbem.play import gamemap, history, reactions, solo, turn
+from pbem.play import ahead_entry, gamemap, history, reactions, solo, turn
 from pbem.play.status import awaited, status_line
 from pbem.protocol import machine, words
 from pbem.protocol.machine import Game
@@ -37,6 +37,10 @@ from scenarios import gameview
 
 #: more orders than a person can read: the page is told how many were left out
 MAX_LISTED = 20_000
+#: the orders that attack the hex they name first (drawn as attacks on the map)
+ATTACKS = frozenset({"attack", "overrun", "naval", "bomb", "bomb_ships", "kamikaze", "atomic", "assault"})
+#: where the page gives the orders of the step now (a step given ahead may have become it)
+HOW_NOW = "under My turn"
 
 
 @dataclass(frozen=True)
@@ -475,7 +479,76 @@ class Desk:
         """``pbem suggest``: the computer player's proposal as an order list to edit."""
         return turn.suggest(self.ws, self.gid, self.home)
 
+    # -- orders given ahead -------------------------------------------------------------
+
+    def ahead(self) -> dict[str, Any]:
+        """My coming simultaneous steps of the month, what I keep for each, and what my
+        program did with the orders given ahead before (``pbem status``'s notes)."""
+        steps, notes = ahead_entry.coming_steps(self.ws, self.gid, self.home)
+        return {
+            "steps": [s.to_json() for s in steps],
+            "notes": [{"month": month, "text": text} for month, text in notes],
+        }
+
+    def ahead_suggestion(self, step: str) -> dict[str, Any]:
+        """The computer player's orders for the coming ``step`` on its forecast position."""
+        if not step:
+            raise PbemError("say which coming step to propose orders for", "usage")
+        d, side, orders = ahead_entry.proposal(self.ws, self.gid, step, self.home, how_now=HOW_NOW)
+        about = f"the computer player's proposal for the {side}, {d.when} {words.phase_name(d.phase)}"
+        return {"text": "\n".join(orders) + "\n" if orders else "", "about": f"{about}: {len(orders)} order(s)"}
+
+    def give_ahead(self, step: str, lines: list[str], fallback: str) -> str:
+        """``pbem orders --ahead``: keep ``lines`` for the coming ``step`` (none: take them back)."""
+        return ahead_entry.give(
+            self.ws, self.gid, step, lines, fallback, self.home, how_now=HOW_NOW, fallback_named="the fallback"
+        )
+
     # -- what happened ------------------------------------------------------------------
+
+    def changes(self, window: str) -> dict[str, Any]:
+        """What changed on the map since my last file (the files after it, from the engine's
+        events of their reports and the orders they gave): each unit moved, from where it
+        was to where it is; each hex attacked, with the combat's result once resolved (a
+        naval or air combat is told as a line of text: its order names the hex); each hex
+        that changed hands, to whom.  ``at``: where the map of ``window`` draws the hexes
+        named (those on it)."""
+        me = LocalGame(self.ws, self.gid, self.home).me
+        self._timeline.follow(self._history(), self._base())
+        since = max((r["seq"] for r in self._timeline.reports if r["side"] == me), default=0)
+        moves: dict[int, dict[str, Any]] = {}
+        attacks: dict[str, dict[str, Any]] = {}
+        hands: dict[str, dict[str, Any]] = {}
+        for file in self._timeline.happened:
+            if file.seq <= since:
+                continue
+            for text in file.orders:
+                hexes, _, _ = order_words(text)
+                if text.split(" ", 1)[0] in ATTACKS and hexes:
+                    attacks.setdefault(hexes[0], {"hex": hexes[0], "side": file.side, "text": text})
+            for e in file.events:
+                if e["kind"] == "moved":
+                    # A unit that moved several times is drawn once, from its first hex to its last.
+                    unit = e["units"][0]
+                    first = moves.setdefault(unit, {"unit": unit, "what": e["what"], "side": e["side"]})
+                    first.setdefault("from", e["hexes"][0])
+                    first["to"] = e["hexes"][1]
+                elif e["kind"] == "combat":
+                    c = e["combat"]
+                    attacks[c["hex"]] = {"hex": c["hex"], "side": c["side"], "text": e["text"]}
+                elif e["kind"] == "control":
+                    hands.update({h: {"hex": h, "side": e["side"], "country": e["country"]} for h in e["hexes"]})
+        moved = [m for m in moves.values() if m["from"] != m["to"]]
+        named = {h for m in moved for h in (m["from"], m["to"])} | set(attacks) | set(hands)
+        scale, centres = self.centres(window)
+        return {
+            "since": since,
+            "moves": moved,
+            "attacks": list(attacks.values()),
+            "hands": list(hands.values()),
+            "at": {h: centres[h] for h in named if h in centres},
+            "scale": scale,
+        }
 
     def reports(self) -> list[dict[str, Any]]:
         """The report of every file (``pbem log``), each file re-executed and verified once."""

@@ -182,6 +182,9 @@ def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
         "/api/purchases": lambda q: desk.purchases(),
         "/api/suggestion": lambda q: {"text": desk.suggestion()},
         "/api/reports": lambda q: {"reports": desk.reports()},
+        "/api/changes": lambda q: desk.changes(_one(q, "window") or ""),
+        "/api/ahead": lambda q: desk.ahead(),
+        "/api/ahead/suggestion": lambda q: desk.ahead_suggestion(_one(q, "step") or ""),
     }
 
 
@@ -198,8 +201,19 @@ def _post_routes(desk: Desk) -> dict[str, Callable[[dict[str, Any]], Any]]:
             raise PbemError("say which pending order to take back by its number", "usage")
         return desk.take_back(index)
 
+    def ahead(body: dict[str, Any]) -> Any:
+        step, lines, fallback = body.get("step"), body.get("lines"), body.get("fallback", "ask")
+        if not isinstance(step, str) or not step:
+            raise PbemError("say which coming step the orders are for", "usage")
+        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+            raise PbemError("orders come as a list of lines", "usage")
+        if not isinstance(fallback, str):
+            raise PbemError("the fallback is a word: ask, bot or none", "usage")
+        return {"message": desk.give_ahead(step, lines, fallback)}
+
     return {
         "/api/orders": orders,
+        "/api/ahead": ahead,
         "/api/undo": lambda body: {"message": desk.undo()},
         "/api/takeback": take_back,
         "/api/send": lambda body: {"message": desk.send(bool(body.get("force")))},

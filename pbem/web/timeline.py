@@ -12,7 +12,7 @@ to it are the same ones (compared by their hashes).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.errors import PbemError
 from pbem.play import report
@@ -25,12 +25,24 @@ from pbem.protocol.turnfile import TurnFile
 EVERY = 4
 
 
+class Happened(NamedTuple):
+    """What one file did: the engine's events of its report (as data) and the orders it
+    gave that the events do not show by themselves (declarations, attacks...)."""
+
+    seq: int
+    side: str
+    events: list[dict[str, Any]]
+    orders: list[str]
+
+
 @dataclass
 class Timeline:
     """One game's files so far, their reports and the copies kept along them."""
 
     digests: list[bytes] = field(default_factory=list)
     reports: list[dict[str, Any]] = field(default_factory=list)
+    #: what each file did, as data (drawn on the map)
+    happened: list[Happened] = field(default_factory=list)
     kept: dict[int, bytes] = field(default_factory=dict)  # file number -> the game after it
     last: Game | None = None  # the game after the last file, replayed on when files arrive
     seen: tuple[int, bytes] | None = None  # the position last asked for: the slider's next step starts there
@@ -41,13 +53,17 @@ class Timeline:
         one seen before."""
         new = [tf.hash for tf in files]
         if new[: len(self.digests)] != self.digests or self.last is None:
-            self.digests, self.reports, self.kept, self.last, self.seen = [], [], {}, None, None
+            self.digests, self.reports, self.happened, self.kept, self.last, self.seen = [], [], [], {}, None, None
         if len(files) < 2:
             return
         reporter = report.Reports()
         along = replay.Visitors(reporter, replay.Checkpoints(self.kept, EVERY))
         self.last = replay.replay(files, base=base, visitor=along, resume=self.last)
         self.reports += [{"seq": r.seq, "side": r.side, "text": r.text()} for r in reporter.made]
+        self.happened += [
+            Happened(r.seq, r.side, [d for e in r.entries for d in e.data], [o for e in r.entries for o in e.orders])
+            for r in reporter.made
+        ]
         self.digests = new
 
     def position(self, files: list[TurnFile], seq: int, base: bytes | None = None) -> Game:

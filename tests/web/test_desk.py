@@ -3,6 +3,8 @@ hex under a point of the map, history, reports, and the map of the game as it st
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine import api
@@ -10,8 +12,10 @@ from pbem.errors import PbemError
 from pbem.play import turn
 from pbem.store.localgame import LocalGame
 from pbem.web.desk import MAX_LISTED, Desk, Filter, added_text, board_status, order_words, parse_window
+from pbem.web.timeline import Happened
 from scenarios import gameview
 from tests.protocol.conftest import Duo
+from tests.web.conftest import INCOME, bot_answers, branch_duo
 
 
 @pytest.fixture(scope="module")
@@ -252,3 +256,57 @@ def test_every_kind_a_deployment_offers_is_given_through_the_page(deploy_desk: D
     finally:
         while desk.overview()["pending"]:
             desk.undo()
+
+
+#: The recorded game after the Axis interceptions of 1939-10: its file 41 resolves the land
+#: attacks declared before, on 157,58 and 156,57 (and a naval one declared before the branch
+#: too, whose result is a line of text, not a combat of the engine's events: not drawn).
+BEFORE_THE_AXIS_COMBAT = (INCOME[0], 39)
+
+
+def test_the_changes_since_my_last_file_are_the_attacks_and_the_hexes_taken_after_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    duo = branch_duo(tmp_path_factory.mktemp("combat"), *BEFORE_THE_AXIS_COMBAT, person="allies")
+    bot_answers(duo, person="allies")
+    p = duo.allies
+    desk = Desk(p.ws, duo.gid, p.home)
+    window = desk.map("western-europe", None)["window"]
+    c = desk.changes(window)
+    mine = [r["seq"] for r in desk.reports() if r["side"] == "allies"]
+    assert c["since"] == max(mine) and c["since"] < LocalGame(p.ws, duo.gid, p.home).head()
+    attacked = {a["hex"] for a in c["attacks"]}
+    assert attacked == {"157,58", "156,57"} and {a["side"] for a in c["attacks"]} == {"axis"}
+    # A hex taken changed its controller from the position after my last file to now.
+    before = desk._after(c["since"]).state
+    now = turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work.state
+    assert c["hands"]
+    for h in c["hands"]:
+        assert h["side"] == "axis" and h["hex"] in c["at"]
+        was, is_ = (api.hex_report(s, "allies", h["hex"]).controller for s in (before, now))
+        assert was != is_ == h["country"], (h, was, is_)
+    assert set(c["at"]) >= attacked
+
+
+def test_the_changes_draw_a_unit_once_from_its_first_hex_and_the_attacks_its_side_ordered(game_1939: Duo) -> None:
+    """After my last file: #7 moved twice, #8 went and came back, an attack and a naval attack
+    were declared (the naval one resolved as a line of text), a declaration names no hex."""
+    desk = Desk(game_1939.axis.ws, game_1939.gid, game_1939.axis.home)
+    desk.reports()
+    after = max(f.seq for f in desk._timeline.happened) + 1
+
+    def moved(unit: int, frm: str, to: str) -> dict[str, Any]:
+        return {"kind": "moved", "side": "allies", "units": [unit], "hexes": [frm, to], "what": f"#{unit}"}
+
+    events = [moved(7, "160,50", "161,50"), moved(8, "162,50", "163,50"), moved(7, "161,50", "161,51")]
+    events.append(moved(8, "163,50", "162,50"))
+    orders = ["attack 164,50 #256 #258", "naval 151,54 #68", "declare Poland"]
+    desk._timeline.happened.append(Happened(after, "allies", events, orders))
+    window = desk.map("europe", None)["window"]
+    c = desk.changes(window)
+    assert [(m["unit"], m["from"], m["to"]) for m in c["moves"]] == [(7, "160,50", "161,51")]
+    assert [(a["hex"], a["side"], a["text"]) for a in c["attacks"]] == [
+        ("164,50", "allies", "attack 164,50 #256 #258"),
+        ("151,54", "allies", "naval 151,54 #68"),
+    ]
+    assert set(c["at"]) == {"160,50", "161,51", "164,50", "151,54"}

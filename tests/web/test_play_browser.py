@@ -21,7 +21,9 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from engine import api
-from pbem.play import audit, exchange, gamemap, turn
+from pbem.play import audit, exchange, gamemap, history, turn
+from pbem.play.ahead import Plan
+from pbem.protocol import replay
 from pbem.store.localgame import LocalGame
 from pbem.web.desk import order_words, window_text
 from pbem.web.server import PlayServer
@@ -436,7 +438,6 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the decision offered", lambda: pg.locator("#offers button.kind").count() > 0)
     now = str(LocalGame(duo.axis.ws, duo.gid, duo.axis.home).head())
     until(pg, "the map redrawn", lambda: pg.locator("#map").get_attribute("data-seq") == now)
-    shoot(pg, "after-the-bot.png")
 
     # History: the slider shows the position after an earlier file, from positions kept.
     pg.locator("#history").evaluate("e => { e.value = '3'; e.dispatchEvent(new Event('change')); }")
@@ -829,6 +830,8 @@ def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
     until(pg, "the transport chosen", lambda: "unit #103:" in pg.locator("#selection").inner_text())
     until(pg, "its destinations lit", lambda: DROP in lit(pg))
     assert set(lit(pg)) <= reach
+    # The map opens at a readable scale around the Axis counters: the whole window shows the drop hex.
+    pg.locator("#fit").click()
     lit(pg)[DROP].click(force=True)
     flight = f"move #103 {DROP}"
     until(pg, "the flight listed", lambda: pending(pg)[-1:] == [flight])
@@ -952,3 +955,136 @@ def _after(state: api.GameState, action: api.Action) -> api.GameState:
 
 def order_words_group(text: str) -> str:
     return order_words(text)[2]
+
+
+def test_orders_given_ahead_from_the_page_are_kept_as_the_plan_holds_them(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """In the war declaration, the page lists the month's coming steps; the computer's
+    proposal for the deployment, cut down in the box, is kept with its fallback, shown back
+    as the program holds it (``Plan``), and taken back."""
+    duo = make_duo(tmp_path_factory.mktemp("ahead"), "1939")
+    bot_answers(duo)
+    lg = LocalGame(duo.axis.ws, duo.gid, duo.axis.home)
+    with served(duo) as server:
+        pg = open_page(browser, server)
+        try:
+            pg.locator("#aheadbox summary").click()
+            steps = pg.locator("#aheadsteps li")
+            until(pg, "the coming steps", lambda: steps.count() == 2)
+            assert steps.all_inner_texts() == [
+                "1939-09 Deployment: nothing kept: you decide it when it comes",
+                "1939-09 Build: nothing kept: you decide it when it comes",
+            ]
+            pg.locator("#aheadstep").select_option("deployment")
+            pg.locator("#aheadfill").click()
+            until(pg, "the proposal", lambda: "place_land" in pg.locator("#aheadtext").input_value())
+            proposal = pg.locator("#aheadtext").input_value().splitlines()
+            # Three of its orders, one with the city its comment names, and a wrong line first.
+            mine = [proposal[0], proposal[1].split("  # ")[0], proposal[2]]
+            pg.locator("#aheadtext").fill("\n".join(["place_land Germany armor 5 10 1,1", *mine]))
+            pg.locator("#aheadfallback").select_option("bot")
+            said = message(pg)[0]
+            pg.locator("#aheadkeep").click()
+            text, kind = wait_message(pg, said)
+            assert kind == "error" and text.startswith("line 1: hex 1,1 has no land"), text
+            assert Plan(lg).given == []
+            pg.locator("#aheadtext").fill("\n".join(mine))
+            pg.locator("#aheadkeep").click()
+            text, kind = wait_message(pg, text)
+            assert kind == "ok" and text.startswith("3 order(s) kept for the deployment of 1939-09"), text
+            (given,) = Plan(lg).given
+            assert (given.when, given.step, given.fallback) == ("1939-09", "deployment", "bot")
+            state = axis_state(duo)
+            held = [api.format_action(state, api.Action.from_wire(w)) for w in given.actions]
+            assert held == [line.split("  # ")[0] for line in mine]
+            until(pg, "the kept list", lambda: pg.locator("#aheadtext").input_value().splitlines() == held)
+            assert steps.first.inner_text().startswith("1939-09 Deployment: 3 order(s) kept")
+            pg.locator("#aheadtakeback").click()
+            text, kind = wait_message(pg, text)
+            assert kind == "ok" and "taken back" in text, text
+            assert Plan(lg).given == []
+            until(pg, "nothing kept", lambda: "nothing kept" in steps.first.inner_text())
+            # Kept again; when the deployment comes, the program seals it and says so under the steps.
+            pg.locator("#aheadtext").fill("\n".join(mine))
+            pg.locator("#aheadkeep").click()
+            until(pg, "the list kept again", lambda: len(Plan(lg).given) == 1)
+            turn.orders(duo.axis.ws, duo.gid, ["declare Poland"], duo.axis.home)
+            turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+            bot_answers(duo)
+            until(pg, "the program's note", lambda: pg.locator("#aheadnotes li").count() > 0)
+            notes = Plan(lg).notes
+            assert notes and Plan(lg).given == []
+            assert pg.locator("#aheadnotes li").all_inner_texts() == [f"{month}: {text}" for month, text in notes]
+            note = notes[-1][1]
+            assert note.startswith("your deployment of 1939-09, given in advance, was ") and note.endswith(
+                " (3 order(s))"
+            ), note
+        finally:
+            pg.close()
+
+
+#: The recorded game after the Allied builds of 1939-10: in a branch served to the Allies,
+#: the bot's Axis moves its first movement before the Allies have anything to decide.
+AFTER_THE_BUILDS = (INCOME[0], 34)
+
+
+moved_since = served_branch("moved_since", AFTER_THE_BUILDS, "allies")
+
+
+def test_the_overlay_shows_the_moves_made_since_my_last_move(
+    moved_since: tuple[Duo, PlayServer], browser: Browser
+) -> None:
+    duo, server = moved_since
+    bot_answers(duo, person="allies")
+    p = duo.player("allies")
+    lg = LocalGame(p.ws, duo.gid, p.home)
+    start = replay.replay(history.workspace_files(p.ws, duo.gid), base=lg.base(), upto=1).state
+    before = {u.id: u.hex for u in api.board(start, "allies").units}
+    board = api.board(axis_state(duo, "allies"), "allies")
+    moved = {u.id: (before[u.id], u.hex) for u in board.units if u.id in before and before[u.id] != u.hex}
+    assert moved, "the bot moved nothing: the branch no longer shows what it was chosen for"
+    # A laptop's screen: the map, my turn and the reports are all in view, nothing scrolls.
+    pg = browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
+        pg.goto(server.url)
+        pg.wait_for_selector("#map svg", timeout=60_000)
+        settled(pg)
+        assert pg.evaluate("document.scrollingElement.scrollHeight") <= 768
+        for part in ("#map", "#pending", "#send", "#report"):
+            box = pg.locator(part).bounding_box()
+            assert box is not None and box["height"] > 0 and box["y"] + min(box["height"], 100) <= 768, part
+        # Counters drawn large enough to read their numbers without zooming.
+        width = pg.evaluate(
+            "Math.max(...[...document.querySelectorAll('#map g.unit > rect')]"
+            ".map((r) => r.getBoundingClientRect().width))"
+        )
+        assert width >= 25, width
+        assert phase_is(pg, "1939-10") and pg.locator("#changesmarks *").count() == 0
+        pg.locator("#changes").check()
+        until(pg, "the overlay", lambda: pg.locator("#changesbox").get_attribute("data-shown") == "yes")
+        c0, r0, c1, r1 = (int(x) for x in str(pg.locator("#map").get_attribute("data-window")).split(","))
+        grid = board.map.grid
+
+        def shown(h: int) -> bool:
+            col, row = (int(x) for x in grid.label(h).split(","))
+            return c0 <= col <= c1 and r0 <= row <= r1
+
+        drawn = {uid: ends for uid, ends in moved.items() if all(shown(h) for h in ends)}
+        assert drawn, "no move of the bot lies on the map shown"
+        arrows = pg.locator("#changesmarks line.moved")
+        by_unit = {}
+        for i in range(arrows.count()):
+            a = arrows.nth(i)
+            for uid in str(a.get_attribute("data-units")).split(","):
+                by_unit[int(uid)] = (a.get_attribute("data-from"), a.get_attribute("data-to"))
+        assert by_unit == {uid: (grid.label(f), grid.label(t)) for uid, (f, t) in drawn.items()}
+        assert "since the game began" in str(pg.locator("#changesbox").get_attribute("title"))
+        # Another region: the overlay is drawn again on its map (the German fleet left Kiel).
+        pg.locator("#region").select_option("western-europe")
+        until(pg, "the ships' arrows", lambda: pg.locator('#changesmarks line.moved[data-from="157,49"]').count() > 0)
+        shoot(pg, "after-the-bot.png")
+        pg.locator("#changes").uncheck()
+        until(pg, "the overlay gone", lambda: pg.locator("#changesmarks *").count() == 0)
+    finally:
+        pg.close()

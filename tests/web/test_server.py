@@ -205,3 +205,44 @@ def test_reaction_orders_are_set_from_the_page_and_a_wrong_mode_is_refused(serve
     status, body = request(server, "/api/react", method="POST", body={"intercept": 3})
     assert status == 400 and "intercept is a word" in json.loads(body)["error"]
     assert json.loads(request(server, "/api/overview")[1])["reactions"]["land"] == "bot"
+
+
+def test_orders_given_ahead_are_kept_and_taken_back_and_a_wrong_line_is_named(server: PlayServer) -> None:
+    doc = json.loads(request(server, "/api/ahead")[1])
+    assert [s["step"] for s in doc["steps"]] == ["deployment", "build"] and doc["notes"] == []
+    status, body = request(server, "/api/ahead/suggestion?step=deployment")
+    proposal = json.loads(body)["text"].splitlines()
+    assert status == 200 and proposal[0].startswith("place_land Germany ")
+    assert "pbem" not in json.loads(body)["about"]
+    given = {"step": "deployment", "lines": [proposal[0], "place_land Germany armor 5 10 1,1"], "fallback": "none"}
+    status, body = request(server, "/api/ahead", method="POST", body=given)
+    assert status == 400 and json.loads(body)["error"] == "line 2: hex 1,1 has no land"
+    refusals = {
+        "War declaration is the decision now: give its orders under My turn": {"step": "war_declaration", "lines": []},
+        "the fallback must be one of ask, bot, none, not 'maybe'": {"step": "build", "lines": [], "fallback": "maybe"},
+        "say which coming step the orders are for": {"lines": []},
+        "orders come as a list of lines": {"step": "build", "lines": "pass"},
+    }
+    for said, body_ in refusals.items():
+        status, body = request(server, "/api/ahead", method="POST", body=body_)
+        assert status == 400 and json.loads(body)["error"] == said
+    assert json.loads(request(server, "/api/ahead")[1])["steps"][0]["kept"] is None
+    status, body = request(server, "/api/ahead", method="POST", body=given | {"lines": proposal[:1]})
+    assert status == 200 and json.loads(body)["message"].startswith("1 order(s) kept for the deployment of 1939-09")
+    (step, _) = json.loads(request(server, "/api/ahead")[1])["steps"]
+    assert (step["kept"], step["fallback"]) == ([proposal[0].split("  # ")[0]], "none")
+    status, body = request(server, "/api/ahead", method="POST", body={"step": "deployment", "lines": []})
+    assert status == 200 and "taken back" in json.loads(body)["message"]
+    assert json.loads(request(server, "/api/ahead")[1])["steps"][0]["kept"] is None
+
+
+def test_the_changes_since_my_last_move_name_their_hexes_and_refuse_a_wrong_window(server: PlayServer) -> None:
+    window = json.loads(request(server, "/api/map?region=europe")[1])["window"]
+    status, body = request(server, f"/api/changes?window={window}")
+    doc = json.loads(body)
+    assert status == 200 and set(doc) == {"since", "moves", "attacks", "hands", "at", "scale"}
+    assert doc["scale"] > 0 and set(doc["at"]) <= {h for m in doc["moves"] for h in (m["from"], m["to"])} | {
+        x["hex"] for x in doc["attacks"] + doc["hands"]
+    }
+    status, body = request(server, "/api/changes?window=1,2,3")
+    assert status == 400 and json.loads(body)["error"] == "'1,2,3' is not a window; write COL0,ROW0,COL1,ROW1"

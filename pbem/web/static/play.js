@@ -27,6 +27,7 @@ const view = {
   asked: null,       // the last list asked for: {filter, title}
   busy: 0,           // requests of the player under way
   epoch: 0,          // counts cleared selections: a list that arrives after one is stale
+  ahead: [],         // the coming steps orders may be given ahead for, with what is kept
 };
 
 async function ask(path, params = {}) {
@@ -161,6 +162,7 @@ async function loadMap(keepWindow) {
     $("map").classList.toggle("history", view.at !== null);
     $("map").dataset.seq = String(view.at ?? view.seq);
     drawMarks();
+    await loadChanges();
     return;
   }
   view.digest = m.digest;
@@ -170,17 +172,48 @@ async function loadMap(keepWindow) {
   view.window = m.window;
   $("map").dataset.window = m.window;
   view.full = [0, 0, parseFloat(svg.getAttribute("width")), parseFloat(svg.getAttribute("height"))];
-  if (!sameWindow) view.box = view.full.slice();
   svg.removeAttribute("width");
   svg.removeAttribute("height");
+  const changes = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  changes.id = "changesmarks";
   const marks = document.createElementNS("http://www.w3.org/2000/svg", "g");
   marks.id = "marks";
-  svg.append(marks);
+  svg.append(changes, marks);
   $("map").replaceChildren(svg);
+  if (!sameWindow) view.box = readableBox(svg);
   $("map").classList.toggle("history", view.at !== null);
   $("map").dataset.seq = String(view.at ?? view.seq); // the file after which the map shows the game
   applyBox();
   drawMarks();
+  await loadChanges();
+}
+
+// Counters' numbers smaller than this many pixels cannot be read without zooming.
+const READABLE_PX = 10;
+
+// Where a new window is first shown: whole when its counters' numbers can be read so (or
+// it draws none: a map of the whole world), else at the scale where they can, around the
+// thickest cluster of my counters (where my war is), or the middle.
+function readableBox(svg) {
+  const rect = $("map").getBoundingClientRect();
+  const [, , fw, fh] = view.full;
+  const number = svg.querySelector("g.unit > text");
+  if (!number || !rect.width || !rect.height) return view.full.slice();
+  const scale = READABLE_PX / parseFloat(number.getAttribute("font-size"));
+  if (Math.min(rect.width / fw, rect.height / fh) >= scale) return view.full.slice();
+  const w = rect.width / scale;
+  const h = rect.height / scale;
+  const mine = [...svg.querySelectorAll(`g.unit[data-side="${view.side}"] > rect`)].map((r) =>
+    [parseFloat(r.getAttribute("x")), parseFloat(r.getAttribute("y"))]);
+  let centre = [fw / 2, fh / 2];
+  let most = 0;
+  for (const [x, y] of mine) {
+    const near = mine.filter(([a, b]) => Math.abs(a - x) < w / 2 && Math.abs(b - y) < h / 2).length;
+    if (near > most) [most, centre] = [near, [x, y]];
+  }
+  const cx = Math.min(Math.max(centre[0], w / 2), Math.max(fw - w / 2, w / 2));
+  const cy = Math.min(Math.max(centre[1], h / 2), Math.max(fh - h / 2, h / 2));
+  return [cx - w / 2, cy - h / 2, w, h];
 }
 
 function svgEl() {
@@ -226,6 +259,94 @@ function drawMarks(picked) {
   g.replaceChildren(...out);
 }
 
+// --- what changed since my last move, drawn over the map -----------------------------------
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SIDE_COLOURS = { axis: "#7a3d0a", allies: "#123f8f" };
+
+function svgChild(parent, name, attrs) {
+  const e = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  parent.append(e);
+  return e;
+}
+
+// The overlay shows the game now: looking back through history, it is hidden.
+async function loadChanges() {
+  const g = $("changesmarks");
+  if (!g) return;
+  const box = $("changesbox");
+  if (!$("changes").checked || view.at !== null || !view.window) {
+    g.replaceChildren();
+    box.dataset.shown = "";
+    return;
+  }
+  const window = view.window;
+  const c = await ask("/api/changes", { window });
+  if (window !== view.window || !$("changes").checked) return; // another map, or switched off, meanwhile
+  drawChanges($("changesmarks"), c);
+  box.dataset.shown = "yes";
+  const since = c.since ? `since your file ${c.since}` : "since the game began";
+  box.title = `${since}: ${c.moves.length} unit(s) moved, ${c.attacks.length} attack(s), ` +
+    `${c.hands.length} hex(es) changed hands (arrows: moves; red rings: attacks; shaded hexes: taken)`;
+}
+
+function drawChanges(g, c) {
+  g.replaceChildren();
+  const r = Math.max(4, c.scale * 0.45);
+  const defs = svgChild(g, "defs", {});
+  for (const [side, colour] of Object.entries(SIDE_COLOURS)) {
+    const m = svgChild(defs, "marker", {
+      id: `arrow-${side}`, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "4", markerHeight: "4",
+      orient: "auto-start-reverse",
+    });
+    svgChild(m, "path", { d: "M0,0 L10,5 L0,10 z", fill: colour });
+  }
+  for (const h of c.hands) {
+    const at = c.at[h.hex];
+    if (!at) continue;
+    const e = svgChild(g, "circle", { cx: at[0], cy: at[1], r, class: "taken", fill: SIDE_COLOURS[h.side] || "#555" });
+    e.dataset.hex = h.hex;
+    svgChild(e, "title", {}).textContent = `${h.hex}: taken by ${h.country}`;
+  }
+  // Units that went the same way are one arrow, its title naming them.
+  const ways = new Map();
+  for (const m of c.moves) {
+    const key = `${m.from}>${m.to}`;
+    if (!ways.has(key)) ways.set(key, []);
+    ways.get(key).push(m);
+  }
+  for (const moves of ways.values()) {
+    const { from, to, side } = moves[0];
+    const a = c.at[from];
+    const b = c.at[to];
+    if (!a && !b) continue;
+    const colour = SIDE_COLOURS[side] || "#555";
+    let e;
+    if (a && b) {
+      e = svgChild(g, "line", {
+        x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "moved", stroke: colour,
+        "stroke-width": Math.max(2, c.scale * 0.12), "marker-end": `url(#arrow-${side})`,
+      });
+    } else {
+      // one end lies beyond this map: a ring where the unit left it or came onto it
+      const [x, y] = a || b;
+      e = svgChild(g, "circle", { cx: x, cy: y, r: r * 0.6, class: "moved", stroke: colour, fill: "none" });
+    }
+    e.dataset.from = from || "";
+    e.dataset.to = to || "";
+    e.dataset.units = moves.map((m) => m.unit).join(",");
+    svgChild(e, "title", {}).textContent = moves.map((m) => `${m.what}: ${m.from} -> ${m.to}`).join("\n");
+  }
+  for (const x of c.attacks) {
+    const at = c.at[x.hex];
+    if (!at) continue;
+    const e = svgChild(g, "circle", { cx: at[0], cy: at[1], r: r * 1.1, class: "attacked" });
+    e.dataset.hex = x.hex;
+    svgChild(e, "title", {}).textContent = x.text;
+  }
+}
+
 function setupMap() {
   const map = $("map");
   let drag = null;
@@ -259,6 +380,7 @@ function setupMap() {
   $("zoomin").onclick = () => zoom(0.8);
   $("zoomout").onclick = () => zoom(1.25);
   $("fit").onclick = () => { view.box = view.full.slice(); applyBox(); };
+  $("changes").onchange = () => guarded(loadChanges);
   $("region").onchange = () => guarded(async () => { view.window = ""; clearSelection(); await loadMap(false); });
 }
 
@@ -572,6 +694,72 @@ function setupTurn() {
   $("now").onclick = () => guarded(async () => { view.at = null; await refresh(true); });
 }
 
+// --- orders given ahead: the coming simultaneous steps of the month ----------------------
+
+// The step whose orders the box holds: a refresh does not overwrite what is being edited.
+let aheadShown = "";
+
+async function loadAhead() {
+  const r = await ask("/api/ahead");
+  const steps = r.steps;
+  $("aheadsteps").replaceChildren(...steps.map((s) => {
+    const e = li(`${s.when} ${s.name}: ` + (s.kept
+      ? `${s.kept.length} order(s) kept, sealed by your program when it comes (${FALLBACK_WORDS[s.fallback]})`
+      : "nothing kept: you decide it when it comes"));
+    e.dataset.step = s.step;
+    return e;
+  }));
+  if (!steps.length) {
+    $("aheadsteps").replaceChildren(li(
+      "No step to give orders ahead for now: while a simultaneous step of the month (war declarations, " +
+      "deployment, income, builds) is yours, the ones after it are listed here."));
+  }
+  const kept = steps.filter((s) => s.kept).length;
+  $("aheadcount").textContent = steps.length ? `(${steps.length} coming step(s), ${kept} kept)` : "";
+  const sel = $("aheadstep");
+  const before = sel.value;
+  sel.replaceChildren(...steps.map((s) => new Option(`${s.when} ${s.name}`, s.step)));
+  $("aheadeditor").hidden = !steps.length;
+  view.ahead = steps;
+  if (steps.some((s) => s.step === before)) sel.value = before;
+  if (sel.value !== aheadShown) showAhead();
+  $("aheadnotes").replaceChildren(...r.notes.map((n) => li(`${n.month}: ${n.text}`)));
+}
+
+const FALLBACK_WORDS = {
+  ask: "an order that no longer fits: you are asked",
+  bot: "an order that no longer fits: the computer replaces it",
+  none: "an order that no longer fits: left out",
+};
+
+// The kept orders of the chosen step go into the box to be read or edited.
+function showAhead() {
+  const s = view.ahead.find((x) => x.step === $("aheadstep").value);
+  aheadShown = s ? s.step : "";
+  $("aheadtext").value = s && s.kept ? s.kept.join("\n") + "\n" : "";
+  $("aheadfallback").value = s && s.fallback ? s.fallback : "ask";
+}
+
+function setupAhead() {
+  $("aheadstep").onchange = () => showAhead();
+  $("aheadfill").onclick = () => guarded(async () => {
+    say("asking the computer player…");
+    const r = await ask("/api/ahead/suggestion", { step: $("aheadstep").value });
+    $("aheadtext").value = r.text;
+    say(`${r.about} is in the box: edit it, then keep it`);
+  });
+  $("aheadkeep").onclick = () => guarded(() => keepAhead($("aheadtext").value.split("\n")));
+  $("aheadtakeback").onclick = () => guarded(() => keepAhead([]));
+}
+
+async function keepAhead(lines) {
+  const step = $("aheadstep").value;
+  const r = await post("/api/ahead", { step, lines, fallback: $("aheadfallback").value });
+  say(r.message);
+  aheadShown = "";
+  await loadAhead();
+}
+
 async function showReport(seq) {
   const reports = (await ask("/api/reports")).reports;
   let shown;
@@ -651,6 +839,7 @@ async function refresh(keepWindow) {
   view.version = (await ask("/api/version")).version;
   await loadOverview();
   await loadOffers();
+  await loadAhead();
   await loadMap(keepWindow);
   await showReport(view.at === null ? undefined : view.at);
 }
@@ -678,6 +867,7 @@ async function poll() {
 window.addEventListener("DOMContentLoaded", () => {
   setupMap();
   setupTurn();
+  setupAhead();
   guarded(async () => {
     await refresh(false);
     setInterval(poll, 2000);
