@@ -17,8 +17,14 @@ time of day as the other or at the opposite time; a file a person makes starts a
 sitting at the person's next look after the file it answers arrived, unless the person
 is still sitting (their last decision was the last a person made: only automatic
 answers came since, in seconds); every file then takes the real seconds it took, from
-the import of the file before it to its own import at the other end.
+the import of the file before it to its own import at the other end.  A game month runs
+from the first file that reaches it to the first that reaches the next, so the months'
+days add up to the time from the first look at the invitation to the game's entering the
+month after ``--end``: one look fewer than the sittings, whose last one is already the
+next month's.
 
+The record (``--record``, or a temporary folder) keeps the game's files and what the run
+saw (``mail-run.json``); ``--from DIR`` computes the calendar again from it, with no servers.
 It prints the days per game month at both times of day, the war extrapolated to 88
 months (1939-09 to 1946-12), the sittings and hops per month (pbem/play/sittings.py), the
 wall time, and checks the calendar against the last line of ``pbem log REC --sittings``
@@ -31,6 +37,7 @@ import argparse
 import itertools
 import json
 import logging
+import os
 import shutil
 import statistics
 import subprocess
@@ -58,7 +65,7 @@ class Sent:
 
     seq: int
     side: str
-    month: str  # the month of its first entry
+    month: str  # the month of its last entry (a month starts with the first file reaching it)
     sitting_month: str  # the month of its first entry a person gave (a sitting counts there, as in sittings.py)
     by_person: bool  # made by the side's player (a person's decision), not by the daemon's import
     arrived: float  # real time its receiver imported it
@@ -196,6 +203,31 @@ class _Run:
         return history.workspace_files(Workspace(self.workspaces["axis"]), self.gid)
 
 
+@dataclass
+class Seen:
+    """What a run saw besides the files; kept as ``mail-run.json`` beside them in the record."""
+
+    game: str
+    arrived: dict[int, float]  # seq -> real time its receiver imported it
+    by_person: list[str]  # names of the files the players wrote
+    thinking: list[float]  # seconds each of the players' decisions took
+    reached: str  # the month both sides' games were in at the end
+    wall_s: float
+    cpu_s: float
+
+    def save(self, record: Path) -> None:
+        (record / RUN_FILE).write_text(json.dumps(self.__dict__, indent=1))
+
+    @classmethod
+    def load(cls, record: Path) -> Seen:
+        d = json.loads((record / RUN_FILE).read_text())
+        d["arrived"] = {int(k): v for k, v in d["arrived"].items()}
+        return cls(**d)
+
+
+RUN_FILE = "mail-run.json"
+
+
 def bench_mail_calendar(
     end: str = "1940-06",
     every_hours: float = 24.0,
@@ -212,26 +244,18 @@ def bench_mail_calendar(
     logging.getLogger("pbem.mail").setLevel(logging.WARNING)
     root = Path(tempfile.mkdtemp(prefix="pbem-bench-calendar-"))
     try:
-        return _play(root, MailServers, end, every_hours, timeout_s, record, out)
+        record = record or root / "record"
+        _play(root, MailServers(root / "servers"), end, timeout_s, record, out)
+        return analyse(record, end, every_hours, out)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _play(
-    root: Path,
-    servers_class: Any,
-    end: str,
-    every_hours: float,
-    timeout_s: float,
-    record: Path | None,
-    out: Callable[[str], None],
-) -> dict[str, Any]:
-    from pbem.play import report, sittings
-
+def _play(root: Path, servers: Any, end: str, timeout_s: float, record: Path, out: Callable[[str], None]) -> None:
+    """Play the game by mail until month ``end`` is over; keep its files and :class:`Seen` in ``record``."""
     stop_at = _month_after(end)
     root.chmod(0o755)  # the postfix user must reach the servers' directory inside
-    (root / "servers").mkdir()
-    servers = servers_class(root / "servers")
+    servers.root.mkdir()
     try:
         servers.start()
         run = _Run(root, servers)
@@ -242,11 +266,11 @@ def _play(
         cpu = time.process_time()
         for w in workers:
             w.start()
-        seen = ""
+        said = ""
         while time.monotonic() - started < timeout_s and all(w.is_alive() for w in workers):
             now = min(run.month("axis"), run.month("allies"))
-            if now and now != seen:
-                seen = now
+            if now and now != said:
+                said = now
                 out(f"  {now} begun after {time.monotonic() - started:7.0f} s wall")
             if now >= stop_at:
                 break
@@ -261,67 +285,59 @@ def _play(
         files = run.files()
     finally:
         servers.stop()
-    if record is not None:
-        record.mkdir(parents=True, exist_ok=True)
-        for tf in files:
-            (record / tf.name).write_bytes(tf.raw)
-        # What the run saw, beside the files: enough to compute the calendar again.
-        seen = {"arrived": run.arrived, "by_person": sorted(run.by_person), "thinking": run.thinking}
-        (record / "mail-run.json").write_text(json.dumps(seen, indent=1))
-    log = [r.to_json() for r in report.reports(files)]
-    tally = sittings.tally(log, last_whole=False)
-    return _report(run, files, log, tally, end, reached, wall, cpu, every_hours, root, out)
+    record.mkdir(parents=True, exist_ok=True)
+    for tf in files:
+        (record / tf.name).write_bytes(tf.raw)
+    Seen(run.gid, run.arrived, sorted(run.by_person), run.thinking, reached, wall, cpu).save(record)
 
 
-def _report(
-    run: _Run,
-    files: list[Any],
-    log: list[dict[str, Any]],
-    tally: Any,
-    end: str,
-    reached: str,
-    wall: float,
-    cpu: float,
-    every_hours: float,
-    root: Path,
-    out: Callable[[str], None],
-) -> dict[str, Any]:
+def sent_files(files: Sequence[Any], log: Sequence[Mapping[str, Any]], seen: Seen) -> list[Sent]:
+    """The record's files after the invitation as the run saw them."""
     from pbem.play import sittings
 
     by_seq = {f["seq"]: f for f in log}
     sent: list[Sent] = []
-    arrived, month = float("inf"), ""
+    arrived, month = float("inf"), "1939-09"
     for tf in reversed(files[1:]):
         # A file held until the one before it came is applied, and so arrives, with it.
-        arrived = min(arrived, run.arrived.get(tf.seq, arrived))
-        sent.insert(0, Sent(tf.seq, tf.side, "", "", tf.name in run.by_person, arrived))
-    for i, s in enumerate(sent):
-        entries = by_seq[s.seq]["entries"] if s.seq in by_seq else []
-        month = entries[0]["when"] if entries else month  # a file without entries (the join): its neighbours' month
+        arrived = min(arrived, seen.arrived.get(tf.seq, arrived))
+        sent.insert(0, Sent(tf.seq, tf.side, "", "", tf.name in seen.by_person, arrived))
+    for i, f in enumerate(sent):
+        entries = by_seq[f.seq]["entries"] if f.seq in by_seq else []
+        month = entries[-1]["when"] if entries else month  # a file without entries: the month before
         decided = [e["when"] for e in entries if e["by"] == sittings.PERSON]
-        sent[i] = Sent(s.seq, s.side, month or "1939-09", (decided or [month])[0] or "1939-09", s.by_person, s.arrived)
+        sent[i] = Sent(f.seq, f.side, month, decided[0] if decided else month, f.by_person, f.arrived)
+    return sent
+
+
+def analyse(record: Path, end: str, every_hours: float, out: Callable[[str], None] = print) -> dict[str, Any]:
+    """The calendar of the game kept in ``record`` (its files and the run's :class:`Seen`), printed."""
+    from pbem.play import history, report, sittings
+
+    seen = Seen.load(record)
+    files = history.record_files(record, seen.game)
+    log = [r.to_json() for r in report.reports(files)]
+    tally = sittings.tally(log, last_whole=False)
+    sent = sent_files(files, log, seen)
     # Whom the run saw make each file against whom the log says gave it: they must agree.
-    disagree = [
-        s.seq
-        for s in sent
-        if s.by_person != any(e["by"] == sittings.PERSON for e in by_seq.get(s.seq, {}).get("entries", [{"by": ""}]))
-    ]
+    logged_person = {f["seq"]: any(e["by"] == sittings.PERSON for e in f["entries"]) for f in log}
+    disagree = [f.seq for f in sent if f.by_person != logged_person.get(f.seq, f.by_person)]
     months = [m.when for m in tally.months if m.when <= end and m.finished]
     every = every_hours * HOUR
-    same = calendar(sent, run.arrived[0], {"axis": 0.0, "allies": 0.0}, every)
-    opposite = calendar(sent, run.arrived[0], {"axis": 0.0, "allies": every / 2}, every)
+    same = calendar(sent, seen.arrived[0], {"axis": 0.0, "allies": 0.0}, every)
+    opposite = calendar(sent, seen.arrived[0], {"axis": 0.0, "allies": every / 2}, every)
     days_same, days_opposite = same.days(months), opposite.days(months)
     mean_same = statistics.fmean(days_same) if days_same else float("nan")
     mean_opposite = statistics.fmean(days_opposite) if days_opposite else float("nan")
     automatic = [b.arrived - a.arrived for a, b in itertools.pairwise(sent) if not b.by_person]
-    logged = _log_sittings(run, root)
+    logged = _log_sittings(record, seen.game)
 
     out(
-        f"1939 game {run.gid} by mail, 1939-09 to {end}: {len(files)} files, reached {reached}, "
-        f"{wall:.0f} s wall ({wall / 60:.1f} min), {cpu:.0f} s CPU in this process"
+        f"1939 game {seen.game} by mail, 1939-09 to {end}: {len(files)} files, reached {seen.reached}, "
+        f"{seen.wall_s:.0f} s wall ({seen.wall_s / 60:.1f} min), {seen.cpu_s:.0f} s CPU in the daemons' process"
     )
     out(
-        f"the players' decisions: {len(run.thinking)}, {sum(run.thinking):.0f} s in all; the daemons' automatic "
+        f"the players' decisions: {len(seen.thinking)}, {sum(seen.thinking):.0f} s in all; the daemons' automatic "
         f"files: {len(automatic)}, each from the file before it arriving to its own arrival median "
         f"{_median(automatic):.1f} s, max {max(automatic, default=float('nan')):.1f} s"
     )
@@ -354,11 +370,11 @@ def _report(
             f"{cal['war_months']:g} / {cal['war_months_opposite_times']:g} by the log"
         )
     return {
-        "game": run.gid,
+        "game": seen.game,
         "files": len(files),
-        "reached": reached,
-        "wall_s": wall,
-        "cpu_s": cpu,
+        "reached": seen.reached,
+        "wall_s": seen.wall_s,
+        "cpu_s": seen.cpu_s,
         "months": months,
         "days_same": days_same,
         "days_opposite": days_opposite,
@@ -378,20 +394,15 @@ def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def _log_sittings(run: _Run, root: Path) -> dict[str, Any]:
-    """``pbem log GAME --sittings`` in the Axis workspace, as a command: its summary's calendar
-    (``--json``) and its last line."""
-    from mailtesting import pbem_command, subprocess_env
-
-    base = ["-w", str(run.workspaces["axis"]), "--home", str(run.homes["axis"]), "log", run.gid, "--sittings"]
-    env = subprocess_env()
+def _log_sittings(record: Path, game: str) -> dict[str, Any]:
+    """``pbem log RECORD --sittings`` as a command: its summary's calendar (``--json``) and its last line."""
+    base = [sys.executable, "-m", "pbem.cli.main", "log", str(record), "--game", game, "--sittings"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     found: dict[str, Any] = {}
-    as_json = subprocess.run(
-        pbem_command(*base, "--json"), capture_output=True, text=True, env=env, cwd=root, check=False
-    )
+    as_json = subprocess.run([*base, "--json"], capture_output=True, text=True, env=env, check=False)
     if as_json.returncode == 0:
         found["calendar"] = json.loads(as_json.stdout)["summary"]["calendar"]
-    text = subprocess.run(pbem_command(*base), capture_output=True, text=True, env=env, cwd=root, check=False)
+    text = subprocess.run(base, capture_output=True, text=True, env=env, check=False)
     lines = (text.stdout if text.returncode == 0 else text.stderr).strip().splitlines()
     if lines:
         found["line"] = lines[-1]
@@ -399,14 +410,18 @@ def _log_sittings(run: _Run, root: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python3 -m benchmarks.bench_mail_calendar", description="The calendar of a game by mail."
-    )
+    parser = argparse.ArgumentParser(prog="python3 -m benchmarks.bench_mail_calendar", description=__doc__)
     parser.add_argument("--end", default="1940-06", help="the last game month played to its end (YYYY-MM)")
     parser.add_argument("--every", type=float, default=24.0, help="hours between a person's looks at the mail")
     parser.add_argument("--timeout", type=float, default=6 * HOUR, help="seconds the run may take at most")
     parser.add_argument("--record", type=Path, default=None, help="a folder to keep the game's files in")
+    parser.add_argument(
+        "--from", dest="again", type=Path, default=None, help="compute the calendar again from a kept --record folder"
+    )
     args = parser.parse_args(argv)
+    if args.again is not None:
+        analyse(args.again, args.end, args.every)
+        return
     bench_mail_calendar(args.end, args.every, args.timeout, args.record)
 
 

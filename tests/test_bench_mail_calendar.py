@@ -4,8 +4,6 @@ person still sitting take only the seconds they took."""
 
 from __future__ import annotations
 
-import pytest
-
 from benchmarks.bench_mail_calendar import DAY, HOUR, Sent, calendar, next_look
 
 START = 1_000.0  # real time the invitation arrived
@@ -19,7 +17,7 @@ def _chain() -> list[Sent]:
         Sent(2, "axis", "1939-09", "1939-09", True, START + 30),
         Sent(3, "allies", "1939-09", "1939-09", False, START + 32),
         Sent(4, "axis", "1939-09", "1939-09", True, START + 40),
-        Sent(5, "allies", "1939-09", "1939-10", True, START + 50),
+        Sent(5, "allies", "1939-10", "1939-10", True, START + 50),
         Sent(6, "axis", "1939-10", "1939-10", False, START + 53),
     ]
 
@@ -37,13 +35,13 @@ def test_each_sitting_waits_for_its_persons_look_and_nothing_else_does() -> None
     # Three sittings (the Axis's move and its move after the roll are one): a day each
     # but the first, which the Allies begin at once; automatic files cost their seconds.
     assert same.sittings == {"1939-09": {"axis": 1, "allies": 1}, "1939-10": {"axis": 0, "allies": 1}}
-    assert same.starts == {"1939-09": 0.0, "1939-10": 2 * DAY + 10}
+    assert same.starts == {"1939-09": 0.0, "1939-10": 2 * DAY}
     assert same.end == 2 * DAY + 10 + 3
-    assert same.days(["1939-09"]) == pytest.approx([2.0 + 10 / DAY])
+    assert same.days(["1939-09"]) == [2.0]
     opposite = calendar(_chain(), START, {"axis": 0.0, "allies": 12 * HOUR}, DAY)
     # At opposite times of day each sitting waits half a day: the month takes half as long.
-    assert opposite.starts == {"1939-09": 12 * HOUR, "1939-10": DAY + 12 * HOUR + 10}
-    assert opposite.days(["1939-09"]) == pytest.approx([1.0 + 10 / DAY])
+    assert opposite.starts == {"1939-09": 12 * HOUR, "1939-10": DAY + 12 * HOUR}
+    assert opposite.days(["1939-09"]) == [1.0]
 
 
 def test_a_person_still_sitting_does_not_wait_for_the_next_day() -> None:
