@@ -19,9 +19,10 @@ is still sitting (their last decision was the last a person made: only automatic
 answers came since, in seconds); every file then takes the real seconds it took, from
 the import of the file before it to its own import at the other end.  A game month runs
 from the first file that reaches it to the first that reaches the next, so the months'
-days add up to the time from the first look at the invitation to the game's entering the
-month after ``--end``: one look fewer than the sittings, whose last one is already the
-next month's.
+days add up to the time from the first look at the invitation to the first file of the
+month after ``--end``: at the same time of day, the months' sittings in days, or one day
+less when that file is an automatic answer made within their last sitting (the first
+sitting, at the first look, waits for nothing).
 
 The record (``--record``, or a temporary folder) keeps the game's files and what the run
 saw (``mail-run.json``); ``--from DIR`` computes the calendar again from it, with no servers.
