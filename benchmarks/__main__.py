@@ -1,6 +1,6 @@
 """Benchmarks of the hot paths and of the test suite's time.
 
-``python -m benchmarks [engine|protocol|ai|startup|verify|mail|game|suite ...]`` prints numbers.
+``python -m benchmarks [engine|protocol|ai|startup|verify|mail|calendar|game|suite ...]`` prints numbers.
 Each benchmark of a hot path runs its work several times and reports the median and the best
 time.  They are not tests: nothing here fails on a slow machine.
 """
@@ -93,6 +93,16 @@ def mail_benchmarks() -> None:
     bench_mail(games=10, turns_per_game=3, layer="protocol", engine="real")
 
 
+def calendar_benchmarks() -> None:
+    """A 1939 game to 1940-06 between two mail daemons on real local mail servers, turned into
+    the calendar of two people who look at their mail once a day (tens of minutes; needs the
+    servers and root: not in the default groups; `python3 -m benchmarks.bench_mail_calendar
+    --end YYYY-MM` plays fewer months)."""
+    from benchmarks.bench_mail_calendar import bench_mail_calendar
+
+    bench_mail_calendar()
+
+
 def suite_benchmarks() -> None:
     """The README's test command and the map regeneration, timed (minutes: not in the default groups)."""
     from benchmarks.bench_suite import bench_suite
@@ -107,11 +117,12 @@ GROUPS = {
     "startup": startup_benchmarks,
     "verify": verify_benchmarks,
     "mail": mail_benchmarks,
+    "calendar": calendar_benchmarks,
     "game": game_benchmarks,
     "suite": suite_benchmarks,
 }
-#: run when no group is named: the mail group needs mail servers and takes minutes, a game, the
-#: suite and the verification of a whole record take minutes
+#: run when no group is named: the mail and calendar groups need mail servers and take minutes, a
+#: game, the suite and the verification of a whole record take minutes
 DEFAULT_GROUPS = ("engine", "protocol", "ai", "startup")
 
 

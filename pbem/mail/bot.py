@@ -3,7 +3,9 @@
 The bot mailbox is the daemon with three differences: it accepts new games
 only from invitations signed by a key of the allow list (when one is set), it
 plays its side with the bot player as soon as a received file has been verified
-and applied, and it sends no "your move" notices (nobody reads them).
+and applied, and it sends no "your move" notices (nobody reads them).  The default
+player (pbem/mail/botplayer.py) gives reaction orders and its month's hidden steps
+ahead, so most of its answers are the daemon's automatic ones, made at the import.
 
 It never plays on a file it could not verify: a game is queued for play only
 after the game layer imported a file of it. A game owed a look is one file,

@@ -24,8 +24,9 @@ def accept(workspace: Path, game_id: str, identity: str, home: Path | None) -> l
 
 
 def play(workspace: Path, game_id: str, home: Path | None) -> list[Path]:
-    """Make every pending decision of the bot's side and seal it into outbox/."""
-    return [turn.bot_play(Workspace(workspace), game_id, home)]
+    """Make every pending decision of the bot's side and seal it into outbox/, its reaction
+    orders and its lists for the month's coming hidden steps given as it goes."""
+    return turn.computer_side(Workspace(workspace), game_id, home)
 
 
 def claim_overdue(workspace: Path, home: Path | None) -> list[tuple[str, Path | None, str]]:

@@ -5,7 +5,9 @@ The computer is a real second player with its own key and its own workspace, kep
 beside mine in ``.pbem-solo/<game>/``: every file goes through the same import,
 verification and re-execution as a file by mail.  Nothing is mailed: the files of a
 solo game are taken out of both outboxes as they are handed over, and the computer
-answers as soon as I send.
+answers as soon as I send.  It plays as the bot mailbox does (``turn.computer_side``): its
+interceptions and landings in my turn by its reaction orders, its month's hidden steps
+given ahead.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.play import branch, exchange, games, turn
-from pbem.protocol import machine
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction, Workspace
@@ -98,10 +99,7 @@ def answer(ws: Workspace, gid: str, home: Path | None = None) -> list[str]:
     said: list[str] = []
     for _ in range(MAX_ROUNDS):
         _hand_over(ws, bot_ws, gid, bot_home)
-        lg = LocalGame(bot_ws, gid, bot_home)
-        exp = machine.expected(turn.my_turn(lg).work)
-        if exp is not None and exp.side == lg.me and exp.kind in ("act", "commit", "sim"):
-            turn.bot_play(bot_ws, gid, home=bot_home)
+        turn.computer_side(bot_ws, gid, home=bot_home)
         back = _hand_over(bot_ws, ws, gid, home)
         if not back:
             return said

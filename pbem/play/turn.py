@@ -488,6 +488,23 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
     return ws.outbox / tf.name
 
 
+def computer_side(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> list[Path]:
+    """The computer playing a side on its own (the bot mailbox, the computer of a solo game):
+    its pending decisions as `pbem bot play --ahead` makes them, after giving its reaction
+    orders (the computer decides interceptions and landings) if the side never gave any, so
+    that its opponent waits for it no more than for a person with standing orders.  Returns
+    the files written: none when no decision of the side is due."""
+    written: list[Path] = []
+    if "reactions" not in LocalGame(ws, gid, home).meta:
+        # Given once: the side's own choice, if it made one, stays.
+        _, written = react(ws, gid, home, intercept="bot", land="bot")
+    lg = LocalGame(ws, gid, home)
+    exp = machine.expected(my_turn(lg).work)
+    if exp is None or exp.side != lg.me or exp.kind not in ("act", "commit", "sim"):
+        return written
+    return [*written, bot_play(ws, gid, home, player, ahead=True)]
+
+
 def _bot_ahead(t: Turn, player: str) -> ahead.Plan | None:
     """The computer player's lists for my coming simultaneous steps: the month's, when the
     decision it has just made is one of them; the next month's, when this is my last sitting

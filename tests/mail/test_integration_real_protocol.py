@@ -1,8 +1,8 @@
 """Whole games through real mail servers with the real protocol: two bot mailboxes play each other.
 
 Everything is real — identities, signed and hash-chained turn files, verification
-by re-execution, commit-reveal, dice, the game store, the mail daemon, Postfix
-and Dovecot. The rules engine is the real one (the 1939 scenario, for a few
+by re-execution, commit-reveal, dice, reaction orders and lists given ahead, the game
+store, the mail daemon, Postfix and Dovecot. The rules engine is the real one (the 1939 scenario, for a few
 months) or, for a game played to its very end in seconds, the protocol tests'
 small deterministic double.
 """
@@ -16,6 +16,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from imaphelp import fetch_all
@@ -23,8 +24,8 @@ from mailtesting import Player
 
 from pbem.errors import PbemError
 from pbem.mail.bot import BotMailbox
-from pbem.play import games
-from pbem.protocol import engine_link, machine
+from pbem.play import audit, games, history, report
+from pbem.protocol import engine_link, machine, turnfile
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
@@ -128,6 +129,8 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
     assert bots[0].played > 0 and bots[1].played > 0
     _check_turn_mails(allies, gid, scenario)
     _check_join_travels_with_the_first_decision(axis, gid)
+    if scenario == "1939":
+        _check_standing_orders(axis, gid, tmp_path / "record")
     print(f"{scenario}: {max(g_axis.seq, g_allies.seq)} files in {elapsed:.1f} s through the mail servers")
 
 
@@ -160,6 +163,25 @@ def _check_join_travels_with_the_first_decision(receiver: Player, gid: str) -> N
     carrying = [[p.get_filename() for p in m.iter_attachments()] for m in mails]
     (join_mail,) = [names for names in carrying if f"{gid}-00001-allies.pbem" in names]
     assert join_mail[:2] == [f"{gid}-00001-allies.pbem", f"{gid}-00002-allies.pbem"], join_mail
+
+
+def _check_standing_orders(player: Player, gid: str, out: Path) -> None:
+    """The bots gave reaction orders and their month's hidden steps ahead: both sides' files
+    carry seals of the orders and lists their log counts as standing, some interception or
+    landing was decided by opening a seal, and the record still audits from its files."""
+    files = history.workspace_files(Workspace(player.workspace), gid)
+    kinds = {(tf.side, rec.KIND) for tf in files for rec in tf.records}
+    assert {("axis", "seal"), ("allies", "seal")} <= kinds, kinds
+    assert {kind for _, kind in kinds} >= {"react"}, kinds
+    entries = [e for r in report.reports(files) for e in r.to_json()["entries"]]
+    standing = {(e["side"], e["record"]) for e in entries if e["by"] == "standing"}
+    ahead = {side for side, record in standing if record in ("commit", "sim")}
+    assert ahead == {"axis", "allies"}, standing
+    out.mkdir()
+    for tf in files:
+        (out / turnfile.filename(gid, tf.seq, tf.side)).write_bytes(tf.raw)
+    [audited] = audit.audit_dir(out)
+    assert audited.files == len(files)
 
 
 def _month_number(when: str) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.play import branch, solo, turn
+from pbem.play import branch, history, reactions, solo, turn
 from pbem.protocol import machine
 from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
@@ -30,3 +30,10 @@ def test_a_solo_branch_is_played_against_the_computer(duo: Duo) -> None:
     assert theirs is not None and game is not None and theirs.hashes == game.hashes
     assert game.seq > 4
     assert not list(p.ws.outbox.glob(f"{gid}-*")) and not list(computer_ws.outbox.glob(f"{gid}-*"))
+    # The computer answers my turn's interceptions and landings by reaction orders, sealed
+    # with its files (so I never wait for it there), as the bot mailbox does.
+    computer = LocalGame(computer_ws, gid, computer_home)
+    assert reactions.of(computer) == reactions.Reactions("bot", "bot")
+    sealed = [tf.seq for tf in history.workspace_files(computer_ws, gid) if tf.side == computer.me
+              for rec in tf.records if rec.KIND == "seal"]  # fmt: skip
+    assert sealed and computer.meta["sealed"]["seq"] == sealed[-1]
