@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import api
 from pbem.errors import PbemError
-from pbem.play import ahead_entry, gamemap, history, reactions, solo, turn
+from pbem.play import ahead_entry, gamemap, history, reactions, since, solo, turn
 from pbem.play.status import awaited, status_line
 from pbem.protocol import machine, words
 from pbem.protocol.machine import Game
@@ -182,7 +182,13 @@ class Desk:
             ],
             "winner": board.winner,
             "reactions": reactions.of(lg).to_json() | {"words": reactions.of(lg).words()},
+            "since": self._since(lg, t),
         }
+
+    def _since(self, lg: LocalGame, t: turn.Turn) -> list[str]:
+        """What happened since my last decision, in short: the lines `pbem status` opens with."""
+        docs = [doc for _, doc in since.stored(self.ws.game_paths(self.gid), lg.me, t.game.seq)]
+        return since.short(docs, lg.me)
 
     def _pending(self, t: turn.Turn) -> list[str]:
         out = []

@@ -35,6 +35,8 @@ def test_the_page_s_send_is_answered_by_the_computer_at_once(tmp_path: Path) -> 
     mine = LocalGame(ws, gid, home).game()
     assert mine is not None and mine.seq >= 4  # my list, its opening, and its next commitment came back
     assert _awaits_me(ws, gid, home) == machine.Expectation("allies", "sim")  # the deployment now
+    # The page opens the next decision with what the computer's answer did, as `pbem status` does.
+    assert any("United Kingdom enters the war" in line for line in desk.overview()["since"])
     # Nothing waits to be carried by hand, on either side.
     computer_ws, _ = solo._computer(ws, gid)
     assert not list(ws.outbox.glob(f"{gid}-*")) and not list(computer_ws.outbox.glob(f"{gid}-*"))

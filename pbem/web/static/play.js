@@ -108,6 +108,7 @@ async function loadOverview() {
     for (const c of o.countries) sel.append(new Option(c.name, c.name));
   }
   for (const id of ["undo", "pass", "send", "give", "fill", "find"]) $(id).disabled = !o.my_move && id !== "send";
+  $("since").replaceChildren(...(o.since.length ? ["Since your last decision:", ...o.since] : []).map((t) => para(t)));
   $("reactwords").textContent = o.reactions.words;
   if (document.activeElement !== $("intercept")) $("intercept").value = o.reactions.intercept;
   if (document.activeElement !== $("land")) $("land").value = o.reactions.land;
