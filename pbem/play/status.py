@@ -35,7 +35,7 @@ def awaited(kind: str) -> str:
     return {
         "act": "orders",
         "commit": "hidden orders, sealed by a commitment",
-        "sim": "orders, given in the open (the other side can no longer change its own)",
+        "sim": "orders in the open, the other side's fixed already",
         "reveal": "opening of its commitment (automatic)",
         "dice": "dice value (automatic)",
     }.get(kind, kind)
