@@ -97,6 +97,18 @@ def next_look(t: float, offset: float, every: float) -> float:
     return offset + k * every
 
 
+def _war(days: Sequence[float]) -> float:
+    """The whole war in calendar months: the game's first month once, at its own cost (nobody
+    sat before it to give its lists ahead), the others at the pace of the months after it, as
+    `pbem log --sittings` counts them (pbem/play/sittings.py, ``calendar``)."""
+    from pbem.play.sittings import WAR_MONTHS
+
+    if not days:
+        return float("nan")
+    pace = statistics.fmean(days[1:]) if len(days) > 1 else days[0]
+    return (days[0] + pace * (WAR_MONTHS - 1)) / MONTH_DAYS
+
+
 def calendar(files: Sequence[Sent], start: float, offsets: Mapping[str, float], every: float) -> Calendar:
     """The files on a clock that starts (0) when the invitation arrived at ``start``, real time;
     ``offsets``: when in the period each side looks."""
@@ -352,15 +364,15 @@ def analyse(record: Path, end: str, every_hours: float, out: Callable[[str], Non
     for m, a, b in zip(months, days_same, days_opposite, strict=True):
         n = sum(same.sittings.get(m, {}).values())
         out(f"{m:<8} {n:>8} {a:>17.2f} {b:>22.2f}")
-    war_same = mean_same * sittings.WAR_MONTHS / MONTH_DAYS
-    war_opposite = mean_opposite * sittings.WAR_MONTHS / MONTH_DAYS
+    war_same, war_opposite = _war(days_same), _war(days_opposite)
     out(
         f"mean over {len(months)} month(s): {mean_same:.2f} days a game month at the same time of day, "
         f"{mean_opposite:.2f} at opposite times"
     )
     out(
-        f"the war ({sittings.WAR_MONTHS} months, 1939-09 to 1946-12) at that pace: {war_same:.1f} months "
-        f"at the same time of day, {war_opposite:.1f} at opposite times"
+        f"the war ({sittings.WAR_MONTHS} months, 1939-09 to 1946-12), its first month once and the others at the "
+        f"pace of the months after it: {war_same:.1f} months at the same time of day, {war_opposite:.1f} at "
+        "opposite times"
     )
     cal = logged.get("calendar") or {}
     out(f"`pbem log REC --sittings` on the same record: {logged.get('line', '(no calendar line)')}")

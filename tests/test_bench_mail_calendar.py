@@ -51,3 +51,10 @@ def test_a_person_still_sitting_does_not_wait_for_the_next_day() -> None:
     cal = calendar(chain, START, {"axis": 0.0, "allies": 0.0}, DAY)
     assert cal.sittings["1939-09"] == {"axis": 2, "allies": 2}
     assert cal.end == 4 * DAY + 10 + 3
+
+
+def test_the_war_counts_the_first_month_once_and_the_others_at_their_pace() -> None:
+    from benchmarks.bench_mail_calendar import MONTH_DAYS, _war
+
+    assert _war([5.0, 2.0, 3.0, 1.0]) == (5.0 + 2.0 * 87) / MONTH_DAYS
+    assert _war([4.0]) == 4.0 * 88 / MONTH_DAYS
