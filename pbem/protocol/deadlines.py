@@ -178,8 +178,6 @@ def terms_message(game: str, seq: int, prev: bytes, deadline: int, silence: str 
 def apply_terms(game: Game, file: Authentic) -> None:
     tf = file.tf
     machine.check_link(game, tf, "terms")
-    if not game.deadline:
-        raise PbemError(f"{tf.name}: this game has no deadline to change", "terms")
     if machine.expected(game) is None:
         raise endings.over(tf.name, machine.outcome(game))
     b = tf.body
