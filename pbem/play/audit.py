@@ -254,6 +254,15 @@ def verify_file(ws: Workspace, path: Path) -> str:
                 "equivocation",
             )
         if at.place == Place.TAKEN:
+            held = lg.history_file(tf.seq)
+            if tf.type == "claim" and held is not None and held.side != tf.side:
+                before = replay.replay([f for s in range(tf.seq) if (f := lg.history_file(s))], base=lg.base())
+                if deadlines.in_time(before, held):
+                    raise PbemError(
+                        f"{tf.name}: the claim crossed {held.side}'s file {tf.seq}, sent in time at "
+                        f"{deadlines.when(held.body['time'])}: it is void",
+                        "claim-crossed",
+                    )
             raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
         if at.place == Place.EARLY:
             return f"{tf.name}: signature valid; it can be re-executed once file {at.head + 1} arrives"

@@ -200,3 +200,7 @@ def test_the_auditor_tells_a_crossed_claim_as_the_receivers_do(
     refused, code = (answer, "sequence") if late else (reminder, "claim-crossed")
     assert (str(exc.value).split(":")[0], exc.value.code) == (refused.name, code), str(exc.value)
     assert ("after the deadline" if late else "crossed") in str(exc.value)
+    if not late:  # `pbem verify` of the claim by the silent side, which holds its file there, agrees
+        with pytest.raises(PbemError) as exc:
+            audit.verify_file(duo.allies.ws, reminder)
+        assert exc.value.code == "claim-crossed" and "sent in time" in str(exc.value), str(exc.value)
