@@ -145,7 +145,9 @@ def _rival(old: Entry, new: Entry, claims: dict[int, Entry] | None) -> Entry:
     kinds = {f_old.tf.type, tf.type}
     if claims is not None and "claim" in kinds and kinds != {"claim"}:
         held, claim = (old, new) if tf.type == "claim" else (new, old)
-        claims[tf.seq] = claim
+        other = claims.setdefault(tf.seq, claim)
+        if other[1].tf.hash != claim[1].tf.hash:
+            _rival(other, claim, None)  # the claimant signed two claims there: equivocation
         return held
     raise PbemError(
         f"{p.name}: position {tf.seq} is already filled by {f_old.tf.side}'s file {p_old.name} (out of turn)",
@@ -215,10 +217,11 @@ class _Verified(replay.Visitor):
 
 def _crossing(before: machine.Game, held: Entry, claim: Entry) -> PbemError:
     (p_held, f_held), (p_claim, f_claim) = held, claim
-    try:  # a claim not valid at its position is refused as such, whatever the times
-        advance.apply_file(before.clone(), f_claim)
-    except PbemError as exc:
-        return _naming(p_claim, exc)
+    for p, f in (held, claim):  # a file not valid at the position is refused as such, whatever the times
+        try:
+            advance.apply_file(before.clone(), f)
+        except PbemError as exc:
+            return _naming(p, exc)
     seq, due = f_held.tf.seq, deadlines.when(deadlines.due_at(before))
     sent = deadlines.when(f_held.tf.body["time"]) if "time" in f_held.tf.body else "without a time"
     if deadlines.in_time(before, f_held.tf):
