@@ -34,6 +34,15 @@ PREFERRED: dict[str, tuple[str, ...]] = {
 WORTH_SAILING = 300
 #: Money a sender keeps beyond its pool (as the builds keep: :data:`engine.ai.economy.HOARD`).
 RESERVE = 500
+#: The reserve kept when money is sent in the income phase, drawn from this range by the
+#: turn's seeded stream for each sender: nothing the bot weighs tells $400B kept from
+#: $600B apart, and a fixed reserve would let the opponent compute the hidden list.
+RESERVE_DRAWN = (400, 600)
+
+
+def drawn_reserve(turn: Turn) -> int:
+    low, high = RESERVE_DRAWN
+    return low + turn.rng.below(high - low + 1)
 
 
 def pool_cost(state: GameState, country: str) -> int:
@@ -77,18 +86,18 @@ def spendable(state: GameState, country: str) -> int:
     return land + min(2, bombers) * COSTS[UnitType.BOMBER].price
 
 
-def surplus(state: GameState, country: str) -> int:
-    """Money ``country`` can send: what its own whole pool and :data:`RESERVE` leave, if a
+def surplus(state: GameState, country: str, reserve: int = RESERVE) -> int:
+    """Money ``country`` can send: what its own whole pool and ``reserve`` leave, if a
     receiver can spend it (the United States buys its fleet before it pays Britain's)."""
     c = state.countries[country]
     if not c.active or not receiver(state, country):
         return 0
-    return max(0, c.money - pool_cost(state, country) - RESERVE)
+    return max(0, c.money - pool_cost(state, country) - reserve)
 
 
 def load(turn: Turn) -> None:
-    """Income phase: each of our convoys in a sender's port takes that sender's surplus,
-    as much as its receiver can spend."""
+    """Income phase: each of our convoys in a sender's port takes that sender's surplus
+    beyond a drawn reserve, as much as its receiver can spend."""
     for u in _convoys(turn.state, turn.side):
         if u.cargo or not u.in_port:
             continue
@@ -97,7 +106,7 @@ def load(turn: Turn) -> None:
         if sender not in PREFERRED:
             continue
         to = receiver(state, sender)
-        amount = min(surplus(state, sender), capacity(state, to)) if to else 0
+        amount = min(surplus(state, sender, drawn_reserve(turn)), capacity(state, to)) if to else 0
         if amount >= 1:
             turn.batch.offer(Action("convoy", (sender, to, amount, u.id)))
 

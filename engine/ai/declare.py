@@ -4,7 +4,10 @@ and Liberation").
 The Axis follows the historical order of aims: Poland as soon as Germany is at
 war, the Low Countries and Scandinavia once Poland has fallen (the road to
 France), the Balkans once France has fallen, and the Soviet Union in the summer
-after that.  Japan opens the Pacific war in December 1941 (:func:`pacific_war_due`):
+after that.  Scandinavia and the Balkans are side-shows whose month the bot's
+judgement does not fix: each is declared in its first month or the next by a draw
+from the turn's seeded stream, so the hidden list is not computable from the
+position (docs/ai.md, "Mixed strategy").  Japan opens the Pacific war in December 1941 (:func:`pacific_war_due`):
 the Axis declares war on the United States (and so on Panama), and on the United
 Kingdom and the Netherlands if they are still neutral.  The Allies hold and never open
 new fronts by declaring war.  Every offer that brings a country in on our side (Hungary,
@@ -17,6 +20,7 @@ in four) instead of after a campaign through its colonies.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engine.ai import reading
@@ -39,6 +43,13 @@ AXIS_AIMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Soviet Union", "1941-06", ("France",)),
 )
 
+#: Aims declared in their first month or, by a draw, up to this many months later: none
+#: is on the road to France or the Soviet Union, so a month either way weighs nothing
+#: the bot can judge.
+SLACK = {"Denmark": 1, "Norway": 1, "Yugoslavia": 1, "Greece": 1}
+#: The chance that an aim still within its slack is declared this month.
+DRAW_NOW = Fraction(1, 2)
+
 #: Gambles taken only once the named country has fallen: Spain's one 25% attempt pays
 #: once France is beaten (Spain then faces no land front, and opens Gibraltar).
 WAIT_FOR = {"Spain": "France"}
@@ -59,7 +70,7 @@ FLEET_SHARE = 0.5
 def war_declaration(turn: Turn) -> None:
     batch = turn.batch
     state = turn.state
-    wanted = set(axis_targets(state)) | set(pacific_targets(state)) if turn.side == "axis" else set()
+    wanted = set(drawn_targets(turn)) | set(pacific_targets(state)) if turn.side == "axis" else set()
     for action in batch.legal():
         if action.kind == "pass":
             continue
@@ -112,6 +123,18 @@ def axis_targets(state: GameState) -> list[str]:
         if state.date < parse_date(date):
             continue
         if all(fallen(state, p) for p in after if p in state.countries):
+            out.append(country)
+    return out
+
+
+def drawn_targets(turn: Turn) -> list[str]:
+    """The aims of :func:`axis_targets` declared this month: those within their
+    :data:`SLACK` by a draw, the others all."""
+    earliest = {country: parse_date(date) for country, date, _ in AXIS_AIMS}
+    out = []
+    for country in axis_targets(turn.state):
+        late = turn.state.date >= earliest[country] + SLACK.get(country, 0)
+        if late or turn.rng.chance(DRAW_NOW):
             out.append(country)
     return out
 

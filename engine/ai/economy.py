@@ -62,7 +62,8 @@ HOARD_RANK = {t: i for i, t in enumerate(HOARD_BUYS)}
 
 def income(turn: Turn) -> None:
     """Money a country cannot spend goes to a partner who can: directly where the
-    rulebook allows it ("Money Exchange"), the rest on convoys (:mod:`engine.ai.convoys`)."""
+    rulebook allows it ("Money Exchange"), the rest on convoys (:mod:`engine.ai.convoys`).
+    What each sender keeps is drawn (:func:`engine.ai.convoys.drawn_reserve`)."""
     _to_hubs(turn)
     _exchange(turn)
     convoys.load(turn)
@@ -76,16 +77,13 @@ EXCHANGES = {"United Kingdom": ("Soviet Union", "France")}
 HUBS = {"axis": ("Germany", "Japan"), "allies": ("United Kingdom", "United States")}
 
 
-#: Money a partner keeps (repairs, buying back its losses) before sending the rest to a hub.
-KEEP = HOARD
-
-
 pool_cost = convoys.pool_cost
 
 
-def spare_money(state: GameState, country: str) -> int:
-    """Money ``country`` cannot spend on its own pool (all of it) beyond :data:`KEEP`."""
-    return state.countries[country].money - pool_cost(state, country) - KEEP
+def spare_money(state: GameState, country: str, keep: int) -> int:
+    """Money ``country`` cannot spend on its own pool (all of it) beyond ``keep`` (for
+    repairs and buying back its losses)."""
+    return state.countries[country].money - pool_cost(state, country) - keep
 
 
 def _to_hubs(turn: Turn) -> None:
@@ -96,7 +94,7 @@ def _to_hubs(turn: Turn) -> None:
         c = state.countries[name]
         if name in hubs or name in convoys.PREFERRED or c.side != turn.side or not c.active:
             continue  # (Canada's money sails by convoy: it doubles Britain's home income)
-        amount = spare_money(state, name)
+        amount = spare_money(state, name, convoys.drawn_reserve(turn))
         if amount < 1:
             continue
         for hub in hubs:
@@ -113,7 +111,7 @@ def _exchange(turn: Turn) -> None:
         c = state.countries.get(sender)
         if c is None or c.side != turn.side or not c.active:
             continue
-        spare = c.money - convoys.spendable(state, sender) - HOARD
+        spare = c.money - convoys.spendable(state, sender) - convoys.drawn_reserve(turn)
         limit = send_limit(state, sender)
         amount = spare if limit is None else min(spare, limit)
         for to in receivers:

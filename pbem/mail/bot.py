@@ -1,7 +1,8 @@
 """The bot as a mailbox: invite it by mail, it answers every move by mail.
 
 The bot mailbox is the daemon with three differences: it accepts new games
-only from invitations signed by a key of the allow list (when one is set), it
+only from invitations signed by a key of the allow list, or hand-over offers of a
+side such a key holds (when one is set), it
 plays its side with the bot player as soon as a received file has been verified
 and applied, and it sends no "your move" notices (nobody reads them).  The default
 player (pbem/mail/botplayer.py) gives reaction orders and its month's hidden steps
@@ -114,7 +115,9 @@ class BotMailbox(MailDaemon):
 
     def policy(self, att: Attachment, mail: list[Attachment]) -> str | None:
         """Anyone may invite the bot unless bot.allow lists the keys that may: then a game
-        not here yet starts only from an invitation signed by one of them."""
+        not here yet starts only from an invitation signed by one of them, or from a
+        hand-over offer of a side that one of them holds (the offer is unsigned; the key
+        holding the side, as the game's files show it, is the one that must seal it)."""
         turn = parse_turn_name(att.filename)
         if not self.allow or turn is None or self.game_known(turn.game_id):
             return None  # a game already running here: its files are checked by signature anyway
@@ -125,6 +128,8 @@ class BotMailbox(MailDaemon):
             return "parent files without an invitation from a key in bot.allow in the same mail"
         if self._allowed(att):
             return None
+        if turn.side == "offer":
+            return f"a side offered by {self.signed_by(att.data)}, which is not in bot.allow"
         return f"a new game from {self.signed_by(att.data)}, which is not in bot.allow"
 
     def _allowed(self, att: Attachment) -> bool:

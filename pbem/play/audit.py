@@ -10,7 +10,7 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.play import branch, decline, placement
 from pbem.play.placement import Place
-from pbem.protocol import advance, machine, replay, turnfile
+from pbem.protocol import advance, deadlines, machine, replay, turnfile
 from pbem.protocol.records import Reveal
 from pbem.protocol.turnfile import TurnFile
 from pbem.store.localgame import LocalGame
@@ -93,8 +93,13 @@ def _naming(p: Path, exc: PbemError) -> PbemError:
     return PbemError(msg if msg.startswith(p.name) else f"{p.name}: {msg}", exc.code, exc.rule)
 
 
-def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path, machine.Authentic]]:
-    """The files of one game from its genesis on: one genesis, signatures valid, no fork, no gap."""
+Entry = tuple[Path, machine.Authentic]
+
+
+def _in_order(gid: str, entries: list[tuple[Path, TurnFile]], claims: dict[int, Entry] | None = None) -> list[Entry]:
+    """The files of one game from its genesis on: one genesis, signatures valid, no fork, no gap.
+    With ``claims``, a claim for a position the other side's file also fills is put there
+    instead of refused, which of the two stands to be told by the times (:class:`_Verified`)."""
     geneses = [(p, tf) for p, tf in entries if tf.seq == 0]
     if not geneses:
         p = entries[0][0]
@@ -112,23 +117,44 @@ def _in_order(gid: str, entries: list[tuple[Path, TurnFile]]) -> list[tuple[Path
     for _, tf in entries:
         if tf.type == "handover":
             handed.setdefault(tf.side, []).append(tf.body["key"])
-    by_seq: dict[int, tuple[Path, machine.Authentic]] = {}
+    by_seq: dict[int, Entry] = {}
     for p, tf in entries:
         # Signatures first, so that a damaged file is named as such and never mistaken for a fork.
         file = _named(p, _authentic, g, tf, handed.get(tf.side, []))
         old = by_seq.get(tf.seq)
         if old is not None and old[1].tf.hash != tf.hash:
-            raise PbemError(
-                f"{p.name}: {tf.side} signed two different files for position {tf.seq} ({old[0].name} "
-                "and this one): equivocation",
-                "equivocation",
-            )
-        by_seq[tf.seq] = (p, file)
+            by_seq[tf.seq] = _rival(old, (p, file), claims)
+        else:
+            by_seq[tf.seq] = (p, file)
     last = max(by_seq)
     missing = [s for s in range(last + 1) if s not in by_seq]
     if missing:
         raise PbemError(f"game {gid}: file {missing[0]} is missing (files up to {last} are present)", "sequence")
     return [by_seq[s] for s in range(last + 1)]
+
+
+def _rival(old: Entry, new: Entry, claims: dict[int, Entry] | None) -> Entry:
+    """Two different files for one position: the one the game holds while the times are not
+    yet known, the claim put aside in ``claims``; raises PbemError for the other cases."""
+    (p_old, f_old), (p, f) = old, new
+    tf = f.tf
+    if f_old.tf.side == tf.side:
+        raise PbemError(
+            f"{p.name}: {tf.side} signed two different files for position {tf.seq} ({p_old.name} "
+            "and this one): equivocation",
+            "equivocation",
+        )
+    kinds = {f_old.tf.type, tf.type}
+    if claims is not None and "claim" in kinds and kinds != {"claim"}:
+        held, claim = (old, new) if tf.type == "claim" else (new, old)
+        other = claims.setdefault(tf.seq, claim)
+        if other[1].tf.hash != claim[1].tf.hash:
+            _rival(other, claim, None)  # the claimant signed two claims there: equivocation
+        return held
+    raise PbemError(
+        f"{p.name}: position {tf.seq} is already filled by {f_old.tf.side}'s file {p_old.name} (out of turn)",
+        "sequence",
+    )
 
 
 def _authentic(g: machine.Genesis, tf: TurnFile, later_keys: list[bytes]) -> machine.Authentic:
@@ -142,7 +168,8 @@ def _authentic(g: machine.Genesis, tf: TurnFile, later_keys: list[bytes]) -> mac
 def _audit_game(
     gid: str, entries: list[tuple[Path, TurnFile]], source: branch.Source, progress: Callable[[str], None]
 ) -> AuditReport:
-    files = _in_order(gid, entries)
+    claims: dict[int, Entry] = {}
+    files = _in_order(gid, entries, claims)
     if len(files) == 1:
         return AuditReport(gid, 1, 0, 0, files[0][1].tf.name, False)
     p1, join = files[1]
@@ -154,27 +181,66 @@ def _audit_game(
         return AuditReport(gid, 2, 0, 0, join.tf.name, True, f"{join.tf.side} declined the invitation")
     parent = machine.Genesis(files[0][1].tf.body).parent
     base = None if parent is None else _named(files[0][0], branch.verified_base, source, parent)
-    seen = _Verified(lambda seq: progress(f"audit: game {gid}, file {seq} of {len(files) - 1}"))
+    seen = _Verified(files, claims, lambda seq: progress(f"audit: game {gid}, file {seq} of {len(files) - 1}"))
     try:
         game = replay.replay([file.tf for _, file in files], base=base, visitor=seen)
+    except _Crossed as exc:
+        raise exc.error from None
     except PbemError as exc:
         raise _naming(files[seen.last + 1][0], exc) from None
     over = machine.expected(game) is None
     return AuditReport(gid, len(files), game.k, seen.commitments, files[-1][1].tf.name, over, machine.outcome(game))
 
 
-class _Verified(replay.Visitor):
-    """The last file re-executed (the one after it is the one refused) and the commitments opened."""
+class _Crossed(Exception):
+    """A claim and a file for one position: the one refused (section 12.3), raised through the replay."""
 
-    def __init__(self, told: Callable[[int], None]) -> None:
+    def __init__(self, error: PbemError) -> None:
+        self.error = error
+
+
+class _Verified(replay.Visitor):
+    """The last file re-executed (the one after it is the one refused) and the commitments opened;
+    at a position a claim and the other side's file both fill, the file refused, told by the
+    times as a receiver tells it: the claim if the file was in time (``claim-crossed``), else
+    the file.  ``told`` hears of each file re-executed (the progress line)."""
+
+    def __init__(self, files: list[Entry], claims: dict[int, Entry], told: Callable[[int], None]) -> None:
         self.last = 0
         self.commitments = 0
+        self.files = files
+        self.claims = claims
         self.told = told
 
     def after(self, game: machine.Game, tf: TurnFile) -> None:
         self.last = tf.seq
         self.told(tf.seq)
         self.commitments += sum(1 for r in tf.records if isinstance(r, Reveal))
+        rival = self.claims.get(tf.seq + 1)
+        if rival is not None:
+            raise _Crossed(_crossing(game, self.files[tf.seq + 1], rival))
+
+
+def _crossing(before: machine.Game, held: Entry, claim: Entry) -> PbemError:
+    (p_held, f_held), (p_claim, f_claim) = held, claim
+    for p, f in (held, claim):  # a file not valid at the position is refused as such, whatever the times
+        try:
+            advance.apply_file(before.clone(), f)
+        except PbemError as exc:
+            return _naming(p, exc)
+    seq, due = f_held.tf.seq, deadlines.when(deadlines.due_at(before))
+    sent = deadlines.when(f_held.tf.body["time"]) if "time" in f_held.tf.body else "without a time"
+    if deadlines.in_time(before, f_held.tf):
+        return PbemError(
+            f"{p_claim.name}: {f_claim.tf.side}'s claim for position {seq} crossed {f_held.tf.side}'s file "
+            f"{p_held.name}, sent in time at {sent} (the deadline was {due}): the claim is void",
+            "claim-crossed",
+        )
+    return PbemError(
+        f"{p_held.name}: position {seq} is {f_claim.tf.side}'s claim's ({p_claim.name}): this file was "
+        f"sent at {sent}, after the deadline ({due})",
+        "sequence",
+    )
 
 
 def verify_file(ws: Workspace, path: Path) -> str:
@@ -197,6 +263,15 @@ def verify_file(ws: Workspace, path: Path) -> str:
                 "equivocation",
             )
         if at.place == Place.TAKEN:
+            held = lg.history_file(tf.seq)
+            if tf.type == "claim" and held is not None and held.side != tf.side:
+                before = replay.replay([f for s in range(tf.seq) if (f := lg.history_file(s))], base=lg.base())
+                if deadlines.in_time(before, held):
+                    raise PbemError(
+                        f"{tf.name}: the claim crossed {held.side}'s file {tf.seq}, sent in time at "
+                        f"{deadlines.when(held.body['time'])}: it is void",
+                        "claim-crossed",
+                    )
             raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
         if at.place == Place.EARLY:
             return f"{tf.name}: signature valid; it can be re-executed once file {at.head + 1} arrives"

@@ -66,11 +66,6 @@ def _position_before(lg: LocalGame, seq: int) -> Game:
     return history.position([f for f in (lg.history_file(s) for s in range(seq)) if f is not None])
 
 
-def _in_time(before: Game, tf: TurnFile) -> bool:
-    """``tf``, the next file after ``before``, is dated before the deadline of its position."""
-    return bool(before.deadline) and tf.body.get("time", deadlines.due_at(before)) < deadlines.due_at(before)
-
-
 def refuse_crossing(lg: LocalGame, file: machine.Authentic, tx: Transaction) -> tuple[str, list[Path]] | None:
     """The opponent's claim for a position my own file holds.  When my file is dated before the
     deadline, the claim is void (a side that sent its file in time never loses by a claim):
@@ -81,7 +76,7 @@ def refuse_crossing(lg: LocalGame, file: machine.Authentic, tx: Transaction) -> 
     before = _position_before(lg, tf.seq)
     advance.apply_file(before.clone(), machine.authenticate(before.genesis, tf, before))
     mine = lg.history_file(tf.seq)
-    if mine is None or not _in_time(before, mine):
+    if mine is None or not deadlines.in_time(before, mine):
         return None
     note = (
         f"file {tf.seq}: {sides_of(tf.side)} claim says it never received your file {tf.seq} sent at "
@@ -105,7 +100,7 @@ def void_my_claims(lg: LocalGame, file: machine.Authentic, tx: Transaction) -> t
         return None
     before = _position_before(lg, tf.seq)
     now = lg.game()
-    if not _in_time(before, tf) or now is None or clock.now() > deadlines.due_at(now):
+    if not deadlines.in_time(before, tf) or now is None or clock.now() > deadlines.due_at(now):
         return None
     game = overtake(lg, file, tx, before.clone())
     note = (

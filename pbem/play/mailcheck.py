@@ -6,8 +6,10 @@ daemon names this, never the mail's From header (which anyone can write), in
 its log lines and in the bot's allow list.  Only keys the file can be checked against
 count: a game's invitation against the key of its creator that it carries, a file of a
 game held here against the keys of the game's players (as its genesis binds them, and
-after a hand-over), a contact statement against the key it carries.  Anything else, and
-any signature that does not verify, has no signer.
+after a hand-over), a contact statement against the key it carries, a hand-over offer
+(unsigned itself) by the key holding the side it offers in the game's files it carries
+(:func:`pbem.play.passing.offering_key`).  Anything else, and any signature that does not
+verify, has no signer.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.play import contact
+from pbem.play import contact, passing
 from pbem.protocol import machine, turnfile
 from pbem.protocol.turnfile import TurnFile
 from pbem.store import keys
@@ -44,6 +46,11 @@ def signer(workspace: Path, data: bytes, home: Path | None = None) -> str | None
     if contact.is_statement(data):
         with contextlib.suppress(PbemError):
             return contact.parse(data).fingerprint
+        return None
+    if data.startswith(passing.OFFER_MAGIC):
+        with contextlib.suppress(PbemError):
+            holder = passing.offering_key(data, "offer")
+            return None if holder is None else keys.fingerprint(holder)
         return None
     try:
         tf = turnfile.parse(data)

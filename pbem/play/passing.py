@@ -22,6 +22,7 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.play import audit, games, history, report, turn
 from pbem.protocol import dice, gamesecrets, handover, machine, turnfile, wire
+from pbem.protocol.turnfile import TurnFile
 from pbem.store import keys, overview
 from pbem.store.localgame import LocalGame
 from pbem.store.store import STORE_DIR, Transaction, Workspace, atomic_write, read_bytes
@@ -86,19 +87,48 @@ def is_mailed(path: Path) -> bytes | None:
     return next((m for m in (OFFER_MAGIC, ACCEPT_MAGIC) if head.startswith(m)), None)
 
 
-def keep_offer(ws: Workspace, path: Path, tx: Transaction) -> tuple[str | None, str, str]:
-    """Keep a mailed offer as an offer directory under .pbem/offers/; (game, status, message)."""
-    data = read_bytes(path, turnfile.MAX_FILE + 1) or b""
+def read_offer(data: bytes, name: str) -> tuple[dict[str, Any], str, list[TurnFile]]:
+    """A mailed offer's body, its sender's address and the game's files it carries (unverified)."""
     at = len(OFFER_MAGIC)
     n = int.from_bytes(data[at : at + 4], "big")
-    doc: Any = wire.unpack(data[at + 4 : at + 4 + n]) if len(data) <= turnfile.MAX_FILE else None
+    ok = data.startswith(OFFER_MAGIC) and len(data) <= turnfile.MAX_FILE
+    doc: Any = wire.unpack(data[at + 4 : at + 4 + n]) if ok else None
     if not isinstance(doc, dict) or set(doc) != {OFFER, FROM} or not isinstance(doc[OFFER], dict):
-        raise PbemError(f"{path.name}: not a hand-over offer", "parse")
+        raise PbemError(f"{name}: not a hand-over offer", "parse")
     body, sender = doc[OFFER], doc[FROM]
-    files = turnfile.split_files(data[at + 4 + n :], path.name)
+    files = turnfile.split_files(data[at + 4 + n :], name)
     gid = body.get("game")
     if not isinstance(gid, str) or not turnfile.GID_RE.match(gid) or not isinstance(sender, str):
-        raise PbemError(f"{path.name}: not a hand-over offer", "parse")
+        raise PbemError(f"{name}: not a hand-over offer", "parse")
+    return body, sender, files
+
+
+def offering_key(data: bytes, name: str) -> bytes | None:
+    """The key that holds the side a mailed offer hands over, as the game's files it carries
+    show it: the genesis key of that side, then the key of each hand-over of it, each file of
+    the side signed by the key in force; None unless one file at least shows it so.  The
+    offer itself is not signed: a hand-over takes effect only once this key seals it."""
+    body, _, files = read_offer(data, name)
+    side = body.get("side")
+    genesis = next((tf for tf in files if tf.seq == 0), None)
+    if genesis is None or side not in turnfile.SIDES or genesis.game != body["game"]:
+        return None
+    g = machine.check_genesis(genesis)
+    key: bytes = g.key(side)
+    shown = genesis.side == side
+    for tf in sorted((tf for tf in files if tf.seq > 0 and tf.side == side and tf.game == g.game), key=lambda f: f.seq):
+        if not tf.verify_signature_ok(key):
+            return None
+        shown = True
+        if tf.type == "handover":
+            key = tf.body["key"]
+    return key if shown else None
+
+
+def keep_offer(ws: Workspace, path: Path, tx: Transaction) -> tuple[str | None, str, str]:
+    """Keep a mailed offer as an offer directory under .pbem/offers/; (game, status, message)."""
+    body, sender, files = read_offer(read_bytes(path, turnfile.MAX_FILE + 1) or b"", path.name)
+    gid = body["game"]
     if LocalGame.has_game(ws, gid):
         return gid, "duplicate", f"{path.name}: game {gid} is already here"
     rel = offer_rel(gid)

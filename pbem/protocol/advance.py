@@ -17,8 +17,12 @@ def apply_file(game: Game, file: Authentic, watch: Watcher | None = None) -> Non
     """Verify ``file`` as the next file of ``game`` and apply it; on error ``game`` is left
     half-applied (callers work on a copy)."""
     tf = file.tf
+    # The link to the file before first, then the time: the order of docs/turn-file-format.md, 7.1.
+    machine.check_link(game, tf, tf.type if tf.type in ("claim", "terms", "handover") else "turn")
     if tf.type == "claim" and not game.deadline:
         raise PbemError(f"{tf.name}: this game has no deadline, so nothing can be claimed", "claim")
+    if tf.type == "terms" and not game.deadline:
+        raise PbemError(f"{tf.name}: this game has no deadline to change", "terms")
     machine.check_time_field(game.deadline != 0, tf)
     if "time" in tf.body:
         if tf.body["time"] < game.clock:

@@ -44,6 +44,12 @@ def due_at(game: Game) -> int:
     return game.clock + game.deadline if game.deadline else 0
 
 
+def in_time(before: Game, tf: TurnFile) -> bool:
+    """``tf``, the next file after ``before``, is dated before the deadline of its position: a
+    claim for that position crossed it and is void (section 12.3)."""
+    return bool(before.deadline) and tf.body.get("time", due_at(before)) < due_at(before)
+
+
 def apply_claim(game: Game, file: Authentic) -> None:
     """Check a claim as the next file of ``game`` and apply what it does; mutates ``game``."""
     tf = file.tf
@@ -172,8 +178,6 @@ def terms_message(game: str, seq: int, prev: bytes, deadline: int, silence: str 
 def apply_terms(game: Game, file: Authentic) -> None:
     tf = file.tf
     machine.check_link(game, tf, "terms")
-    if not game.deadline:
-        raise PbemError(f"{tf.name}: this game has no deadline to change", "terms")
     if machine.expected(game) is None:
         raise endings.over(tf.name, machine.outcome(game))
     b = tf.body

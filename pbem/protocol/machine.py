@@ -319,11 +319,11 @@ def start(genesis_tf: TurnFile, join: Authentic, base: bytes | None = None) -> G
     join_tf = join.tf
     if join_tf.type != "join" or join_tf.game != g.game:
         raise PbemError(f"{join_tf.name}: not the answer to invitation {g.game}", "type")
+    if join_tf.prev != genesis_tf.hash:
+        raise PbemError(f"{join_tf.name}: does not follow this game's genesis file", "chain-link")
     joiner = other(g.creator)
     if join_tf.side != joiner:
         raise PbemError(f"{join_tf.name}: the join file must come from the {joiner} player", "side")
-    if join_tf.prev != genesis_tf.hash:
-        raise PbemError(f"{join_tf.name}: does not follow this game's genesis file", "chain-link")
     if g.parent is None:
         state = new_state(g)
     elif base is None:

@@ -516,14 +516,15 @@ def terms(options: dict[str, Any]) -> tuple[int, str] | None:
 
 def start(genesis: File, join: File, now: int) -> Game:
     b = join.body
-    if b["side"] != other(genesis.side):
-        raise Refused("join-side", "the join file must come from the side that did not create the game")
     game = Game(genesis, now=now)
     game.keys = {s: bytes(genesis.body["keys"][s]) for s in SIDES}
     t = terms(genesis.body["options"])
     game.deadline = 0 if t is None else t[0]
     _link(game, join, [genesis.hash])
+    if b["side"] != other(genesis.side):
+        raise Refused("join-side", "the join file must come from the side that did not create the game")
     if b["type"] == "decline":
+        _timing(game, join)
         game.hashes = [genesis.hash, join.hash]
         game.ended = f"{join.side} declined the invitation"
         return game
@@ -531,6 +532,7 @@ def start(genesis: File, join: File, now: int) -> Game:
     start_state = parent["state"].hex() if parent is not None else PINNED[genesis.body["scenario"]][2]
     if b["state"].hex() != start_state:
         raise Refused("join-state", "the join file's starting state is not the pinned one (or the branch's)")
+    _timing(game, join)
     game.hashes = [genesis.hash, join.hash]
     game.chain = {genesis.side: genesis.body["anchor"], join.side: b["anchor"]}
     game.state = b["state"]
@@ -547,6 +549,11 @@ def _link(game: Game, f: File, hashes: list[bytes]) -> None:
         raise Refused("signature", f"the signature is not the {f.side} key's")
     if f.body["prev"] != hashes[-1]:
         raise Refused("prev-mismatch", "prev is not the hash of the file before it")
+
+
+def _timing(game: Game, f: File) -> None:
+    """Section 7.1, step 7, after the link (and a join's side and state): a claim or new
+    terms need a deadline, and the file's time (section 12.2)."""
     if f.body["type"] == "claim" and not game.deadline:
         raise Refused("claim-no-deadline", "a claim in a game without a deadline")
     if f.body["type"] == "terms" and not game.deadline:
@@ -561,6 +568,7 @@ def _link(game: Game, f: File, hashes: list[bytes]) -> None:
 
 def apply_turn(game: Game, f: File) -> None:
     _link(game, f, game.hashes)
+    _timing(game, f)
     if game.ended:
         raise Refused("game-over", f"a file after the end of the game ({game.ended})")
     t = f.body["type"]

@@ -16,7 +16,7 @@ from pbem.mail.bot import BotMailbox
 from pbem.mail.config import MailConfig, MailConfigError, load_config
 from pbem.mail.daemon import CycleReport, MailDaemon
 from pbem.play import games, mailcheck, passing, turn
-from pbem.protocol import engine_link, wire
+from pbem.protocol import engine_link, turnfile, wire
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
@@ -179,3 +179,52 @@ def test_refused_files_are_all_kept_named_by_their_signer_and_never_thread(
     daemon.handle_mail(mail("axis@example.org", f"{duo.gid}-00009-offer.pbem", offer, "<offer@evil.example>"), report)
     daemon.threads.flush()
     assert report.statuses == {"duplicate": 1} and "<offer@evil.example>" not in daemon.threads.references(duo.gid)
+
+
+@pytest.mark.parametrize("allowed", ["axis", "allies"])
+def test_a_side_offered_by_a_listed_key_is_taken_and_another_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, allowed: str
+) -> None:
+    """With an allow list, a hand-over offer (unsigned itself) is taken when a listed key
+    holds the offered side in the game's files it carries: the key that must seal it."""
+    duo = make_duo(tmp_path)
+    while duo.to_move() != "axis":
+        duo.step()
+    bot_home, bot_key = identity(tmp_path, "bot")
+    bot_ws = tmp_path / "ws-bot"
+    bot_ws.mkdir()
+    holder = keys.read_public_key(duo.player(allowed).home / f"{allowed}-p.pub").fingerprint
+    bot = BotMailbox(config(tmp_path, "bot@example.org", bot_ws, bot_home, f'[bot]\nallow = ["{holder}"]'))
+    offer = passing.offer_by_mail(duo.axis.ws, duo.gid, bot_key, home=duo.axis.home)
+    axis_fp = keys.read_public_key(duo.axis.home / "axis-p.pub").fingerprint
+    assert mailcheck.signer(bot_ws, offer.read_bytes()) == axis_fp  # the side's holder, from the files
+
+    with caplog.at_level(logging.INFO, logger="pbem.mail"):
+        raw = mail("someone@example.org", offer.name, offer.read_bytes(), "<o1@example.org>")
+        assert bot.handle_mail(raw, CycleReport()) == ""
+    accepted = list((bot_ws / "outbox").glob(f"{duo.gid}-*-accept.pbem"))
+    refused = [r.getMessage() for r in caplog.records if "not in bot.allow" in r.getMessage()]
+    if allowed == "axis":
+        assert len(accepted) == 1 and not refused
+        assert LocalGame.has_game(Workspace(bot_ws), duo.gid)
+    else:  # allies' key is listed, but axis holds the side offered
+        assert not accepted and len(refused) == 1
+        assert f"a side offered by key {axis_fp}" in refused[0]
+        assert not LocalGame.has_game(Workspace(bot_ws), duo.gid)
+
+
+def test_an_offer_whose_files_are_not_signed_by_the_side_names_no_holder(duo: Duo, tmp_path: Path) -> None:
+    """A side's key in force signs its files in the offer, else the offer has no holder."""
+    while duo.to_move() != "axis" or duo.game("axis").seq < 4:  # axis has signed a turn
+        duo.step()
+    _, bot_key = identity(tmp_path, "bot")
+    data = passing.offer_by_mail(duo.axis.ws, duo.gid, bot_key, home=duo.axis.home).read_bytes()
+    body, sender, files = passing.read_offer(data, "offer")
+    mallory = keys.load("mallory", identity(tmp_path, "mallory")[0])
+    forged = [duo.forge("axis", f.body, key=mallory) if f.seq > 0 and f.side == "axis" else f for f in files]
+    doc = wire.pack({passing.OFFER: body, passing.FROM: sender})
+    bad = passing.OFFER_MAGIC + len(doc).to_bytes(4, "big") + doc + turnfile.join_files(forged)
+    assert passing.offering_key(data, "offer") == keys.read_public_key(duo.axis.home / "axis-p.pub").raw
+    assert any(f.seq > 0 and f.side == "axis" for f in files)
+    assert passing.offering_key(bad, "offer") is None
+    assert mailcheck.signer(tmp_path, bad) is None

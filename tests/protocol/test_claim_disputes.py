@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.errors import PbemError
 from pbem.play import audit, claim, exchange, status, turn
-from pbem.protocol import machine
+from pbem.protocol import machine, turnfile
 from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo, make_duo
 from tests.protocol.test_crash import cli
@@ -176,3 +177,30 @@ def test_a_file_dated_in_time_that_comes_after_the_final_claims_answer_time_is_r
     res = _import(duo, "axis", backdated)
     assert res.status == "applied" and "your claim is void" in res.message, res.message
     assert not duo.game("axis").forfeited and duo.game("axis").seq == 2
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["in-time", "late"])
+def test_the_auditor_tells_a_crossed_claim_as_the_receivers_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late: bool
+) -> None:
+    """A directory holding both a claim and the other side's file for one position: the
+    auditor, like the receivers (12.3), refuses the claim if the file was sent in time
+    (`claim-crossed`), else the file (the claim wins)."""
+    _at(monkeypatch, T0)
+    duo = make_duo(tmp_path, options={"deadline": HOUR, "silence": "forfeit"})
+    _at(monkeypatch, T0 + HOUR)
+    reminder = _claim_file(duo, "axis")
+    _at(monkeypatch, T0 + (2 * HOUR if late else 60))  # the file's signed time
+    turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+    (answer,) = duo.outbox("allies")
+    assert turnfile.read(answer).seq == turnfile.read(reminder).seq == 2
+    _at(monkeypatch, T0 + 3 * HOUR)
+    with pytest.raises(PbemError) as exc:
+        audit.audit_dir(duo.out)
+    refused, code = (answer, "sequence") if late else (reminder, "claim-crossed")
+    assert (str(exc.value).split(":")[0], exc.value.code) == (refused.name, code), str(exc.value)
+    assert ("after the deadline" if late else "crossed") in str(exc.value)
+    if not late:  # `pbem verify` of the claim by the silent side, which holds its file there, agrees
+        with pytest.raises(PbemError) as exc:
+            audit.verify_file(duo.allies.ws, reminder)
+        assert exc.value.code == "claim-crossed" and "sent in time" in str(exc.value), str(exc.value)

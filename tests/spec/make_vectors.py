@@ -1086,6 +1086,13 @@ def timed_cases(v: Builder) -> None:
         "time",
         "a time earlier than the file before it",
     )
+    variant(
+        "prev-before-time",
+        4,
+        signed(wire.pack(h4 | {"time": tv.T0, "prev": bytes(32)}), "axis"),
+        "prev-mismatch",
+        "prev is zero and the time earlier than the file before it: prev is checked first (7.1)",
+    )
     h2 = body_of(t[2])
     third = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"pbem/vectors/third").digest())
     bad_accept = third.sign(handover.accept_message(h2))
