@@ -105,7 +105,8 @@ def arena(
     if same_sitting:
         typer.echo(
             f"lists given ahead: {fared['lists']}, of which {fared['refitted']} had orders that no longer fitted "
-            f"({fared['misfits']} of {fared['orders']} orders; fallback: the computer player's choice)"
+            f"or left a cost the forecast did not show ({fared['misfits']} of {fared['orders']} orders no longer "
+            "fitted; fallback: the computer player's choice)"
         )
 
 

@@ -73,8 +73,9 @@ class Fitted:
     """A list given ahead checked against the real position: what goes, and what did not fit."""
 
     actions: list[Any]
-    misfits: list[str]  # each: the order, and why it no longer fits
+    misfits: list[str]  # each: the order, and why it no longer fits; or a cost the forecast did not show
     added: int = 0  # the computer player's orders added by the fallback
+    refused: int = 0  # the orders given that the real position refused
 
 
 def coming(
@@ -221,7 +222,8 @@ def fit(
             refused.append(action)
     # Sealing a list ends the step as a pass does, so its cost is weighed whether or not it says `pass`.
     fresh = [c for c in costs(state, side, draft.actions) if c not in set(warned)]
-    out.misfits += [f"passing now would cost what the forecast did not show ({c})" for c in fresh]
+    out.refused = len(refused)
+    out.misfits += [f"passing now would cost what the forecast did not show ({c})" for c in _grouped(fresh)]
     proposed: list[Any] = []
     if (refused or fresh) and fallback == "bot":
         # A computer player that fails leaves the orders that fitted to go on their own, as `none` does.
@@ -239,6 +241,13 @@ def fit(
         draft.offer(action)
     out.actions = draft.actions
     return out
+
+
+def _grouped(found: list[str]) -> list[str]:
+    """The costs ``found`` with the ships and aircraft waiting to be placed counted in one."""
+    units = [c for c in found if c.startswith("units-waiting:#")]
+    rest = [c for c in found if c not in units]
+    return rest + ([f"units-waiting: {len(units)} ship(s) or aircraft"] if units else [])
 
 
 def reason(exc: BaseException) -> str:
@@ -395,9 +404,9 @@ class AheadBot:
     players: dict[str, tuple[str, float | None]] = field(default_factory=dict)  # side: (player, budget)
     sitting: str | None = None  # the side whose decisions taken move by move are being made
     lists: int = 0  # lists given ahead that reached their step
-    refitted: int = 0  # ... of which an order no longer fitted (the fallback was used)
+    refitted: int = 0  # ... of which an order no longer fitted, or a cost showed that the forecast did not
     orders: int = 0
-    misfits: int = 0
+    misfits: int = 0  # orders given ahead that no longer fitted
 
     def standing(self, d: Decision) -> set[str]:
         """The sides whose list for decision ``d`` was given ahead."""
@@ -414,7 +423,7 @@ class AheadBot:
             self.lists += 1
             self.refitted += bool(found.misfits)
             self.orders += len(listed)
-            self.misfits += len(found.misfits)
+            self.misfits += found.refused
             return found.actions
         mine = ai.decide(state, side, seed, player, budget_s)
         later: dict[Key, list[Any]] = {}

@@ -100,11 +100,12 @@ def test_json_gives_sittings_and_file_hops_per_month() -> None:
 
 
 def test_json_says_how_the_lists_given_ahead_fared() -> None:
-    """By default the players give the month's deployment and builds with its declarations:
-    each side sits once for the three, and the lists given ahead are counted."""
+    """By default the players give the month's hidden steps ahead (the Allies the next month's
+    at the end of their turn): with reaction orders counted too, a side sits at most twice in
+    1939-10, and the lists given ahead are counted."""
     import json
 
-    result = CliRunner().invoke(_app(), ["arena", "--json", "--until", "1939-11", "--axis", "random"])
+    result = CliRunner().invoke(_app(), ["arena", "--json", "--until", "1939-11", "--axis", "random", "--react"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     (game,) = doc["games"]
