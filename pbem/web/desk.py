@@ -155,6 +155,19 @@ class Desk:
             digest.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
         return digest.hexdigest()[:16]
 
+    def help(self) -> dict[str, Any]:
+        """The order reference for the page: every kind of order the engine knows, its
+        arguments in words and an example; ``now``: the decision in front of me accepts it."""
+        _, _, state = self._now()
+        now = {k.name for k in api.order_kinds(state)}
+        return {
+            "kinds": [
+                {"kind": k.kind, "usage": k.usage, "help": k.help, "arguments": [list(a) for a in k.arguments],
+                 "example": k.example, "now": k.kind in now}  # fmt: skip
+                for k in api.order_reference()
+            ]
+        }
+
     def overview(self) -> dict[str, Any]:
         """Date, phase, what is awaited, my pending orders and my countries."""
         lg, t, state = self._now()

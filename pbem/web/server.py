@@ -184,6 +184,7 @@ def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
         "/api/reports": lambda q: {"reports": desk.reports()},
         "/api/changes": lambda q: desk.changes(_one(q, "window") or ""),
         "/api/ahead": lambda q: desk.ahead(),
+        "/api/help": lambda q: desk.help(),
         "/api/ahead/suggestion": lambda q: desk.ahead_suggestion(_one(q, "step") or ""),
     }
 

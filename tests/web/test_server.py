@@ -246,3 +246,14 @@ def test_the_changes_since_my_last_move_name_their_hexes_and_refuse_a_wrong_wind
     }
     status, body = request(server, "/api/changes?window=1,2,3")
     assert status == 400 and json.loads(body)["error"] == "'1,2,3' is not a window; write COL0,ROW0,COL1,ROW1"
+
+
+def test_the_help_lists_every_order_the_engine_knows_and_marks_those_of_the_decision_now(server: PlayServer) -> None:
+    from engine import api
+
+    doc = json.loads(request(server, "/api/help")[1])
+    kinds = {k["kind"]: k for k in doc["kinds"]}
+    assert list(kinds) == [k.kind for k in api.order_reference()]  # the engine's own reference, whole
+    # The game waits for the Axis's war declarations: `declare` is on offer, `move` is not.
+    assert kinds["declare"]["now"] and not kinds["move"]["now"]
+    assert kinds["move"]["example"].startswith("move ") and kinds["move"]["arguments"]

@@ -741,6 +741,25 @@ function showAhead() {
   $("aheadfallback").value = s && s.fallback ? s.fallback : "ask";
 }
 
+// --- help: every kind of order, from the engine's own reference --------------------------
+
+async function loadHelp() {
+  const r = await ask("/api/help");
+  const kinds = [...r.kinds.filter((k) => k.now), ...r.kinds.filter((k) => !k.now)];
+  $("help").replaceChildren(...kinds.map((k) => {
+    const d = document.createElement("details");
+    d.className = k.now ? "kind now" : "kind";
+    const s = document.createElement("summary");
+    const c = document.createElement("code");
+    c.textContent = k.usage;
+    s.append(c, ` ${k.help}`);
+    const args = document.createElement("ul");
+    args.replaceChildren(...k.arguments.map(([name, meaning]) => li(`${name} ${meaning}`)));
+    d.append(s, args, para(`e.g. ${k.example}`));
+    return d;
+  }));
+}
+
 function setupAhead() {
   $("aheadstep").onchange = () => showAhead();
   $("aheadfill").onclick = () => guarded(async () => {
@@ -869,6 +888,9 @@ window.addEventListener("DOMContentLoaded", () => {
   setupMap();
   setupTurn();
   setupAhead();
+  $("helpbox").addEventListener("toggle", () => {
+    if ($("helpbox").open) guarded(loadHelp);
+  });
   guarded(async () => {
     await refresh(false);
     setInterval(poll, 2000);
