@@ -162,8 +162,14 @@ class Desk:
         now = {k.name for k in api.order_kinds(state)}
         return {
             "kinds": [
-                {"kind": k.kind, "usage": k.usage, "help": k.help, "arguments": [list(a) for a in k.arguments],
-                 "example": k.example, "now": k.kind in now}  # fmt: skip
+                {
+                    "kind": k.kind,
+                    "usage": k.usage,
+                    "help": k.help,
+                    "arguments": [list(a) for a in k.arguments],
+                    "example": k.example,
+                    "now": k.kind in now,
+                }
                 for k in api.order_reference()
             ]
         }
