@@ -62,5 +62,6 @@ def test_the_board_carries_control_date_phase_and_weather() -> None:
 
 
 def test_the_board_refuses_an_unknown_side() -> None:
-    with pytest.raises(api.IllegalAction, match="not a side"):
+    with pytest.raises(api.IllegalAction) as refused:
         api.board(api.new_game("1939"), "neutral")
+    assert refused.value.rule == "side.unknown"

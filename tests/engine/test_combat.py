@@ -580,12 +580,14 @@ def test_stand_orders_toggle_and_are_dropped_with_their_stack() -> None:
     u = put(state, "Poland", "2,1")
     h = hx(state, "2,1")
     assert stand_actions(state, "allies") == [Action("stand", (h, True))]
-    with pytest.raises(IllegalAction, match="already retreats"):
+    with pytest.raises(IllegalAction) as refused:
         check_stand(state, "allies", Action("stand", (h, False)))
+    assert refused.value.rule == "stand.unchanged"
     apply_stand(state, "allies", Action("stand", (h, True)))
     assert stand_actions(state, "allies") == [Action("stand", (h, False))]
-    with pytest.raises(IllegalAction, match="already will not retreat"):
+    with pytest.raises(IllegalAction) as refused:
         check_stand(state, "allies", Action("stand", (h, True)))
+    assert refused.value.rule == "stand.unchanged"
     state.place(u, hx(state, "3,1"))
     prune_stands(state)
     assert state.stands == {}

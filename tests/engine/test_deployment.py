@@ -63,12 +63,15 @@ def test_land_points_are_merged_into_units_up_to_the_largest_size() -> None:
     """Rulebook "Strength Points": points are combined when placed, up to the table's maximum
     (Germany infantry with movement 3: 8); supplement "Placement": in the home country."""
     state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 12})
-    with pytest.raises(IllegalAction, match="at most 8 strength points"):
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", Action("place_land", ("Germany", "infantry", 3, 9, hx("6,1"))))
-    with pytest.raises(IllegalAction, match="has 12 infantry points"):
+    assert refused.value.rule == "strength.maximum"
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", Action("place_land", ("Germany", "infantry", 3, 13, hx("6,1"))))
-    with pytest.raises(IllegalAction, match="not a home hex"):
+    assert refused.value.rule == "placement.pool"
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", Action("place_land", ("Germany", "infantry", 3, 2, hx("8,0"))))
+    assert refused.value.rule == "placement.area"
     deploy(state, axis=[Action("place_land", ("Germany", "infantry", 3, 8, hx("6,1")))])
     assert land_at(state, "6,1") == [("Germany", "infantry", 8)]
     # The 4 points not placed went back to the pool that can be bought.
@@ -79,11 +82,13 @@ def test_land_points_are_merged_into_units_up_to_the_largest_size() -> None:
 def test_armor_may_not_be_placed_in_desert_and_stacking_counts() -> None:
     """Supplement "Placement": no armor in desert or icecap; "Stacking": 2 ordinary land units."""
     state = deployment(Germany={LandKey(UnitType.ARMOR, 5): 4, LandKey(UnitType.INFANTRY, 3): 3})
-    with pytest.raises(IllegalAction, match="desert hex 7,0"):
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", Action("place_land", ("Germany", "armor", 5, 1, hx("7,0"))))
+    assert refused.value.rule == "terrain.armor"
     place = [Action("place_land", ("Germany", "infantry", 3, 1, hx("6,0"))) for _ in range(3)]
-    with pytest.raises(IllegalAction, match="no room for another land unit"):
+    with pytest.raises(IllegalAction) as refused:
         deploy(state, axis=place)
+    assert refused.value.rule == "stacking.land"
 
 
 def test_naval_units_need_a_port_and_polish_ships_may_use_british_ports() -> None:
@@ -99,8 +104,9 @@ def test_naval_units_need_a_port_and_polish_ships_may_use_british_ports() -> Non
     begin(state)
     (z1,) = state.countries["Germany"].free_units
     (grom,) = state.countries["Poland"].free_units
-    with pytest.raises(IllegalAction, match="must be placed in a port"):
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", Action("place", (z1, hx("6,1"))))
+    assert refused.value.rule == "placement.port"
     assert Action("place", (grom, hx("1,0"))) in api.legal_actions(state, "allies")
     deploy(state, axis=[Action("place", (z1, hx("5,0")))], allies=[Action("place", (grom, hx("1,0")))])
     assert state.units[z1].hex == hx("5,0") and state.units[z1].in_port
@@ -117,8 +123,9 @@ def test_air_units_need_spare_airbase_capacity() -> None:
     begin(state)
     a, b, c = state.countries["Germany"].free_units
     hamburg = hx("5,0")  # a city without a resource: 2 places
-    with pytest.raises(IllegalAction, match="no free airbase place"):
+    with pytest.raises(IllegalAction) as refused:
         deploy(state, axis=[Action("place", (u, hamburg)) for u in (a, b, c)])
+    assert refused.value.rule == "stacking.air"
     deploy(state, axis=[Action("place", (u, hamburg)) for u in (a, b)])
     assert sorted(u.id for u in state.units_at(hamburg)) == [a, b]
     # The third was not placed: it is back in the pool as a unit that can be bought.
@@ -142,10 +149,12 @@ def test_merge_and_split() -> None:
     begin(state)
     a, b = sorted(state.units_at(hx("6,1")), key=lambda u: u.id)
     (c,) = state.units_at(hx("5,1"))
-    with pytest.raises(IllegalAction, match="same hex"):
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", Action("merge", (a.id, c.id)))
-    with pytest.raises(IllegalAction, match="no room"):
+    assert refused.value.rule == "merge.mismatch"
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", Action("split", (a.id, 2)))
+    assert refused.value.rule == "stacking.land"
     assert Action("merge", (a.id, b.id)) in api.legal_actions(state, "axis")
     deploy(state, axis=[Action("merge", (a.id, b.id)), Action("split", (a.id, 1))])
     assert land_at(state, "6,1") == [("Germany", "infantry", 1), ("Germany", "infantry", 7)]
@@ -157,8 +166,9 @@ def test_fortifications_and_airfields_take_three_months_and_sites_are_repaired()
     state = deployment()
     state.countries["Germany"].money = 1200
     state.strategic.add(hx("6,2"))
-    with pytest.raises(IllegalAction, match="does not control"):
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", Action("fortify", (hx("8,0"),)))
+    assert refused.value.rule == "build.not-controlled"
     deploy(
         state,
         axis=[
@@ -204,8 +214,9 @@ def test_soviet_units_may_use_the_border_hexes_in_the_first_turn_after_entry() -
     api.check(state, "allies", order)
     state.date += 1
     state.countries["Soviet Union"].free_land = {LandKey(UnitType.INFANTRY, 3): 2}
-    with pytest.raises(IllegalAction, match="not a home hex"):
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "allies", order)
+    assert refused.value.rule == "placement.area"
 
 
 def test_placement_needs_supply_except_supply_units_on_the_turn_of_entry(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -215,8 +226,9 @@ def test_placement_needs_supply_except_supply_units_on_the_turn_of_entry(monkeyp
     monkeypatch.setattr(supply, "supplied_hexes", lambda state, country: supplied, raising=False)
     state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 3, LandKey(UnitType.SUPPLY, 3): 1})
     far = Action("place_land", ("Germany", "infantry", 3, 1, hx("7,2")))
-    with pytest.raises(IllegalAction, match="supplies"):
+    with pytest.raises(IllegalAction) as refused:
         api.check(state, "axis", far)
+    assert refused.value.rule == "placement.area"
     deploy(state, axis=[Action("place_land", ("Germany", "supply", 3, 1, hx("7,1"))), far])
     assert land_at(state, "7,2") == [("Germany", "infantry", 1)]
     assert land_at(state, "7,1") == [("Germany", "supply", 0)]
