@@ -42,6 +42,18 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTS_MAIL = ROOT / "tests" / "mail"
 
 
+def mail_servers() -> Any:
+    """The mail tests' helper that runs private Dovecot and Postfix (tests/mail/mailservers.py),
+    importable from a benchmark; the daemons' own logging kept to warnings."""
+    for path in (str(TESTS_MAIL), str(ROOT)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    from mailservers import MailServers
+
+    logging.getLogger("pbem.mail").setLevel(logging.WARNING)
+    return MailServers
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -57,12 +69,7 @@ def bench_mail(
     attach_map: bool = True,
 ) -> dict[str, float]:
     """Run the load; return the numbers (also printed through ``out``)."""
-    for path in (str(TESTS_MAIL), str(ROOT)):
-        if path not in sys.path:
-            sys.path.insert(0, path)
-    from mailservers import MailServers
-
-    logging.getLogger("pbem.mail").setLevel(logging.WARNING)
+    MailServers = mail_servers()
     root = Path(tempfile.mkdtemp(prefix="pbem-bench-mail-"))
     root.chmod(0o755)  # the postfix user must reach the servers' directory inside
     (root / "servers").mkdir()

@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import logging
 import os
 import shutil
 import statistics
@@ -52,7 +51,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-TESTS_MAIL = ROOT / "tests" / "mail"
 HOUR = 3600.0
 DAY = 24 * HOUR
 #: Calendar days in a month, as pbem/play/sittings.py counts them.
@@ -249,12 +247,9 @@ def bench_mail_calendar(
     out: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Play 1939-09 to the end of month ``end`` by mail and compute its calendar; returns the numbers."""
-    for path in (str(TESTS_MAIL), str(ROOT)):
-        if path not in sys.path:
-            sys.path.insert(0, path)
-    from mailservers import MailServers
+    from benchmarks.bench_mail import mail_servers
 
-    logging.getLogger("pbem.mail").setLevel(logging.WARNING)
+    MailServers = mail_servers()
     root = Path(tempfile.mkdtemp(prefix="pbem-bench-calendar-"))
     try:
         record = record or root / "record"
