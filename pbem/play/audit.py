@@ -51,8 +51,20 @@ def audit_dir(directory: Path, progress: Callable[[str], None] = lambda s: None)
 
 def game_files(directory: Path) -> dict[str, list[TurnFile]]:
     """Each game's files in ``directory``, signatures checked and without gaps, in sequence order
-    (re-executing them is the caller's part)."""
-    return {gid: [file.tf for _, file in _in_order(gid, entries)] for gid, entries in _signed_files(directory).items()}
+    (re-executing them is the caller's part).  Where a claim and the other side's file cross,
+    the one section 12.3 refuses is set aside and the game read on with the other."""
+    found = _signed_files(directory)
+    read: dict[str, list[TurnFile]] = {}
+
+    def files_of(gid: str) -> list[TurnFile]:
+        if gid not in read:
+            read[gid] = [file.tf for _, file in _read_on(gid, found[gid], source)]
+        return read[gid]
+
+    def source(gid: str) -> list[TurnFile] | None:
+        return files_of(gid) if gid in found else None
+
+    return {gid: files_of(gid) for gid in found}
 
 
 def _signed_files(directory: Path) -> dict[str, list[tuple[Path, TurnFile]]]:
@@ -181,34 +193,57 @@ def _audit_game(
         return AuditReport(gid, 2, 0, 0, join.tf.name, True, f"{join.tf.side} declined the invitation")
     parent = machine.Genesis(files[0][1].tf.body).parent
     base = None if parent is None else _named(files[0][0], branch.verified_base, source, parent)
-    seen = _Verified(files, claims, lambda seq: progress(f"audit: game {gid}, file {seq} of {len(files) - 1}"))
+    seen = _Verified(claims, lambda seq: progress(f"audit: game {gid}, file {seq} of {len(files) - 1}"))
     try:
         game = replay.replay([file.tf for _, file in files], base=base, visitor=seen)
     except _Crossed as exc:
-        raise exc.error from None
+        raise refused(exc.before, files[exc.seq], claims[exc.seq])[1] from None
     except PbemError as exc:
         raise _naming(files[seen.last + 1][0], exc) from None
     over = machine.expected(game) is None
     return AuditReport(gid, len(files), game.k, seen.commitments, files[-1][1].tf.name, over, machine.outcome(game))
 
 
-class _Crossed(Exception):
-    """A claim and a file for one position: the one refused (section 12.3), raised through the replay."""
+def _read_on(gid: str, entries: list[tuple[Path, TurnFile]], source: branch.Source) -> list[Entry]:
+    """The files of one game as :func:`_in_order` puts them, each crossed claim told by the times
+    (:func:`refused`): set aside if the other side's file was in time, else put in its place."""
+    claims: dict[int, Entry] = {}
+    files = _in_order(gid, entries, claims)
+    if not claims:
+        return files
+    parent = machine.Genesis(files[0][1].tf.body).parent
+    base = None if parent is None else _named(files[0][0], branch.verified_base, source, parent)
+    while True:  # a crossing stops the replay; it starts again with the file that stands there
+        seen = _Verified(claims, lambda seq: None)
+        try:
+            replay.replay([file.tf for _, file in files], base=base, visitor=seen)
+        except _Crossed as exc:
+            claim = claims.pop(exc.seq)
+            if refused(exc.before, files[exc.seq], claim)[0] is not claim:
+                files[exc.seq] = claim
+            continue
+        except PbemError as exc:
+            raise _naming(files[seen.last + 1][0], exc) from None
+        return files
 
-    def __init__(self, error: PbemError) -> None:
-        self.error = error
+
+class _Crossed(Exception):
+    """A claim and the other side's file for position ``seq``, reached by the replay: ``before`` is
+    the game before it."""
+
+    def __init__(self, before: machine.Game, seq: int) -> None:
+        self.before = before
+        self.seq = seq
 
 
 class _Verified(replay.Visitor):
     """The last file re-executed (the one after it is the one refused) and the commitments opened;
-    at a position a claim and the other side's file both fill, the file refused, told by the
-    times as a receiver tells it: the claim if the file was in time (``claim-crossed``), else
-    the file.  ``told`` hears of each file re-executed (the progress line)."""
+    stops the replay (:class:`_Crossed`) before a position that a claim and the other side's
+    file both fill.  ``told`` hears of each file re-executed (the progress line)."""
 
-    def __init__(self, files: list[Entry], claims: dict[int, Entry], told: Callable[[int], None]) -> None:
+    def __init__(self, claims: dict[int, Entry], told: Callable[[int], None]) -> None:
         self.last = 0
         self.commitments = 0
-        self.files = files
         self.claims = claims
         self.told = told
 
@@ -216,27 +251,26 @@ class _Verified(replay.Visitor):
         self.last = tf.seq
         self.told(tf.seq)
         self.commitments += sum(1 for r in tf.records if isinstance(r, Reveal))
-        rival = self.claims.get(tf.seq + 1)
-        if rival is not None:
-            raise _Crossed(_crossing(game, self.files[tf.seq + 1], rival))
+        if tf.seq + 1 in self.claims:
+            raise _Crossed(game.clone(), tf.seq + 1)
 
 
-def _crossing(before: machine.Game, held: Entry, claim: Entry) -> PbemError:
+def refused(before: machine.Game, held: Entry, claim: Entry) -> tuple[Entry, PbemError]:
+    """Of a claim and the other side's file for the position after ``before``, the one section
+    12.3 refuses, and why: the claim if the file was sent in time (``claim-crossed``), else the
+    file (the claim wins).  Raises PbemError when either is not valid there, whatever the times."""
     (p_held, f_held), (p_claim, f_claim) = held, claim
-    for p, f in (held, claim):  # a file not valid at the position is refused as such, whatever the times
-        try:
-            advance.apply_file(before.clone(), f)
-        except PbemError as exc:
-            return _naming(p, exc)
+    for p, f in (held, claim):
+        _named(p, advance.apply_file, before.clone(), f)
     seq, due = f_held.tf.seq, deadlines.when(deadlines.due_at(before))
     sent = deadlines.when(f_held.tf.body["time"]) if "time" in f_held.tf.body else "without a time"
     if deadlines.in_time(before, f_held.tf):
-        return PbemError(
+        return claim, PbemError(
             f"{p_claim.name}: {f_claim.tf.side}'s claim for position {seq} crossed {f_held.tf.side}'s file "
             f"{p_held.name}, sent in time at {sent} (the deadline was {due}): the claim is void",
             "claim-crossed",
         )
-    return PbemError(
+    return held, PbemError(
         f"{p_held.name}: position {seq} is {f_claim.tf.side}'s claim's ({p_claim.name}): this file was "
         f"sent at {sent}, after the deadline ({due})",
         "sequence",
@@ -263,16 +297,7 @@ def verify_file(ws: Workspace, path: Path) -> str:
                 "equivocation",
             )
         if at.place == Place.TAKEN:
-            held = lg.history_file(tf.seq)
-            if tf.type == "claim" and held is not None and held.side != tf.side:
-                before = replay.replay([f for s in range(tf.seq) if (f := lg.history_file(s))], base=lg.base())
-                if deadlines.in_time(before, held):
-                    raise PbemError(
-                        f"{tf.name}: the claim crossed {held.side}'s file {tf.seq}, sent in time at "
-                        f"{deadlines.when(held.body['time'])}: it is void",
-                        "claim-crossed",
-                    )
-            raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")
+            return _taken(lg, tf)
         if at.place == Place.EARLY:
             return f"{tf.name}: signature valid; it can be re-executed once file {at.head + 1} arrives"
         file = at.file
@@ -286,3 +311,23 @@ def verify_file(ws: Workspace, path: Path) -> str:
         else:
             advance.apply_file(game, file)
         return f"{tf.name}: valid: re-executed {len(tf.records)} record(s); state hash matches"
+
+
+def _taken(lg: LocalGame, tf: TurnFile) -> str:
+    """A file for a position my own file fills: a claim crossing it is told by the times as
+    :func:`pbem.play.exchange.receive` tells it (section 12.3), anything else is out of turn."""
+    held = lg.history_file(tf.seq)
+    if tf.type == "claim" and held is not None and held.side == lg.me != tf.side:
+        before = replay.replay([f for s in range(tf.seq) if (f := lg.history_file(s))], base=lg.base())
+        claim = (Path(tf.name), machine.authenticate(before.genesis, tf, before))
+        mine = (Path(held.name), machine.Authentic(held))
+        loser, why = refused(before, mine, claim)
+        if loser is claim:
+            raise why
+        if all((f := lg.history_file(s)) is not None and f.side == lg.me for s in range(tf.seq, lg.head() + 1)):
+            return (
+                f"{tf.name}: valid: the claim wins over your file {tf.seq}, sent after the deadline "
+                f"({deadlines.when(deadlines.due_at(before))}); receiving it withdraws your files from "
+                f"{tf.seq} on and you decide again"
+            )
+    raise PbemError(f"{tf.name}: position {tf.seq} is already filled (out of turn)", "sequence")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem.errors import PbemError
-from pbem.play import audit, claim, exchange, status, turn
+from pbem.play import audit, claim, exchange, history, status, turn
 from pbem.protocol import machine, turnfile
 from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo, make_duo
@@ -179,13 +179,10 @@ def test_a_file_dated_in_time_that_comes_after_the_final_claims_answer_time_is_r
     assert not duo.game("axis").forfeited and duo.game("axis").seq == 2
 
 
-@pytest.mark.parametrize("late", [False, True], ids=["in-time", "late"])
-def test_the_auditor_tells_a_crossed_claim_as_the_receivers_do(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late: bool
-) -> None:
-    """A directory holding both a claim and the other side's file for one position: the
-    auditor, like the receivers (12.3), refuses the claim if the file was sent in time
-    (`claim-crossed`), else the file (the claim wins)."""
+def _crossed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late: bool) -> tuple[Duo, Path, Path]:
+    """Axis's reminder for file 2 and allies' file 2, both in the record folder; allies' file
+    is dated before the deadline, or with ``late`` after it.  Returns the duo, the claim and
+    the file; allies' workspace holds its file, axis's its claim."""
     _at(monkeypatch, T0)
     duo = make_duo(tmp_path, options={"deadline": HOUR, "silence": "forfeit"})
     _at(monkeypatch, T0 + HOUR)
@@ -195,6 +192,17 @@ def test_the_auditor_tells_a_crossed_claim_as_the_receivers_do(
     (answer,) = duo.outbox("allies")
     assert turnfile.read(answer).seq == turnfile.read(reminder).seq == 2
     _at(monkeypatch, T0 + 3 * HOUR)
+    return duo, reminder, answer
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["in-time", "late"])
+def test_the_auditor_tells_a_crossed_claim_as_the_receivers_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late: bool
+) -> None:
+    """A directory holding both a claim and the other side's file for one position: the
+    auditor, like the receivers (12.3), refuses the claim if the file was sent in time
+    (`claim-crossed`), else the file (the claim wins)."""
+    duo, reminder, answer = _crossed(tmp_path, monkeypatch, late)
     with pytest.raises(PbemError) as exc:
         audit.audit_dir(duo.out)
     refused, code = (answer, "sequence") if late else (reminder, "claim-crossed")
@@ -204,3 +212,54 @@ def test_the_auditor_tells_a_crossed_claim_as_the_receivers_do(
         with pytest.raises(PbemError) as exc:
             audit.verify_file(duo.allies.ws, reminder)
         assert exc.value.code == "claim-crossed" and "sent in time" in str(exc.value), str(exc.value)
+
+
+def test_verify_of_a_claim_over_my_late_file_says_the_claim_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pbem verify` of the claim by the silent side, whose file there was late (12.3, point 3):
+    the claim is valid and wins, as importing it then does; verifying changes nothing."""
+    duo, reminder, answer = _crossed(tmp_path, monkeypatch, late=True)
+    lg = LocalGame(duo.allies.ws, duo.gid, duo.allies.home)
+    said = audit.verify_file(duo.allies.ws, reminder)
+    assert said.startswith(f"{reminder.name}: valid: the claim wins over your file 2"), said
+    assert "withdraws your files from 2 on" in said, said
+    held = lg.history_file(2)
+    assert held is not None and held.hash == turnfile.read(answer).hash
+    ws = ["--workspace", str(duo.allies.ws.root)]
+    run = cli(["verify", *ws, str(reminder)], duo.allies.home)
+    assert run.returncode == 0 and "the claim wins" in run.stdout, run.stdout + run.stderr
+    res = _import(duo, "allies", reminder)
+    assert res.status == "applied" and "withdrawn" in res.message, res.message
+    held = lg.history_file(2)
+    assert held is not None and held.hash == turnfile.read(reminder).hash
+
+
+def test_verify_of_a_claim_over_the_opponents_late_file_is_out_of_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the silent side gives up its late file for a claim: the claimant, holding its own
+    claim there, is told the position is filled (it keeps its claim, 12.3 point 3)."""
+    duo, _, answer = _crossed(tmp_path, monkeypatch, late=True)
+    with pytest.raises(PbemError) as exc:
+        audit.verify_file(duo.axis.ws, answer)
+    assert exc.value.code == "sequence" and "already filled" in str(exc.value), str(exc.value)
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["in-time", "late"])
+def test_a_record_folder_with_a_crossed_claim_is_read_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late: bool
+) -> None:
+    """`pbem log FOLDER` and `pbem branch FOLDER` read a game whose folder holds a claim and the
+    other side's file for one position as the auditor tells them apart (12.3): the claim set
+    aside if the file was sent in time, else the file."""
+    duo, reminder, answer = _crossed(tmp_path, monkeypatch, late)
+    stands = reminder if late else answer
+    files = history.record_files(duo.out)
+    assert [tf.seq for tf in files] == [0, 1, 2] and files[2].hash == turnfile.read(stands).hash
+    run = cli(["log", str(duo.out)], duo.allies.home)
+    assert run.returncode == 0 and "file 2" in run.stdout, run.stdout + run.stderr
+    assert ("claim" in run.stdout) == late, run.stdout
+    scratch = ["-w", str(tmp_path / "scratch")]
+    run = cli(["branch", str(duo.out), "--at", "1", "--me", "axis-p", *scratch], duo.axis.home)
+    assert run.returncode == 0, run.stdout + run.stderr
