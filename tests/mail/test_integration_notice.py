@@ -87,7 +87,11 @@ def test_the_notice_of_a_real_game_names_the_advance_and_tells_the_combats(make_
     a picture of them."""
     engine_link.use(None)
     homes = {side: tmp_path / f"home-{side}" for side in ("axis", "allies")}
-    axis = make_player("axis", extra=f'home = "{homes["axis"]}"\n[notify]\nmail = true', exchange="pbem.play.exchange")
+    axis = make_player(
+        "axis",
+        extra=f'home = "{homes["axis"]}"\n[notify]\nmail = true\nhold_seconds = 0',
+        exchange="pbem.play.exchange",
+    )
     allies = make_player("allies")
     keys.keygen("axis-p", axis.address, directory=homes["axis"])
     keys.keygen("allies-p", allies.address, directory=homes["allies"])
