@@ -14,7 +14,7 @@ from pbem.mail.notify import Notifier
 from pbem.mail.outqueue import PENDING, Entry, SendQueue
 from pbem.mail.threads import ThreadBook
 
-GAME = "g1"
+GAME, OTHER = "a1b2c3d4e5f6", "0f0f0f0f0f0f"
 
 
 class Table:
@@ -60,9 +60,9 @@ def received(seq: int, replies: tuple[int, ...] = ()) -> Any:
     return SimpleNamespace(seq=seq, report="", replies=[Path(f"outbox/{GAME}-{r:05d}-axis.pbem") for r in replies])
 
 
-def seal(queue: SendQueue, seq: int) -> None:
+def seal(queue: SendQueue, seq: int, game: str = GAME) -> None:
     """My file ``seq`` of the game as the outbox queues it."""
-    name = f"{GAME}-{seq:05d}-axis.pbem"
+    name = f"{game}-{seq:05d}-axis.pbem"
     queue.add(
         Entry(key=f"{name}:00", kind="turn", recipient="b@example.org", message_id="", references=[], filename=name)
     )
@@ -103,17 +103,21 @@ def test_a_notice_is_held_then_sent_naming_the_decision_awaited_then(
 
 def test_a_notice_is_dropped_when_i_sealed_a_file_of_the_game(tmp_path: Path, table: Table, clock: Clock) -> None:
     n = notifier(tmp_path, table, clock)
-    n.after_import(GAME, "applied", received(4, replies=(5,)))  # my automatic answer 5 is no decision
-    seal(n.queue, 5)
+    n.after_import(GAME, "applied", received(4, replies=(5,)))
+    n.after_import(OTHER, "applied", received(9))
+    seal(n.queue, 5)  # my automatic answer to file 4, written with it: no decision
+    seal(n.queue, 6, OTHER)  # a file of another game
     clock.now += 300
     n.release()
-    assert len(notices(n.queue)) == 1
-    n.after_import("g2", "applied", received(9))
-    seal(n.queue, 6)  # my decision after file 5
+    assert [e.key for e in n.queue.due(clock.now) if e.kind == "notify"] == [
+        f"notify:{GAME}:00004",
+        f"notify:{OTHER}:00009",
+    ]
+    n.after_import(GAME, "applied", received(8))
+    seal(n.queue, 9)  # my decision
     clock.now += 300
     n.release()
-    assert [e.key for e in notices(n.queue)] == ["notify:g1:00004", "notify:g2:00009"]
-    assert not notices(n.queue)[1].held_until  # the other game's notice is untouched by my decision in g1
+    assert [e.key for e in notices(n.queue)] == [f"notify:{GAME}:00004", f"notify:{OTHER}:00009"]
 
 
 def test_a_notice_is_dropped_when_it_is_no_longer_my_move(tmp_path: Path, table: Table, clock: Clock) -> None:
@@ -133,10 +137,10 @@ def test_a_newer_notice_replaces_a_held_one_and_holds_again(tmp_path: Path, tabl
     clock.now += 200  # the first notice's hold is over, the second's is not
     n.release()
     [held] = notices(n.queue)
-    assert held.key == "notify:g1:00008" and held.held_until == clock.now + 100
+    assert held.key == "notify:a1b2c3d4e5f6:00008" and held.held_until == clock.now + 100
     clock.now += 100
     n.release()
-    assert [e.key for e in n.queue.due(clock.now)] == ["notify:g1:00008"]
+    assert [e.key for e in n.queue.due(clock.now)] == ["notify:a1b2c3d4e5f6:00008"]
 
 
 def test_a_notice_already_released_is_not_replaced(tmp_path: Path, table: Table, clock: Clock) -> None:
@@ -145,7 +149,7 @@ def test_a_notice_already_released_is_not_replaced(tmp_path: Path, table: Table,
     clock.now += 300
     n.release()  # due now: it may be in an SMTP conversation already
     n.after_import(GAME, "applied", received(8))
-    assert [e.key for e in notices(n.queue)] == ["notify:g1:00004", "notify:g1:00008"]
+    assert [e.key for e in notices(n.queue)] == ["notify:a1b2c3d4e5f6:00004", "notify:a1b2c3d4e5f6:00008"]
 
 
 def test_a_held_notice_survives_a_restart_and_is_released_once(tmp_path: Path, table: Table, clock: Clock) -> None:
@@ -158,7 +162,7 @@ def test_a_held_notice_survives_a_restart_and_is_released_once(tmp_path: Path, t
     again.release()
     third = notifier(tmp_path, table, clock)  # restarted after the release: it is sent, not held again
     [notice] = third.queue.due(clock.now)
-    assert notice.key == "notify:g1:00004" and not notice.held_until
+    assert notice.key == "notify:a1b2c3d4e5f6:00004" and not notice.held_until
     third.after_import(GAME, "duplicate", received(4))  # the file mailed again asks for nothing
     assert len(notices(third.queue)) == 1
 
@@ -177,7 +181,7 @@ def test_no_hold_is_todays_behaviour(tmp_path: Path, table: Table, clock: Clock)
     n = notifier(tmp_path, table, clock, hold=0)
     n.after_import(GAME, "applied", received(4))
     n.after_import(GAME, "applied", received(8))
-    assert [e.key for e in n.queue.due(clock.now)] == ["notify:g1:00004", "notify:g1:00008"]
+    assert [e.key for e in n.queue.due(clock.now)] == ["notify:a1b2c3d4e5f6:00004", "notify:a1b2c3d4e5f6:00008"]
 
 
 def test_the_hold_is_read_from_the_notify_section(tmp_path: Path) -> None:
