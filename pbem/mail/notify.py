@@ -1,8 +1,8 @@
 """Telling the player it is their move: a log line, and optionally a mail to themselves.
 
-A player has about one sitting a month (a run of their decisions that only the other side's
-automatic answers interrupt, see :mod:`pbem.play.sittings`), and each automatic answer that
-arrives while they sit at the game makes it their move again.  So a notice is held for
+A player sits at a game a few times a month (a sitting is a run of their decisions that only
+the other side's automatic answers interrupt, see :mod:`pbem.play.sittings`), and each
+automatic answer that arrives while they sit makes it their move again.  So a notice is held for
 ``notify.hold_seconds`` before it is mailed: a newer notice of the same game replaces a held
 one, and when the hold is over the notice is dropped if the player sealed a file of the game
 since (they are at the table) or it is no longer their move, and otherwise sent once, naming
