@@ -26,6 +26,7 @@ DEFAULT_PORTS = {"imap": {"tls": 993, "starttls": 143, "none": 143}, "smtp": {"t
 # Turn files are bounded at 4 MiB by the wire format; an attachment larger than
 # that cannot be a valid turn file, so it is refused before it is decoded.
 DEFAULT_MAX_ATTACHMENT_BYTES = 4 * 1024 * 1024
+DEFAULT_NOTIFY_HOLD_SECONDS = 180.0  # a player at the table decides within minutes of an automatic answer
 
 
 class MailConfigError(PbemError):
@@ -128,6 +129,8 @@ class MailConfig:
     retry: RetryOptions = field(default_factory=RetryOptions)
     bot: BotOptions = field(default_factory=BotOptions)
     notify_mail: bool = False
+    # Seconds a notice waits before it is mailed, dropped if I decide meanwhile (0: at once).
+    notify_hold_seconds: float = DEFAULT_NOTIFY_HOLD_SECONDS
     max_attachment_bytes: int = DEFAULT_MAX_ATTACHMENT_BYTES
     exchange: str = "pbem.play.exchange"  # module offering import_file() and game_info()
     attach_map: bool = True  # a PNG of the front with each turn mail that moved something
@@ -293,6 +296,9 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
     _no_leftovers(bot_raw, "bot")
     notify_raw = dict(table.pop("notify", {}))
     notify_mail = _take(notify_raw, "mail", bool, "notify", False)
+    hold = float(_take(notify_raw, "hold_seconds", (int, float), "notify", DEFAULT_NOTIFY_HOLD_SECONDS))
+    if not 0 <= hold <= 86400:
+        raise MailConfigError("notify.hold_seconds must be between 0 and 86400 (one day)")
     _no_leftovers(notify_raw, "notify")
     max_bytes = _take(table, "max_attachment_bytes", int, "mail", DEFAULT_MAX_ATTACHMENT_BYTES)
     if not 1024 <= max_bytes <= 64 * 1024 * 1024:
@@ -314,6 +320,7 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
         retry,
         bot,
         notify_mail,
+        hold,
         max_bytes,
         exchange,
         attach_map,

@@ -194,8 +194,10 @@ class MailDaemon:
         return report
 
     def send(self, report: CycleReport) -> None:
-        """Queue what is new in outbox/, then send what is due."""
+        """Queue what is new in outbox/, then send what is due (held notices that fell due are
+        released or dropped first, seeing the files just queued)."""
         self.sender.enqueue(report.add)
+        self.notifier.release()
         self.sender.send_due(report.add)
 
     def fetch(self, report: CycleReport) -> None:

@@ -1,15 +1,26 @@
-"""Telling the player it is their move: a log line, and optionally a mail to themselves."""
+"""Telling the player it is their move: a log line, and optionally a mail to themselves.
+
+A player sits at a game a few times a month (a sitting is a run of their decisions that only
+the other side's automatic answers interrupt, see :mod:`pbem.play.sittings`), and each
+automatic answer that arrives while they sit makes it their move again.  So a notice is held for
+``notify.hold_seconds`` before it is mailed: a newer notice of the same game replaces a held
+one, and when the hold is over the notice is dropped if the player sealed a file of the game
+since (they are at the table) or it is no longer their move, and otherwise sent once, naming
+the decision awaited then.  The held notice lives in the send queue, so a restart neither
+loses it nor sends it twice.
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pbem.mail.config import MailConfig
 from pbem.mail.exchange_api import Exchange
-from pbem.mail.message import TurnName, turn_subject
+from pbem.mail.message import TurnName, parse_turn_name, turn_subject
 from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.threads import ThreadBook
 
@@ -106,6 +117,7 @@ class Notifier:
         self.queue = queue
         self.threads = threads
         self.enabled = True  # the bot mailbox switches this off: nobody reads its notices
+        self.clock: Callable[[], float] = time.time
 
     def after_import(self, game_id: str, status: str, result: Any) -> None:
         if not self.enabled or status != "applied":
@@ -124,21 +136,77 @@ class Notifier:
         if not self.config.notify_mail:
             return
         # One notice per received file: the queue key makes a restart resend nothing twice.
-        key = f"notify:{game_id}:{int(getattr(result, 'seq', 0)):05d}"
+        seq = int(getattr(result, "seq", 0))
+        key = f"notify:{game_id}:{seq:05d}"
         if key in self.queue:
             return
-        subject, body = self.notice(game_id, int(getattr(result, "seq", 0)), info, result, home_kw)
-        self.queue.add(
-            Entry(
-                key=key,
-                kind="notify",
-                recipient=self.config.address,
-                message_id="",
-                references=self.threads.references(game_id),
-                subject=subject,
-                body=body,
-            )
+        subject, body = self.notice(game_id, seq, info, result, home_kw)
+        entry = Entry(
+            key=key,
+            kind="notify",
+            recipient=self.config.address,
+            message_id="",
+            references=self.threads.references(game_id),
+            subject=subject,
+            body=body,
         )
+        hold = self.config.notify_hold_seconds
+        if hold <= 0:
+            self.queue.add(entry)
+            return
+        now = self.clock()
+        # My automatic answers to the received file were written with it: only a later file is a decision.
+        replies = [t.seq for p in getattr(result, "replies", []) if (t := parse_turn_name(Path(p).name)) is not None]
+        entry.after_seq, entry.held_until, entry.next_at = max([seq, *replies]), now + hold, now + hold
+        with self.queue.locked():
+            for earlier in self.held_of(game_id):
+                self.queue.drop(earlier.key)
+                log.info("notice %s replaced by the notice of file %d", earlier.key, seq)
+            self.queue.add(entry, save=False)
+
+    def held_of(self, game_id: str) -> list[Entry]:
+        """The notices of a game still held in the queue."""
+        return [e for e in self.queue.pending() if e.held_until and notice_game(e.key) == game_id]
+
+    def release(self) -> None:
+        """Send or drop each held notice whose hold is over (before the queue's due mails are sent)."""
+        if not self.queue.held(self.clock()):
+            return
+        with self.queue.locked():
+            for entry in self.queue.held(self.clock()):
+                game_id = notice_game(entry.key)
+                reason = self.needless(entry, game_id)
+                if reason:
+                    self.queue.drop(entry.key)
+                    log.info("notice of game %s not sent: %s", game_id, reason)
+                    continue
+                self.refresh(entry, game_id)
+                entry.held_until, entry.next_at = 0.0, 0.0
+
+    def needless(self, entry: Entry, game_id: str) -> str:
+        """Why a held notice is not to be sent, or "" when it is."""
+        for other in self.queue.entries.values():
+            turn = parse_turn_name(other.filename) if other.kind == "turn" else None
+            if turn is not None and turn.game_id == game_id and turn.seq > entry.after_seq:
+                return f"{turn.filename} was sealed since"
+        home_kw = {"home": self.config.home} if self.config.home is not None else {}
+        try:
+            info = self.exchange.game_info(self.config.workspace, game_id, **home_kw)
+        except Exception as err:  # a player is never left un-notified for a game layer's trouble
+            log.warning("game %s unreadable when its notice fell due (%s): sent as it was queued", game_id, err)
+            return ""
+        return "" if info.my_turn else "it is no longer my move"
+
+    def refresh(self, entry: Entry, game_id: str) -> None:
+        """Name the decision awaited now, from a game layer that tells it (else the queued text stays)."""
+        if not callable(getattr(self.exchange, "notice", None)):
+            return
+        home_kw = {"home": self.config.home} if self.config.home is not None else {}
+        try:
+            info = self.exchange.game_info(self.config.workspace, game_id, **home_kw)
+            entry.subject, entry.body = self.notice(game_id, entry.after_seq, info, None, home_kw)
+        except Exception as err:  # the notice queued is still worth sending
+            log.warning("notice of game %s not re-read: %s", game_id, err)
 
     def notice(self, game_id: str, seq: int, info: Any, result: Any, home_kw: dict[str, Any]) -> tuple[str, str]:
         """The subject and body of a notice: the decision awaited and what happened since my

@@ -6,7 +6,8 @@ so a file is sent once, a changed file is sent again, and a restart resumes
 exactly where the previous run stopped. Temporary failures (4xx replies,
 refused or broken connections) are retried with exponential back-off; a
 permanent failure (5xx) moves the entry to the failed list, where it stays
-until a person looks at it. Nothing is ever dropped.
+until a person looks at it. Nothing is ever dropped, but a held notice that its
+player's own decision made needless (see :mod:`pbem.mail.notify`).
 
 Several workers of a bot service share the queue: each change is made under
 the queue's lock on the entries as they are on disk, and a worker about to send
@@ -53,6 +54,10 @@ class Entry:
     # The Message-ID of the mail it was first handed to SMTP in: sent again, it travels in
     # that same mail (with the same files), so the receiver never sees it under two ids.
     carried_by: str = ""
+    # A held notice (see pbem.mail.notify) is not sent before this time, and then only if no
+    # file of mine after file ``after_seq`` of its game was sealed; 0 once it is released.
+    held_until: float = 0.0
+    after_seq: int = 0
 
 
 _FIELDS = {f.name: f.type for f in dataclasses.fields(Entry)}
@@ -69,7 +74,10 @@ def _entry(raw: Any) -> Entry | None:
     texts = ("kind", "recipient", "message_id", "status", "last_error", "carried_by")
     ok = all(isinstance(getattr(entry, n), str) for n in texts)
     ok = ok and isinstance(entry.references, list) and all(isinstance(r, str) for r in entry.references)
-    ok = ok and all(isinstance(getattr(entry, n), (int, float)) for n in ("attempts", "next_at", "created_at"))
+    ok = ok and all(
+        isinstance(getattr(entry, n), (int, float)) for n in ("attempts", "next_at", "created_at", "held_until")
+    )
+    ok = ok and isinstance(entry.after_seq, int)
     return entry if ok and entry.status in (PENDING, SENT, FAILED) else None
 
 
@@ -136,8 +144,18 @@ class SendQueue:
 
     def due(self, now: float | None = None) -> list[Entry]:
         now = time.time() if now is None else now
-        ready = [e for e in self.entries.values() if e.status == PENDING and e.next_at <= now]
+        # A held notice is released (or dropped) by the notifier first, never sent as it was queued.
+        ready = [e for e in self.entries.values() if e.status == PENDING and e.next_at <= now and not e.held_until]
         return sorted(ready, key=lambda e: (e.created_at, e.key))
+
+    def held(self, now: float | None = None) -> list[Entry]:
+        """The held notices whose hold is over."""
+        now = time.time() if now is None else now
+        return [e for e in self.entries.values() if e.status == PENDING and e.held_until and e.held_until <= now]
+
+    def drop(self, key: str) -> None:
+        """Forget a held notice that is not to be sent (replaced, or its decision was taken)."""
+        del self.entries[key]
 
     def pending(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.status == PENDING]

@@ -165,7 +165,7 @@ def test_imap_server_restarted_mid_run(make_player, mail_servers, caplog) -> Non
 
 def test_notice_mail_to_myself(make_player, caplog) -> None:
     alice = make_player("alice")
-    bob = make_player("bob", extra="[notify]\nmail = true")
+    bob = make_player("bob", extra="[notify]\nmail = true\nhold_seconds = 0")
     name, data = invite(alice, bob)  # no autoplay: after the invitation it is bob's move
     send_raw(alice, bob.address, turn_mail(alice.address, bob.address, name, data))
     b = bob.daemon()

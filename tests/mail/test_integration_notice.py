@@ -1,5 +1,5 @@
-"""The mail a person reads, on real Dovecot and Postfix: one per decision in the inbox, naming
-the decision awaited, opening with what happened since the last decision, with a picture;
+"""The mail a person reads, on real Dovecot and Postfix: one notice per sitting in the inbox,
+naming the decision awaited, opening with what happened since the last decision, with a picture;
 several files in one mail applied in order; a burst of automatic answers to one opponent in
 one mail."""
 
@@ -87,7 +87,11 @@ def test_the_notice_of_a_real_game_names_the_advance_and_tells_the_combats(make_
     a picture of them."""
     engine_link.use(None)
     homes = {side: tmp_path / f"home-{side}" for side in ("axis", "allies")}
-    axis = make_player("axis", extra=f'home = "{homes["axis"]}"\n[notify]\nmail = true', exchange="pbem.play.exchange")
+    axis = make_player(
+        "axis",
+        extra=f'home = "{homes["axis"]}"\n[notify]\nmail = true\nhold_seconds = 0',
+        exchange="pbem.play.exchange",
+    )
     allies = make_player("allies")
     keys.keygen("axis-p", axis.address, directory=homes["axis"])
     keys.keygen("allies-p", allies.address, directory=homes["allies"])
@@ -148,3 +152,33 @@ def test_the_notice_of_a_real_game_names_the_advance_and_tells_the_combats(make_
     (picture,) = list(notice.iter_attachments())
     assert picture.get_filename() == f"{gid}-{seq:05d}-now.png"
     assert picture.get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_sitting_of_decisions_yields_one_notice(make_player) -> None:
+    """Bob sits at the game: he decides three times, each time alice's program answers at
+    once, and each answer makes it his move again.  His inbox holds one notice, mailed after
+    he left, naming the file awaited then."""
+    alice = make_player("alice")
+    bob = make_player("bob", extra="[notify]\nmail = true\nhold_seconds = 4")
+    fx.new_game(alice.workspace, GAME, "axis", alice.address, bob.address, autoplay_until=7, opponent_autoplay=0)
+    a, b = alice.daemon(), bob.daemon()
+
+    def bob_awaits(seq: int) -> None:
+        wait_until(
+            lambda: fx.game_info(bob.workspace, GAME).status_line == f"file {seq} is allies's to write",
+            30,
+            step=lambda: (a.cycle(), b.cycle()),
+            what=f"file {seq - 1} at bob",
+        )
+
+    for seq in (2, 4, 6):
+        bob_awaits(seq)
+        fx.seal(bob.workspace, GAME)  # bob decides at once: he is at the table
+    bob_awaits(8)
+    wait_until(lambda: count(bob) >= 1, 30, step=b.cycle, what="the notice after bob left")
+    for _ in range(3):
+        b.cycle()
+    (notice,) = [parse(raw) for raw in fetch_all(bob)]
+    assert notice["Subject"].startswith("[pbem] your move:")
+    body = notice.get_body(preferencelist=("plain",))
+    assert body is not None and "file 8 is allies's to write" in body.get_content()
