@@ -747,6 +747,8 @@ async function offerPlacing(hex) {
   e.className = "note";
   e.append(para(`place ${view.placing.label} in ${roomText(room, view.placing.counts)}:`), line, add);
   $("choices").replaceChildren(e);
+  // the list of waiting units above may be long: the order offered must be in sight
+  e.scrollIntoView({ block: "nearest" });
 }
 
 // After a placing order the same units stay chosen while some still wait, so a pool is
