@@ -345,9 +345,10 @@ class Desk:
         player deploying wants a pool placed in few clicks), and where the map of
         ``window`` draws the hexes."""
         lg, t, state = self._now()
-        if not self._my_move(lg, t):
+        shapes = {k.name: k for k in api.order_kinds(state)} if self._my_move(lg, t) else {}
+        if not shapes.keys() & set(PLACING):
+            # the page asks after every order: a movement phase is not searched for placings
             return {"placings": [], "marks": {}, "scale": 0}
-        shapes = {k.name: k for k in api.order_kinds(state)}
         most: dict[tuple[str, str], tuple[int, str]] = {}  # (group, hex) -> (amount, order)
         for a in api.legal_matching(state, lg.me, kinds=PLACING):
             text = api.format_action(state, a)

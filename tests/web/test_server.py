@@ -277,3 +277,8 @@ def test_the_free_hexes_of_each_waiting_group_are_the_engine_s_legal_placing_ord
         assert land and all(" points" in w["label"] for w in land)
         status, body = request(server, "/api/free?window=nowhere")
         assert status == 400 and "window" in json.loads(body)["error"]
+
+
+def test_nothing_waits_to_be_placed_in_a_war_declaration(server: PlayServer) -> None:
+    status, body = request(server, "/api/free")
+    assert status == 200 and json.loads(body) == {"placings": [], "marks": {}, "scale": 0}

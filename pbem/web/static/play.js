@@ -471,6 +471,7 @@ async function offer(filter, title) {
   view.scale = r.scale;
   view.attack = null;
   view.group = null;
+  unchooseWaiting();
   $("amountbox").hidden = true;
   $("odds").replaceChildren();
   $("selection").textContent = r.orders.length
@@ -636,8 +637,7 @@ function clearSelection() {
   view.group = null;
   view.asked = null;
   view.attack = null;
-  view.placing = null;
-  for (const x of document.querySelectorAll("button.waiting")) x.classList.remove("chosen");
+  unchooseWaiting();
   $("amountbox").hidden = true;
   $("choices").replaceChildren();
   $("groups").replaceChildren();
@@ -670,6 +670,11 @@ async function afterOrder(keepGroup, next = "Order given. Click a counter or a h
 // as they are placed).
 function waitKey(w) {
   return w.id !== null ? `#${w.id}` : w.label.split(":")[0];
+}
+
+function unchooseWaiting() {
+  view.placing = null;
+  for (const x of document.querySelectorAll("button.waiting")) x.classList.remove("chosen");
 }
 
 function roomText(room, counts) {
