@@ -118,6 +118,7 @@ class Desk:
         self._centres: dict[str, tuple[float, dict[str, tuple[float, float]]]] = {}
         self._timeline = Timeline()
         self._prices: dict[tuple[int, str], int | None] = {}
+        self._free: tuple[tuple[str, str | None], dict[str, Any]] | None = None
         self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
         #: terrain layers drawn for earlier pictures: an order that changes no hex's
@@ -343,7 +344,14 @@ class Desk:
         engine's groups: each hex with its room, each waiting unit with its placing order
         for every hex it may take (land points: the most the engine accepts there, as a
         player deploying wants a pool placed in few clicks), and where the map of
-        ``window`` draws the hexes."""
+        ``window`` draws the hexes.  Kept until the store changes: at a deployment the
+        search takes seconds, and the page asks again for the units it keeps chosen."""
+        key = (self.version(), window)
+        if self._free is None or self._free[0] != key:
+            self._free = (key, self._placings(window))
+        return self._free[1]
+
+    def _placings(self, window: str | None) -> dict[str, Any]:
         lg, t, state = self._now()
         shapes = {k.name: k for k in api.order_kinds(state)} if self._my_move(lg, t) else {}
         if not shapes.keys() & set(PLACING):

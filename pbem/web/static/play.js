@@ -683,7 +683,7 @@ function roomText(room, counts) {
 }
 
 async function loadFree() {
-  view.free = view.myMove && view.at === null ? await ask("/api/free") : { placings: [] };
+  view.free = view.myMove && view.at === null ? await ask("/api/free", { window: view.window }) : { placings: [] };
   const items = view.free.placings.map((p) => {
     const e = li(`${p.waiting.length === 1 ? "this may" : `these ${p.waiting.length} may`} go to ` +
       `${p.hexes.length} hex(es), room counted in ${p.counts}:`);
