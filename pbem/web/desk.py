@@ -39,6 +39,8 @@ from scenarios import gameview
 MAX_LISTED = 20_000
 #: the orders that attack the hex they name first (drawn as attacks on the map)
 ATTACKS = frozenset({"attack", "overrun", "naval", "bomb", "bomb_ships", "kamikaze", "atomic", "assault"})
+#: the orders that place a unit waiting to be placed
+PLACING = ("place", "place_land")
 #: where the page gives the orders of the step now (a step given ahead may have become it)
 HOW_NOW = "under My turn"
 
@@ -116,6 +118,7 @@ class Desk:
         self._centres: dict[str, tuple[float, dict[str, tuple[float, float]]]] = {}
         self._timeline = Timeline()
         self._prices: dict[tuple[int, str], int | None] = {}
+        self._free: tuple[tuple[str, str | None], dict[str, Any]] | None = None
         self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
         #: terrain layers drawn for earlier pictures: an order that changes no hex's
@@ -354,6 +357,51 @@ class Desk:
             orders.append({"text": text, "group": group, "hexes": hexes, "amount": amount})
             marks.update({h: centres[h] for h in hexes if h in centres})
         return {"orders": orders, "left_out": max(0, len(listed) - MAX_LISTED), "marks": marks, "scale": scale}
+
+    def free(self, window: str | None) -> dict[str, Any]:
+        """Where my units waiting to be placed may go now (``pbem where --free``), in the
+        engine's groups: each hex with its room, each waiting unit with its placing order
+        for every hex it may take (land points: the most the engine accepts there, as a
+        player deploying wants a pool placed in few clicks), and where the map of
+        ``window`` draws the hexes.  Kept until the store changes: at a deployment the
+        search takes seconds, and the page asks again for the units it keeps chosen."""
+        key = (self.version(), window)
+        if self._free is None or self._free[0] != key:
+            self._free = (key, self._placings(window))
+        return self._free[1]
+
+    def _placings(self, window: str | None) -> dict[str, Any]:
+        lg, t, state = self._now()
+        shapes = {k.name: k for k in api.order_kinds(state)} if self._my_move(lg, t) else {}
+        if not shapes.keys() & set(PLACING):
+            # the page asks after every order: a movement phase is not searched for placings
+            return {"placings": [], "marks": {}, "scale": 0}
+        most: dict[tuple[str, str], tuple[int, str]] = {}  # (group, hex) -> (amount, order)
+        for a in api.legal_matching(state, lg.me, kinds=PLACING):
+            text = api.format_action(state, a)
+            hexes, _, group = order_words(text)
+            amount = 0
+            with_amount = _amount(state, shapes.get(a.kind), a)
+            if with_amount is not None:
+                group, amount = with_amount
+            if (group, hexes[-1]) not in most or amount > most[(group, hexes[-1])][0]:
+                most[(group, hexes[-1])] = (amount, text)
+        placings = api.placements(state, lg.me)
+        scale, centres = self.centres(window) if window else (0.0, {})
+        out, marks = [], {}
+        for p in placings:
+            waiting = []
+            for w in p.waiting:
+                group = w.order.replace("POINTS", "N").removesuffix(" HEX")
+                orders = {r.hex: most[(group, r.hex)][1] for r in p.hexes if (group, r.hex) in most}
+                waiting.append({"label": w.label, "id": w.id if w.id >= 0 else None, "orders": orders})
+            rooms = [
+                {"hex": r.hex, "city": r.city, "city_distance": r.city_distance, "used": r.used, "limit": r.limit}
+                for r in p.hexes
+            ]
+            out.append({"waiting": waiting, "counts": p.counts, "hexes": rooms})
+            marks.update({r.hex: centres[r.hex] for r in p.hexes if r.hex in centres})
+        return {"placings": out, "marks": marks, "scale": scale}
 
     def offers(self) -> dict[str, Any]:
         """The kinds of order my decision accepts now, each with its shape and how many

@@ -179,6 +179,7 @@ def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
         "/api/odds": lambda q: desk.odds(_one(q, "order") or ""),
         "/api/legal": legal,
         "/api/offers": lambda q: desk.offers(),
+        "/api/free": lambda q: desk.free(_one(q, "window")),
         "/api/purchases": lambda q: desk.purchases(),
         "/api/suggestion": lambda q: {"text": desk.suggestion()},
         "/api/reports": lambda q: {"reports": desk.reports()},

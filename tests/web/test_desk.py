@@ -310,3 +310,21 @@ def test_the_changes_draw_a_unit_once_from_its_first_hex_and_the_attacks_its_sid
         ("151,54", "allies", "naval 151,54 #68"),
     ]
     assert set(c["at"]) == {"160,50", "161,51", "164,50", "151,54"}
+
+
+def test_the_units_waiting_to_be_placed_follow_the_orders_given(deploy_desk: Desk) -> None:
+    def infantry() -> dict[str, Any]:
+        found = [w for p in deploy_desk.free(None)["placings"] for w in p["waiting"]]
+        (w,) = [w for w in found if w["label"].startswith("Germany infantry move 3:")]
+        return w
+
+    before = infantry()
+    order = next(iter(before["orders"].values()))
+    deploy_desk.give([order])
+    try:
+        placed = int(order.split()[-2])
+        points = int(before["label"].split(": ")[1].split()[0])
+        assert infantry()["label"] == f"Germany infantry move 3: {points - placed} points"
+    finally:
+        deploy_desk.undo()
+    assert infantry() == before

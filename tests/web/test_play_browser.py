@@ -1088,3 +1088,50 @@ def test_the_overlay_shows_the_moves_made_since_my_last_move(
         until(pg, "the overlay gone", lambda: pg.locator("#changesmarks *").count() == 0)
     finally:
         pg.close()
+
+
+@pytest.fixture(scope="module")
+def deploying_page(deploying: Duo) -> Iterator[tuple[Duo, PlayServer]]:
+    with served(deploying) as server:
+        yield deploying, server
+
+
+def test_a_waiting_group_chosen_lights_its_free_hexes_and_a_lit_hex_places_it(
+    browser: Browser, deploying_page: tuple[Duo, PlayServer]
+) -> None:
+    duo, server = deploying_page
+    pg = browser.new_page(viewport={"width": 1366, "height": 768})
+    pg.goto(server.url)
+    pg.wait_for_selector("#map svg", timeout=60_000)
+    until(pg, "the units waiting to be placed", lambda: pg.locator("button.waiting").count() > 0)
+    infantry = pg.locator('button.waiting[data-key="Germany infantry move 3"]')
+    assert infantry.count() == 1
+    before = pending(pg)
+    infantry.click()
+    until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
+    state = axis_state(duo)
+    legal = [api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=["place_land"])]
+    own = {o.rsplit(" ", 1)[1] for o in legal if o.startswith("place_land Germany infantry 3 ")}
+    hexes = lit(pg)
+    # every lit hex is one the engine lets the infantry go to; the room shows on the mark
+    assert set(hexes) <= own
+    first_hex, mark = next(iter(hexes.items()))
+    assert "land units there" in (mark.locator("title").text_content() or "")
+    mark.click(force=True)
+    until(pg, "the placing order offered", lambda: pg.locator("#placeline").count() == 1)
+    shoot(pg, "free-placement.png")
+    line = pg.locator("#placeline").input_value()
+    here = [o for o in legal if o.startswith("place_land Germany infantry 3 ") and o.endswith(f" {first_hex}")]
+    most = max(int(o.split()[-2]) for o in here)
+    assert line == f"place_land Germany infantry 3 {most} {first_hex}"
+    assert "room:" in pg.locator("#hexinfo").inner_text()
+    said = message(pg)[0]
+    pg.locator("#place").click()
+    assert wait_message(pg, said)[1] == "ok"
+    until(pg, "the order in My turn", lambda: len(pending(pg)) == len(before) + 1)
+    assert pending(pg)[-1].startswith(f"place_land Germany infantry 3 {most} ")
+    # the infantry left waits still chosen, with the hexes it may go to now
+    until(
+        pg, "the infantry chosen again", lambda: pg.locator("button.waiting.chosen").count() == 1 and len(lit(pg)) > 0
+    )
+    pg.close()

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
+from engine import api
+from pbem.play import turn
 from pbem.store.localgame import LocalGame
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
-from tests.web.conftest import read_only
+from tests.web.conftest import read_only, served
 
 
 def request(
@@ -257,3 +259,37 @@ def test_the_help_lists_every_order_the_engine_knows_and_marks_those_of_the_deci
     # The game waits for the Axis's war declarations: `declare` is on offer, `move` is not.
     assert kinds["declare"]["now"] and not kinds["move"]["now"]
     assert kinds["move"]["example"].startswith("move ") and kinds["move"]["arguments"]
+
+
+def test_the_free_hexes_of_each_waiting_group_are_the_engine_s_legal_placing_orders(deploying: Duo) -> None:
+    with served(deploying) as server:
+        window = json.loads(request(server, "/api/map?region=world")[1])["window"]
+        status, body = request(server, f"/api/free?window={window}")
+        doc = json.loads(body)
+        p = deploying.axis
+        state = turn.list_draft(turn.my_turn(LocalGame(p.ws, deploying.gid, p.home))).state
+        legal = [api.format_action(state, a) for a in api.legal_matching(state, "axis", kinds=("place", "place_land"))]
+        assert status == 200 and doc["placings"] and doc["scale"] > 0
+        for placing in doc["placings"]:
+            lit = {r["hex"] for r in placing["hexes"]}
+            assert lit <= set(doc["marks"])
+            for w in placing["waiting"]:
+                # the hexes offered are exactly those of the unit's legal placing orders
+                prefix = w["orders"][next(iter(w["orders"]))].rsplit(" ", 1 if w["id"] is not None else 2)[0]
+                own = [o for o in legal if o.rsplit(" ", 1 if w["id"] is not None else 2)[0] == prefix]
+                assert set(w["orders"]) == lit == {o.rsplit(" ", 1)[1] for o in own}
+                for hex_, order in w["orders"].items():
+                    assert order in own and order.endswith(f" {hex_}")
+                    if w["id"] is None:  # land points: the most the engine accepts in that hex
+                        most = max(int(o.split()[-2]) for o in own if o.endswith(f" {hex_}"))
+                        assert int(order.split()[-2]) == most
+            assert all(r["limit"] is None or r["used"] <= r["limit"] for r in placing["hexes"])
+        land = [w for p in doc["placings"] for w in p["waiting"] if w["id"] is None]
+        assert land and all(" points" in w["label"] for w in land)
+        status, body = request(server, "/api/free?window=nowhere")
+        assert status == 400 and "window" in json.loads(body)["error"]
+
+
+def test_nothing_waits_to_be_placed_in_a_war_declaration(server: PlayServer) -> None:
+    status, body = request(server, "/api/free")
+    assert status == 200 and json.loads(body) == {"placings": [], "marks": {}, "scale": 0}

@@ -28,6 +28,8 @@ const view = {
   busy: 0,           // requests of the player under way
   epoch: 0,          // counts cleared selections: a list that arrives after one is stale
   ahead: [],         // the coming steps orders may be given ahead for, with what is kept
+  free: { placings: [] }, // my units waiting to be placed, in the engine's groups
+  placing: null,     // the waiting unit chosen: {key, label, counts, rooms: hex -> room}
 };
 
 async function ask(path, params = {}) {
@@ -255,6 +257,8 @@ function drawMarks(picked) {
     c.setAttribute("r", Math.max(4, view.scale * 0.42));
     c.setAttribute("class", hex === picked ? "picked" : "mark");
     c.dataset.hex = hex;
+    const room = view.placing && view.placing.rooms[hex];
+    if (room) svgChild(c, "title", {}).textContent = roomText(room, view.placing.counts);
     out.push(c);
   }
   g.replaceChildren(...out);
@@ -467,6 +471,7 @@ async function offer(filter, title) {
   view.scale = r.scale;
   view.attack = null;
   view.group = null;
+  unchooseWaiting();
   $("amountbox").hidden = true;
   $("odds").replaceChildren();
   $("selection").textContent = r.orders.length
@@ -591,6 +596,10 @@ function showChoices(orders, note = "") {
 }
 
 async function chooseAt(hex) {
+  if (view.placing) {
+    await offerPlacing(hex);
+    return;
+  }
   const here = view.orders.filter((o) => o.hexes.includes(hex));
   drawMarks(hex);
   await showHex(hex);
@@ -628,6 +637,7 @@ function clearSelection() {
   view.group = null;
   view.asked = null;
   view.attack = null;
+  unchooseWaiting();
   $("amountbox").hidden = true;
   $("choices").replaceChildren();
   $("groups").replaceChildren();
@@ -652,6 +662,108 @@ async function afterOrder(keepGroup, next = "Order given. Click a counter or a h
   if (!orders.length || !b) return;
   b.classList.add("chosen");
   chooseGroup(again.group, orders, true);
+}
+
+// --- units waiting to be placed: where each may go, lit on the map ------------------------
+
+// A waiting unit is known by its number, or land points by their kind (their count changes
+// as they are placed).
+function waitKey(w) {
+  return w.id !== null ? `#${w.id}` : w.label.split(":")[0];
+}
+
+function unchooseWaiting() {
+  view.placing = null;
+  for (const x of document.querySelectorAll("button.waiting")) x.classList.remove("chosen");
+}
+
+function roomText(room, counts) {
+  const city = !room.city ? "" : room.city_distance === 0 ? ` [${room.city}]` : ` (near ${room.city})`;
+  return `${room.hex}${city}: ${room.used} of ${room.limit === null ? "no limit" : room.limit} ${counts} there`;
+}
+
+async function loadFree() {
+  view.free = view.myMove && view.at === null ? await ask("/api/free", { window: view.window }) : { placings: [] };
+  const items = view.free.placings.map((p) => {
+    const e = li(`${p.waiting.length === 1 ? "this may" : `these ${p.waiting.length} may`} go to ` +
+      `${p.hexes.length} hex(es), room counted in ${p.counts}:`);
+    const units = document.createElement("ul");
+    for (const w of p.waiting) {
+      const b = document.createElement("button");
+      b.className = "waiting";
+      b.dataset.key = waitKey(w);
+      b.textContent = w.label;
+      b.title = "light the hexes it may go to";
+      b.onclick = () => guarded(() => chooseWaiting(waitKey(w)));
+      const u = document.createElement("li");
+      u.append(b);
+      units.append(u);
+    }
+    e.append(units);
+    return e;
+  });
+  $("free").replaceChildren(...items);
+  $("freebox").hidden = !items.length;
+}
+
+// Lit as a unit's moves are: its hexes become the orders on offer, so a click on one of
+// them comes to chooseAt, which offers the placing order there.
+async function chooseWaiting(key) {
+  clearSelection();
+  const epoch = view.epoch;
+  const r = await ask("/api/free", { window: view.window });
+  if (epoch !== view.epoch) return;
+  const p = r.placings.find((x) => x.waiting.some((w) => waitKey(w) === key));
+  if (!p) {
+    $("selection").textContent = "nothing of that kind waits to be placed now";
+    return;
+  }
+  const w = p.waiting.find((x) => waitKey(x) === key);
+  view.placing = { key, label: w.label, counts: p.counts, rooms: Object.fromEntries(p.hexes.map((h) => [h.hex, h])) };
+  view.orders = Object.entries(w.orders).map(([hex, text]) => ({ text, group: "", hexes: [hex], amount: null }));
+  view.listed = view.orders;
+  view.allMarks = r.marks;
+  view.marks = Object.fromEntries(Object.entries(r.marks).filter(([h]) => h in w.orders));
+  view.scale = r.scale;
+  for (const b of document.querySelectorAll("button.waiting")) b.classList.toggle("chosen", b.dataset.key === key);
+  const unseen = Object.keys(w.orders).length - Object.keys(view.marks).length;
+  $("selection").textContent = `${w.label}: the ${Object.keys(w.orders).length} hex(es) it may go to are lit; ` +
+    "click one to place it there" +
+    (unseen ? ` (${unseen} lie outside this map: choose another region, or world, to see them)` : "");
+  drawMarks();
+  frameMarks();
+}
+
+async function offerPlacing(hex) {
+  const here = view.orders.find((o) => o.hexes.includes(hex));
+  const room = view.placing.rooms[hex];
+  drawMarks(hex);
+  await showHex(hex);
+  $("hexinfo").prepend(para(`room: ${roomText(room, view.placing.counts)}`));
+  const line = document.createElement("input");
+  line.id = "placeline";
+  line.value = here.text;
+  line.title = "the placing order; change the points if you wish";
+  const add = document.createElement("button");
+  add.id = "place";
+  add.textContent = "Add to My turn";
+  add.onclick = () => guarded(() => place(line.value));
+  const e = document.createElement("li");
+  e.className = "note";
+  e.append(para(`place ${view.placing.label} in ${roomText(room, view.placing.counts)}:`), line, add);
+  $("choices").replaceChildren(e);
+  // the list of waiting units above may be long: the order offered must be in sight
+  e.scrollIntoView({ block: "nearest" });
+}
+
+// After a placing order the same units stay chosen while some still wait, so a pool is
+// placed by clicking hex after hex.
+async function place(line) {
+  const key = view.placing.key;
+  const r = await post("/api/orders", { lines: [line], force: $("force").checked });
+  say(r.message);
+  await afterOrder(false, "Order added.");
+  if (view.free.placings.some((p) => p.waiting.some((w) => waitKey(w) === key))) await chooseWaiting(key);
 }
 
 // --- my turn: undo, pass, send, suggestion ---------------------------------------------
@@ -861,6 +973,7 @@ async function refresh(keepWindow) {
   await loadOffers();
   await loadAhead();
   await loadMap(keepWindow);
+  await loadFree();
   await showReport(view.at === null ? undefined : view.at);
 }
 
