@@ -4,8 +4,9 @@ program as each step comes.
 
 A person gives them with ``pbem orders GAME --ahead STEP FILE``.  They are checked at once
 against the position the step will most likely have: the game now, with my list for the
-current step and my lists given ahead for the steps before, the other side passing and
-the rolls in between made with a fixed seed (:func:`coming`).  They are kept in the
+current step and my lists given ahead for the steps before, the other side declaring the
+wars the computer player would most likely declare and passing every other list, and the
+rolls in between made with a fixed seed (:func:`coming`).  They are kept in the
 workspace's private store (``ahead``), never sent before their step.
 
 When the step comes (:class:`Plan`, called where the program writes its automatic records:
@@ -90,7 +91,8 @@ def coming(
 
     The current decision and the ones after it are played on a copy: ``side``'s lists are
     ``mine_now`` now and then those of ``later`` (read as each step comes, so a caller may
-    add to it between steps), the other side passes and rolls use :data:`FORECAST_SEED`.
+    add to it between steps), the other side declares the wars the computer player would
+    (:func:`_forecast_list`) and passes its other lists, and rolls use :data:`FORECAST_SEED`.
     It stops at the first sequential decision, at the month's end, at the game's end, or
     after :data:`MAX_LOOKAHEAD` steps.
 
@@ -119,7 +121,7 @@ def coming(
         if d.kind == "chance":
             api.apply_chance(s, FORECAST_SEED)
         elif d.kind == "simultaneous":
-            lists = {x: mine if x == side else [] for x in d.sides}
+            lists = {x: mine if x == side else _forecast_list(s, d, x) for x in d.sides}
             try:
                 api.apply_simultaneous(s, lists)
             except api.IllegalAction:
@@ -132,6 +134,16 @@ def coming(
         if d.kind == "simultaneous" and side in d.sides and d.when == month:
             yield d, s
             mine = list(later.get((d.when, d.phase), []))
+
+
+def _forecast_list(s: State, d: Decision, them: str) -> list[Any]:
+    """The other side's list on the forecast: its war declarations as the computer player
+    would most likely make them (those the position forces are the ones that matter: a war
+    brings countries into a side, and with them steps such as an income); a pass otherwise,
+    its placements and purchases changing little of what my own orders may do."""
+    if d.phase != "war_declaration":
+        return []
+    return list(engine_link.ai().decide(s, them, FORECAST_SEED, "bot"))
 
 
 def _to_next_month(s: State, trail: list[tuple[str, str]] | None) -> bool:

@@ -254,11 +254,11 @@ def test_the_computer_player_gives_the_month_start_ahead(duo: Duo) -> None:
             turn.bot_play(me.ws, duo.gid, home=me.home, ahead=True)
         for res in duo.deliver(other(side)) + duo.deliver(side):
             assert res.status in ("applied", "duplicate"), res.message
-    # Only a step the forecast did not show (the Allies' income, which the Axis placements
-    # brought) may ask again; the deployment and the builds never do.
-    assert asked[:2] == [("allies", "war_declaration"), ("axis", "war_declaration")]
-    assert not {step for _, step in asked} & {"deployment", "build"}
-    assert given_ahead(duo, "axis") == {"axis": ["deployment", "build"], "allies": ["deployment", "build"]}
+    # The forecast plays the other side's war declarations as the computer player would make
+    # them, so the Allies' income (the war on Poland brings France and Britain in) is foreseen
+    # and given ahead too: the war declarations are the only steps asked for.
+    assert asked == [("allies", "war_declaration"), ("axis", "war_declaration")]
+    assert given_ahead(duo, "axis") == {"axis": ["deployment", "build"], "allies": ["deployment", "income", "build"]}
 
 
 def test_the_computers_proposal_for_a_step_ahead_is_given_back_as_it_stands(duo: Duo) -> None:
