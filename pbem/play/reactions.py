@@ -17,6 +17,15 @@ they act, cannot see them change after it moved, and can re-execute what they di
 computer player's seed comes from the opened salt.  Orders given since the side's last file
 (nothing sealed yet) decide all the same, as ordinary ``act`` records from a seed derived
 from the side's key, marked ``standing`` in the file on the side's word.
+
+A third decision, where a beaten stack retreats when several hexes are legal (supplement
+"Retreat": the defender picks), is the engine's standing order ``retreat [HEX ...]``,
+part of the state before any roll, like ``stand``.  The reaction order for it is ``ask``
+(the person gives such orders, or none, as before), ``bot`` (the engine picks: the program
+withdraws an order in force) or ``toward`` places (the program gives ``retreat`` toward
+them).  It is not sealed: the program gives the order as an ``act`` record, marked
+``standing``, in the side's next decision taken move by move, where the other side reads it
+as it reads a ``stand`` order (:func:`retreat_order`).
 """
 
 from __future__ import annotations
@@ -33,6 +42,8 @@ from pbem.store.store import Transaction
 
 #: A decision answered by the program has at most this many actions (the bot's whole list).
 MAX_ACTIONS = 2_000
+#: Where my stacks retreat: I give ``retreat`` orders myself, the engine picks, or toward places.
+RETREAT_MODES = ("ask", "bot", "toward")
 
 
 @dataclass(frozen=True)
@@ -43,12 +54,19 @@ class Reactions:
     land: str = "ask"
     #: the aircraft that may intercept by themselves (empty: every one able)
     only: tuple[int, ...] = ()
+    #: one of RETREAT_MODES; with ``toward``, the hexes of the ``retreat`` order and its text
+    retreat: str = "ask"
+    toward: tuple[int, ...] = ()
+    toward_text: str = ""
 
     def mode(self, step: str) -> str:
         return {"interception": self.intercept, "landing": self.land}.get(step, "ask")
 
     def to_json(self) -> dict[str, Any]:
-        return {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
+        out: dict[str, Any] = {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
+        if self.retreat != "ask":
+            out |= {"retreat": self.retreat, "toward": list(self.toward), "toward_text": self.toward_text}
+        return out
 
     def to_wire(self) -> list[Any]:
         """As a ``react`` record carries them (docs/turn-file-format.md, section 5.8)."""
@@ -63,19 +81,32 @@ class Reactions:
         if not isinstance(d, dict):
             return cls()
         only = tuple(int(u) for u in d.get("only", ()))
-        return cls(str(d.get("intercept", "ask")), str(d.get("land", "ask")), only)
+        toward = tuple(int(h) for h in d.get("toward", ()))
+        return cls(
+            str(d.get("intercept", "ask")),
+            str(d.get("land", "ask")),
+            only,
+            str(d.get("retreat", "ask")),
+            toward,
+            str(d.get("toward_text", "")),
+        )
 
     def words(self) -> str:
         """The orders in one line, for people."""
+        retreat = {
+            "ask": "you give `retreat` orders yourself",
+            "bot": "the engine picks",
+            "toward": f"{self.toward_text} (given in the clear in your next decision move by move)",
+        }[self.retreat]
         if self.intercept == self.land == "ask":
-            return "reaction orders: none (you decide interceptions and landings yourself)"
+            return f"reaction orders: none for interceptions and landings (you decide them yourself); retreats: {retreat}"
         who = {"ask": "you decide", "bot": "the computer decides", "pass": "none"}
         aircraft = ""
         if self.only and self.intercept == "bot":
             aircraft = f" with {', '.join(f'#{u}' for u in self.only)} only"
         return (
             f"reaction orders: interception: {who[self.intercept]}{aircraft}; "
-            f"landing of your aircraft: {who[self.land]}"
+            f"landing of your aircraft: {who[self.land]}; retreats: {retreat}"
         )
 
 
@@ -84,7 +115,12 @@ def of(lg: LocalGame) -> Reactions:
 
 
 def set_orders(
-    lg: LocalGame, tx: Transaction, intercept: str | None, land: str | None, only: tuple[int, ...] | None
+    lg: LocalGame,
+    tx: Transaction,
+    intercept: str | None,
+    land: str | None,
+    only: tuple[int, ...] | None,
+    retreat: str | None = None,
 ) -> Reactions:
     """Change my reaction orders (None: keep that part) and stage them; returns them."""
     if intercept is not None and intercept not in INTERCEPT_MODES:
@@ -98,9 +134,58 @@ def set_orders(
         land=r.land if land is None else land,
         only=r.only if only is None else tuple(sorted(set(only))),
     )
+    if retreat is not None:
+        r = _with_retreat(lg, r, retreat)
     lg.meta["reactions"] = r.to_json()
     lg.stage_meta(tx)
     return r
+
+
+def _with_retreat(lg: LocalGame, r: Reactions, text: str) -> Reactions:
+    """``r`` with the retreat order ``ask``, ``bot`` or ``toward:PLACE [PLACE ...]``."""
+    mode, _, places = text.partition(":")
+    if mode not in RETREAT_MODES or (mode == "toward") != bool(places.strip()):
+        raise PbemError(
+            f"retreat: '{text}' is not ask, bot or toward:PLACE (a city, [Hong Kong] or COL,ROW), "
+            "e.g. --retreat toward:Warsaw",
+            "usage",
+        )
+    if mode != "toward":
+        return replace(r, retreat=mode, toward=(), toward_text="")
+    game = lg.game()
+    if game is None:
+        raise PbemError(f"game {lg.gid} has not started: give the retreat order once the opponent has joined", "turn")
+    words = places.split()
+    if len(words) == 1 and not words[0].startswith("[") and "," not in words[0]:
+        words = [f"[{words[0]}]"]  # a city named alone, as the other commands take it
+    api = engine_link.api()
+    try:
+        action = api.parse_order(game.state, lg.me, " ".join(["retreat", *words]))
+    except api.OrderError as exc:
+        raise PbemError(f"retreat: {exc}", "usage") from None
+    if not action.args:
+        raise PbemError("retreat: name at least one place after 'toward:'", "usage")
+    hexes, _, cities = api.format_action(game.state, action, named=True).removeprefix("retreat ").partition("  # ")
+    text = f"toward {hexes}" + (f" ({cities})" if cities else "")
+    return replace(r, retreat=mode, toward=tuple(int(h) for h in action.args), toward_text=text)
+
+
+def retreat_order(lg: LocalGame, game: Game) -> Act | None:
+    """The ``retreat`` order my reaction orders give now: when the game awaits an act of
+    mine and the order in force is not the one they name (``bot``: none).  Given in the
+    clear, like a person's ``stand``: the engine applies it to every later combat roll."""
+    r = of(lg)
+    if r.retreat == "ask" or lg.meta.get("handed_over_to") or machine.expected(game) != Expectation(lg.me, "act"):
+        return None
+    api = engine_link.api()
+    action = api.Action("retreat", r.toward)
+    try:
+        api.check(game.state, lg.me, action)
+    except api.IllegalAction:
+        # the order in force already (the engine refuses an unchanged one), or one the
+        # engine refuses for a reason of its own: left to the person, as a failed reaction is
+        return None
+    return Act(action.to_wire())
 
 
 def step_of(game: Game) -> str:

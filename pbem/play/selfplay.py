@@ -94,7 +94,7 @@ def selfplay(
                 if game is None:
                     continue
                 if react and "reactions" not in lg.meta:
-                    turn.react(me.ws, gid, home=me.home, intercept="bot", land="bot")
+                    turn.react(me.ws, gid, home=me.home, intercept="bot", land="bot", retreat="bot")
                     lg = LocalGame(me.ws, gid, me.home)
                 if _done(game, until):
                     # The import may have made my last file (an automatic answer that ends
