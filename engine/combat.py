@@ -183,11 +183,10 @@ def apply_stand(state: GameState, side: str, action: Action) -> None:
 
 def check_retreat(state: GameState, side: str, action: Action) -> None:
     """Check a ``retreat`` order of ``side`` (callable from any phase)."""
-    hexes = action.args
-    if len(hexes) > MAX_TOWARD:
+    if len(action.args) > MAX_TOWARD:
         raise IllegalAction(f"a retreat order names at most {MAX_TOWARD} hexes", rule="retreat.too-many")
+    hexes = tuple(int(h) for h in action.args)  # the shape check let only hexes (ints) through
     for h in hexes:
-        assert isinstance(h, int)
         if not 0 <= h < state.world.map.size:
             raise IllegalAction(f"hex {h} is not on the map", rule="hex.off-map")
     if len(set(hexes)) != len(hexes):

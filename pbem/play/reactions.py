@@ -99,7 +99,7 @@ class Reactions:
             "toward": f"{self.toward_text} (given in the clear in your next decision move by move)",
         }[self.retreat]
         if self.intercept == self.land == "ask":
-            return f"reaction orders: none for interceptions and landings (you decide them yourself); retreats: {retreat}"
+            return f"reaction orders: none (you decide interceptions and landings yourself); retreats: {retreat}"
         who = {"ask": "you decide", "bot": "the computer decides", "pass": "none"}
         aircraft = ""
         if self.only and self.intercept == "bot":
