@@ -44,6 +44,9 @@ from pbem.store.store import Transaction
 MAX_ACTIONS = 2_000
 #: Where my stacks retreat: I give ``retreat`` orders myself, the engine picks, or toward places.
 RETREAT_MODES = ("ask", "bot", "toward")
+#: The most places a retreat order names: the engine refuses more (engine/combat.py), and
+#: an order refused when the program gives it would be lost without a word.
+MAX_TOWARD = 8
 
 
 @dataclass(frozen=True)
@@ -163,8 +166,8 @@ def _with_retreat(lg: LocalGame, r: Reactions, text: str) -> Reactions:
         action = api.parse_order(game.state, lg.me, " ".join(["retreat", *words]))
     except api.OrderError as exc:
         raise PbemError(f"retreat: {exc}", "usage") from None
-    if not action.args:
-        raise PbemError("retreat: name at least one place after 'toward:'", "usage")
+    if len(action.args) > MAX_TOWARD or len(set(action.args)) != len(action.args):
+        raise PbemError(f"retreat: name each place once, at most {MAX_TOWARD} of them", "usage")
     hexes, _, cities = api.format_action(game.state, action, named=True).removeprefix("retreat ").partition("  # ")
     text = f"toward {hexes}" + (f" ({cities})" if cities else "")
     return replace(r, retreat=mode, toward=tuple(int(h) for h in action.args), toward_text=text)

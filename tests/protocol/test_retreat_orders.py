@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from engine import combat
 from pbem.cli.main import app
 from pbem.errors import PbemError
 from pbem.play import reactions, turn
@@ -125,9 +126,12 @@ def test_the_react_command_takes_the_retreat_order_and_refuses_a_wrong_one(real_
         ("toward:", "is not ask, bot or toward:PLACE"),
         ("bot:Warsaw", "is not ask, bot or toward:PLACE"),
         ("toward:Atlantis", "no city named Atlantis"),
+        ("toward:[Warsaw] [Warsaw]", "name each place once"),
     ):
         refused = runner.invoke(app, ["-w", ws, "react", duo.gid, "--retreat", bad], env=env)
         assert refused.exit_code != 0 and says in refused.output, (bad, refused.output)
         assert "Traceback" not in refused.output
     kept = LocalGame(duo.allies.ws, duo.gid, duo.allies.home).meta["reactions"]
     assert kept["retreat"] == "bot"  # a refused order changes nothing
+    # What the command refuses is what the engine would: nothing is lost when the program gives it.
+    assert reactions.MAX_TOWARD == combat.MAX_TOWARD
