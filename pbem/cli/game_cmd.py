@@ -352,8 +352,8 @@ def react(
         typer.Option(
             "--retreat",
             help="Where your beaten stacks retreat when several hexes are legal: ask (you give `retreat` "
-            "orders yourself), bot (the engine picks) or toward:PLACE, e.g. toward:Warsaw; the program "
-            "gives the order in your next decision move by move, in the clear",
+            "orders yourself), bot (the engine picks) or toward:PLACE, e.g. toward:Warsaw; sealed with "
+            "your next file, opened before the roll of the other side's attacks",
         ),
     ] = None,
     ws_path: WorkspaceOpt = None,

@@ -21,11 +21,12 @@ from the side's key, marked ``standing`` in the file on the side's word.
 A third decision, where a beaten stack retreats when several hexes are legal (supplement
 "Retreat": the defender picks), is the engine's standing order ``retreat [HEX ...]``,
 part of the state before any roll, like ``stand``.  The reaction order for it is ``ask``
-(the person gives such orders, or none, as before), ``bot`` (the engine picks: the program
-withdraws an order in force) or ``toward`` places (the program gives ``retreat`` toward
-them).  It is not sealed: the program gives the order as an ``act`` record, marked
-``standing``, in the side's next decision taken move by move, where the other side reads it
-as it reads a ``stand`` order (:func:`retreat_order`).
+(the person gives such orders, or none, as before), ``bot`` (the engine picks: an order in
+force is withdrawn) or ``toward`` places.  It rides in the seal with the others (a fourth
+element of the sealed list) and is opened just before the side's first dice value of an
+overrun or combat roll, where it becomes the side's ``retreat`` order, when it is not in
+force already (:func:`before_roll`): the mover has declared its attacks by then.  Given
+since the side's last file, it waits for the seal of the next one.
 """
 
 from __future__ import annotations
@@ -72,12 +73,24 @@ class Reactions:
         return out
 
     def to_wire(self) -> list[Any]:
-        """As a ``react`` record carries them (docs/turn-file-format.md, section 5.8)."""
-        return [self.intercept, self.land, sorted(self.only)]
+        """As a ``react`` record carries them (docs/turn-file-format.md, section 5.8): the
+        retreat part only when it is not ``ask``, so that orders without it seal as before."""
+        wire: list[Any] = [self.intercept, self.land, sorted(self.only)]
+        if self.retreat != "ask":
+            wire.append(list(self.toward) if self.retreat == "toward" else "bot")
+        return wire
 
     @classmethod
     def from_wire(cls, w: list[Any]) -> Reactions:
-        return cls(w[0], w[1], tuple(w[2]))
+        if len(w) < 4:
+            return cls(w[0], w[1], tuple(w[2]))
+        if w[3] == "bot":
+            return cls(w[0], w[1], tuple(w[2]), "bot")
+        return cls(w[0], w[1], tuple(w[2]), "toward", tuple(w[3]))
+
+    def silent(self) -> bool:
+        """Do the orders leave every decision to the person (nothing to seal)?"""
+        return self.intercept == self.land == self.retreat == "ask"
 
     @classmethod
     def from_json(cls, d: Any) -> Reactions:
@@ -99,10 +112,10 @@ class Reactions:
         retreat = {
             "ask": "you give `retreat` orders yourself",
             "bot": "the engine picks",
-            "toward": f"{self.toward_text} (given in the clear in your next decision move by move)",
+            "toward": f"{self.toward_text}",
         }[self.retreat]
         if self.intercept == self.land == "ask":
-            return f"reaction orders: none (you decide interceptions and landings yourself); retreats: {retreat}"
+            return f"reaction orders: interceptions and landings: you decide; retreats: {retreat}"
         who = {"ask": "you decide", "bot": "the computer decides", "pass": "none"}
         aircraft = ""
         if self.only and self.intercept == "bot":
@@ -173,22 +186,26 @@ def _with_retreat(lg: LocalGame, r: Reactions, text: str) -> Reactions:
     return replace(r, retreat=mode, toward=tuple(int(h) for h in action.args), toward_text=text)
 
 
-def retreat_order(lg: LocalGame, game: Game) -> Act | None:
-    """The ``retreat`` order my reaction orders give now: when the game awaits an act of
-    mine and the order in force is not the one they name (``bot``: none).  Given in the
-    clear, like a person's ``stand``: the engine applies it to every later combat roll."""
-    r = of(lg)
-    if r.retreat == "ask" or lg.meta.get("handed_over_to") or machine.expected(game) != Expectation(lg.me, "act"):
+def before_roll(lg: LocalGame, game: Game) -> React | None:
+    """The opening of my seal before my first dice value of a roll, when the roll may make
+    my stacks retreat, my seal in force is the one this workspace made and its retreat
+    order is not in force already (tried on a copy of ``game``)."""
+    exp = machine.expected(game)
+    p = game.pending
+    if exp != Expectation(lg.me, "dice") or not isinstance(p, machine.ChanceStep) or p.values:
         return None
-    api = engine_link.api()
-    action = api.Action("retreat", r.toward)
+    if step_of(game) not in machine.ROLL_STEPS or lg.meta.get("handed_over_to"):
+        return None
+    sealed = game.seals.get(lg.me)
+    mine = lg.meta.get("sealed")
+    if sealed is None or not isinstance(mine, dict) or mine.get("seq") != sealed[1] or len(mine["orders"]) < 4:
+        return None
+    opening = React(mine["orders"], lg.derived().seal_salt(sealed[1]))
     try:
-        api.check(game.state, lg.me, action)
-    except api.IllegalAction:
-        # the order in force already (the engine refuses an unchanged one), or one the
-        # engine refuses for a reason of its own: left to the person, as a failed reaction is
-        return None
-    return Act(action.to_wire())
+        machine.apply_record(game.clone(), lg.me, game.seq + 1, opening, "your retreat order")
+    except PbemError:
+        return None  # in force already: opening it would change nothing, and the engine refuses that
+    return opening
 
 
 def step_of(game: Game) -> str:
@@ -271,7 +288,7 @@ def seal(lg: LocalGame, game: Game, tx: Transaction) -> Seal | None:
     ``game``), when they decide something and my seal in force does not already hold
     them; stages the note of what it seals in ``tx``."""
     r = of(lg)
-    if r.intercept == r.land == "ask" or lg.meta.get("handed_over_to"):
+    if r.silent() or lg.meta.get("handed_over_to"):
         return None
     orders = r.to_wire()
     sealed = game.seals.get(lg.me)

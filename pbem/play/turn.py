@@ -53,14 +53,13 @@ def answer(
     rounds = 0  # the decisions my reaction orders answered so far
     plan = ahead.Plan(lg)
     while True:
-        rec = lg.auto_record(game)
         answered: list[Record]
-        if rec is not None:
+        if (opening := reactions.before_roll(lg, game)) is not None:
+            answered, marked = [opening], False  # a react is a standing order's by its kind
+        elif (rec := lg.auto_record(game)) is not None:
             answered, marked = [rec], False
         elif (given := plan.record(game)) is not None:
             answered, marked = [given], True
-        elif (order := reactions.retreat_order(lg, game)) is not None:
-            answered, marked = [order], True
         else:
             answered, marked = reactions.answer(lg, game, rounds)
             rounds += 1
