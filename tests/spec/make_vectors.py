@@ -490,10 +490,11 @@ def reactions(v: Builder, files: list[bytes]) -> None:
 
 
 def retreat_game(tmp: Path) -> list[bytes]:
-    """The same game with reaction orders that also order both sides' retreats toward
-    Chungking, to one file after the first that opens a seal before a dice value."""
+    """The same game with reaction orders, the Allies' ordering their retreats toward
+    Chungking, to one file after the first that opens a seal before a dice value (an
+    Allied file: the receivers of the vectors hold the Axis key, and would write their own)."""
     out = tmp / "retreat-record"
-    selfplay.selfplay("1937", "1937-08", SEED, out, root=tmp, react=True, retreat="toward:Chungking")
+    selfplay.selfplay("1937", "1937-08", SEED, out, root=tmp, react=True, retreat={"allies": "toward:Chungking"})
     files = [p.read_bytes() for p in sorted(out.glob("*.pbem"))]
     first = next(i for i, d in enumerate(files) if _opened_before_roll(body_of(d)) is not None)
     return files[: first + 2]
@@ -518,7 +519,7 @@ def retreats(v: Builder, files: list[bytes]) -> None:
         "retreat-game",
         names,
         "ok",
-        f"both sides seal a retreat order; file {n} opens the {body['side']}' seal just before its dice value",
+        f"the allies seal a retreat order; file {n} opens their seal just before their dice value",
     )
 
     def changed(new: list[Any]) -> bytes:
