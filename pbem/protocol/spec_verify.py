@@ -335,6 +335,7 @@ def _sides(x: Any, what: str) -> None:
 
 
 def _retreat_part(x: Any) -> bool:
+    """Section 5.8: the fourth element of reaction orders, ``bot`` or 1 to 8 distinct hexes."""
     if x == "bot":
         return True
     return (
