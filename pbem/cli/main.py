@@ -69,7 +69,33 @@ def module_commands(module: str) -> dict[str, Any]:
 
     scratch = typer.Typer()
     importlib.import_module(f"pbem.cli.{module}").register(scratch)
-    return dict(typer.main.get_group(scratch).commands)
+    commands = dict(typer.main.get_group(scratch).commands)
+    for name, command in commands.items():
+        _finish_help(command, name)
+    return commands
+
+
+def _finish_help(command: Any, path: str) -> None:
+    """Examples at the end of each command's help (pbem/cli/examples.py); and no type beside a
+    flag: typer writes one beside every option, ``<bool>`` beside a flag too, which reads as
+    if the flag took a value (``--verbose true``)."""
+    from pbem.cli.examples import epilog
+
+    command.epilog = command.epilog or epilog(path)
+    for param in command.params:
+        if getattr(param, "is_flag", False) and not getattr(param, "count", False):
+            param.metavar = ""
+    made_help = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:
+        option = made_help(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    command.get_help_option = help_option
+    for name, sub in getattr(command, "commands", {}).items():
+        _finish_help(sub, f"{path} {name}")
 
 
 def main(
@@ -110,6 +136,12 @@ def make_app() -> typer.Typer:
                 for name, command in module_commands(COMMANDS[cmd_name]).items():
                     self.commands.setdefault(name, command)
             return super().get_command(ctx, cmd_name)
+
+        def get_help_option(self, ctx: Any) -> Any:
+            option = super().get_help_option(ctx)
+            if option is not None:
+                option.metavar = ""  # a flag (see _finish_help)
+            return option
 
     root = typer.Typer(
         name="pbem",
