@@ -359,10 +359,7 @@ def react(
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Reaction orders: let the program answer interceptions and landings for you, as they come,
-    and give your retreat order.
-
-    Example: pbem react 3f2a --intercept bot --land bot --retreat toward:Warsaw
-    """
+    and give your retreat order."""
     ws, gid = game_in(game, ws_path)
     units = None if only is None else _unit_numbers(only)
     given, written = turn.react(ws, gid, intercept=intercept, land=land, only=units, retreat=retreat)
