@@ -123,6 +123,7 @@ __all__ = [
     "scenarios",
     "serialize",
     "snapshot",
+    "standing_before_roll",
     "standing_orders",
     "state_hash",
     "summary",
@@ -328,6 +329,20 @@ def apply(state: GameState, side: str, action: Action) -> None:
     # A checked action cannot fail, so it is applied in place (copying a large state
     # for every move would dominate the cost of verifying a turn file).
     give(state, side, action, plan)
+
+
+def standing_before_roll(state: GameState, side: str, action: Action) -> None:
+    """Give ``side``'s standing order while the dice of a roll are due: the reaction orders
+    a side sealed earlier, opened before the roll that may use them (pbem's ``react``)."""
+    _side(side)
+    d = _decision(state)
+    if d.kind != "chance":
+        raise IllegalAction(f"no roll is due in {d.phase.replace('_', ' ')}", rule="decision.not-your-turn")
+    check_shape(action)
+    if not STANDING.owns(action):
+        raise IllegalAction(f"the dice must be rolled for {d.phase} first", rule="decision.dice-first")
+    STANDING.check(state, side, action)
+    STANDING.apply(state, side, action)
 
 
 def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]) -> None:

@@ -10,7 +10,10 @@ engine in any decision of its side, see :mod:`engine.api`):
 * ``advance HEX UNIT [UNIT]`` (advance step): attackers move into a hex their attack emptied;
 * ``stand HEX yes|no``: the standing order of a side's own stack in HEX - ``yes`` means
   it will not retreat (its losses are doubled instead), ``no`` (the default) that it
-  retreats (docs/rules-decisions.md).
+  retreats (docs/rules-decisions.md);
+* ``retreat [HEX ...]``: the standing order of where a side's stacks retreat when several
+  hexes are legal (supplement "Retreat": the defender picks): toward the first HEX, among
+  hexes as near to it toward the next; no HEX: the engine picks again.
 
 Attacks are declared first and resolved together by the following chance step, in
 the order they were declared (``GameState.combats``).  Each resolution returns a
@@ -87,6 +90,17 @@ STAND = KindSpec(
     words=("HEX", "YES/NO"),
     example="stand [Warsaw] yes",
 )
+RETREAT = KindSpec(
+    "retreat",
+    ("hex",),
+    variadic=True,
+    help="a standing order: where several retreat hexes are legal, your stacks retreat toward HEX "
+    "(then toward the next HEX among equally near ones); no HEX: the engine picks again",
+    words=("HEX",),
+    example="retreat [Warsaw]",
+)
+#: The most hexes one ``retreat`` order names (a tie-break needs few).
+MAX_TOWARD = 8
 
 MAX_ADVANCE = 2
 #: Above this many possible attackers of one hex, legal() lists single attackers and all of them.
@@ -165,6 +179,38 @@ def apply_stand(state: GameState, side: str, action: Action) -> None:
         state.stands[h] = side
     else:
         state.stands.pop(h, None)
+
+
+def check_retreat(state: GameState, side: str, action: Action) -> None:
+    """Check a ``retreat`` order of ``side`` (callable from any phase)."""
+    if len(action.args) > MAX_TOWARD:
+        raise IllegalAction(f"a retreat order names at most {MAX_TOWARD} hexes", rule="retreat.too-many")
+    hexes = tuple(int(h) for h in action.args)  # the shape check let only hexes (ints) through
+    for h in hexes:
+        if not 0 <= h < state.world.map.size:
+            raise IllegalAction(f"hex {h} is not on the map", rule="hex.off-map")
+    if len(set(hexes)) != len(hexes):
+        raise IllegalAction("a retreat order names each hex once", rule="retreat.repeated")
+    if state.toward.get(side, ()) == hexes:
+        where = ", ".join(_hex(state, h) for h in hexes) if hexes else "where the engine picks"
+        raise IllegalAction(f"your stacks already retreat toward {where}", rule="retreat.unchanged")
+
+
+def apply_retreat(state: GameState, side: str, action: Action) -> None:
+    hexes = tuple(int(h) for h in action.args)
+    if hexes:
+        state.toward[side] = hexes
+    else:
+        state.toward.pop(side, None)
+
+
+def check_standing(state: GameState, side: str, action: Action) -> None:
+    """Check a standing order (``stand`` or ``retreat``) of ``side``, from any phase."""
+    (check_retreat if action.kind == RETREAT.name else check_stand)(state, side, action)
+
+
+def apply_standing(state: GameState, side: str, action: Action) -> None:
+    (apply_retreat if action.kind == RETREAT.name else apply_stand)(state, side, action)
 
 
 def stand_actions(state: GameState, side: str) -> list[Action]:
@@ -518,20 +564,24 @@ def retreat_plan(
 
     A retreat goes one hex, into a hex free of enemy units and of enemy control zones
     unless friendly land units are there, within stacking, never into neutral hexes.
-    The engine chooses for the defender: the whole stack to one hex if possible, hexes
-    with friendly land units first, then cities, then hexes farther from the attackers,
-    then the lowest hex number; otherwise unit by unit, strongest first, in that order
-    of hexes (docs/rules-decisions.md)."""
+    The defender's ``retreat`` order ranks the hexes first: nearest its first hex, then
+    its next.  Among hexes it ranks alike (all of them without the order) the engine
+    picks: hexes with friendly land units first, then cities, then hexes farther from the
+    attackers, then the lowest hex number.  The whole stack goes to the first hex that
+    takes it; otherwise unit by unit, strongest first, in that order of hexes
+    (docs/rules-decisions.md)."""
     hexmap = state.world.map
     grid = hexmap.grid
     near = sorted(set(hexmap.land_neighbours[h]) | set(hexmap.frozen_neighbours[h]))
+    toward = state.toward.get(side, ())
     options = []
     for o in near:
         friends = bool(_land_units_of(state, o, side))
         if not friends and in_enemy_land_zoc(state, side, o):
             continue
         distance = min((grid.distance(o, a.hex) for a in attackers if a.on_map), default=0)
-        options.append(((not friends, o not in hexmap.city_at, -distance, o), o))
+        chosen = tuple(grid.distance(o, t) for t in toward)
+        options.append(((chosen, not friends, o not in hexmap.city_at, -distance, o), o))
     dests = [o for _, o in sorted(options)]
     for o in dests:
         if all(_retreat_ok(state, side, u, h, o) for u in units) and can_stack_land(state, o, units):

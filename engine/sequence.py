@@ -17,12 +17,13 @@ from enum import StrEnum
 from engine.actions import KINDS, PASS_ORDER, Action, IllegalAction, declare_kinds
 from engine.assaults import Amphibious, AmphibiousRoll
 from engine.combat import (
+    RETREAT,
     STAND,
     Advance,
     Overrun,
     OverrunRoll,
-    apply_stand,
-    check_stand,
+    apply_standing,
+    check_standing,
     stand_actions,
 )
 from engine.control import china_holds
@@ -96,9 +97,10 @@ _BEFORE_DEPLOYMENT = frozenset(
 _FOLLOWS = {STEP_INDEX[a.label]: STEP_INDEX[b.label] for a, b in zip(PLAY, (*PLAY[1:], PLAY[0]), strict=True)}
 _FIRST = STEP_INDEX[PLAY[0].label]
 
-#: ``pass`` and ``stand``: accepted in any decision of their side.  Standing orders may be
-#: changed in any decision so they are always fixed before the enemy's dice are rolled.
-STANDING = StandingOrders(PASS_ORDER, (STAND,), check_stand, apply_stand, stand_actions)
+#: ``pass``, ``stand`` and ``retreat``: accepted in any decision of their side.  Standing
+#: orders may be changed in any decision so they are always fixed before the enemy's dice
+#: are rolled.  Only ``stand`` orders are offered: a ``retreat`` order's hexes are anybody's.
+STANDING = StandingOrders(PASS_ORDER, (STAND, RETREAT), check_standing, apply_standing, stand_actions)
 
 declare_kinds([*STANDING.kinds(), *(spec for step in STEPS for spec in step.orders)])
 

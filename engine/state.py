@@ -503,6 +503,8 @@ class GameState:
         self.combats: list[DeclaredAttack] = []  # declared, unresolved attacks of the current step
         #: standing orders "stand HEX yes": hex -> side whose land units there will not retreat
         self.stands: dict[int, str] = {}
+        #: standing orders "retreat HEX ...": side -> the hexes its retreats head for
+        self.toward: dict[str, tuple[int, ...]] = {}
         self.memo = StepMemo()  # what the current step remembers between orders
         self.winner: str | None = None
         self._by_hex: dict[int, list[int]] | None = None
@@ -626,7 +628,14 @@ class GameState:
             "stands": sorted([h, side] for h, side in self.stands.items()),
             "pending": self.memo.to_wire(),
             "winner": self.winner or "",
-        }
+        } | self._toward_doc()
+
+    def _toward_doc(self) -> dict[str, Any]:
+        # Absent while no side gave the order, so that every state recorded before the
+        # order existed keeps its bytes and its hash.
+        if not self.toward:
+            return {}
+        return {"toward": sorted([side, list(hexes)] for side, hexes in self.toward.items())}
 
     def _control_changes(self) -> list[tuple[int, int]]:
         now = np.frombuffer(self.controller, dtype=np.uint8)
@@ -693,6 +702,7 @@ class GameState:
         s.grounded_zones = set(doc["grounded"])
         s.combats = [DeclaredAttack.from_wire(row) for row in doc["combats"]]
         s.stands = {h: side for h, side in doc.get("stands", [])}
+        s.toward = {side: tuple(hexes) for side, hexes in doc.get("toward", [])}
         s.memo = StepMemo.from_wire(doc["pending"])
         s.winner = doc["winner"] or None
         return s
@@ -732,6 +742,7 @@ class GameState:
         s.grounded_zones = set(sorted(self.grounded_zones))
         s.combats = [DeclaredAttack.from_wire(c.to_wire()) for c in self.combats]
         s.stands = dict(sorted(self.stands.items()))
+        s.toward = dict(sorted(self.toward.items()))
         s.memo = StepMemo.from_wire(self.memo.to_wire())
         s.winner = self.winner or None
         return s

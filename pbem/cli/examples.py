@@ -33,7 +33,11 @@ EXAMPLES: dict[str, list[str]] = {
     ],
     "send": ["pbem send 3f9c"],
     "undo": ["pbem undo 3f9c"],
-    "react": ["pbem react 3f9c --intercept bot --land bot", "pbem react 3f9c --intercept bot --only '#7,#31'"],
+    "react": [
+        "pbem react 3f9c --intercept bot --land bot",
+        "pbem react 3f9c --intercept bot --only '#7,#31'",
+        "pbem react 3f9c --retreat toward:Warsaw",
+    ],
     "resign": ["pbem resign 3f9c"],
     "offer-draw": ["pbem offer-draw 3f9c"],
     "accept-draw": ["pbem accept-draw 3f9c"],

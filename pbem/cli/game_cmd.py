@@ -347,12 +347,22 @@ def react(
         str | None,
         typer.Option("--only", help="The aircraft that may intercept by themselves, e.g. '#7,#31' ('' for all)"),
     ] = None,
+    retreat: Annotated[
+        str | None,
+        typer.Option(
+            "--retreat",
+            help="Where your beaten stacks retreat when several hexes are legal: ask (you give `retreat` "
+            "orders yourself), bot (the engine picks) or toward:PLACE, e.g. toward:Warsaw; sealed with "
+            "your next file, opened before the roll of the other side's attacks",
+        ),
+    ] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """Reaction orders: let the program answer interceptions and landings for you, as they come."""
+    """Reaction orders: let the program answer interceptions and landings for you, as they come,
+    and give your retreat order."""
     ws, gid = game_in(game, ws_path)
     units = None if only is None else _unit_numbers(only)
-    given, written = turn.react(ws, gid, intercept=intercept, land=land, only=units)
+    given, written = turn.react(ws, gid, intercept=intercept, land=land, only=units, retreat=retreat)
     typer.echo(given.words())
     for path in written:
         sent(ws, gid, f"your reaction orders answered the decision now: sealed {path.relative_to(ws.root)}")

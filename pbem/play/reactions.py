@@ -17,6 +17,16 @@ they act, cannot see them change after it moved, and can re-execute what they di
 computer player's seed comes from the opened salt.  Orders given since the side's last file
 (nothing sealed yet) decide all the same, as ordinary ``act`` records from a seed derived
 from the side's key, marked ``standing`` in the file on the side's word.
+
+A third decision, where a beaten stack retreats when several hexes are legal (supplement
+"Retreat": the defender picks), is the engine's standing order ``retreat [HEX ...]``,
+part of the state before any roll, like ``stand``.  The reaction order for it is ``ask``
+(the person gives such orders, or none, as before), ``bot`` (the engine picks: an order in
+force is withdrawn) or ``toward`` places.  It rides in the seal with the others (a fourth
+element of the sealed list) and is opened just before the side's first dice value of an
+overrun or combat roll, where it becomes the side's ``retreat`` order, when it is not in
+force already (:func:`before_roll`): the mover has declared its attacks by then.  Given
+since the side's last file, it waits for the seal of the next one.
 """
 
 from __future__ import annotations
@@ -33,6 +43,11 @@ from pbem.store.store import Transaction
 
 #: A decision answered by the program has at most this many actions (the bot's whole list).
 MAX_ACTIONS = 2_000
+#: Where my stacks retreat: I give ``retreat`` orders myself, the engine picks, or toward places.
+RETREAT_MODES = ("ask", "bot", "toward")
+#: The most places a retreat order names: the engine refuses more (engine/combat.py), and
+#: an order refused when the program gives it would be lost without a word.
+MAX_TOWARD = 8
 
 
 @dataclass(frozen=True)
@@ -43,39 +58,71 @@ class Reactions:
     land: str = "ask"
     #: the aircraft that may intercept by themselves (empty: every one able)
     only: tuple[int, ...] = ()
+    #: one of RETREAT_MODES; with ``toward``, the hexes of the ``retreat`` order and its text
+    retreat: str = "ask"
+    toward: tuple[int, ...] = ()
+    toward_text: str = ""
 
     def mode(self, step: str) -> str:
         return {"interception": self.intercept, "landing": self.land}.get(step, "ask")
 
     def to_json(self) -> dict[str, Any]:
-        return {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
+        out: dict[str, Any] = {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
+        if self.retreat != "ask":
+            out |= {"retreat": self.retreat, "toward": list(self.toward), "toward_text": self.toward_text}
+        return out
 
     def to_wire(self) -> list[Any]:
-        """As a ``react`` record carries them (docs/turn-file-format.md, section 5.8)."""
-        return [self.intercept, self.land, sorted(self.only)]
+        """As a ``react`` record carries them (docs/turn-file-format.md, section 5.8): the
+        retreat part only when it is not ``ask``, so that orders without it seal as before."""
+        wire: list[Any] = [self.intercept, self.land, sorted(self.only)]
+        if self.retreat != "ask":
+            wire.append(list(self.toward) if self.retreat == "toward" else "bot")
+        return wire
 
     @classmethod
     def from_wire(cls, w: list[Any]) -> Reactions:
-        return cls(w[0], w[1], tuple(w[2]))
+        if len(w) < 4:
+            return cls(w[0], w[1], tuple(w[2]))
+        if w[3] == "bot":
+            return cls(w[0], w[1], tuple(w[2]), "bot")
+        return cls(w[0], w[1], tuple(w[2]), "toward", tuple(w[3]))
+
+    def silent(self) -> bool:
+        """Do the orders leave every decision to the person (nothing to seal)?"""
+        return self.intercept == self.land == self.retreat == "ask"
 
     @classmethod
     def from_json(cls, d: Any) -> Reactions:
         if not isinstance(d, dict):
             return cls()
         only = tuple(int(u) for u in d.get("only", ()))
-        return cls(str(d.get("intercept", "ask")), str(d.get("land", "ask")), only)
+        toward = tuple(int(h) for h in d.get("toward", ()))
+        return cls(
+            str(d.get("intercept", "ask")),
+            str(d.get("land", "ask")),
+            only,
+            str(d.get("retreat", "ask")),
+            toward,
+            str(d.get("toward_text", "")),
+        )
 
     def words(self) -> str:
         """The orders in one line, for people."""
+        retreat = {
+            "ask": "you give `retreat` orders yourself",
+            "bot": "the engine picks",
+            "toward": f"{self.toward_text}",
+        }[self.retreat]
         if self.intercept == self.land == "ask":
-            return "reaction orders: none (you decide interceptions and landings yourself)"
+            return f"reaction orders: interceptions and landings: you decide; retreats: {retreat}"
         who = {"ask": "you decide", "bot": "the computer decides", "pass": "none"}
         aircraft = ""
         if self.only and self.intercept == "bot":
             aircraft = f" with {', '.join(f'#{u}' for u in self.only)} only"
         return (
             f"reaction orders: interception: {who[self.intercept]}{aircraft}; "
-            f"landing of your aircraft: {who[self.land]}"
+            f"landing of your aircraft: {who[self.land]}; retreats: {retreat}"
         )
 
 
@@ -84,7 +131,12 @@ def of(lg: LocalGame) -> Reactions:
 
 
 def set_orders(
-    lg: LocalGame, tx: Transaction, intercept: str | None, land: str | None, only: tuple[int, ...] | None
+    lg: LocalGame,
+    tx: Transaction,
+    intercept: str | None,
+    land: str | None,
+    only: tuple[int, ...] | None,
+    retreat: str | None = None,
 ) -> Reactions:
     """Change my reaction orders (None: keep that part) and stage them; returns them."""
     if intercept is not None and intercept not in INTERCEPT_MODES:
@@ -98,9 +150,62 @@ def set_orders(
         land=r.land if land is None else land,
         only=r.only if only is None else tuple(sorted(set(only))),
     )
+    if retreat is not None:
+        r = _with_retreat(lg, r, retreat)
     lg.meta["reactions"] = r.to_json()
     lg.stage_meta(tx)
     return r
+
+
+def _with_retreat(lg: LocalGame, r: Reactions, text: str) -> Reactions:
+    """``r`` with the retreat order ``ask``, ``bot`` or ``toward:PLACE [PLACE ...]``."""
+    mode, _, places = text.partition(":")
+    if mode not in RETREAT_MODES or (mode == "toward") != bool(places.strip()):
+        raise PbemError(
+            f"retreat: '{text}' is not ask, bot or toward:PLACE (a city, [Hong Kong] or COL,ROW), "
+            "e.g. --retreat toward:Warsaw",
+            "usage",
+        )
+    if mode != "toward":
+        return replace(r, retreat=mode, toward=(), toward_text="")
+    game = lg.game()
+    if game is None:
+        raise PbemError(f"game {lg.gid} has not started: give the retreat order once the opponent has joined", "turn")
+    words = places.split()
+    if len(words) == 1 and not words[0].startswith("[") and "," not in words[0]:
+        words = [f"[{words[0]}]"]  # a city named alone, as the other commands take it
+    api = engine_link.api()
+    try:
+        action = api.parse_order(game.state, lg.me, " ".join(["retreat", *words]))
+    except api.OrderError as exc:
+        raise PbemError(f"retreat: {exc}", "usage") from None
+    if len(action.args) > MAX_TOWARD or len(set(action.args)) != len(action.args):
+        raise PbemError(f"retreat: name each place once, at most {MAX_TOWARD} of them", "usage")
+    hexes, _, cities = api.format_action(game.state, action, named=True).removeprefix("retreat ").partition("  # ")
+    text = f"toward {hexes}" + (f" ({cities})" if cities else "")
+    return replace(r, retreat=mode, toward=tuple(int(h) for h in action.args), toward_text=text)
+
+
+def before_roll(lg: LocalGame, game: Game) -> React | None:
+    """The opening of my seal before my first dice value of a roll, when the roll may make
+    my stacks retreat, my seal in force is the one this workspace made and its retreat
+    order is not in force already (tried on a copy of ``game``)."""
+    exp = machine.expected(game)
+    p = game.pending
+    if exp != Expectation(lg.me, "dice") or not isinstance(p, machine.ChanceStep) or p.values:
+        return None
+    if step_of(game) not in machine.ROLL_STEPS or lg.meta.get("handed_over_to"):
+        return None
+    sealed = game.seals.get(lg.me)
+    mine = lg.meta.get("sealed")
+    if sealed is None or not isinstance(mine, dict) or mine.get("seq") != sealed[1] or len(mine["orders"]) < 4:
+        return None
+    opening = React(mine["orders"], lg.derived().seal_salt(sealed[1]))
+    try:
+        machine.apply_record(game.clone(), lg.me, game.seq + 1, opening, "your retreat order")
+    except PbemError:
+        return None  # in force already: opening it would change nothing, and the engine refuses that
+    return opening
 
 
 def step_of(game: Game) -> str:
@@ -183,7 +288,7 @@ def seal(lg: LocalGame, game: Game, tx: Transaction) -> Seal | None:
     ``game``), when they decide something and my seal in force does not already hold
     them; stages the note of what it seals in ``tx``."""
     r = of(lg)
-    if r.intercept == r.land == "ask" or lg.meta.get("handed_over_to"):
+    if r.silent() or lg.meta.get("handed_over_to"):
         return None
     orders = r.to_wire()
     sealed = game.seals.get(lg.me)

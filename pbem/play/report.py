@@ -199,11 +199,15 @@ class _Recorder:
 
 
 def reaction_words(orders: list[Any]) -> str:
-    """Reaction orders ``[intercept, land, only]`` for people."""
+    """Reaction orders ``[intercept, land, only]`` (and the retreat part, if any) for people."""
     who = {"ask": "the player", "bot": "the computer", "pass": "nobody"}
-    intercept, land, only = orders
+    intercept, land, only = orders[:3]
     aircraft = f" (only {', '.join(f'#{u}' for u in only)})" if only else ""
-    return f"interceptions by {who[intercept]}{aircraft}, landings by {who[land]}"
+    text = f"interceptions by {who[intercept]}{aircraft}, landings by {who[land]}"
+    if len(orders) < 4:
+        return text
+    retreat = "picked by the engine" if orders[3] == "bot" else "toward the hexes their order names"
+    return f"{text}, retreats {retreat}"
 
 
 def kept_recorder(side: str) -> _Recorder:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,9 +57,11 @@ def selfplay(
     progress: Callable[[str], None] = lambda s: None,
     root: Path | None = None,
     react: bool = False,
+    retreat: Mapping[str, str] | None = None,
 ) -> SelfplayResult:
     """Two computer players exchange real signed files until ``until`` begins; with ``react``
-    each also gives reaction orders (`pbem react --intercept bot --land bot`) once it holds the game.
+    each also gives reaction orders (`pbem react --intercept bot --land bot`, and ``--retreat``
+    with the side's order in ``retreat``, if any) once it holds the game.
     ``log`` hears a line per file, ``progress`` the file, month and phase reached."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pbem-selfplay-", dir=root) as tmp:
@@ -94,7 +96,7 @@ def selfplay(
                 if game is None:
                     continue
                 if react and "reactions" not in lg.meta:
-                    turn.react(me.ws, gid, home=me.home, intercept="bot", land="bot")
+                    turn.react(me.ws, gid, home=me.home, intercept="bot", land="bot", retreat=(retreat or {}).get(side))
                     lg = LocalGame(me.ws, gid, me.home)
                 if _done(game, until):
                     # The import may have made my last file (an automatic answer that ends

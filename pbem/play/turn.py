@@ -53,9 +53,10 @@ def answer(
     rounds = 0  # the decisions my reaction orders answered so far
     plan = ahead.Plan(lg)
     while True:
-        rec = lg.auto_record(game)
         answered: list[Record]
-        if rec is not None:
+        if (opening := reactions.before_roll(lg, game)) is not None:
+            answered, marked = [opening], False  # a react is a standing order's by its kind
+        elif (rec := lg.auto_record(game)) is not None:
             answered, marked = [rec], False
         elif (given := plan.record(game)) is not None:
             answered, marked = [given], True
@@ -491,13 +492,13 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
 def computer_side(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> list[Path]:
     """The computer playing a side on its own (the bot mailbox, the computer of a solo game):
     its pending decisions as `pbem bot play --ahead` makes them, after giving its reaction
-    orders (the computer decides interceptions and landings) if the side never gave any, so
+    orders (the computer decides interceptions and landings, the engine picks retreats) if the side never gave any, so
     that its opponent waits for it no more than for a person with standing orders.  Returns
     the files written: none when no decision of the side is due."""
     written: list[Path] = []
     if "reactions" not in LocalGame(ws, gid, home).meta:
         # Given once: the side's own choice, if it made one, stays.
-        _, written = react(ws, gid, home, intercept="bot", land="bot")
+        _, written = react(ws, gid, home, intercept="bot", land="bot", retreat="bot")
     lg = LocalGame(ws, gid, home)
     exp = machine.expected(my_turn(lg).work)
     if exp is None or exp.side != lg.me or exp.kind not in ("act", "commit", "sim"):
@@ -524,6 +525,7 @@ def react(
     intercept: str | None = None,
     land: str | None = None,
     only: tuple[int, ...] | None = None,
+    retreat: str | None = None,
 ) -> tuple[reactions.Reactions, list[Path]]:
     """Set my reaction orders (None: keep that part).  When my decision now is one they
     answer and I have not begun it, they answer it at once: the files written are returned."""
@@ -531,7 +533,7 @@ def react(
         lg = LocalGame(ws, gid, home)
         lg.check_mine()
         tx = Transaction()
-        given = reactions.set_orders(lg, tx, intercept, land, only)
+        given = reactions.set_orders(lg, tx, intercept, land, only, retreat)
         written: list[Path] = []
         game = lg.game()
         if game is not None and lg.pending().empty:

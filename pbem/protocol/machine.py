@@ -459,6 +459,10 @@ def apply_record(
         game.seals[author] = (rec.digest, seq)
         return  # the engine's state and the last author stay as they were
     if isinstance(rec, React):
+        p = game.pending
+        if exp == Expectation(author, "dice") and isinstance(p, ChanceStep) and not p.values:
+            _react_before_roll(game, author, seq, rec, where)
+            return  # like a seal: the last author and file stay, so the roll's trigger is still the mover's
         if exp != Expectation(author, "act"):
             raise PbemError(
                 f"{where}: out of turn: the game awaits '{exp.kind}' from {exp.side}, got 'react' from {author}",
@@ -513,6 +517,9 @@ def apply_record(
 
 #: The steps reaction orders decide, by the last part of the engine's phase name.
 REACTION_STEPS = ("interception", "landing")
+#: The rolls before which reaction orders may give the side's retreat order (those that
+#: may make its stacks retreat), by the last part of the engine's phase name.
+ROLL_STEPS = ("overrun_roll", "combat_roll")
 #: Calls of the computer player one react record may make (each a decision's worth of actions).
 MAX_REACT_CALLS = 64
 
@@ -526,18 +533,8 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
         raise PbemError(
             f"{where}: out of turn: reaction orders decide interceptions and landings, not {phase}", "order"
         )
-    sealed = game.seals.get(author)
-    if sealed is None or sealed[1] >= seq:
-        raise PbemError(
-            f"{where}: {sides_of(author)} reaction orders were not sealed in an earlier file", "react-not-sealed"
-        )
-    if not commit.seal_matches(sealed[0], game.gid, sealed[1], author, rec.orders, rec.salt):
-        raise PbemError(
-            f"{where}: the reaction orders do not match {sides_of(author)} seal in file {sealed[1]} "
-            "(protocol violation)",
-            "react-mismatch",
-        )
-    intercept, land, only = rec.orders
+    _check_opening(game, author, seq, rec, where)
+    intercept, land, only = rec.orders[:3]
     mode = intercept if step == "interception" else land
     if mode == "ask":
         raise PbemError(f"{where}: the reaction orders leave the {step} to the player", "illegal")
@@ -564,6 +561,40 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
         if actions[-1].kind == "pass":
             break
     raise PbemError(f"{where}: the reaction orders did not end the {step}", "illegal")
+
+
+def _check_opening(game: Game, author: str, seq: int, rec: React, where: str) -> None:
+    """Does ``rec`` open ``author``'s seal in force, carried by an earlier file?"""
+    sealed = game.seals.get(author)
+    if sealed is None or sealed[1] >= seq:
+        raise PbemError(
+            f"{where}: {sides_of(author)} reaction orders were not sealed in an earlier file", "react-not-sealed"
+        )
+    if not commit.seal_matches(sealed[0], game.gid, sealed[1], author, rec.orders, rec.salt):
+        raise PbemError(
+            f"{where}: the reaction orders do not match {sides_of(author)} seal in file {sealed[1]} "
+            "(protocol violation)",
+            "react-mismatch",
+        )
+
+
+def _react_before_roll(game: Game, author: str, seq: int, rec: React, where: str) -> None:
+    """Open ``author``'s seal before its first dice value of a roll: its retreat order
+    becomes its standing order for the roll and after (section 5.8)."""
+    api = engine_link.api()
+    phase = api.decision(game.state).phase
+    if phase.rsplit(".", 1)[-1] not in ROLL_STEPS:
+        raise PbemError(
+            f"{where}: out of turn: reaction orders open before the rolls of overruns and combats, not {phase}",
+            "order",
+        )
+    _check_opening(game, author, seq, rec, where)
+    if len(rec.orders) < 4:
+        raise PbemError(f"{where}: the reaction orders give no retreat order to open before the roll", "illegal")
+    order = api.Action("retreat", () if rec.orders[3] == "bot" else tuple(rec.orders[3]))
+    _engine_call(f"{where} (reaction orders)", api.standing_before_roll, game.state, author, order)
+    del game.seals[author]  # opened: its salt is known, so it hides nothing more
+    game.reacted = [order]
 
 
 def in_progress(game: Game) -> bool:

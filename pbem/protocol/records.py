@@ -109,7 +109,8 @@ class React:
 
     ``orders`` is ``[intercept, land, only]``: how interceptions and the landing of its
     aircraft are decided (``bot``, ``pass`` for interception, ``ask``), and the aircraft
-    that may intercept (empty: any)."""
+    that may intercept (empty: any); a fourth element, when present, is the side's retreat
+    order given before a roll: ``bot`` (the engine picks) or the hexes to retreat toward."""
 
     KIND: ClassVar[str] = "react"
     orders: list[Any]
@@ -128,6 +129,8 @@ _ARITY = {"act": 1, "commit": 1, "sim": 1, "reveal": 2, "dice": 2, "seal": 1, "r
 INTERCEPT_MODES = ("ask", "bot", "pass")
 LAND_MODES = ("ask", "bot")
 MAX_NAMED = 1_000
+#: The most hexes the retreat part of reaction orders names (the engine's limit of one order).
+MAX_TOWARD = 8
 #: The record kinds, as the first element of their wire lists.
 KINDS = tuple(_ARITY)
 
@@ -161,11 +164,25 @@ def _actions(x: Any, kind: str) -> list[Wire]:
     return [_action(a) for a in x]
 
 
+def retreat_part(x: Any) -> bool:
+    """Is ``x`` the retreat part of reaction orders: ``bot``, or 1 to 8 distinct hexes?"""
+    if x == "bot":
+        return True
+    return (
+        isinstance(x, list)
+        and 1 <= len(x) <= MAX_TOWARD
+        and all(is_int(h) and 0 <= h < 1 << 31 for h in x)
+        and len(set(x)) == len(x)
+    )
+
+
 def reaction_orders(x: Any) -> list[Any]:
-    """Reaction orders in their wire form, checked: ``[intercept, land, [unit, ...]]``."""
+    """Reaction orders in their wire form, checked: ``[intercept, land, [unit, ...]]``, with
+    the retreat part (:func:`retreat_part`) as a fourth element when they give one."""
     if (
         not isinstance(x, list)
-        or len(x) != 3
+        or len(x) not in (3, 4)
+        or (len(x) == 4 and not retreat_part(x[3]))
         or x[0] not in INTERCEPT_MODES
         or x[1] not in LAND_MODES
         or not isinstance(x[2], list)
@@ -173,7 +190,10 @@ def reaction_orders(x: Any) -> list[Any]:
         or not all(is_int(u) and 0 <= u < 1 << 31 for u in x[2])
         or x[2] != sorted(set(x[2]))
     ):
-        raise malformed("reaction orders must be [intercept mode, landing mode, [unit numbers in increasing order]]")
+        raise malformed(
+            "reaction orders must be [intercept mode, landing mode, [unit numbers in increasing order]], "
+            "then possibly the retreat order: bot or 1 to 8 distinct hexes"
+        )
     return x
 
 

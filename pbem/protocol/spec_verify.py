@@ -334,6 +334,18 @@ def _sides(x: Any, what: str) -> None:
     _need(isinstance(x, dict) and sorted(x) == sorted(SIDES), f"'{what}' must name exactly axis and allies")
 
 
+def _retreat_part(x: Any) -> bool:
+    """Section 5.8: the fourth element of reaction orders, ``bot`` or 1 to 8 distinct hexes."""
+    if x == "bot":
+        return True
+    return (
+        isinstance(x, list)
+        and 1 <= len(x) <= 8
+        and all(_int(h) and 0 <= h < 1 << 31 for h in x)
+        and len(set(x)) == len(x)
+    )
+
+
 def record_schema(rec: Any) -> None:
     _need(
         isinstance(rec, list) and bool(rec) and _kind(rec[0], RECORD_LEN) and len(rec) == RECORD_LEN[rec[0]],
@@ -359,14 +371,16 @@ def record_schema(rec: Any) -> None:
         o = rec[1]
         _need(
             isinstance(o, list)
-            and len(o) == 3
+            and len(o) in (3, 4)
+            and (len(o) == 3 or _retreat_part(o[3]))
             and o[0] in ("ask", "bot", "pass")
             and o[1] in ("ask", "bot")
             and isinstance(o[2], list)
             and len(o[2]) <= 1000
             and all(_int(u) and 0 <= u < 1 << 31 for u in o[2])
             and o[2] == sorted(set(o[2])),
-            "reaction orders must be [intercept mode, landing mode, [unit numbers in increasing order]]",
+            "reaction orders must be [intercept mode, landing mode, [unit numbers in increasing order]], "
+            "then possibly the retreat order: bot or 1 to 8 distinct hexes",
         )
         _b32(rec[2], "salt")
 
@@ -479,6 +493,9 @@ class Game:
     state: bytes = b""  # the state hash of the last file that carries one
     seen: list[bytes] = field(default_factory=list)  # every anchor and dice value so far
     seals: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # reaction orders sealed: (digest, seq)
+    # The last author and file before the record just made, when that record is a react: a
+    # react just before its author's first dice value leaves them as they were (section 5.8).
+    before_react: tuple[str, int] | None = None
 
     @property
     def gid(self) -> str:
@@ -678,6 +695,7 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
     a commitment, the clear list after it, the first dice value of a roll, an ending record,
     a seal)."""
     p, kind = game.pending, rec[0]
+    before_react, game.before_react = game.before_react, None
     unchanged = kind in ("commit", *ENDINGS) or (p is None and kind == "dice")
     unchanged |= p is not None and p["step"] == "clear" and kind == "sim"
 
@@ -725,16 +743,15 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
             raise Refused("react-not-sealed", f"{author}'s reaction orders were not sealed in an earlier file")
         if not hmac.compare_digest(sealed[0], seal_digest(game.gid, sealed[1], author, rec[1], rec[2])):
             raise Refused("react-mismatch", f"the reaction orders do not open {author}'s seal of file {sealed[1]}")
+        game.before_react = (game.last_author, game.last_seq)
     elif kind == "dice":
-        order(author != game.last_author, "the first dice value from the side that did not trigger the roll")
+        trigger = (game.last_author, game.last_seq)
+        if before_react is not None and trigger == (author, seq):
+            trigger = before_react  # a react just before the author's first value is not the trigger
+        order(author != trigger[0], "the first dice value from the side that did not trigger the roll")
         _dice(game, author, rec)
         # The roll was made current by the record just before this one (or by the join file).
-        game.pending = {
-            "step": "dice",
-            "trigger_author": game.last_author,
-            "trigger_seq": game.last_seq,
-            "first": rec[2],
-        }
+        game.pending = {"step": "dice", "trigger_author": trigger[0], "trigger_seq": trigger[1], "first": rec[2]}
     game.last_author, game.last_seq = author, seq
     return unchanged
 

@@ -15,8 +15,10 @@ from engine.combat import (
     CombatRoll,
     Overrun,
     OverrunRoll,
+    apply_retreat,
     apply_stand,
     attack_strength,
+    check_retreat,
     check_stand,
     defence_strength,
     prune_stands,
@@ -526,6 +528,70 @@ def test_retreat_prefers_friendly_units_even_inside_an_enemy_zone() -> None:
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     declare_and_roll(state, 0.7, 0.9)
     assert dfd.hex == friend.hex == hx(state, "2,2")
+
+
+def _retreat_to(target: str | None, *, also: tuple[str, ...] = ()) -> tuple[GameState, str]:
+    """Where the Polish stack in 2,1, beaten from 1,1, retreats under the order ``retreat target also``."""
+    state = game()
+    att = put(state, "Germany", "1,1", strength=6)
+    dfd = put(state, "Poland", "2,1", strength=3)
+    if target is not None:
+        order = Action("retreat", tuple(hx(state, h) for h in (target, *also)))
+        check_retreat(state, "allies", order)
+        apply_retreat(state, "allies", order)
+    api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
+    declare_and_roll(state, 0.7, 0.9)  # r = 2: loses 2, retreats
+    return state, state.world.map.grid.label(dfd.hex)
+
+
+def test_the_defender_s_retreat_order_picks_among_the_legal_hexes() -> None:
+    """Supplement "Retreat": "When several retreat hexes are legal, the defender picks them."
+    The order ranks the legal hexes by their distance to its hexes; without it the engine's
+    choice stands (Warsaw, a city), and it never makes an illegal hex legal."""
+    assert _retreat_to(None)[1] == "3,0"
+    assert _retreat_to("3,2")[1] == "3,2"
+    assert _retreat_to("3,1")[1] == "3,1"
+    # 2,2 is in the German zone of 1,1: never entered; the legal hex nearest it is 3,2
+    assert _retreat_to("2,2")[1] == "3,2"
+    # the stack's own hex is one hex from every neighbour: the engine's order decides,
+    # and the order's next hex breaks that tie
+    assert _retreat_to("2,1")[1] == "3,0"
+    assert _retreat_to("2,1", also=("3,1",))[1] == "3,1"
+    assert _retreat_to("2,1", also=("0,2",))[1] == "3,2"
+    # Berlin, behind the attacker: the legal hex nearest it
+    assert _retreat_to("0,0")[1] == "3,0"
+
+
+def test_retreat_orders_are_checked_kept_and_withdrawn() -> None:
+    """The order is part of the state (fixed before the roll, like ``stand``), written into
+    the state's bytes only while given: a state without it keeps the bytes it always had."""
+    state = game()
+    put(state, "Poland", "2,1")
+    before = api.serialize(state)
+    assert b"toward" not in before
+    warsaw = hx(state, "3,0")
+    assert "already retreat toward where the engine picks" in refusal(state, Action("retreat", ()), check_retreat)
+    assert "not on the map" in refusal(state, Action("retreat", (999,)), check_retreat)
+    assert "each hex once" in refusal(state, Action("retreat", (warsaw, warsaw)), check_retreat)
+    assert "at most 8" in refusal(state, Action("retreat", tuple(range(9))), check_retreat)
+    apply_retreat(state, "axis", Action("retreat", (warsaw,)))
+    assert "already retreat toward 3,0" in refusal(state, Action("retreat", (warsaw,)), check_retreat)
+    again = api.deserialize(api.serialize(state), WORLD)
+    assert again.toward == {"axis": (warsaw,)} and state.copy().toward == again.toward
+    apply_retreat(state, "axis", Action("retreat", ()))
+    assert state.toward == {} and api.serialize(state) == before
+
+
+def test_a_retreat_order_is_accepted_in_any_decision_of_its_side() -> None:
+    """Like ``stand``, a standing order the side may give in any of its decisions."""
+    state = game(step="allies.first_movement")
+    state.acting = ["allies"]
+    put(state, "Poland", "2,1")
+    order = Action("retreat", (hx(state, "3,2"),))
+    api.apply(state, "allies", order)
+    assert state.toward == {"allies": (hx(state, "3,2"),)}
+    with pytest.raises(IllegalAction, match="not the axis' turn"):
+        api.check(state, "axis", Action("retreat", ()))
 
 
 def test_armor_does_not_retreat_into_desert_and_nobody_into_neutral_hexes() -> None:

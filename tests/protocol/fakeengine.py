@@ -183,6 +183,10 @@ def apply(state: State, side: str, action: Action) -> None:
         state.d["moves"] += 1
 
 
+def standing_before_roll(state: State, side: str, action: Action) -> None:
+    raise IllegalAction("the stand-in has no standing orders")
+
+
 def apply_simultaneous(state: State, lists: dict[str, list[Action]]) -> None:
     d = decision(state)
     if d.kind != "simultaneous":

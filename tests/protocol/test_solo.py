@@ -33,7 +33,7 @@ def test_a_solo_branch_is_played_against_the_computer(duo: Duo) -> None:
     # The computer answers my turn's interceptions and landings by reaction orders, sealed
     # with its files (so I never wait for it there), as the bot mailbox does.
     computer = LocalGame(computer_ws, gid, computer_home)
-    assert reactions.of(computer) == reactions.Reactions("bot", "bot")
+    assert reactions.of(computer) == reactions.Reactions("bot", "bot", retreat="bot")
     sealed = [tf.seq for tf in history.workspace_files(computer_ws, gid) if tf.side == computer.me
               for rec in tf.records if rec.KIND == "seal"]  # fmt: skip
     assert sealed and computer.meta["sealed"]["seq"] == sealed[-1]

@@ -489,10 +489,63 @@ def reactions(v: Builder, files: list[bytes]) -> None:
     )
 
 
+def retreat_game(tmp: Path) -> list[bytes]:
+    """The same game with reaction orders, the Allies' ordering their retreats toward
+    Chungking, to one file after the first that opens a seal before a dice value (an
+    Allied file: the receivers of the vectors hold the Axis key, and would write their own)."""
+    out = tmp / "retreat-record"
+    selfplay.selfplay("1937", "1937-08", SEED, out, root=tmp, react=True, retreat={"allies": "toward:Chungking"})
+    files = [p.read_bytes() for p in sorted(out.glob("*.pbem"))]
+    first = next(i for i, d in enumerate(files) if _opened_before_roll(body_of(d)) is not None)
+    return files[: first + 2]
+
+
+def _opened_before_roll(body: dict[str, Any]) -> int | None:
+    """The position of a react followed by its author's dice value in the file, if any."""
+    recs = body.get("records", [])
+    return next((i for i in range(len(recs) - 1) if recs[i][0] == "react" and recs[i + 1][0] == "dice"), None)
+
+
+def retreats(v: Builder, files: list[bytes]) -> None:
+    """The retreat order opened just before the author's first dice value of a roll (section 5.8)."""
+    names = [v.put(f"retreat/{i:02d}.pbem", d) for i, d in enumerate(files)]
+    n = len(files) - 2
+    body = body_of(files[n])
+    at = _opened_before_roll(body)
+    assert at is not None
+    recs = body["records"]
+    orders, salt = recs[at][1], recs[at][2]
+    v.case(
+        "retreat-game",
+        names,
+        "ok",
+        f"the allies seal a retreat order; file {n} opens their seal just before their dice value",
+    )
+
+    def changed(new: list[Any]) -> bytes:
+        return resign(files[n], records=new)
+
+    v.variant_of(
+        "retreat-mismatch",
+        names[:n],
+        changed([*recs[:at], ["react", [*orders[:3], "bot"], salt], *recs[at + 1 :]]),
+        "react-mismatch",
+        "the opening before the roll names another retreat order than the sealed one",
+    )
+    v.variant_of(
+        "retreat-after-dice",
+        names[:n],
+        changed([*recs[:at], recs[at + 1], recs[at], *recs[at + 2 :]]),
+        "record-out-of-turn",
+        "the opening comes after the author's first dice value, when the roll awaits the other side's",
+    )
+
+
 def build(out: Path) -> list[Case]:
     with tempfile.TemporaryDirectory(prefix="pbem-vectors-") as tmp:
         base, g2 = real_games(Path(tmp))
         reacting = reaction_game(Path(tmp))
+        retreating = retreat_game(Path(tmp))
     if out.exists():
         shutil.rmtree(out)
     v = Builder(out, base, g2)
@@ -812,6 +865,7 @@ def build(out: Path) -> list[Case]:
     endings(v)
     branches(v)
     reactions(v, reacting)
+    retreats(v, retreating)
 
     # Checks only the engine can make.
     turn(
