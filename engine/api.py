@@ -107,6 +107,7 @@ __all__ = [
     "event_json",
     "event_text",
     "format_action",
+    "game_map",
     "hex_report",
     "legal_actions",
     "legal_matching",
@@ -193,6 +194,11 @@ def board(state: GameState, side: str) -> Board:
     engine/board.py): control, installations, weather and every counter on the map."""
     _side(side)
     return _board(state, side)
+
+
+def game_map(state: GameState) -> WorldMap:
+    """The map the game is played on (hexes, their names and terrain)."""
+    return state.world.map
 
 
 def near(state: GameState, place: str, radius: int) -> Near:

@@ -3,7 +3,8 @@
 Every function signature of ``engine`` and ``pbem`` (methods and nested functions too)
 is read from the source; one whose parameters or return annotation name ``Any``
 (``typing.Any``, ``dict[str, Any]``, a string annotation, or a module-level alias that
-comes down to ``Any``, such as ``Json = Any`` or ``Row = dict[str, Any]``) counts once.
+comes down to ``Any``, such as ``Json = Any`` or ``Row = dict[str, Any]``, even when imported
+from another module) counts once.
 """
 
 from __future__ import annotations
@@ -17,20 +18,33 @@ PACKAGES = ("engine", "pbem")
 BOUND = 20
 
 
-def _any_names(tree: ast.Module) -> set[str]:
-    """The names that stand for ``Any`` in a module: imports of it and aliases built from it."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module in ("typing", "typing_extensions"):
-            names.update(alias.asname or alias.name for alias in node.names if alias.name == "Any")
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _any_names(trees: dict[str, ast.Module]) -> dict[str, set[str]]:
+    """Each module's names that stand for ``Any``: imports of it, aliases built from it (in the
+    module or imported from another module of ours)."""
+    names: dict[str, set[str]] = {module: set() for module in trees}
     changed = True
     while changed:
         changed = False
-        for node in tree.body:
-            target, value = _alias(node)
-            if target and target not in names and value is not None and _mentions(value, names):
-                names.add(target)
-                changed = True
+        for module, tree in trees.items():
+            mine = names[module]
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.ImportFrom) or node.module is None:
+                    continue
+                theirs = {"Any"} if node.module in ("typing", "typing_extensions") else names.get(node.module, set())
+                for alias in node.names:
+                    if alias.name in theirs and (alias.asname or alias.name) not in mine:
+                        mine.add(alias.asname or alias.name)
+                        changed = True
+            for node in tree.body:
+                target, value = _alias(node)
+                if target and target not in mine and value is not None and _mentions(value, mine):
+                    mine.add(target)
+                    changed = True
     return names
 
 
@@ -70,16 +84,16 @@ def _signature_annotations(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list
 
 def loose_signatures(root: Path = ROOT) -> list[str]:
     """``path:line name`` of every signature in engine and pbem that mentions ``Any``."""
+    paths = {_module_name(p, root): p for package in PACKAGES for p in sorted((root / package).rglob("*.py"))}
+    trees = {module: ast.parse(path.read_text(), str(path)) for module, path in paths.items()}
+    any_names = _any_names(trees)
     found: list[str] = []
-    for package in PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            tree = ast.parse(path.read_text(), str(path))
-            any_names = _any_names(tree)
-            for node in ast.walk(tree):
-                if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                    continue
-                if any(_mentions(a, any_names) for a in _signature_annotations(node)):
-                    found.append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
+    for module, tree in trees.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            if any(_mentions(a, any_names[module]) for a in _signature_annotations(node)):
+                found.append(f"{paths[module].relative_to(root)}:{node.lineno} {node.name}")
     return found
 
 
@@ -88,10 +102,12 @@ def test_few_signatures_mention_any() -> None:
     assert len(loose) <= BOUND, f"{len(loose)} signatures mention Any (at most {BOUND}):\n" + "\n".join(loose)
 
 
-def _count(source: str, tmp_path: Path) -> int:
+def _count(source: str, tmp_path: Path, **others: str) -> int:
     (tmp_path / "engine").mkdir(exist_ok=True)
     (tmp_path / "pbem").mkdir(exist_ok=True)
     (tmp_path / "engine" / "m.py").write_text(source)
+    for name, text in others.items():
+        (tmp_path / "pbem" / f"{name}.py").write_text(text)
     return len(loose_signatures(tmp_path))
 
 
@@ -122,6 +138,12 @@ def test_checker_resolves_aliases_of_any(tmp_path: Path) -> None:
         "def b(x: Json) -> None: ...\n"
     )
     assert _count(source, tmp_path) == 2
+
+
+def test_checker_follows_aliases_imported_from_another_module(tmp_path: Path) -> None:
+    source = "from pbem.shapes import Row as R\ndef a(x: R) -> None: ...\n"
+    shapes = "from typing import Any\nState = Any\nRow = dict[str, State]\n"
+    assert _count(source, tmp_path, shapes=shapes) == 1
 
 
 def test_checker_leaves_precise_signatures_alone(tmp_path: Path) -> None:

@@ -3,15 +3,28 @@ command names, and what is told once a command has sealed a file."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from pbem.cli.basics import WORKSPACE_ENV, WORKSPACE_FLAGS, WORKSPACE_HELP, echo, fail, user_errors, workspace
+from pbem.errors import PbemError
 from pbem.store.store import Workspace
 
-__all__ = ["WorkspaceOpt", "fail", "game_in", "sent", "solo_answers", "typer_names", "user_errors", "workspace"]
+__all__ = [
+    "WorkspaceOpt",
+    "fail",
+    "game_in",
+    "pass_anyway",
+    "sent",
+    "solo_answers",
+    "typer_names",
+    "user_errors",
+    "workspace",
+]
 
 WorkspaceOpt = Annotated[
     Path | None, typer.Option(WORKSPACE_FLAGS[0], WORKSPACE_FLAGS[1], envvar=WORKSPACE_ENV, help=WORKSPACE_HELP)
@@ -52,3 +65,17 @@ def solo_answers(ws: Workspace, gid: str) -> None:
 
     for line in solo.answer(ws, gid):
         echo(line)
+
+
+@contextmanager
+def pass_anyway(how: str) -> Iterator[None]:
+    """A pass refused for what it would cost (code ``pass-warning``): say how to pass
+    anyway, ``how`` being the command that was run."""
+    try:
+        yield
+    except PbemError as exc:
+        if exc.code != "pass-warning":
+            raise
+        raise PbemError(
+            f"{exc.head}; to pass anyway, run {how} with --force", exc.code, exc.rule, exc.details
+        ) from None

@@ -137,7 +137,7 @@ def suggested(ws: Workspace, gid: str, lines: Iterable[str] = (), home: Path | N
         if closing is not None:
             n, action = closing
             if not force:
-                turn.warn_before_pass(t, f"`pbem orders {gid} FILE --suggested`")
+                turn.warn_before_pass(t)
             turn.add_action(t, action, f"line {n}")
             mine.append("pass")
         where = _store(t, chosen=not misfits)

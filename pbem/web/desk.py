@@ -23,15 +23,13 @@ from typing import Any
 from engine import api
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, gamemap, history, reactions, since, solo, turn
-from pbem.play.status import awaited, status_line
+from pbem.play.status import Standing, awaited, standing_of
 from pbem.protocol import machine, words
 from pbem.protocol.machine import Game
-from pbem.protocol.records import Act
 from pbem.protocol.rules import refusal_rule
 from pbem.protocol.turnfile import TurnFile
-from pbem.store import overview
 from pbem.store.localgame import LocalGame
-from pbem.store.store import Transaction, Workspace
+from pbem.store.store import Workspace
 from pbem.web.timeline import Timeline
 from scenarios import gameview
 
@@ -86,12 +84,6 @@ def window_text(w: gameview.Window) -> str:
     return f"{w.col0},{w.row0},{w.col1},{w.row1}"
 
 
-def without_command_hint(said: str) -> str:
-    """What the command line said, without its closing hint of the commands to type next
-    (``; next: `pbem orders ...```): at the board the next step is a click, not a command."""
-    return said.split("; next: `", 1)[0]
-
-
 def added_text(lines: list[str]) -> str:
     """What the page says after orders were added: the orders, or how many when they are many."""
     if len(lines) > 1 and len(set(lines)) == 1:
@@ -101,11 +93,18 @@ def added_text(lines: list[str]) -> str:
     return "added " + "; ".join(lines)
 
 
-def board_status(line: str) -> str:
-    """``pbem status``'s line as the page says it: orders left unsent are sent with the
-    Send button, and what comes next is no command to type."""
-    head, unsent, _ = without_command_hint(line).partition(" orders not sent: run `")
-    return f"{head} orders not sent yet: press Send" if unsent else head
+def board_status(st: Standing) -> str:
+    """Where the game stands as the page says it: orders left unsent are sent with the Send
+    button, and what comes next is no command to type."""
+    line = st.head + (f" (draw offered by {st.draw_from})" if st.draw_from else "") + st.text
+    return f"{line} yet: press Send" if st.step == "send" else line
+
+
+def pass_anyway(exc: PbemError) -> PbemError:
+    """A pass refused for what it would cost, with how to pass anyway on the page."""
+    if exc.code != turn.PASS_WARNING:
+        return exc
+    return PbemError(f"{exc.head}; to pass anyway, tick “even if it costs”", exc.code, exc.rule, exc.details)
 
 
 class Desk:
@@ -135,7 +134,7 @@ class Desk:
             lg = LocalGame(self.ws, self.gid, self.home)
             t = turn.my_turn(lg)
             state = turn.list_draft(t).state if t.pending.sim else t.work.state
-        self._map = state.world.map
+        self._map = api.game_map(state)
         return lg, t, state
 
     def _hexmap(self) -> api.WorldMap:
@@ -193,8 +192,8 @@ class Desk:
             "awaited": "the game is over" if exp is None else f"{exp.side}: {awaited(exp.kind)}",
             "my_move": self._my_move(lg, t),
             "hidden": exp is not None and exp.kind in ("commit", "sim"),
-            "status": board_status(status_line(lg, t.work, t.pending)),
-            "pending": self._pending(t),
+            "status": board_status(standing_of(lg, t.work, t.pending)),
+            "pending": turn.pending_lines(t),
             "automatic": t.pending.auto,
             "weather": [f"{zone}: {cond.replace('_', ' ')}" for zone, cond in board.weather],
             "grounded": list(board.grounded),
@@ -211,16 +210,6 @@ class Desk:
         """What happened since my last decision, in short: the lines `pbem status` opens with."""
         docs = [doc for _, doc in since.stored(self.ws.game_paths(self.gid), lg.me, t.game.seq)]
         return since.short(docs, lg.me)
-
-    def _pending(self, t: turn.Turn) -> list[str]:
-        out = []
-        for rec in t.pending.records[t.pending.auto :]:
-            if isinstance(rec, Act):
-                out.append(api.format_action(t.game.state, api.Action.from_wire(rec.action)))
-            else:
-                out.append(f"your orders in the clear ({rec.KIND})")
-        out += [api.format_action(t.work.state, api.Action.from_wire(w)) for w in t.pending.sim or []]
-        return out
 
     # -- the map ------------------------------------------------------------------------
 
@@ -472,64 +461,34 @@ class Desk:
 
     def give(self, lines: list[str], force: bool = False) -> str:
         """``pbem orders``: all the lines or none.  The page says which orders were added,
-        not the command line's status line, which it already shows beside the map."""
-        turn.orders(self.ws, self.gid, lines, self.home, force)
-        return added_text([text for _, text in turn.order_lines(lines)])
+        not where the game stands, which it already shows beside the map."""
+        try:
+            added = turn.orders(self.ws, self.gid, lines, self.home, force)
+        except PbemError as exc:
+            raise pass_anyway(exc) from None
+        return added_text(added.orders)
 
     def undo(self) -> str:
-        return without_command_hint(turn.undo(self.ws, self.gid, self.home))
+        return f"took back {turn.take_back(self.ws, self.gid, self.home).taken}"
 
     def take_back(self, index: int) -> dict[str, Any]:
-        """Take back pending order ``index`` (0 is the first listed).  The orders after it
-        are given again in their order, each checked by the engine as when it was first
-        given; those it now refuses are dropped, and said with the engine's reason."""
-        with self.ws.game_locked(self.gid):
-            lg = LocalGame(self.ws, self.gid, self.home)
-            t = turn.my_turn(lg)
-            p = t.pending
-            listed = self._pending(t)
-            if not 0 <= index < len(listed):
-                raise PbemError(f"there is no pending order {index + 1}: {len(listed)} are listed", "usage")
-            acts = len(p.records) - p.auto
-            if index < acts:
-                later_records = p.records[p.auto + index + 1 :]
-                if p.sim or not all(isinstance(r, Act) for r in later_records):
-                    raise PbemError("only your orders can be given again: take back the last ones first", "turn")
-                later = [rec.action for rec in later_records if isinstance(rec, Act)]
-                del p.records[p.auto + index :]
-            else:
-                assert p.sim is not None
-                later = p.sim[index - acts + 1 :]
-                p.sim = p.sim[: index - acts] or None
-            self._save(lg, t)
-            t = turn.my_turn(lg)
-            again, dropped = 0, []
-            for n, wire in enumerate(later, index + 2):
-                action = api.Action.from_wire(wire)
-                text = api.format_action(t.work.state, action)
-                try:
-                    turn.add_action(t, action, f"order {n}")
-                    again += 1
-                except PbemError as exc:
-                    dropped.append(f"{text}: {str(exc).removeprefix(f'order {n}: ')}")
-            self._save(lg, t)
-        said = f"took back {listed[index]}"
-        if later:
-            said += f"; {again} order(s) after it given again"
-        if dropped:
-            said += f"; dropped {len(dropped)} the engine now refuses: " + "; ".join(dropped)
-        return {"message": said, "dropped": dropped}
-
-    def _save(self, lg: LocalGame, t: turn.Turn) -> None:
-        tx = Transaction()
-        lg.stage_pending(tx, t.pending if not t.pending.empty else None)
-        overview.stage(tx, self.ws, self.gid, lg.me, t.work)
-        self.ws.commit(tx)
+        """Take back pending order ``index`` (0 is the first listed); the orders after it are
+        given again, and those the engine now refuses are dropped and said with its reason."""
+        done = turn.take_back(self.ws, self.gid, self.home, index)
+        said = f"took back {done.taken}"
+        if done.again or done.dropped:
+            said += f"; {done.again} order(s) after it given again"
+        if done.dropped:
+            said += f"; dropped {len(done.dropped)} the engine now refuses: " + "; ".join(done.dropped)
+        return {"message": said, "dropped": list(done.dropped)}
 
     def send(self, force: bool = False) -> str:
         """``pbem send``: the sealed file goes to outbox/, where the mail daemon takes it;
         against the computer, it answers at once."""
-        path = turn.send(self.ws, self.gid, self.home, force)
+        try:
+            path = turn.send(self.ws, self.gid, self.home, force)
+        except PbemError as exc:
+            raise pass_anyway(exc) from None
         return self._answered(f"sealed {path.name} into outbox/", f"sent {path.name}")
 
     def react(self, intercept: str | None, land: str | None) -> str:
