@@ -90,6 +90,7 @@ __all__ = [
     "PassWarning",
     "Placing",
     "ScenarioError",
+    "Snapshot",
     "StateError",
     "WorldMap",
     "apply",

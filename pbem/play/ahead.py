@@ -99,7 +99,7 @@ def coming(
     gives them in its last sitting before them.  ``trail`` receives (side, step) of every
     decision taken move by move that was passed, and of the one where the steps end."""
     api = engine_link.api()
-    s = api.deserialize(api.serialize(state), None, scenario)
+    s = api.deserialize(api.serialize(state), scenario=scenario)
     mine = mine_now
     if api.decision(s).kind != "simultaneous":
         if not _to_next_month(s, trail):

@@ -23,7 +23,7 @@ from typing import Any
 from pbem.play import sittings
 from pbem.protocol import advance, deadlines, engine_link, machine, replay, turnfile
 from pbem.protocol.machine import Game
-from pbem.protocol.records import Record
+from pbem.protocol.records import Act, React, Record, Reveal, Sim, Wire
 from pbem.protocol.turnfile import TurnFile, other
 from pbem.protocol.words import phase_name, sides_of
 from pbem.store import keys
@@ -143,26 +143,31 @@ class _Recorder:
         self.open: Entry | None = None
         self.before: Any = None
 
-    def watch(self, game: Game, rec: list[Any]) -> None:
+    def watch(self, game: Game, rec: Record) -> None:
         d = self.api.decision(game.state)
         e = self.open
         by = sittings.STANDING if self.seen in self.standing else ""
         self.seen += 1
-        if e is not None and rec[0] == "act" == e.record and (e.when, e.phase, e.by) == (d.when, d.phase, by):
-            self._orders(game, [rec[1]])
+        if (
+            e is not None
+            and isinstance(rec, Act)
+            and e.record == "act"
+            and (e.when, e.phase, e.by) == (d.when, d.phase, by)
+        ):
+            self._orders(game, [rec.action])
             return
         self.close(game)
-        self.open = Entry(d.when, d.phase, self.side, rec[0], by=by)
+        self.open = Entry(d.when, d.phase, self.side, rec.KIND, by=by)
         self.before = self.api.snapshot(game.state)
         game.events = []
-        if rec[0] == "act":
-            self._orders(game, [rec[1]])
-        elif rec[0] in ("sim", "reveal"):
-            self._orders(game, rec[1])
-        elif rec[0] == "react":
-            self.open.orders.append(reaction_words(rec[1]))
+        if isinstance(rec, Act):
+            self._orders(game, [rec.action])
+        elif isinstance(rec, Sim | Reveal):
+            self._orders(game, rec.actions)
+        elif isinstance(rec, React):
+            self.open.orders.append(reaction_words(rec.orders))
 
-    def _orders(self, game: Game, wires: list[Any]) -> None:
+    def _orders(self, game: Game, wires: list[Wire]) -> None:
         assert self.open is not None
         for w in wires:
             try:

@@ -11,10 +11,9 @@ of mine follows them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import ahead, carry, crowded, reactions, report
@@ -22,7 +21,7 @@ from pbem.play.status import Standing, awaited, said, standing_of
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
 from pbem.protocol.records import Act, Commit, Ending, Record, Sim, Wire
-from pbem.protocol.rules import Draft, refusal_rule
+from pbem.protocol.rules import Action, Draft, PassWarning, refusal_rule
 from pbem.protocol.turnfile import TurnFile
 from pbem.protocol.words import sides_of
 from pbem.store import overview
@@ -69,7 +68,7 @@ def answer(
         for owed in answered:
             if recorder is not None:
                 recorder.standing = frozenset(standing)
-                recorder.watch(game, owed.to_wire())
+                recorder.watch(game, owed)
             machine.apply_record(game, lg.me, game.seq + 1, owed, "automatic answer")
             records.append(owed)
     plan.stage(tx)
@@ -146,7 +145,7 @@ def list_draft(t: Turn) -> Draft:
     return t.draft
 
 
-def add_action(t: Turn, action: Any, where: str, hint: bool = True) -> None:
+def add_action(t: Turn, action: Action, where: str, hint: bool = True) -> None:
     """Add one of my actions: applied at once in a sequential decision, listed in a simultaneous one.
     A refusal for a full hex names the free hexes near it unless ``hint`` is False (a
     program fitting a long list it did not write, which only names what is left out)."""
@@ -477,7 +476,7 @@ def _bot_thinks(t: Turn, player: str) -> None:
                 break  # control has left this decision; anything after belongs to a later one
 
 
-def bot_decides(t: Turn, rounds: int, player: str) -> list[Any]:
+def bot_decides(t: Turn, rounds: int, player: str) -> list[Action]:
     """The computer player's actions for my decision now; ``rounds`` counts the decisions
     it has already made in this turn (each gets its own seed)."""
     lg = t.lg
@@ -520,7 +519,7 @@ def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bo
     return "\n".join(lines) + "\n"
 
 
-def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
+def _passing_after(t: Turn, actions: list[Action]) -> Sequence[PassWarning]:
     """What the engine warns a pass would cost once ``actions`` are given (on a copy)."""
     api = engine_link.api()
     if t.pending.sim is not None or machine.expected(t.work) != Expectation(t.lg.me, "act"):

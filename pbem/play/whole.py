@@ -23,6 +23,7 @@ from pbem.play import ahead, history, turn
 from pbem.play.status import status_line
 from pbem.protocol import engine_link, machine, replay
 from pbem.protocol.machine import Game
+from pbem.protocol.records import Record, Reveal, Sim
 from pbem.protocol.rules import refusal_rule
 from pbem.protocol.turnfile import TurnFile
 from pbem.protocol.words import phase_name
@@ -162,11 +163,11 @@ class _MyLists(replay.Visitor):
         if tf.side != self.me:
             return None
 
-        def watch(game: Game, rec: list[Any]) -> None:
-            if rec and rec[0] in ("sim", "reveal"):
+        def watch(game: Game, rec: Record) -> None:
+            if isinstance(rec, Sim | Reveal):
                 d = engine_link.api().decision(game.state)
                 if (d.when, d.phase) == self.wanted:
-                    self.found = machine.actions_of(rec[1], f"your {phase_name(d.phase).lower()} of {d.when}")
+                    self.found = machine.actions_of(rec.actions, f"your {phase_name(d.phase).lower()} of {d.when}")
 
         return watch
 

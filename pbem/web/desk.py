@@ -18,7 +18,7 @@ import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine import api
 from pbem.errors import PbemError
@@ -133,7 +133,9 @@ class Desk:
         with self.ws.game_locked(self.gid):
             lg = LocalGame(self.ws, self.gid, self.home)
             t = turn.my_turn(lg)
-            state = turn.list_draft(t).state if t.pending.sim else t.work.state
+            # The page draws the engine's own board (it bypasses the seam: see
+            # tests/test_import_graph.py), so it holds the engine's state type.
+            state = cast(api.GameState, turn.list_draft(t).state if t.pending.sim else t.work.state)
         self._map = api.game_map(state)
         return lg, t, state
 
@@ -224,7 +226,7 @@ class Desk:
         key = (self.version(), at, region if not window else "", window or "")
         if self._picture is None or self._picture[0] != key:
             lg = LocalGame(self.ws, self.gid, self.home)
-            state = self._now()[2] if at is None else self._after(at).state
+            state = self._now()[2] if at is None else cast(api.GameState, self._after(at).state)
             board = api.board(state, lg.me)
             if window:
                 w = parse_window(window, board.map.grid)
