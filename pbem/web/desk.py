@@ -18,7 +18,7 @@ import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Protocol, cast
 
 from engine import api
 from pbem.errors import PbemError
@@ -68,7 +68,16 @@ def _is_hex(word: str) -> bool:
     return bool(comma) and col.isdigit() and row.isdigit()
 
 
-def parse_window(text: str, grid: Any) -> gameview.Window:
+class Grid(Protocol):
+    """The size of a map's grid of hexes."""
+
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+
+
+def parse_window(text: str, grid: Grid) -> gameview.Window:
     """``COL0,ROW0,COL1,ROW1`` as the page got it back with a map (``COL1`` may pass the
     last column where the window crosses the date line)."""
     parts = text.split(",")
@@ -117,7 +126,7 @@ class Desk:
         self._centres: dict[str, tuple[float, dict[str, tuple[float, float]]]] = {}
         self._timeline = Timeline()
         self._prices: dict[tuple[int, str], int | None] = {}
-        self._free: tuple[tuple[str, str | None], dict[str, Any]] | None = None
+        self._free: tuple[tuple[str, str | None], dict[str, object]] | None = None
         self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
         #: terrain layers drawn for earlier pictures: an order that changes no hex's
@@ -159,7 +168,7 @@ class Desk:
             digest.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
         return digest.hexdigest()[:16]
 
-    def help(self) -> dict[str, Any]:
+    def help(self) -> dict[str, object]:
         """The order reference for the page: every kind of order the engine knows, its
         arguments in words and an example; ``now``: the decision in front of me accepts it."""
         _, _, state = self._now()
@@ -178,7 +187,7 @@ class Desk:
             ]
         }
 
-    def overview(self) -> dict[str, Any]:
+    def overview(self) -> dict[str, object]:
         """Date, phase, what is awaited, my pending orders and my countries."""
         lg, t, state = self._now()
         d = api.decision(state)
@@ -215,7 +224,7 @@ class Desk:
 
     # -- the map ------------------------------------------------------------------------
 
-    def map(self, region: str | None, window: str | None, at: int | None = None, have: str = "") -> dict[str, Any]:
+    def map(self, region: str | None, window: str | None, at: int | None = None, have: str = "") -> dict[str, object]:
         """The position (after file ``at``, or now with my pending orders) drawn by the
         renderer of ``pbem map``, with the window it shows and the digest of the picture.
 
@@ -271,7 +280,7 @@ class Desk:
 
     # -- looking ------------------------------------------------------------------------
 
-    def hex_info(self, where: str, attackers: Iterable[int] = ()) -> dict[str, Any]:
+    def hex_info(self, where: str, attackers: Iterable[int] = ()) -> dict[str, object]:
         """``pbem hex``: terrain, control, installations, units, and the odds of an attack
         on it (by ``attackers`` when given)."""
         lg, _, state = self._now()
@@ -309,14 +318,14 @@ class Desk:
             "odds": odds,
         }
 
-    def odds(self, order: str) -> dict[str, Any]:
+    def odds(self, order: str) -> dict[str, object]:
         """The odds and expected result of one attack order, before it is given."""
         hexes, units, _ = order_words(order)
         if not order.startswith("attack") or not hexes:
             raise PbemError(f"'{order[:60]}' is not an attack order", "usage")
         return self.hex_info(hexes[0], units)
 
-    def legal(self, flt: Filter, window: str | None) -> dict[str, Any]:
+    def legal(self, flt: Filter, window: str | None) -> dict[str, object]:
         """The legal orders that match ``flt`` (``pbem legal``), each with the hexes it names
         and, for the hexes on the map of ``window``, where they are drawn."""
         lg, t, state = self._now()
@@ -349,7 +358,7 @@ class Desk:
             marks.update({h: centres[h] for h in hexes if h in centres})
         return {"orders": orders, "left_out": max(0, len(listed) - MAX_LISTED), "marks": marks, "scale": scale}
 
-    def free(self, window: str | None) -> dict[str, Any]:
+    def free(self, window: str | None) -> dict[str, object]:
         """Where my units waiting to be placed may go now (``pbem where --free``), in the
         engine's groups: each hex with its room, each waiting unit with its placing order
         for every hex it may take (land points: the most the engine accepts there, as a
@@ -361,7 +370,7 @@ class Desk:
             self._free = (key, self._placings(window))
         return self._free[1]
 
-    def _placings(self, window: str | None) -> dict[str, Any]:
+    def _placings(self, window: str | None) -> dict[str, object]:
         lg, t, state = self._now()
         shapes = {k.name: k for k in api.order_kinds(state)} if self._my_move(lg, t) else {}
         if not shapes.keys() & set(PLACING):
@@ -394,7 +403,7 @@ class Desk:
             marks.update({r.hex: centres[r.hex] for r in p.hexes if r.hex in centres})
         return {"placings": out, "marks": marks, "scale": scale}
 
-    def offers(self) -> dict[str, Any]:
+    def offers(self) -> dict[str, object]:
         """The kinds of order my decision accepts now, each with its shape and how many
         legal orders of it there are (not counted in a movement phase, where a unit's
         orders are asked by clicking it: all of them would be hundreds of thousands)."""
@@ -416,7 +425,7 @@ class Desk:
             ]
         }
 
-    def purchases(self) -> dict[str, Any]:
+    def purchases(self) -> dict[str, object]:
         """What my countries may buy now (the engine's legal purchases), each with its
         price as the engine charges it (the money a purchase of one takes) and its legal
         orders by amount, and the money each country has left after my pending orders."""
@@ -426,7 +435,8 @@ class Desk:
         found = api.legal_matching(state, lg.me, kinds=("buy", "buy_unit", "repair"))
         money = {c.name: c.money for c in api.summary(state, lg.me).countries}
         board = api.board(state, lg.me) if any(a.kind == "repair" for a in found) else None
-        items: dict[str, dict[str, Any]] = {}
+        items: dict[str, dict[str, object]] = {}
+        orders: dict[str, dict[int, str]] = {}
         for a in found:
             text = api.format_action(state, a)
             # points of land units are bought by the point: one line per kind and move
@@ -436,10 +446,15 @@ class Desk:
             item = items.get(group)
             if item is None:
                 price = self._price(t.game.seq, state, lg.me, a)
-                item = items[group] = {"group": group, "kind": a.kind, "price": price, "orders": {}}
+                item = items[group] = {
+                    "group": group,
+                    "kind": a.kind,
+                    "price": price,
+                    "orders": orders.setdefault(group, {}),
+                }
                 if board is not None and a.kind == "repair":
                     item["unit"] = _repaired(board, int(a.args[0]))
-            item["orders"][amount] = text
+            orders[group][amount] = text
         return {"items": list(items.values()), "money": money}
 
     def _price(self, seq: int, state: api.GameState, side: str, action: api.Action) -> int | None:
@@ -473,7 +488,7 @@ class Desk:
     def undo(self) -> str:
         return f"took back {turn.take_back(self.ws, self.gid, self.home).taken}"
 
-    def take_back(self, index: int) -> dict[str, Any]:
+    def take_back(self, index: int) -> dict[str, object]:
         """Take back pending order ``index`` (0 is the first listed); the orders after it are
         given again, and those the engine now refuses are dropped and said with its reason."""
         done = turn.take_back(self.ws, self.gid, self.home, index)
@@ -515,7 +530,7 @@ class Desk:
 
     # -- orders given ahead -------------------------------------------------------------
 
-    def ahead(self) -> dict[str, Any]:
+    def ahead(self) -> dict[str, object]:
         """My coming simultaneous steps of the month, what I keep for each, and what my
         program did with the orders given ahead before (``pbem status``'s notes)."""
         steps, notes = ahead_entry.coming_steps(self.ws, self.gid, self.home)
@@ -524,7 +539,7 @@ class Desk:
             "notes": [{"month": month, "text": text} for month, text in notes],
         }
 
-    def ahead_suggestion(self, step: str) -> dict[str, Any]:
+    def ahead_suggestion(self, step: str) -> dict[str, object]:
         """The computer player's orders for the coming ``step`` on its forecast position."""
         if not step:
             raise PbemError("say which coming step to propose orders for", "usage")
@@ -540,7 +555,7 @@ class Desk:
 
     # -- what happened ------------------------------------------------------------------
 
-    def changes(self, window: str) -> dict[str, Any]:
+    def changes(self, window: str) -> dict[str, object]:
         """What changed on the map since my last file (the files after it, from the engine's
         events of their reports and the orders they gave): each unit moved, from where it
         was to where it is; each hex attacked, with the combat's result once resolved (a
@@ -550,9 +565,9 @@ class Desk:
         me = LocalGame(self.ws, self.gid, self.home).me
         self._timeline.follow(self._history(), self._base())
         since = max((r["seq"] for r in self._timeline.reports if r["side"] == me), default=0)
-        moves: dict[int, dict[str, Any]] = {}
-        attacks: dict[str, dict[str, Any]] = {}
-        hands: dict[str, dict[str, Any]] = {}
+        moves: dict[int, dict[str, object]] = {}
+        attacks: dict[str, dict[str, object]] = {}
+        hands: dict[str, dict[str, object]] = {}
         for file in self._timeline.happened:
             if file.seq <= since:
                 continue
@@ -584,7 +599,7 @@ class Desk:
             "scale": scale,
         }
 
-    def reports(self) -> list[dict[str, Any]]:
+    def reports(self) -> list[dict[str, object]]:
         """The report of every file (``pbem log``), each file re-executed and verified once."""
         self._timeline.follow(self._history(), self._base())
         return self._timeline.reports
