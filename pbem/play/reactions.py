@@ -22,12 +22,12 @@ from the side's key, marked ``standing`` in the file on the side's word.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.protocol import commit, engine_link, machine
+from pbem.protocol.jsondoc import Doc
 from pbem.protocol.machine import Expectation, Game
-from pbem.protocol.records import INTERCEPT_MODES, LAND_MODES, Act, React, Record, Seal
+from pbem.protocol.records import INTERCEPT_MODES, LAND_MODES, Act, React, ReactionWire, Record, Seal
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction
 
@@ -47,19 +47,20 @@ class Reactions:
     def mode(self, step: str) -> str:
         return {"interception": self.intercept, "landing": self.land}.get(step, "ask")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Doc:
         return {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> ReactionWire:
         """As a ``react`` record carries them (docs/turn-file-format.md, section 5.8)."""
         return [self.intercept, self.land, sorted(self.only)]
 
     @classmethod
-    def from_wire(cls, w: list[Any]) -> Reactions:
-        return cls(w[0], w[1], tuple(w[2]))
+    def from_wire(cls, w: ReactionWire) -> Reactions:
+        intercept, land, only = w
+        return cls(str(intercept), str(land), tuple(only) if isinstance(only, list) else ())
 
     @classmethod
-    def from_json(cls, d: Any) -> Reactions:
+    def from_json(cls, d: object) -> Reactions:
         if not isinstance(d, dict):
             return cls()
         only = tuple(int(u) for u in d.get("only", ()))

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Protocol, TypeVar
 
+from pbem.protocol.jsondoc import Json
+
 
 class State(Protocol):
     """A game state: pbem never looks inside one."""
@@ -31,8 +33,6 @@ class Snapshot(Protocol):
 
 #: An argument of an order: a number, a name, a yes or no.
 Arg = int | str | bool
-#: A value of the JSON documents the engine writes (an event, a scenario's description).
-Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
 
 
 class Decision(Protocol):
