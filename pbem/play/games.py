@@ -26,7 +26,7 @@ def new_game(
     opponent_email: str = "",
     home: Path | None = None,
     gid: str | None = None,
-    options: dict[str, Any] | None = None,
+    options: dict[str, object] | None = None,
     chain_length: int = dice.DEFAULT_LENGTH,
     parent: dict[str, Any] | None = None,
     base: bytes | None = None,

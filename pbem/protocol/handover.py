@@ -25,7 +25,7 @@ from pbem.protocol import endings, machine, turnfile, wire
 from pbem.protocol.hashing import D_HANDOVER
 from pbem.protocol.identity import PublicKey
 from pbem.protocol.machine import Authentic, Game
-from pbem.protocol.turnfile import TurnFile
+from pbem.protocol.turnfile import Sign, TurnFile
 
 #: The records a side may be about to write when it hands itself over.
 OPEN_KINDS = ("act", "sim", "commit")
@@ -88,14 +88,14 @@ def offer(game: Game, side: str, new_key: bytes, email: str = "") -> dict[str, A
     return body | ({"email": email} if email else {})
 
 
-def accept(body: dict[str, Any], anchor: bytes, chain: int, sign: Any) -> dict[str, Any]:
+def accept(body: dict[str, Any], anchor: bytes, chain: int, sign: Sign) -> dict[str, Any]:
     """The new holder's countersignature over an offer, with its dice chain."""
     done = dict(body) | {"anchor": anchor, "chain": chain}
     done["accept"] = sign(accept_message(done))
     return done
 
 
-def seal(game: Game, body: dict[str, Any], sign: Any) -> TurnFile:
+def seal(game: Game, body: dict[str, Any], sign: Sign) -> TurnFile:
     """The old holder seals the accepted hand-over as the next file of ``game`` (applied to it)."""
     trial = game.clone()
     tf = machine.seal_next(trial, dict(body), sign)
