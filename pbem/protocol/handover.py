@@ -18,6 +18,7 @@ a chain of its own again; the receiver refuses an anchor the game has seen befor
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import PbemError
@@ -31,7 +32,7 @@ from pbem.protocol.turnfile import Sign, TurnFile
 OPEN_KINDS = ("act", "sim", "commit")
 
 
-def accept_message(b: dict[str, Any]) -> bytes:
+def accept_message(b: Mapping[str, object]) -> bytes:
     """What the new key signs: the side, the position, the new key and chain, and its
     address when the hand-over names one (signed last; without it, the bytes of old)."""
     extra = [b["email"]] if "email" in b else []
@@ -77,18 +78,18 @@ def apply_handover(game: Game, file: Authentic) -> None:
     machine.append(game, tf)
 
 
-def offer(game: Game, side: str, new_key: bytes, email: str = "") -> dict[str, Any]:
+def offer(game: Game, side: str, new_key: bytes, email: str = "") -> dict[str, object]:
     """The hand-over body the old holder proposes, without the countersignature; ``email``
     is the new holder's address, where the opponent's files go from then on."""
     check_open(game, side, "hand-over")
     if new_key in game.keys.values():
         raise PbemError("the new key already plays in this game", "usage")
-    body = {"v": turnfile.VERSION, "type": "handover", "game": game.gid, "seq": game.seq + 1}
+    body: dict[str, object] = {"v": turnfile.VERSION, "type": "handover", "game": game.gid, "seq": game.seq + 1}
     body |= {"prev": game.hashes[-1], "side": side, "key": new_key}
     return body | ({"email": email} if email else {})
 
 
-def accept(body: dict[str, Any], anchor: bytes, chain: int, sign: Sign) -> dict[str, Any]:
+def accept(body: Mapping[str, object], anchor: bytes, chain: int, sign: Sign) -> dict[str, object]:
     """The new holder's countersignature over an offer, with its dice chain."""
     done = dict(body) | {"anchor": anchor, "chain": chain}
     done["accept"] = sign(accept_message(done))
