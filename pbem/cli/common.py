@@ -31,7 +31,7 @@ WorkspaceOpt = Annotated[
 ]
 
 
-def typer_names(namespace: dict[str, Any]) -> None:
+def typer_names(namespace: dict[str, object]) -> None:
     """Give a module that imports typer only when typer runs it (see pbem/cli/show_cmd.py)
     the names its annotations use, for typer to read them."""
     namespace.setdefault("typer", typer)
