@@ -49,7 +49,7 @@ class PendingTurn:
     def empty(self) -> bool:
         return not self.records and self.sim is None
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> dict[str, object]:
         return {
             "base": self.base,
             "records": [r.to_wire() for r in self.records],
