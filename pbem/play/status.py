@@ -8,6 +8,7 @@ the other commands, which hold the game already, describe it by the engine.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,7 +87,7 @@ def decision(pos: Position) -> str:
     return f"{pos.when} {phase_name(pos.phase)}"
 
 
-def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.Owed | None = None) -> str:
+def describe(gid: str, meta: Mapping[str, object], pos: Position | None, owed: carry.Owed | None = None) -> str:
     """One line for a person at the command line: where game ``gid`` stands and what to run next."""
     return said(standing(gid, meta, pos, owed))
 
@@ -112,7 +113,7 @@ def said(st: Standing) -> str:
     )
 
 
-def standing(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.Owed | None = None) -> Standing:
+def standing(gid: str, meta: Mapping[str, object], pos: Position | None, owed: carry.Owed | None = None) -> Standing:
     """Where game ``gid`` stands and what I do next (``owed``: my files in outbox/ the
     opponent has not answered)."""
     me = meta["side"]
@@ -124,7 +125,7 @@ def standing(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.O
         )
     head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
     disputes = meta.get("disputes")
-    if disputes:
+    if isinstance(disputes, list) and disputes:
         head += f" [DISPUTED: {disputes[-1]}]"  # the latest; `pbem log` lists them all
     if pos.expected is None:
         if pos.result:
