@@ -19,7 +19,6 @@ a chain of its own again; the receiver refuses an anchor the game has seen befor
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.protocol import endings, machine, turnfile, wire
@@ -96,7 +95,7 @@ def accept(body: Mapping[str, object], anchor: bytes, chain: int, sign: Sign) ->
     return done
 
 
-def seal(game: Game, body: dict[str, Any], sign: Sign) -> TurnFile:
+def seal(game: Game, body: Mapping[str, object], sign: Sign) -> TurnFile:
     """The old holder seals the accepted hand-over as the next file of ``game`` (applied to it)."""
     trial = game.clone()
     tf = machine.seal_next(trial, dict(body), sign)

@@ -713,7 +713,7 @@ def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Sign, stan
     return seal_next(game, body, sign)
 
 
-def seal_next(game: Game, body: dict[str, Any], sign: Sign) -> TurnFile:
+def seal_next(game: Game, body: dict[str, object], sign: Sign) -> TurnFile:
     """Stamp ``body`` (the next file of ``game``) with its time in a game with a deadline,
     seal it and make it the last file."""
     if game.deadline:

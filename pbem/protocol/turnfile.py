@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -127,7 +127,7 @@ class TurnFile:
             raise PbemError(f"{self.name}: the signature is not valid for the {self.side} player's key", "signature")
 
 
-def seal(body: dict[str, Any], sign: Sign) -> TurnFile:
+def seal(body: Mapping[str, object], sign: Sign) -> TurnFile:
     """Encode ``body`` canonically and sign it with ``sign(message) -> 64 bytes``."""
     validate(body)  # refuse to sign what no receiver would accept
     body_bytes = wire.pack(body)
