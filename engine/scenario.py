@@ -25,7 +25,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from engine.sides import SIDES
 from engine.units import LAND_MOVE, Domain, UnitProfile, UnitType
@@ -250,7 +249,9 @@ class _Ctx:
             raise self.fail(where, f"expected an array, got {_kind(value)}")
         return value
 
-    def keys(self, table: Mapping[str, object], where: str, required: Iterable[str], optional: Iterable[str] = ()) -> None:
+    def keys(
+        self, table: Mapping[str, object], where: str, required: Iterable[str], optional: Iterable[str] = ()
+    ) -> None:
         req = tuple(required)
         allowed = set(req) | set(optional)
         for key in table:
