@@ -90,6 +90,7 @@ __all__ = [
     "PassWarning",
     "Placing",
     "ScenarioError",
+    "Snapshot",
     "StateError",
     "WorldMap",
     "apply",
@@ -107,6 +108,7 @@ __all__ = [
     "event_json",
     "event_text",
     "format_action",
+    "game_map",
     "hex_report",
     "legal_actions",
     "legal_matching",
@@ -194,6 +196,11 @@ def board(state: GameState, side: str) -> Board:
     engine/board.py): control, installations, weather and every counter on the map."""
     _side(side)
     return _board(state, side)
+
+
+def game_map(state: GameState) -> WorldMap:
+    """The map the game is played on (hexes, their names and terrain)."""
+    return state.world.map
 
 
 def near(state: GameState, place: str, radius: int) -> Near:

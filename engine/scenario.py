@@ -25,7 +25,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from engine.sides import SIDES
 from engine.units import LAND_MOVE, Domain, UnitProfile, UnitType
@@ -211,7 +210,7 @@ class Scenario:
 _DATE = re.compile(r"^(\d{4})-(\d{2})$")
 
 
-def parse_date(text: str) -> int:
+def parse_date(text: object) -> int:
     """``"1939-09"`` -> ``1939 * 12 + 8``; raises ValueError with the reason."""
     m = _DATE.match(text) if isinstance(text, str) else None
     if not m:
@@ -240,17 +239,19 @@ class _Ctx:
     def fail(self, where: str, problem: str) -> ScenarioError:
         return ScenarioError(f"{self.file}: {where}: {problem}" if where else f"{self.file}: {problem}")
 
-    def table(self, value: Any, where: str) -> dict[str, Any]:
+    def table(self, value: object, where: str) -> dict[str, object]:
         if not isinstance(value, dict):
             raise self.fail(where, f"expected a table, got {_kind(value)}")
         return value
 
-    def array(self, value: Any, where: str) -> list[Any]:
+    def array(self, value: object, where: str) -> list[object]:
         if not isinstance(value, list):
             raise self.fail(where, f"expected an array, got {_kind(value)}")
         return value
 
-    def keys(self, table: dict[str, Any], where: str, required: Iterable[str], optional: Iterable[str] = ()) -> None:
+    def keys(
+        self, table: Mapping[str, object], where: str, required: Iterable[str], optional: Iterable[str] = ()
+    ) -> None:
         req = tuple(required)
         allowed = set(req) | set(optional)
         for key in table:
@@ -260,17 +261,17 @@ class _Ctx:
             if key not in table:
                 raise self.fail(where, f"missing field '{key}'")
 
-    def string(self, value: Any, where: str) -> str:
+    def string(self, value: object, where: str) -> str:
         if not isinstance(value, str) or not value.strip():
             raise self.fail(where, f"expected a non-empty string, got {_kind(value)}")
         return value
 
-    def boolean(self, value: Any, where: str) -> bool:
+    def boolean(self, value: object, where: str) -> bool:
         if not isinstance(value, bool):
             raise self.fail(where, f"expected true or false, got {_kind(value)}")
         return value
 
-    def integer(self, value: Any, where: str, low: int = 0, high: int | None = None) -> int:
+    def integer(self, value: object, where: str, low: int = 0, high: int | None = None) -> int:
         # bool is an int in Python; "true" for a number is a typo, not a 1
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(where, f"expected a whole number, got {_kind(value)}")
@@ -280,20 +281,20 @@ class _Ctx:
             raise self.fail(where, f"{value} is more than {high}")
         return value
 
-    def date(self, value: Any, where: str) -> int:
+    def date(self, value: object, where: str) -> int:
         try:
             return parse_date(value)
         except ValueError as exc:
             raise self.fail(where, str(exc)) from None
 
-    def country(self, value: Any, where: str, known: Mapping[str, Country]) -> str:
+    def country(self, value: object, where: str, known: Mapping[str, Country]) -> str:
         name = self.string(value, where)
         if name not in known:
             raise self.fail(where, f"unknown country '{name}'{_did_you_mean(name, known)}")
         return name
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     return {
         bool: "a boolean",
         int: "a number",
@@ -310,7 +311,7 @@ def _did_you_mean(name: str, known: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _parse_toml(file: str, text: str) -> dict[str, Any]:
+def _parse_toml(file: str, text: str) -> dict[str, object]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -386,7 +387,7 @@ _AIR_TRANSPORTS = (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT)
 _PROFILE = re.compile(r"^([0-9]+|[TC$])-([0-9]+)(K?)-([0-9]+)-([0-9]+)(C?)$")
 
 
-def parse_profile(unit_type: UnitType, name: str, text: str) -> UnitProfile:
+def parse_profile(unit_type: UnitType, name: str, text: object) -> UnitProfile:
     """A naval or air counter from its printed numbers, e.g. ``"5-1-6-52"``, ``"3-1-2-14C"``.
 
     Raises ValueError with the reason.  ``UnitProfile.text()`` gives the same text back.
@@ -445,7 +446,7 @@ def parse_profile(unit_type: UnitType, name: str, text: str) -> UnitProfile:
     )
 
 
-def _parse_unit_type(ctx: _Ctx, value: Any, where: str) -> UnitType:
+def _parse_unit_type(ctx: _Ctx, value: object, where: str) -> UnitType:
     name = ctx.string(value, where)
     try:
         return UnitType(name)
@@ -453,7 +454,7 @@ def _parse_unit_type(ctx: _Ctx, value: Any, where: str) -> UnitType:
         raise ctx.fail(where, f"unknown unit type '{name}' (known: {', '.join(t.value for t in UnitType)})") from None
 
 
-def _parse_units(ctx: _Ctx, entries: Any, where: str, domain: Domain | None) -> Units:
+def _parse_units(ctx: _Ctx, entries: object, where: str, domain: Domain | None) -> Units:
     """A list of unit entries.  ``domain`` restricts it (pool sections); None allows all."""
     land: dict[tuple[UnitType, int], int] = {}
     supply = 0
@@ -500,7 +501,7 @@ def _parse_units(ctx: _Ctx, entries: Any, where: str, domain: Domain | None) -> 
     )
 
 
-def _parse_anchors(ctx: _Ctx, value: Any, where: str, countries: Mapping[str, Country]) -> tuple[Anchor, ...]:
+def _parse_anchors(ctx: _Ctx, value: object, where: str, countries: Mapping[str, Country]) -> tuple[Anchor, ...]:
     """One anchor table, or an array of them (all must have happened: the latest counts)."""
     items = value if isinstance(value, list) else [value]
     if not items:
@@ -528,7 +529,7 @@ def _parse_anchors(ctx: _Ctx, value: Any, where: str, countries: Mapping[str, Co
     return tuple(out)
 
 
-def _parse_arrivals(ctx: _Ctx, entries: Any, countries: Mapping[str, Country]) -> list[Arrival]:
+def _parse_arrivals(ctx: _Ctx, entries: object, countries: Mapping[str, Country]) -> list[Arrival]:
     out = []
     for i, raw in enumerate(ctx.array(entries, "arrival")):
         where = f"arrival[{i}]"
@@ -597,7 +598,7 @@ def parse_scenario(
         out: dict[str, str] = {}
         for country, side in ctx.table(doc.get(key, {}), key).items():
             ctx.country(country, f"{key}", countries)
-            if side not in SIDES:
+            if side not in SIDES or not isinstance(side, str):
                 raise ctx.fail(f"{key}.{country}", f"unknown side {side!r} (choose 'axis' or 'allies')")
             out[country] = side
         return out

@@ -125,7 +125,7 @@ _unit_values = attrgetter(*_UNIT_FIELDS)
 _unit_facts = attrgetter(*(f.name for f in fields(Unit)))
 
 
-def _unit_row(u: Unit) -> Sequence[Any]:
+def _unit_row(u: Unit) -> Sequence[object]:
     # A tuple packs as the same array as a list: the common row goes out as the getter makes it.
     row = _unit_values(u)
     if u.cargo or u.cargo_to:
@@ -169,8 +169,8 @@ class CountryFlags:
     #: the next war declaration phase, never to be liberated (rulebook "Atomic Bomb")
     atomic_surrender: str = ""
 
-    def to_wire(self) -> list[list[Any]]:
-        pairs: list[list[Any]] = [[_PLACE + border, date] for border, date in self.placements.items()]
+    def to_wire(self) -> list[list[object]]:
+        pairs: list[list[object]] = [[_PLACE + border, date] for border, date in self.placements.items()]
         if self.had_infantry:
             pairs.append(["had_infantry", 1])
         if self.joins:
@@ -271,7 +271,7 @@ class LandKey(NamedTuple):
         return f"{self.type.value} move {self.move}"
 
 
-def _land_wire(points: dict[LandKey, int]) -> list[list[Any]]:
+def _land_wire(points: dict[LandKey, int]) -> list[list[object]]:
     # Sorted by the wire text, as when the keys were those strings.
     return sorted([k.to_wire(), n] for k, n in points.items())
 
@@ -291,7 +291,7 @@ class DeclaredAttack:
     attackers: list[int]
     supports: list[int] = field(default_factory=list)
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return [self.kind, self.hex, self.attackers, self.supports]
 
     @classmethod
@@ -309,7 +309,7 @@ class AdvanceRight:
     eligible: list[int]
     taken: int = 0
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return [self.hex, self.eligible, self.taken]
 
     @classmethod
@@ -369,7 +369,7 @@ class Assault:
     by_air: bool
     stage: str = "declared"
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return [self.hex, self.units, self.by_sea, self.by_air, self.stage]
 
     @classmethod
@@ -630,7 +630,7 @@ class GameState:
             "winner": self.winner or "",
         } | self._toward_doc()
 
-    def _toward_doc(self) -> dict[str, Any]:
+    def _toward_doc(self) -> dict[str, list[list[object]]]:
         # Absent while no side gave the order, so that every state recorded before the
         # order existed keeps its bytes and its hash.
         if not self.toward:
@@ -748,7 +748,7 @@ class GameState:
         return s
 
 
-def _country_row(c: CountryState) -> list[Any]:
+def _country_row(c: CountryState) -> list[object]:
     return [
         c.name,
         c.side,

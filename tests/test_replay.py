@@ -6,13 +6,13 @@ to the same bytes as the walk from the genesis."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pbem.play import history, report
 from pbem.protocol import engine_link, replay
 from pbem.protocol.machine import Game, Watcher
+from pbem.protocol.records import Record
 from pbem.protocol.turnfile import TurnFile
 
 RECORDS = Path(__file__).resolve().parent / "data" / "records"
@@ -42,7 +42,7 @@ class _Records(replay.Visitor):
     """Every record watched, by file."""
 
     def __init__(self) -> None:
-        self.watched: dict[int, list[list[Any]]] = {}
+        self.watched: dict[int, list[Record]] = {}
 
     def before(self, game: Game, tf: TurnFile) -> Watcher:
         self.watched[tf.seq] = []
@@ -55,7 +55,7 @@ def test_visitors_on_one_walk_and_a_walk_resumed_from_a_kept_copy() -> None:
     kept: dict[int, bytes] = {}
     walked = [g.seq for g in replay.walk(files, visitor=replay.Visitors(records, reports, replay.Checkpoints(kept, 4)))]
     assert walked == list(range(1, 14))
-    assert records.watched == {tf.seq: [r.to_wire() for r in tf.records] for tf in files[2:]}
+    assert records.watched == {tf.seq: list(tf.records) for tf in files[2:]}
     assert [r.text() for r in reports.made] == [r.text() for r in report.reports(files)]
     assert sorted(kept) == [1, 5, 9, 13]
     end = Game.from_bytes(kept[13])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -14,6 +14,9 @@ from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
 from pbem.play import ahead, sittings
 from pbem.protocol.words import phase_name
+
+if TYPE_CHECKING:
+    from engine.api import Action, Decision, GameState
 
 
 @user_errors
@@ -51,6 +54,10 @@ def arena(
     emulation = [sittings.Emulation(str(seed), react=react)]
     bots = [ahead.AheadBot(scenario)] if same_sitting else []
 
+    def decide_hidden(state: GameState, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Action]:
+        # The bot reaches the engine through the seam, whose actions are the engine's own.
+        return cast(list[Action], bots[0].decide(state, side, seed, player, budget_s))
+
     def ended(r: arena_mod.GameResult) -> None:
         # A game stopped by an error ends inside its last month; otherwise the next month began.
         found = emulation[0].tally(last_whole=not r.error)
@@ -62,7 +69,7 @@ def arena(
             counted.append(bots[0])
             bots[0] = ahead.AheadBot(scenario)
 
-    def decided(d: Any, state: Any) -> None:
+    def decided(d: Decision, state: GameState) -> None:
         if bots:
             bots[0].seen(d, state)
         emulation[0].decision(d.kind, d.sides, d.when, d.phase, bots[0].standing(d) if bots else ())
@@ -88,7 +95,7 @@ def arena(
             clock=time.perf_counter,
             on_game=ended,
             on_decision=decided,
-            decide_hidden=(lambda *a: bots[0].decide(*a)) if bots else None,
+            decide_hidden=decide_hidden if bots else None,
         )
     except EngineError as exc:
         raise PbemError(str(exc), "arena") from None

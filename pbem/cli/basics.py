@@ -11,12 +11,13 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 from pbem.errors import PbemError
 from pbem.store.store import Workspace
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 #: The ``--workspace`` option every command takes (pbem/cli/common.py declares it to typer).
@@ -47,7 +48,7 @@ def echo(line: str, err: bool = False) -> None:
     stream.flush()
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     echo(message, err=True)
     raise SystemExit(1)
 
@@ -58,11 +59,11 @@ def is_typer_exit(exc: BaseException) -> bool:
     return typer is not None and isinstance(exc, typer.Exit)
 
 
-def user_errors(fn: F) -> F:
+def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn every error into one line on stderr and exit status 1: no traceback reaches a user."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
         except PbemError as exc:
@@ -83,4 +84,4 @@ def user_errors(fn: F) -> F:
             print(f"internal error: {line} (set PBEM_DEBUG=1 for details)", file=sys.stderr)
             raise SystemExit(2) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper

@@ -3,22 +3,35 @@ command names, and what is told once a command has sealed a file."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from pbem.cli.basics import WORKSPACE_ENV, WORKSPACE_FLAGS, WORKSPACE_HELP, echo, fail, user_errors, workspace
+from pbem.errors import PbemError
 from pbem.store.store import Workspace
 
-__all__ = ["WorkspaceOpt", "fail", "game_in", "sent", "solo_answers", "typer_names", "user_errors", "workspace"]
+__all__ = [
+    "WorkspaceOpt",
+    "fail",
+    "game_in",
+    "pass_anyway",
+    "sent",
+    "solo_answers",
+    "typer_names",
+    "user_errors",
+    "workspace",
+]
 
 WorkspaceOpt = Annotated[
     Path | None, typer.Option(WORKSPACE_FLAGS[0], WORKSPACE_FLAGS[1], envvar=WORKSPACE_ENV, help=WORKSPACE_HELP)
 ]
 
 
-def typer_names(namespace: dict[str, Any]) -> None:
+def typer_names(namespace: dict[str, object]) -> None:
     """Give a module that imports typer only when typer runs it (see pbem/cli/show_cmd.py)
     the names its annotations use, for typer to read them."""
     namespace.setdefault("typer", typer)
@@ -52,3 +65,17 @@ def solo_answers(ws: Workspace, gid: str) -> None:
 
     for line in solo.answer(ws, gid):
         echo(line)
+
+
+@contextmanager
+def pass_anyway(how: str) -> Iterator[None]:
+    """A pass refused for what it would cost (code ``pass-warning``): say how to pass
+    anyway, ``how`` being the command that was run."""
+    try:
+        yield
+    except PbemError as exc:
+        if exc.code != "pass-warning":
+            raise
+        raise PbemError(
+            f"{exc.head}; to pass anyway, run {how} with --force", exc.code, exc.rule, exc.details
+        ) from None

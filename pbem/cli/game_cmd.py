@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors, workspace
+from pbem.cli.common import WorkspaceOpt, game_in, pass_anyway, sent, user_errors, workspace
 from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, audit, exchange, games, solo, status, turn, whole
@@ -295,12 +295,16 @@ def orders(
     if suggested:
         if ahead_step is not None:
             raise PbemError("--suggested is for the step now; `pbem suggest GAME --ahead STEP` proposes ahead", "usage")
-        typer.echo(whole.suggested(ws, ws.resolve_game(game), text.splitlines(), force=force))
+        gid = ws.resolve_game(game)
+        with pass_anyway(f"`pbem orders {gid} FILE --suggested`"):
+            typer.echo(whole.suggested(ws, gid, text.splitlines(), force=force))
         return
     if ahead_step is not None:
         typer.echo(ahead_entry.give(ws, ws.resolve_game(game), ahead_step, text.splitlines(), fallback))
         return
-    typer.echo(turn.orders(ws, ws.resolve_game(game), text.splitlines(), force=force))
+    gid = ws.resolve_game(game)
+    with pass_anyway(f"`pbem orders {gid} FILE`"):
+        typer.echo(turn.orders(ws, gid, text.splitlines(), force=force).words())
 
 
 def _read_orders(file: str) -> str:
@@ -320,7 +324,8 @@ def send(
 ) -> None:
     """Seal my pending turn into a signed file in outbox/."""
     ws, gid = game_in(game, ws_path)
-    path = turn.send(ws, gid, force=force)
+    with pass_anyway(f"`pbem send {gid}`"):
+        path = turn.send(ws, gid, force=force)
     sent(ws, gid, f"sealed {path.relative_to(ws.root)}")
 
 
@@ -330,7 +335,7 @@ def undo(
 ) -> None:
     """Take back my last unsent action."""
     ws = workspace(ws_path)
-    typer.echo(turn.undo(ws, ws.resolve_game(game)))
+    typer.echo(f"took back {turn.take_back(ws, ws.resolve_game(game)).taken}")
 
 
 @user_errors

@@ -18,6 +18,8 @@ from pbem.cli import plain
 
 if TYPE_CHECKING:
     import typer
+    from typer._click.core import Command, Context
+    from typer.core import TyperOption
 
 #: Every command, in the order help lists them, with the module of pbem/cli that
 #: defines it (its ``register(app)`` adds it).
@@ -75,7 +77,7 @@ def module_commands(module: str) -> dict[str, Any]:
     return commands
 
 
-def _finish_help(command: Any, path: str) -> None:
+def _finish_help(command: Command, path: str) -> None:
     """Examples at the end of each command's help (pbem/cli/examples.py); and no type beside a
     flag: typer writes one beside every option, ``<bool>`` beside a flag too, which reads as
     if the flag took a value (``--verbose true``)."""
@@ -87,13 +89,13 @@ def _finish_help(command: Any, path: str) -> None:
             param.metavar = ""
     made_help = command.get_help_option
 
-    def help_option(ctx: Any) -> Any:
+    def help_option(ctx: Context) -> TyperOption | None:
         option = made_help(ctx)
         if option is not None:
             option.metavar = ""
         return option
 
-    command.get_help_option = help_option
+    command.get_help_option = help_option  # type: ignore[method-assign]  # this command's only
     for name, sub in getattr(command, "commands", {}).items():
         _finish_help(sub, f"{path} {name}")
 
@@ -137,7 +139,7 @@ def make_app() -> typer.Typer:
                     self.commands.setdefault(name, command)
             return super().get_command(ctx, cmd_name)
 
-        def get_help_option(self, ctx: Any) -> Any:
+        def get_help_option(self, ctx: Context) -> TyperOption | None:
             option = super().get_help_option(ctx)
             if option is not None:
                 option.metavar = ""  # a flag (see _finish_help)

@@ -52,12 +52,12 @@ class _Declared:
     """What ``typer.Option(...)`` or ``typer.Argument(...)`` declared, read as typer's
     own ``OptionInfo`` and ``ArgumentInfo`` are (what is not given reads as None)."""
 
-    def __init__(self, default: Any = ..., *param_decls: str, **given: Any) -> None:
+    def __init__(self, default: object = ..., *param_decls: str, **given: object) -> None:
         self.default = default
         self.param_decls = param_decls
         self.given = given
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         return self.__dict__["given"].get(name)
 
 
@@ -80,13 +80,13 @@ class _StandIn:
 STAND_IN = _StandIn()
 
 
-def _option_kind(info: Any) -> str | None:
+def _option_kind(info: object) -> str | None:
     """ "option" or "argument" for typer's declarations or the stand-ins' (by class name:
     typer's own are met only in aliases made with typer, after it was imported)."""
     return {"OptionInfo": "option", "ArgumentInfo": "argument"}.get(type(info).__name__)
 
 
-def _params(fn: Callable[..., Any]) -> list[_Param]:
+def _params(fn: Callable[..., object]) -> list[_Param]:
     names = {**inspect.unwrap(fn).__globals__, "typer": STAND_IN, "WorkspaceOpt": workspace_option(STAND_IN)}
     try:
         signature = inspect.signature(fn, globals=names, eval_str=True)
@@ -124,7 +124,7 @@ def _params(fn: Callable[..., Any]) -> list[_Param]:
     return out
 
 
-def _value(p: _Param, text: str) -> Any:
+def _value(p: _Param, text: str) -> object:
     if p.kind is Path:
         return Path(text)
     if p.kind is int:
@@ -138,12 +138,12 @@ def _value(p: _Param, text: str) -> Any:
     return text
 
 
-def parse(fn: Callable[..., Any], args: list[str]) -> dict[str, Any]:
+def parse(fn: Callable[..., object], args: list[str]) -> dict[str, object]:
     """The keyword arguments the command line ``args`` gives ``fn`` (raises _NotPlain)."""
     params = _params(fn)
     by_flag = {flag: p for p in params for flag in p.flags}
     positional = [p for p in params if p.argument]
-    given: dict[str, Any] = {}
+    given: dict[str, object] = {}
     i = 0
     while i < len(args):
         word = args[i]
@@ -181,7 +181,7 @@ def parse(fn: Callable[..., Any], args: list[str]) -> dict[str, Any]:
     return given
 
 
-def command(module: str, name: str) -> Callable[..., Any]:
+def command(module: str, name: str) -> Callable[..., object]:
     """The function of command ``name``, which ``pbem.cli.<module>`` registers (its
     ``PLAIN`` table, if it has one, names it without typer)."""
     found = importlib.import_module(f"pbem.cli.{module}")
@@ -197,7 +197,7 @@ def command(module: str, name: str) -> Callable[..., Any]:
     raise _NotPlain(name)  # a command group
 
 
-def run(root: Callable[..., Any], commands: dict[str, str], argv: list[str]) -> int | None:
+def run(root: Callable[..., object], commands: dict[str, str], argv: list[str]) -> int | None:
     """Run the command line ``argv`` (global options of ``root``, then a command of
     ``commands``) and return its exit status; None if typer must read it."""
     try:

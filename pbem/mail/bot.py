@@ -28,7 +28,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from pbem.errors import PbemError
 from pbem.mail.config import MailConfig
@@ -135,7 +135,7 @@ class BotMailbox(MailDaemon):
     def _allowed(self, att: Attachment) -> bool:
         return self.signer_of(att.data) in self.allow
 
-    def after_import(self, game_id: str, status: str, result: Any) -> None:
+    def after_import(self, game_id: str, status: str, result: object) -> None:
         # Every step here may be taken again safely, and is taken after any import of a
         # file of the game, whatever its status: a process killed between two steps (an
         # invitation kept but not yet joined, a file applied but not yet answered) finds

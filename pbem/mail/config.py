@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import ssl
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,12 +157,12 @@ def _take(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where:
     return value
 
 
-def _no_leftovers(table: dict[str, Any], where: str) -> None:
+def _no_leftovers(table: Mapping[str, object], where: str) -> None:
     if table:
         raise MailConfigError(f"unknown setting {where}.{sorted(table)[0]}")
 
 
-def _server(raw: Any, kind: str, base: Path) -> ServerConfig:
+def _server(raw: object, kind: str, base: Path) -> ServerConfig:
     if not isinstance(raw, dict):
         raise MailConfigError(f"section [{kind}] is missing")
     table = dict(raw)
@@ -227,7 +227,7 @@ def _ca_file(value: str, kind: str, base: Path) -> str:
 _IMAP_OPTION_KEYS = ("folder", "processed", "processed_folder", "idle", "poll_seconds", "idle_seconds")
 
 
-def _imap_options(table: dict[str, Any]) -> ImapOptions:
+def _imap_options(table: dict[str, object]) -> ImapOptions:
     opts = ImapOptions(
         folder=_take(table, "folder", str, "imap", "INBOX"),
         processed=_take(table, "processed", str, "imap", "move"),
@@ -245,7 +245,7 @@ def _imap_options(table: dict[str, Any]) -> ImapOptions:
     return opts
 
 
-def _allow_list(entries: list[Any]) -> tuple[str, ...]:
+def _allow_list(entries: list[object]) -> tuple[str, ...]:
     """The inviters' key fingerprints.  An address is refused, not read: the From header
     it would be matched against is written by the sender, so anyone could use it."""
     found = []

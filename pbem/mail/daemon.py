@@ -99,7 +99,7 @@ class CycleReport:
 
 
 # Called after each import: (game_id, status, import result or None when the import failed).
-ImportHook = Callable[[str, str, Any], None]
+ImportHook = Callable[[str, str, object], None]
 # Decides whether a mailed file may be imported: (file, every file of its mail) -> reason or None.
 FilePolicy = Callable[[Attachment, list[Attachment]], str | None]
 UNVERIFIED = "unsigned/unverifiable"
@@ -158,7 +158,7 @@ class MailDaemon:
         self.exchange = exchange if exchange is not None else load_exchange(config.exchange)
         # The identity directory is passed on only when configured, so a game layer
         # with the plain two-argument contract works too.
-        self.home_kw: dict[str, Any] = {"home": config.home} if config.home is not None else {}
+        self.home_kw: dict[str, Path] = {"home": config.home} if config.home is not None else {}
         self.queue = SendQueue(self.workspace, config.retry.base_seconds, config.retry.max_seconds)
         self.threads = ThreadBook(self.workspace)
         # A worker keeps its position, its duplicate shortcut and its heartbeat apart from the others.

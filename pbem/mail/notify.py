@@ -68,7 +68,7 @@ BUNDLE_HOWTO = (
 
 
 def turn_mail_text(
-    exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Any], earlier: Sequence[TurnName] = ()
+    exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Path], earlier: Sequence[TurnName] = ()
 ) -> tuple[str, str]:
     """The subject and body of the mail carrying ``turn`` (after the ``earlier`` files of the
     same game that travel with it): the date and phase the game awaits and the full report
@@ -96,7 +96,7 @@ def notice_game(key: str) -> str:
     return key.split(":")[1] if key.startswith("notify:") and key.count(":") == 2 else ""
 
 
-def _kept_report(exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Any]) -> tuple[str, str] | None:
+def _kept_report(exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Path]) -> tuple[str, str] | None:
     lookup = getattr(exchange, "file_report", None)
     if not callable(lookup):
         return None
@@ -119,7 +119,7 @@ class Notifier:
         self.enabled = True  # the bot mailbox switches this off: nobody reads its notices
         self.clock: Callable[[], float] = time.time
 
-    def after_import(self, game_id: str, status: str, result: Any) -> None:
+    def after_import(self, game_id: str, status: str, result: object) -> None:
         if not self.enabled or status != "applied":
             return
         home_kw = {"home": self.config.home} if self.config.home is not None else {}
@@ -208,7 +208,7 @@ class Notifier:
         except Exception as err:  # the notice queued is still worth sending
             log.warning("notice of game %s not re-read: %s", game_id, err)
 
-    def notice(self, game_id: str, seq: int, info: Any, result: Any, home_kw: dict[str, Any]) -> tuple[str, str]:
+    def notice(self, game_id: str, seq: int, info: Any, result: Any, home_kw: dict[str, Path]) -> tuple[str, str]:
         """The subject and body of a notice: the decision awaited and what happened since my
         last one, as the game layer's ``notice`` says (after my automatic records); from a game
         layer without it, the received file's report."""

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Callable
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def bundles(due: list[Entry]) -> list[list[Entry]]:
 
 class Outbox:
     def __init__(
-        self, config: MailConfig, exchange: Exchange, queue: SendQueue, threads: ThreadBook, home_kw: dict[str, Any]
+        self, config: MailConfig, exchange: Exchange, queue: SendQueue, threads: ThreadBook, home_kw: dict[str, Path]
     ) -> None:
         self.config = config
         self.exchange = exchange
@@ -268,13 +269,13 @@ class Outbox:
             return None
         return turn, data
 
-    def build(self, entry: Entry) -> Any:
+    def build(self, entry: Entry) -> EmailMessage | None:
         """The mail of one queued entry (None when its file is gone)."""
         if entry.kind == "turn" and self._file(entry) is None:
             return None
         return self.build_mail([entry])
 
-    def build_mail(self, group: list[Entry]) -> Any:
+    def build_mail(self, group: list[Entry]) -> EmailMessage:
         """One mail for a notice (with a picture of the position), or for consecutive files of
         one game to one receiver (see :func:`bundles`): every file attached as it was signed,
         in order, then the picture of the last; the last file's Message-ID, subject and

@@ -66,7 +66,7 @@ def load_json(path: Path, default: Any, valid: Callable[[Any], bool] | None = No
     return value
 
 
-def set_aside(path: Path, reason: str, records: list[Any] | None = None) -> Path:
+def set_aside(path: Path, reason: str, records: list[object] | None = None) -> Path:
     """Move a damaged state file aside (or, with ``records``, write just its bad records
     beside it) as ``NAME.bad-STAMP``, and say so in one log line."""
     target = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{os.getpid()}")
@@ -82,7 +82,7 @@ def set_aside(path: Path, reason: str, records: list[Any] | None = None) -> Path
     return target
 
 
-def save_json(path: Path, value: Any) -> None:
+def save_json(path: Path, value: object) -> None:
     write_atomic(path, json.dumps(value, indent=1, sort_keys=True).encode("utf-8"))
 
 

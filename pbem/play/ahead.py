@@ -24,12 +24,11 @@ import contextlib
 import hashlib
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Game, SimStep
 from pbem.protocol.records import Commit, Record, Sim, Wire
-from pbem.protocol.rules import Decision, State
+from pbem.protocol.rules import Action, Decision, State
 from pbem.protocol.turnfile import other
 from pbem.protocol.words import phase_name
 from pbem.store.localgame import LocalGame
@@ -64,16 +63,21 @@ class Given:
     #: what passing after these orders would cost on the forecast position (see :func:`costs`)
     warned: list[str] = field(default_factory=list)
 
-    def to_wire(self) -> dict[str, Any]:
-        d = {"when": self.when, "step": self.step, "actions": self.actions, "fallback": self.fallback}
-        return d | {"warned": self.warned}
+    def to_wire(self) -> dict[str, object]:
+        return {
+            "when": self.when,
+            "step": self.step,
+            "actions": self.actions,
+            "fallback": self.fallback,
+            "warned": self.warned,
+        }
 
 
 @dataclass
 class Fitted:
     """A list given ahead checked against the real position: what goes, and what did not fit."""
 
-    actions: list[Any]
+    actions: list[Action]
     misfits: list[str]  # each: the order, and why it no longer fits; or a cost the forecast did not show
     added: int = 0  # the computer player's orders added by the fallback
     refused: int = 0  # the orders given that the real position refused
@@ -82,8 +86,8 @@ class Fitted:
 def coming(
     state: State,
     side: str,
-    mine_now: list[Any],
-    later: Mapping[Key, list[Any]],
+    mine_now: list[Action],
+    later: Mapping[Key, list[Action]],
     scenario: str | None,
     trail: list[tuple[str, str]] | None = None,
 ) -> Iterator[tuple[Decision, State]]:
@@ -101,7 +105,7 @@ def coming(
     gives them in its last sitting before them.  ``trail`` receives (side, step) of every
     decision taken move by move that was passed, and of the one where the steps end."""
     api = engine_link.api()
-    s = api.deserialize(api.serialize(state), None, scenario)
+    s = api.deserialize(api.serialize(state), scenario=scenario)
     mine = mine_now
     if api.decision(s).kind != "simultaneous":
         if not _to_next_month(s, trail):
@@ -136,7 +140,7 @@ def coming(
             mine = list(later.get((d.when, d.phase), []))
 
 
-def _forecast_list(s: State, d: Decision, them: str) -> list[Any]:
+def _forecast_list(s: State, d: Decision, them: str) -> list[Action]:
     """The other side's list on the forecast: its war declarations as the computer player
     would most likely make them (those the position forces are the ones that matter: a war
     brings countries into a side, and with them steps such as an income); a pass otherwise,
@@ -187,7 +191,7 @@ def worth_giving_ahead(state: State, side: str, scenario: str | None) -> bool:
     return not mine and then != side
 
 
-def costs(state: State, side: str, actions: list[Any]) -> list[str]:
+def costs(state: State, side: str, actions: list[Action]) -> list[str]:
     """What passing after ``actions`` would cost ``side`` at ``state``, one word per thing
     (``pass.money-unspent:France``): the engine's pass warnings, by what they are about, and
     at a deployment the units still waiting that could be placed (``units-waiting:France``
@@ -210,7 +214,7 @@ def costs(state: State, side: str, actions: list[Any]) -> list[str]:
 
 
 def fit(
-    state: State, side: str, actions: list[Any], fallback: str, seed: bytes, player: str = "bot",
+    state: State, side: str, actions: list[Action], fallback: str, seed: bytes, player: str = "bot",
     budget_s: float | None = None, warned: Collection[str] = (),
 ) -> Fitted:  # fmt: skip
     """``actions`` checked in order against the real ``state``; with the ``bot`` fallback, the
@@ -222,7 +226,7 @@ def fit(
     api = engine_link.api()
     draft = api.draft(state, side)
     out = Fitted([], [])
-    refused: list[Any] = []
+    refused: list[Action] = []
     closing = [a for a in actions if a.kind == "pass"][:1]
     for action in actions:
         if action.kind == "pass":
@@ -236,7 +240,7 @@ def fit(
     fresh = [c for c in costs(state, side, draft.actions) if c not in set(warned)]
     out.refused = len(refused)
     out.misfits += [f"passing now would cost what the forecast did not show ({c})" for c in _grouped(fresh)]
-    proposed: list[Any] = []
+    proposed: list[Action] = []
     if (refused or fresh) and fallback == "bot":
         # A computer player that fails leaves the orders that fitted to go on their own, as `none` does.
         with contextlib.suppress(api.EngineError):
@@ -286,7 +290,7 @@ class Plan:
     def find(self, when: str, step: str) -> Given | None:
         return next((g for g in self.given if (g.when, g.step) == (when, step)), None)
 
-    def later(self) -> dict[Key, list[Any]]:
+    def later(self) -> dict[Key, list[Action]]:
         api = engine_link.api()
         return {(g.when, g.step): [api.Action.from_wire(w) for w in g.actions] for g in self.given}
 
@@ -368,7 +372,7 @@ def _misfits(found: list[str]) -> str:
     return shown + (f"; and {len(found) - MISFITS_SHOWN} more" if len(found) > MISFITS_SHOWN else "")
 
 
-def mine_now(lg: LocalGame, work: Game, listed: list[Wire] | None) -> list[Any]:
+def mine_now(lg: LocalGame, work: Game, listed: list[Wire] | None) -> list[Action]:
     """My list for the simultaneous decision of ``work`` (``listed``: the one I am writing;
     else the one I committed or handed in openly; none yet: a pass)."""
     api = engine_link.api()
@@ -411,7 +415,7 @@ class AheadBot:
     how the lists given ahead fared against the real positions (fallback: ``bot``)."""
 
     scenario: str
-    given: dict[tuple[str, str, str], list[Any]] = field(default_factory=dict)  # (side, month, step)
+    given: dict[tuple[str, str, str], list[Action]] = field(default_factory=dict)  # (side, month, step)
     warned: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)  # costs on the forecast
     players: dict[str, tuple[str, float | None]] = field(default_factory=dict)  # side: (player, budget)
     sitting: str | None = None  # the side whose decisions taken move by move are being made
@@ -424,7 +428,7 @@ class AheadBot:
         """The sides whose list for decision ``d`` was given ahead."""
         return {side for side in d.sides if (side, d.when, d.phase) in self.given}
 
-    def decide(self, state: State, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Any]:
+    def decide(self, state: State, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Action]:
         api, ai = engine_link.api(), engine_link.ai()
         d = api.decision(state)
         self.players[side] = (player, budget_s)
@@ -438,7 +442,7 @@ class AheadBot:
             self.misfits += found.refused
             return found.actions
         mine = ai.decide(state, side, seed, player, budget_s)
-        later: dict[Key, list[Any]] = {}
+        later: dict[Key, list[Action]] = {}
         for i, (step, at) in enumerate(coming(state, side, mine, later, self.scenario)):
             ahead_seed = hashlib.sha256(seed + b"/ahead/" + bytes([i])).digest()
             key = (side, step.when, step.phase)
@@ -459,7 +463,7 @@ class AheadBot:
             return
         player, budget_s = self.players[ended]
         ai = engine_link.ai()
-        later: dict[Key, list[Any]] = {}
+        later: dict[Key, list[Action]] = {}
         for step, at in coming(state, ended, [], later, self.scenario):
             key = (ended, step.when, step.phase)
             seed = hashlib.sha256("/".join(("pbem/arena/ahead/v1", *key)).encode()).digest()

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import ahead, turn
@@ -40,7 +39,7 @@ class Coming:
     kept: list[str] | None  # the orders kept for it, as the forecast position reads them
     fallback: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "step": self.step,
             "name": phase_name(self.step),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import ParamSpec, TypeVar
 
 from pbem.errors import PbemError
 from pbem.play import branch, decline, placement
@@ -92,10 +92,14 @@ def _signed_files(directory: Path) -> dict[str, list[tuple[Path, TurnFile]]]:
     return games
 
 
-def _named(p: Path, fn: Any, *args: Any) -> Any:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _named(p: Path, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """Run a check; an error names the file as it is on disk."""
     try:
-        return fn(*args)
+        return fn(*args, **kwargs)
     except PbemError as exc:
         raise _naming(p, exc) from None
 

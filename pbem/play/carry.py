@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.protocol import turnfile
@@ -41,11 +40,11 @@ class Owed:
 
 
 def owed(
-    ws: Workspace, gid: str, meta: Mapping[str, Any], head: int, staged: Mapping[str, bytes | None] | None = None
+    ws: Workspace, gid: str, meta: Mapping[str, object], head: int, staged: Mapping[str, bytes | None] | None = None
 ) -> Owed | None:
     """My files after the opponent's last one up to file ``head`` that are in outbox/, or None
     when there are none; ``staged`` (a transaction's writes, not yet committed) goes first."""
-    me = meta["side"]
+    me = str(meta["side"])
     paths = ws.game_paths(gid)
 
     def read(rel: str) -> bytes | None:
@@ -66,7 +65,7 @@ def owed(
     if not names:
         return None
     to = turnfile.other(me)
-    who = ", ".join(x for x in (meta.get("opponent_name", ""), meta.get("opponent_email", "")) if x)
+    who = ", ".join(str(x) for x in (meta.get("opponent_name", ""), meta.get("opponent_email", "")) if x)
     automatic = " and ".join(_AUTOMATIC[k] for k in sorted(kinds)) if kinds <= set(_AUTOMATIC) else ""
     return Owed(tuple(names), to, f"{to} ({who})" if who else to, automatic)
 

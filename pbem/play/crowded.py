@@ -3,11 +3,9 @@ where the same units may go (the engine's ``crowding``), in the words of the ref
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.errors import PbemError
 from pbem.protocol import engine_link
-from pbem.protocol.rules import Room, State
+from pbem.protocol.rules import Action, Room, State
 
 #: Free hexes a refusal for a full hex names.
 HINTED = 4
@@ -23,7 +21,7 @@ def city(r: Room) -> str:
     return r.city if far == 0 else f"{far} hex{'es' if far > 1 else ''} from {r.city}"
 
 
-def full_hint(state: State, side: str, action: Any, refusal: PbemError) -> str:
+def full_hint(state: State, side: str, action: Action, refusal: PbemError) -> str:
     """For a placing order refused because its hex is full: the room there and the free
     hexes nearest it where the same units may go ('' for any other refusal)."""
     if refusal.rule not in FULL_RULES:

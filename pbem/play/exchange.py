@@ -406,9 +406,12 @@ def file_report(workspace: Path, game_id: str, seq: int, home: Path | None = Non
             return None
         return report.invitation(g.game, g.body["scenario"], g.body["names"][g.creator], g.creator)
     doc = report.stored(ws.game_paths(game_id), seq)
-    if doc is None or not isinstance(doc.get("text"), str) or not isinstance(doc.get("subject"), str):
+    if doc is None:
         return None
-    return {"subject": doc["subject"], "text": doc["text"]}
+    subject, text = doc.get("subject"), doc.get("text")
+    if not isinstance(subject, str) or not isinstance(text, str):
+        return None
+    return {"subject": subject, "text": text}
 
 
 def file_picture(workspace: Path, game_id: str, seq: int, home: Path | None = None) -> tuple[str, bytes] | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import crowded, turn
@@ -83,8 +82,8 @@ class Free:
     unit: int | None  # the unit asked about
     placings: Sequence[Placing]
 
-    def to_json(self) -> dict[str, Any]:
-        def hexes(p: Placing) -> list[dict[str, Any]]:
+    def to_json(self) -> dict[str, object]:
+        def hexes(p: Placing) -> list[dict[str, object]]:
             return [
                 {"hex": r.hex, "city": r.city, "city_distance": r.city_distance, "used": r.used, "limit": r.limit}
                 | ({"distance": r.distance} if self.near else {})

@@ -7,7 +7,7 @@ picture of the state shows nothing the side may not know.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 from engine import api
 from pbem.errors import PbemError
@@ -39,7 +39,7 @@ def render(game: Game, side: str, region: str | None = None, bbox: str | None = 
     """The position of ``game`` as ``side`` sees it, as SVG or PNG bytes."""
     if side not in ("axis", "allies"):
         raise PbemError(f"'{side[:20]}' is not a side; the sides are axis and allies", "usage")
-    board = api.board(game.state, side)
+    board = api.board(cast(api.GameState, game.state), side)
     svg = gameview.render_svg(board, window(board, region, bbox))
     if fmt == "png":
         return gameview.render_png(svg)
@@ -50,7 +50,7 @@ def mail_picture(game: Game, side: str, places: list[str]) -> bytes | None:
     """A PNG for the mail that carries a file: the position as ``side`` sees it, framed
     around the largest group of ``places`` (hex names where the file's events happened),
     a screenful and no more, rasterised the fast way.  None when no place is on the map."""
-    board = api.board(game.state, side)
+    board = api.board(cast(api.GameState, game.state), side)
     grid = board.map.grid
     hexes = []
     for name in places:

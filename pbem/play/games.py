@@ -26,7 +26,7 @@ def new_game(
     opponent_email: str = "",
     home: Path | None = None,
     gid: str | None = None,
-    options: dict[str, Any] | None = None,
+    options: dict[str, object] | None = None,
     chain_length: int = dice.DEFAULT_LENGTH,
     parent: dict[str, Any] | None = None,
     base: bytes | None = None,
@@ -166,7 +166,7 @@ def join(
             "key",
         )
     gid = g.game
-    state = machine.new_state(g) if base is None else api.deserialize(base, None, g.body["scenario"])
+    state = machine.new_state(g) if base is None else api.deserialize(base, scenario=g.body["scenario"])
     # Bound to this very invitation: another one reusing its game id gets other secrets.
     secrets = gamesecrets.GameSecrets(ident, gid, genesis.hash)
     body = {

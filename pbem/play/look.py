@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play.turn import my_turn
 from pbem.protocol import engine_link
-from pbem.protocol.rules import refusal_rule
+from pbem.protocol.rules import Action, State, refusal_rule
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 
 
-def state_now(ws: Workspace, gid: str, home: Path | None) -> tuple[Any, str]:
+def state_now(ws: Workspace, gid: str, home: Path | None) -> tuple[State, str]:
     """The game after my pending orders, and my side."""
     api = engine_link.api()
     with ws.game_locked(gid):
@@ -90,7 +89,7 @@ def unit_number(text: str) -> int:
     return int(digits)
 
 
-def in_phase_order(state: Any, actions: list[Any]) -> list[Any]:
+def in_phase_order(state: State, actions: list[Action]) -> list[Action]:
     """Legal orders listed by kind in the order the phase names its kinds (a deployment's
     placements before its fortifications and airfields), each kind's own order kept."""
     api = engine_link.api()

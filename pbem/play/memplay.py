@@ -32,7 +32,7 @@ class MemoryMatch:
         creator: str = "axis",
         chain: int = dice.DEFAULT_LENGTH,
         player: str = "bot",
-        options: dict[str, Any] | None = None,
+        options: dict[str, object] | None = None,
     ) -> None:
         api = engine_link.api()
         self.seed, self.player = seed, player

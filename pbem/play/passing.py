@@ -16,6 +16,7 @@ plays only once that sealed file has arrived (``handover_pending`` in its meta).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,7 @@ def offer_by_mail(ws: Workspace, gid: str, to: keys.PublicKey, home: Path | None
         if len(data) > turnfile.MAX_FILE:
             raise PbemError("the game's files are too large to mail: write the offer with -o DIR instead", "usage")
         tx = Transaction()
-        rel = f"outbox/{mail_name(gid, body['seq'], 'offer')}"
+        rel = f"outbox/{mail_name(gid, game.seq + 1, 'offer')}"
         tx.put(rel, data)
         lg.meta["handover_offer"] = _offered(body)
         lg.meta["handover_peer"] = to.email
@@ -65,12 +66,14 @@ def offer_by_mail(ws: Workspace, gid: str, to: keys.PublicKey, home: Path | None
     return ws.root / rel
 
 
-def _offered(body: dict[str, Any]) -> dict[str, Any]:
+def _offered(body: Mapping[str, object]) -> dict[str, object]:
     """What my meta keeps of an offer, to seal only an acceptance by the key offered, there."""
-    return {"key": keys.fingerprint(body["key"]), "seq": body["seq"]}
+    key = body["key"]
+    assert isinstance(key, bytes), "an offer names its key"
+    return {"key": keys.fingerprint(key), "seq": body["seq"]}
 
 
-def _check_offered(lg: LocalGame, accepted: dict[str, Any], name: str) -> None:
+def _check_offered(lg: LocalGame, accepted: Mapping[str, object], name: str) -> None:
     key = accepted.get("key")
     offered = lg.meta.get("handover_offer") or {}
     if not isinstance(key, bytes) or offered != {"key": keys.fingerprint(key), "seq": accepted.get("seq")}:
@@ -211,7 +214,7 @@ def accept(ws: Workspace, directory: Path, me: str, home: Path | None = None, ma
         tx = Transaction()
         if mail:
             meta["handover_peer"] = (directory / FROM).read_text(encoding="utf-8")
-            path = ws.outbox / mail_name(gid, done["seq"], "accept")
+            path = ws.outbox / mail_name(gid, game.seq + 1, "accept")
             tx.put(f"outbox/{path.name}", ACCEPT_MAGIC + wire.pack(done))
         LocalGame.stage_create(ws, tx, meta, files, game)
         overview.stage(tx, ws, gid, side, game)

@@ -32,12 +32,12 @@ since the side's last file, it waits for the seal of the next one.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.protocol import commit, engine_link, machine
+from pbem.protocol.jsondoc import Doc
 from pbem.protocol.machine import Expectation, Game
-from pbem.protocol.records import INTERCEPT_MODES, LAND_MODES, Act, React, Record, Seal
+from pbem.protocol.records import INTERCEPT_MODES, LAND_MODES, Act, React, ReactionWire, Record, Seal
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction
 
@@ -66,34 +66,36 @@ class Reactions:
     def mode(self, step: str) -> str:
         return {"interception": self.intercept, "landing": self.land}.get(step, "ask")
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
+    def to_json(self) -> Doc:
+        out: Doc = {"intercept": self.intercept, "land": self.land, "only": list(self.only)}
         if self.retreat != "ask":
             out |= {"retreat": self.retreat, "toward": list(self.toward), "toward_text": self.toward_text}
         return out
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> ReactionWire:
         """As a ``react`` record carries them (docs/turn-file-format.md, section 5.8): the
         retreat part only when it is not ``ask``, so that orders without it seal as before."""
-        wire: list[Any] = [self.intercept, self.land, sorted(self.only)]
+        wire: ReactionWire = [self.intercept, self.land, sorted(self.only)]
         if self.retreat != "ask":
             wire.append(list(self.toward) if self.retreat == "toward" else "bot")
         return wire
 
     @classmethod
-    def from_wire(cls, w: list[Any]) -> Reactions:
+    def from_wire(cls, w: ReactionWire) -> Reactions:
+        intercept, land, only = str(w[0]), str(w[1]), tuple(w[2]) if isinstance(w[2], list) else ()
         if len(w) < 4:
-            return cls(w[0], w[1], tuple(w[2]))
-        if w[3] == "bot":
-            return cls(w[0], w[1], tuple(w[2]), "bot")
-        return cls(w[0], w[1], tuple(w[2]), "toward", tuple(w[3]))
+            return cls(intercept, land, only)
+        toward = w[3]
+        if not isinstance(toward, list):  # "bot": reaction_orders checked the wire form
+            return cls(intercept, land, only, "bot")
+        return cls(intercept, land, only, "toward", tuple(toward))
 
     def silent(self) -> bool:
         """Do the orders leave every decision to the person (nothing to seal)?"""
         return self.intercept == self.land == self.retreat == "ask"
 
     @classmethod
-    def from_json(cls, d: Any) -> Reactions:
+    def from_json(cls, d: object) -> Reactions:
         if not isinstance(d, dict):
             return cls()
         only = tuple(int(u) for u in d.get("only", ()))

@@ -18,13 +18,14 @@ import json
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pbem.play import sittings
 from pbem.protocol import advance, deadlines, engine_link, machine, replay, turnfile
+from pbem.protocol.jsondoc import Doc, Json
 from pbem.protocol.machine import Game
-from pbem.protocol.records import Record
-from pbem.protocol.turnfile import TurnFile, other
+from pbem.protocol.records import Act, React, ReactionWire, Record, Reveal, Sim, Wire
+from pbem.protocol.rules import Snapshot
+from pbem.protocol.turnfile import Sign, TurnFile, other
 from pbem.protocol.words import phase_name, sides_of
 from pbem.store import keys
 from pbem.store.store import GamePaths, Transaction
@@ -53,7 +54,7 @@ class Entry:
     record: str  # the record kind: act, sim, reveal, commit, dice
     orders: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
-    data: list[dict[str, Any]] = field(default_factory=list)
+    data: list[dict[str, Json]] = field(default_factory=list)
     #: who gave it when the file says (its side's standing orders), else judged by ``record``
     by: str = ""
 
@@ -79,15 +80,15 @@ class Entry:
         out += self.lines
         return out or [f"{self.side}: no change"]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Doc:
         return {
             "when": self.when,
             "phase": self.phase,
             "side": self.side,
             "record": self.record,
             "by": self.by or sittings.by(self.record),
-            "orders": self.orders,
-            "events": self.data,
+            "orders": [*self.orders],
+            "events": [*self.data],
         }
 
 
@@ -120,7 +121,7 @@ class FileReport:
             out.append(f"  now: {self.next_up}")
         return "\n".join(out)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Doc:
         return {
             "game": self.game,
             "seq": self.seq,
@@ -141,28 +142,33 @@ class _Recorder:
         self.seen = 0
         self.entries: list[Entry] = []
         self.open: Entry | None = None
-        self.before: Any = None
+        self.before: Snapshot | None = None
 
-    def watch(self, game: Game, rec: list[Any]) -> None:
+    def watch(self, game: Game, rec: Record) -> None:
         d = self.api.decision(game.state)
         e = self.open
         by = sittings.STANDING if self.seen in self.standing else ""
         self.seen += 1
-        if e is not None and rec[0] == "act" == e.record and (e.when, e.phase, e.by) == (d.when, d.phase, by):
-            self._orders(game, [rec[1]])
+        if (
+            e is not None
+            and isinstance(rec, Act)
+            and e.record == "act"
+            and (e.when, e.phase, e.by) == (d.when, d.phase, by)
+        ):
+            self._orders(game, [rec.action])
             return
         self.close(game)
-        self.open = Entry(d.when, d.phase, self.side, rec[0], by=by)
+        self.open = Entry(d.when, d.phase, self.side, rec.KIND, by=by)
         self.before = self.api.snapshot(game.state)
         game.events = []
-        if rec[0] == "act":
-            self._orders(game, [rec[1]])
-        elif rec[0] in ("sim", "reveal"):
-            self._orders(game, rec[1])
-        elif rec[0] == "react":
-            self.open.orders.append(reaction_words(rec[1]))
+        if isinstance(rec, Act):
+            self._orders(game, [rec.action])
+        elif isinstance(rec, Sim | Reveal):
+            self._orders(game, rec.actions)
+        elif isinstance(rec, React):
+            self.open.orders.append(reaction_words(rec.orders))
 
-    def _orders(self, game: Game, wires: list[Any]) -> None:
+    def _orders(self, game: Game, wires: list[Wire]) -> None:
         assert self.open is not None
         for w in wires:
             try:
@@ -198,12 +204,12 @@ class _Recorder:
         self.open = None
 
 
-def reaction_words(orders: list[Any]) -> str:
+def reaction_words(orders: ReactionWire) -> str:
     """Reaction orders ``[intercept, land, only]`` (and the retreat part, if any) for people."""
     who = {"ask": "the player", "bot": "the computer", "pass": "nobody"}
     intercept, land, only = orders[:3]
     aircraft = f" (only {', '.join(f'#{u}' for u in only)})" if only else ""
-    text = f"interceptions by {who[intercept]}{aircraft}, landings by {who[land]}"
+    text = f"interceptions by {who[str(intercept)]}{aircraft}, landings by {who[str(land)]}"
     if len(orders) < 4:
         return text
     retreat = "picked by the engine" if orders[3] == "bot" else "toward the hexes their order names"
@@ -253,7 +259,7 @@ def _about(tf: TurnFile, game: Game) -> str:
 
 
 def build_reported(
-    game: Game, side: str, records: Sequence[Record], sign: Any, standing: Sequence[int] = ()
+    game: Game, side: str, records: Sequence[Record], sign: Sign, standing: Sequence[int] = ()
 ) -> tuple[TurnFile, FileReport]:
     """Apply my ``records`` and seal them (as :func:`pbem.protocol.machine.build_turn`), with the report."""
     rec = _Recorder(side, standing)
@@ -349,7 +355,7 @@ def stage(tx: Transaction, paths: GamePaths, reports: list[FileReport]) -> None:
         tx.put(paths.report(r.seq), json.dumps(doc, sort_keys=True, indent=1).encode())
 
 
-def stored(paths: GamePaths, seq: int) -> dict[str, Any] | None:
+def stored(paths: GamePaths, seq: int) -> Doc | None:
     """The kept report of file ``seq`` of a game ({"subject", "text", "report"}), if any."""
     path = paths.path(paths.report(seq))
     try:

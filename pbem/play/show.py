@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import status
+from pbem.protocol.rules import State
 from pbem.store import overview
 from pbem.store.store import Workspace
 
@@ -141,7 +142,7 @@ def show(
     return lines
 
 
-def _state(ws: Workspace, gid: str, home: Path | None) -> Any:
+def _state(ws: Workspace, gid: str, home: Path | None) -> State:
     """The engine state of ``gid`` after my pending records and my listed orders."""
     from pbem.play.turn import my_turn
     from pbem.protocol import engine_link

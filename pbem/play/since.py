@@ -17,9 +17,10 @@ import json
 import re
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbem.play import sittings
+from pbem.protocol.jsondoc import Doc, docs_in
 from pbem.store.store import GamePaths, Transaction
 
 if TYPE_CHECKING:  # the reports are made by the engine, which a look at a game does not load
@@ -38,7 +39,7 @@ _SIDE_NAME = {"axis": "Axis", "allies": "Allies"}
 MAX_FILES = 400
 
 
-def decided(doc: dict[str, Any], me: str) -> bool:
+def decided(doc: Doc, me: str) -> bool:
     """Whether the report ``doc`` (a FileReport's JSON) is of a file of mine with a decision in it."""
     entries = doc.get("entries")
     return (
@@ -48,7 +49,7 @@ def decided(doc: dict[str, Any], me: str) -> bool:
     )
 
 
-def start(docs: Sequence[dict[str, Any]], me: str) -> int:
+def start(docs: Sequence[Doc], me: str) -> int:
     """The index in ``docs`` (reports in file order) of the first one after my last decision."""
     for i in range(len(docs) - 1, -1, -1):
         if decided(docs[i], me):
@@ -63,7 +64,7 @@ def stage_kept(tx: Transaction, paths: GamePaths, base: int, kept: list[FileRepo
     tx.put(paths.kept_report(), json.dumps(doc, sort_keys=True, indent=1).encode())
 
 
-def _read(paths: GamePaths, rel: str) -> dict[str, Any] | None:
+def _read(paths: GamePaths, rel: str) -> Doc | None:
     try:
         doc = json.loads(paths.path(rel).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -71,7 +72,7 @@ def _read(paths: GamePaths, rel: str) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
-def kept(paths: GamePaths, head: int) -> list[tuple[str, dict[str, Any]]]:
+def kept(paths: GamePaths, head: int) -> list[tuple[str, Doc]]:
     """My unsent automatic records' reports after file ``head``, as (text, report JSON)."""
     doc = _read(paths, paths.kept_report())
     if doc is None or doc.get("base") != head:
@@ -82,10 +83,10 @@ def kept(paths: GamePaths, head: int) -> list[tuple[str, dict[str, Any]]]:
     return [(t, r) for t, r in zip(texts, reports, strict=False) if isinstance(t, str) and isinstance(r, dict)]
 
 
-def stored(paths: GamePaths, me: str, head: int) -> list[tuple[str, dict[str, Any]]]:
+def stored(paths: GamePaths, me: str, head: int) -> list[tuple[str, Doc]]:
     """What happened since my last decision, up to file ``head`` and my unsent automatic
     records after it: (text, report JSON) per file, oldest first, from the kept reports."""
-    found: list[tuple[str, dict[str, Any]]] = []
+    found: list[tuple[str, Doc]] = []
     for seq in range(head, max(0, head - MAX_FILES), -1):
         doc = _read(paths, paths.report(seq))  # as pbem/play/report.py's stage() keeps it
         rep = doc.get("report") if doc else None
@@ -96,7 +97,7 @@ def stored(paths: GamePaths, me: str, head: int) -> list[tuple[str, dict[str, An
     return found + kept(paths, head)
 
 
-def short(docs: Sequence[dict[str, Any]], me: str) -> list[str]:
+def short(docs: Sequence[Doc], me: str) -> list[str]:
     """The short form: the month, weather, wars and conquests, each combat with its odds,
     dice and losses, hexes changing hands (cities named), my side's money, and the units
     eliminated counted by side."""
@@ -104,24 +105,21 @@ def short(docs: Sequence[dict[str, Any]], me: str) -> list[str]:
     lost: dict[str, int] = {}
     money: list[str] = []
     for doc in docs:
-        for entry in doc.get("entries", []):
-            for ev in entry.get("events", []) if isinstance(entry, dict) else []:
-                if not isinstance(ev, dict):
-                    continue
-                kind = ev.get("kind")
-                if kind == "combat" and isinstance(ev.get("combat"), dict):
-                    lines.append(combat_line(ev["combat"]))
-                    _count_combat_losses(ev["combat"], lost)
-                elif kind == "eliminated":
-                    side = str(ev.get("side", ""))
-                    lost[side] = lost.get(side, 0) + 1
-                elif kind == "control":
-                    lines.append(control_line(ev))
-                elif kind == "money":
-                    if ev.get("side") == me:
-                        money.append(str(ev.get("text", "")).replace(": money ", " "))
-                elif kind in _HEADLINES or (kind == "chance" and str(ev.get("what", "")).startswith("weather")):
-                    lines.append(str(ev.get("text", "")))
+        for ev in (ev for entry in docs_in(doc, "entries") for ev in docs_in(entry, "events")):
+            kind, combat = ev.get("kind"), ev.get("combat")
+            if kind == "combat" and isinstance(combat, dict):
+                lines.append(combat_line(combat))
+                _count_combat_losses(combat, lost)
+            elif kind == "eliminated":
+                side = str(ev.get("side", ""))
+                lost[side] = lost.get(side, 0) + 1
+            elif kind == "control":
+                lines.append(control_line(ev))
+            elif kind == "money":
+                if ev.get("side") == me:
+                    money.append(str(ev.get("text", "")).replace(": money ", " "))
+            elif kind in _HEADLINES or (kind == "chance" and str(ev.get("what", "")).startswith("weather")):
+                lines.append(str(ev.get("text", "")))
     if money:
         lines.append("your money: " + ", ".join(money))
     if lost:
@@ -133,7 +131,7 @@ def short(docs: Sequence[dict[str, Any]], me: str) -> list[str]:
     return lines
 
 
-def combat_line(c: dict[str, Any]) -> str:
+def combat_line(c: Doc) -> str:
     """One combat in a line: where, who attacked, the odds, both dice and both losses."""
     by = _SIDE_NAME.get(str(c.get("side")), c.get("side"))
     where = f"{c.get('kind', 'attack')} on {c.get('place', '?')} by the {by}"
@@ -149,20 +147,21 @@ def combat_line(c: dict[str, Any]) -> str:
     return line + ("; the hex is taken" if c.get("hex_taken") else "")
 
 
-def _count_combat_losses(c: dict[str, Any], lost: dict[str, int]) -> None:
+def _count_combat_losses(c: Doc, lost: dict[str, int]) -> None:
     """Add the units a combat eliminated to ``lost``, by side (the report names them in the
     combat alone, not again as eliminations)."""
     attacker = str(c.get("side", ""))
     defender = {"axis": "allies", "allies": "axis"}.get(attacker, "")
-    for side, hits in ((defender, c.get("defender_hits")), (attacker, c.get("attacker_hits"))):
-        for hit in hits if isinstance(hits, list) else []:
-            if isinstance(hit, dict) and hit.get("eliminated"):
+    for side, hits in ((defender, "defender_hits"), (attacker, "attacker_hits")):
+        for hit in docs_in(c, hits):
+            if hit.get("eliminated"):
                 lost[side] = lost.get(side, 0) + 1
 
 
-def control_line(ev: dict[str, Any]) -> str:
+def control_line(ev: Doc) -> str:
     """Hexes changing hands, counted, with the first cities among them named."""
-    hexes = ev.get("hexes") or []
+    found = ev.get("hexes")
+    hexes = found if isinstance(found, list) else []
     cities = _CITY.findall(str(ev.get("text", "")))[:NAMED_CITIES]
     line = f"{ev.get('country', '?')} takes {len(hexes)} hex{'es' if len(hexes) != 1 else ''}"
     line += f" from {ev['what']}" if ev.get("what") else ""
@@ -177,12 +176,12 @@ def _number(value: object, digits: int = 2) -> str:
         return "?"
 
 
-def places(docs: Sequence[dict[str, Any]]) -> list[str]:
+def places(docs: Sequence[Doc]) -> list[str]:
     """The hexes the reports' events name (``COL,ROW``), each once, in order: where a picture looks."""
     found: dict[str, None] = {}
     for doc in docs:
-        for entry in doc.get("entries", []):
-            for ev in entry.get("events", []) if isinstance(entry, dict) else []:
-                hexes = ev.get("hexes") if isinstance(ev, dict) else None
-                found.update((h, None) for h in hexes or [] if isinstance(h, str))
+        for ev in (ev for entry in docs_in(doc, "entries") for ev in docs_in(entry, "events")):
+            hexes = ev.get("hexes")
+            if isinstance(hexes, list):
+                found.update((h, None) for h in hexes if isinstance(h, str))
     return list(found)

@@ -64,7 +64,7 @@ class Month:
     #: the first month of a game (or of a branch): nobody could give its lists in a sitting before it
     opening: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "month": self.when,
             "sittings": dict(self.sittings),
@@ -156,7 +156,7 @@ class Tally:
     def summary(self) -> dict[str, Any]:
         return summary(self.months)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"game": self.game, "months": [m.to_json() for m in self.months], "summary": self.summary()}
 
     def lines(self) -> list[str]:

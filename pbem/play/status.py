@@ -8,6 +8,7 @@ the other commands, which hold the game already, describe it by the engine.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,15 +42,42 @@ def awaited(kind: str) -> str:
     }.get(kind, kind)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where a game stands for me, as facts each face says in its own words: the game, the
+    date, the phase, whose decision (``head`` and ``text``), ``draw_from`` (the side whose draw offer is
+    open to me, "" if none) and ``step``, what I do next (one of :data:`STEPS`, "" when
+    nothing is mine to do). The line runs ``head``, the draw offer, then ``text``."""
+
+    gid: str
+    head: str
+    text: str = ""
+    draw_from: str = ""
+    step: str = ""
+
+
+#: What a player does next: import a file (``import``; ``import-theirs`` when it is the
+#: opponent's decision), send the orders listed (``send``), give orders (``orders`` one at a
+#: time, ``list`` as a list).
+STEPS = ("import", "import-theirs", "send", "orders", "list")
+
+
 def status_line(
     lg: LocalGame, work: Game | None, pending: PendingTurn | None = None, staged: Transaction | None = None
 ) -> str:
-    """The status of a game held in memory (``work``: with my pending records applied);
+    """The status of a game held in memory, as the command line says it (see :func:`standing_of`)."""
+    return said(standing_of(lg, work, pending, staged))
+
+
+def standing_of(
+    lg: LocalGame, work: Game | None, pending: PendingTurn | None = None, staged: Transaction | None = None
+) -> Standing:
+    """Where a game held in memory stands (``work``: with my pending records applied);
     ``staged``: the transaction that will write the files it stands on."""
     if work is None:
-        return describe(lg.gid, lg.meta, None)
+        return standing(lg.gid, lg.meta, None)
     found = carry.owed(lg.ws, lg.gid, lg.meta, work.seq, None if staged is None else staged.writes)
-    return describe(lg.gid, lg.meta, overview.position(work, pending), found)
+    return standing(lg.gid, lg.meta, overview.position(work, pending), found)
 
 
 def decision(pos: Position) -> str:
@@ -59,62 +87,88 @@ def decision(pos: Position) -> str:
     return f"{pos.when} {phase_name(pos.phase)}"
 
 
-def describe(gid: str, meta: dict[str, Any], pos: Position | None, owed: carry.Owed | None = None) -> str:
-    """One line for a person: where game ``gid`` stands and what to run next (``owed``: my
-    files in outbox/ the opponent has not answered)."""
+def describe(gid: str, meta: Mapping[str, object], pos: Position | None, owed: carry.Owed | None = None) -> str:
+    """One line for a person at the command line: where game ``gid`` stands and what to run next."""
+    return said(standing(gid, meta, pos, owed))
+
+
+def said(st: Standing) -> str:
+    """A game's standing as the command line says it: with the commands to run next."""
+    draw = f" (draw offered by {st.draw_from}: `pbem accept-draw {st.gid}` or `pbem decline-draw {st.gid}`)"
+    line = st.head + (draw if st.draw_from else "") + st.text
+    gid = st.gid
+    return (
+        line
+        + {
+            "": "",
+            "import": "; next: `pbem import`",
+            "import-theirs": "; next: `pbem import` when their file arrives",
+            "send": f": run `pbem send {gid}`, then deliver the file in outbox/",
+            "orders": f"; next: `pbem orders {gid} FILE` then `pbem send {gid}`, or `pbem bot play {gid}`",
+            "list": (
+                f"; next: `pbem orders {gid} FILE` (or `--suggested [FILE]`: the computer's list with your changes) "
+                f"then `pbem send {gid}`, or `pbem bot play {gid}`"
+            ),
+        }[st.step]
+    )
+
+
+def standing(gid: str, meta: Mapping[str, object], pos: Position | None, owed: carry.Owed | None = None) -> Standing:
+    """Where game ``gid`` stands and what I do next (``owed``: my files in outbox/ the
+    opponent has not answered)."""
     me = meta["side"]
     if pos is None and meta.get("ended"):
-        return f"game {gid} ({me}): the game is over: {meta['ended']}"
+        return Standing(gid, f"game {gid} ({me}): the game is over: {meta['ended']}")
     if pos is None:
-        return f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join; next: `pbem import`"
+        return Standing(
+            gid, f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join", step="import"
+        )
     head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
     disputes = meta.get("disputes")
-    if disputes:
+    if isinstance(disputes, list) and disputes:
         head += f" [DISPUTED: {disputes[-1]}]"  # the latest; `pbem log` lists them all
     if pos.expected is None:
         if pos.result:
-            return f"{head}: the game is over: {pos.result}"
-        return f"{head}: the game is over" + (f"; {pos.winner} win" if pos.winner else "")
+            return Standing(gid, f"{head}: the game is over: {pos.result}")
+        return Standing(gid, f"{head}: the game is over" + (f"; {pos.winner} win" if pos.winner else ""))
     if meta.get("handed_over_to"):
-        return f"{head}: you handed your side over to the key {meta['handed_over_to']}, which plays it now"
+        return Standing(
+            gid, f"{head}: you handed your side over to the key {meta['handed_over_to']}, which plays it now"
+        )
     if meta.get("handover_pending"):
-        return f"{head}: you accepted this side; it is yours once the old holder's sealed hand-over arrives"
+        return Standing(
+            gid, f"{head}: you accepted this side; it is yours once the old holder's sealed hand-over arrives"
+        )
+    draw_from = ""
     if pos.draw_offer == me:
         head += " (your draw offer is open)"
     elif pos.draw_offer:
-        head += f" (draw offered by {pos.draw_offer}: `pbem accept-draw {gid}` or `pbem decline-draw {gid}`)"
+        draw_from = pos.draw_offer
     side, kind = pos.expected
     if side != me and pos.unsent:
         # My part is complete but still on this machine: the opponent has received nothing.
-        return f"{head}: {pos.unsent} orders not sent: run `pbem send {gid}`, then deliver the file in outbox/"
+        return Standing(gid, head, f": {pos.unsent} orders not sent", draw_from, "send")
     if side != me:
         if kind in ("dice", "reveal"):
             what = "opening of its commitment" if kind == "reveal" else "dice value"
-            head += (
+            text = (
                 f": waiting for {sides_of(side)} next file (its {what} is automatic, but may travel with its next "
                 "decision)"
             )
         else:
-            head += f": waiting for {sides_of(side)} {awaited(kind)}"
+            text = f": waiting for {sides_of(side)} {awaited(kind)}"
         if owed is not None and not meta.get("solo"):
             # By files nothing moves until my unanswered files reach the opponent, even when
             # my program wrote them by itself: say which, whatever else the line says.
-            head += f"; {carry.line(owed)}"
-        return f"{head}; next: `pbem import` when their file arrives"
-    if pos.auto:
-        head += f" ({pos.auto} automatic record(s) go out with your next file)"
+            text += f"; {carry.line(owed)}"
+        return Standing(gid, head, text, draw_from, "import-theirs")
+    auto = f" ({pos.auto} automatic record(s) go out with your next file)" if pos.auto else ""
     if kind in ("commit", "sim"):
-        return (
-            f"{head}: your move: {pos.prompt} ({awaited(kind)}; {pos.listed} listed); next: `pbem orders {gid} FILE` "
-            f"(or `--suggested [FILE]`: the computer's list with your changes) then `pbem send {gid}`, "
-            f"or `pbem bot play {gid}`"
-        )
+        text = f"{auto}: your move: {pos.prompt} ({awaited(kind)}; {pos.listed} listed)"
+        return Standing(gid, head, text, draw_from, "list")
     if kind == "act":
-        return (
-            f"{head}: your move: {pos.prompt}; next: `pbem orders {gid} FILE` then `pbem send {gid}`, "
-            f"or `pbem bot play {gid}`"
-        )
-    return f"{head}: you owe an automatic {kind}; next: `pbem import`"
+        return Standing(gid, head, f"{auto}: your move: {pos.prompt}", draw_from, "orders")
+    return Standing(gid, head, f"{auto}: you owe an automatic {kind}", draw_from, "import")
 
 
 def meta(ws: Workspace, gid: str) -> dict[str, Any]:

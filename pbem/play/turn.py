@@ -11,18 +11,17 @@ of mine follows them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import ahead, carry, crowded, reactions, report
-from pbem.play.status import awaited, status_line
+from pbem.play.status import Standing, awaited, said, standing_of
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
-from pbem.protocol.records import Act, Commit, Ending, Record, Sim
-from pbem.protocol.rules import Draft, refusal_rule
+from pbem.protocol.records import Act, Commit, Ending, Record, Sim, Wire
+from pbem.protocol.rules import Action, Draft, PassWarning, refusal_rule
 from pbem.protocol.turnfile import TurnFile
 from pbem.protocol.words import sides_of
 from pbem.store import overview
@@ -70,7 +69,7 @@ def answer(
         for owed in answered:
             if recorder is not None:
                 recorder.standing = frozenset(standing)
-                recorder.watch(game, owed.to_wire())
+                recorder.watch(game, owed)
             machine.apply_record(game, lg.me, game.seq + 1, owed, "automatic answer")
             records.append(owed)
     plan.stage(tx)
@@ -147,7 +146,7 @@ def list_draft(t: Turn) -> Draft:
     return t.draft
 
 
-def add_action(t: Turn, action: Any, where: str, hint: bool = True) -> None:
+def add_action(t: Turn, action: Action, where: str, hint: bool = True) -> None:
     """Add one of my actions: applied at once in a sequential decision, listed in a simultaneous one.
     A refusal for a full hex names the free hexes near it unless ``hint`` is False (a
     program fitting a long list it did not write, which only names what is left out)."""
@@ -171,19 +170,23 @@ def add_action(t: Turn, action: Any, where: str, hint: bool = True) -> None:
     t.pending.records.append(rec)
 
 
-def warn_before_pass(t: Turn, how: str) -> None:
+def warn_before_pass(t: Turn) -> None:
     """Refuse to end my decision when the engine says it would cost something overlooked.
 
     A pass stays legal (a turn file with it verifies): this guards a person at the
-    keyboard only, and ``how`` names the command that confirms it."""
+    keyboard only.  The refusal (code ``pass-warning``) says what it would cost; each face
+    adds how to pass anyway there (:data:`PASS_WARNING`)."""
     api = engine_link.api()
     # My list so far is weighed through its draft: no second preview of the whole list.
     state = list_draft(t).state if t.pending.sim else t.work.state
     found = api.pass_warnings(state, t.lg.me)
     if found:
         said = "; ".join(w.sentence for w in found)
-        raise PbemError(f"passing now would cost you: {said}; to pass anyway, run {how} with --force", "pass-warning",
-                        found[0].slug)  # fmt: skip
+        raise PbemError(f"passing now would cost you: {said}", PASS_WARNING, found[0].slug)
+
+
+#: The code of the refusal to pass at a cost (:func:`warn_before_pass`).
+PASS_WARNING = "pass-warning"
 
 
 def order_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
@@ -194,14 +197,26 @@ def order_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
             yield n, text
 
 
-def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None, force: bool = False) -> str:
+@dataclass(frozen=True)
+class Added:
+    """Orders added to my pending turn: the lines as given, and where the game stands after them."""
+
+    orders: list[str]
+    standing: Standing
+
+    def words(self) -> str:
+        """What the command line says."""
+        return f"{len(self.orders)} order(s) added to game {self.standing.gid}; {said(self.standing)}"
+
+
+def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = None, force: bool = False) -> Added:
     """Apply a text file of orders (all or nothing) to my pending turn; a ``pass`` that
     would cost something (:func:`warn_before_pass`) is refused unless ``force``."""
     api = engine_link.api()
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
-        count = 0
+        added: list[str] = []
         wrong: list[PbemError] = []
         for n, text in order_lines(lines):
             if n > MAX_ORDERS:
@@ -216,20 +231,20 @@ def orders(ws: Workspace, gid: str, lines: Iterable[str], home: Path | None = No
                 continue
             try:
                 if action.kind == "pass" and not force:
-                    warn_before_pass(t, f"`pbem orders {gid} FILE`")
+                    warn_before_pass(t)
                 add_action(t, action, f"line {n}")
             except PbemError as exc:
                 msg = str(exc).removeprefix(f"line {n}: ")
                 wrong.append(PbemError(f"line {n}: {msg}", exc.code, exc.rule))
                 continue
-            count += 1
+            added.append(text)
         if wrong:
             raise all_wrong(wrong)
         tx = Transaction()
         lg.stage_pending(tx, t.pending)
         overview.stage(tx, ws, gid, lg.me, t.work)
         ws.commit(tx)
-    return f"{count} order(s) added to game {gid}; {status_line(lg, t.work, t.pending)}"
+    return Added(added, standing_of(lg, t.work, t.pending))
 
 
 #: Wrong lines listed in one refusal; a file with more is mostly wrong, and the first ones say why.
@@ -247,33 +262,92 @@ def all_wrong(wrong: list[PbemError]) -> PbemError:
     return PbemError(head, wrong[0].code, wrong[0].rule, details=tuple(shown))
 
 
-def undo(ws: Workspace, gid: str, home: Path | None = None) -> str:
-    """Take back my last unsent action (automatic records cannot be taken back)."""
+def pending_lines(t: Turn) -> list[str]:
+    """My pending orders as listed to me, in the order given: those applied, then my list."""
     api = engine_link.api()
+    out = []
+    for rec in t.pending.records[t.pending.auto :]:
+        if isinstance(rec, Act):
+            out.append(api.format_action(t.game.state, api.Action.from_wire(rec.action)))
+        elif isinstance(rec, Ending):
+            out.append(f"your {rec.kind}")
+        else:
+            out.append(f"your orders in the clear ({rec.KIND})")
+    out += [api.format_action(t.work.state, api.Action.from_wire(w)) for w in t.pending.sim or []]
+    return out
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """What taking back a pending order did: the order taken back, how many of those after it
+    were given again, and those the engine now refuses (each with its reason), dropped."""
+
+    taken: str
+    again: int = 0
+    dropped: tuple[str, ...] = ()
+
+
+def take_back(ws: Workspace, gid: str, home: Path | None = None, index: int | None = None) -> TakenBack:
+    """Take back my pending order ``index`` as :func:`pending_lines` lists them (None: the
+    last; automatic records cannot be taken back).  The orders after it are given again in
+    their order, each checked by the engine as when it was first given; those it now
+    refuses are dropped."""
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         p = t.pending
-        if p.sim:
-            text = api.format_action(t.work.state, api.Action.from_wire(p.sim.pop()))
-        elif p.sim is not None:
+        listed = pending_lines(t)
+        if index is None and p.sim == []:
             p.sim = None
-            text = "the empty order list"
-        elif len(p.records) > p.auto:
-            taken = p.records.pop()
-            if isinstance(taken, Act):
-                text = api.format_action(t.game.state, api.Action.from_wire(taken.action))
-            elif isinstance(taken, Ending):
-                text = f"your {taken.kind}"
-            else:
-                text = f"your orders in the clear ({taken.KIND})"
-        else:
+            _save_pending(lg, p)
+            return TakenBack("the empty order list")
+        if index is None and not listed:
             raise PbemError(f"nothing to undo in game {gid}", "turn")
-        tx = Transaction()
-        lg.stage_pending(tx, p)
-        overview.stage(tx, ws, gid, lg.me)
-        ws.commit(tx)
-    return f"took back {text}"
+        index = len(listed) - 1 if index is None else index
+        if not 0 <= index < len(listed):
+            raise PbemError(f"there is no pending order {index + 1}: {len(listed)} are listed", "usage")
+        acts = len(p.records) - p.auto
+        if index < acts:
+            later_records = p.records[p.auto + index + 1 :]
+            if p.sim or not all(isinstance(r, Act) for r in later_records):
+                raise PbemError("only your orders can be given again: take back the last ones first", "turn")
+            later = [rec.action for rec in later_records if isinstance(rec, Act)]
+            del p.records[p.auto + index :]
+        else:
+            assert p.sim is not None
+            later = p.sim[index - acts + 1 :]
+            p.sim = p.sim[: index - acts] or None
+        _save_pending(lg, p)
+        if not later:
+            return TakenBack(listed[index])
+        return TakenBack(listed[index], *_give_again(lg, later, index + 2))
+
+
+def _give_again(lg: LocalGame, later: list[Wire], first: int) -> tuple[int, tuple[str, ...]]:
+    """Give ``later`` (orders numbered from ``first``) again; those refused now are dropped."""
+    api = engine_link.api()
+    t = my_turn(lg)
+    again, dropped = 0, []
+    for n, wire in enumerate(later, first):
+        action = api.Action.from_wire(wire)
+        text = api.format_action(t.work.state, action)
+        try:
+            add_action(t, action, f"order {n}")
+            again += 1
+        except PbemError as exc:
+            dropped.append(f"{text}: {str(exc).removeprefix(f'order {n}: ')}")
+    tx = Transaction()
+    lg.stage_pending(tx, t.pending)
+    overview.stage(tx, lg.ws, lg.gid, lg.me, t.work)
+    lg.ws.commit(tx)
+    return again, tuple(dropped)
+
+
+def _save_pending(lg: LocalGame, p: PendingTurn) -> None:
+    tx = Transaction()
+    lg.stage_pending(tx, p)
+    overview.stage(tx, lg.ws, lg.gid, lg.me)
+    lg.ws.commit(tx)
 
 
 def seal_pending(t: Turn, force: bool = True, plan: ahead.Plan | None = None) -> tuple[TurnFile, Transaction]:
@@ -300,7 +374,7 @@ def seal_pending(t: Turn, force: bool = True, plan: ahead.Plan | None = None) ->
             if not force and not any(w[0] == "pass" for w in sim):
                 # Sealing a hidden list ends the decision as a pass does (a listed pass was
                 # already weighed when it was given).
-                warn_before_pass(t, f"`pbem send {lg.gid}`")
+                warn_before_pass(t)
             last: Record
             if exp.kind == "commit":
                 salt = lg.derived().salt(seq)
@@ -403,7 +477,7 @@ def _bot_thinks(t: Turn, player: str) -> None:
                 break  # control has left this decision; anything after belongs to a later one
 
 
-def bot_decides(t: Turn, rounds: int, player: str) -> list[Any]:
+def bot_decides(t: Turn, rounds: int, player: str) -> list[Action]:
     """The computer player's actions for my decision now; ``rounds`` counts the decisions
     it has already made in this turn (each gets its own seed)."""
     lg = t.lg
@@ -446,7 +520,7 @@ def suggest(ws: Workspace, gid: str, home: Path | None = None, player: str = "bo
     return "\n".join(lines) + "\n"
 
 
-def _passing_after(t: Turn, actions: list[Any]) -> list[Any]:
+def _passing_after(t: Turn, actions: list[Action]) -> Sequence[PassWarning]:
     """What the engine warns a pass would cost once ``actions`` are given (on a copy)."""
     api = engine_link.api()
     if t.pending.sim is not None or machine.expected(t.work) != Expectation(t.lg.me, "act"):

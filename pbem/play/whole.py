@@ -23,7 +23,8 @@ from pbem.play import ahead, history, turn
 from pbem.play.status import status_line
 from pbem.protocol import engine_link, machine, replay
 from pbem.protocol.machine import Game
-from pbem.protocol.rules import refusal_rule
+from pbem.protocol.records import Record, Reveal, Sim
+from pbem.protocol.rules import Action, refusal_rule
 from pbem.protocol.turnfile import TurnFile
 from pbem.protocol.words import phase_name
 from pbem.store import overview
@@ -52,7 +53,7 @@ def _units(text: str) -> set[str]:
     return {word for word in text.split() if word.startswith("#")}
 
 
-def _mine(t: turn.Turn, lines: Iterable[str]) -> tuple[list[str], tuple[int, Any] | None]:
+def _mine(t: turn.Turn, lines: Iterable[str]) -> tuple[list[str], tuple[int, Action] | None]:
     """Add my lines to ``t`` (every wrong one named, nothing added then), but a pass, which
     ends a list and so comes last: returns the orders added, as text, and my pass (with its line)."""
     api = engine_link.api()
@@ -73,7 +74,7 @@ def _mine(t: turn.Turn, lines: Iterable[str]) -> tuple[list[str], tuple[int, Any
     return given, closing
 
 
-def _fit(t: turn.Turn, actions: list[Any]) -> tuple[int, list[str]]:
+def _fit(t: turn.Turn, actions: list[Action]) -> tuple[int, list[str]]:
     """Offer ``actions`` (their pass left out) after my list; returns how many were added
     and the ones that no longer fitted, each with why."""
     api = engine_link.api()
@@ -137,7 +138,7 @@ def suggested(ws: Workspace, gid: str, lines: Iterable[str] = (), home: Path | N
         if closing is not None:
             n, action = closing
             if not force:
-                turn.warn_before_pass(t, f"`pbem orders {gid} FILE --suggested`")
+                turn.warn_before_pass(t)
             turn.add_action(t, action, f"line {n}")
             mine.append("pass")
         where = _store(t, chosen=not misfits)
@@ -162,11 +163,11 @@ class _MyLists(replay.Visitor):
         if tf.side != self.me:
             return None
 
-        def watch(game: Game, rec: list[Any]) -> None:
-            if rec and rec[0] in ("sim", "reveal"):
+        def watch(game: Game, rec: Record) -> None:
+            if isinstance(rec, Sim | Reveal):
                 d = engine_link.api().decision(game.state)
                 if (d.when, d.phase) == self.wanted:
-                    self.found = machine.actions_of(rec[1], f"your {phase_name(d.phase).lower()} of {d.when}")
+                    self.found = machine.actions_of(rec.actions, f"your {phase_name(d.phase).lower()} of {d.when}")
 
         return watch
 
@@ -178,7 +179,7 @@ def month_before(when: str) -> str:
     return f"{year:04d}-{month:02d}"
 
 
-def last_months_list(lg: LocalGame, when: str, step: str) -> list[Any]:
+def last_months_list(lg: LocalGame, when: str, step: str) -> list[Action]:
     """My list of ``step`` in the month before ``when``, from the game's files (re-executed
     up to the end of that month)."""
     before = month_before(when)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pbem.errors import PbemError
 
@@ -35,7 +35,7 @@ class Terms:
     silence: str
 
 
-def terms(options: dict[str, Any]) -> Terms | None:
+def terms(options: Mapping[str, object]) -> Terms | None:
     """The deadline terms of a genesis's options (None: a game without deadlines).
 
     Raises PbemError (code "illegal", as for options the engine refuses) for half or
@@ -52,7 +52,7 @@ def terms(options: dict[str, Any]) -> Terms | None:
     return Terms(d, s)
 
 
-def engine_options(options: dict[str, Any]) -> dict[str, Any]:
+def engine_options(options: Mapping[str, object]) -> dict[str, object]:
     """The options handed to the engine: all but the protocol's own."""
     return {k: v for k, v in options.items() if k not in (DEADLINE, SILENCE)}
 

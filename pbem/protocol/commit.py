@@ -10,25 +10,25 @@ game id + seq): unpredictable to the opponent, recoverable by its owner.
 from __future__ import annotations
 
 import hmac
-from typing import Any
+from collections.abc import Sequence
 
 from pbem.protocol.hashing import D_COMMIT, D_REACT, D_SEAL, h
 
 
-def commitment(game: str, seq: int, side: str, actions: list[Any], salt: bytes) -> bytes:
+def commitment(game: str, seq: int, side: str, actions: Sequence[object], salt: bytes) -> bytes:
     return h(D_COMMIT, game, seq, side, actions, salt)
 
 
-def matches(expected: bytes, game: str, seq: int, side: str, actions: list[Any], salt: bytes) -> bool:
+def matches(expected: bytes, game: str, seq: int, side: str, actions: Sequence[object], salt: bytes) -> bool:
     return hmac.compare_digest(expected, commitment(game, seq, side, actions, salt))
 
 
-def seal(game: str, seq: int, side: str, orders: list[Any], salt: bytes) -> bytes:
+def seal(game: str, seq: int, side: str, orders: Sequence[object], salt: bytes) -> bytes:
     """The commitment to reaction orders carried by file ``seq`` (section 5.8)."""
     return h(D_SEAL, game, seq, side, orders, salt)
 
 
-def seal_matches(expected: bytes, game: str, seq: int, side: str, orders: list[Any], salt: bytes) -> bool:
+def seal_matches(expected: bytes, game: str, seq: int, side: str, orders: Sequence[object], salt: bytes) -> bool:
     return hmac.compare_digest(expected, seal(game, seq, side, orders, salt))
 
 

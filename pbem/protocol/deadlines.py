@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.protocol import clock, dice, endings, engine_link, machine, turnfile, wire
@@ -23,7 +22,8 @@ from pbem.protocol.hashing import D_BOT, D_TERMS, h
 from pbem.protocol.identity import PublicKey
 from pbem.protocol.machine import Authentic, Game, SimStep
 from pbem.protocol.records import Act, Sim
-from pbem.protocol.turnfile import TurnFile, other
+from pbem.protocol.rules import Action
+from pbem.protocol.turnfile import Sign, TurnFile, other
 from pbem.protocol.words import sides_of
 
 #: A bot playing a sequential decision gives up after this many actions (a rules bug, not a game).
@@ -137,7 +137,7 @@ def _bot_plays(game: Game, silent: str, kind: str, seq: int, name: str, value: b
     ai = engine_link.ai()
     where = f"{name}: the bot's decision for {silent}"
 
-    def decide(i: int) -> list[Any]:
+    def decide(i: int) -> list[Action]:
         return list(ai.decide(game.state, silent, bot_seed(game.gid, seq, i, value)))
 
     p = game.pending
@@ -191,7 +191,7 @@ def apply_terms(game: Game, file: Authentic) -> None:
     game.reminded = False
 
 
-def seal_claim(game: Game, side: str, sign: Any, chain_value: Callable[[int], bytes]) -> TurnFile:
+def seal_claim(game: Game, side: str, sign: Sign, chain_value: Callable[[int], bytes]) -> TurnFile:
     """My claim as the next file of ``game`` (checked and applied to it); ``chain_value(i)`` is
     my dice-chain value ``v[i]``, which a final claim under the bot rule carries."""
     exp = machine.expected(game)

@@ -50,7 +50,7 @@ class Result:
             return f"{self.side} resigned in file {self.seq}; {_other(self.side)} win"
         return f"drawn by agreement: {self.side} accepted {sides_of(_other(self.side))} offer in file {self.seq}"
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> dict[str, object]:
         return {"kind": self.kind, "side": self.side, "seq": self.seq}
 
     @classmethod

@@ -10,16 +10,17 @@ import importlib
 from typing import cast
 
 from pbem.errors import PbemError
-from pbem.protocol.rules import ComputerPlayer, RulesEngine
+from pbem.protocol.rules import Engine, Player
 
-_api: RulesEngine | None = None
-_ai: ComputerPlayer | None = None
+_api: Engine | None = None
+_ai: Player | None = None
 
 
-def use(api_module: RulesEngine | None, ai_module: ComputerPlayer | None = None) -> None:
-    """Replace the engine (tests only); ``None`` restores the real one."""
+def use(api_module: object | None, ai_module: object | None = None) -> None:
+    """Replace the engine (tests only; a module of the shape of ``RulesEngine``, checked by
+    test_engine_shape.py); ``None`` restores the real one."""
     global _api, _ai
-    _api, _ai = api_module, ai_module
+    _api, _ai = cast(Engine | None, api_module), cast(Player | None, ai_module)
 
 
 def _load(name: str, what: str) -> object:
@@ -29,17 +30,18 @@ def _load(name: str, what: str) -> object:
         raise PbemError(f"{what} is not available (engine.{name}: {exc})", "engine") from None
 
 
-def api() -> RulesEngine:
+def api() -> Engine:
     global _api
     if _api is None:
         # Loaded by name so the tests can put the stand-in in its place; the stand-in and
-        # the engine are both checked against RulesEngine by mypy (test_engine_shape.py).
-        _api = cast(RulesEngine, _load("api", "the rules engine"))
+        # the engine are both checked against RulesEngine by mypy (test_engine_shape.py),
+        # each with its own state, action and event types, which pbem holds opaquely.
+        _api = cast(Engine, _load("api", "the rules engine"))
     return _api
 
 
-def ai() -> ComputerPlayer:
+def ai() -> Player:
     global _ai
     if _ai is None:
-        _ai = cast(ComputerPlayer, _load("ai", "the computer player"))
+        _ai = cast(Player, _load("ai", "the computer player"))
     return _ai

@@ -21,8 +21,8 @@ the v1 derivation from the game id, which their anchors were made with.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pbem.protocol import identity
 from pbem.protocol.hashing import D_GENESIS_BASE, D_HANDOVER_BASE, h
@@ -31,18 +31,18 @@ from pbem.protocol.hashing import D_GENESIS_BASE, D_HANDOVER_BASE, h
 CURRENT = 2
 
 
-def genesis_base(body: dict[str, Any]) -> bytes:
+def genesis_base(body: Mapping[str, object]) -> bytes:
     """What the creator's secrets are bound to: the genesis body without its anchor."""
     return h(D_GENESIS_BASE, {k: v for k, v in body.items() if k != "anchor"})
 
 
-def handover_binding(offer: dict[str, Any]) -> bytes:
+def handover_binding(offer: Mapping[str, object]) -> bytes:
     """What a new holder's secrets are bound to: the hand-over's game, position and side.
     ``prev`` names the whole history before it, so no two hand-overs of one game share it."""
     return h(D_HANDOVER_BASE, offer["game"], offer["seq"], offer["prev"], offer["side"])
 
 
-def binding(genesis_body: dict[str, Any], genesis_hash: bytes | None, side: str) -> bytes:
+def binding(genesis_body: Mapping[str, object], genesis_hash: bytes | None, side: str) -> bytes:
     """The 32 bytes that bind ``side``'s secrets to this genesis (creator: its base; joiner:
     the file hash, which only exists once the creator has sealed it)."""
     if side == genesis_body["side"]:

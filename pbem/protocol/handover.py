@@ -18,20 +18,20 @@ a chain of its own again; the receiver refuses an anchor the game has seen befor
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from pbem.errors import PbemError
 from pbem.protocol import endings, machine, turnfile, wire
 from pbem.protocol.hashing import D_HANDOVER
 from pbem.protocol.identity import PublicKey
 from pbem.protocol.machine import Authentic, Game
-from pbem.protocol.turnfile import TurnFile
+from pbem.protocol.turnfile import Sign, TurnFile
 
 #: The records a side may be about to write when it hands itself over.
 OPEN_KINDS = ("act", "sim", "commit")
 
 
-def accept_message(b: dict[str, Any]) -> bytes:
+def accept_message(b: Mapping[str, object]) -> bytes:
     """What the new key signs: the side, the position, the new key and chain, and its
     address when the hand-over names one (signed last; without it, the bytes of old)."""
     extra = [b["email"]] if "email" in b else []
@@ -77,25 +77,25 @@ def apply_handover(game: Game, file: Authentic) -> None:
     machine.append(game, tf)
 
 
-def offer(game: Game, side: str, new_key: bytes, email: str = "") -> dict[str, Any]:
+def offer(game: Game, side: str, new_key: bytes, email: str = "") -> dict[str, object]:
     """The hand-over body the old holder proposes, without the countersignature; ``email``
     is the new holder's address, where the opponent's files go from then on."""
     check_open(game, side, "hand-over")
     if new_key in game.keys.values():
         raise PbemError("the new key already plays in this game", "usage")
-    body = {"v": turnfile.VERSION, "type": "handover", "game": game.gid, "seq": game.seq + 1}
+    body: dict[str, object] = {"v": turnfile.VERSION, "type": "handover", "game": game.gid, "seq": game.seq + 1}
     body |= {"prev": game.hashes[-1], "side": side, "key": new_key}
     return body | ({"email": email} if email else {})
 
 
-def accept(body: dict[str, Any], anchor: bytes, chain: int, sign: Any) -> dict[str, Any]:
+def accept(body: Mapping[str, object], anchor: bytes, chain: int, sign: Sign) -> dict[str, object]:
     """The new holder's countersignature over an offer, with its dice chain."""
     done = dict(body) | {"anchor": anchor, "chain": chain}
     done["accept"] = sign(accept_message(done))
     return done
 
 
-def seal(game: Game, body: dict[str, Any], sign: Any) -> TurnFile:
+def seal(game: Game, body: Mapping[str, object], sign: Sign) -> TurnFile:
     """The old holder seals the accepted hand-over as the next file of ``game`` (applied to it)."""
     trial = game.clone()
     tf = machine.seal_next(trial, dict(body), sign)

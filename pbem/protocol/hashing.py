@@ -8,7 +8,6 @@ can never be replayed as a value of another.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from pbem.protocol import wire
 
@@ -29,6 +28,6 @@ D_GENESIS_BASE = "pbem/genesis-base/v1"
 D_HANDOVER_BASE = "pbem/handover-base/v1"
 
 
-def h(domain: str, *parts: Any) -> bytes:
+def h(domain: str, *parts: object) -> bytes:
     """SHA-256 of ``pack([domain, *parts])``: 32 bytes."""
     return hashlib.sha256(wire.pack([domain, *parts])).digest()

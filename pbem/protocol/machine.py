@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 from pbem.errors import PbemError
 from pbem.protocol import clock, commit, dice, endings, engine_link, turnfile, wire
 from pbem.protocol.records import Act, Commit, Dice, Ending, React, Record, Reveal, Seal, Sim, Wire
-from pbem.protocol.rules import Draft, refusal_rule
-from pbem.protocol.turnfile import SIDES, TurnFile, other
+from pbem.protocol.rules import Action, Draft, Event, State, refusal_rule
+from pbem.protocol.turnfile import SIDES, Sign, TurnFile, other
 from pbem.protocol.words import sides_of
 
 SNAPSHOT_LIMITS = wire.Limits(
@@ -28,11 +28,15 @@ SNAPSHOT_LIMITS = wire.Limits(
 )
 
 
-def _engine_call(what: str, fn: Any, *args: Any) -> Any:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _engine_call(what: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """Call the engine; its refusals and even its crashes become one line, never a traceback."""
     api = engine_link.api()
     try:
-        return fn(*args)
+        return fn(*args, **kwargs)
     except api.IllegalAction as exc:
         raise PbemError(f"{what}: illegal: {exc}", "illegal", refusal_rule(exc)) from None
     except PbemError:
@@ -41,14 +45,14 @@ def _engine_call(what: str, fn: Any, *args: Any) -> Any:
         raise PbemError(f"{what}: the engine refused it ({type(exc).__name__}: {str(exc)[:120]})", "illegal") from None
 
 
-def actions_of(wires: list[Wire], what: str) -> list[Any]:
+def actions_of(wires: list[Wire], what: str) -> list[Action]:
     """The engine's actions for wire forms read from a file or the store (refusals as PbemError)."""
     api = engine_link.api()
     return [_engine_call(what, api.Action.from_wire, w) for w in wires]
 
 
-#: Called before each record of a file is applied: the game, and the record's wire form.
-Watcher = Callable[["Game", list[Any]], None]
+#: Called before each record of a file is applied: the game, and the record.
+Watcher = Callable[["Game", Record], None]
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ class SimStep:
     # claim, pbem/protocol/deadlines.py): the other side's clear list then resolves the decision.
     played: list[Wire] | None = None
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> dict[str, object]:
         return {
             "kind": "sim",
             "sides": list(self.sides),
@@ -93,7 +97,7 @@ class ChanceStep:
     def value(self, side: str) -> bytes | None:
         return dict(self.values).get(side)
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> dict[str, object]:
         return {
             "kind": "chance",
             "trigger_seq": self.trigger_seq,
@@ -148,7 +152,7 @@ class Genesis:
 @dataclass
 class Game:
     genesis: Genesis
-    state: Any
+    state: State
     seq: int = 1
     hashes: list[bytes] = field(default_factory=list)
     k: int = 0  # chance events resolved
@@ -159,9 +163,9 @@ class Game:
     pending: Step | None = None
     log: list[str] = field(default_factory=list)  # what the last chance event did
     # What the last chance event did as engine events (pbem/play/report.py); not saved.
-    events: list[Any] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     # The actions the last react record's orders took, for its report; not saved.
-    reacted: list[Any] = field(default_factory=list)
+    reacted: list[Action] = field(default_factory=list)
     draw_offer: str = ""  # the side whose draw offer is open
     result: endings.Result | None = None  # how the players ended the game
     # The deadline and hand-over rules (pbem/protocol/clock.py, pbem/protocol/deadlines.py, pbem/protocol/handover.py):
@@ -304,7 +308,7 @@ def check_genesis(tf: TurnFile) -> Genesis:
     return g
 
 
-def new_state(g: Genesis) -> Any:
+def new_state(g: Genesis) -> State:
     api = engine_link.api()
     return _engine_call("new game", api.new_game, g.body["scenario"], clock.engine_options(g.body["options"]))
 
@@ -333,7 +337,7 @@ def start(genesis_tf: TurnFile, join: Authentic, base: bytes | None = None) -> G
             "branch",
         )
     else:
-        state = _engine_call("the branch's position", api.deserialize, base, None, g.body["scenario"])
+        state = _engine_call("the branch's position", api.deserialize, base, scenario=g.body["scenario"])
         if api.state_hash(state) != g.parent["state"]:
             raise PbemError(f"{join_tf.name}: the position given is not the one game {g.game} branches from", "branch")
     if api.state_hash(state) != join_tf.body["state"]:
@@ -440,7 +444,7 @@ def expected(game: Game) -> Expectation | None:
 
 
 def apply_record(
-    game: Game, author: str, seq: int, rec: Record, where: str = "record", actions: list[Any] | None = None
+    game: Game, author: str, seq: int, rec: Record, where: str = "record", actions: list[Action] | None = None
 ) -> None:
     """Apply one record by ``author`` in file ``seq``; raises PbemError, leaving ``game`` unusable.
 
@@ -634,12 +638,12 @@ def open_draft(game: Game, side: str, where: str) -> Draft:
     return draft
 
 
-def offer(draft: Draft, action: Any, where: str) -> None:
+def offer(draft: Draft, action: Action, where: str) -> None:
     """Add ``action`` to ``draft``; a refusal becomes one line blaming the list's side."""
     _engine_call(where, draft.offer, action)
 
 
-def trial_list(game: Game, side: str, actions: list[Any], where: str) -> None:
+def trial_list(game: Game, side: str, actions: list[Action], where: str) -> None:
     """Refuse a simultaneous list that the rules reject on its own, before it is bound.
 
     The list in the clear is checked at once, in order, so that an illegal list is
@@ -650,7 +654,7 @@ def trial_list(game: Game, side: str, actions: list[Any], where: str) -> None:
         offer(draft, action, where)
 
 
-def resolve_sim(game: Game, where: str, lists: dict[str, list[Any]]) -> None:
+def resolve_sim(game: Game, where: str, lists: dict[str, list[Action]]) -> None:
     api = engine_link.api()
     sides = game.pending.sides if isinstance(game.pending, SimStep) else SIDES
     game.pending = None
@@ -670,7 +674,7 @@ def apply_turn(game: Game, file: Authentic, watch: Watcher | None = None) -> Non
     check_link(game, tf, "turn")
     for i, rec in enumerate(tf.records, 1):
         if watch is not None:
-            watch(game, rec.to_wire())
+            watch(game, rec)
         apply_record(game, tf.side, tf.seq, rec, f"{name}: record {i}")
     if api.state_hash(game.state) != tf.body["state"]:
         raise PbemError(
@@ -706,7 +710,7 @@ def build_turn(
     game: Game,
     side: str,
     records: Sequence[Record],
-    sign: Any,
+    sign: Sign,
     watch: Watcher | None = None,
     standing: Sequence[int] = (),
 ) -> TurnFile:
@@ -715,12 +719,12 @@ def build_turn(
     seq = game.seq + 1
     for i, rec in enumerate(records, 1):
         if watch is not None:
-            watch(game, rec.to_wire())
+            watch(game, rec)
         apply_record(game, side, seq, rec, f"my record {i}")
     return seal_turn(game, side, records, sign, standing)
 
 
-def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any, standing: Sequence[int] = ()) -> TurnFile:
+def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Sign, standing: Sequence[int] = ()) -> TurnFile:
     """Seal ``records``, already applied to ``game`` as file ``game.seq + 1``, into a signed file;
     ``standing``: the positions of the records my standing orders gave (section 4.1)."""
     api = engine_link.api()
@@ -740,7 +744,7 @@ def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Any, stand
     return seal_next(game, body, sign)
 
 
-def seal_next(game: Game, body: dict[str, Any], sign: Any) -> TurnFile:
+def seal_next(game: Game, body: dict[str, object], sign: Sign) -> TurnFile:
     """Stamp ``body`` (the next file of ``game``) with its time in a game with a deadline,
     seal it and make it the last file."""
     if game.deadline:

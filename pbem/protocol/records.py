@@ -21,12 +21,14 @@ read, so a file's bytes and hash never depend on this module.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar, TypeGuard
 
 from pbem.errors import PbemError
 
-#: An action in its wire form: ``[kind, arg, ...]``.
-Wire = list[Any]
+#: An action in its wire form: ``[kind, arg, ...]`` (each argument an int, a str or a bool).
+Wire = list[int | str | bool]
+#: Reaction orders in their wire form: ``[intercept mode, landing mode, [unit, ...]]``.
+ReactionWire = list[str | list[int]]
 MAX_CHAIN = 1 << 20
 MAX_ACTION_ARGS = 64
 
@@ -36,7 +38,7 @@ class Act:
     KIND: ClassVar[str] = "act"
     action: Wire
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return ["act", self.action]
 
 
@@ -45,7 +47,7 @@ class Commit:
     KIND: ClassVar[str] = "commit"
     digest: bytes
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return ["commit", self.digest]
 
 
@@ -54,7 +56,7 @@ class Sim:
     KIND: ClassVar[str] = "sim"
     actions: list[Wire]
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return ["sim", self.actions]
 
 
@@ -64,7 +66,7 @@ class Reveal:
     actions: list[Wire]
     salt: bytes
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return ["reveal", self.actions, self.salt]
 
 
@@ -74,7 +76,7 @@ class Dice:
     k: int
     value: bytes
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return ["dice", self.k, self.value]
 
 
@@ -88,7 +90,7 @@ class Ending:
     def KIND(self) -> str:
         return self.kind
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return [self.kind]
 
 
@@ -99,7 +101,7 @@ class Seal:
     KIND: ClassVar[str] = "seal"
     digest: bytes
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return ["seal", self.digest]
 
 
@@ -113,10 +115,10 @@ class React:
     order given before a roll: ``bot`` (the engine picks) or the hexes to retreat toward."""
 
     KIND: ClassVar[str] = "react"
-    orders: list[Any]
+    orders: ReactionWire
     salt: bytes
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> list[object]:
         return ["react", self.orders, self.salt]
 
 
@@ -139,17 +141,17 @@ def malformed(why: str) -> PbemError:
     return PbemError(f"malformed turn file: {why}", "schema")
 
 
-def is_int(x: Any) -> bool:
+def is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def bin32(x: Any, what: str) -> bytes:
+def bin32(x: object, what: str) -> bytes:
     if not isinstance(x, bytes) or len(x) != 32:
         raise malformed(f"'{what}' must be 32 bytes")
     return x
 
 
-def _action(x: Any) -> Wire:
+def _action(x: object) -> Wire:
     if not isinstance(x, list) or not x or not isinstance(x[0], str) or len(x) > 1 + MAX_ACTION_ARGS:
         raise malformed("an action must be a list starting with its kind")
     for a in x[1:]:
@@ -158,13 +160,13 @@ def _action(x: Any) -> Wire:
     return x
 
 
-def _actions(x: Any, kind: str) -> list[Wire]:
+def _actions(x: object, kind: str) -> list[Wire]:
     if not isinstance(x, list):
         raise malformed(f"'{kind}' must carry a list of actions")
     return [_action(a) for a in x]
 
 
-def retreat_part(x: Any) -> bool:
+def retreat_part(x: object) -> bool:
     """Is ``x`` the retreat part of reaction orders: ``bot``, or 1 to 8 distinct hexes?"""
     if x == "bot":
         return True
@@ -176,7 +178,7 @@ def retreat_part(x: Any) -> bool:
     )
 
 
-def reaction_orders(x: Any) -> list[Any]:
+def reaction_orders(x: object) -> ReactionWire:
     """Reaction orders in their wire form, checked: ``[intercept, land, [unit, ...]]``, with
     the retreat part (:func:`retreat_part`) as a fourth element when they give one."""
     if (
@@ -197,7 +199,7 @@ def reaction_orders(x: Any) -> list[Any]:
     return x
 
 
-def from_wire(rec: Any) -> Record:
+def from_wire(rec: object) -> Record:
     """The record a wire list holds; raises PbemError (code "schema") for anything else."""
     if not isinstance(rec, list) or not rec or not isinstance(rec[0], str) or rec[0] not in _ARITY:
         raise malformed("unknown or misshapen record")

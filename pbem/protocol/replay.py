@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.protocol import advance, machine
 from pbem.protocol.machine import Game, Watcher
+from pbem.protocol.records import Record
 from pbem.protocol.turnfile import TurnFile
 
 
@@ -52,7 +52,7 @@ class Visitors(Visitor):
         if not watchers:
             return None
 
-        def watch(game: Game, rec: list[Any]) -> None:
+        def watch(game: Game, rec: Record) -> None:
             for w in watchers:
                 w(game, rec)
 

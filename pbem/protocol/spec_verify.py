@@ -19,6 +19,7 @@ import hmac
 import itertools
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -185,7 +186,7 @@ def _open(n: int, depth: int) -> None:
 # -- hashes ----------------------------------------------------------------------------
 
 
-def pack(obj: Any) -> bytes:
+def pack(obj: object) -> bytes:
     """The canonical encoding (only what the hashes need: str, bytes, int, bool, list)."""
     if isinstance(obj, bool):
         return b"\xc3" if obj else b"\xc2"
@@ -219,7 +220,7 @@ def _head(n: int, fix: int | None, fix_max: int, heads: tuple[int | None, int | 
     raise ValueError("too long")
 
 
-def h(*parts: Any) -> bytes:
+def h(*parts: object) -> bytes:
     return hashlib.sha256(pack(list(parts))).digest()
 
 
@@ -231,11 +232,11 @@ def file_hash(body_bytes: bytes) -> bytes:
     return h("pbem/file/v1", body_bytes)
 
 
-def commitment(game: str, seq: int, side: str, actions: list[Any], salt: bytes) -> bytes:
+def commitment(game: str, seq: int, side: str, actions: list[object], salt: bytes) -> bytes:
     return h("pbem/commit/v1", game, seq, side, actions, salt)
 
 
-def seal_digest(game: str, seq: int, side: str, orders: list[Any], salt: bytes) -> bytes:
+def seal_digest(game: str, seq: int, side: str, orders: list[object], salt: bytes) -> bytes:
     return h("pbem/seal/v1", game, seq, side, orders, salt)
 
 
@@ -299,11 +300,11 @@ def parse(data: bytes) -> File:
     return File(body, body_bytes, data[21 + n :])
 
 
-def _int(x: Any) -> bool:
+def _int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _kind(x: Any, known: dict[str, Any]) -> bool:
+def _kind(x: object, known: Mapping[str, object]) -> bool:
     """``x`` is a text naming one of ``known`` (a list or map there names nothing)."""
     return isinstance(x, str) and x in known
 
@@ -317,11 +318,11 @@ def _need(ok: bool, why: str) -> None:
         raise _bad(why)
 
 
-def _b32(x: Any, what: str) -> None:
+def _b32(x: object, what: str) -> None:
     _need(isinstance(x, bytes) and len(x) == 32, f"'{what}' must be 32 bytes")
 
 
-def _text(x: Any, what: str, limit: int) -> None:
+def _text(x: object, what: str, limit: int) -> None:
     _need(isinstance(x, str) and len(x) <= limit, f"'{what}' must be a string of at most {limit} code points")
 
 
@@ -334,7 +335,7 @@ def _sides(x: Any, what: str) -> None:
     _need(isinstance(x, dict) and sorted(x) == sorted(SIDES), f"'{what}' must name exactly axis and allies")
 
 
-def _retreat_part(x: Any) -> bool:
+def _retreat_part(x: object) -> bool:
     """Section 5.8: the fourth element of reaction orders, ``bot`` or 1 to 8 distinct hexes."""
     if x == "bot":
         return True

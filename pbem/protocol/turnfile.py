@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -48,6 +49,8 @@ VERSION = 1
 SIDES = ("axis", "allies")
 GID_RE = re.compile(r"^[0-9a-f]{12}$")
 MAX_RECORDS = 20_000
+#: Signs a message with a side's key: ``sign(message) -> 64 bytes`` (pbem/protocol/identity.py).
+Sign = Callable[[bytes], bytes]
 
 _COMMON = {"v", "type", "game", "seq", "prev", "side"}
 FIELDS = {
@@ -124,7 +127,7 @@ class TurnFile:
             raise PbemError(f"{self.name}: the signature is not valid for the {self.side} player's key", "signature")
 
 
-def seal(body: dict[str, Any], sign: Any) -> TurnFile:
+def seal(body: Mapping[str, object], sign: Sign) -> TurnFile:
     """Encode ``body`` canonically and sign it with ``sign(message) -> 64 bytes``."""
     validate(body)  # refuse to sign what no receiver would accept
     body_bytes = wire.pack(body)
@@ -191,30 +194,30 @@ def read(path: Path) -> TurnFile:
 # -- schema -------------------------------------------------------------------
 
 
-def _text(x: Any, what: str, limit: int) -> None:
+def _text(x: object, what: str, limit: int) -> None:
     if not isinstance(x, str) or len(x) > limit:
         raise malformed(f"'{what}' must be a string of at most {limit} characters")
 
 
-def _email(x: Any) -> None:
+def _email(x: object) -> None:
     # An invitation's addresses are where turn files will be mailed: one plain address each.
     if not isinstance(x, str) or (x and not is_address(x)):
         raise malformed("'email' must be empty or one plain e-mail address")
 
 
-def _sig(x: Any, what: str) -> None:
+def _sig(x: object, what: str) -> None:
     if not isinstance(x, bytes) or len(x) != SIG_LEN:
         raise malformed(f"'{what}' must be a 64-byte signature")
 
 
-def _side_map(x: Any, what: str, check: Any) -> None:
+def _side_map(x: object, what: str, check: Callable[[object], object]) -> None:
     if not isinstance(x, dict) or set(x) != set(SIDES):
         raise malformed(f"'{what}' must name exactly 'axis' and 'allies'")
     for v in x.values():
         check(v)
 
 
-def _parent(x: Any) -> None:
+def _parent(x: object) -> None:
     # A branch names the position it starts from: file ``seq`` of game ``game``, by its hash,
     # and the state hash after it.
     if not isinstance(x, dict) or set(x) != {"game", "seq", "file", "state"}:
@@ -227,7 +230,7 @@ def _parent(x: Any) -> None:
     bin32(x["state"], "parent state")
 
 
-def validate(body: Any) -> tuple[Record, ...]:
+def validate(body: object) -> tuple[Record, ...]:
     """Check fields, types and bounds of a decoded body (never its meaning); returns the
     records a turn file carries (none for the other types)."""
     try:
@@ -236,7 +239,7 @@ def validate(body: Any) -> tuple[Record, ...]:
         raise malformed("a field has the wrong type") from None
 
 
-def _validate(body: Any) -> tuple[Record, ...]:
+def _validate(body: object) -> tuple[Record, ...]:
     if not isinstance(body, dict) or not isinstance(body.get("type"), str) or body["type"] not in FIELDS:
         raise malformed("unknown file type")
     t = body["type"]

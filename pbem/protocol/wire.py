@@ -33,7 +33,7 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-def _sorted(obj: Any) -> Any:
+def _sorted(obj: object) -> object:
     if isinstance(obj, dict):
         return {k: _sorted(obj[k]) for k in sorted(obj)}
     if isinstance(obj, list | tuple):
@@ -41,7 +41,7 @@ def _sorted(obj: Any) -> Any:
     return obj
 
 
-def pack(obj: Any) -> bytes:
+def pack(obj: object) -> bytes:
     """Canonical encoding: maps with sorted keys, bin for bytes, smallest ints."""
     packed: bytes = msgpack.packb(_sorted(obj), use_bin_type=True)
     return packed

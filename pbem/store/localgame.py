@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,7 @@ class PendingTurn:
     def empty(self) -> bool:
         return not self.records and self.sim is None
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> dict[str, object]:
         return {
             "base": self.base,
             "records": [r.to_wire() for r in self.records],
@@ -64,7 +65,7 @@ class PendingTurn:
         return cls(d["base"], recs, d["auto"], d["sim"], list(d.get("standing", [])))
 
 
-def _meta_bytes(meta: dict[str, Any]) -> bytes:
+def _meta_bytes(meta: Mapping[str, object]) -> bytes:
     return json.dumps(meta, sort_keys=True, indent=1).encode()
 
 
@@ -261,7 +262,7 @@ class LocalGame:
         data = read_bytes(self._at(self.paths.secrets))
         return {} if data is None else wire.unpack(data, LOCAL_LIMITS)
 
-    def stage_secrets(self, tx: Transaction, secrets: dict[str, Any]) -> None:
+    def stage_secrets(self, tx: Transaction, secrets: Mapping[str, object]) -> None:
         tx.put(self.paths.secrets, wire.pack(secrets))
 
     def ahead(self) -> dict[str, Any]:
@@ -270,7 +271,7 @@ class LocalGame:
         data = read_bytes(self._at(self.paths.ahead))
         return {} if data is None else wire.unpack(data, LOCAL_LIMITS)
 
-    def stage_ahead(self, tx: Transaction, ahead: dict[str, Any]) -> None:
+    def stage_ahead(self, tx: Transaction, ahead: Mapping[str, object]) -> None:
         tx.put(self.paths.ahead, wire.pack(ahead))
 
     # -- automatic records ---------------------------------------------------------------

@@ -22,6 +22,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from pbem.protocol.rules import UnitLine
 from pbem.store.store import Transaction, Workspace, read_bytes
 
 if TYPE_CHECKING:
@@ -155,7 +156,7 @@ def build(snapshot: bytes, pending_bytes: bytes | None, me: str, work: Game | No
     }
 
 
-def unit_data(u: Any) -> dict[str, Any]:
+def unit_data(u: UnitLine) -> dict[str, object]:
     """A unit line of the engine's summary as plain data (an overview keeps these)."""
     return {
         "id": u.id,

@@ -61,7 +61,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
 from pbem.store import durable, private
@@ -278,7 +278,7 @@ class Workspace:
         journal.unlink()
         durable.fsync_dir(journal.parent)
 
-    def _apply(self, writes: list[list[Any]]) -> None:
+    def _apply(self, writes: list[tuple[str, bytes | None]]) -> None:
         for rel, data in writes:
             target = self.root / rel
             if data is None:
@@ -304,7 +304,7 @@ class Workspace:
                 raise PbemError(f"internal error: a step of game {gid} changes {rel}", "store")
         from pbem.protocol import wire  # here, not at the top: a look at a game writes nothing
 
-        writes = [[rel, tx.writes[rel]] for rel in sorted(tx.writes)]
+        writes = [(rel, tx.writes[rel]) for rel in sorted(tx.writes)]
         journal = self._journal(gid)
         crash_point()
         _private_write(journal, wire.pack({"writes": writes}))

@@ -18,20 +18,18 @@ import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol, cast
 
 from engine import api
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, gamemap, history, reactions, since, solo, turn
-from pbem.play.status import awaited, status_line
+from pbem.play.status import Standing, awaited, standing_of
 from pbem.protocol import machine, words
 from pbem.protocol.machine import Game
-from pbem.protocol.records import Act
 from pbem.protocol.rules import refusal_rule
 from pbem.protocol.turnfile import TurnFile
-from pbem.store import overview
 from pbem.store.localgame import LocalGame
-from pbem.store.store import Transaction, Workspace
+from pbem.store.store import Workspace
 from pbem.web.timeline import Timeline
 from scenarios import gameview
 
@@ -70,7 +68,16 @@ def _is_hex(word: str) -> bool:
     return bool(comma) and col.isdigit() and row.isdigit()
 
 
-def parse_window(text: str, grid: Any) -> gameview.Window:
+class Grid(Protocol):
+    """The size of a map's grid of hexes."""
+
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+
+
+def parse_window(text: str, grid: Grid) -> gameview.Window:
     """``COL0,ROW0,COL1,ROW1`` as the page got it back with a map (``COL1`` may pass the
     last column where the window crosses the date line)."""
     parts = text.split(",")
@@ -86,12 +93,6 @@ def window_text(w: gameview.Window) -> str:
     return f"{w.col0},{w.row0},{w.col1},{w.row1}"
 
 
-def without_command_hint(said: str) -> str:
-    """What the command line said, without its closing hint of the commands to type next
-    (``; next: `pbem orders ...```): at the board the next step is a click, not a command."""
-    return said.split("; next: `", 1)[0]
-
-
 def added_text(lines: list[str]) -> str:
     """What the page says after orders were added: the orders, or how many when they are many."""
     if len(lines) > 1 and len(set(lines)) == 1:
@@ -101,11 +102,18 @@ def added_text(lines: list[str]) -> str:
     return "added " + "; ".join(lines)
 
 
-def board_status(line: str) -> str:
-    """``pbem status``'s line as the page says it: orders left unsent are sent with the
-    Send button, and what comes next is no command to type."""
-    head, unsent, _ = without_command_hint(line).partition(" orders not sent: run `")
-    return f"{head} orders not sent yet: press Send" if unsent else head
+def board_status(st: Standing) -> str:
+    """Where the game stands as the page says it: orders left unsent are sent with the Send
+    button, and what comes next is no command to type."""
+    line = st.head + (f" (draw offered by {st.draw_from})" if st.draw_from else "") + st.text
+    return f"{line} yet: press Send" if st.step == "send" else line
+
+
+def pass_anyway(exc: PbemError) -> PbemError:
+    """A pass refused for what it would cost, with how to pass anyway on the page."""
+    if exc.code != turn.PASS_WARNING:
+        return exc
+    return PbemError(f"{exc.head}; to pass anyway, tick “even if it costs”", exc.code, exc.rule, exc.details)
 
 
 class Desk:
@@ -118,7 +126,7 @@ class Desk:
         self._centres: dict[str, tuple[float, dict[str, tuple[float, float]]]] = {}
         self._timeline = Timeline()
         self._prices: dict[tuple[int, str], int | None] = {}
-        self._free: tuple[tuple[str, str | None], dict[str, Any]] | None = None
+        self._free: tuple[tuple[str, str | None], dict[str, object]] | None = None
         self._files: tuple[str, list[TurnFile]] | None = None
         self._map: api.WorldMap | None = None
         #: terrain layers drawn for earlier pictures: an order that changes no hex's
@@ -134,8 +142,10 @@ class Desk:
         with self.ws.game_locked(self.gid):
             lg = LocalGame(self.ws, self.gid, self.home)
             t = turn.my_turn(lg)
-            state = turn.list_draft(t).state if t.pending.sim else t.work.state
-        self._map = state.world.map
+            # The page draws the engine's own board (it bypasses the seam: see
+            # tests/test_import_graph.py), so it holds the engine's state type.
+            state = cast(api.GameState, turn.list_draft(t).state if t.pending.sim else t.work.state)
+        self._map = api.game_map(state)
         return lg, t, state
 
     def _hexmap(self) -> api.WorldMap:
@@ -158,7 +168,7 @@ class Desk:
             digest.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
         return digest.hexdigest()[:16]
 
-    def help(self) -> dict[str, Any]:
+    def help(self) -> dict[str, object]:
         """The order reference for the page: every kind of order the engine knows, its
         arguments in words and an example; ``now``: the decision in front of me accepts it."""
         _, _, state = self._now()
@@ -177,7 +187,7 @@ class Desk:
             ]
         }
 
-    def overview(self) -> dict[str, Any]:
+    def overview(self) -> dict[str, object]:
         """Date, phase, what is awaited, my pending orders and my countries."""
         lg, t, state = self._now()
         d = api.decision(state)
@@ -193,8 +203,8 @@ class Desk:
             "awaited": "the game is over" if exp is None else f"{exp.side}: {awaited(exp.kind)}",
             "my_move": self._my_move(lg, t),
             "hidden": exp is not None and exp.kind in ("commit", "sim"),
-            "status": board_status(status_line(lg, t.work, t.pending)),
-            "pending": self._pending(t),
+            "status": board_status(standing_of(lg, t.work, t.pending)),
+            "pending": turn.pending_lines(t),
             "automatic": t.pending.auto,
             "weather": [f"{zone}: {cond.replace('_', ' ')}" for zone, cond in board.weather],
             "grounded": list(board.grounded),
@@ -212,19 +222,9 @@ class Desk:
         docs = [doc for _, doc in since.stored(self.ws.game_paths(self.gid), lg.me, t.game.seq)]
         return since.short(docs, lg.me)
 
-    def _pending(self, t: turn.Turn) -> list[str]:
-        out = []
-        for rec in t.pending.records[t.pending.auto :]:
-            if isinstance(rec, Act):
-                out.append(api.format_action(t.game.state, api.Action.from_wire(rec.action)))
-            else:
-                out.append(f"your orders in the clear ({rec.KIND})")
-        out += [api.format_action(t.work.state, api.Action.from_wire(w)) for w in t.pending.sim or []]
-        return out
-
     # -- the map ------------------------------------------------------------------------
 
-    def map(self, region: str | None, window: str | None, at: int | None = None, have: str = "") -> dict[str, Any]:
+    def map(self, region: str | None, window: str | None, at: int | None = None, have: str = "") -> dict[str, object]:
         """The position (after file ``at``, or now with my pending orders) drawn by the
         renderer of ``pbem map``, with the window it shows and the digest of the picture.
 
@@ -235,7 +235,7 @@ class Desk:
         key = (self.version(), at, region if not window else "", window or "")
         if self._picture is None or self._picture[0] != key:
             lg = LocalGame(self.ws, self.gid, self.home)
-            state = self._now()[2] if at is None else self._after(at).state
+            state = self._now()[2] if at is None else cast(api.GameState, self._after(at).state)
             board = api.board(state, lg.me)
             if window:
                 w = parse_window(window, board.map.grid)
@@ -280,7 +280,7 @@ class Desk:
 
     # -- looking ------------------------------------------------------------------------
 
-    def hex_info(self, where: str, attackers: Iterable[int] = ()) -> dict[str, Any]:
+    def hex_info(self, where: str, attackers: Iterable[int] = ()) -> dict[str, object]:
         """``pbem hex``: terrain, control, installations, units, and the odds of an attack
         on it (by ``attackers`` when given)."""
         lg, _, state = self._now()
@@ -318,14 +318,14 @@ class Desk:
             "odds": odds,
         }
 
-    def odds(self, order: str) -> dict[str, Any]:
+    def odds(self, order: str) -> dict[str, object]:
         """The odds and expected result of one attack order, before it is given."""
         hexes, units, _ = order_words(order)
         if not order.startswith("attack") or not hexes:
             raise PbemError(f"'{order[:60]}' is not an attack order", "usage")
         return self.hex_info(hexes[0], units)
 
-    def legal(self, flt: Filter, window: str | None) -> dict[str, Any]:
+    def legal(self, flt: Filter, window: str | None) -> dict[str, object]:
         """The legal orders that match ``flt`` (``pbem legal``), each with the hexes it names
         and, for the hexes on the map of ``window``, where they are drawn."""
         lg, t, state = self._now()
@@ -358,7 +358,7 @@ class Desk:
             marks.update({h: centres[h] for h in hexes if h in centres})
         return {"orders": orders, "left_out": max(0, len(listed) - MAX_LISTED), "marks": marks, "scale": scale}
 
-    def free(self, window: str | None) -> dict[str, Any]:
+    def free(self, window: str | None) -> dict[str, object]:
         """Where my units waiting to be placed may go now (``pbem where --free``), in the
         engine's groups: each hex with its room, each waiting unit with its placing order
         for every hex it may take (land points: the most the engine accepts there, as a
@@ -370,7 +370,7 @@ class Desk:
             self._free = (key, self._placings(window))
         return self._free[1]
 
-    def _placings(self, window: str | None) -> dict[str, Any]:
+    def _placings(self, window: str | None) -> dict[str, object]:
         lg, t, state = self._now()
         shapes = {k.name: k for k in api.order_kinds(state)} if self._my_move(lg, t) else {}
         if not shapes.keys() & set(PLACING):
@@ -403,7 +403,7 @@ class Desk:
             marks.update({r.hex: centres[r.hex] for r in p.hexes if r.hex in centres})
         return {"placings": out, "marks": marks, "scale": scale}
 
-    def offers(self) -> dict[str, Any]:
+    def offers(self) -> dict[str, object]:
         """The kinds of order my decision accepts now, each with its shape and how many
         legal orders of it there are (not counted in a movement phase, where a unit's
         orders are asked by clicking it: all of them would be hundreds of thousands)."""
@@ -425,7 +425,7 @@ class Desk:
             ]
         }
 
-    def purchases(self) -> dict[str, Any]:
+    def purchases(self) -> dict[str, object]:
         """What my countries may buy now (the engine's legal purchases), each with its
         price as the engine charges it (the money a purchase of one takes) and its legal
         orders by amount, and the money each country has left after my pending orders."""
@@ -435,7 +435,8 @@ class Desk:
         found = api.legal_matching(state, lg.me, kinds=("buy", "buy_unit", "repair"))
         money = {c.name: c.money for c in api.summary(state, lg.me).countries}
         board = api.board(state, lg.me) if any(a.kind == "repair" for a in found) else None
-        items: dict[str, dict[str, Any]] = {}
+        items: dict[str, dict[str, object]] = {}
+        orders: dict[str, dict[int, str]] = {}
         for a in found:
             text = api.format_action(state, a)
             # points of land units are bought by the point: one line per kind and move
@@ -445,10 +446,15 @@ class Desk:
             item = items.get(group)
             if item is None:
                 price = self._price(t.game.seq, state, lg.me, a)
-                item = items[group] = {"group": group, "kind": a.kind, "price": price, "orders": {}}
+                item = items[group] = {
+                    "group": group,
+                    "kind": a.kind,
+                    "price": price,
+                    "orders": orders.setdefault(group, {}),
+                }
                 if board is not None and a.kind == "repair":
                     item["unit"] = _repaired(board, int(a.args[0]))
-            item["orders"][amount] = text
+            orders[group][amount] = text
         return {"items": list(items.values()), "money": money}
 
     def _price(self, seq: int, state: api.GameState, side: str, action: api.Action) -> int | None:
@@ -472,64 +478,34 @@ class Desk:
 
     def give(self, lines: list[str], force: bool = False) -> str:
         """``pbem orders``: all the lines or none.  The page says which orders were added,
-        not the command line's status line, which it already shows beside the map."""
-        turn.orders(self.ws, self.gid, lines, self.home, force)
-        return added_text([text for _, text in turn.order_lines(lines)])
+        not where the game stands, which it already shows beside the map."""
+        try:
+            added = turn.orders(self.ws, self.gid, lines, self.home, force)
+        except PbemError as exc:
+            raise pass_anyway(exc) from None
+        return added_text(added.orders)
 
     def undo(self) -> str:
-        return without_command_hint(turn.undo(self.ws, self.gid, self.home))
+        return f"took back {turn.take_back(self.ws, self.gid, self.home).taken}"
 
-    def take_back(self, index: int) -> dict[str, Any]:
-        """Take back pending order ``index`` (0 is the first listed).  The orders after it
-        are given again in their order, each checked by the engine as when it was first
-        given; those it now refuses are dropped, and said with the engine's reason."""
-        with self.ws.game_locked(self.gid):
-            lg = LocalGame(self.ws, self.gid, self.home)
-            t = turn.my_turn(lg)
-            p = t.pending
-            listed = self._pending(t)
-            if not 0 <= index < len(listed):
-                raise PbemError(f"there is no pending order {index + 1}: {len(listed)} are listed", "usage")
-            acts = len(p.records) - p.auto
-            if index < acts:
-                later_records = p.records[p.auto + index + 1 :]
-                if p.sim or not all(isinstance(r, Act) for r in later_records):
-                    raise PbemError("only your orders can be given again: take back the last ones first", "turn")
-                later = [rec.action for rec in later_records if isinstance(rec, Act)]
-                del p.records[p.auto + index :]
-            else:
-                assert p.sim is not None
-                later = p.sim[index - acts + 1 :]
-                p.sim = p.sim[: index - acts] or None
-            self._save(lg, t)
-            t = turn.my_turn(lg)
-            again, dropped = 0, []
-            for n, wire in enumerate(later, index + 2):
-                action = api.Action.from_wire(wire)
-                text = api.format_action(t.work.state, action)
-                try:
-                    turn.add_action(t, action, f"order {n}")
-                    again += 1
-                except PbemError as exc:
-                    dropped.append(f"{text}: {str(exc).removeprefix(f'order {n}: ')}")
-            self._save(lg, t)
-        said = f"took back {listed[index]}"
-        if later:
-            said += f"; {again} order(s) after it given again"
-        if dropped:
-            said += f"; dropped {len(dropped)} the engine now refuses: " + "; ".join(dropped)
-        return {"message": said, "dropped": dropped}
-
-    def _save(self, lg: LocalGame, t: turn.Turn) -> None:
-        tx = Transaction()
-        lg.stage_pending(tx, t.pending if not t.pending.empty else None)
-        overview.stage(tx, self.ws, self.gid, lg.me, t.work)
-        self.ws.commit(tx)
+    def take_back(self, index: int) -> dict[str, object]:
+        """Take back pending order ``index`` (0 is the first listed); the orders after it are
+        given again, and those the engine now refuses are dropped and said with its reason."""
+        done = turn.take_back(self.ws, self.gid, self.home, index)
+        said = f"took back {done.taken}"
+        if done.again or done.dropped:
+            said += f"; {done.again} order(s) after it given again"
+        if done.dropped:
+            said += f"; dropped {len(done.dropped)} the engine now refuses: " + "; ".join(done.dropped)
+        return {"message": said, "dropped": list(done.dropped)}
 
     def send(self, force: bool = False) -> str:
         """``pbem send``: the sealed file goes to outbox/, where the mail daemon takes it;
         against the computer, it answers at once."""
-        path = turn.send(self.ws, self.gid, self.home, force)
+        try:
+            path = turn.send(self.ws, self.gid, self.home, force)
+        except PbemError as exc:
+            raise pass_anyway(exc) from None
         return self._answered(f"sealed {path.name} into outbox/", f"sent {path.name}")
 
     def react(self, intercept: str | None, land: str | None) -> str:
@@ -554,7 +530,7 @@ class Desk:
 
     # -- orders given ahead -------------------------------------------------------------
 
-    def ahead(self) -> dict[str, Any]:
+    def ahead(self) -> dict[str, object]:
         """My coming simultaneous steps of the month, what I keep for each, and what my
         program did with the orders given ahead before (``pbem status``'s notes)."""
         steps, notes = ahead_entry.coming_steps(self.ws, self.gid, self.home)
@@ -563,7 +539,7 @@ class Desk:
             "notes": [{"month": month, "text": text} for month, text in notes],
         }
 
-    def ahead_suggestion(self, step: str) -> dict[str, Any]:
+    def ahead_suggestion(self, step: str) -> dict[str, object]:
         """The computer player's orders for the coming ``step`` on its forecast position."""
         if not step:
             raise PbemError("say which coming step to propose orders for", "usage")
@@ -579,7 +555,7 @@ class Desk:
 
     # -- what happened ------------------------------------------------------------------
 
-    def changes(self, window: str) -> dict[str, Any]:
+    def changes(self, window: str) -> dict[str, object]:
         """What changed on the map since my last file (the files after it, from the engine's
         events of their reports and the orders they gave): each unit moved, from where it
         was to where it is; each hex attacked, with the combat's result once resolved (a
@@ -589,9 +565,9 @@ class Desk:
         me = LocalGame(self.ws, self.gid, self.home).me
         self._timeline.follow(self._history(), self._base())
         since = max((r["seq"] for r in self._timeline.reports if r["side"] == me), default=0)
-        moves: dict[int, dict[str, Any]] = {}
-        attacks: dict[str, dict[str, Any]] = {}
-        hands: dict[str, dict[str, Any]] = {}
+        moves: dict[int, dict[str, object]] = {}
+        attacks: dict[str, dict[str, object]] = {}
+        hands: dict[str, dict[str, object]] = {}
         for file in self._timeline.happened:
             if file.seq <= since:
                 continue
@@ -623,7 +599,7 @@ class Desk:
             "scale": scale,
         }
 
-    def reports(self) -> list[dict[str, Any]]:
+    def reports(self) -> list[dict[str, object]]:
         """The report of every file (``pbem log``), each file re-executed and verified once."""
         self._timeline.follow(self._history(), self._base())
         return self._timeline.reports

@@ -23,11 +23,11 @@ import secrets
 import sys
 import threading
 from collections.abc import Callable
+from email.message import Message
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from pbem.errors import PbemError
@@ -71,7 +71,7 @@ class PlayServer(ThreadingHTTPServer):
         # One request at a time reaches the game: the store is one player's.
         self.lock = threading.Lock()
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
+    def handle_error(self, request: object, client_address: object) -> None:
         """A page closed before its answer came is no error; anything else is one line."""
         exc = sys.exc_info()[1]
         if not isinstance(exc, ConnectionError):
@@ -100,19 +100,19 @@ class PlayServer(ThreadingHTTPServer):
             f.write(page)
         return path
 
-    def _check_host_and_token(self, headers: Any, query: Query) -> None:
+    def _check_host_and_token(self, headers: Message, query: Query) -> None:
         if headers.get("Host", "") not in {f"{HOST}:{self.port}", f"localhost:{self.port}"}:
             raise Refused("unknown host")
         given = headers.get("X-Pbem-Token") or (query.get("token") or [""])[0]
         if not hmac.compare_digest(given.encode(), self.token.encode()):
             raise Refused("missing or wrong token")
 
-    def check_launch(self, headers: Any, query: Query) -> None:
+    def check_launch(self, headers: Message, query: Query) -> None:
         """``/launch`` is entered from the launch file, a page of no origin of ours, so only
         the host and the token are checked; it answers nothing but the way on to ``/``."""
         self._check_host_and_token(headers, query)
 
-    def check(self, method: str, headers: Any, query: Query) -> None:
+    def check(self, method: str, headers: Message, query: Query) -> None:
         """Refuse a request from anywhere but this server's own page."""
         hosts = {f"{HOST}:{self.port}", f"localhost:{self.port}"}
         self._check_host_and_token(headers, query)
@@ -149,24 +149,24 @@ def _number(text: str | None, what: str) -> float:
         raise PbemError(f"{what} must be a number", "usage") from None
 
 
-def _mode(body: dict[str, Any], name: str) -> str | None:
+def _mode(body: dict[str, object], name: str) -> str | None:
     value = body.get(name)
     if value is not None and not isinstance(value, str):
         raise PbemError(f"{name} is a word: ask, bot or pass", "usage")
     return value
 
 
-def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
-    def at(q: Query) -> Any:
+def _get_routes(desk: Desk) -> dict[str, Callable[[Query], object]]:
+    def at(q: Query) -> object:
         return {"hex": desk.hex_at(_one(q, "window") or "", _number(_one(q, "x"), "x"), _number(_one(q, "y"), "y"))}
 
-    def map_(q: Query) -> Any:
+    def map_(q: Query) -> object:
         seq = _one(q, "at")
         if seq is not None and not seq.isdigit():
             raise PbemError("at must be a file number", "usage")
         return desk.map(_one(q, "region"), _one(q, "window"), None if seq is None else int(seq), _one(q, "have") or "")
 
-    def legal(q: Query) -> Any:
+    def legal(q: Query) -> object:
         flt = Filter(_ints(q, "unit"), tuple(q.get("place", [])), tuple(q.get("country", [])), tuple(q.get("kind", [])))
         return desk.legal(flt, _one(q, "window"))
 
@@ -190,20 +190,20 @@ def _get_routes(desk: Desk) -> dict[str, Callable[[Query], Any]]:
     }
 
 
-def _post_routes(desk: Desk) -> dict[str, Callable[[dict[str, Any]], Any]]:
-    def orders(body: dict[str, Any]) -> Any:
+def _post_routes(desk: Desk) -> dict[str, Callable[[dict[str, object]], object]]:
+    def orders(body: dict[str, object]) -> object:
         lines = body.get("lines")
         if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
             raise PbemError("orders come as a list of lines", "usage")
         return {"message": desk.give(lines, bool(body.get("force")))}
 
-    def take_back(body: dict[str, Any]) -> Any:
+    def take_back(body: dict[str, object]) -> object:
         index = body.get("index")
         if not isinstance(index, int) or isinstance(index, bool):
             raise PbemError("say which pending order to take back by its number", "usage")
         return desk.take_back(index)
 
-    def ahead(body: dict[str, Any]) -> Any:
+    def ahead(body: dict[str, object]) -> object:
         step, lines, fallback = body.get("step"), body.get("lines"), body.get("fallback", "ask")
         if not isinstance(step, str) or not step:
             raise PbemError("say which coming step the orders are for", "usage")
@@ -226,7 +226,7 @@ def _post_routes(desk: Desk) -> dict[str, Callable[[dict[str, Any]], Any]]:
 class _Handler(BaseHTTPRequestHandler):
     server: PlayServer
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         """Quiet: the terminal shows the URL and errors, not every request."""
 
     def _reply(self, status: int, body: bytes, ctype: str) -> None:
@@ -238,7 +238,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _json(self, status: int, doc: Any) -> None:
+    def _json(self, status: int, doc: object) -> None:
         self._reply(status, json.dumps(doc, ensure_ascii=False).encode(), "application/json; charset=utf-8")
 
     def _handle(self, method: str) -> None:
@@ -286,7 +286,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._json(HTTPStatus.OK, doc)
 
-    def _body(self) -> dict[str, Any]:
+    def _body(self) -> dict[str, object]:
         length = int(self.headers.get("Content-Length") or 0)
         if length > MAX_BODY:
             raise PbemError("request too large", "usage")

@@ -170,4 +170,4 @@ def test_a_deployment_lists_placements_first_and_names_cities_in_the_suggestion(
             # Each name is the city of one of the order's hexes.
             assert api.parse_order(state, side, f"fortify [{city}]").args[0] in args, line
     # The commented proposal is given back as it stands.
-    assert "order(s) added" in turn.orders(me.ws, duo.gid, proposal, home=me.home, force=True)
+    assert "order(s) added" in turn.orders(me.ws, duo.gid, proposal, home=me.home, force=True).words()

@@ -170,7 +170,7 @@ def test_undo_takes_back_an_unsent_offer(duo: Duo) -> None:
     side = due(duo)
     write(duo, side, "offer-draw")
     p = duo.player(side)
-    assert turn.undo(p.ws, duo.gid, p.home) == "took back your offer-draw"
+    assert turn.take_back(p.ws, duo.gid, p.home).taken == "your offer-draw"
     assert "offer" not in status_line(duo, side)
 
 

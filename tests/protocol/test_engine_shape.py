@@ -12,10 +12,10 @@ from engine import api
 from pbem.protocol.rules import ComputerPlayer, RulesEngine
 from tests.protocol import fakeengine
 
-REAL: RulesEngine = api
-FAKE: RulesEngine = fakeengine
-REAL_AI: ComputerPlayer = engine.ai
-FAKE_AI: ComputerPlayer = fakeengine.ai
+REAL: RulesEngine[api.GameState, api.Action, api.Event, api.Snapshot] = api
+FAKE: RulesEngine[fakeengine.State, fakeengine.Action, fakeengine.Event, fakeengine.State] = fakeengine
+REAL_AI: ComputerPlayer[api.GameState, api.Action] = engine.ai
+FAKE_AI: ComputerPlayer[fakeengine.State, fakeengine.Action] = fakeengine.ai
 
 
 def test_both_engines_have_every_name_pbem_calls() -> None:

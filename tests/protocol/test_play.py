@@ -24,7 +24,7 @@ def test_orders_undo_send_for_a_person(duo: Duo) -> None:
     st = status.lines(p.ws, duo.gid, p.home)[0]
     assert "your move" in st and f"pbem orders {duo.gid}" in st
     turn.orders(p.ws, duo.gid, ["declare 1", "declare 2"], p.home)
-    assert "took back" in turn.undo(p.ws, duo.gid, p.home)
+    assert turn.take_back(p.ws, duo.gid, p.home).taken == "declare 2"
     with pytest.raises(PbemError, match="line 2"):
         turn.orders(p.ws, duo.gid, ["declare 1", "fly to the moon"], p.home)
     assert turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).pending.sim == [["declare", 1]]

@@ -10,6 +10,7 @@ import pytest
 from engine import api
 from pbem.errors import PbemError
 from pbem.play import turn
+from pbem.play.status import Standing
 from pbem.store.localgame import LocalGame
 from pbem.web.desk import MAX_LISTED, Desk, Filter, added_text, board_status, order_words, parse_window
 from pbem.web.timeline import Happened
@@ -31,12 +32,11 @@ def test_an_order_names_its_hexes_and_units_and_its_group_leaves_the_hexes_out()
 
 
 def test_the_status_line_names_no_command_to_type() -> None:
-    line = "game 3e81 (axis), file 3, 1939-10, axis.landing: 4 orders not sent: run `pbem send 3e81`, then deliver"
-    assert board_status(line) == "game 3e81 (axis), file 3, 1939-10, axis.landing: 4 orders not sent yet: press Send"
-    waiting = (
-        "game 3e81 (axis), file 3, 1939-10: waiting for the Allies' orders; next: `pbem import` when their file arrives"
-    )
-    assert board_status(waiting) == "game 3e81 (axis), file 3, 1939-10: waiting for the Allies' orders"
+    head = "game 3e81 (axis), file 3, 1939-10, axis.landing"
+    unsent = Standing("3e81", head, ": 4 orders not sent", step="send")
+    assert board_status(unsent) == f"{head}: 4 orders not sent yet: press Send"
+    waiting = Standing("3e81", head, ": waiting for the Allies' orders", "allies", "import-theirs")
+    assert board_status(waiting) == f"{head} (draw offered by allies): waiting for the Allies' orders"
 
 
 def test_the_page_says_which_orders_were_added() -> None:
@@ -328,3 +328,14 @@ def test_the_units_waiting_to_be_placed_follow_the_orders_given(deploy_desk: Des
     finally:
         deploy_desk.undo()
     assert infantry() == before
+
+
+def test_one_standing_is_said_by_each_face_in_its_own_words() -> None:
+    from pbem.play.status import said
+
+    head = "game 3e81 (axis), file 3, 1939-10, axis.first_movement"
+    mine = Standing("3e81", head, ": your move: move", "allies", "orders")
+    cli = said(mine)
+    assert cli.startswith(f"{head} (draw offered by allies: `pbem accept-draw 3e81` or `pbem decline-draw 3e81`)")
+    assert cli.endswith("; next: `pbem orders 3e81 FILE` then `pbem send 3e81`, or `pbem bot play 3e81`")
+    assert board_status(mine) == f"{head} (draw offered by allies): your move: move"
