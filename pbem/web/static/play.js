@@ -1056,7 +1056,11 @@ window.addEventListener("DOMContentLoaded", () => {
   setupTurn();
   setupAhead();
   $("helpbox").addEventListener("toggle", () => {
-    if ($("helpbox").open) guarded(loadHelp);
+    // opened at the foot of the side panel, it would stay below the fold: bring it up
+    if ($("helpbox").open) guarded(async () => {
+      await loadHelp();
+      $("helpbox").scrollIntoView({ block: "start" });
+    });
   });
   guarded(async () => {
     await refresh(false);
