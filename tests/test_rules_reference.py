@@ -129,10 +129,8 @@ def test_the_other_numbers_are_the_engine_s() -> None:
     grounding = {k: int(v * 100) for k, v in weather.GROUNDING.items()}
     assert grounding[weather.SEVERE_WINTER] == grounding[weather.MONSOON]
     assert grounding[weather.MILD_WINTER] == grounding[weather.SPRING]
-    assert (
-        f"{grounding[weather.SEVERE_WINTER]}% (severe winter, monsoon) or {grounding[weather.SPRING]}% (mild winter, spring)"
-        in text("weather")
-    )
+    severe, mild = grounding[weather.SEVERE_WINTER], grounding[weather.SPRING]
+    assert f"{severe}% (severe winter, monsoon) or {mild}% (mild winter, spring)" in text("weather")
     assert f"a {entries.SPAIN_ODDS}% chance" in text("entering-the-war")
     assert f"a {int(vichy.CHANCE * 100)}% chance" in text("vichy")
     assert f"less than {vichy.WINDOW_MONTHS} months" in text("vichy")

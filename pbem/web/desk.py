@@ -176,7 +176,7 @@ class Desk:
                     "now": k.kind in now,
                 }
                 for k in api.order_reference()
-            ]
+            ],
         }
 
     def overview(self) -> dict[str, Any]:
