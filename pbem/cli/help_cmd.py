@@ -1,6 +1,7 @@
 """`pbem help orders [KIND]`: the order reference, drawn from the engine's own table of
 order kinds; docs/orders.md is the same reference written as Markdown (a test keeps the
-two in step)."""
+two in step). `pbem help rules [TOPIC]`: the players' rules reference shipped with the
+program (pbem/play/rules.md), whose copy is docs/rules.md."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import typer
 
 from pbem.cli.common import user_errors
 from pbem.errors import PbemError
+from pbem.play import rules_reference
 from pbem.protocol import engine_link
 
 HOW_TO_GIVE = (
@@ -82,8 +84,44 @@ def orders_cmd(
         typer.echo(line)
 
 
+def rules_text(slug: str | None = None) -> list[str]:
+    """The rules for a terminal: the list of topics, or one topic's section."""
+    if slug is None:
+        topics = rules_reference.topics()
+        width = max(len(t.slug) for t in topics)
+        return [
+            *(f"{t.slug:<{width}}  {t.title}" for t in topics),
+            "",
+            "`pbem help rules TOPIC` prints one topic; docs/rules.md holds them all.",
+        ]
+    t = rules_reference.topic(slug)
+    return [t.title, "=" * len(t.title), *t.lines]
+
+
+@user_errors
+def rules_cmd(
+    topic: Annotated[str | None, typer.Argument(help="One topic (supply, land-combat, ...)")] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="The whole reference as Markdown")] = False,
+) -> None:
+    """The rules of the game by topic, in the order of the month, or one topic in full."""
+    if markdown:
+        typer.echo(rules_reference.source(), nl=False)
+        return
+    try:
+        lines = rules_text(topic)
+    except PbemError as exc:
+        # a wrong topic is a usage error, like a wrong option: exit status 2
+        typer.echo(f"error: {exc.head}", err=True)
+        raise typer.Exit(2) from None
+    for line in lines:
+        typer.echo(line)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    group = typer.Typer(name="help", help="References: the orders a player may give.", no_args_is_help=True)
+    group = typer.Typer(
+        name="help", help="References: the orders a player may give, the rules of the game.", no_args_is_help=True
+    )
     group.command("orders")(orders_cmd)
+    group.command("rules")(rules_cmd)
     app.add_typer(group, name="help")

@@ -22,7 +22,7 @@ from typing import Protocol, cast
 
 from engine import api
 from pbem.errors import PbemError
-from pbem.play import ahead_entry, gamemap, history, reactions, since, solo, turn
+from pbem.play import ahead_entry, gamemap, history, reactions, rules_reference, since, solo, turn
 from pbem.play.status import Standing, awaited, standing_of
 from pbem.protocol import machine, words
 from pbem.protocol.machine import Game
@@ -170,10 +170,12 @@ class Desk:
 
     def help(self) -> dict[str, object]:
         """The order reference for the page: every kind of order the engine knows, its
-        arguments in words and an example; ``now``: the decision in front of me accepts it."""
+        arguments in words and an example; ``now``: the decision in front of me accepts it.
+        ``rules``: the rules reference by topic, ``rules.now`` the topic of the step awaited."""
         _, _, state = self._now()
         now = {k.name for k in api.order_kinds(state)}
         return {
+            "rules": rules_reference.for_page(api.decision(state).phase),
             "kinds": [
                 {
                     "kind": k.kind,
@@ -184,7 +186,7 @@ class Desk:
                     "now": k.kind in now,
                 }
                 for k in api.order_reference()
-            ]
+            ],
         }
 
     def overview(self) -> dict[str, object]:

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from engine import api
-from pbem.play import audit, exchange, gamemap, history, turn
+from pbem.play import audit, exchange, gamemap, history, rules_reference, turn
 from pbem.play.ahead import Plan
 from pbem.protocol import replay
 from pbem.store.localgame import LocalGame
@@ -1135,3 +1135,39 @@ def test_a_waiting_group_chosen_lights_its_free_hexes_and_a_lit_hex_places_it(
         pg, "the infantry chosen again", lambda: pg.locator("button.waiting.chosen").count() == 1 and len(lit(pg)) > 0
     )
     pg.close()
+
+
+def test_the_help_panel_opens_on_the_rules_of_the_step_and_leaves_the_reports_in_view(
+    browser: Browser, deploying_page: tuple[Duo, PlayServer]
+) -> None:
+    _, server = deploying_page
+    pg = browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
+        pg.goto(server.url)
+        pg.wait_for_selector("#map svg", timeout=60_000)
+        settled(pg)
+        reports = pg.locator("#report").bounding_box()
+        pg.locator("#helpbox > summary").click()
+        until(pg, "the rules of the step", lambda: pg.locator("#rulesnow h3").count() == 1)
+        assert pg.locator("#rulesnow h3").inner_text() == "The rules of this step: Deployment"
+        assert "In the engine: engine/deployment.py" in pg.locator("#rulesnow").inner_text()
+        # brought up into the side panel's view, the reports below it untouched
+        top = pg.locator("#helpbox").bounding_box()
+        assert top is not None and 0 <= top["y"] < 768 / 2
+        assert pg.locator("#report").bounding_box() == reports
+        assert pg.evaluate("document.scrollingElement.scrollHeight") <= 768
+        # the other topics a click away, their tables drawn and their orders set as code
+        others = pg.locator("#rules details.topic")
+        assert others.count() == len(rules_reference.topics()) - 1
+        assert pg.locator('#rules details[data-topic="deployment"]').count() == 0
+        pg.locator("#rulesbox > summary").click()
+        retreats = pg.locator('#rules details[data-topic="retreats"]')
+        retreats.locator("summary").click()
+        assert retreats.locator("code").first.inner_text() == "stand HEX yes|no"
+        builds = pg.locator('#rules details[data-topic="builds"]')
+        builds.locator("summary").click()
+        assert builds.locator("table").count() == 2
+        assert builds.locator("table tr").first.inner_text().split("\t") == ["Unit", "Cost", "Arrives after"]
+        assert pg.locator("#report").bounding_box() == reports
+    finally:
+        pg.close()

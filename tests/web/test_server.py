@@ -261,6 +261,18 @@ def test_the_help_lists_every_order_the_engine_knows_and_marks_those_of_the_deci
     assert kinds["move"]["example"].startswith("move ") and kinds["move"]["arguments"]
 
 
+def test_the_help_gives_the_rules_with_the_topic_of_the_step_awaited(server: PlayServer) -> None:
+    from pbem.play import rules_reference
+
+    rules = json.loads(request(server, "/api/help")[1])["rules"]
+    # The game waits for the war declarations: their rules come first in the panel.
+    assert rules["now"] == "war-declaration"
+    assert [t["slug"] for t in rules["topics"]] == [t.slug for t in rules_reference.topics()]
+    declaring = next(t for t in rules["topics"] if t["slug"] == "war-declaration")
+    assert declaring["title"] == "War declaration"
+    assert declaring["blocks"][0] == {"kind": "p", "text": "In the engine: engine/war.py"}
+
+
 def test_the_free_hexes_of_each_waiting_group_are_the_engine_s_legal_placing_orders(deploying: Duo) -> None:
     with served(deploying) as server:
         window = json.loads(request(server, "/api/map?region=world")[1])["window"]

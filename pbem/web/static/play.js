@@ -853,10 +853,63 @@ function showAhead() {
   $("aheadfallback").value = s && s.fallback ? s.fallback : "ask";
 }
 
-// --- help: every kind of order, from the engine's own reference --------------------------
+// --- help: the rules by topic (the step awaited first) and every kind of order ------------
+
+// Text with `code` spans, shown as text: the reference is never read as markup.
+function withCode(e, text) {
+  text.split("`").forEach((part, i) => {
+    if (i % 2) {
+      const c = document.createElement("code");
+      c.textContent = part;
+      e.append(c);
+    } else {
+      e.append(part);
+    }
+  });
+  return e;
+}
+
+function ruleBlocks(topic) {
+  return topic.blocks.map((b) => {
+    if (b.kind === "p") return withCode(document.createElement("p"), b.text);
+    if (b.kind === "ul" || b.kind === "ol") {
+      const list = document.createElement(b.kind);
+      list.append(...b.items.map((item) => withCode(document.createElement("li"), item)));
+      return list;
+    }
+    const table = document.createElement("table");
+    table.append(...b.rows.map((row, i) => {
+      const tr = document.createElement("tr");
+      tr.append(...row.map((cell) => {
+        const td = document.createElement(i ? "td" : "th");
+        td.textContent = cell;
+        return td;
+      }));
+      return tr;
+    }));
+    return table;
+  });
+}
+
+function showRules(rules) {
+  const now = rules.topics.find((t) => t.slug === rules.now);
+  const head = document.createElement("h3");
+  head.textContent = `The rules of this step: ${now.title}`;
+  $("rulesnow").replaceChildren(head, ...ruleBlocks(now));
+  $("rules").replaceChildren(...rules.topics.filter((t) => t !== now).map((t) => {
+    const d = document.createElement("details");
+    d.className = "topic";
+    d.dataset.topic = t.slug;
+    const s = document.createElement("summary");
+    s.textContent = t.title;
+    d.append(s, ...ruleBlocks(t));
+    return d;
+  }));
+}
 
 async function loadHelp() {
   const r = await ask("/api/help");
+  showRules(r.rules);
   const kinds = [...r.kinds.filter((k) => k.now), ...r.kinds.filter((k) => !k.now)];
   $("help").replaceChildren(...kinds.map((k) => {
     const d = document.createElement("details");
@@ -975,6 +1028,7 @@ async function refresh(keepWindow) {
   await loadMap(keepWindow);
   await loadFree();
   await showReport(view.at === null ? undefined : view.at);
+  if ($("helpbox").open) await loadHelp();
 }
 
 async function poll() {
@@ -1002,7 +1056,11 @@ window.addEventListener("DOMContentLoaded", () => {
   setupTurn();
   setupAhead();
   $("helpbox").addEventListener("toggle", () => {
-    if ($("helpbox").open) guarded(loadHelp);
+    // opened at the foot of the side panel, it would stay below the fold: bring it up
+    if ($("helpbox").open) guarded(async () => {
+      await loadHelp();
+      $("helpbox").scrollIntoView({ block: "start" });
+    });
   });
   guarded(async () => {
     await refresh(false);
