@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 
 from engine import ai, api
 from engine.actions import EngineError
+from engine.ai.garrison import exposed
+from engine.ai.picture import Picture
 from engine.sides import SIDES
 from engine.state import Assault, GameState, date_text, parse_date
 from engine.world import World
@@ -97,6 +99,11 @@ class GameResult:
     margin: dict[str, int | None] = field(default_factory=dict)
     #: date text of the month whose war declaration phase met the victory conditions ('' if none)
     victory: str = ""
+    #: side -> capital -> month-ends it was left with no land unit of the side while an enemy
+    #: land unit could walk into it within a month (engine/ai/garrison.py)
+    empty_capitals: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: side -> month-ends summed over its other home cities left so
+    empty_home_cities: dict[str, int] = field(default_factory=dict)
 
     def events(self) -> str:
         """Conquests, surrenders, liberations and Vichy France, in date order."""
@@ -129,6 +136,7 @@ class GameResult:
             f"allies {self.convoy_money.get('allies', 0)}; "
             f"unspent at a year's end: {money_text(self.money_by_year, self.rich_by_year)}; "
             f"margin T: {margin_text(self.margin)}; victory: {self.victory or 'none'}; "
+            f"{empty_text(self.empty_capitals, self.empty_home_cities)}; "
             f"{secs:.2f} s/month"
         )
         text += "; " + air_text(self.air) + "; " + landing_text(self.landings)
@@ -150,6 +158,29 @@ def money_text(by_year: dict[str, dict[str, int]], rich: dict[str, dict[str, int
 def margin_text(margin: dict[str, int | None]) -> str:
     """``1940-07 +12, 1942-01 +30, 1944-01 not reached``."""
     return ", ".join(f"{m} {'not reached' if t is None else format(t, '+d')}" for m, t in margin.items())
+
+
+def empty_text(capitals: dict[str, dict[str, int]], home: dict[str, int]) -> str:
+    """``empty within an enemy's reach (month-ends): capitals axis 2 (Rome 2), allies 0; other home cities ...``"""
+    caps = []
+    for side in SIDES:
+        names = sorted(capitals.get(side, {}).items())
+        text = f"{side} {sum(n for _, n in names)}"
+        caps.append(text + (" (" + ", ".join(f"{c} {n}" for c, n in names) + ")" if names else ""))
+    others = ", ".join(f"{side} {home.get(side, 0)}" for side in SIDES)
+    return f"empty within an enemy's reach (month-ends): capitals {', '.join(caps)}; other home cities {others}"
+
+
+def count_empty(state: GameState, capitals: dict[str, dict[str, int]], home: dict[str, int]) -> None:
+    """Add this month-end's key cities left empty within an enemy land unit's reach."""
+    names = state.world.map.city_at
+    for side in SIDES:
+        for h, capital in exposed(Picture(state, side)).items():
+            if capital:
+                per = capitals.setdefault(side, {})
+                per[names[h].name] = per.get(names[h].name, 0) + 1
+            else:
+                home[side] = home.get(side, 0) + 1
 
 
 def entered_text(entered: dict[str, tuple[str, str]]) -> str:
@@ -341,6 +372,8 @@ def play_game(
     cities = city_hexes(state)
     margins: dict[str, int | None] = dict.fromkeys(marks)
     victory = ""
+    empty_capitals: dict[str, dict[str, int]] = {side: {} for side in SIDES}
+    empty_home: dict[str, int] = dict.fromkeys(SIDES, 0)
     fallen: dict[str, str] = {}
     liberated: dict[str, str] = {}
     surrendered: dict[str, str] = {}
@@ -439,6 +472,7 @@ def play_game(
             for c in WATCHED:
                 if c not in overrun and home_taken(state, c):
                     overrun[c] = date_text(state.date)
+            count_empty(state, empty_capitals, empty_home)
             if date_text(state.date) in margins:
                 margins[date_text(state.date)] = margin(state, cities, start)
             g = gained(state, hexes, start)["axis"]
@@ -486,6 +520,8 @@ def play_game(
         dates.get("us_war", ""),
         margins,
         victory,
+        empty_capitals,
+        empty_home,
     )
 
 
@@ -559,6 +595,12 @@ class Summary:
     mean_margin: dict[str, tuple[float, int]] = field(default_factory=dict)
     #: date text of each game won by the victory conditions
     victories: list[str] = field(default_factory=list)
+    #: side -> month-ends its capitals were left empty within an enemy's reach, over the games
+    empty_capitals: dict[str, int] = field(default_factory=dict)
+    #: games in which a capital was left so at least once
+    games_with_empty_capital: int = 0
+    #: side -> the same for its other home cities
+    empty_home_cities: dict[str, int] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -591,6 +633,10 @@ class Summary:
             + ", ".join(
                 f"{m} {t:+.1f} ({n} games)" if n else f"{m} not reached" for m, (t, n) in self.mean_margin.items()
             ),
+            "empty within an enemy's reach (month-ends, all games): capitals "
+            + ", ".join(f"{s} {self.empty_capitals.get(s, 0)}" for s in SIDES)
+            + f" (in {self.games_with_empty_capital} games); other home cities "
+            + ", ".join(f"{s} {self.empty_home_cities.get(s, 0)}" for s in SIDES),
             f"won by the victory conditions in {len(self.victories)} games"
             + (f" ({', '.join(self.victories)})" if self.victories else ""),
         ]
@@ -663,6 +709,9 @@ def summarize(results: list[GameResult]) -> Summary:
             m: _mean_count([r.margin.get(m) for r in results]) for m in sorted({m for r in results for m in r.margin})
         },
         victories=sorted(r.victory for r in results if r.victory),
+        empty_capitals={s: sum(sum(r.empty_capitals.get(s, {}).values()) for r in results) for s in SIDES},
+        games_with_empty_capital=sum(1 for r in results if any(r.empty_capitals.get(s) for s in SIDES)),
+        empty_home_cities={s: sum(r.empty_home_cities.get(s, 0) for r in results) for s in SIDES},
     )
 
 
