@@ -154,6 +154,7 @@ def test_compare_json_and_its_errors() -> None:
     assert doc["compare"]["margins"]["axis"]["1942-01"] == {"random": [None], "v1": [None]}
     assert {(g["axis"], g["allies"]) for g in doc["games"]} == {("random", "v1"), ("v1", "v1"), ("v1", "random")}
     assert all(g["margin"] == {"1940-07": None, "1942-01": None, "1944-01": None} for g in doc["games"])
+    assert all(g["empty_capitals"] == {"axis": {}, "allies": {}} for g in doc["games"])
     same = CliRunner().invoke(_app(), ["arena", "--compare", "bot", "bot"])
     assert same.exit_code == 1 and "compare two different players" in same.output
     unknown = CliRunner().invoke(_app(), ["arena", "--compare", "bot", "v9"])
