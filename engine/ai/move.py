@@ -24,7 +24,7 @@ from engine.ai import air, air_war, convoys, ferry, garrison, intercept, landing
 from engine.ai.front import MAIN_PULL, PULL, main_effort, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
-from engine.ai.style import Style
+from engine.ai.style import LATEST, Style
 from engine.reach import SideMemo, land_reach, rail_search
 from engine.state import Unit
 from engine.units import UnitType
@@ -77,7 +77,7 @@ def is_rail(action: Action) -> bool:
 class Plan:
     """Bookkeeping of strength per hex while units are being moved."""
 
-    def __init__(self, pic: Picture, style: Style) -> None:
+    def __init__(self, pic: Picture, style: Style = LATEST) -> None:
         self.pic = pic
         hold = garrison.hold(pic) if style.garrisons else {}
         self.need = need_map(pic, hold)
