@@ -7,8 +7,9 @@ control on, or a simultaneous decision's list.  Like the engine it is pure: no
 I/O, no clock, no unseeded randomness; the result depends only on the side's
 view of the state, the side, the seed, the player and the budget.
 
-``player`` is ``"bot"`` (the heuristic player, :mod:`engine.ai.bot`) or
-``"random"`` (a uniformly random legal player, :mod:`engine.ai.random_player`).
+``player`` is ``"bot"`` (the heuristic player, :mod:`engine.ai.bot`), ``"v1"`` (the
+heuristic player frozen as the reference, :mod:`engine.ai.style`) or ``"random"`` (a
+uniformly random legal player, :mod:`engine.ai.random_player`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from __future__ import annotations
 from engine import api
 from engine.actions import Action
 from engine.ai import bot, random_player
+from engine.ai.style import STYLES
 from engine.state import GameState
 
-PLAYERS = ("bot", "random")
+PLAYERS = ("bot", "v1", "random")
 
 __all__ = ["PLAYERS", "decide"]
 
@@ -34,4 +36,4 @@ def decide(
         return []
     if player == "random":
         return random_player.decide(view, side, seed)
-    return bot.decide(view, side, seed, budget_s)
+    return bot.decide(view, side, seed, budget_s, STYLES[player])

@@ -14,16 +14,25 @@ it did not hold at the start and that lie outside its own countries' land, or
 that the other side held at the start (liberations).  Neutrals joining a side
 therefore do not score; only taking ground does.  The game's winner is the
 engine's winner if there is one, else the side that gained more.
+
+The yardstick of strength is the *territorial margin* T: the cities the Axis gained minus
+the cities the Allies gained (the same count, on cities only: the victory conditions are
+conquests, and a country is conquered when its cities are taken), read as each of
+:data:`MARKS` begins.  ``compare`` plays two players against a reference on the same seeds
+and pairs their margins seed by seed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import ai, api
 from engine.actions import EngineError
+from engine.ai.garrison import exposed
+from engine.ai.picture import Picture
 from engine.sides import SIDES
 from engine.state import Assault, GameState, date_text, parse_date
 from engine.world import World
@@ -32,6 +41,10 @@ from engine.world import World
 WATCHED = ("Poland", "France", "Soviet Union", "China", "United Kingdom", "Germany", "Italy", "Japan")
 #: Decisions without progress before a game is abandoned as stuck.
 MAX_STALLS = 3
+#: The months at whose start the territorial margin T is read.
+MARKS = ("1940-07", "1942-01", "1944-01")
+#: The frozen player every player is measured against by ``compare``.
+REFERENCE = "v1"
 
 
 @dataclass(slots=True)
@@ -82,6 +95,15 @@ class GameResult:
     rich_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
     #: date text the Axis declared war on (or otherwise brought in) the United States ('' if not)
     us_war: str = ""
+    #: mark (see MARKS) -> the territorial margin T as that month began (None: not reached)
+    margin: dict[str, int | None] = field(default_factory=dict)
+    #: date text of the month whose war declaration phase met the victory conditions ('' if none)
+    victory: str = ""
+    #: side -> capital -> month-ends it was left with no land unit of the side while an enemy
+    #: land unit could walk into it within a month (engine/ai/garrison.py)
+    empty_capitals: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: side -> month-ends summed over its other home cities left so
+    empty_home_cities: dict[str, int] = field(default_factory=dict)
 
     def events(self) -> str:
         """Conquests, surrenders, liberations and Vichy France, in date order."""
@@ -113,6 +135,8 @@ class GameResult:
             + f"convoy money delivered: axis {self.convoy_money.get('axis', 0)} "
             f"allies {self.convoy_money.get('allies', 0)}; "
             f"unspent at a year's end: {money_text(self.money_by_year, self.rich_by_year)}; "
+            f"margin T: {margin_text(self.margin)}; victory: {self.victory or 'none'}; "
+            f"{empty_text(self.empty_capitals, self.empty_home_cities)}; "
             f"{secs:.2f} s/month"
         )
         text += "; " + air_text(self.air) + "; " + landing_text(self.landings)
@@ -129,6 +153,34 @@ def money_text(by_year: dict[str, dict[str, int]], rich: dict[str, dict[str, int
             text += " (" + ", ".join(f"{c} {m}" for c, m in top) + ")"
         parts.append(text)
     return ", ".join(parts) or "no year ended"
+
+
+def margin_text(margin: dict[str, int | None]) -> str:
+    """``1940-07 +12, 1942-01 +30, 1944-01 not reached``."""
+    return ", ".join(f"{m} {'not reached' if t is None else format(t, '+d')}" for m, t in margin.items())
+
+
+def empty_text(capitals: dict[str, dict[str, int]], home: dict[str, int]) -> str:
+    """``empty within an enemy's reach (month-ends): capitals axis 2 (Rome 2), allies 0; other home cities ...``"""
+    caps = []
+    for side in SIDES:
+        names = sorted(capitals.get(side, {}).items())
+        text = f"{side} {sum(n for _, n in names)}"
+        caps.append(text + (" (" + ", ".join(f"{c} {n}" for c, n in names) + ")" if names else ""))
+    others = ", ".join(f"{side} {home.get(side, 0)}" for side in SIDES)
+    return f"empty within an enemy's reach (month-ends): capitals {', '.join(caps)}; other home cities {others}"
+
+
+def count_empty(state: GameState, capitals: dict[str, dict[str, int]], home: dict[str, int]) -> None:
+    """Add this month-end's key cities left empty within an enemy land unit's reach."""
+    names = state.world.map.city_at
+    for side in SIDES:
+        for h, capital in exposed(Picture(state, side)).items():
+            if capital:
+                per = capitals.setdefault(side, {})
+                per[names[h].name] = per.get(names[h].name, 0) + 1
+            else:
+                home[side] = home.get(side, 0) + 1
 
 
 def entered_text(entered: dict[str, tuple[str, str]]) -> str:
@@ -228,6 +280,17 @@ def objective_hexes(state: GameState) -> list[int]:
     return sorted({c.hex for c in m.cities} | set(m.resources))
 
 
+def city_hexes(state: GameState) -> list[int]:
+    """The objectives of the territorial margin: every city (conquest is by cities)."""
+    return sorted({c.hex for c in state.world.map.cities})
+
+
+def margin(state: GameState, cities: list[int], start: dict[int, str]) -> int:
+    """The territorial margin T: cities the Axis gained minus cities the Allies gained."""
+    g = gained(state, cities, start)
+    return g["axis"] - g["allies"]
+
+
 def held(state: GameState, hexes: list[int]) -> dict[str, int]:
     out: dict[str, int] = dict.fromkeys(SIDES, 0)
     for h in hexes:
@@ -288,6 +351,7 @@ def play_game(
     clock: Callable[[], float] = lambda: 0.0,
     on_decision: Callable[[api.Decision, GameState], None] | None = None,
     decide_hidden: Decide | None = None,
+    marks: tuple[str, ...] = MARKS,
 ) -> GameResult:
     """Play one game from the scenario's start until the date ``until`` begins (or the game ends).
 
@@ -296,7 +360,8 @@ def play_game(
     ``on_decision`` is told each decision before it is made (who would sit down for it), with
     the state it is made at (to read, not to change).
     ``decide_hidden`` makes the simultaneous decisions in the computer player's place (a
-    player who gives some of them ahead); by default the computer player makes them."""
+    player who gives some of them ahead); by default the computer player makes them.
+    ``marks`` are the months at whose start the territorial margin is read."""
     hidden = decide_hidden or ai.decide
     state = api.new_game(scenario)
     if setup is not None:
@@ -304,6 +369,11 @@ def play_game(
     game_seed = hashlib.sha256(b"pbem/arena/v1\0" + str(seed).encode()).digest()
     hexes = objective_hexes(state)
     start = {h: state.side_controlling(h) for h in hexes}
+    cities = city_hexes(state)
+    margins: dict[str, int | None] = dict.fromkeys(marks)
+    victory = ""
+    empty_capitals: dict[str, dict[str, int]] = {side: {} for side in SIDES}
+    empty_home: dict[str, int] = dict.fromkeys(SIDES, 0)
     fallen: dict[str, str] = {}
     liberated: dict[str, str] = {}
     surrendered: dict[str, str] = {}
@@ -385,6 +455,8 @@ def play_game(
         new_entries(state, entered, at_start, failed)
         # conquests happen in the war declaration phase: record the month they happen in
         record_events(state, fallen, liberated, surrendered, dates)
+        if state.winner and not victory:
+            victory = date_text(state.date)
         if state.date != month:
             month_seconds.append(clock() - month_start)
             month_start = clock()
@@ -400,6 +472,9 @@ def play_game(
             for c in WATCHED:
                 if c not in overrun and home_taken(state, c):
                     overrun[c] = date_text(state.date)
+            count_empty(state, empty_capitals, empty_home)
+            if date_text(state.date) in margins:
+                margins[date_text(state.date)] = margin(state, cities, start)
             g = gained(state, hexes, start)["axis"]
             if g > furthest[1]:
                 furthest = (date_text(state.date), g)
@@ -408,6 +483,9 @@ def play_game(
     holds, gains = held(state, hexes), gained(state, hexes, start)
     if state.winner:
         winner, by = state.winner, "engine"
+        # a won game is over: its margin stands at every later mark
+        final = margin(state, cities, start)
+        margins = {m: final if t is None and parse_date(m) >= state.date else t for m, t in margins.items()}
     else:
         winner = "axis" if gains["axis"] > gains["allies"] else "allies" if gains["allies"] > gains["axis"] else "draw"
         by = "territory"
@@ -440,6 +518,10 @@ def play_game(
         money_by_year,
         rich_by_year,
         dates.get("us_war", ""),
+        margins,
+        victory,
+        empty_capitals,
+        empty_home,
     )
 
 
@@ -509,6 +591,16 @@ class Summary:
     air: dict[str, dict[str, int]] = field(default_factory=dict)
     #: side -> landing event -> total over the games
     landings: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: mark -> (mean territorial margin T over the games that reached it, how many did)
+    mean_margin: dict[str, tuple[float, int]] = field(default_factory=dict)
+    #: date text of each game won by the victory conditions
+    victories: list[str] = field(default_factory=list)
+    #: side -> month-ends its capitals were left empty within an enemy's reach, over the games
+    empty_capitals: dict[str, int] = field(default_factory=dict)
+    #: games in which a capital was left so at least once
+    games_with_empty_capital: int = 0
+    #: side -> the same for its other home cities
+    empty_home_cities: dict[str, int] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -537,6 +629,16 @@ class Summary:
             f"games stopped by an error: {self.errors}",
             air_text(self.air),
             landing_text(self.landings),
+            "territorial margin T (cities gained by the Axis minus by the Allies), mean: "
+            + ", ".join(
+                f"{m} {t:+.1f} ({n} games)" if n else f"{m} not reached" for m, (t, n) in self.mean_margin.items()
+            ),
+            "empty within an enemy's reach (month-ends, all games): capitals "
+            + ", ".join(f"{s} {self.empty_capitals.get(s, 0)}" for s in SIDES)
+            + f" (in {self.games_with_empty_capital} games); other home cities "
+            + ", ".join(f"{s} {self.empty_home_cities.get(s, 0)}" for s in SIDES),
+            f"won by the victory conditions in {len(self.victories)} games"
+            + (f" ({', '.join(self.victories)})" if self.victories else ""),
         ]
 
     def entry_texts(self) -> list[str]:
@@ -603,7 +705,19 @@ def summarize(results: list[GameResult]) -> Summary:
             side: {event: sum(r.landings.get(side, {}).get(event, 0) for r in results) for event in LANDING_EVENTS}
             for side in SIDES
         },
+        mean_margin={
+            m: _mean_count([r.margin.get(m) for r in results]) for m in sorted({m for r in results for m in r.margin})
+        },
+        victories=sorted(r.victory for r in results if r.victory),
+        empty_capitals={s: sum(sum(r.empty_capitals.get(s, {}).values()) for r in results) for s in SIDES},
+        games_with_empty_capital=sum(1 for r in results if any(r.empty_capitals.get(s) for s in SIDES)),
+        empty_home_cities={s: sum(r.empty_home_cities.get(s, 0) for r in results) for s in SIDES},
     )
+
+
+def _mean_count(values: list[int | None]) -> tuple[float, int]:
+    found = [v for v in values if v is not None]
+    return (sum(found) / len(found) if found else 0.0, len(found))
 
 
 def run(
@@ -623,13 +737,7 @@ def run(
 ) -> Summary:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ...; report each result line
     and hand each result to ``on_game`` (each decision of a game to ``on_decision`` first)."""
-    for p in (axis, allies):
-        if p not in ai.PLAYERS:
-            raise EngineError(f"unknown player '{p}'; choose one of {', '.join(ai.PLAYERS)}")
-    try:
-        end = parse_date(until)
-    except ValueError as exc:
-        raise EngineError(str(exc)) from None
+    end = _checked(until, axis, allies)
     players = {"axis": axis, "allies": allies}
     results = []
     for i in range(games):
@@ -654,3 +762,142 @@ def run(
         for line in summary.lines(players):
             report(line)
     return summary
+
+
+def _checked(until: str, *players: str) -> int:
+    """The date ``until`` as a month number, once the players are known ones."""
+    for p in players:
+        if p not in ai.PLAYERS:
+            raise EngineError(f"unknown player '{p}'; choose one of {', '.join(ai.PLAYERS)}")
+    try:
+        return parse_date(until)
+    except ValueError as exc:
+        raise EngineError(str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """The mean of paired differences and its standard error (None with fewer than two pairs)."""
+
+    mean: float
+    se: float | None
+    n: int
+
+    @classmethod
+    def of(cls, diffs: list[int]) -> Paired:
+        n = len(diffs)
+        mean = sum(diffs) / n
+        if n < 2:
+            return cls(mean, None, n)
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return cls(mean, math.sqrt(var / n), n)
+
+    def text(self) -> str:
+        se = "no standard error with one seed" if self.se is None else f"standard error {self.se:.1f}"
+        return f"{self.mean:+.1f} ({se}, {self.n} seed{'s' if self.n != 1 else ''})"
+
+
+@dataclass(slots=True)
+class Comparison:
+    """Players ``a`` and ``b``, each against the reference on the same seeds, on both sides."""
+
+    a: str
+    b: str
+    reference: str
+    seeds: list[int]
+    marks: tuple[str, ...]
+    #: side -> mark -> player -> its margins T against the reference, seed by seed (None: not reached)
+    margins: dict[str, dict[str, dict[str, list[int | None]]]]
+
+    def difference(self, side: str, mark: str) -> Paired | None:
+        """Mean over the seeds of T(a) - T(b) with ``a`` and ``b`` playing ``side``."""
+        rows = self.margins[side][mark]
+        diffs = [x - y for x, y in zip(rows[self.a], rows[self.b], strict=True) if x is not None and y is not None]
+        return Paired.of(diffs) if diffs else None
+
+    def lines(self) -> list[str]:
+        first, last = self.seeds[0], self.seeds[-1]
+        out = [
+            f"compare {self.a} with {self.b}, each against {self.reference} on seeds {first} to {last}: "
+            "territorial margin T (cities gained by the Axis minus by the Allies; the Axis wants it high, "
+            f"the Allies low), difference {self.a} - {self.b} paired by seed"
+        ]
+        for side in SIDES:
+            other = "allies" if side == "axis" else "axis"
+            parts = []
+            for mark in self.marks:
+                d = self.difference(side, mark)
+                if d is None:
+                    parts.append(f"{mark} not reached")
+                    continue
+                rows = self.margins[side][mark]
+                means = ", ".join(f"{p} {_mean_count(rows[p])[0]:+.1f}" for p in (self.a, self.b))
+                parts.append(f"{mark} {means}, difference {d.text()}")
+            out.append(f"as the {side} (against {self.reference} as the {other}): " + "; ".join(parts))
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        differences = {
+            side: {
+                m: None if (d := self.difference(side, m)) is None else {"mean": d.mean, "se": d.se, "seeds": d.n}
+                for m in self.marks
+            }
+            for side in SIDES
+        }
+        return {
+            "a": self.a,
+            "b": self.b,
+            "reference": self.reference,
+            "seeds": self.seeds,
+            "marks": list(self.marks),
+            "margins": self.margins,
+            "difference": differences,
+        }
+
+
+def compare(
+    scenario: str | World,
+    until: str,
+    games: int,
+    a: str,
+    b: str,
+    seed: int = 0,
+    budget_s: float | None = None,
+    report: Callable[[str], None] | None = None,
+    clock: Callable[[], float] = lambda: 0.0,
+    on_game: Callable[[GameResult, dict[str, str]], None] | None = None,
+    reference: str = REFERENCE,
+    marks: tuple[str, ...] = MARKS,
+    setup: Callable[[GameState], None] | None = None,
+) -> Comparison:
+    """Play ``a`` and ``b`` each against ``reference`` on seeds ``seed``, ``seed + 1``, ...
+    (``games`` seeds), once as the Axis and once as the Allies; a game two pairings share
+    (the reference against itself) is played once."""
+    end = _checked(until, a, b, reference)
+    if a == b:
+        raise EngineError(f"compare two different players, not '{a}' with itself")
+    seeds = list(range(seed, seed + games))
+    played: dict[tuple[str, str, int], GameResult] = {}
+    margins: dict[str, dict[str, dict[str, list[int | None]]]] = {
+        side: {m: {a: [], b: []} for m in marks} for side in SIDES
+    }
+    for s in seeds:
+        for p in (a, b):
+            for side in SIDES:
+                players = {"axis": reference, "allies": reference} | {side: p}
+                key = (players["axis"], players["allies"], s)
+                if key not in played:
+                    played[key] = r = play_game(
+                        scenario, end, players, s, budget_s, setup=setup, clock=clock, marks=marks
+                    )
+                    if on_game is not None:
+                        on_game(r, players)
+                    if report is not None:
+                        report(f"axis={players['axis']} allies={players['allies']} " + r.line())
+                for m in marks:
+                    margins[side][m][p].append(played[key].margin.get(m))
+    result = Comparison(a, b, reference, seeds, marks, margins)
+    if report is not None:
+        for line in result.lines():
+            report(line)
+    return result

@@ -15,6 +15,7 @@ from engine.ai.batch import Batch
 from engine.ai.batch import finish as finish_batch
 from engine.ai.limits import Limits
 from engine.ai.seeding import stream
+from engine.ai.style import LATEST, Style
 from engine.ai.turn import Policy, Turn
 from engine.state import GameState
 
@@ -39,9 +40,12 @@ def step_name(phase: str) -> str:
     return phase.rsplit(".", 1)[-1]
 
 
-def decide(state: GameState, side: str, seed: bytes, budget_s: float | None = None) -> list[Action]:
+def decide(
+    state: GameState, side: str, seed: bytes, budget_s: float | None = None, style: Style = LATEST
+) -> list[Action]:
     batch = Batch(state, side)
-    turn = Turn(batch, side, stream(seed, "bot", side, state.date, batch.phase), Limits.for_budget(budget_s))
+    rng = stream(seed, "bot", side, state.date, batch.phase)
+    turn = Turn(batch, side, rng, Limits.for_budget(budget_s), style)
     policy = POLICIES.get(step_name(batch.phase))
     if policy is not None:
         policy(turn)

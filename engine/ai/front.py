@@ -50,8 +50,9 @@ def aims(pic: Picture) -> set[str]:
     return chosen
 
 
-def need_map(pic: Picture) -> dict[int, float]:
-    """Strength wanted per hex at the end of our movement."""
+def need_map(pic: Picture, garrisons: dict[int, float] | None = None) -> dict[int, float]:
+    """Strength wanted per hex at the end of our movement, at least ``garrisons`` (in our
+    capitals and home cities against what could reach them, :func:`engine.ai.garrison.hold`)."""
     need: dict[int, float] = {}
     threat = pic.threat
     objectives = pic.objectives
@@ -68,6 +69,8 @@ def need_map(pic: Picture) -> dict[int, float]:
     for h, want in staging.ports(pic).items():
         need[h] = max(need.get(h, 0.0), want)
     for h, want in ferry.need(pic).items():
+        need[h] = max(need.get(h, 0.0), want)
+    for h, want in (garrisons or {}).items():
         need[h] = max(need.get(h, 0.0), want)
     targets = aims(pic)
     if not targets:

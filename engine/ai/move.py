@@ -20,10 +20,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, air_war, convoys, ferry, intercept, landings, naval, staging
+from engine.ai import air, air_war, convoys, ferry, garrison, intercept, landings, naval, staging
 from engine.ai.front import MAIN_PULL, PULL, main_effort, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
+from engine.ai.style import LATEST, Style
 from engine.reach import SideMemo, land_reach, rail_search
 from engine.state import Unit
 from engine.units import UnitType
@@ -36,6 +37,9 @@ RAIL_DISTANCE = 4
 #: Weight of one hex of distance from the front for units in the rear.
 DISTANCE_WEIGHT = 0.35
 FAR = 40
+#: What the last unit of a key city an enemy could reach gains by staying in it: more than
+#: any move can offer, so the garrison holds (:mod:`engine.ai.garrison`).
+LAST_GUARD = 20.0
 
 
 def first_movement(turn: Turn) -> None:
@@ -73,9 +77,12 @@ def is_rail(action: Action) -> bool:
 class Plan:
     """Bookkeeping of strength per hex while units are being moved."""
 
-    def __init__(self, pic: Picture) -> None:
+    def __init__(self, pic: Picture, style: Style = LATEST) -> None:
         self.pic = pic
-        self.need = need_map(pic)
+        hold = garrison.hold(pic) if style.garrisons else {}
+        self.need = need_map(pic, hold)
+        # key cities whose last unit stays
+        self.guarded = set(hold)
         self.have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
         self.count: dict[int, int] = dict(pic.my_count_at)
         # land without a front: the distance to a ferry port stands in for the distance to the front
@@ -98,6 +105,8 @@ class Plan:
             score = min(s, max(0.0, self.need.get(h, 0.0) - have))
             if not pic.threat.get(h) and h not in self.objectives:
                 score *= 0.2
+            if h in self.guarded and self.count.get(h, 0) <= 1 and u.type is not UnitType.SUPPLY:
+                score += LAST_GUARD
         else:
             if self.count.get(h, 0) >= 2:
                 return -1e9  # two ordinary land units per hex
@@ -172,7 +181,7 @@ def _move_land(turn: Turn, second: bool) -> None:
     options = _options(turn, pic, second)
     if not options:
         return
-    plan = Plan(pic)
+    plan = Plan(pic, turn.style)
     state = turn.state
     units = [state.units[uid] for uid in options]
     units.sort(key=lambda u: (plan.to_front.get(u.hex, 0 if u.hex in plan.need else FAR), u.id))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from engine.ai.batch import Batch
 from engine.ai.limits import Limits
+from engine.ai.style import LATEST, Style
 from engine.rng import Rng
 from engine.state import GameState
 
@@ -19,6 +20,7 @@ class Turn:
     side: str
     rng: Rng
     limits: Limits
+    style: Style = LATEST
 
     @property
     def state(self) -> GameState:

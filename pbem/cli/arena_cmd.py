@@ -24,8 +24,10 @@ def arena(
     scenario: Annotated[str, typer.Option("--scenario", help="Scenario: 1937 or 1939")] = "1939",
     until: Annotated[str, typer.Option("--until", help="Stop when this month begins (YYYY-MM)")] = "1940-09",
     games: Annotated[int, typer.Option("--games", min=1, help="Number of games")] = 1,
-    axis: Annotated[str, typer.Option("--axis", help="Axis player: bot or random")] = "bot",
-    allies: Annotated[str, typer.Option("--allies", help="Allied player: bot or random")] = "bot",
+    axis: Annotated[str, typer.Option("--axis", help="Axis player: bot, v1 (the frozen reference) or random")] = "bot",
+    allies: Annotated[
+        str, typer.Option("--allies", help="Allied player: bot, v1 (the frozen reference) or random")
+    ] = "bot",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first game; game i uses seed + i")] = 0,
     budget: Annotated[float | None, typer.Option("--budget", help="Seconds per decision (weaker, faster)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Games and summary as one JSON document")] = False,
@@ -41,12 +43,25 @@ def arena(
         bool,
         typer.Option("--react", help="Count both sides as giving reaction orders (`pbem react`) in the sittings"),
     ] = False,
+    compare: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--compare",
+            metavar="A B",
+            help="Play A and B each against the reference v1 on the same seeds, on both sides, and print the "
+            "mean difference of the territorial margin with its standard error (--axis, --allies and --ahead unused)",
+        ),
+    ] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Play computer against computer and print each game's result and a summary.  On a
     terminal a line on stderr shows the game, month and phase reached."""
     from engine.ai import arena as arena_mod
     from engine.api import EngineError
+
+    if compare is not None:
+        _compare(scenario, until, games, compare, seed, budget, as_json, quiet)
+        return
 
     results: list[dict[str, object]] = []
     tallies: list[sittings.Tally] = []
@@ -115,6 +130,50 @@ def arena(
             f"or left a cost the forecast did not show ({fared['misfits']} of {fared['orders']} orders no longer "
             "fitted; fallback: the computer player's choice)"
         )
+
+
+def _compare(
+    scenario: str,
+    until: str,
+    games: int,
+    players: tuple[str, str],
+    seed: int,
+    budget: float | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    from engine.ai import arena as arena_mod
+    from engine.api import EngineError
+
+    progress = Progress(quiet)
+    rows: list[dict[str, object]] = []
+
+    def ended(r: arena_mod.GameResult, sides: dict[str, str]) -> None:
+        rows.append(sides | dataclasses.asdict(r))
+        progress(f"arena --compare: {len(rows)} games played")
+
+    def say(line: str) -> None:
+        progress.close()
+        typer.echo(line)
+
+    try:
+        found = arena_mod.compare(
+            scenario,
+            until,
+            games,
+            *players,
+            seed=seed,
+            budget_s=budget,
+            report=None if as_json else say,
+            clock=time.perf_counter,
+            on_game=ended,
+        )
+    except EngineError as exc:
+        raise PbemError(str(exc), "arena") from None
+    finally:
+        progress.close()
+    if as_json:
+        typer.echo(json.dumps({"compare": found.to_json(), "games": rows}, indent=1))
 
 
 def register(app: typer.Typer) -> None:

@@ -19,7 +19,9 @@ bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
 @user_errors
 def play(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
-    player: Annotated[str, typer.Option("--player", help="bot (heuristic) or random")] = "bot",
+    player: Annotated[
+        str, typer.Option("--player", help="bot (heuristic), v1 (the frozen reference) or random")
+    ] = "bot",
     ahead: Annotated[
         bool,
         typer.Option(

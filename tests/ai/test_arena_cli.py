@@ -124,3 +124,38 @@ def test_text_ends_with_the_sittings_and_hops_line() -> None:
     last = result.output.splitlines()[-1]
     assert last.startswith("per game month over 1 finished month(s), median/max: sittings axis ")
     assert "file hops " in last and "(automatic only " in last
+
+
+def test_compare_prints_the_paired_difference_per_side_and_mark() -> None:
+    """A run that stops as it starts (--until the scenario's first month): the shape only."""
+    result = CliRunner().invoke(_app(), ["arena", "--compare", "bot", "v1", "--until", "1939-09", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line.split(" game ")[0] for line in lines[:3]] == [
+        "axis=bot allies=v1",
+        "axis=v1 allies=bot",
+        "axis=v1 allies=v1",
+    ]
+    assert lines[3].startswith("compare bot with v1, each against v1 on seeds 5 to 5")
+    assert (
+        lines[4]
+        == "as the axis (against v1 as the allies): 1940-07 not reached; 1942-01 not reached; 1944-01 not reached"
+    )
+    assert lines[5].startswith("as the allies (against v1 as the axis): ")
+
+
+def test_compare_json_and_its_errors() -> None:
+    import json
+
+    result = CliRunner().invoke(_app(), ["arena", "--compare", "random", "v1", "--until", "1939-09", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["compare"]["reference"] == "v1"
+    assert doc["compare"]["margins"]["axis"]["1942-01"] == {"random": [None], "v1": [None]}
+    assert {(g["axis"], g["allies"]) for g in doc["games"]} == {("random", "v1"), ("v1", "v1"), ("v1", "random")}
+    assert all(g["margin"] == {"1940-07": None, "1942-01": None, "1944-01": None} for g in doc["games"])
+    assert all(g["empty_capitals"] == {"axis": {}, "allies": {}} for g in doc["games"])
+    same = CliRunner().invoke(_app(), ["arena", "--compare", "bot", "bot"])
+    assert same.exit_code == 1 and "compare two different players" in same.output
+    unknown = CliRunner().invoke(_app(), ["arena", "--compare", "bot", "v9"])
+    assert unknown.exit_code == 1 and "unknown player 'v9'" in unknown.output

@@ -1,0 +1,24 @@
+"""The switches that set the heuristic players apart.
+
+``v1`` is the bot as it stood when it was frozen as the reference player every
+improvement is measured against: every switch off.  ``bot`` has the improvements made
+since.  One code path with switches, rather than a copy of the bot, keeps ``v1``
+playable without two bots to maintain; a switch's off side must keep v1's decisions
+exactly (tests/ai/test_reference.py pins them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    #: keep capitals and home cities held against the enemy land units that could reach them
+    garrisons: bool = True
+
+
+#: The latest bot: every switch on.
+LATEST = Style()
+#: The heuristic players by name.
+STYLES: dict[str, Style] = {"bot": LATEST, "v1": Style(garrisons=False)}

@@ -1,0 +1,72 @@
+"""Garrisons: capitals and home cities against what could walk into them within a month."""
+
+from __future__ import annotations
+
+from engine import ai
+from engine.ai import arena, garrison
+from engine.ai.picture import Picture
+from engine.position import hex_at as hx
+from tests.ai.worlds import advance_to, armor, at_war, infantry
+
+SEED = b"\x05" * 32
+
+
+def test_an_empty_capital_within_an_enemy_move_is_exposed() -> None:
+    state = at_war()
+    berlin, breslau = hx(state, "0,2"), hx(state, "2,5")
+    tank = armor(state, "Poland", "5,2")  # armor moves 5: Berlin is 5 hexes away
+    assert state.world.map.grid.distance(state.units[tank].hex, berlin) == 5
+    assert garrison.exposed(Picture(state, "axis")) == {berlin: True, breslau: False}
+    assert garrison.exposed(Picture(state, "allies")) == {}  # Warsaw: no German unit at all
+    infantry(state, "Germany", "0,2")
+    assert garrison.exposed(Picture(state, "axis")) == {breslau: False}
+    state.units[tank].move = 4  # now it could reach Breslau only
+    assert garrison.reachable(Picture(state, "axis"), [berlin, breslau]) == {breslau: 6}
+
+
+def test_the_arena_counts_empty_capitals_at_each_month_end() -> None:
+    state = at_war()
+    armor(state, "Poland", "5,2")
+    capitals: dict[str, dict[str, int]] = {}
+    home: dict[str, int] = {}
+    arena.count_empty(state, capitals, home)
+    arena.count_empty(state, capitals, home)
+    assert capitals == {"axis": {"Berlin": 2}}
+    assert home == {"axis": 2}
+    text = arena.empty_text(capitals, home)
+    assert text == (
+        "empty within an enemy's reach (month-ends): capitals axis 2 (Berlin 2), allies 0; "
+        "other home cities axis 2, allies 0"
+    )
+
+
+def test_the_bot_keeps_the_last_unit_of_a_capital_an_enemy_could_reach_and_v1_does_not() -> None:
+    state = at_war()
+    armor(state, "Poland", "5,2")  # beyond the front's threat radius, within its own move of Berlin
+    guard = infantry(state, "Germany", "0,2", 8)
+    advance_to(state, "axis.first_movement")
+    moved = {int(a.args[0]) for a in ai.decide(state, "axis", SEED, "v1") if a.kind in ("move", "rail")}
+    assert guard in moved
+    moved = {int(a.args[0]) for a in ai.decide(state, "axis", SEED, "bot") if a.kind in ("move", "rail")}
+    assert guard not in moved
+
+
+def test_a_capital_that_is_a_port_is_held_against_landings() -> None:
+    from engine import api
+    from engine.position import build_world
+    from engine.war import enter_war
+
+    world = build_world(
+        """
+        ~   ~   ~   ~   ~   ~
+         G:c G:c G:c P:c P:c P:c
+        G:c G:c G:c P:c P:c P:c
+        """,
+        cities={"Kiel": "1,1 capital", "Warsaw": "5,2 capital"},
+    )
+    state = api.new_game(world)
+    enter_war(state, "Germany", "axis")
+    enter_war(state, "Poland", "allies")
+    kiel = hx(state, "1,1")
+    assert world.map.is_port(kiel)
+    assert garrison.hold(Picture(state, "axis")) == {kiel: garrison.HOLD}
