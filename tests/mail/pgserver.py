@@ -51,7 +51,9 @@ class PgServer:
         if not self.data.exists():
             self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "pbem", "--auth=trust", "-E", "UTF8")
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off"
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start")
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start"
+        )
 
     def stop(self, mode: str = "fast") -> None:
         if (self.data / "postmaster.pid").exists():
