@@ -117,6 +117,9 @@ class Table:
         # One mail per allies file: every file under one Message-ID, in one mail only, but for a
         # resend of that same mail after a kill between SMTP's acceptance and its record.
         assert len({n for n, _ in received}) == len(received), received
+        # Nor two different files for one position: the receiver would have called it out.
+        axis_log = (self.tmp / "axis.log").read_text(errors="replace")
+        assert "EQUIVOCATION" not in axis_log and "Traceback" not in axis_log, axis_log[-3000:]
 
 
 def _logs(services: list[Service]) -> str:
@@ -210,3 +213,31 @@ def test_health_reports_the_database_and_every_worker(make_player, tmp_path, pg_
         "bot", "health", "--config", str(table.allies.config_path), "--store", "postgresql://pbem@127.0.0.1:1/none"
     )
     assert down.returncode == 1 and "database: DOWN" in down.stdout and "Traceback" not in down.stderr
+
+
+def test_a_database_killed_and_restarted_mid_game_loses_no_turn(
+    make_player, tmp_path, pg_server, pg_url, engine_double
+) -> None:
+    table = Table(make_player, tmp_path, pg_url)
+    gids = table.new_games(2)
+    axis = Running(table.axis, tmp_path / "axis.log", command="bot")
+    worker = table.worker("m1")
+    try:
+        axis.start()
+        worker.start(table.env)
+        wait_until(lambda: "bot: played" in worker.log.read_text(), 60, what="a first move")
+        for pause in (0.5, 2.5):
+            pg_server.stop("immediate")  # as a crash: no checkpoint, every connection cut
+            time.sleep(pause)
+            pg_server.start()
+            time.sleep(1.0)
+        wait_until(lambda: table.over(gids), 120, what="the end of every game")
+    except AssertionError as err:
+        raise AssertionError(f"{err}\n{_logs([worker])[-4000:]}") from err
+    finally:
+        codes = [worker.stop()]
+        axis.stop()
+    logs = _logs([worker])
+    assert "Traceback" not in logs and codes == [0], logs[-3000:]
+    assert "the bot store database failed" in logs or "cannot reach the bot store database" in logs
+    table.assert_answered_once(gids)
