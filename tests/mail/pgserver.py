@@ -32,8 +32,9 @@ def free_port() -> int:
 
 
 class PgServer:
-    def __init__(self, root: Path, binaries: Path) -> None:
-        self.root, self.bin = root, binaries
+    def __init__(self, root: Path, binaries: Path, fsync: bool = False) -> None:
+        # Tests cut no power: without fsync they run faster; a benchmark wants the real cost.
+        self.root, self.bin, self.fsync = root, binaries, fsync
         self.data = root / "data"
         self.port = free_port()
         self._as: list[str] = []
@@ -50,7 +51,9 @@ class PgServer:
     def start(self) -> None:
         if not self.data.exists():
             self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "pbem", "--auth=trust", "-E", "UTF8")
-        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off"
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync={'on' if self.fsync else 'off'}"
+        )
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start"
         )
