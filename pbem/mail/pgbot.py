@@ -162,11 +162,11 @@ class StoreBotMailbox(BotMailbox):
         """Run the body on the game copied from the database, holding its lock; write back what
         it changed when it ends well. Yields False (and runs nothing) for an owed game another
         worker is taking now."""
-        with self.store.game_step(game_id, owed) as step:
+        with self.store.game_step(game_id, owed, self._versions.get(game_id, 0)) as step:
             if step is None:
                 yield False
                 return
-            if self._versions.get(game_id) != step.version or not step.version:
+            if step.files is not None:  # the scratch folder's copy is not this version
                 _remove_game(self.workspace, game_id)
                 for rel, data in step.files.items():
                     target = self.workspace / rel

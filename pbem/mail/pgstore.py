@@ -315,8 +315,9 @@ class Store:
             )
 
     @contextlib.contextmanager
-    def game_step(self, game_id: str, owed: bool = False) -> Iterator[GameStep | None]:
-        """A transaction holding the game's lock, with its stored files.
+    def game_step(self, game_id: str, owed: bool = False, have: int = 0) -> Iterator[GameStep | None]:
+        """A transaction holding the game's lock, with its stored files' hashes, and their
+        contents unless the caller has version ``have`` already (then ``files`` is None).
 
         ``owed``: take the game only if it is owed a look that no other worker is taking
         now (SKIP LOCKED), without waiting for its lock; None when it is not to be taken.
@@ -335,12 +336,18 @@ class Store:
             else:
                 c.execute("SELECT pg_advisory_xact_lock(%s)", (game_lock_key(game_id),))
             found = c.execute("SELECT version FROM games WHERE id = %s", (game_id,)).fetchone()
-            files = {}
-            if found is not None:
-                for rel, sealed in c.execute("SELECT rel, sealed FROM game_files WHERE game_id = %s", (game_id,)):
+            version = 0 if found is None else int(found[0])
+            hashes: dict[str, str] = {}
+            files: dict[str, bytes] | None = None
+            if version and version == have:
+                hashes = dict(c.execute("SELECT rel, sha256 FROM game_files WHERE game_id = %s", (game_id,)).fetchall())
+            else:
+                files = {}
+                rows = c.execute("SELECT rel, sha256, sealed FROM game_files WHERE game_id = %s", (game_id,))
+                for rel, digest, sealed in rows:
                     files[rel] = self._sealer().open(bytes(sealed), f"{game_id}/{rel}")
-            step = GameStep(self, c, game_id, 0 if found is None else int(found[0]), files)
-            yield step
+                    hashes[rel] = digest
+            yield GameStep(self, c, game_id, version, hashes, files)
 
     def owed_games(self, limit: int = 100) -> list[str]:
         with self.tx() as c:
@@ -452,16 +459,20 @@ class Store:
 class GameStep:
     """One game's files as stored, and what the step writes back when it ends well."""
 
-    def __init__(self, store: Store, c: Any, game_id: str, version: int, files: dict[str, bytes]) -> None:
-        self.store, self.c, self.game_id, self.version, self.files = store, c, game_id, version, files
+    def __init__(
+        self, store: Store, c: Any, game_id: str, version: int, hashes: dict[str, str], files: dict[str, bytes] | None
+    ) -> None:
+        self.store, self.c, self.game_id, self.version = store, c, game_id, version
+        self.hashes, self.files = hashes, files
 
     def save(self, files: dict[str, bytes], owed: bool, done: bool, mails: list[tuple[Outgoing, list[str]]]) -> int:
         """Write the game's files as they are now, the look it is owed (``owed``) or had
         (``done``), and its new mails with the file keys each carries; the new version."""
         c, gid = self.c, self.game_id
         now = time.time()
-        changed = {rel: data for rel, data in files.items() if self.files.get(rel) != data}
-        gone = [rel for rel in self.files if rel not in files]
+        digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
+        changed = {rel: data for rel, data in files.items() if self.hashes.get(rel) != digests[rel]}
+        gone = [rel for rel in self.hashes if rel not in files]
         version = self.version
         if changed or gone:
             version += 1
@@ -475,7 +486,7 @@ class GameStep:
                 c.execute(
                     "INSERT INTO game_files VALUES (%s, %s, %s, %s) ON CONFLICT (game_id, rel) DO UPDATE SET "
                     "sha256 = excluded.sha256, sealed = excluded.sealed",
-                    (gid, rel, hashlib.sha256(data).hexdigest(), sealer.seal(data, f"{gid}/{rel}")),
+                    (gid, rel, digests[rel], sealer.seal(data, f"{gid}/{rel}")),
                 )
             if gone:
                 c.execute("DELETE FROM game_files WHERE game_id = %s AND rel = ANY(%s)", (gid, gone))

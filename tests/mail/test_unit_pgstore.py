@@ -75,6 +75,12 @@ def test_a_step_writes_only_what_changed_and_versions_the_game(store: Store) -> 
     with store.game_step(gid) as step:
         assert step is not None and step.files == {"a": b"1", "c": b"3"} and step.version == 2
     assert store.owed_games() == [gid]
+    # A worker holding version 2 already reads only the hashes, and still writes back only the changes.
+    with store.game_step(gid, have=2) as step:
+        assert step is not None and step.files is None and set(step.hashes) == {"a", "c"}
+        assert step.save({"a": b"1", "c": b"4"}, False, False, []) == 3
+    with store.game_step(gid, have=2) as step:
+        assert step is not None and step.files == {"a": b"1", "c": b"4"}  # not the version it has
 
 
 def test_a_failed_step_leaves_the_game_as_it_was(store: Store) -> None:
