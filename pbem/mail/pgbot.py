@@ -42,8 +42,6 @@ from pbem.mail.message import (
     MAX_REFERENCES,
     TURN_NAME,
     Attachment,
-    Unreadable,
-    parse_mail,
     parse_turn_name,
     sha256_hex,
     thread_root,
@@ -112,6 +110,8 @@ class StoreThreads:
 
 
 class StoreBotMailbox(BotMailbox):
+    not_the_mails_fault = (StoreError,)
+
     def __init__(
         self,
         config: MailConfig,
@@ -130,7 +130,10 @@ class StoreBotMailbox(BotMailbox):
             store_dir = workspace / ".pbem"
             for name in ("games", "invitations", "parents", "offers", "journal"):
                 target = store_dir / name
-                shutil.rmtree(target, ignore_errors=True) if target.is_dir() else target.unlink(missing_ok=True)
+                if target.is_dir():
+                    shutil.rmtree(target)
+                else:
+                    target.unlink(missing_ok=True)
             for name in ("inbox", "outbox"):
                 shutil.rmtree(workspace / name, ignore_errors=True)
             # One name for the mailbox's owner folder, whichever worker makes it.
@@ -231,22 +234,6 @@ class StoreBotMailbox(BotMailbox):
             return False
         return super().left_for_owner(cand)
 
-    def handle_mail(self, raw: bytes, report: CycleReport, max_bytes: int | None = None) -> str:
-        """As the file store's, but a database failure is no reason to set the mail aside: it
-        stops the round, and the mail stays claimed for the next one."""
-        try:
-            mail = parse_mail(raw, self.config.max_attachment_bytes, max_bytes)
-        except Unreadable as err:
-            return str(err)
-        try:
-            self._import_mail(mail.message_id, mail.sender, mail.attachments, mail.problems, report)
-        except StoreError:
-            raise
-        except Exception as err:  # one mail must never stop the mailbox: set it aside instead
-            log.exception("handling mail %s failed", mail.message_id or "(no id)")
-            return f"handling it failed: {' '.join(str(err).split())[:200] or type(err).__name__}"
-        return ""
-
     def play_pending(self) -> None:
         for game_id in self.store.owed_games():
             if self.stopping:
@@ -310,9 +297,8 @@ class StoreBotMailbox(BotMailbox):
                 continue
             count = self.mailbox.take_back(worker) + self.store.release_leases(worker)
             if count:
-                log.warning(
-                    "took back %d mail(s) claimed by worker %s, silent for %.0f s", count, worker, min(silent, 1e9)
-                )
+                how_long = "ever" if silent == float("inf") else f"{silent:.0f} s"
+                log.warning("took back %d mail(s) claimed by worker %s, silent for %s", count, worker, how_long)
 
     def _until_next_expiry(self) -> float:
         wait = max(1.0, self.claim_timeout / 4)
