@@ -205,10 +205,15 @@ class StoreBotMailbox(BotMailbox):
                 self.threads.add(step.game_id, entry.message_id)
         made = []
         for group in bundles(sorted(entries, key=lambda e: e.filename)):
-            msg = self.sender.build_mail(group)
             last = group[-1]
             what = ", ".join(e.filename for e in group)
-            made.append((Outgoing(last.message_id, what, last.recipient, msg.as_bytes()), [e.key for e in group]))
+            try:
+                mail = Outgoing(last.message_id, what, last.recipient, self.sender.build_mail(group).as_bytes())
+            except Exception as err:  # a value no header can carry must not undo the game's step
+                reason = f"the mail cannot be written: {' '.join(str(err).split())[:200]}"
+                log.error("cannot send %s: %s (kept in the failed list)", what, reason)
+                mail = Outgoing(last.message_id, what, last.recipient, b"", failed=reason)
+            made.append((mail, [e.key for e in group]))
         return made
 
     def import_attachment(self, att: Attachment, report: CycleReport) -> str:

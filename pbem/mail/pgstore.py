@@ -177,6 +177,7 @@ class Outgoing:
     recipient: str
     mail: bytes
     attempts: int = 0
+    failed: str = ""  # why it cannot be sent at all: queued as failed, never sent
 
 
 @dataclass
@@ -492,9 +493,18 @@ class GameStep:
                 c.execute("DELETE FROM game_files WHERE game_id = %s AND rel = ANY(%s)", (gid, gone))
         for mail, keys in mails:
             c.execute(
-                "INSERT INTO outgoing (message_id, game_id, what, recipient, mail, created_at) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (mail.message_id, gid, mail.what, mail.recipient, mail.mail, now),
+                "INSERT INTO outgoing (message_id, game_id, what, recipient, mail, created_at, status, last_error) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (
+                    mail.message_id,
+                    gid,
+                    mail.what,
+                    mail.recipient,
+                    mail.mail,
+                    now,
+                    "failed" if mail.failed else "pending",
+                    mail.failed,
+                ),
             )
             for key in keys:
                 c.execute("INSERT INTO queued_files VALUES (%s, %s) ON CONFLICT DO NOTHING", (key, mail.message_id))

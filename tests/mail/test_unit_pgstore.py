@@ -152,6 +152,7 @@ def test_two_workers_lease_disjoint_mails_and_a_dead_ones_leases_come_back(store
     with store.game_step("a10000000007") as step:
         assert step is not None
         mails = [(Outgoing(f"<m{i}@x>", f"f{i}", "to@x", b"mail"), [f"f{i}:h"]) for i in range(6)]
+        mails.append((Outgoing("<bad@x>", "f9", "to@x", b"", failed="no header can carry it"), ["f9:h"]))
         step.save({"a": b"1"}, False, False, mails)
         assert step.queued(["f1:h", "zz:h"]) == {"f1:h"}
     other = Store(store.url, KEY)
@@ -163,7 +164,7 @@ def test_two_workers_lease_disjoint_mails_and_a_dead_ones_leases_come_back(store
     assert other.release_leases("w1") == 4
     assert len(other.lease_due("w2", 3600)) == 4
     other.mark_sent(second[0].message_id)
-    assert store.backlog()[2] == 5  # pending (leased or not), the sent one aside
+    assert store.backlog()[2:] == (5, 1)  # pending (leased or not), the sent one aside; the unbuildable one failed
 
 
 def test_the_store_key_is_refused_when_missing_or_malformed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
