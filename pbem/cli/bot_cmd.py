@@ -8,10 +8,19 @@ from typing import Annotated
 import typer
 
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors
-from pbem.cli.mail_cmd import ConfigOption, OnceOption, VerboseOption, config_path, fail, serve
+from pbem.cli.mail_cmd import ConfigOption, OnceOption, VerboseOption, config_path, fail, serve, store_url
 from pbem.errors import PbemError
 from pbem.play import turn
+from pbem.store import keys
 
+StoreOption = Annotated[
+    str,
+    typer.Option(
+        "--store",
+        help="postgresql://... to keep the service's state in PostgreSQL (default $PBEM_BOT_STORE, then bot.store; "
+        "none: the workspace's files)",
+    ),
+]
 bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
 
 
@@ -50,13 +59,56 @@ def serve_cmd(
         float,
         typer.Option("--claim-timeout", help="seconds a worker may be silent before the others take its mails back"),
     ] = 300.0,
+    store: StoreOption = "",
     once: OnceOption = False,
     verbose: VerboseOption = False,
 ) -> None:
     """Run the bot mailbox as a service: log lines on stderr, stop cleanly on SIGTERM."""
     if claim_timeout <= 0:
         fail(PbemError("--claim-timeout must be more than 0 seconds", code="usage"))
-    serve(config, once, verbose, bot=True, worker=worker, claim_timeout=claim_timeout)
+    serve(config, once, verbose, bot=True, worker=worker, claim_timeout=claim_timeout, store=store)
+
+
+@bot_app.command("migrate")
+def migrate_cmd(
+    config: ConfigOption = None,
+    store: StoreOption = "",
+    new_key: Annotated[
+        bool, typer.Option("--new-key", help="print a fresh store key (for PBEM_BOT_STORE_KEY) and do nothing else")
+    ] = False,
+) -> None:
+    """Bring the PostgreSQL store's schema to this version; the first time, store the bot's
+    identity directory (the configuration's home) in it, sealed with the store key."""
+    from pbem.mail.config import load_config
+    from pbem.mail.pgstore import MIGRATIONS, Store, store_key
+    from pbem.mail.pgstore import new_key as make_key
+
+    if new_key:
+        typer.echo(make_key())
+        return
+    try:
+        cfg = load_config(config_path(config))
+        url = store_url(cfg, store)
+        if not url:
+            raise PbemError(
+                "no PostgreSQL store named: give --store postgresql://..., PBEM_BOT_STORE or bot.store", code="usage"
+            )
+        db = Store(url, store_key(cfg.bot.store_key_file))
+        applied = db.migrate()
+        done = ", ".join(map(str, applied)) if applied else "none needed"
+        typer.echo(f"schema at version {len(MIGRATIONS)} (steps applied: {done})")
+        if not db.home_names():
+            home = keys.home(cfg.home)
+            if not (home / f"{cfg.bot.identity}.key").is_file():
+                raise PbemError(
+                    f"the bot's key {cfg.bot.identity}.key is not in {home}: set home in the configuration "
+                    "to the identity directory holding it, then run this again",
+                    code="bot-store",
+                )
+            count = db.save_home(home)
+            typer.echo(f"stored the identity directory {home} ({count} files, sealed)")
+    except PbemError as err:
+        fail(err)
 
 
 @bot_app.command("health")
@@ -66,22 +118,28 @@ def health_cmd(
         float | None,
         typer.Option("--max-age", help="exit with 1 when the oldest unanswered mail is older than this (seconds)"),
     ] = None,
+    store: StoreOption = "",
 ) -> None:
-    """Queue depth and the age of the oldest unanswered mail of the bot mailbox."""
+    """Queue depth and the age of the oldest unanswered mail of the bot mailbox (and, on a
+    PostgreSQL store, the database and every worker)."""
     from pbem.mail.config import load_config
     from pbem.mail.health import measure
     from pbem.mail.imap import IMAP_ERRORS, describe_imap_error
 
     try:
         cfg = load_config(config_path(config))
+        url = store_url(cfg, store)
         try:
-            found = measure(cfg)
+            found = measure(cfg, url)
         except IMAP_ERRORS as err:
             raise PbemError(describe_imap_error(cfg.imap, err), code="mail-imap") from None
     except PbemError as err:
         fail(err)
         return
     typer.echo(found.line())
+    if not found.database_ok:
+        typer.echo("unhealthy: the bot store database is not usable", err=True)
+        raise typer.Exit(1)
     if max_age is not None and found.oldest_s is not None and found.oldest_s > max_age:
         typer.echo(f"unhealthy: the oldest unanswered mail waits for more than {max_age:g} s", err=True)
         raise typer.Exit(1)

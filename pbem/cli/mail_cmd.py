@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from pbem.errors import PbemError
+
+if TYPE_CHECKING:
+    from pbem.mail.config import MailConfig
 
 CONFIG_ENV = "PBEM_MAIL_CONFIG"
 ConfigOption = Annotated[
@@ -37,25 +40,54 @@ def config_path(given: Path | None) -> Path:
     return Path(platformdirs.user_config_dir("pbem")) / "mail.toml"
 
 
+def store_url(cfg: MailConfig, given: str) -> str:
+    """The bot service's store: --store, else $PBEM_BOT_STORE, else bot.store; "" for the files."""
+    from pbem.mail.pgstore import STORE_ENV, is_database_url
+
+    url = given or os.environ.get(STORE_ENV, "") or cfg.bot.store
+    if url and not is_database_url(url):
+        where = "--store" if given else STORE_ENV if os.environ.get(STORE_ENV) else "bot.store"
+        raise PbemError(f"{where} must be a postgresql:// URL (or empty for the workspace's files)", code="usage")
+    return url
+
+
 def fail(err: PbemError) -> None:
     typer.echo(f"error: {err}", err=True)
     raise typer.Exit(1)
 
 
 def serve(
-    config: Path | None, once: bool, verbose: bool, bot: bool, worker: str = "", claim_timeout: float | None = None
+    config: Path | None,
+    once: bool,
+    verbose: bool,
+    bot: bool,
+    worker: str = "",
+    claim_timeout: float | None = None,
+    store: str = "",
 ) -> None:
-    """Run the daemon or the bot mailbox (as one worker of several when ``worker`` is named)."""
+    """Run the daemon or the bot mailbox (as one worker of several when ``worker`` is named),
+    on the workspace's files or, with a PostgreSQL ``store``, on the database."""
     from pbem.mail import logline
     from pbem.mail.bot import BotMailbox
     from pbem.mail.config import load_config
     from pbem.mail.daemon import DEFAULT_CLAIM_TIMEOUT, MailDaemon
 
-    logline.setup(verbose, worker)
     timeout = DEFAULT_CLAIM_TIMEOUT if claim_timeout is None else claim_timeout
     try:
         cfg = load_config(config_path(config))
-        daemon = BotMailbox(cfg, worker=worker, claim_timeout=timeout) if bot else MailDaemon(cfg)
+        url = store_url(cfg, store) if bot else ""
+        if url:
+            from pbem.mail.pgbot import StoreBotMailbox, default_worker
+            from pbem.mail.pgstore import Store, store_key
+
+            worker = worker or default_worker()
+            logline.setup(verbose, worker)
+            daemon: MailDaemon = StoreBotMailbox(
+                cfg, Store(url, store_key(cfg.bot.store_key_file)), worker=worker, claim_timeout=timeout
+            )
+        else:
+            logline.setup(verbose, worker)
+            daemon = BotMailbox(cfg, worker=worker, claim_timeout=timeout) if bot else MailDaemon(cfg)
         report = daemon.run(once=once)
     except PbemError as err:
         fail(err)

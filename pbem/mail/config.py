@@ -117,6 +117,10 @@ class BotOptions:
     allow: tuple[str, ...] = ()  # inviters' key fingerprints, as shown; empty: anyone
     identity: str = "bot"  # the identity (key name) the bot joins games with
     player: str = "pbem.mail.botplayer"  # module offering accept() and play(), see pbem.mail.bot
+    # The bot service's store: "" for the files of the workspace, or a postgresql:// URL.
+    store: str = ""
+    # A file holding the key that seals the bot's keys and games in a PostgreSQL store.
+    store_key_file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -263,6 +267,13 @@ def _allow_list(entries: list[object]) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _path_or_none(raw: str, base: Path) -> Path | None:
+    if not raw:
+        return None
+    path = Path(raw).expanduser()
+    return path if path.is_absolute() else base / path
+
+
 def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -> MailConfig:
     """Build a :class:`MailConfig` from parsed TOML; relative paths are taken from ``base``."""
     table = dict(data)
@@ -292,6 +303,8 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
         _allow_list(allow),
         _take(bot_raw, "identity", str, "bot", BotOptions.identity),
         _take(bot_raw, "player", str, "bot", BotOptions.player),
+        _take(bot_raw, "store", str, "bot", ""),
+        _path_or_none(_take(bot_raw, "store_key_file", str, "bot", ""), base),
     )
     _no_leftovers(bot_raw, "bot")
     notify_raw = dict(table.pop("notify", {}))
@@ -305,11 +318,7 @@ def parse_config(data: dict[str, Any], base: Path, source: Path | None = None) -
         raise MailConfigError("max_attachment_bytes must be between 1 KiB and 64 MiB")
     exchange = _take(table, "exchange", str, "mail", "pbem.play.exchange")
     attach_map = _take(table, "attach_map", bool, "mail", True)
-    home_raw = _take(table, "home", str, "mail", "")
-    home = None
-    if home_raw:
-        home = Path(home_raw).expanduser()
-        home = home if home.is_absolute() else base / home
+    home = _path_or_none(_take(table, "home", str, "mail", ""), base)
     _no_leftovers(table, "mail")
     return MailConfig(
         address.strip(),

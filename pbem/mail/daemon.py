@@ -137,6 +137,10 @@ def start_problems(config: MailConfig, names: list[str], load_game_layer: bool =
 
 
 class MailDaemon:
+    # Failures of the daemon's own means (a database, say), not of a mail: they stop the round,
+    # and the mail is read again, instead of being set aside.
+    not_the_mails_fault: tuple[type[Exception], ...] = ()
+
     def __init__(
         self,
         config: MailConfig,
@@ -377,6 +381,8 @@ class MailDaemon:
             return str(err)
         try:
             self._import_mail(mail.message_id, mail.sender, mail.attachments, mail.problems, report)
+        except self.not_the_mails_fault:
+            raise
         except Exception as err:  # one mail must never stop the mailbox: set it aside instead
             log.exception("handling mail %s failed", mail.message_id or "(no id)")
             return f"handling it failed: {' '.join(str(err).split())[:200] or type(err).__name__}"

@@ -30,6 +30,14 @@ class Health:
     owed: int = 0  # games owed a move
     to_send: int = 0  # mails queued, not yet accepted by the SMTP server
     oldest_s: float | None = None  # age of the oldest of all these
+    # On a PostgreSQL store: the database's state and one line per worker, as it last reported.
+    database: str = ""
+    workers: list[str] = field(default_factory=list)
+    failed: int = 0  # mails the SMTP server refused for good
+
+    @property
+    def database_ok(self) -> bool:
+        return not self.database or self.database.startswith("up, schema")
 
     @property
     def depth(self) -> int:
@@ -42,14 +50,19 @@ class Health:
     def line(self) -> str:
         claims = ", ".join(f"{w} {n}" for w, n in sorted(self.claimed.items()) if n) or "none"
         oldest = "none" if self.oldest_s is None else f"{self.oldest_s:.0f} s"
-        return (
+        text = (
             f"queue depth {self.depth} ({self.waiting} waiting in the folder, claimed: {claims}, "
             f"{self.owed} game(s) owed a move, {self.to_send} mail(s) to send); oldest unanswered: {oldest}"
         )
+        if self.database:
+            text += f"\ndatabase: {self.database}; {self.failed} mail(s) failed"
+            text += "".join(f"\nworker {w}" for w in self.workers) or "\nno worker has reported yet"
+        return text
 
 
-def measure(config: MailConfig) -> Health:
-    """Look at the mailbox (read-only) and the workspace; IMAP errors are the caller's to report."""
+def measure(config: MailConfig, store_url: str = "") -> Health:
+    """Look at the mailbox (read-only) and the workspace, or the PostgreSQL store at
+    ``store_url``; IMAP errors are the caller's to report."""
     now = time.time()
     found = Health()
     box = ImapMailbox(config.imap, config.imap_options, config.workspace)
@@ -72,6 +85,9 @@ def measure(config: MailConfig) -> Health:
                 found.saw(arrived, now)
     finally:
         box.close()
+    if store_url:
+        _measure_store(store_url, found, now)
+        return found
     for _game, queued in owed_games(config.workspace):
         found.owed += 1
         found.saw(queued, now)
@@ -79,6 +95,35 @@ def measure(config: MailConfig) -> Health:
         found.to_send += 1
         found.saw(entry.created_at, now)
     return found
+
+
+def _measure_store(url: str, found: Health, now: float) -> None:
+    """The database's backlog and its workers' heartbeats (no key needed: nothing is opened)."""
+    from pbem.mail.pgstore import MIGRATIONS, Store, StoreError
+
+    store = Store(url, None)
+    try:
+        try:
+            version = store.version()
+            if version != len(MIGRATIONS):
+                found.database = f"up, but at schema version {version} of {len(MIGRATIONS)}: run `pbem bot migrate`"
+                return
+            found.owed, oldest_owed, found.to_send, oldest_mail, found.failed = store.backlog()
+            workers = store.workers()
+        except StoreError as err:
+            found.database = f"DOWN: {err}"
+            return
+    finally:
+        store.close()
+    found.database = f"up, schema version {version}"
+    for since in (oldest_owed, oldest_mail):
+        if since is not None:
+            found.saw(since, now)
+    for w in workers:
+        found.workers.append(
+            f"{w.name} on {w.host} (pid {w.pid}): last seen {max(0.0, now - w.seen_at):.0f} s ago, "
+            f"{w.played} move(s) played"
+        )
 
 
 def _turn_mail_times(client: imapclient.IMAPClient, uids: list[int]) -> list[float]:

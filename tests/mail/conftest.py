@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from mailservers import MailServerError, MailServers, servers_unavailable
 from mailtesting import Player, write_config
+from pgserver import PgServer, server_binaries
 from tokenserver import TokenServer
 
 _counter = itertools.count(1)
@@ -79,6 +80,32 @@ def make_player(mail_servers: MailServers, tmp_path: Path) -> Callable[..., Play
         return Player(name, address, workspace, config_path, mail_servers)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A private PostgreSQL for the bot service's database store, started once per session."""
+    pytest.importorskip("psycopg", reason="the PostgreSQL store's tests need psycopg: pip install -e '.[service]'")
+    binaries = server_binaries()
+    if binaries is None:
+        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) not found: install Debian's postgresql package")
+    root = Path(tempfile.mkdtemp(prefix="pbem-pg-"))
+    server = PgServer(root, binaries)
+    try:
+        server.start()
+    except RuntimeError as err:
+        server.stop("immediate")
+        shutil.rmtree(root, ignore_errors=True)
+        pytest.fail(str(err), pytrace=False)
+    yield server
+    server.stop("immediate")
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer) -> str:
+    """A fresh, empty database on the private server, for one test."""
+    return pg_server.new_database(f"t{next(_counter)}x{os.getpid()}")
 
 
 @pytest.fixture(autouse=True)

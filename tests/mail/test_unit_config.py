@@ -98,3 +98,26 @@ def test_missing_mail_servers_are_named_with_the_install_command(
     with pytest.raises(mailservers.MailServerError) as err:
         mailservers.MailServers(tmp_path).start()
     assert "apt-get install dovecot-imapd dovecot-lmtpd postfix" in str(err.value)
+
+
+def test_the_bot_store_comes_from_the_option_then_the_environment_then_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.cli.mail_cmd import store_url
+    from pbem.errors import PbemError
+
+    monkeypatch.delenv("PBEM_BOT_STORE", raising=False)
+    plain = load_config(write(tmp_path, GOOD))
+    assert plain.bot.store == "" and plain.bot.store_key_file is None
+    assert store_url(plain, "") == ""  # the workspace's files: the default
+    cfg = load_config(
+        write(tmp_path, GOOD + '\n[bot]\nstore = "postgresql://db.example.org/bot"\nstore_key_file = "bot.key"\n')
+    )
+    assert cfg.bot.store_key_file == tmp_path.resolve() / "bot.key"
+    assert store_url(cfg, "") == "postgresql://db.example.org/bot"
+    monkeypatch.setenv("PBEM_BOT_STORE", "postgresql://env/bot")
+    assert store_url(cfg, "") == "postgresql://env/bot"
+    assert store_url(cfg, "postgres://given/bot") == "postgres://given/bot"
+    monkeypatch.setenv("PBEM_BOT_STORE", "/srv/bot.db")
+    with pytest.raises(PbemError, match="PBEM_BOT_STORE must be a postgresql:// URL"):
+        store_url(cfg, "")
