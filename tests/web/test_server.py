@@ -274,15 +274,20 @@ def test_the_free_hexes_of_each_waiting_group_are_the_engine_s_legal_placing_ord
             lit = {r["hex"] for r in placing["hexes"]}
             assert lit <= set(doc["marks"])
             for w in placing["waiting"]:
-                # the hexes offered are exactly those of the unit's legal placing orders
-                prefix = w["orders"][next(iter(w["orders"]))].rsplit(" ", 1 if w["id"] is not None else 2)[0]
-                own = [o for o in legal if o.rsplit(" ", 1 if w["id"] is not None else 2)[0] == prefix]
-                assert set(w["orders"]) == lit == {o.rsplit(" ", 1)[1] for o in own}
-                for hex_, order in w["orders"].items():
-                    assert order in own and order.endswith(f" {hex_}")
-                    if w["id"] is None:  # land points: the most the engine accepts in that hex
+                # the order written once, filled for each lit hex, gives exactly the unit's
+                # legal placing orders (land points: the most the engine accepts in that hex)
+                head = w["order"].removesuffix(" HEX").removesuffix(" POINTS")
+                own = [o for o in legal if o.rsplit(" ", 1 if w["id"] is not None else 2)[0] == head]
+                assert lit == {o.rsplit(" ", 1)[1] for o in own}
+                if w["id"] is None:
+                    assert w["order"].endswith(" POINTS HEX") and set(w["points"]) == lit
+                    for hex_, points in w["points"].items():
                         most = max(int(o.split()[-2]) for o in own if o.endswith(f" {hex_}"))
-                        assert int(order.split()[-2]) == most
+                        assert points == most
+                        assert w["order"].replace("POINTS", str(points)).replace("HEX", hex_) in own
+                else:
+                    assert w["order"].endswith(" HEX") and w["points"] is None
+                    assert {w["order"].replace("HEX", h) for h in lit} == set(own)
             assert all(r["limit"] is None or r["used"] <= r["limit"] for r in placing["hexes"])
         land = [w for p in doc["placings"] for w in p["waiting"] if w["id"] is None]
         assert land and all(" points" in w["label"] for w in land)

@@ -720,18 +720,29 @@ async function chooseWaiting(key) {
   }
   const w = p.waiting.find((x) => waitKey(x) === key);
   view.placing = { key, label: w.label, counts: p.counts, rooms: Object.fromEntries(p.hexes.map((h) => [h.hex, h])) };
-  view.orders = Object.entries(w.orders).map(([hex, text]) => ({ text, group: "", hexes: [hex], amount: null }));
+  view.orders = placingOrders(w, p);
   view.listed = view.orders;
   view.allMarks = r.marks;
-  view.marks = Object.fromEntries(Object.entries(r.marks).filter(([h]) => h in w.orders));
+  view.marks = Object.fromEntries(Object.entries(r.marks).filter(([h]) => h in view.placing.rooms));
   view.scale = r.scale;
   for (const b of document.querySelectorAll("button.waiting")) b.classList.toggle("chosen", b.dataset.key === key);
-  const unseen = Object.keys(w.orders).length - Object.keys(view.marks).length;
-  $("selection").textContent = `${w.label}: the ${Object.keys(w.orders).length} hex(es) it may go to are lit; ` +
+  const unseen = p.hexes.length - Object.keys(view.marks).length;
+  $("selection").textContent = `${w.label}: the ${p.hexes.length} hex(es) it may go to are lit; ` +
     "click one to place it there" +
     (unseen ? ` (${unseen} lie outside this map: choose another region, or world, to see them)` : "");
   drawMarks();
   frameMarks();
+}
+
+// The placing order of a waiting unit for each hex of its group, written from the order
+// the server sent once: land points with the most the engine accepts in that hex.
+function placingOrders(w, p) {
+  return p.hexes.map(({ hex }) => ({
+    text: w.order.replace("POINTS", w.points ? String(w.points[hex]) : "").replace("HEX", hex),
+    group: "",
+    hexes: [hex],
+    amount: null,
+  }));
 }
 
 async function offerPlacing(hex) {
