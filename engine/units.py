@@ -168,6 +168,17 @@ class UnitProfile:
     def domain(self) -> Domain:
         return self.type.domain
 
+    def words(self) -> str:
+        """The counter's numbers named, as the rulebook names the corners ("Units")."""
+        if self.domain is Domain.LAND:
+            return f"strength {self.strength}, movement {self.move}"
+        if self.domain is Domain.NAVAL:
+            return (
+                f"surface attack {self.attack}, submarine attack {self.sub_attack}, "
+                f"defence {self.defense}, movement {self.move}"
+            )
+        return f"fighter {self.attack}, bomber {self.bomber}, defence {self.defense}, movement {self.move}"
+
     def text(self) -> str:
         """The counter's numbers as a player reads them, e.g. ``3-1-3-52``."""
         if self.domain is Domain.LAND:

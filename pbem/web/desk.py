@@ -41,6 +41,8 @@ MAX_LISTED = 20_000
 ATTACKS = frozenset({"attack", "overrun", "naval", "bomb", "bomb_ships", "kamikaze", "atomic", "assault"})
 #: the orders that place a unit waiting to be placed
 PLACING = ("place", "place_land")
+#: refusals of a move after which no other order takes the unit to the hex dropped on
+NOT_MOVED = frozenset({"movement.already-there", "unit.not-yours", "unit.unknown"})
 #: where the page gives the orders of the step now (a step given ahead may have become it)
 HOW_NOW = "under My turn"
 
@@ -317,6 +319,72 @@ class Desk:
             ],
             "odds": odds,
         }
+
+    def stack(self, where: str) -> dict[str, Any]:
+        """Every unit in the hex ``where`` as the engine reads its counter: country, kind,
+        numbers named, supply, what it did this month, what it carries; ``mine``: a unit
+        of my side (the page lets me drag it)."""
+        lg, _, state = self._now()
+        try:
+            hex_, units = api.stack(state, lg.me, where)
+        except api.OrderError as exc:
+            raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
+        return {
+            "hex": hex_,
+            "units": [
+                {
+                    "id": u.id,
+                    "label": u.label,
+                    "side": u.side,
+                    "mine": u.side == lg.me,
+                    "country": u.country,
+                    "kind": u.kind,
+                    "counter": u.counter,
+                    "numbers": u.numbers,
+                    "supply": u.supply,
+                    "notes": list(u.notes),
+                    "done": list(u.done),
+                    "cargo": list(u.cargo),
+                }
+                for u in units
+            ],
+        }
+
+    def drop(self, units: tuple[int, ...], to: str) -> dict[str, Any]:
+        """What dragging ``units`` onto the hex ``to`` orders: for each unit the engine's
+        move there (the path is the engine's), else its other legal order that ends there
+        (by rail, ...), else the engine's reason why it cannot go, in one line."""
+        lg, t, state = self._now()
+        if not units:
+            raise PbemError("say which units to move", "usage")
+        try:
+            hex_ = api.stack(state, lg.me, to)[0]
+        except api.OrderError as exc:
+            raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
+        if not self._my_move(lg, t):
+            raise PbemError("it is not your move: no unit can be moved now", "turn")
+        orders, refused = [], []
+        for uid in units:
+            try:
+                move = api.parse_order(state, lg.me, f"move #{uid} {hex_}")
+                api.check(state, lg.me, move)
+                orders.append(api.format_action(state, move))
+                continue
+            except (api.IllegalAction, api.OrderError) as exc:
+                why, rule = str(exc), refusal_rule(exc)
+            if rule in NOT_MOVED:
+                refused.append(why)
+                continue
+            other = [
+                text
+                for a in api.legal_matching(state, lg.me, units=(uid,), places=(hex_,))
+                if order_words(text := api.format_action(state, a))[0][-1:] == [hex_] and a.kind not in ATTACKS
+            ]
+            if other:
+                orders.append(other[0])
+            else:
+                refused.append(why)
+        return {"hex": hex_, "orders": orders, "refused": refused}
 
     def odds(self, order: str) -> dict[str, Any]:
         """The odds and expected result of one attack order, before it is given."""

@@ -298,3 +298,82 @@ def test_the_free_hexes_of_each_waiting_group_are_the_engine_s_legal_placing_ord
 def test_nothing_waits_to_be_placed_in_a_war_declaration(server: PlayServer) -> None:
     status, body = request(server, "/api/free")
     assert status == 200 and json.loads(body) == {"placings": [], "marks": {}, "scale": 0}
+
+
+def _axis_now(duo: Duo) -> api.GameState:
+    p = duo.axis
+    return turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work.state
+
+
+def test_the_stack_viewer_lists_every_unit_of_a_hex_as_the_engine_reads_it(moving: Duo) -> None:
+    state = _axis_now(moving)
+    board = api.board(state, "axis")
+    by_hex: dict[int, list[Any]] = {}
+    for u in board.units:
+        by_hex.setdefault(u.hex, []).append(u)
+    h, units = max(by_hex.items(), key=lambda kv: (len(kv[1]), -kv[0]))
+    where = board.map.grid.label(h)
+    with served(moving) as server:
+        status, body = request(server, f"/api/stack?where={where}")
+        doc = json.loads(body)
+        assert status == 200 and doc["hex"] == where and len(doc["units"]) > 1
+        assert sorted(u["id"] for u in doc["units"]) == sorted(u.id for u in units)
+        report = {u.label: u for u in api.hex_report(state, "axis", where).units}
+        for u in doc["units"]:
+            assert u["label"] in report and u["supply"] == report[u["label"]].supply
+            assert u["mine"] == (u["side"] == "axis") and u["label"].startswith(f"#{u['id']} {u['country']} ")
+            assert u["counter"] in u["label"] and u["kind"] and u["numbers"]
+            if u["kind"] in ("infantry", "armor"):
+                strength, move = u["counter"].split("-")
+                assert u["numbers"] == f"strength {strength}, movement {move}"
+        # what a ship carries is listed with it
+        carried = [u for u in board.units if u.aboard >= 0]
+        if carried:
+            c = carried[0]
+            ship = json.loads(request(server, f"/api/stack?where={board.map.grid.label(c.hex)}")[1])
+            (carrier,) = [u for u in ship["units"] if u["id"] == c.aboard]
+            assert c.label in carrier["cargo"]
+        status, body = request(server, "/api/stack?where=[Atlantis]")
+        assert status == 400 and "Atlantis" in json.loads(body)["error"]
+
+
+def test_a_drop_gives_the_engine_s_move_there_or_its_reason_in_one_line(moving: Duo) -> None:
+    state = _axis_now(moving)
+    board = api.board(state, "axis")
+    grid = board.map.grid
+    german = [u for u in board.units if u.country == "Germany" and u.domain == "land" and u.aboard < 0]
+    moves = {}
+    for u in german[:6]:
+        found = [a for a in api.legal_matching(state, "axis", units=(u.id,), kinds=("move",)) if a.args[-1] != u.hex]
+        if found:
+            moves[u.id] = found[0]
+    assert moves, "no German land unit may move"
+    uid, legal = next(iter(moves.items()))
+    target = grid.label(int(legal.args[-1]))
+    unit = next(u for u in german if u.id == uid)
+    far = next(h for h in range(board.map.size) if grid.distance(h, unit.hex) > 30 and board.map.has_land(h))
+    with served(moving) as server:
+        before = read_only(moving)
+        status, body = request(server, f"/api/drop?unit={uid}&to={target}")
+        doc = json.loads(body)
+        assert status == 200 and doc == {"hex": target, "orders": [f"move #{uid} {target}"], "refused": []}
+        status, body = request(server, f"/api/drop?unit={uid}&to={grid.label(far)}")
+        doc = json.loads(body)
+        assert status == 200 and doc["orders"] == []
+        (why,) = doc["refused"]
+        with pytest.raises(api.IllegalAction) as refusal:
+            api.check(state, "axis", api.Action("move", (uid, far)))
+        assert why == str(refusal.value) and why.startswith(f"#{uid} ") and "\n" not in why
+        status, body = request(server, f"/api/drop?unit={uid}&to={grid.label(unit.hex)}")
+        assert "already in hex" in json.loads(body)["refused"][0]
+        # an enemy unit is refused with the engine's words, the stack's others still offered
+        enemy = next(u for u in board.units if u.side == "allies")
+        status, body = request(server, f"/api/drop?unit={uid},{enemy.id}&to={target}")
+        doc = json.loads(body)
+        assert doc["orders"] == [f"move #{uid} {target}"] and "not a unit of the axis" in doc["refused"][0]
+        assert read_only(moving) == before  # asking what a drop orders orders nothing
+        # the order offered is one the engine takes
+        status, body = request(server, "/api/orders", method="POST", body={"lines": [f"move #{uid} {target}"]})
+        assert status == 200, body
+        assert request(server, "/api/undo", method="POST", body={})[0] == 200
+        assert request(server, "/api/drop?unit=&to=1,1")[0] == 400
