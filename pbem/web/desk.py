@@ -350,10 +350,11 @@ class Desk:
             ],
         }
 
-    def drop(self, units: tuple[int, ...], to: str) -> dict[str, Any]:
+    def drop(self, units: tuple[int, ...], to: str, window: str | None = None) -> dict[str, Any]:
         """What dragging ``units`` onto the hex ``to`` orders: for each unit the engine's
         move there (the path is the engine's), else its other legal order that ends there
-        (by rail, ...), else the engine's reason why it cannot go, in one line."""
+        (by rail, ...), else the engine's reason why it cannot go, in one line; ``at``:
+        where the map of ``window`` draws the hex."""
         lg, t, state = self._now()
         if not units:
             raise PbemError("say which units to move", "usage")
@@ -384,7 +385,9 @@ class Desk:
                 orders.append(other[0])
             else:
                 refused.append(why)
-        return {"hex": hex_, "orders": orders, "refused": refused}
+        scale, centres = self.centres(window) if window else (0.0, {})
+        at = {hex_: centres[hex_]} if hex_ in centres else {}
+        return {"hex": hex_, "orders": orders, "refused": refused, "at": at, "scale": scale}
 
     def odds(self, order: str) -> dict[str, Any]:
         """The odds and expected result of one attack order, before it is given."""

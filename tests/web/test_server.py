@@ -356,7 +356,11 @@ def test_a_drop_gives_the_engine_s_move_there_or_its_reason_in_one_line(moving: 
         before = read_only(moving)
         status, body = request(server, f"/api/drop?unit={uid}&to={target}")
         doc = json.loads(body)
-        assert status == 200 and doc == {"hex": target, "orders": [f"move #{uid} {target}"], "refused": []}
+        assert status == 200 and doc["orders"] == [f"move #{uid} {target}"] and doc["refused"] == []
+        assert doc["hex"] == target and doc["at"] == {}  # no map named: nothing to draw
+        window = json.loads(request(server, "/api/map?region=world")[1])["window"]
+        doc = json.loads(request(server, f"/api/drop?unit={uid}&to={target}&window={window}")[1])
+        assert doc["at"] == {target: list(server.desk.centres(window)[1][target])} and doc["scale"] > 0
         status, body = request(server, f"/api/drop?unit={uid}&to={grid.label(far)}")
         doc = json.loads(body)
         assert status == 200 and doc["orders"] == []

@@ -675,7 +675,9 @@ async function afterOrder(keepGroup, next = "Order given. Click a counter or a h
   await refresh(true);
   // the hex shown is shown again: a unit just placed or moved there is listed
   if (view.hex && view.at === null) await showHex(view.hex);
+  // a pinned stack is shown as it stands now; one shown by hovering is gone, as the pointer is
   if (view.stack && view.stack.pinned) await showStack(view.stack.hex, true);
+  else if (view.stack) hideStack();
   if (!again || !view.myMove || epoch !== view.epoch) return;
   if (!(await offer(again.filter, again.title))) return;
   const orders = view.listed.filter((o) => o.group === again.group);
@@ -1186,8 +1188,9 @@ function setupCarry() {
     carry = null;
     if (!c || !c.started) return; // a click: the element's own handler does the rest
     c.ghost.remove();
-    document.body.classList.remove("carrying");
+    // the viewer lets the pointer through while carrying: a hex under it may take the drop
     const under = document.elementFromPoint(ev.clientX, ev.clientY);
+    document.body.classList.remove("carrying");
     if (!under || !$("map").contains(under)) {
       say("dropped outside the map: nothing ordered", "warn");
       return;
@@ -1221,13 +1224,15 @@ async function dropped(c, ev, under) {
     say(`${c.label} dropped where it stands: nothing ordered`, "warn");
     return;
   }
-  offerMoves(await ask("/api/drop", { unit: c.ids.join(","), to: hex }), c.label);
+  offerMoves(await ask("/api/drop", { unit: c.ids.join(","), to: hex, window: view.window }), c.label);
 }
 
 // The orders a drop makes, shown for confirmation: one click adds them all.
 function offerMoves(r, what) {
   clearSelection();
-  view.marks = {};
+  view.marks = r.at;
+  view.scale = r.scale;
+  drawMarks(r.hex);
   $("selection").textContent = `${what} dropped on ${r.hex}`;
   if (!r.orders.length) {
     say(r.refused.length === 1 ? r.refused[0] : `none can go to ${r.hex}: ${r.refused.join("; ")}`, "error");
