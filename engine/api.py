@@ -123,6 +123,7 @@ __all__ = [
     "scenarios",
     "serialize",
     "snapshot",
+    "stack",
     "standing_orders",
     "state_hash",
     "summary",

@@ -24,7 +24,7 @@ from engine import api
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, gamemap, history, reactions, since, solo, turn
 from pbem.play.status import awaited, status_line
-from pbem.protocol import machine, words
+from pbem.protocol import engine_link, machine, words
 from pbem.protocol.machine import Game
 from pbem.protocol.records import Act
 from pbem.protocol.rules import refusal_rule
@@ -326,7 +326,7 @@ class Desk:
         of my side (the page lets me drag it)."""
         lg, _, state = self._now()
         try:
-            hex_, units = api.stack(state, lg.me, where)
+            hex_, units = engine_link.api().stack(state, lg.me, where)
         except api.OrderError as exc:
             raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
         return {
@@ -359,7 +359,7 @@ class Desk:
         if not units:
             raise PbemError("say which units to move", "usage")
         try:
-            hex_ = api.stack(state, lg.me, to)[0]
+            hex_ = engine_link.api().stack(state, lg.me, to)[0]
         except api.OrderError as exc:
             raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
         if not self._my_move(lg, t):

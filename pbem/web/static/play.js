@@ -424,10 +424,13 @@ async function clicked(ev) {
     return;
   }
   await showHex(hex);
+  // the stack is shown once the orders are asked for: a unit chosen from the hex's list
+  // meanwhile is asked for after them, and so stays chosen
+  if (view.at === null && view.myMove) {
+    if (counter && counter.dataset.side === view.side) await selectUnit(Number(counter.dataset.unit));
+    else await offer({ place: hex }, `orders naming ${hex}`);
+  }
   await showStack(hex, true);
-  if (view.at !== null || !view.myMove) return;
-  if (counter && counter.dataset.side === view.side) await selectUnit(Number(counter.dataset.unit));
-  else await offer({ place: hex }, `orders naming ${hex}`);
 }
 
 async function showHex(hex, attackers) {
