@@ -1077,7 +1077,10 @@ function hideStack() {
 }
 
 async function showStack(hex, pinned) {
+  if (pinned) clearTimeout(hoverTimer);
   const r = await ask("/api/stack", { where: hex });
+  // a look by hovering never replaces a stack a click keeps shown
+  if (!pinned && view.stack && view.stack.pinned) return;
   if (!r.units.length) {
     if (pinned) hideStack();
     return;
