@@ -125,6 +125,7 @@ __all__ = [
     "scenarios",
     "serialize",
     "snapshot",
+    "stack",
     "standing_before_roll",
     "standing_orders",
     "state_hash",
@@ -262,6 +263,14 @@ def hex_report(state: GameState, side: str, where: str, attackers: Collection[in
     ``where`` is ``COL,ROW``, ``[City]`` or a city name (OrderError if there is none)."""
     _side(side)
     return inspect.hex_report(state, side, where, attackers)
+
+
+def stack(state: GameState, side: str, where: str) -> tuple[str, tuple[inspect.UnitLine, ...]]:
+    """The units in the hex ``where`` as ``side`` sees them (those :func:`hex_report`
+    lists, without the rest of the hex, for a look at a stack), and the hex as ``COL,ROW``.
+    ``where`` is ``COL,ROW``, ``[City]`` or a city name (OrderError if there is none)."""
+    _side(side)
+    return inspect.stack(state, where)
 
 
 def placements(state: GameState, side: str, near: str = "") -> list[Placing]:

@@ -37,6 +37,11 @@ class UnitLine:
     counter: str  # the counter's numbers: land strength-movement, others attack-...-movement
     supply: str  # "in supply", "out of supply", or "in supply until the supply phase"
     notes: tuple[str, ...]  # damaged, embarked, in port, in the air, ...
+    id: int
+    kind: str  # the unit's type in words: "infantry", "heavy cruiser", "fighter bomber"
+    numbers: str  # the counter's numbers named: "strength 5, movement 3"
+    done: tuple[str, ...]  # what it did this month: moved, moved by rail, attacked, ...
+    cargo: tuple[str, ...]  # what it carries: the units embarked on it, a convoy's money
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +84,6 @@ def hex_report(state: GameState, side: str, where: str, attackers: Collection[in
     territory_no = hexmap.territory[h]
     territory = hexmap.territories[territory_no].name if territory_no else ""
     controller = state.controller_of(h)
-    maps: dict[str, SupplyMap] = {}
-    units = []
-    for u in sorted(state.units_at(h), key=lambda x: x.id):
-        u_side = state.side_of(u.country)
-        if u_side in SIDES and u_side not in maps:
-            maps[u_side] = supply_map(state, u_side)
-        units.append(_unit_line(state, u, u_side, maps.get(u_side)))
     return HexReport(
         hex=hexmap.grid.label(h),
         city=city.name if city else "",
@@ -95,7 +93,7 @@ def hex_report(state: GameState, side: str, where: str, attackers: Collection[in
         control_side=state.side_of(controller) if controller else "",
         weather=weather.condition(state, h),
         installations=_installations(state, h),
-        units=tuple(units),
+        units=_stack(state, h),
         odds=_odds(state, side, h, frozenset(attackers)),
     )
 
@@ -129,7 +127,41 @@ def _installations(state: GameState, h: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _unit_line(state: GameState, u: Unit, side: str, smap: SupplyMap | None) -> UnitLine:
+def stack(state: GameState, where: str) -> tuple[str, tuple[UnitLine, ...]]:
+    """The hex ``where`` (``COL,ROW``, ``[City]`` or a city name: OrderError if there is
+    none) as ``COL,ROW``, and every unit in it, each as :func:`hex_report` lists it."""
+    h = parse_place(state.world.map, where)
+    return state.world.map.grid.label(h), _stack(state, h)
+
+
+def _stack(state: GameState, h: int) -> tuple[UnitLine, ...]:
+    maps: dict[str, SupplyMap] = {}
+    units = []
+    here = sorted(state.units_at(h), key=lambda x: x.id)
+    for u in here:
+        u_side = state.side_of(u.country)
+        if u_side in SIDES and u_side not in maps:
+            maps[u_side] = supply_map(state, u_side)
+        aboard = tuple(x.label() for x in here if x.carrier == u.id)
+        units.append(_unit_line(state, u, u_side, maps.get(u_side), aboard))
+    return tuple(units)
+
+
+def _done(u: Unit) -> tuple[str, ...]:
+    """What the unit did this month, as its flags (cleared each month) keep it."""
+    done = []
+    if u.railed:
+        done.append("moved by rail")
+    elif u.moved or u.mp_used:
+        done.append(f"moved ({u.mp_used} of {u.move} movement points used)" if u.mp_used else "moved")
+    if u.overran:
+        done.append("took part in an overrun")
+    elif u.attacked:
+        done.append("attacked")
+    return tuple(done)
+
+
+def _unit_line(state: GameState, u: Unit, side: str, smap: SupplyMap | None, aboard: tuple[str, ...]) -> UnitLine:
     notes = []
     if u.damaged:
         notes.append("damaged")
@@ -147,7 +179,10 @@ def _unit_line(state: GameState, u: Unit, side: str, smap: SupplyMap | None) -> 
         supply = "cannot trace supply, but counts as in supply until the supply phase"
     else:
         supply = "out of supply"
-    return UnitLine(u.label(), side, u.country, u.profile().text(), supply, tuple(notes))
+    cargo = (*aboard, f"${u.cargo}B for {u.cargo_to}") if u.cargo else aboard
+    kind = u.type.value.replace("_", " ")
+    p = u.profile()
+    return UnitLine(u.label(), side, u.country, p.text(), supply, tuple(notes), u.id, kind, p.words(), _done(u), cargo)
 
 
 def _odds(state: GameState, side: str, h: int, chosen: frozenset[int]) -> AttackOdds | None:

@@ -168,6 +168,19 @@ class UnitProfile:
     def domain(self) -> Domain:
         return self.type.domain
 
+    def words(self) -> str:
+        """The counter's numbers named, as the rulebook names the corners ("Units")."""
+        if self.domain is Domain.LAND:
+            return f"strength {self.strength}, movement {self.move}"
+        rest = f"defence {self.defense}, movement {self.move}"
+        if self.domain is Domain.NAVAL:
+            # a transport, carrier or convoy has a letter where a warship has its surface attack
+            lettered = self.type in (UnitType.TRANSPORT, UnitType.CARRIER, UnitType.CONVOY)
+            surface = "" if lettered else f"surface attack {self.attack}, "
+            return f"{surface}submarine attack {self.sub_attack}, {rest}"
+        fighter = "" if self.type in (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT) else f"fighter {self.attack}, "
+        return f"{fighter}bomber {self.bomber}, {rest}"
+
     def text(self) -> str:
         """The counter's numbers as a player reads them, e.g. ``3-1-3-52``."""
         if self.domain is Domain.LAND:

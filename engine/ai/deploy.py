@@ -9,8 +9,11 @@ Among hexes the scoring rates close (within the ``*_MARGIN`` constants below) th
 turn's seeded stream draws, so the hidden list differs from seed to seed.
 Small land units of one kind sharing a hex are merged, which frees stacking
 room at the front.  A country that can spare the money fortifies its most
-threatened city or resource hex on the front.  Supply units are not placed
-(see docs/ai.md, "Limits").
+threatened city or resource hex on the front.  Supply units (rulebook "Supply
+Sources": a portable source for the units of their hex and those tracing a line
+to them) go to the front stacks no other supply unit serves yet, farthest from a
+city resource hex first, where a cut supply line would hurt most; never alone
+in a hex, since a stack of supply units alone is eliminated when attacked.
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ def deployment(turn: Turn) -> None:
             for key, n in sorted(c.free_land.items()):
                 t, move = key.type.value, key.move
                 if key.type is UnitType.SUPPLY:
+                    _place_supply(turn, pic, name, area, have, move, n)
                     continue
                 top = max(1, max_strength(name, key.type, year, move))
                 # paratroopers go where a transport aircraft waits for one (a drop next month)
@@ -96,6 +100,54 @@ def deployment(turn: Turn) -> None:
                     left -= points
         for uid in list(c.free_units):
             _place_unit(turn, pic, uid, area)
+
+
+#: Hexes from a supply unit within which it serves our land units surely: their line to
+#: it is too short to be cut (a longer one is what an enemy breakthrough cuts).
+SUPPLY_REACH = 1
+#: Hexes behind the front line within which our stacks are front stacks.
+FRONT_DEPTH = 1
+#: Hexes from the nearest city resource hex beyond which a stack gains nothing more from
+#: a supply unit of its own (a line that long is as easily cut as a longer one).
+SOURCE_FAR = 6
+
+
+def _place_supply(
+    turn: Turn, pic: Picture, country: str, area: list[int], have: dict[int, float], move: int, n: int
+) -> None:
+    """Place ``n`` supply units of ``country``, one at a time, each where it serves most:
+    the most of our land strength at the front within :data:`SUPPLY_REACH` hexes that no
+    supply unit serves yet, then nearest the front, then farthest from a city resource hex
+    of ours (supply lines there are longest); only hexes that hold our land units already
+    (supply units alone fall to any attack), each taking as many as the stacking rules let it."""
+    state = turn.state
+    grid = state.world.map.grid
+    hexmap = state.world.map
+    sources = [h for h in hexmap.resources if h in hexmap.city_at and state.side_controlling(h) == turn.side]
+    served = [u.hex for u in state.side_units(turn.side) if u.type is UnitType.SUPPLY and u.hex != NO_HEX]
+    front = {h: s for h, s in have.items() if s > 0 and pic.to_front.get(h, FAR) <= FRONT_DEPTH}
+    far = {h: min((grid.distance(h, x) for x in sources), default=SOURCE_FAR) for h in area if have.get(h, 0) > 0}
+
+    candidates = sorted(far)
+    for _ in range(n):
+        unserved = [x for x in front if all(grid.distance(x, y) > SUPPLY_REACH for y in served)]
+        rank = {
+            h: (
+                -sum(front[x] for x in unserved if grid.distance(h, x) <= SUPPLY_REACH),
+                pic.to_front.get(h, FAR),
+                -min(far[h], SOURCE_FAR),
+                h,
+            )
+            for h in candidates
+        }
+        ranked = sorted(candidates, key=rank.__getitem__)
+        placed = next(
+            (h for h in ranked[:TRIES] if turn.batch.offer(Action("place_land", (country, "supply", move, 1, h)))),
+            None,
+        )
+        if placed is None:
+            return
+        served.append(placed)
 
 
 def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:

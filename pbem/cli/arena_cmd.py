@@ -71,7 +71,7 @@ def arena(
 
     def decide_hidden(state: GameState, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Action]:
         # The bot reaches the engine through the seam, whose actions are the engine's own.
-        return cast(list[Action], bots[0].decide(state, side, seed, player, budget_s))
+        return cast("list[Action]", bots[0].decide(state, side, seed, player, budget_s))
 
     def ended(r: arena_mod.GameResult) -> None:
         # A game stopped by an error ends inside its last month; otherwise the next month began.

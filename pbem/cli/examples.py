@@ -58,6 +58,10 @@ EXAMPLES: dict[str, list[str]] = {
     "bot play": ["pbem bot play 3f9c", "pbem bot play 3f9c --ahead"],
     "bot serve": ["pbem bot serve --config bot.toml"],
     "bot health": ["pbem bot health --config bot.toml"],
+    "bot migrate": [
+        "pbem bot migrate --new-key",
+        "pbem bot migrate --config bot.toml --store postgresql://bot@db.example.org/pbem",
+    ],
     "arena": ["pbem arena --scenario 1939 --until 1940-07 --games 4 --axis bot --allies random --json"],
     "mail run": ["pbem mail run --config mail.toml"],
     "mail bot": ["pbem mail bot --config bot.toml"],
@@ -70,6 +74,7 @@ EXAMPLES: dict[str, list[str]] = {
     "log": ["pbem log 3f9c --since-mine", "pbem log rec/ --month 1939-10", "pbem log rec/ --sittings"],
     "play": ["pbem play 3f9c", "pbem play --against-bot --scenario 1939 --side allies --me alice"],
     "help orders": ["pbem help orders", "pbem help orders place_land"],
+    "help rules": ["pbem help rules", "pbem help rules retreats"],
 }
 
 

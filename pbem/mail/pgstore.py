@@ -26,12 +26,16 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from pbem.errors import PbemError
+
+if TYPE_CHECKING:
+    from psycopg import Connection
+    from psycopg.rows import TupleRow
 
 try:
     import psycopg
@@ -197,10 +201,10 @@ class Store:
             raise PbemError("the PostgreSQL bot store needs psycopg: pip install 'pbem[service]'", code="bot-store")
         self.url = url
         self.sealer = Sealer(key) if key is not None else None
-        self._conn: Any = None
+        self._conn: Connection[TupleRow] | None = None
 
     # --- the connection ------------------------------------------------------------------------
-    def conn(self) -> Any:
+    def conn(self) -> Connection[TupleRow]:
         if self._conn is None or self._conn.closed:
             try:
                 self._conn = psycopg.connect(self.url, connect_timeout=10, application_name="pbem-bot")
@@ -215,11 +219,12 @@ class Store:
         self._conn = None
 
     @contextlib.contextmanager
-    def tx(self) -> Iterator[Any]:
+    def tx(self) -> Iterator[Connection[TupleRow]]:
         """One transaction; a lost connection becomes a StoreError and the next call connects again."""
         try:
-            with self.conn().transaction():
-                yield self._conn
+            conn = self.conn()
+            with conn.transaction():
+                yield conn
         except (psycopg.OperationalError, psycopg.InterfaceError) as err:
             self.close()
             raise StoreError(f"the bot store database failed: {_one_line(err)}") from None
@@ -232,10 +237,10 @@ class Store:
     # --- the schema ----------------------------------------------------------------------------
     def version(self) -> int:
         with self.tx() as c:
-            found = c.execute("SELECT to_regclass('pbem_schema') IS NOT NULL").fetchone()
+            found = _one(c.execute("SELECT to_regclass('pbem_schema') IS NOT NULL").fetchone())
             if not found[0]:
                 return 0
-            return int(c.execute("SELECT coalesce(max(version), 0) FROM pbem_schema").fetchone()[0])
+            return int(_one(c.execute("SELECT coalesce(max(version), 0) FROM pbem_schema").fetchone())[0])
 
     def migrate(self) -> list[int]:
         """Apply the steps this database lacks, in order, each in its own transaction."""
@@ -268,7 +273,7 @@ class Store:
         """The stored value, set to ``default`` when there is none yet (the first writer wins)."""
         with self.tx() as c:
             c.execute("INSERT INTO pbem_meta VALUES (%s, %s) ON CONFLICT DO NOTHING", (key, default))
-            return str(c.execute("SELECT value FROM pbem_meta WHERE key = %s", (key,)).fetchone()[0])
+            return str(_one(c.execute("SELECT value FROM pbem_meta WHERE key = %s", (key,)).fetchone())[0])
 
     def home_names(self) -> list[str]:
         with self.tx() as c:
@@ -329,7 +334,7 @@ class Store:
                 row = c.execute("SELECT 1 FROM owed WHERE game_id = %s FOR UPDATE SKIP LOCKED", (game_id,)).fetchone()
                 got = (
                     row is not None
-                    and c.execute("SELECT pg_try_advisory_xact_lock(%s)", (game_lock_key(game_id),)).fetchone()[0]
+                    and _one(c.execute("SELECT pg_try_advisory_xact_lock(%s)", (game_lock_key(game_id),)).fetchone())[0]
                 )
                 if not got:
                     yield None
@@ -411,7 +416,7 @@ class Store:
 
     def next_due_at(self) -> float | None:
         with self.tx() as c:
-            row = c.execute("SELECT min(next_at) FROM outgoing WHERE status = 'pending'").fetchone()
+            row = _one(c.execute("SELECT min(next_at) FROM outgoing WHERE status = 'pending'").fetchone())
             return None if row[0] is None else float(row[0])
 
     # --- threads -------------------------------------------------------------------------------
@@ -449,19 +454,32 @@ class Store:
     def backlog(self) -> tuple[int, float | None, int, float | None, int]:
         """Games owed a look and the oldest one's time, mails to send and the oldest's, failed mails."""
         with self.tx() as c:
-            owed, oldest_owed = c.execute("SELECT count(*), min(queued_at) FROM owed").fetchone()
-            sending, oldest_mail = c.execute(
-                "SELECT count(*), min(created_at) FROM outgoing WHERE status = 'pending'"
-            ).fetchone()
-            failed = c.execute("SELECT count(*) FROM outgoing WHERE status = 'failed'").fetchone()[0]
+            owed, oldest_owed = _one(c.execute("SELECT count(*), min(queued_at) FROM owed").fetchone())
+            sending, oldest_mail = _one(
+                c.execute("SELECT count(*), min(created_at) FROM outgoing WHERE status = 'pending'").fetchone()
+            )
+            failed = _one(c.execute("SELECT count(*) FROM outgoing WHERE status = 'failed'").fetchone())[0]
         return int(owed), oldest_owed, int(sending), oldest_mail, int(failed)
+
+
+def _one(row: TupleRow | None) -> TupleRow:
+    """The row a query that always answers one (a count, a min, a lock's answer) gave."""
+    if row is None:
+        raise StoreError("the bot store database answered no row where one is always due")
+    return row
 
 
 class GameStep:
     """One game's files as stored, and what the step writes back when it ends well."""
 
     def __init__(
-        self, store: Store, c: Any, game_id: str, version: int, hashes: dict[str, str], files: dict[str, bytes] | None
+        self,
+        store: Store,
+        c: Connection[TupleRow],
+        game_id: str,
+        version: int,
+        hashes: dict[str, str],
+        files: dict[str, bytes] | None,
     ) -> None:
         self.store, self.c, self.game_id, self.version = store, c, game_id, version
         self.hashes, self.files = hashes, files

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TypedDict
 
 from pbem.errors import PbemError
 
@@ -115,10 +115,19 @@ def topic_of_phase(phase: str) -> str:
     return PHASE_TOPICS[phase.rpartition(".")[2]]
 
 
-def blocks(t: Topic) -> list[dict[str, Any]]:
+class Block(TypedDict, total=False):
+    """One block of a topic for the page: ``kind`` is p, ul, ol or table."""
+
+    kind: str
+    text: str  # p
+    items: list[str]  # ul, ol
+    rows: list[list[str]]  # table
+
+
+def blocks(t: Topic) -> list[Block]:
     """A topic's text as plain blocks for the page: paragraphs, lists and tables, their
     lines joined (the page shows them as text, never as markup)."""
-    out: list[dict[str, Any]] = []
+    out: list[Block] = []
     for line in t.lines:
         text = line.strip()
         item = _ITEM.match(text)
@@ -148,7 +157,7 @@ def blocks(t: Topic) -> list[dict[str, Any]]:
     return [b for b in out if b["kind"] != "gap"]
 
 
-def for_page(phase: str) -> dict[str, Any]:
+def for_page(phase: str) -> dict[str, object]:
     """The reference for the page's help panel: ``now`` is the slug of the topic of the
     step awaited (shown first), ``topics`` every topic as blocks."""
     return {

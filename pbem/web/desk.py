@@ -24,7 +24,7 @@ from engine import api
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, gamemap, history, reactions, rules_reference, since, solo, turn
 from pbem.play.status import Standing, awaited, standing_of
-from pbem.protocol import machine, words
+from pbem.protocol import engine_link, machine, words
 from pbem.protocol.machine import Game
 from pbem.protocol.rules import refusal_rule
 from pbem.protocol.turnfile import TurnFile
@@ -39,6 +39,8 @@ MAX_LISTED = 20_000
 ATTACKS = frozenset({"attack", "overrun", "naval", "bomb", "bomb_ships", "kamikaze", "atomic", "assault"})
 #: the orders that place a unit waiting to be placed
 PLACING = ("place", "place_land")
+#: refusals of a move after which no other order takes the unit to the hex dropped on
+NOT_MOVED = frozenset({"movement.already-there", "unit.not-yours", "unit.unknown"})
 #: where the page gives the orders of the step now (a step given ahead may have become it)
 HOW_NOW = "under My turn"
 
@@ -320,6 +322,75 @@ class Desk:
             "odds": odds,
         }
 
+    def stack(self, where: str) -> dict[str, object]:
+        """Every unit in the hex ``where`` as the engine reads its counter: country, kind,
+        numbers named, supply, what it did this month, what it carries; ``mine``: a unit
+        of my side (the page lets me drag it)."""
+        lg, _, state = self._now()
+        try:
+            hex_, units = engine_link.api().stack(state, lg.me, where)
+        except api.OrderError as exc:
+            raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
+        return {
+            "hex": hex_,
+            "units": [
+                {
+                    "id": u.id,
+                    "label": u.label,
+                    "side": u.side,
+                    "mine": u.side == lg.me,
+                    "country": u.country,
+                    "kind": u.kind,
+                    "counter": u.counter,
+                    "numbers": u.numbers,
+                    "supply": u.supply,
+                    "notes": list(u.notes),
+                    "done": list(u.done),
+                    "cargo": list(u.cargo),
+                }
+                for u in units
+            ],
+        }
+
+    def drop(self, units: tuple[int, ...], to: str, window: str | None = None) -> dict[str, object]:
+        """What dragging ``units`` onto the hex ``to`` orders: for each unit the engine's
+        move there (the path is the engine's), else its other legal order that ends there
+        (by rail, ...), else the engine's reason why it cannot go, in one line; ``at``:
+        where the map of ``window`` draws the hex."""
+        lg, t, state = self._now()
+        if not units:
+            raise PbemError("say which units to move", "usage")
+        try:
+            hex_ = engine_link.api().stack(state, lg.me, to)[0]
+        except api.OrderError as exc:
+            raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
+        if not self._my_move(lg, t):
+            raise PbemError("it is not your move: no unit can be moved now", "turn")
+        orders, refused = [], []
+        for uid in units:
+            try:
+                move = api.parse_order(state, lg.me, f"move #{uid} {hex_}")
+                api.check(state, lg.me, move)
+                orders.append(api.format_action(state, move))
+                continue
+            except (api.IllegalAction, api.OrderError) as exc:
+                why, rule = str(exc), refusal_rule(exc)
+            if rule in NOT_MOVED:
+                refused.append(why)
+                continue
+            other = [
+                text
+                for a in api.legal_matching(state, lg.me, units=(uid,), places=(hex_,))
+                if order_words(text := api.format_action(state, a))[0][-1:] == [hex_] and a.kind not in ATTACKS
+            ]
+            if other:
+                orders.append(other[0])
+            else:
+                refused.append(why)
+        scale, centres = self.centres(window) if window else (0.0, {})
+        at = {hex_: centres[hex_]} if hex_ in centres else {}
+        return {"hex": hex_, "orders": orders, "refused": refused, "at": at, "scale": scale}
+
     def odds(self, order: str) -> dict[str, object]:
         """The odds and expected result of one attack order, before it is given."""
         hexes, units, _ = order_words(order)
@@ -363,10 +434,11 @@ class Desk:
     def free(self, window: str | None) -> dict[str, object]:
         """Where my units waiting to be placed may go now (``pbem where --free``), in the
         engine's groups: each hex with its room, each waiting unit with its placing order
-        for every hex it may take (land points: the most the engine accepts there, as a
-        player deploying wants a pool placed in few clicks), and where the map of
-        ``window`` draws the hexes.  Kept until the store changes: at a deployment the
-        search takes seconds, and the page asks again for the units it keeps chosen."""
+        written once (``POINTS`` and ``HEX`` left to fill) and the hexes it may take (land
+        points: with the most the engine accepts there, as a player deploying wants a pool
+        placed in few clicks), and where the map of ``window`` draws the hexes.  Kept until
+        the store changes: at a deployment the search takes a second, and the page asks
+        again for the units it keeps chosen."""
         key = (self.version(), window)
         if self._free is None or self._free[0] != key:
             self._free = (key, self._placings(window))
@@ -374,29 +446,41 @@ class Desk:
 
     def _placings(self, window: str | None) -> dict[str, object]:
         lg, t, state = self._now()
-        shapes = {k.name: k for k in api.order_kinds(state)} if self._my_move(lg, t) else {}
-        if not shapes.keys() & set(PLACING):
+        shapes = {k.name for k in api.order_kinds(state)} if self._my_move(lg, t) else set()
+        if not shapes & set(PLACING):
             # the page asks after every order: a movement phase is not searched for placings
             return {"placings": [], "marks": {}, "scale": 0}
-        most: dict[tuple[str, str], tuple[int, str]] = {}  # (group, hex) -> (amount, order)
+        label = api.game_map(state).grid.label
+        # What each placing order places (its arguments but the points and the hex), the
+        # order written once for it, and for land points the most each hex takes.  The
+        # orders are read by their arguments: thousands of them, each written out and split
+        # again, took most of the time of a deployment's first answer.
+        patterns: dict[tuple[object, ...], str] = {}
+        most: dict[tuple[object, ...], dict[str, int]] = {}
         for a in api.legal_matching(state, lg.me, kinds=PLACING):
-            text = api.format_action(state, a)
-            hexes, _, group = order_words(text)
-            amount = 0
-            with_amount = _amount(state, shapes.get(a.kind), a)
-            if with_amount is not None:
-                group, amount = with_amount
-            if (group, hexes[-1]) not in most or amount > most[(group, hexes[-1])][0]:
-                most[(group, hexes[-1])] = (amount, text)
-        placings = api.placements(state, lg.me)
+            land = a.kind == "place_land"
+            what = (a.kind, *a.args[:3]) if land else (a.kind, *a.args[:-1])
+            if what not in patterns:
+                blank = (*a.args[:3], _SENTINEL, a.args[-1]) if land else a.args
+                text = api.format_action(state, api.Action(a.kind, blank)).rsplit(" ", 1)[0] + " HEX"
+                patterns[what] = text.replace(str(_SENTINEL), "POINTS")
+            if land:
+                hexes = most.setdefault(what, {})
+                where, points = label(int(a.args[-1])), int(a.args[3])
+                hexes[where] = max(points, hexes.get(where, 0))
         scale, centres = self.centres(window) if window else (0.0, {})
         out, marks = [], {}
-        for p in placings:
-            waiting = []
-            for w in p.waiting:
-                group = w.order.replace("POINTS", "N").removesuffix(" HEX")
-                orders = {r.hex: most[(group, r.hex)][1] for r in p.hexes if (group, r.hex) in most}
-                waiting.append({"label": w.label, "id": w.id if w.id >= 0 else None, "orders": orders})
+        for p in api.placements(state, lg.me):
+            # a unit may go to every hex of its group; land points with as many as ``points`` says
+            waiting = [
+                {
+                    "label": w.label,
+                    "id": w.id if w.id >= 0 else None,
+                    "order": patterns.get(_placed(w.order, w.id), w.order),
+                    "points": most.get(_placed(w.order, w.id)) if w.id < 0 else None,
+                }
+                for w in p.waiting
+            ]
             rooms = [
                 {"hex": r.hex, "city": r.city, "city_distance": r.city_distance, "used": r.used, "limit": r.limit}
                 for r in p.hexes
@@ -633,6 +717,15 @@ def _amount(state: api.GameState, shape: api.KindSpec | None, action: api.Action
     args = (*action.args[:i], _SENTINEL, *action.args[i + 1 :])
     group = order_words(api.format_action(state, api.Action(action.kind, args)))[2]
     return group.replace(str(_SENTINEL), "N"), int(action.args[i])
+
+
+def _placed(order: str, uid: int) -> tuple[object, ...]:
+    """What a waiting group's order (``place_land Germany infantry 3 POINTS HEX``, ``place
+    #95 HEX``) places, as the placing orders' arguments name it."""
+    if uid >= 0:
+        return ("place", uid)
+    words = order.split()
+    return ("place_land", " ".join(words[1:-4]), words[-4], int(words[-3]))
 
 
 def _repaired(board: api.Board, uid: int) -> str:

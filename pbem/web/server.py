@@ -177,6 +177,8 @@ def _get_routes(desk: Desk) -> dict[str, Callable[[Query], object]]:
         "/api/at": at,
         "/api/hex": lambda q: desk.hex_info(_one(q, "where") or "", _ints(q, "attackers")),
         "/api/odds": lambda q: desk.odds(_one(q, "order") or ""),
+        "/api/stack": lambda q: desk.stack(_one(q, "where") or ""),
+        "/api/drop": lambda q: desk.drop(_ints(q, "unit"), _one(q, "to") or "", _one(q, "window")),
         "/api/legal": legal,
         "/api/offers": lambda q: desk.offers(),
         "/api/free": lambda q: desk.free(_one(q, "window")),

@@ -26,6 +26,23 @@ def test_deployment_forms_full_units_at_the_front() -> None:
     assert int(placed[0].args[4]) in front
 
 
+def test_supply_units_go_to_the_front_stacks_no_supply_unit_serves() -> None:
+    def deployed(seed: bytes) -> list[str]:
+        state = at_war()
+        infantry(state, "Poland", "4,3", 5)
+        for where, strength in (("2,2", 5), ("2,4", 4), ("0,1", 3)):
+            infantry(state, "Germany", where, strength)
+        state.countries["Germany"].free_land = {LandKey(UnitType.SUPPLY, 3): 3}
+        advance_to(state, "deployment")
+        return [api.format_action(state, a) for a in ai.decide(state, "axis", seed) if a.kind == "place_land"]
+
+    placed = deployed(SEED)
+    # one a front stack, the strongest first; the third, with no room left at the front
+    # (one supply unit a hex), joins the stack nearest it rather than standing alone
+    assert placed == [f"place_land Germany supply 3 1 {h}" for h in ("2,2", "2,4", "0,1")]
+    assert deployed(SEED) == placed and deployed(b"\x07" * 32) == placed  # no draw: the same every time
+
+
 def test_builds_spend_the_money_on_land_points() -> None:
     state = at_war()
     g = state.countries["Germany"]

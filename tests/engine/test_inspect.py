@@ -7,7 +7,7 @@ import pytest
 from engine import ai, api, combat, combat_math, inspect
 from engine.actions import PASS, Action
 from engine.events import number_text
-from engine.position import parse
+from engine.position import parse, put
 from engine.state import LandKey
 from engine.supply import supply_map
 from engine.units import UnitProfile, UnitType
@@ -41,6 +41,27 @@ def test_a_hex_shows_terrain_control_units_supply_and_the_odds_of_an_attack() ->
     assert all(f"#{far} " not in a for a in r.odds.attackers)
     # The Polish side sees no enemy in its own hex: nothing to attack there.
     assert api.hex_report(state, "allies", "3,2").odds is None
+
+
+def test_a_stack_lists_each_unit_with_its_numbers_named_what_it_did_and_what_it_carries() -> None:
+    state = at_war(FRONT_WORLD)
+    walker = infantry(state, "Germany", "1,2", strength=4)
+    ship = put(state, "Germany", "transport", "1,0")
+    rider = put(state, "Germany", "infantry", "1,0", strength=2, carrier=ship.id)
+    advance_to(state, "axis.first_movement")
+    api.apply(state, "axis", Action("move", (walker, hx(state, "2,2"))))
+    where, (moved,) = api.stack(state, "allies", "2,2")
+    assert where == "2,2" and (moved.id, moved.kind, moved.counter) == (walker, "infantry", "4-3")
+    assert moved.numbers == "strength 4, movement 3" and moved.supply == "in supply"
+    assert moved.done == ("moved (1 of 3 movement points used)",) and moved.cargo == ()
+    # the same lines as the hex report's
+    assert api.hex_report(state, "axis", "2,2").units == (moved,)
+    _, (transport, aboard) = api.stack(state, "axis", "1,0")
+    assert transport.kind == "transport" and transport.cargo == (rider.label(),)
+    assert transport.numbers == "submarine attack 0, defence 1, movement 4"  # a "T" where a warship has its attack
+    assert aboard.id == rider.id and aboard.notes == (f"embarked on #{ship.id}",) and aboard.done == ()
+    with pytest.raises(api.OrderError, match="Atlantis"):
+        api.stack(state, "axis", "[Atlantis]")
 
 
 def test_the_odds_of_one_attack_order_count_only_its_attackers() -> None:

@@ -239,6 +239,10 @@ def hex_report(state: State, side: str, where: str) -> Any:
     raise OrderError("the stand-in has no map", rule="order.hex")
 
 
+def stack(state: State, side: str, where: str) -> tuple[str, tuple[Any, ...]]:
+    raise OrderError("the stand-in has no map", rule="order.hex")
+
+
 def pass_warnings(state: State, side: str) -> list[Any]:
     return []  # the stand-in's passes cost nothing
 

@@ -101,6 +101,18 @@ INCOME = (Path(__file__).resolve().parents[1] / "data" / "records" / "1939-seed7
 
 
 @pytest.fixture(scope="module")
+def moving(tmp_path_factory: pytest.TempPathFactory) -> Duo:
+    """The axis (the person) to move in 1939-10, in a branch of a recorded game: its build
+    passed (a branch may not start in the middle of the hidden lists of a build)."""
+    duo = branch_duo(tmp_path_factory.mktemp("move"), *INCOME)
+    bot_answers(duo)
+    turn.orders(duo.axis.ws, duo.gid, ["pass"], duo.axis.home, True)
+    turn.send(duo.axis.ws, duo.gid, duo.axis.home)
+    bot_answers(duo)
+    return duo
+
+
+@pytest.fixture(scope="module")
 def building(tmp_path_factory: pytest.TempPathFactory) -> Duo:
     """The axis (the person) to buy in 1939-10, in a branch of a recorded game."""
     duo = branch_duo(tmp_path_factory.mktemp("build"), *INCOME)

@@ -319,7 +319,8 @@ def test_the_units_waiting_to_be_placed_follow_the_orders_given(deploy_desk: Des
         return w
 
     before = infantry()
-    order = next(iter(before["orders"].values()))
+    hex_, most = next(iter(before["points"].items()))
+    order = before["order"].replace("POINTS", str(most)).replace("HEX", hex_)
     deploy_desk.give([order])
     try:
         placed = int(order.split()[-2])

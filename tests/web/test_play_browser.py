@@ -234,11 +234,13 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.locator("#fill").click()
     until(pg, "the suggestion", lambda: "place_land" in pg.locator("#orderstext").input_value())
     # The suggestion names the cities of its hexes in comments, which are not part of an order.
+    # The German supply units are left unplaced: back in the pool, the build offers them free.
     proposal = [
         line.split("  # ")[0]
         for line in pg.locator("#orderstext").input_value().splitlines()
-        if line and not line.startswith("#")
+        if line and not line.startswith("#") and not line.startswith("place_land Germany supply ")
     ]
+    pg.locator("#orderstext").fill("\n".join(proposal))
     pg.locator("#give").click()
     until(pg, "the proposal listed", lambda: len(pending(pg)) == len(proposal))
     assert pending(pg) == proposal
@@ -1171,3 +1173,169 @@ def test_the_help_panel_opens_on_the_rules_of_the_step_and_leaves_the_reports_in
         assert pg.locator("#report").bounding_box() == reports
     finally:
         pg.close()
+
+
+def test_a_drag_onto_a_non_lit_hex_is_refused_and_onto_a_lit_one_offers_the_placing(
+    browser: Browser, deploying_page: tuple[Duo, PlayServer]
+) -> None:
+    _, server = deploying_page
+    pg = browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
+        pg.goto(server.url)
+        pg.wait_for_selector("#map svg", timeout=60_000)
+        until(pg, "the units waiting to be placed", lambda: pg.locator("button.waiting").count() > 0)
+        button = pg.locator('button.waiting[data-key="Germany infantry move 3"]')
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box is not None
+        pg.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
+        pg.mouse.down()
+        pg.mouse.move(box["x"] - 60, box["y"] + 40, steps=5)
+        # carried, the unit lights the hexes it may go to
+        until(pg, "the hexes lit while carried", lambda: len(lit(pg)) > 0 and pg.locator("#ghost").count() == 1)
+        settled(pg)
+        hex_, mark = next(iter(lit(pg).items()))
+        target = mark.bounding_box()
+        assert target is not None
+        pg.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
+        pg.mouse.up()
+        until(pg, "the placing order offered", lambda: pg.locator("#placeline").count() == 1)
+        assert pg.locator("#placeline").input_value().endswith(f" {hex_}")
+        assert pg.locator("#ghost").count() == 0
+    finally:
+        pg.close()
+
+
+@pytest.fixture(scope="module")
+def moving_page(moving: Duo) -> Iterator[tuple[Duo, PlayServer]]:
+    with served(moving) as server:
+        yield moving, server
+
+
+def screen_xy(pg: Page, xy: tuple[float, float]) -> tuple[float, float]:
+    """Where on the screen the map draws the point ``xy`` of its picture."""
+    x, y = pg.evaluate(
+        """([x, y]) => { const svg = document.querySelector("#map svg"); const p = svg.createSVGPoint();
+        p.x = x; p.y = y; const q = p.matrixTransform(svg.getScreenCTM()); return [q.x, q.y]; }""",
+        list(xy),
+    )
+    return float(x), float(y)
+
+
+def drag(pg: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    pg.mouse.move(*start)
+    pg.mouse.down()
+    pg.mouse.move(*end, steps=10)
+    pg.mouse.up()
+
+
+def test_the_stack_viewer_and_a_counter_dragged_onto_a_hex_moves_it(
+    browser: Browser, moving_page: tuple[Duo, PlayServer]
+) -> None:
+    duo, server = moving_page
+    pg = browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
+        pg.goto(server.url)
+        pg.wait_for_selector("#map svg", timeout=60_000)
+        until(pg, "the move orders on offer", lambda: pg.locator('#offers button.kind[data-kind="move"]').count() == 1)
+        settled(pg)
+        # the German army in Europe, stacked (in China the Japanese stand in the Chinese control zones)
+        window = pg.locator("#map").get_attribute("data-window")
+        pg.locator("#region").select_option("europe")
+        until(pg, "the map of Europe", lambda: pg.locator("#map").get_attribute("data-window") != window)
+        settled(pg)
+        state = axis_state(duo)
+        board = api.board(state, "axis")
+        grid = board.map.grid
+        _, centres = server.desk.centres(str(pg.locator("#map").get_attribute("data-window")))
+        frame = pg.locator("#map").bounding_box()
+        assert frame is not None
+
+        def in_view(hex_: str) -> bool:
+            if hex_ not in centres:
+                return False
+            x, y = screen_xy(pg, centres[hex_])
+            return (
+                frame["x"] + 20 < x < frame["x"] + frame["width"] - 20
+                and frame["y"] + 20 < y < frame["y"] + frame["height"] - 20
+            )
+
+        # the stack of mine in view with the most units that may move to one hex in view
+        stacks: dict[str, list[int]] = {}
+        for u in board.units:
+            if u.side == "axis":
+                stacks.setdefault(grid.label(u.hex), []).append(u.id)
+        best: tuple[int, str, str] = (0, "", "")
+        for here, ids in sorted(stacks.items()):
+            if not in_view(here) or any(u.domain != "land" or u.aboard >= 0 for u in board.units if u.id in ids):
+                continue
+            reach: dict[str, int] = {}
+            for i in ids:
+                for a in api.legal_matching(state, "axis", units=(i,), kinds=("move",)):
+                    end = grid.label(int(a.args[-1]))
+                    reach[end] = reach.get(end, 0) + 1
+            for end, count in sorted(reach.items()):
+                if end != here and count > best[0] and in_view(end):
+                    best = (count, here, end)
+        assert best[0], "no unit of mine in view may move to a hex in view"
+        _, here, there = best
+        ids = stacks[here]
+        movers = [i for i in ids if not _refusal(state, i, there)]
+        # hovering a counter shows its stack: each unit as the engine reads it
+        counter = pg.locator(f'#map g.unit[data-unit="{ids[-1]}"]')
+        counter.hover(force=True)
+        until(pg, "the stack viewer", lambda: pg.locator("#stack").is_visible())
+        for unit in api.stack(state, "axis", here)[1]:
+            line = pg.locator(f'#stack li.su[data-unit="{unit.id}"]')
+            text = line.inner_text()
+            assert f"{unit.country} {unit.kind}" in text and unit.numbers in text and unit.supply in text
+            assert unit.counter in line.locator(".chip").inner_text()
+        # the viewer leaves the reports and My turn in view
+        for part in ("#report", "#pending", "#send"):
+            box = pg.locator(part).bounding_box()
+            assert box is not None and box["height"] > 0 and box["y"] + min(box["height"], 100) <= 768, part
+        shoot(pg, "stack.png")
+        before = pending(pg)
+        drag(pg, screen_xy(pg, centres[here]), screen_xy(pg, centres[there]))
+        # dragged onto a hex they may reach: the engine's moves of the whole stack, added in one click
+        until(pg, "the moves offered", lambda: pg.locator("#droporders li").count() == len(movers))
+        assert pg.locator("#droporders li").all_inner_texts() == [f"move #{i} {there}" for i in movers]
+        for i in set(ids) - set(movers):  # the others, each with the engine's reason
+            assert _refusal(state, i, there) in pg.locator("#choices").inner_text()
+        assert pg.locator(f'#marks circle.picked[data-hex="{there}"]').count() == 1  # where they go, marked
+        shoot(pg, "drag-move.png")
+        said = message(pg)[0]
+        pg.locator("#dropadd").click()
+        assert wait_message(pg, said)[1] == "ok"
+        until(pg, "the moves in My turn", lambda: len(pending(pg)) == len(before) + len(movers))
+        assert pending(pg)[len(before) :] == [f"move #{i} {there}" for i in movers]
+        settled(pg)
+        # one unit dragged from the viewer where it may not go: the engine's reason, in one line
+        after = axis_state(duo)
+        uid = movers[0]
+        far = next(
+            h
+            for h in sorted(centres, key=lambda h: -grid.distance(grid.parse_label(h), grid.parse_label(there)))
+            if in_view(h) and _refusal(after, uid, h)
+        )
+        pg.locator(f'#map g.unit[data-unit="{uid}"]').click(force=True)
+        until(pg, "the stack viewer pinned", lambda: pg.locator(f'#stack.pinned li.su[data-unit="{uid}"]').count() == 1)
+        settled(pg)
+        row = pg.locator(f'#stack li.su[data-unit="{uid}"]').bounding_box()
+        assert row is not None
+        said = message(pg)[0]
+        drag(pg, (row["x"] + 30, row["y"] + row["height"] / 2), screen_xy(pg, centres[far]))
+        text, kind = wait_message(pg, said)
+        assert kind == "error" and text == _refusal(after, uid, far) and "\n" not in text
+        assert len(pending(pg)) == len(before) + len(movers)
+    finally:
+        pg.close()
+
+
+def _refusal(state: api.GameState, uid: int, hex_: str) -> str:
+    """The engine's reason why unit ``uid`` may not move to ``hex_`` ("" if it may)."""
+    try:
+        api.check(state, "axis", api.parse_order(state, "axis", f"move #{uid} {hex_}"))
+    except (api.IllegalAction, api.OrderError) as exc:
+        return str(exc)
+    return ""

@@ -286,15 +286,20 @@ def test_the_free_hexes_of_each_waiting_group_are_the_engine_s_legal_placing_ord
             lit = {r["hex"] for r in placing["hexes"]}
             assert lit <= set(doc["marks"])
             for w in placing["waiting"]:
-                # the hexes offered are exactly those of the unit's legal placing orders
-                prefix = w["orders"][next(iter(w["orders"]))].rsplit(" ", 1 if w["id"] is not None else 2)[0]
-                own = [o for o in legal if o.rsplit(" ", 1 if w["id"] is not None else 2)[0] == prefix]
-                assert set(w["orders"]) == lit == {o.rsplit(" ", 1)[1] for o in own}
-                for hex_, order in w["orders"].items():
-                    assert order in own and order.endswith(f" {hex_}")
-                    if w["id"] is None:  # land points: the most the engine accepts in that hex
+                # the order written once, filled for each lit hex, gives exactly the unit's
+                # legal placing orders (land points: the most the engine accepts in that hex)
+                head = w["order"].removesuffix(" HEX").removesuffix(" POINTS")
+                own = [o for o in legal if o.rsplit(" ", 1 if w["id"] is not None else 2)[0] == head]
+                assert lit == {o.rsplit(" ", 1)[1] for o in own}
+                if w["id"] is None:
+                    assert w["order"].endswith(" POINTS HEX") and set(w["points"]) == lit
+                    for hex_, points in w["points"].items():
                         most = max(int(o.split()[-2]) for o in own if o.endswith(f" {hex_}"))
-                        assert int(order.split()[-2]) == most
+                        assert points == most
+                        assert w["order"].replace("POINTS", str(points)).replace("HEX", hex_) in own
+                else:
+                    assert w["order"].endswith(" HEX") and w["points"] is None
+                    assert {w["order"].replace("HEX", h) for h in lit} == set(own)
             assert all(r["limit"] is None or r["used"] <= r["limit"] for r in placing["hexes"])
         land = [w for p in doc["placings"] for w in p["waiting"] if w["id"] is None]
         assert land and all(" points" in w["label"] for w in land)
@@ -305,3 +310,86 @@ def test_the_free_hexes_of_each_waiting_group_are_the_engine_s_legal_placing_ord
 def test_nothing_waits_to_be_placed_in_a_war_declaration(server: PlayServer) -> None:
     status, body = request(server, "/api/free")
     assert status == 200 and json.loads(body) == {"placings": [], "marks": {}, "scale": 0}
+
+
+def _axis_now(duo: Duo) -> api.GameState:
+    p = duo.axis
+    return turn.my_turn(LocalGame(p.ws, duo.gid, p.home)).work.state
+
+
+def test_the_stack_viewer_lists_every_unit_of_a_hex_as_the_engine_reads_it(moving: Duo) -> None:
+    state = _axis_now(moving)
+    board = api.board(state, "axis")
+    by_hex: dict[int, list[Any]] = {}
+    for u in board.units:
+        by_hex.setdefault(u.hex, []).append(u)
+    h, units = max(by_hex.items(), key=lambda kv: (len(kv[1]), -kv[0]))
+    where = board.map.grid.label(h)
+    with served(moving) as server:
+        status, body = request(server, f"/api/stack?where={where}")
+        doc = json.loads(body)
+        assert status == 200 and doc["hex"] == where and len(doc["units"]) > 1
+        assert sorted(u["id"] for u in doc["units"]) == sorted(u.id for u in units)
+        report = {u.label: u for u in api.hex_report(state, "axis", where).units}
+        for u in doc["units"]:
+            assert u["label"] in report and u["supply"] == report[u["label"]].supply
+            assert u["mine"] == (u["side"] == "axis") and u["label"].startswith(f"#{u['id']} {u['country']} ")
+            assert u["counter"] in u["label"] and u["kind"] and u["numbers"]
+            if u["kind"] in ("infantry", "armor"):
+                strength, move = u["counter"].split("-")
+                assert u["numbers"] == f"strength {strength}, movement {move}"
+        # what a ship carries is listed with it
+        carried = [u for u in board.units if u.aboard >= 0]
+        if carried:
+            c = carried[0]
+            ship = json.loads(request(server, f"/api/stack?where={board.map.grid.label(c.hex)}")[1])
+            (carrier,) = [u for u in ship["units"] if u["id"] == c.aboard]
+            assert c.label in carrier["cargo"]
+        status, body = request(server, "/api/stack?where=[Atlantis]")
+        assert status == 400 and "Atlantis" in json.loads(body)["error"]
+
+
+def test_a_drop_gives_the_engine_s_move_there_or_its_reason_in_one_line(moving: Duo) -> None:
+    state = _axis_now(moving)
+    board = api.board(state, "axis")
+    grid = board.map.grid
+    german = [u for u in board.units if u.country == "Germany" and u.domain == "land" and u.aboard < 0]
+    moves = {}
+    for u in german[:6]:
+        found = [a for a in api.legal_matching(state, "axis", units=(u.id,), kinds=("move",)) if a.args[-1] != u.hex]
+        if found:
+            moves[u.id] = found[0]
+    assert moves, "no German land unit may move"
+    uid, legal = next(iter(moves.items()))
+    target = grid.label(int(legal.args[-1]))
+    unit = next(u for u in german if u.id == uid)
+    far = next(h for h in range(board.map.size) if grid.distance(h, unit.hex) > 30 and board.map.has_land(h))
+    with served(moving) as server:
+        before = read_only(moving)
+        status, body = request(server, f"/api/drop?unit={uid}&to={target}")
+        doc = json.loads(body)
+        assert status == 200 and doc["orders"] == [f"move #{uid} {target}"] and doc["refused"] == []
+        assert doc["hex"] == target and doc["at"] == {}  # no map named: nothing to draw
+        window = json.loads(request(server, "/api/map?region=world")[1])["window"]
+        doc = json.loads(request(server, f"/api/drop?unit={uid}&to={target}&window={window}")[1])
+        assert doc["at"] == {target: list(server.desk.centres(window)[1][target])} and doc["scale"] > 0
+        status, body = request(server, f"/api/drop?unit={uid}&to={grid.label(far)}")
+        doc = json.loads(body)
+        assert status == 200 and doc["orders"] == []
+        (why,) = doc["refused"]
+        with pytest.raises(api.IllegalAction) as refusal:
+            api.check(state, "axis", api.Action("move", (uid, far)))
+        assert why == str(refusal.value) and why.startswith(f"#{uid} ") and "\n" not in why
+        status, body = request(server, f"/api/drop?unit={uid}&to={grid.label(unit.hex)}")
+        assert "already in hex" in json.loads(body)["refused"][0]
+        # an enemy unit is refused with the engine's words, the stack's others still offered
+        enemy = next(u for u in board.units if u.side == "allies")
+        status, body = request(server, f"/api/drop?unit={uid},{enemy.id}&to={target}")
+        doc = json.loads(body)
+        assert doc["orders"] == [f"move #{uid} {target}"] and "not a unit of the axis" in doc["refused"][0]
+        assert read_only(moving) == before  # asking what a drop orders orders nothing
+        # the order offered is one the engine takes
+        status, body = request(server, "/api/orders", method="POST", body={"lines": [f"move #{uid} {target}"]})
+        assert status == 200, body
+        assert request(server, "/api/undo", method="POST", body={})[0] == 200
+        assert request(server, "/api/drop?unit=&to=1,1")[0] == 400

@@ -30,6 +30,8 @@ const view = {
   ahead: [],         // the coming steps orders may be given ahead for, with what is kept
   free: { placings: [] }, // my units waiting to be placed, in the engine's groups
   placing: null,     // the waiting unit chosen: {key, label, counts, rooms: hex -> room}
+  moving: false,     // the decision now takes move orders: my counters may be dragged
+  stack: null,       // the hex whose stack the viewer shows, and whether a click pinned it
 };
 
 async function ask(path, params = {}) {
@@ -357,7 +359,23 @@ function setupMap() {
   let drag = null;
   map.addEventListener("pointerdown", (ev) => {
     if (!view.box) return;
+    const counter = ev.target.closest("g.unit");
+    if (counter && counter.dataset.side === view.side && canMove()) {
+      // the whole stack of mine in the hex: one of its units is dragged from the viewer
+      const mine = [...counter.closest("g.stack").querySelectorAll(`g.unit[data-side="${view.side}"]`)];
+      const ids = mine.map((u) => Number(u.dataset.unit));
+      startCarry(ev, { what: "units", ids, from: counter.dataset.hex, label: unitsText(ids) });
+      return;
+    }
     drag = { x: ev.clientX, y: ev.clientY, box: view.box.slice(), moved: false };
+  });
+  map.addEventListener("pointerover", (ev) => {
+    const stack = ev.target.closest("g.stack");
+    if (stack && !carry) hoverStack(stack.dataset.hex);
+  });
+  map.addEventListener("pointerout", (ev) => {
+    const stack = ev.target.closest("g.stack");
+    if (stack && !(ev.relatedTarget && stack.contains(ev.relatedTarget))) hoverStack(null);
   });
   map.addEventListener("pointermove", (ev) => {
     if (!drag) return;
@@ -372,6 +390,7 @@ function setupMap() {
     applyBox();
   });
   map.addEventListener("pointerup", (ev) => {
+    if (carry && carry.started) return; // a counter dropped: the drop orders, not a click
     const wasDrag = drag && drag.moved;
     drag = null;
     map.classList.remove("dragging");
@@ -405,9 +424,13 @@ async function clicked(ev) {
     return;
   }
   await showHex(hex);
-  if (view.at !== null || !view.myMove) return;
-  if (counter && counter.dataset.side === view.side) await selectUnit(Number(counter.dataset.unit));
-  else await offer({ place: hex }, `orders naming ${hex}`);
+  // the stack is shown once the orders are asked for: a unit chosen from the hex's list
+  // meanwhile is asked for after them, and so stays chosen
+  if (view.at === null && view.myMove) {
+    if (counter && counter.dataset.side === view.side) await selectUnit(Number(counter.dataset.unit));
+    else await offer({ place: hex }, `orders naming ${hex}`);
+  }
+  await showStack(hex, true);
 }
 
 async function showHex(hex, attackers) {
@@ -655,6 +678,9 @@ async function afterOrder(keepGroup, next = "Order given. Click a counter or a h
   await refresh(true);
   // the hex shown is shown again: a unit just placed or moved there is listed
   if (view.hex && view.at === null) await showHex(view.hex);
+  // a pinned stack is shown as it stands now; one shown by hovering is gone, as the pointer is
+  if (view.stack && view.stack.pinned) await showStack(view.stack.hex, true);
+  else if (view.stack) hideStack();
   if (!again || !view.myMove || epoch !== view.epoch) return;
   if (!(await offer(again.filter, again.title))) return;
   const orders = view.listed.filter((o) => o.group === again.group);
@@ -695,6 +721,7 @@ async function loadFree() {
       b.textContent = w.label;
       b.title = "light the hexes it may go to";
       b.onclick = () => guarded(() => chooseWaiting(waitKey(w)));
+      b.onpointerdown = (ev) => startCarry(ev, { what: "waiting", key: waitKey(w), label: w.label });
       const u = document.createElement("li");
       u.append(b);
       units.append(u);
@@ -720,18 +747,29 @@ async function chooseWaiting(key) {
   }
   const w = p.waiting.find((x) => waitKey(x) === key);
   view.placing = { key, label: w.label, counts: p.counts, rooms: Object.fromEntries(p.hexes.map((h) => [h.hex, h])) };
-  view.orders = Object.entries(w.orders).map(([hex, text]) => ({ text, group: "", hexes: [hex], amount: null }));
+  view.orders = placingOrders(w, p);
   view.listed = view.orders;
   view.allMarks = r.marks;
-  view.marks = Object.fromEntries(Object.entries(r.marks).filter(([h]) => h in w.orders));
+  view.marks = Object.fromEntries(Object.entries(r.marks).filter(([h]) => h in view.placing.rooms));
   view.scale = r.scale;
   for (const b of document.querySelectorAll("button.waiting")) b.classList.toggle("chosen", b.dataset.key === key);
-  const unseen = Object.keys(w.orders).length - Object.keys(view.marks).length;
-  $("selection").textContent = `${w.label}: the ${Object.keys(w.orders).length} hex(es) it may go to are lit; ` +
+  const unseen = p.hexes.length - Object.keys(view.marks).length;
+  $("selection").textContent = `${w.label}: the ${p.hexes.length} hex(es) it may go to are lit; ` +
     "click one to place it there" +
     (unseen ? ` (${unseen} lie outside this map: choose another region, or world, to see them)` : "");
   drawMarks();
   frameMarks();
+}
+
+// The placing order of a waiting unit for each hex of its group, written from the order
+// the server sent once: land points with the most the engine accepts in that hex.
+function placingOrders(w, p) {
+  return p.hexes.map(({ hex }) => ({
+    text: w.order.replace("POINTS", w.points ? String(w.points[hex]) : "").replace("HEX", hex),
+    group: "",
+    hexes: [hex],
+    amount: null,
+  }));
 }
 
 async function offerPlacing(hex) {
@@ -967,6 +1005,7 @@ async function showReport(seq) {
 
 async function loadOffers() {
   const r = view.myMove && view.at === null ? await ask("/api/offers") : { kinds: [] };
+  view.moving = r.kinds.some((k) => k.kind === "move");
   const items = r.kinds.map((k) => {
     const b = document.createElement("button");
     b.className = "kind";
@@ -1053,6 +1092,7 @@ async function poll() {
 
 window.addEventListener("DOMContentLoaded", () => {
   setupMap();
+  setupCarry();
   setupTurn();
   setupAhead();
   $("helpbox").addEventListener("toggle", () => {
@@ -1067,3 +1107,214 @@ window.addEventListener("DOMContentLoaded", () => {
     setInterval(poll, 2000);
   });
 });
+
+// --- the stack viewer: every unit of a hex, as the engine reads its counter ------------------
+
+let hoverTimer = 0;
+
+// Hovering a stack shows it after a moment (a pointer crossing the map shows nothing);
+// a click pins it until another click or its close button.
+function hoverStack(hex) {
+  clearTimeout(hoverTimer);
+  if (view.stack && view.stack.pinned) return;
+  if (!hex) {
+    hoverTimer = setTimeout(() => { if (!(view.stack && view.stack.pinned)) hideStack(); }, 400);
+    return;
+  }
+  hoverTimer = setTimeout(() => guardedQuiet(() => showStack(hex, false)), 250);
+}
+
+// A look, not an order: its failure (a hex of a map just replaced) says nothing.
+async function guardedQuiet(fn) {
+  try { await fn(); } catch (e) { /* the next hover asks again */ }
+}
+
+function hideStack() {
+  view.stack = null;
+  $("stack").hidden = true;
+}
+
+async function showStack(hex, pinned) {
+  if (pinned) clearTimeout(hoverTimer);
+  const r = await ask("/api/stack", { where: hex });
+  // a look by hovering never replaces a stack a click keeps shown
+  if (!pinned && view.stack && view.stack.pinned) return;
+  if (!r.units.length) {
+    if (pinned) hideStack();
+    return;
+  }
+  view.stack = { hex: r.hex, pinned };
+  const box = $("stack");
+  const head = document.createElement("div");
+  head.className = "stackhead";
+  const mine = r.units.filter((u) => u.mine && !u.notes.some((n) => n.startsWith("embarked")));
+  const title = document.createElement("span");
+  title.textContent = `${r.hex}: ${r.units.length} unit(s)`;
+  head.append(title);
+  if (mine.length > 1 && canMove()) {
+    const all = document.createElement("button");
+    all.className = "carryall";
+    all.textContent = `drag all ${mine.length} of mine`;
+    all.title = "drag onto a hex: each of them gets its move order there";
+    all.onpointerdown = (ev) => startCarry(ev, { what: "units", ids: mine.map((u) => u.id), from: r.hex,
+      label: unitsText(mine.map((u) => u.id)) });
+    head.append(all);
+  }
+  const close = document.createElement("button");
+  close.className = "close";
+  close.textContent = "\u00d7";
+  close.title = "close";
+  close.onclick = hideStack;
+  head.append(close);
+  const list = document.createElement("ul");
+  for (const u of r.units) list.append(stackLine(u));
+  box.replaceChildren(head, list);
+  box.classList.toggle("pinned", pinned);
+  box.hidden = false;
+}
+
+function stackLine(u) {
+  const e = document.createElement("li");
+  e.className = "su";
+  e.dataset.unit = String(u.id);
+  const chip = document.createElement("span");
+  chip.className = "chip";
+  chip.textContent = u.counter;
+  const rect = svgEl() && svgEl().querySelector(`g.unit[data-unit="${u.id}"] > rect`);
+  const fill = rect ? rect.getAttribute("fill") : SIDE_COLOURS[u.side] || "#888";
+  chip.style.background = fill;
+  chip.style.color = inkOn(fill);
+  const words = document.createElement("div");
+  const name = document.createElement("b");
+  name.textContent = `${u.country} ${u.kind}`;
+  const lines = [`#${u.id}: ${u.numbers}`, u.supply];
+  const extra = [...u.notes, ...u.done];
+  if (u.cargo.length) extra.push(`carries ${u.cargo.join(", ")}`);
+  words.append(name, ...lines.map((t) => para(t)), ...(extra.length ? [para(extra.join("; "))] : []));
+  if (u.supply === "out of supply") words.children[2].className = "out";
+  e.append(chip, words);
+  if (u.mine && canMove()) {
+    e.classList.add("mine");
+    e.title = "drag onto a hex to move it there";
+    e.onpointerdown = (ev) => startCarry(ev, { what: "units", ids: [u.id], from: view.stack && view.stack.hex,
+      label: `#${u.id} ${u.country} ${u.kind} ${u.counter}` });
+  }
+  return e;
+}
+
+// Black or white, whichever reads on the counter's colour.
+function inkOn(colour) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+  if (!m) return "#000";
+  const [r, g, b] = m.slice(1).map((x) => parseInt(x, 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000" : "#fff";
+}
+
+// --- dragging: my counters onto a hex move them; a waiting unit onto a lit hex places it ----
+
+const CARRY_PX = 6;
+let carry = null; // {what: "units" | "waiting", ids, key, label, from, x, y, started, ghost}
+
+function canMove() {
+  return view.moving && view.myMove && view.at === null;
+}
+
+function unitsText(ids) {
+  return ids.length === 1 ? `unit #${ids[0]}` : `${ids.length} units (${ids.map((i) => `#${i}`).join(" ")})`;
+}
+
+function startCarry(ev, what) {
+  if (ev.button !== 0) return;
+  carry = { ...what, x: ev.clientX, y: ev.clientY, started: false, ghost: null };
+}
+
+function setupCarry() {
+  document.addEventListener("pointermove", (ev) => {
+    if (!carry) return;
+    if (!carry.started) {
+      if (Math.abs(ev.clientX - carry.x) + Math.abs(ev.clientY - carry.y) < CARRY_PX) return;
+      carry.started = true;
+      clearTimeout(hoverTimer);
+      const g = document.createElement("div");
+      g.id = "ghost";
+      g.textContent = carry.what === "waiting" ? `place ${carry.label}` : `move ${carry.label}`;
+      document.body.append(g);
+      carry.ghost = g;
+      document.body.classList.add("carrying");
+      // the hexes a waiting unit may go to light up while it is carried
+      if (carry.what === "waiting") guarded(() => chooseWaiting(carry.key));
+    }
+    carry.ghost.style.left = `${ev.clientX + 12}px`;
+    carry.ghost.style.top = `${ev.clientY + 12}px`;
+  });
+  document.addEventListener("pointerup", (ev) => {
+    const c = carry;
+    carry = null;
+    if (!c || !c.started) return; // a click: the element's own handler does the rest
+    c.ghost.remove();
+    // the viewer lets the pointer through while carrying: a hex under it may take the drop
+    const under = document.elementFromPoint(ev.clientX, ev.clientY);
+    document.body.classList.remove("carrying");
+    if (!under || !$("map").contains(under)) {
+      say("dropped outside the map: nothing ordered", "warn");
+      return;
+    }
+    guarded(() => dropped(c, ev, under));
+  });
+}
+
+async function dropped(c, ev, under) {
+  const mark = under.closest("circle.mark");
+  const counter = under.closest("g.unit");
+  let hex = mark ? mark.dataset.hex : counter ? counter.dataset.hex : null;
+  if (!hex) {
+    const p = toSvg(ev);
+    hex = (await ask("/api/at", { window: view.window, x: p.x.toFixed(1), y: p.y.toFixed(1) })).hex;
+  }
+  if (!hex) {
+    say("dropped where the map draws no hex: nothing ordered", "warn");
+    return;
+  }
+  if (c.what === "waiting") {
+    if (!view.placing || view.placing.key !== c.key) await chooseWaiting(c.key);
+    if (!view.placing || !(hex in view.placing.rooms)) {
+      say(`${c.label} cannot be placed in ${hex}: only the lit hexes take it`, "error");
+      return;
+    }
+    await offerPlacing(hex);
+    return;
+  }
+  if (hex === c.from) {
+    say(`${c.label} dropped where it stands: nothing ordered`, "warn");
+    return;
+  }
+  offerMoves(await ask("/api/drop", { unit: c.ids.join(","), to: hex, window: view.window }), c.label);
+}
+
+// The orders a drop makes, shown for confirmation: one click adds them all.
+function offerMoves(r, what) {
+  clearSelection();
+  view.marks = r.at;
+  view.scale = r.scale;
+  drawMarks(r.hex);
+  $("selection").textContent = `${what} dropped on ${r.hex}`;
+  if (!r.orders.length) {
+    say(r.refused.length === 1 ? r.refused[0] : `none can go to ${r.hex}: ${r.refused.join("; ")}`, "error");
+    return;
+  }
+  const e = document.createElement("li");
+  e.className = "note";
+  const add = document.createElement("button");
+  add.id = "dropadd";
+  add.textContent = r.orders.length === 1 ? "Add to My turn" : `Add these ${r.orders.length} orders to My turn`;
+  add.onclick = () => guarded(() => give(r.orders));
+  const lines = document.createElement("ul");
+  lines.id = "droporders";
+  lines.append(...r.orders.map((t) => li(t)));
+  e.append(para(`the engine's order(s) to ${r.hex}:`), lines);
+  if (r.refused.length) e.append(para(`cannot go: ${r.refused.join("; ")}`));
+  e.append(add);
+  $("choices").replaceChildren(e);
+  e.scrollIntoView({ block: "nearest" });
+  say(r.refused.length ? `${r.refused.length} of them cannot go there: see Orders` : "", r.refused.length ? "warn" : "ok");
+}
