@@ -78,7 +78,8 @@ def deployment(turn: Turn) -> None:
             for key, n in sorted(c.free_land.items()):
                 t, move = key.type.value, key.move
                 if key.type is UnitType.SUPPLY:
-                    _place_supply(turn, pic, name, area, have, move, n)
+                    if turn.style.supply_units:
+                        _place_supply(turn, pic, name, area, have, move, n)
                     continue
                 top = max(1, max_strength(name, key.type, year, move))
                 # paratroopers go where a transport aircraft waits for one (a drop next month)

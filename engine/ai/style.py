@@ -16,9 +16,11 @@ from dataclasses import dataclass
 class Style:
     #: keep capitals and home cities held against the enemy land units that could reach them
     garrisons: bool = True
+    #: place the free supply units at a deployment with the front stacks (v1 left them in the pool)
+    supply_units: bool = True
 
 
 #: The latest bot: every switch on.
 LATEST = Style()
 #: The heuristic players by name.
-STYLES: dict[str, Style] = {"bot": LATEST, "v1": Style(garrisons=False)}
+STYLES: dict[str, Style] = {"bot": LATEST, "v1": Style(garrisons=False, supply_units=False)}

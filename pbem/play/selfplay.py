@@ -58,10 +58,12 @@ def selfplay(
     root: Path | None = None,
     react: bool = False,
     retreat: Mapping[str, str] | None = None,
+    player: str = "bot",
 ) -> SelfplayResult:
     """Two computer players exchange real signed files until ``until`` begins; with ``react``
     each also gives reaction orders (`pbem react --intercept bot --land bot`, and ``--retreat``
-    with the side's order in ``retreat``, if any) once it holds the game.
+    with the side's order in ``retreat``, if any) once it holds the game.  ``player`` names the
+    computer player of both sides (``bot``, or the frozen reference ``v1``).
     ``log`` hears a line per file, ``progress`` the file, month and phase reached."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pbem-selfplay-", dir=root) as tmp:
@@ -105,7 +107,7 @@ def selfplay(
                     return _result(gid, count, game)
                 exp = machine.expected(turn.my_turn(lg).work)
                 if exp is not None and exp.side == side:
-                    path = turn.bot_play(me.ws, gid, home=me.home, ahead=True)
+                    path = turn.bot_play(me.ws, gid, home=me.home, player=player, ahead=True)
                     played = lg.game()
                     log(f"{path.name}: {status.status_line(lg, played)}")
                     if played is not None:

@@ -22,7 +22,7 @@ from pbem.protocol.hashing import D_BOT, D_TERMS, h
 from pbem.protocol.identity import PublicKey
 from pbem.protocol.machine import Authentic, Game, SimStep
 from pbem.protocol.records import Act, Sim
-from pbem.protocol.rules import Action
+from pbem.protocol.rules import PINNED_PLAYER, Action
 from pbem.protocol.turnfile import Sign, TurnFile, other
 from pbem.protocol.words import sides_of
 
@@ -138,7 +138,7 @@ def _bot_plays(game: Game, silent: str, kind: str, seq: int, name: str, value: b
     where = f"{name}: the bot's decision for {silent}"
 
     def decide(i: int) -> list[Action]:
-        return list(ai.decide(game.state, silent, bot_seed(game.gid, seq, i, value)))
+        return list(ai.decide(game.state, silent, bot_seed(game.gid, seq, i, value), player=PINNED_PLAYER))
 
     p = game.pending
     if kind == "act":

@@ -19,7 +19,7 @@ from typing import Any, ParamSpec, TypeVar, cast
 from pbem.errors import PbemError
 from pbem.protocol import clock, commit, dice, endings, engine_link, turnfile, wire
 from pbem.protocol.records import Act, Commit, Dice, Ending, React, Record, Reveal, Seal, Sim, Wire
-from pbem.protocol.rules import Action, Draft, Event, State, refusal_rule
+from pbem.protocol.rules import PINNED_PLAYER, Action, Draft, Event, State, refusal_rule
 from pbem.protocol.turnfile import SIDES, Sign, TurnFile, other
 from pbem.protocol.words import sides_of
 
@@ -551,7 +551,9 @@ def _react(game: Game, author: str, seq: int, rec: React, where: str) -> None:
         else:
             seed = commit.react_seed(game.gid, seq, i, rec.salt)
             decide = engine_link.ai().decide
-            actions = list(_engine_call(f"{where} (reaction orders)", decide, game.state, author, seed))
+            actions = list(
+                _engine_call(f"{where} (reaction orders)", decide, game.state, author, seed, player=PINNED_PLAYER)
+            )
             if only:
                 actions = [a for a in actions if a.kind != "intercept" or int(a.args[0]) in only]
             actions = actions or [pass_]

@@ -62,6 +62,11 @@ class Action(Protocol):
     def to_wire(self) -> list[Arg]: ...
 
 
+#: The computer player that claims and reaction orders re-execute (docs/turn-file-format.md,
+#: 5.8 and 12): the engine's frozen reference player, so that every receiver, whatever its
+#: release of the bot, replays the same decisions; the bot's improvements go to ``bot``.
+PINNED_PLAYER = "v1"
+
 S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
 E = TypeVar("E", bound=Event)

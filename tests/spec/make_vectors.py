@@ -39,6 +39,9 @@ from pbem.store.store import Workspace
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "turn-file-vectors"
 SEED = 3
+#: The computer player of the games the vectors are cut from: the frozen reference, so that
+#: the bot's improvements never change the format's vectors.
+PLAYER = "v1"
 BASE_FILES = 13
 OTHER_GAME = "0123456789ab"
 MIB4 = 4 * 1024 * 1024
@@ -148,7 +151,7 @@ class Builder:
 def real_games(tmp: Path) -> tuple[list[bytes], list[bytes]]:
     """The self-play record, and the invitation and answer of a second game between the same keys."""
     out = tmp / "record"
-    selfplay.selfplay("1937", "1937-07", SEED, out, root=tmp)
+    selfplay.selfplay("1937", "1937-07", SEED, out, root=tmp, player=PLAYER)
     base = [p.read_bytes() for p in sorted(out.glob("*.pbem"))[:BASE_FILES]]
     home = tmp / "home"
     identities(home)
@@ -437,7 +440,7 @@ def reaction_game(tmp: Path) -> list[bytes]:
     """The same game with reaction orders given by both sides from the start, to one file
     after the first that opens a seal."""
     out = tmp / "react-record"
-    selfplay.selfplay("1937", "1937-08", SEED, out, root=tmp, react=True)
+    selfplay.selfplay("1937", "1937-08", SEED, out, root=tmp, react=True, player=PLAYER)
     files = [p.read_bytes() for p in sorted(out.glob("*.pbem"))]
     first = next(i for i, d in enumerate(files) if any(r[0] == "react" for r in body_of(d).get("records", [])))
     return files[: first + 2]
@@ -494,7 +497,9 @@ def retreat_game(tmp: Path) -> list[bytes]:
     Chungking, to one file after the first that opens a seal before a dice value (an
     Allied file: the receivers of the vectors hold the Axis key, and would write their own)."""
     out = tmp / "retreat-record"
-    selfplay.selfplay("1937", "1937-08", SEED, out, root=tmp, react=True, retreat={"allies": "toward:Chungking"})
+    selfplay.selfplay(
+        "1937", "1937-08", SEED, out, root=tmp, react=True, retreat={"allies": "toward:Chungking"}, player=PLAYER
+    )
     files = [p.read_bytes() for p in sorted(out.glob("*.pbem"))]
     first = next(i for i, d in enumerate(files) if _opened_before_roll(body_of(d)) is not None)
     return files[: first + 2]

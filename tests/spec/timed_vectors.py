@@ -63,7 +63,8 @@ def _start(gid: str, silence: str, ids: dict[str, keys.Identity]) -> tuple[list[
 
 
 def _list(game: machine.Game, side: str, i: int) -> list[Any]:
-    return [a.to_wire() for a in engine_link.ai().decide(game.state, side, hashlib.sha256(b"v%d" % i).digest())]
+    seed = hashlib.sha256(b"v%d" % i).digest()
+    return [a.to_wire() for a in engine_link.ai().decide(game.state, side, seed, player="v1")]
 
 
 def timed(private: Callable[[str], Ed25519PrivateKey]) -> tuple[list[bytes], dict[str, Any]]:
