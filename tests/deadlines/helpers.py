@@ -30,7 +30,9 @@ class Clock:
 
 
 def match(silence: str = "bot", seed: int = 3, deadline: int = HOUR) -> MemoryMatch:
-    return MemoryMatch("1937", seed=seed, options={"deadline": deadline, "silence": silence})
+    """A 1937 game with a deadline, both sides played by the frozen reference player, so that
+    the positions the tests stop at (a roll, a reveal owed) stay where they are as the bot improves."""
+    return MemoryMatch("1937", seed=seed, options={"deadline": deadline, "silence": silence}, player="v1")
 
 
 def play_to(m: MemoryMatch, seq: int) -> None:

@@ -10,6 +10,7 @@ from pbem.errors import PbemError
 from pbem.play import audit
 from pbem.play.memplay import MemoryMatch
 from pbem.protocol import clock, deadlines, dice, engine_link, machine, spec_verify, turnfile
+from pbem.protocol.rules import PINNED_PLAYER
 from pbem.protocol.turnfile import TurnFile
 from tests.deadlines.helpers import HOUR, T0, Clock, match, next_body, play_to, refusal, replay, write
 
@@ -183,7 +184,7 @@ def test_a_join_from_the_future_is_refused(now: Clock) -> None:
 
 
 def test_a_game_without_deadline_has_no_times_and_no_claims() -> None:
-    m = MemoryMatch("1937", seed=4)
+    m = MemoryMatch("1937", seed=4, player="v1")
     assert "time" not in m.files[1].body and m.game.deadline == 0
     state = engine_link.api().state_hash(m.game.state)
     claim = next_body(m.game, "axis", "claim", time=T0 + 99 * HOUR, due="commit", state=state)
@@ -231,7 +232,8 @@ def test_the_bot_is_seeded_by_the_claimants_next_dice_value_which_is_spent(now: 
     assert value == m.chain_value("axis")(1) and dice.step(value) == anchor
     p = m.game.pending
     assert isinstance(p, machine.SimStep) and p.played is not None
-    bot = engine_link.ai().decide(state_before, "allies", deadlines.bot_seed(m.gid, final.seq, 0, value))
+    seed = deadlines.bot_seed(m.gid, final.seq, 0, value)
+    bot = engine_link.ai().decide(state_before, "allies", seed, player=PINNED_PLAYER)
     assert p.played == [a.to_wire() for a in bot]
     # Spent: axis's first roll reveals its second chain value, and every receiver agrees.
     while m.game.k == 0:

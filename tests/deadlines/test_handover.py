@@ -114,7 +114,7 @@ def test_no_hand_over_while_the_side_owes_a_reveal(now: Clock) -> None:
 
 
 def test_a_hand_over_works_in_a_game_without_deadline() -> None:
-    m = MemoryMatch("1937", seed=5)
+    m = MemoryMatch("1937", seed=5, player="v1")
     play_to(m, 8)
     tf = _take_over(m, "axis")
     assert "time" not in tf.body

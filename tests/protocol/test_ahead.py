@@ -255,12 +255,12 @@ def test_the_computer_player_gives_the_month_start_ahead(duo: Duo) -> None:
         for res in duo.deliver(other(side)) + duo.deliver(side):
             assert res.status in ("applied", "duplicate"), res.message
     # The forecast plays the other side's war declarations as the computer player would make
-    # them, so a step a war brings (the Allies' income: the war on Poland brings France and
-    # Britain in) is foreseen and given ahead too: the war declarations are the only steps
-    # asked for. 1939-09 has no build: the deployment places every unit, supply units too, so
-    # the pools are empty (a step nobody has anything to decide in is not asked).
+    # them, so a step a war brings is foreseen and given ahead too: the war declarations are
+    # the only steps asked for. 1939-09 has no build (nor, here, an Allied income): the
+    # deployment places every unit, supply units too, and a step nobody has anything to
+    # decide in is not asked.
     assert asked == [("allies", "war_declaration"), ("axis", "war_declaration")]
-    assert given_ahead(duo, "axis") == {"axis": ["deployment"], "allies": ["deployment", "income"]}
+    assert given_ahead(duo, "axis") == {"axis": ["deployment"], "allies": ["deployment"]}
 
 
 def test_the_computers_proposal_for_a_step_ahead_is_given_back_as_it_stands(duo: Duo) -> None:
@@ -412,3 +412,17 @@ def test_a_war_the_forecast_did_not_show_leaves_no_army_silently_unplaced(duo: D
     found = ahead.fit(real, "allies", given, "bot", b"\x04" * 32, warned=warned)
     placed = {str(a.args[0]) for a in found.actions if a.kind == "place_land"}
     assert {"France", "United Kingdom", "China"} <= placed and found.added > 0
+
+
+def test_the_forecast_plays_the_wars_the_other_side_would_declare(
+    fake_engine: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the first war declarations of 1939 the Allies' income exists only once Germany is at
+    war with Poland (France and Britain come in): the forecast, playing the Axis' declarations as
+    the computer player would, shows it; a forecast in which the Axis passed did not."""
+    engine_link.use(None)  # the real engine (the fixture puts the fake back afterwards)
+    state = engine_link.api().new_game("1939", {})
+    steps = [d.phase for d, _ in ahead.coming(state, "allies", [], {}, "1939")]
+    assert steps == ["deployment", "income", "build"]
+    monkeypatch.setattr(ahead, "_forecast_list", lambda s, d, them: [])
+    assert [d.phase for d, _ in ahead.coming(state, "allies", [], {}, "1939")] == ["deployment", "build"]
