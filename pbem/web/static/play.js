@@ -983,8 +983,14 @@ async function keepAhead(lines) {
   await loadAhead();
 }
 
+// Reports are asked by a refresh and by the history slider, whose answers may cross: only the
+// last one asked is drawn (else a refresh after a send could put back "now" over the file chosen).
+let reportAsked = 0;
+
 async function showReport(seq) {
+  const asked = ++reportAsked;
   const reports = (await ask("/api/reports")).reports;
+  if (asked !== reportAsked) return;
   let shown;
   if (seq !== undefined) {
     shown = reports.filter((r) => r.seq === seq);
