@@ -111,3 +111,15 @@ def pg_url(pg_server: PgServer) -> str:
 @pytest.fixture(autouse=True)
 def _mail_logs(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="pbem.mail")
+
+
+@pytest.fixture
+def engine_double() -> Iterator[None]:
+    """The protocol tests' engine double in this process (daemons run as subprocesses load it
+    through their configuration)."""
+    from pbem.protocol import engine_link
+    from tests.protocol import fakeengine
+
+    engine_link.use(fakeengine, fakeengine.ai)  # type: ignore[arg-type]
+    yield
+    engine_link.use(None)

@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from mailtesting import Player, wait_until
 
 from pbem.mail.bot import BotMailbox
 from pbem.mail.daemon import MailDaemon
 from pbem.play import exchange, turn
-from pbem.protocol import engine_link, machine
+from pbem.protocol import machine
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 
 T0 = 1_800_000_000  # the players' clock (PBEM_NOW) when a test starts
 HOUR = 3600
-
-
-@pytest.fixture
-def engine_double() -> Iterator[None]:
-    from tests.protocol import fakeengine
-
-    engine_link.use(fakeengine, fakeengine.ai)  # type: ignore[arg-type]
-    yield
-    engine_link.use(None)
 
 
 class Table:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from mailtesting import wait_until
-from playtable import Table, engine_double  # noqa: F401 (engine_double: a fixture)
+from playtable import Table
 
 from pbem.play import audit, branch, games
 from pbem.protocol import machine, turnfile

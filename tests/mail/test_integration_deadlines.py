@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from mailtesting import wait_until
-from playtable import HOUR, T0, Table, engine_double  # noqa: F401 (engine_double: a fixture)
+from playtable import HOUR, T0, Table
 
 from pbem.play import audit, claim, games, passing, turn
 from pbem.protocol import machine, turnfile

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,21 +9,12 @@ from mailtesting import Player, wait_until
 
 from pbem.mail.daemon import MailDaemon
 from pbem.play import decline, exchange, finish, games, status, turn
-from pbem.protocol import engine_link, machine
+from pbem.protocol import machine
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 
 pytestmark = pytest.mark.mail
-
-
-@pytest.fixture
-def engine_double() -> Iterator[None]:
-    from tests.protocol import fakeengine
-
-    engine_link.use(fakeengine, fakeengine.ai)  # type: ignore[arg-type]
-    yield
-    engine_link.use(None)
 
 
 def _players(make_player, tmp_path: Path) -> tuple[dict[str, Player], dict[str, Path]]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 
 import pytest
 from mailtesting import wait_until
@@ -12,23 +11,13 @@ from test_integration_kill import Running
 
 from pbem.errors import PbemError
 from pbem.play import games, turn
-from pbem.protocol import engine_link, machine
+from pbem.protocol import machine
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 
 pytestmark = pytest.mark.mail
 KILLS = 20
-
-
-@pytest.fixture
-def engine_double() -> Iterator[None]:
-    """The subprocess daemons load the double through their configuration; this process needs it too."""
-    from tests.protocol import fakeengine
-
-    engine_link.use(fakeengine, fakeengine.ai)  # type: ignore[arg-type]
-    yield
-    engine_link.use(None)
 
 
 @pytest.mark.slow

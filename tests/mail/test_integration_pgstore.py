@@ -9,7 +9,6 @@ import random
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,22 +19,13 @@ from test_integration_service import Service
 
 from pbem.errors import PbemError
 from pbem.play import games
-from pbem.protocol import engine_link, machine
+from pbem.protocol import machine
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 
 pytestmark = pytest.mark.mail
 KEY = "8Xb2m0PqGyLQ7zFJvQ4v1c0Kk2aX9gVt3n5W6yHh1dE="
-
-
-@pytest.fixture
-def engine_double() -> Iterator[None]:
-    from tests.protocol import fakeengine
-
-    engine_link.use(fakeengine, fakeengine.ai)  # type: ignore[arg-type]
-    yield
-    engine_link.use(None)
 
 
 class Table:
