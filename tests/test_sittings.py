@@ -132,6 +132,34 @@ def test_runs_hops_and_unfinished_months() -> None:
     assert sittings.tally(files).months[-1].finished
 
 
+def test_the_floor_counts_what_no_fair_exchange_can_save() -> None:
+    """The Axis moves, the Allies' reaction orders open, a roll, the Axis decides again; then
+    a roll the Allies trigger and decide after; then the Allies' own turn."""
+    files = [
+        _f("axis", ("1939-10", "act", "person")),  # the first movement: the pen is the Axis'
+        _f("allies", ("1939-10", "react", "standing"), ("1939-10", "seal", "program")),
+        _f("axis", ("1939-10", "react", "standing")),  # the mover's own answers ride free
+        _f("allies", ("1939-10", "dice", "program")),  # owed by the Allies, after the trigger
+        _f("axis", ("1939-10", "dice", "program"), ("1939-10", "act", "person")),  # combat: 2 hops
+        _f("allies", ("1939-10", "dice", "program")),
+        _f("axis", ("1939-10", "dice", "program"), ("1939-10", "act", "person")),  # advance: 2 more
+        _f("allies", ("1939-10", "act", "person")),  # the pen passes: 1
+        _f("axis", ("1939-10", "dice", "program")),  # a roll the Allies triggered
+        _f("allies", ("1939-10", "dice", "program"), ("1939-10", "sim", "standing"), ("1939-10", "act", "person")),
+    ]
+    m = sittings.tally(files).months[0]
+    assert m.hops == 10 and m.floor == 7  # the last roll: the Axis' value and the Allies' decision, 2
+    assert m.floor <= m.hops
+    assert "floor" in sittings.Tally("g", [m]).lines()[1]
+    assert sittings.tally(files[:1]).months[0].floor == 0  # the first writer holds the pen already
+
+
+def test_no_month_of_the_stored_records_has_fewer_hops_than_its_floor(seed7_log: list[dict[str, Any]]) -> None:
+    months = sittings.tally(seed7_log).months
+    assert all(0 < m.floor <= m.hops for m in months if m.finished)
+    assert max(m.floor for m in months) > 8  # the issue's target of 8 hops lies below it
+
+
 def _decisions(log: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...], str, str]]:
     """The engine's decisions behind a record's entries (after the join): a commit opens a
     simultaneous decision of both sides, which its list and reveal close; a list in the clear

@@ -21,6 +21,19 @@ A hop counts in the month of the first entry of its first file.  An *automatic* 
 one whose files carry no person's entry (only the program's, or standing orders): a
 person carries it, and decides nothing.  The invitation, which comes before the game's first month, is not counted.
 
+The **floor** of a month is the fewest hops any exchange could use for the same
+decisions, given in the rulebook's order, while keeping the game's guarantees; counted
+generously, so that no protocol can do better.  Every record of the program and every
+standing list rides free in whatever file is going, and a side's own dice value or
+opening rides with the file that triggers it.  Two things cost a hop, because nothing
+can carry them sooner: a decision of the other side (the pen passes), and what a
+decision after a roll or an opening of reaction orders needs from the side *not*
+holding the pen when it came (its dice value, which fair dice let it make only after
+the roll's trigger, lest the trigger be chosen by its outcome; its reaction orders,
+which it opens only after the moving side has moved, lest the mover move by them).
+Hidden lists count nothing here, though their commitments cost hops too: the floor is
+a bound, not a plan.
+
 The functions here read the log's entries as ``pbem log --json`` writes them, so any
 program that re-executes a game's files can hand them over.  :class:`Emulation` makes the
 same entries for a game played without files (``pbem arena``), by the rules of
@@ -43,6 +56,8 @@ BY = (PERSON, STANDING, PROGRAM)
 REACTION_STEPS = ("interception", "landing")
 #: The records a side's program writes whatever the person would choose (pbem.store.localgame.auto_record).
 _PROGRAM_RECORDS = frozenset({"dice", "reveal", "seal"})
+#: The records whose author must write them after what came before (the floor's).
+_OWED = frozenset({"dice", "react"})
 
 
 def by(record: str) -> str:
@@ -60,6 +75,8 @@ class Month:
     sittings: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
     hops: int = 0
     automatic_hops: int = 0
+    #: the fewest hops any exchange keeping the guarantees would need (the module's text)
+    floor: int = 0
     finished: bool = True
     #: the first month of a game (or of a branch): nobody could give its lists in a sitting before it
     opening: bool = False
@@ -70,6 +87,7 @@ class Month:
             "sittings": dict(self.sittings),
             "hops": self.hops,
             "automatic_hops": self.automatic_hops,
+            "floor": self.floor,
             "finished": self.finished,
             "opening": self.opening,
         }
@@ -117,6 +135,7 @@ def summary(months: Sequence[Month]) -> dict[str, Any]:
         "sittings": {side: _spread([m.sittings[side] for m in done]) for side in SIDES},
         "hops": _spread([m.hops for m in done]),
         "automatic_hops": _spread([m.automatic_hops for m in done]),
+        "floor": _spread([m.floor for m in done]),
         "calendar": calendar(done),
     }
 
@@ -140,8 +159,8 @@ def summary_line(s: Mapping[str, Any]) -> str:
     hops, auto = s["hops"], s["automatic_hops"]
     return (
         f"per game month over {s['months']} finished month(s), median/max: sittings {per}; "
-        f"file hops {hops['median']:g}/{hops['max']} (automatic only {auto['median']:g}/{auto['max']}); "
-        + calendar_line(s["calendar"])
+        f"file hops {hops['median']:g}/{hops['max']} (automatic only {auto['median']:g}/{auto['max']}, "
+        f"the floor {s['floor']['median']:g}/{s['floor']['max']}); " + calendar_line(s["calendar"])
     )
 
 
@@ -162,10 +181,13 @@ class Tally:
     def lines(self) -> list[str]:
         out = [
             f"game {self.game}: sittings per side and file hops per game month",
-            f"{'month':<8} {'axis':>6} {'allies':>6} {'hops':>6} {'of which automatic':>19}",
+            f"{'month':<8} {'axis':>6} {'allies':>6} {'hops':>6} {'of which automatic':>19} {'floor':>6}",
         ]
         for m in self.months:
-            row = f"{m.when:<8} {m.sittings['axis']:>6} {m.sittings['allies']:>6} {m.hops:>6} {m.automatic_hops:>19}"
+            row = (
+                f"{m.when:<8} {m.sittings['axis']:>6} {m.sittings['allies']:>6} {m.hops:>6} {m.automatic_hops:>19}"
+                f" {m.floor:>6}"
+            )
             out.append(row + ("" if m.finished else "  (month not finished)"))
         s = self.summary()
         if not s["months"]:
@@ -173,9 +195,9 @@ class Tally:
             return out
         for what in ("median", "max"):
             cells = [s["sittings"]["axis"][what], s["sittings"]["allies"][what], s["hops"][what]]
-            cells.append(s["automatic_hops"][what])
+            cells += [s["automatic_hops"][what], s["floor"][what]]
             out.append(
-                f"{what:<8} {cells[0]:>6g} {cells[1]:>6g} {cells[2]:>6g} {cells[3]:>19g}"
+                f"{what:<8} {cells[0]:>6g} {cells[1]:>6g} {cells[2]:>6g} {cells[3]:>19g} {cells[4]:>6g}"
                 + (f"  over {s['months']} finished month(s)" if what == "median" else "")
             )
         out.append(calendar_line(s["calendar"]))
@@ -196,6 +218,8 @@ def tally(files: Sequence[Mapping[str, Any]], last_whole: bool | None = None, fr
     carrier = ""  # the side whose files are travelling
     when = ""
     hop: Month | None = None  # the month of the hop under way, while all its entries are automatic
+    pen = ""  # the floor's: the side writing now
+    owed = False  # the floor's: the other side owes a dice value or an opening
     for f in files:
         entries = f["entries"]
         when = entries[0]["when"] if entries else when
@@ -207,8 +231,17 @@ def tally(files: Sequence[Mapping[str, Any]], last_whole: bool | None = None, fr
         for e in entries:
             month(e["when"])  # a month begun is listed, even before its first sitting or hop
             who = e.get("by") or by(e["record"])
+            pen = pen or e["side"]
+            if e["record"] in _OWED:
+                owed = owed or e["side"] != pen
             if who != PERSON:
                 continue
+            if owed:
+                pen, owed = other(pen), False
+                month(e["when"]).floor += 1
+            if e["side"] != pen:
+                pen = e["side"]
+                month(e["when"]).floor += 1
             if hop is not None:
                 hop.automatic_hops -= 1
                 hop = None
