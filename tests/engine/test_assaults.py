@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from engine import api, assaults
-from engine.actions import Action, IllegalAction
+from engine.actions import Action, IllegalAction, rule_of
 from engine.position import hex_at, open_step, put, setup
 from engine.state import NO_UNIT, GameState
 from tests.engine.strait import CITIES, MAP, Draws
@@ -61,7 +61,7 @@ def test_an_empty_enemy_hex_is_taken_and_its_units_may_not_attack() -> None:
     assert state.units[inf].hex == target and state.units[inf].carrier == NO_UNIT
     assert state.side_controlling(target) == "axis"
     why = assaults.attack_refusal(state, state.units[inf], hex_at(state, "5,1"))
-    assert why and why.rule == "assault.no-attack"  # type: ignore[attr-defined]
+    assert rule_of(why) == "assault.no-attack"
 
 
 def test_a_failed_assault_eliminates_its_units() -> None:
@@ -92,7 +92,7 @@ def test_a_defended_hex_must_be_cleared_or_the_assault_fails() -> None:
     assert "combined assault" in line and "landed" in line
     assert state.side_controlling(lodz) == "allies"
     why = assaults.attack_refusal(state, state.units[inf], hex_at(state, "5,1"))
-    assert why and why.rule == "assault.own-hex"  # type: ignore[attr-defined]
+    assert rule_of(why) == "assault.own-hex"
     assert assaults.attack_refusal(state, state.units[inf], lodz) == ""
     # nobody attacked: at the end of the combat phase the assault fails
     assaults.settle(state)

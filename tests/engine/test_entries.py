@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 from engine import api, entries
-from engine.actions import PASS, Action, IllegalAction
+from engine.actions import PASS, Action, IllegalAction, rule_of
 from engine.combat import attacker_refusal, retreat_plan
 from engine.position import begin_at, hex_at, parse
 from engine.sequence import ADDED_LATER, PLAY, STEP_INDEX, STEPS
@@ -346,7 +346,7 @@ def test_japanese_units_may_not_attack_into_the_soviet_union_but_may_in_china() 
     )  # fmt: skip
     japanese = next(u for u in state.units.values() if u.country == "Japan")
     why = attacker_refusal(state, AXIS, japanese, japanese.id, hex_at(state, "1,0"), False)
-    assert why.rule == "war.japan-soviet"  # type: ignore[attr-defined]
+    assert rule_of(why) == "war.japan-soviet"
     assert attacker_refusal(state, AXIS, japanese, japanese.id, hex_at(state, "1,1"), False) == ""
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from engine import api, economy, naval
-from engine.actions import Action, IllegalAction
+from engine.actions import Action, IllegalAction, rule_of
 from engine.position import hex_at as hx
 from engine.position import parse
 from engine.sequence import STEP_INDEX
@@ -215,7 +215,7 @@ def test_repair_ships_in_port_and_aircraft_anywhere_even_on_a_carrier_at_sea() -
     s.units[plane].carrier = carrier
     assert economy.repair_refusal(s, "axis", plane) == ""
     assert economy.repair_refusal(s, "axis", ship) == ""
-    assert "must be in a port" in economy.repair_refusal(s, "axis", carrier)
+    assert rule_of(economy.repair_refusal(s, "axis", carrier)) == "repair.not-in-port"
 
 
 def test_ships_inside_a_major_port_cannot_be_attacked_by_naval_units() -> None:

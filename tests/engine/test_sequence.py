@@ -34,13 +34,13 @@ def test_wrong_side_and_wrong_phase_are_refused_with_a_reason() -> None:
     try:
         api.apply(state, "axis", PASS)
     except IllegalAction as exc:
-        assert "both sides at once" in str(exc)
+        assert exc.rule == "decision.simultaneous"
     else:
         raise AssertionError("a sequential action was accepted in a simultaneous phase")
     try:
         api.apply_simultaneous(state, {"axis": [Action("bogus")], "allies": []})
     except IllegalAction as exc:
-        assert "unknown action" in str(exc)
+        assert exc.rule == "action.unknown"
     else:
         raise AssertionError("an unknown action was accepted")
 
@@ -62,7 +62,7 @@ def test_standing_orders_are_accepted_in_any_decision_of_their_side() -> None:
     try:
         api.check(state, "axis", hold)
     except IllegalAction as exc:
-        assert "no land units" in str(exc)
+        assert exc.rule == "stand.no-units"
     else:
         raise AssertionError("a side gave a standing order to the enemy's stack")
     api.apply_simultaneous(state, {"axis": [], "allies": [hold]})
