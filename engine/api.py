@@ -33,7 +33,6 @@ country.unknown / there is no country named Atlantis.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
 
 from engine import free, inspect, orders, passing
 from engine.actions import Action, EngineError, IllegalAction, KindSpec, OrderError, StateError
@@ -45,12 +44,13 @@ from engine.events import snapshot as _snapshot
 from engine.free import Crowding, Placing
 from engine.hexmap import HexMap as WorldMap
 from engine.inspect import HexReport
+from engine.jsondata import JsonObject
 from engine.newgame import new_game as _new_game
 from engine.newgame import scenario_digest, world_for, world_map, world_of
 from engine.passing import PassWarning
 from engine.rng import SEED_BYTES, Rng
 from engine.scenario import ScenarioError, list_scenarios, load_scenario
-from engine.scenario_info import scenario_info
+from engine.scenario_info import ScenarioInfo, scenario_info
 from engine.sequence import (
     STANDING,
     Decision,
@@ -90,6 +90,7 @@ __all__ = [
     "PassWarning",
     "Placing",
     "ScenarioError",
+    "ScenarioInfo",
     "Snapshot",
     "StateError",
     "WorldMap",
@@ -156,7 +157,7 @@ def scenario_names() -> list[str]:
     return list_scenarios()
 
 
-def describe_scenario(name: str, on_map: WorldMap | None = None) -> dict[str, Any]:
+def describe_scenario(name: str, on_map: WorldMap | None = None) -> ScenarioInfo:
     """What scenario ``name`` sets up (sides, money, pools, cities), as plain data for people;
     ``on_map`` replaces the packaged world map (tests).  Raises ScenarioError."""
     return scenario_info(load_scenario(name), world_map() if on_map is None else on_map)
@@ -503,7 +504,7 @@ def event_text(state: GameState, event: Event) -> str:
     return event.text(state.world.map)
 
 
-def event_json(state: GameState, event: Event) -> dict[str, Any]:
+def event_json(state: GameState, event: Event) -> JsonObject:
     """The event as plain data (hexes written ``COL,ROW``), for ``--json``."""
     return event.to_json(state.world.map)
 

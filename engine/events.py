@@ -23,12 +23,12 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap
+from engine.jsondata import JsonObject
 from engine.state import NO_UNIT, CountryState, GameState, Unit, date_text
 from engine.world import World
 
@@ -63,7 +63,7 @@ class Hit:
     def text(self) -> str:
         return f"#{self.unit} eliminated" if self.eliminated else f"#{self.unit} -{self.points}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"unit": self.unit, "points": self.points, "eliminated": self.eliminated}
 
 
@@ -148,7 +148,7 @@ class CombatReport:
             return "no attacker losses"
         return f"attacker loses {self.attacker_loss}: " + ", ".join(h.text() for h in self.attacker_hits)
 
-    def to_json(self, hexmap: HexMap) -> dict[str, Any]:
+    def to_json(self, hexmap: HexMap) -> JsonObject:
         def fraction(x: Fraction) -> str:
             return f"{x.numerator}/{x.denominator}"
 
@@ -201,8 +201,8 @@ class Event:
             return self.combat.text(hexmap)
         return _TEXT[self.kind](self, hexmap)
 
-    def to_json(self, hexmap: HexMap) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "text": self.text(hexmap)}
+    def to_json(self, hexmap: HexMap) -> JsonObject:
+        out: JsonObject = {"kind": self.kind, "text": self.text(hexmap)}
         if self.side:
             out["side"] = self.side
         if self.country:
@@ -373,8 +373,16 @@ def _countries(before: Position, after: Position) -> list[Event]:
     return out
 
 
-def _unit_event(kind: str, state: Position, u: Unit, **kw: Any) -> Event:
-    return Event(kind, state.countries[u.country].side, u.country, what=u.label(), **kw)
+def _unit_event(
+    kind: str,
+    state: Position,
+    u: Unit,
+    units: tuple[int, ...],
+    hexes: tuple[int, ...] = (),
+    numbers: tuple[int, ...] = (),
+) -> Event:
+    side = state.countries[u.country].side
+    return Event(kind, side, u.country, units=units, hexes=hexes, numbers=numbers, what=u.label())
 
 
 def _units(before: Position, after: Position) -> list[Event]:

@@ -7,14 +7,77 @@ decides a rule.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TypedDict
 
 from engine.hexmap import HexMap, Kind
 from engine.scenario import Scenario, Units, format_date, scenario_digest
 from engine.units import LAND_MOVE
 
 
-def pool_summary(units: Units) -> dict[str, Any]:
+class NamedUnit(TypedDict):
+    name: str
+    type: str
+    profile: str
+
+
+class PoolSummary(TypedDict):
+    land: dict[str, int]
+    supply: int
+    naval: dict[str, int]
+    air: dict[str, int]
+    naval_units: list[NamedUnit]
+    air_units: list[NamedUnit]
+
+
+class CountryInfo(TypedDict):
+    name: str
+    code: str
+    region: str
+    partnership: str
+    joins_at_start: str | None
+    leans_allied: bool
+    leans_axis: bool
+    has_units: bool
+    rail_capacity: int
+    money: int
+    colonies: list[str]
+    pool: PoolSummary
+
+
+class CityInfo(TypedDict):
+    name: str
+    country: str
+    hex: str
+    capital: bool
+    major_port: bool
+    resource: bool
+
+
+class StartControl(TypedDict):
+    temp_border: str
+    country: str
+    first_turn_placement: bool
+
+
+class ScenarioInfo(TypedDict):
+    """`pbem scenario info --json`'s document, as the engine makes it."""
+
+    name: str
+    title: str
+    start: str
+    start_phase: str
+    data_digest: str
+    map_digest: str
+    hexes: int
+    land_hexes: int
+    resource_hexes: int
+    start_control: list[StartControl]
+    arrivals: int
+    countries: list[CountryInfo]
+    cities: list[CityInfo]
+
+
+def pool_summary(units: Units) -> PoolSummary:
     """A pool in numbers: land points per type (``type/move`` when the move is unusual)."""
     land: dict[str, int] = {}
     for lp in units.land:
@@ -30,7 +93,7 @@ def pool_summary(units: Units) -> dict[str, Any]:
     }
 
 
-def scenario_info(scenario: Scenario, world: HexMap) -> dict[str, Any]:
+def scenario_info(scenario: Scenario, world: HexMap) -> ScenarioInfo:
     """Everything `info --json` prints: the scenario and the map it is played on."""
     label = world.grid.label
     country_of = world.country_of
@@ -38,7 +101,7 @@ def scenario_info(scenario: Scenario, world: HexMap) -> dict[str, Any]:
     for t in world.territories:
         if t.colony:
             colonies.setdefault(t.country, []).append(t.name)
-    countries = []
+    countries: list[CountryInfo] = []
     for c in scenario.countries:
         countries.append(
             {
@@ -56,7 +119,7 @@ def scenario_info(scenario: Scenario, world: HexMap) -> dict[str, Any]:
                 "pool": pool_summary(scenario.pool(c.name)),
             }
         )
-    cities = [
+    cities: list[CityInfo] = [
         {
             "name": city.name,
             "country": country_of[city.hex],

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+from typing import Annotated, NoReturn, ParamSpec, Protocol, TypeVar
 
 from pbem.errors import PbemError
 from pbem.store.store import Workspace
@@ -26,7 +26,13 @@ WORKSPACE_ENV = "PBEM_WORKSPACE"
 WORKSPACE_HELP = "Game workspace (default: .)"
 
 
-def workspace_option(typer: Any) -> Any:
+class DeclaresOptions(Protocol):
+    """What :func:`workspace_option` needs of typer (or of plain.py's stand-in for it)."""
+
+    def Option(self, *param_decls: str, envvar: str, help: str) -> object: ...
+
+
+def workspace_option(typer: DeclaresOptions) -> object:
     """The ``--workspace`` option declared with ``typer``: the light stand-in that
     pbem/cli/plain.py reads annotations with (or typer itself)."""
     return Annotated[Path | None, typer.Option(*WORKSPACE_FLAGS, envvar=WORKSPACE_ENV, help=WORKSPACE_HELP)]

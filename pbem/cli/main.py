@@ -12,7 +12,7 @@ import importlib
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 from pbem.cli import plain
 
@@ -64,7 +64,7 @@ COMMANDS = {
 }
 
 
-def module_commands(module: str) -> dict[str, Any]:
+def module_commands(module: str) -> dict[str, Command]:
     """The commands that ``pbem.cli.<module>`` registers, built for the command line."""
     import typer
     import typer.main
@@ -128,12 +128,10 @@ def make_app() -> typer.Typer:
     typer_names(globals())  # the global options' annotations name typer
 
     class LazyGroup(TyperGroup):
-        # The command and context types are click's, which typer ships in its own copy from
-        # version 0.2x on; Any keeps this file independent of where they come from.
-        def list_commands(self, ctx: Any) -> list[str]:
+        def list_commands(self, ctx: Context) -> list[str]:
             return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
 
-        def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
             if cmd_name not in self.commands and cmd_name in COMMANDS:
                 for name, command in module_commands(COMMANDS[cmd_name]).items():
                     self.commands.setdefault(name, command)
@@ -157,7 +155,7 @@ def make_app() -> typer.Typer:
     return root
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> typer.Typer:
     # `from pbem.cli.main import app` (the tests, typer's runner) makes the app on first use.
     if name == "app":
         globals()["app"] = made = make_app()

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 if TYPE_CHECKING:
-    from engine.api import WorldMap
+    from engine.api import ScenarioInfo, WorldMap
+
+    class PinnedScenario(ScenarioInfo):
+        """The engine's description with what a turn-file verifier pins
+        (docs/turn-file-format.md, "Pinned scenarios")."""
+
+        engine: str
+        digest: str
+        start_state: str
 
 
 def _load_world() -> WorldMap:
@@ -24,18 +32,19 @@ def _fail(message: str, code: int) -> None:
     raise typer.Exit(code)
 
 
-def _info_or_exit(name: str) -> dict[str, Any]:
+def _info_or_exit(name: str) -> PinnedScenario:
     from engine import api  # imported late: not every command needs the engine
 
     names = api.scenario_names()
     if name not in names:
         _fail(f"unknown scenario '{name}'; choose one of: {', '.join(names)}", 2)
     try:
-        info = api.describe_scenario(name, _world_or_exit())
-        # What a turn-file verifier pins (docs/turn-file-format.md, "Pinned scenarios").
-        info["engine"] = api.ENGINE_VERSION
-        info["digest"] = api.scenario_digest(name)
-        info["start_state"] = api.state_hash(api.new_game(name, {})).hex()
+        info: PinnedScenario = {
+            **api.describe_scenario(name, _world_or_exit()),
+            "engine": api.ENGINE_VERSION,
+            "digest": api.scenario_digest(name),
+            "start_state": api.state_hash(api.new_game(name, {})).hex(),
+        }
         return info
     except api.ScenarioError as exc:
         # Broken packaged data is a bug in the release, but the user still gets one line.
@@ -53,7 +62,7 @@ def _world_or_exit() -> WorldMap:
     raise AssertionError("unreachable")
 
 
-def _text(info: dict[str, Any]) -> str:
+def _text(info: PinnedScenario) -> str:
     out = [
         f"{info['name']}: {info['title']}",
         f"  starts {info['start']}, {info['start_phase'].replace('_', ' ')} phase",

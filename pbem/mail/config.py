@@ -15,11 +15,13 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem.errors import PbemError
 from pbem.mail import oauth
 from pbem.protocol.identity import given_fingerprint
+
+T = TypeVar("T")
 
 SECURITY_MODES = ("tls", "starttls", "none")
 DEFAULT_PORTS = {"imap": {"tls": 993, "starttls": 143, "none": 143}, "smtp": {"tls": 465, "starttls": 587, "none": 25}}
@@ -149,7 +151,9 @@ class MailConfig:
 # --- loading ------------------------------------------------------------------------------------
 
 
-def _take(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, default: Any = None) -> Any:
+def _take(
+    table: dict[str, object], key: str, kind: type[T] | tuple[type[T], ...], where: str, default: T | None = None
+) -> T:
     if key not in table:
         if default is None:
             raise MailConfigError(f"{where}.{key} is missing")

@@ -16,10 +16,9 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from pbem.mail.config import MailConfig
-from pbem.mail.exchange_api import Exchange
+from pbem.mail.exchange_api import Exchange, GameInfoLike
 from pbem.mail.message import TurnName, parse_turn_name, turn_subject
 from pbem.mail.outqueue import Entry, SendQueue
 from pbem.mail.threads import ThreadBook
@@ -68,7 +67,7 @@ BUNDLE_HOWTO = (
 
 
 def turn_mail_text(
-    exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Path], earlier: Sequence[TurnName] = ()
+    exchange: Exchange, workspace: Path, turn: TurnName, home_kw: dict[str, Path], earlier: Sequence[TurnName] = ()
 ) -> tuple[str, str]:
     """The subject and body of the mail carrying ``turn`` (after the ``earlier`` files of the
     same game that travel with it): the date and phase the game awaits and the full report
@@ -96,7 +95,9 @@ def notice_game(key: str) -> str:
     return key.split(":")[1] if key.startswith("notify:") and key.count(":") == 2 else ""
 
 
-def _kept_report(exchange: Any, workspace: Path, turn: TurnName, home_kw: dict[str, Path]) -> tuple[str, str] | None:
+def _kept_report(
+    exchange: Exchange, workspace: Path, turn: TurnName, home_kw: dict[str, Path]
+) -> tuple[str, str] | None:
     lookup = getattr(exchange, "file_report", None)
     if not callable(lookup):
         return None
@@ -208,7 +209,9 @@ class Notifier:
         except Exception as err:  # the notice queued is still worth sending
             log.warning("notice of game %s not re-read: %s", game_id, err)
 
-    def notice(self, game_id: str, seq: int, info: Any, result: Any, home_kw: dict[str, Path]) -> tuple[str, str]:
+    def notice(
+        self, game_id: str, seq: int, info: GameInfoLike, result: object, home_kw: dict[str, Path]
+    ) -> tuple[str, str]:
         """The subject and body of a notice: the decision awaited and what happened since my
         last one, as the game layer's ``notice`` says (after my automatic records); from a game
         layer without it, the received file's report."""

@@ -150,15 +150,16 @@ class Outbox:
                     count("queued")
         self.threads.flush()
 
-    def _entry(self, path: Path, turn: Any, digest: str, key: str) -> Entry | None:
+    def _entry(self, path: Path, turn: TurnName, digest: str, key: str) -> Entry | None:
         try:
             info = self.exchange.game_info(self.workspace, turn.game_id, **self.home_kw)
             given = str(info.opponent_email or "")
             # A hand-over's files go to the other holder, who passes the sealed one on to
             # the opponent (optional in a game layer).
             handing = turn.side in ("offer", "accept") or turn.seq == getattr(info, "handed_over_at", 0)
-            if handing and getattr(info, "handover_peer", ""):
-                given = str(info.handover_peer)
+            peer: object = getattr(info, "handover_peer", "")
+            if handing and peer:
+                given = str(peer)
         except Exception as err:
             self._warn_once(key, f"{path.name} waits in outbox/: game {turn.game_id} is unknown here ({err})")
             return None

@@ -25,7 +25,6 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pbem.mail.store import load_json, mail_dir, save_json, set_aside
 from pbem.store.durable import flock
@@ -63,7 +62,7 @@ class Entry:
 _FIELDS = {f.name: f.type for f in dataclasses.fields(Entry)}
 
 
-def _entry(raw: Any) -> Entry | None:
+def _entry(raw: object) -> Entry | None:
     """An entry from its JSON record, or None for a record that is not one."""
     if not isinstance(raw, dict) or not set(raw) <= set(_FIELDS) or not isinstance(raw.get("key"), str):
         return None

@@ -23,14 +23,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import games
 from pbem.protocol import engine_link, machine, turnfile
 from pbem.protocol.replay import Visitor
 from pbem.protocol.replay import replay as replay_files
-from pbem.protocol.turnfile import TurnFile, other
+from pbem.protocol.turnfile import Parent, TurnFile, other
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import STORE_DIR, Transaction, Workspace, read_bytes
@@ -100,7 +99,7 @@ def fit(game: machine.Game, where: str) -> None:
         )
 
 
-def verified_base(source: Source, parent: dict[str, Any]) -> bytes:
+def verified_base(source: Source, parent: Parent) -> bytes:
     """The parent's state after the file a branch names, re-executed and checked against
     the file hash and state hash the branch's genesis gives."""
     api = engine_link.api()
@@ -135,7 +134,7 @@ def base_for_invitation(ws: Workspace, path: Path, parent_folder: dict[str, list
 # -- the parent files that travel with a branch's invitation ------------------------------
 
 
-def parent_files(source: Source, parent: dict[str, Any]) -> list[TurnFile]:
+def parent_files(source: Source, parent: Parent) -> list[TurnFile]:
     """What a receiver needs to verify a branch's start: the parent's files 0 to ``seq``,
     after its own parent's, for a branch of a branch."""
     files = source(parent["game"])
@@ -240,7 +239,7 @@ def new_branch(
                 "usage",
             )
         opponent = keys.PublicKey(pg.body["names"][theirs], pg.body["emails"][theirs], pg.key(theirs))
-    parent = {"game": parent_gid, "seq": at, "file": game.hashes[at], "state": api.state_hash(game.state)}
+    parent: Parent = {"game": parent_gid, "seq": at, "file": game.hashes[at], "state": api.state_hash(game.state)}
     carried = pack_parent_files(parent_files(source, parent)) if carry_parent else None
     return games.new_game(
         ws,

@@ -11,7 +11,7 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.play import report
 from pbem.protocol import clock, dice, engine_link, gamesecrets, machine, turnfile
-from pbem.protocol.turnfile import SIDES, other
+from pbem.protocol.turnfile import SIDES, Parent, other
 from pbem.store import keys, overview
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction, Workspace
@@ -28,7 +28,7 @@ def new_game(
     gid: str | None = None,
     options: dict[str, object] | None = None,
     chain_length: int = dice.DEFAULT_LENGTH,
-    parent: dict[str, Any] | None = None,
+    parent: Parent | None = None,
     base: bytes | None = None,
     parent_files: bytes | None = None,
 ) -> tuple[str, Path]:
@@ -95,7 +95,7 @@ class Inviter:
     name: str
     email: str
     fingerprint: str
-    parent: dict[str, Any] | None = None  # a branch's parent game and the file it starts after
+    parent: Parent | None = None  # a branch's parent game and the file it starts after
 
     def text(self) -> str:
         # The name is the inviter's text: control characters could repaint the terminal

@@ -20,7 +20,7 @@ from pbem.errors import PbemError
 from pbem.protocol import clock, commit, dice, endings, engine_link, turnfile, wire
 from pbem.protocol.records import Act, Commit, Dice, Ending, React, Record, Reveal, Seal, Sim, Wire
 from pbem.protocol.rules import PINNED_PLAYER, Action, Draft, Event, State, refusal_rule
-from pbem.protocol.turnfile import SIDES, Sign, TurnFile, other
+from pbem.protocol.turnfile import SIDES, Parent, Sign, TurnFile, other
 from pbem.protocol.words import sides_of
 
 SNAPSHOT_LIMITS = wire.Limits(
@@ -143,9 +143,9 @@ class Genesis:
         return cast(bytes, self.body["keys"][side])
 
     @property
-    def parent(self) -> dict[str, Any] | None:
+    def parent(self) -> Parent | None:
         """For a branch: the game, file number, file hash and state hash it starts from."""
-        found: dict[str, Any] | None = self.body.get("parent")
+        found: Parent | None = self.body.get("parent")
         return found
 
 

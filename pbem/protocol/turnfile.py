@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from pbem.errors import PbemError
 from pbem.protocol import clock, records, wire
@@ -215,6 +215,16 @@ def _side_map(x: object, what: str, check: Callable[[object], object]) -> None:
         raise malformed(f"'{what}' must name exactly 'axis' and 'allies'")
     for v in x.values():
         check(v)
+
+
+class Parent(TypedDict):
+    """Where a branch starts (a genesis' ``parent``): after file ``seq`` of game ``game``,
+    whose hash is ``file``, in the state whose hash is ``state``."""
+
+    game: str
+    seq: int
+    file: bytes
+    state: bytes
 
 
 def _parent(x: object) -> None:
