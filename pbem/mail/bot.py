@@ -28,7 +28,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from pbem.errors import PbemError
 from pbem.mail.config import MailConfig
@@ -61,8 +61,8 @@ class Player(Protocol):
 
 
 def load_player(module_name: str) -> Player:
-    module: Player = load_module(module_name, ("accept", "play"), "the bot player", "bot.player", "mail-config")
-    return module
+    module = load_module(module_name, ("accept", "play"), "the bot player", "bot.player", "mail-config")
+    return cast(Player, module)  # load_module checked that it has the protocol's functions
 
 
 def owed_dir(workspace: Path) -> Path:

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Any, Protocol
+from types import ModuleType
+from typing import Protocol, cast
 
 from pbem.errors import PbemError
 
@@ -66,7 +67,7 @@ class Exchange(Protocol):
 MOVED = {"pbem.exchange": "pbem.play.exchange"}
 
 
-def load_module(module_name: str, functions: tuple[str, ...], what: str, setting: str, code: str) -> Any:
+def load_module(module_name: str, functions: tuple[str, ...], what: str, setting: str, code: str) -> ModuleType:
     """Import a module named in the configuration and check it has ``functions``;
     every failure is one line naming the setting to fix."""
     module_name = MOVED.get(module_name, module_name)
@@ -81,7 +82,7 @@ def load_module(module_name: str, functions: tuple[str, ...], what: str, setting
 
 
 def load_exchange(module_name: str) -> Exchange:
-    module: Exchange = load_module(
+    module = load_module(
         module_name, ("import_file", "game_info"), "the game layer", "the exchange setting", "mail-exchange"
     )
-    return module
+    return cast(Exchange, module)  # load_module checked that it has the protocol's functions

@@ -13,7 +13,7 @@ import contextlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pbem.errors import PbemError
 from pbem.play import branch, claim, contact, decline, games, passing, placement, report, since, status, turn
@@ -442,7 +442,16 @@ def file_picture(workspace: Path, game_id: str, seq: int, home: Path | None = No
     return (f"{game_id}-{seq:05d}-front.png", png) if png is not None else None
 
 
-def notice(workspace: Path, game_id: str, home: Path | None = None) -> dict[str, Any] | None:
+class NoticeDoc(TypedDict):
+    """What :func:`notice` hands the mail service."""
+
+    decision: str
+    status: str
+    short: list[str]
+    full: str
+
+
+def notice(workspace: Path, game_id: str, home: Path | None = None) -> NoticeDoc | None:
     """What the mail that says it is my move in a game says, as `pbem status` sees the game
     after my automatic records: ``{"decision": "1939-09 Axis advance", "status": the status
     line, "short": [lines], "full": text}``, the last two what happened since my last

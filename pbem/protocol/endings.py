@@ -22,7 +22,7 @@ result); :mod:`pbem.protocol.machine` asks it, so it imports nothing of the prot
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from pbem.errors import PbemError
 from pbem.protocol.words import sides_of
@@ -30,6 +30,14 @@ from pbem.protocol.words import sides_of
 
 def _other(side: str) -> str:
     return "allies" if side == "axis" else "axis"
+
+
+class ResultWire(TypedDict):
+    """A :class:`Result` in a saved game."""
+
+    kind: str
+    side: str
+    seq: int
 
 
 @dataclass(frozen=True)
@@ -50,11 +58,11 @@ class Result:
             return f"{self.side} resigned in file {self.seq}; {_other(self.side)} win"
         return f"drawn by agreement: {self.side} accepted {sides_of(_other(self.side))} offer in file {self.seq}"
 
-    def to_wire(self) -> dict[str, object]:
+    def to_wire(self) -> ResultWire:
         return {"kind": self.kind, "side": self.side, "seq": self.seq}
 
     @classmethod
-    def from_wire(cls, d: dict[str, Any] | None) -> Result | None:
+    def from_wire(cls, d: ResultWire | None) -> Result | None:
         return None if d is None else cls(d["kind"], d["side"], d["seq"])
 
 

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from pbem.errors import PbemError
 from pbem.protocol import dice, gamesecrets, machine, records, turnfile, wire
@@ -34,6 +34,16 @@ LOCAL_LIMITS = wire.Limits(
 )
 
 
+class PendingWire(TypedDict):
+    """A :class:`PendingTurn` on disk (``standing`` is missing in files of older versions)."""
+
+    base: int
+    records: list[object]
+    auto: int
+    sim: list[Wire] | None
+    standing: NotRequired[list[int]]
+
+
 @dataclass
 class PendingTurn:
     """My unsent turn: records already applied on top of file ``base`` (the first ``auto``
@@ -50,7 +60,7 @@ class PendingTurn:
     def empty(self) -> bool:
         return not self.records and self.sim is None
 
-    def to_wire(self) -> dict[str, object]:
+    def to_wire(self) -> PendingWire:
         return {
             "base": self.base,
             "records": [r.to_wire() for r in self.records],
@@ -60,7 +70,7 @@ class PendingTurn:
         }
 
     @classmethod
-    def from_wire(cls, d: dict[str, Any]) -> PendingTurn:
+    def from_wire(cls, d: PendingWire) -> PendingTurn:
         recs = [records.from_wire(r) for r in d["records"]]
         return cls(d["base"], recs, d["auto"], d["sim"], list(d.get("standing", [])))
 
