@@ -11,6 +11,7 @@ import typer
 if TYPE_CHECKING:
     from engine.api import ScenarioInfo, WorldMap
 
+    # Only a type: the engine is imported when a command runs, and the value is a plain dict.
     class PinnedScenario(ScenarioInfo):
         """The engine's description with what a turn-file verifier pins
         (docs/turn-file-format.md, "Pinned scenarios")."""

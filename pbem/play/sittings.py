@@ -45,7 +45,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from pbem.protocol.turnfile import SIDES, other
 
@@ -93,7 +93,23 @@ class Month:
         }
 
 
-def _spread(values: list[int]) -> dict[str, float | int] | None:
+class Spread(TypedDict):
+    median: float
+    max: int
+
+
+class Summary(TypedDict):
+    """:func:`summary`'s figures; each spread and the calendar are None when no month is finished."""
+
+    months: int
+    sittings: dict[str, Spread | None]
+    hops: Spread | None
+    automatic_hops: Spread | None
+    floor: Spread | None
+    calendar: dict[str, float] | None
+
+
+def _spread(values: list[int]) -> Spread | None:
     return {"median": statistics.median(values), "max": max(values)} if values else None
 
 
@@ -126,7 +142,7 @@ def calendar(done: Sequence[Month], every_hours: int = 24) -> dict[str, float] |
     }
 
 
-def summary(months: Sequence[Month]) -> dict[str, Any]:
+def summary(months: Sequence[Month]) -> Summary:
     """Median and max of the figures over the finished ones of ``months`` (of one game or
     several), and the calendar time of such months (:func:`calendar`)."""
     done = [m for m in months if m.finished]
@@ -151,16 +167,17 @@ def calendar_line(c: Mapping[str, float]) -> str:
     )
 
 
-def summary_line(s: Mapping[str, Any]) -> str:
+def summary_line(s: Summary) -> str:
     """A :func:`summary` in one line, for people."""
-    if not s["months"]:
+    axis, allies = s["sittings"]["axis"], s["sittings"]["allies"]
+    hops, auto, floor, cal = s["hops"], s["automatic_hops"], s["floor"], s["calendar"]
+    if axis is None or allies is None or hops is None or auto is None or floor is None or cal is None:
         return "sittings and file hops: no finished month"
-    per = ", ".join(f"{side} {s['sittings'][side]['median']:g}/{s['sittings'][side]['max']}" for side in SIDES)
-    hops, auto = s["hops"], s["automatic_hops"]
+    per = ", ".join(f"{side} {sp['median']:g}/{sp['max']}" for side, sp in (("axis", axis), ("allies", allies)))
     return (
         f"per game month over {s['months']} finished month(s), median/max: sittings {per}; "
         f"file hops {hops['median']:g}/{hops['max']} (automatic only {auto['median']:g}/{auto['max']}, "
-        f"the floor {s['floor']['median']:g}/{s['floor']['max']}); " + calendar_line(s["calendar"])
+        f"the floor {floor['median']:g}/{floor['max']}); " + calendar_line(cal)
     )
 
 
@@ -172,7 +189,7 @@ class Tally:
     game: str
     months: list[Month]
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Summary:
         return summary(self.months)
 
     def to_json(self) -> dict[str, object]:
@@ -190,17 +207,22 @@ class Tally:
             )
             out.append(row + ("" if m.finished else "  (month not finished)"))
         s = self.summary()
-        if not s["months"]:
+        axis, allies = s["sittings"]["axis"], s["sittings"]["allies"]
+        hops, auto, floor, cal = s["hops"], s["automatic_hops"], s["floor"], s["calendar"]
+        if axis is None or allies is None or hops is None or auto is None or floor is None or cal is None:
             out.append("no finished month: no median")
             return out
-        for what in ("median", "max"):
-            cells = [s["sittings"]["axis"][what], s["sittings"]["allies"][what], s["hops"][what]]
-            cells += [s["automatic_hops"][what], s["floor"][what]]
+        spreads = (axis, allies, hops, auto, floor)
+        rows: list[tuple[str, list[float]]] = [
+            ("median", [sp["median"] for sp in spreads]),
+            ("max", [sp["max"] for sp in spreads]),
+        ]
+        for what, cells in rows:
             out.append(
                 f"{what:<8} {cells[0]:>6g} {cells[1]:>6g} {cells[2]:>6g} {cells[3]:>19g} {cells[4]:>6g}"
                 + (f"  over {s['months']} finished month(s)" if what == "median" else "")
             )
-        out.append(calendar_line(s["calendar"]))
+        out.append(calendar_line(cal))
         return out
 
 
