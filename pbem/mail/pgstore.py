@@ -229,6 +229,19 @@ class Store:
             self.close()
             raise StoreError(f"the bot store database failed: {_one_line(err)}") from None
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[Connection[TupleRow]]:
+        """A read-only transaction that sees one moment of the database (REPEATABLE READ),
+        on a connection of its own so that the store's own stays as it was."""
+        try:
+            with psycopg.connect(self.url, connect_timeout=10, application_name="pbem-bot-backup") as conn:
+                conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+                conn.read_only = True
+                with conn.transaction():
+                    yield conn
+        except psycopg.Error as err:
+            raise StoreError(f"the bot store database failed: {_one_line(err)}") from None
+
     def _sealer(self) -> Sealer:
         if self.sealer is None:
             raise PbemError("the bot store key is needed for this", code="bot-store")
@@ -242,10 +255,10 @@ class Store:
                 return 0
             return int(_one(c.execute("SELECT coalesce(max(version), 0) FROM pbem_schema").fetchone())[0])
 
-    def migrate(self) -> list[int]:
-        """Apply the steps this database lacks, in order, each in its own transaction."""
+    def migrate(self, upto: int = len(MIGRATIONS)) -> list[int]:
+        """Apply the steps this database lacks up to ``upto``, in order, each in its own transaction."""
         applied = []
-        for number, sql in enumerate(MIGRATIONS, start=1):
+        for number, sql in enumerate(MIGRATIONS[:upto], start=1):
             with self.tx() as c:
                 c.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
                 c.execute(
