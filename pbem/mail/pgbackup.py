@@ -51,8 +51,16 @@ TABLES: dict[str, tuple[str, ...]] = {
     ),
     "queued_files": ("key", "message_id"),
     "threads": ("game_id", "message_id", "added"),
+    "claims": ("game_id", "due_at"),
 }
+#: The schema version that made each table after the first.
+SINCE = {"claims": 2}
 _BYTES = {("game_files", "sealed"), ("home_files", "sealed"), ("outgoing", "mail")}
+
+
+def tables(schema: int) -> list[str]:
+    """The tables of a database at schema version ``schema``."""
+    return [t for t in TABLES if SINCE.get(t, 1) <= schema]
 
 
 @dataclass
@@ -168,7 +176,7 @@ def _read(source: Path) -> tuple[dict[str, Any], Iterator[tuple[str, tuple[Any, 
             if isinstance(value, dict):
                 return  # the closing line, already checked
             table, data = value
-            if table not in TABLES:
+            if table not in tables(header["schema"]):
                 raise PbemError(f"{bad}: it names a table {table!r}", code="bot-backup")
             yield table, _decode(table, data)
 
@@ -193,19 +201,20 @@ def restore(store: Store, source: Path, replace: bool = False) -> Summary:
             code="bot-backup",
         )
     store.migrate(upto=schema)
-    counted: dict[str, int] = dict.fromkeys(TABLES, 0)
+    present = tables(schema)
+    counted: dict[str, int] = dict.fromkeys(present, 0)
     try:
         with store.tx() as c:
-            for table in TABLES:
+            for table in present:
                 c.execute(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE")
-            held = [t for t in TABLES if c.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone()]
+            held = [t for t in present if c.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone()]
             if held and not replace:
                 raise PbemError(
                     f"the database holds a bot service already ({', '.join(held)} not empty): restore into an "
                     "empty database, or give --replace to drop what it holds (stop every worker first)",
                     code="bot-backup",
                 )
-            c.execute(f"TRUNCATE {', '.join(TABLES)}, workers")
+            c.execute(f"TRUNCATE {', '.join(present)}, workers")
             for table, values in rows:
                 columns = TABLES[table]
                 if table == "home_files":

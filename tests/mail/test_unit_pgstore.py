@@ -217,7 +217,7 @@ def test_migrate_stores_the_identity_once_and_serve_refuses_a_store_without_one(
 
     missing = cli("bot", "migrate", "--config", str(bot.config_path))
     assert missing.returncode == 1 and "robot.key is not in" in missing.stderr
-    assert "schema at version 1 (steps applied: 1)" in missing.stdout  # the schema is there all the same
+    assert "schema at version 2 (steps applied: 1, 2)" in missing.stdout  # the schema is there all the same
     keys.keygen("robot", bot.address, directory=home)
     done = cli("bot", "migrate", "--config", str(bot.config_path))
     assert done.returncode == 0, done.stderr
