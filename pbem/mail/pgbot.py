@@ -160,6 +160,20 @@ class StoreBotMailbox(BotMailbox):
         self._store_backoff = 1.0
         self.store.release_leases(worker)
         self.heartbeat()
+        if self.store.meta("claims-known", "no") != "yes":
+            self._know_claims()
+
+    def _know_claims(self) -> None:
+        """Once a database: when the bot may claim in each game stored before schema step 2
+        (a step on each, which writes nothing else). Workers starting together both look;
+        the game's lock keeps each step whole."""
+        found = self.store.game_ids()
+        if found:
+            log.info("bot: looking for the deadlines of the %d stored game(s), once", len(found))
+        for game_id in found:
+            with game_context(game_id), self._game(game_id):
+                pass
+        self.store.set_meta("claims-known", "yes")
 
     # --- steps on one game ---------------------------------------------------------------------
     @contextlib.contextmanager

@@ -292,6 +292,13 @@ class Store:
             c.execute("INSERT INTO pbem_meta VALUES (%s, %s) ON CONFLICT DO NOTHING", (key, default))
             return str(_one(c.execute("SELECT value FROM pbem_meta WHERE key = %s", (key,)).fetchone())[0])
 
+    def set_meta(self, key: str, value: str) -> None:
+        with self.tx() as c:
+            c.execute(
+                "INSERT INTO pbem_meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     def home_names(self) -> list[str]:
         with self.tx() as c:
             return [r[0] for r in c.execute("SELECT name FROM home_files ORDER BY name")]
@@ -381,6 +388,10 @@ class Store:
                     files[rel] = self._sealer().open(bytes(sealed), f"{game_id}/{rel}")
                     hashes[rel] = digest
             yield GameStep(self, c, game_id, version, hashes, files)
+
+    def game_ids(self) -> list[str]:
+        with self.tx() as c:
+            return [r[0] for r in c.execute("SELECT id FROM games ORDER BY id")]
 
     def owed_games(self, limit: int = 100) -> list[str]:
         with self.tx() as c:

@@ -94,6 +94,16 @@ def test_a_missed_deadline_is_claimed_once_by_one_worker_and_a_dead_workers_clai
     assert db.claims_due(g.clock + HOUR - 1) == []
     assert db.claims_due(g.clock + HOUR) == [gid]
 
+    # A database from before the claims (schema step 1) learns them at a worker's start, once.
+    with db.tx() as c:
+        c.execute("DELETE FROM claims")
+        c.execute("UPDATE pbem_meta SET value = 'no' WHERE key = 'claims-known'")
+    for w in workers:
+        w.store.close()
+    workers = [worker("m1"), worker("m2")]
+    assert db.claims_due(g.clock + HOUR) == [gid]
+    assert caplog.text.count("looking for the deadlines of the 1 stored game(s)") == 1
+
     def cycle_all() -> None:
         daemon.cycle()
         for w in workers:
