@@ -1,9 +1,10 @@
 """`pbem bot play GAME`: the computer makes my side's pending decisions, then sends;
-`pbem bot serve` and `pbem bot health`: the bot mailbox as a service."""
+`pbem bot serve`, `health`, `migrate`, `backup` and `restore`: the bot mailbox as a service."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,6 +13,9 @@ from pbem.cli.mail_cmd import ConfigOption, OnceOption, VerboseOption, config_pa
 from pbem.errors import PbemError
 from pbem.play import turn
 from pbem.store import keys
+
+if TYPE_CHECKING:
+    from pbem.mail.pgstore import Store
 
 StoreOption = Annotated[
     str,
@@ -109,6 +113,60 @@ def migrate_cmd(
             typer.echo(f"stored the identity directory {home} ({count} files, sealed)")
     except PbemError as err:
         fail(err)
+
+
+def _store(config: Path | None, store: str, key: bool = True) -> Store:
+    from pbem.mail.config import load_config
+    from pbem.mail.pgstore import Store, store_key
+
+    cfg = load_config(config_path(config))
+    url = store_url(cfg, store)
+    if not url:
+        raise PbemError(
+            "no PostgreSQL store named: give --store postgresql://..., PBEM_BOT_STORE or bot.store", code="usage"
+        )
+    return Store(url, store_key(cfg.bot.store_key_file) if key else None)
+
+
+@bot_app.command("backup")
+def backup_cmd(
+    out: Annotated[Path, typer.Argument(help="the new file to write the back-up to")],
+    config: ConfigOption = None,
+    store: StoreOption = "",
+) -> None:
+    """Write one consistent snapshot of the PostgreSQL store to a file, while workers run.
+    The games and the bot's keys stay sealed in it; the store key is not in it: keep the
+    key apart from the back-ups."""
+    from pbem.mail.pgbackup import backup
+
+    try:
+        done = backup(_store(config, store, key=False), out)
+    except PbemError as err:
+        fail(err)
+        return
+    typer.echo(f"backed up to {out}: {done.line()}")
+
+
+@bot_app.command("restore")
+def restore_cmd(
+    source: Annotated[Path, typer.Argument(help="a file `pbem bot backup` wrote")],
+    config: ConfigOption = None,
+    store: StoreOption = "",
+    replace: Annotated[
+        bool,
+        typer.Option("--replace", help="drop what the database holds of a bot service first (stop every worker first)"),
+    ] = False,
+) -> None:
+    """Load a back-up into an empty database (or, with --replace, over a service's data),
+    checked whole and against the store key before anything is written; then start the workers."""
+    from pbem.mail.pgbackup import restore
+
+    try:
+        done = restore(_store(config, store), source, replace)
+    except PbemError as err:
+        fail(err)
+        return
+    typer.echo(f"restored {source}: {done.line()}")
 
 
 @bot_app.command("health")

@@ -58,6 +58,11 @@ EXAMPLES: dict[str, list[str]] = {
     "bot play": ["pbem bot play 3f9c", "pbem bot play 3f9c --ahead"],
     "bot serve": ["pbem bot serve --config bot.toml"],
     "bot health": ["pbem bot health --config bot.toml"],
+    "bot backup": ["pbem bot backup --config bot.toml bot-2026-11-28.backup"],
+    "bot restore": [
+        "pbem bot restore --config bot.toml bot-2026-11-28.backup",
+        "pbem bot restore --config bot.toml --replace bot-2026-11-28.backup",
+    ],
     "bot migrate": [
         "pbem bot migrate --new-key",
         "pbem bot migrate --config bot.toml --store postgresql://bot@db.example.org/pbem",

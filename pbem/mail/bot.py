@@ -53,6 +53,9 @@ class Player(Protocol):
     game layer (it returns the files it wrote into outbox/, none if there is no
     invitation to accept); ``play`` makes the bot's pending decisions of a game
     and seals them into outbox/. Both must be safe to call again after a crash.
+    A player may also claim missed deadlines: ``claim_overdue(workspace, home, games=None)``
+    (every game of the workspace, or those of ``games``), and, for the PostgreSQL store,
+    ``claim_due(workspace, game_id, home)`` (when a claim falls due, or None).
     """
 
     def accept(self, workspace: Path, game_id: str, identity: str, home: Path | None) -> list[Path]: ...

@@ -29,14 +29,22 @@ def play(workspace: Path, game_id: str, home: Path | None) -> list[Path]:
     return turn.computer_side(Workspace(workspace), game_id, home)
 
 
-def claim_overdue(workspace: Path, home: Path | None) -> list[tuple[str, Path | None, str]]:
+def claim_overdue(
+    workspace: Path, home: Path | None, games: list[str] | None = None
+) -> list[tuple[str, Path | None, str]]:
     """Claim every missed deadline of the bot's opponents (a reminder first, then the game's
-    silence rule): (game, claim file, what it did), or (game, None, why not) for each."""
+    silence rule), in every game of the workspace or in ``games``: (game, claim file, what
+    it did), or (game, None, why not) for each."""
     ws = Workspace(workspace)
     done: list[tuple[str, Path | None, str]] = []
-    for gid in claim.overdue(ws, home):
+    for gid in claim.overdue(ws, home, games):
         try:
             done.append((gid, *claim.claim(ws, gid, home)))
         except PbemError as err:  # the opponent's file arrived meanwhile, say
             done.append((gid, None, str(err)))
     return done
+
+
+def claim_due(workspace: Path, game_id: str, home: Path | None) -> float | None:
+    """When the bot may claim in the game (its opponent's deadline), or None."""
+    return claim.claim_due(Workspace(workspace), game_id, home)

@@ -38,6 +38,7 @@ from pbem.mail.config import MailConfig
 from pbem.mail.daemon import DEFAULT_CLAIM_TIMEOUT, CycleReport
 from pbem.mail.exchange_api import Exchange
 from pbem.mail.imap import Candidate
+from pbem.mail.logline import game_context
 from pbem.mail.message import (
     MAX_REFERENCES,
     TURN_NAME,
@@ -50,6 +51,7 @@ from pbem.mail.outbox import LEASE_SECONDS, bundles
 from pbem.mail.outqueue import Entry
 from pbem.mail.pgstore import GameStep, Outgoing, Store, StoreError
 from pbem.mail.store import crash_point, mail_dir, workspace_lock, write_atomic
+from pbem.protocol import clock
 from pbem.store.durable import make_dirs
 
 log = logging.getLogger("pbem.mail")
@@ -158,14 +160,28 @@ class StoreBotMailbox(BotMailbox):
         self._store_backoff = 1.0
         self.store.release_leases(worker)
         self.heartbeat()
+        if self.store.meta("claims-known", "no") != "yes":
+            self._know_claims()
+
+    def _know_claims(self) -> None:
+        """Once a database: when the bot may claim in each game stored before schema step 2
+        (a step on each, which writes nothing else). Workers starting together both look;
+        the game's lock keeps each step whole."""
+        found = self.store.game_ids()
+        if found:
+            log.info("bot: looking for the deadlines of the %d stored game(s), once", len(found))
+        for game_id in found:
+            with game_context(game_id), self._game(game_id):
+                pass
+        self.store.set_meta("claims-known", "yes")
 
     # --- steps on one game ---------------------------------------------------------------------
     @contextlib.contextmanager
-    def _game(self, game_id: str, owed: bool = False) -> Iterator[bool]:
+    def _game(self, game_id: str, owed: bool = False, claim_by: float | None = None) -> Iterator[bool]:
         """Run the body on the game copied from the database, holding its lock; write back what
-        it changed when it ends well. Yields False (and runs nothing) for an owed game another
-        worker is taking now."""
-        with self.store.game_step(game_id, owed, self._versions.get(game_id, 0)) as step:
+        it changed, and when the bot may next claim in it, when it ends well. Yields False (and
+        runs nothing) for an owed game, or one due a claim, another worker is taking now."""
+        with self.store.game_step(game_id, owed, self._versions.get(game_id, 0), claim_by) as step:
             if step is None:
                 yield False
                 return
@@ -181,6 +197,7 @@ class StoreBotMailbox(BotMailbox):
                 yield True
                 files = game_files(self.workspace, game_id)
                 mails = self._mails(step, files)
+                step.claim_at = self._claim_at(game_id)
                 version = step.save(files, self._owed_now, owed, mails)
             finally:
                 self._step = None
@@ -248,8 +265,43 @@ class StoreBotMailbox(BotMailbox):
                 if mine:
                     self.play_game(game_id)
 
+    def _claim_at(self, game_id: str) -> float | None:
+        """When the bot may claim in the game as the scratch folder holds it (None: it cannot)."""
+        due = getattr(self.player, "claim_due", None)
+        if not callable(due) or not (self.workspace / ".pbem" / "games" / game_id / "meta.json").is_file():
+            return None
+        try:
+            found = due(self.workspace, game_id, self.config.home)
+        except PbemError as err:  # a game the player cannot read claims nothing; the step goes on
+            log.warning("bot: cannot tell the deadline of game %s: %s", game_id, err)
+            return None
+        return None if found is None else float(found)
+
     def claim_overdue(self) -> None:
-        """Not on this store yet: the player's claims scan a whole workspace (see docs/mail.md)."""
+        """Claim the missed deadlines the database says are due, each game in a step of its own
+        (the claim and its mail written with the step), taken by one worker (SKIP LOCKED)."""
+        claimer = getattr(self.player, "claim_overdue", None)
+        if not callable(claimer) or time.monotonic() < self._claims_looked + self.claim_every:
+            return
+        self._claims_looked = time.monotonic()
+        now = float(clock.now())
+        for game_id in self.store.claims_due(now):
+            if self.stopping:
+                break
+            with game_context(game_id):
+                try:
+                    with self._game(game_id, claim_by=now) as mine:
+                        made = claimer(self.workspace, self.config.home, games=[game_id]) if mine else []
+                        for _gid, path, what in made:
+                            if path is None:
+                                log.warning("bot: no claim in game %s: %s", game_id, what)
+                                continue
+                            log.info("bot: claimed game %s: %s (%s)", game_id, what, path.name)
+                            self.queue_play(game_id)  # a final claim may hand the move back to the bot
+                except StoreError:
+                    raise
+                except Exception as err:  # nothing of the step was kept; the next round looks again
+                    log.exception("bot: claiming in game %s failed: %s", game_id, err)
 
     # --- sending -------------------------------------------------------------------------------
     def send(self, report: CycleReport) -> None:

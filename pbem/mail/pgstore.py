@@ -95,6 +95,10 @@ MIGRATIONS: tuple[str, ...] = (
         played bigint NOT NULL DEFAULT 0
     );
     """,
+    """
+    CREATE TABLE claims (game_id text PRIMARY KEY REFERENCES games (id), due_at double precision NOT NULL);
+    CREATE INDEX claims_due ON claims (due_at);
+    """,
 )
 
 
@@ -229,6 +233,19 @@ class Store:
             self.close()
             raise StoreError(f"the bot store database failed: {_one_line(err)}") from None
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[Connection[TupleRow]]:
+        """A read-only transaction that sees one moment of the database (REPEATABLE READ),
+        on a connection of its own so that the store's own stays as it was."""
+        try:
+            with psycopg.connect(self.url, connect_timeout=10, application_name="pbem-bot-backup") as conn:
+                conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+                conn.read_only = True
+                with conn.transaction():
+                    yield conn
+        except psycopg.Error as err:
+            raise StoreError(f"the bot store database failed: {_one_line(err)}") from None
+
     def _sealer(self) -> Sealer:
         if self.sealer is None:
             raise PbemError("the bot store key is needed for this", code="bot-store")
@@ -242,10 +259,10 @@ class Store:
                 return 0
             return int(_one(c.execute("SELECT coalesce(max(version), 0) FROM pbem_schema").fetchone())[0])
 
-    def migrate(self) -> list[int]:
-        """Apply the steps this database lacks, in order, each in its own transaction."""
+    def migrate(self, upto: int = len(MIGRATIONS)) -> list[int]:
+        """Apply the steps this database lacks up to ``upto``, in order, each in its own transaction."""
         applied = []
-        for number, sql in enumerate(MIGRATIONS, start=1):
+        for number, sql in enumerate(MIGRATIONS[:upto], start=1):
             with self.tx() as c:
                 c.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
                 c.execute(
@@ -274,6 +291,13 @@ class Store:
         with self.tx() as c:
             c.execute("INSERT INTO pbem_meta VALUES (%s, %s) ON CONFLICT DO NOTHING", (key, default))
             return str(_one(c.execute("SELECT value FROM pbem_meta WHERE key = %s", (key,)).fetchone())[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.tx() as c:
+            c.execute(
+                "INSERT INTO pbem_meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     def home_names(self) -> list[str]:
         with self.tx() as c:
@@ -321,17 +345,27 @@ class Store:
             )
 
     @contextlib.contextmanager
-    def game_step(self, game_id: str, owed: bool = False, have: int = 0) -> Iterator[GameStep | None]:
+    def game_step(
+        self, game_id: str, owed: bool = False, have: int = 0, claim_by: float | None = None
+    ) -> Iterator[GameStep | None]:
         """A transaction holding the game's lock, with its stored files' hashes, and their
         contents unless the caller has version ``have`` already (then ``files`` is None).
 
         ``owed``: take the game only if it is owed a look that no other worker is taking
         now (SKIP LOCKED), without waiting for its lock; None when it is not to be taken.
+        ``claim_by``: the same for a game whose claim falls due by then.
         Otherwise wait for the game's lock (an import waits for a look in progress).
         """
         with self.tx() as c:
-            if owed:
-                row = c.execute("SELECT 1 FROM owed WHERE game_id = %s FOR UPDATE SKIP LOCKED", (game_id,)).fetchone()
+            if owed or claim_by is not None:
+                row = (
+                    c.execute("SELECT 1 FROM owed WHERE game_id = %s FOR UPDATE SKIP LOCKED", (game_id,)).fetchone()
+                    if owed
+                    else c.execute(
+                        "SELECT 1 FROM claims WHERE game_id = %s AND due_at <= %s FOR UPDATE SKIP LOCKED",
+                        (game_id, claim_by),
+                    ).fetchone()
+                )
                 got = (
                     row is not None
                     and _one(c.execute("SELECT pg_try_advisory_xact_lock(%s)", (game_lock_key(game_id),)).fetchone())[0]
@@ -355,9 +389,19 @@ class Store:
                     hashes[rel] = digest
             yield GameStep(self, c, game_id, version, hashes, files)
 
+    def game_ids(self) -> list[str]:
+        with self.tx() as c:
+            return [r[0] for r in c.execute("SELECT id FROM games ORDER BY id")]
+
     def owed_games(self, limit: int = 100) -> list[str]:
         with self.tx() as c:
             rows = c.execute("SELECT game_id FROM owed ORDER BY queued_at, game_id LIMIT %s", (limit,))
+            return [r[0] for r in rows]
+
+    def claims_due(self, now: float, limit: int = 100) -> list[str]:
+        """The games in which the bot may claim its opponent's missed deadline at ``now``."""
+        with self.tx() as c:
+            rows = c.execute("SELECT game_id FROM claims WHERE due_at <= %s ORDER BY due_at LIMIT %s", (now, limit))
             return [r[0] for r in rows]
 
     def queued(self, keys: list[str]) -> set[str]:
@@ -483,6 +527,7 @@ class GameStep:
     ) -> None:
         self.store, self.c, self.game_id, self.version = store, c, game_id, version
         self.hashes, self.files = hashes, files
+        self.claim_at: float | None = None  # when the bot may claim in the game, as the step leaves it
 
     def save(self, files: dict[str, bytes], owed: bool, done: bool, mails: list[tuple[Outgoing, list[str]]]) -> int:
         """Write the game's files as they are now, the look it is owed (``owed``) or had
@@ -526,6 +571,13 @@ class GameStep:
             )
             for key in keys:
                 c.execute("INSERT INTO queued_files VALUES (%s, %s) ON CONFLICT DO NOTHING", (key, mail.message_id))
+        if self.claim_at is None:
+            c.execute("DELETE FROM claims WHERE game_id = %s", (gid,))
+        elif version:  # a claim needs the game stored
+            c.execute(
+                "INSERT INTO claims VALUES (%s, %s) ON CONFLICT (game_id) DO UPDATE SET due_at = excluded.due_at",
+                (gid, self.claim_at),
+            )
         if done:
             c.execute("DELETE FROM owed WHERE game_id = %s", (gid,))
         if owed:

@@ -44,22 +44,32 @@ def claim(ws: Workspace, gid: str, home: Path | None = None) -> tuple[Path, str]
     return path, what
 
 
-def overdue(ws: Workspace, home: Path | None = None) -> list[str]:
-    """The games of ``ws`` in which my opponent's deadline has passed: mine to claim.
-    Games without a deadline are told from their genesis, without loading their state."""
-    now, found = clock.now(), []
-    for gid in ws.games():
-        with ws.game_locked(gid):
-            lg = LocalGame(ws, gid, home)
-            if lg.meta.get("handed_over_to") or lg.meta.get("handover_pending"):
-                continue
-            if clock.terms(lg.genesis().body["options"]) is None:
-                continue
-            game = lg.game()
-            exp = None if game is None else machine.expected(game)
-            if game is not None and exp is not None and exp.side != lg.me and now >= deadlines.due_at(game):
-                found.append(gid)
-    return found
+def overdue(ws: Workspace, home: Path | None = None, games: list[str] | None = None) -> list[str]:
+    """The games of ``ws`` (or those of ``games``) in which my opponent's deadline has passed:
+    mine to claim."""
+    now = clock.now()
+    return [
+        gid
+        for gid in (ws.games() if games is None else games)
+        if (due := claim_due(ws, gid, home)) is not None and now >= due
+    ]
+
+
+def claim_due(ws: Workspace, gid: str, home: Path | None = None) -> float | None:
+    """When I may claim in the game: my opponent's deadline, when the opponent is to move;
+    None when the game has no deadline (told from its genesis, without loading its state),
+    is mine to move, over, or handed over."""
+    with ws.game_locked(gid):
+        lg = LocalGame(ws, gid, home)
+        if lg.meta.get("handed_over_to") or lg.meta.get("handover_pending"):
+            return None
+        if clock.terms(lg.genesis().body["options"]) is None:
+            return None
+        game = lg.game()
+        exp = None if game is None else machine.expected(game)
+        if game is None or exp is None or exp.side == lg.me:
+            return None
+        return float(deadlines.due_at(game))
 
 
 def _position_before(lg: LocalGame, seq: int) -> Game:

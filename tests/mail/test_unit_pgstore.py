@@ -217,7 +217,7 @@ def test_migrate_stores_the_identity_once_and_serve_refuses_a_store_without_one(
 
     missing = cli("bot", "migrate", "--config", str(bot.config_path))
     assert missing.returncode == 1 and "robot.key is not in" in missing.stderr
-    assert "schema at version 1 (steps applied: 1)" in missing.stdout  # the schema is there all the same
+    assert "schema at version 2 (steps applied: 1, 2)" in missing.stdout  # the schema is there all the same
     keys.keygen("robot", bot.address, directory=home)
     done = cli("bot", "migrate", "--config", str(bot.config_path))
     assert done.returncode == 0, done.stderr
@@ -227,3 +227,22 @@ def test_migrate_stores_the_identity_once_and_serve_refuses_a_store_without_one(
     assert sorted(Store(pg_url, parse_key(key)).home_names()) == ["robot.json", "robot.key", "robot.pub"]
     fresh = cli("bot", "migrate", "--new-key")
     assert fresh.returncode == 0 and len(parse_key(fresh.stdout)) == 32
+
+
+def test_a_claim_falls_due_with_its_step_and_is_taken_by_one_worker_only(store: Store) -> None:
+    gid = "c00000000001"
+    with store.game_step(gid) as step:
+        assert step is not None
+        step.claim_at = 100.0
+        step.save({f".pbem/games/{gid}/meta.json": b"{}"}, False, False, [])
+    assert store.claims_due(99.9) == [] and store.claims_due(100.0) == [gid]
+    with store.game_step(gid, claim_by=50.0) as early:
+        assert early is None  # not due yet: not taken
+    other = Store(store.url, KEY)
+    with store.game_step(gid, claim_by=100.0) as first:
+        assert first is not None
+        with other.game_step(gid, claim_by=100.0) as second:
+            assert second is None  # another worker is claiming in it: passed over, not waited for
+        first.save({f".pbem/games/{gid}/meta.json": b"{}", f".pbem/games/{gid}/claimed": b"1"}, False, False, [])
+    assert store.claims_due(1e12) == []  # the step left the game without a claim to make
+    other.close()
