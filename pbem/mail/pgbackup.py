@@ -20,10 +20,10 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.mail.pgstore import MIGRATIONS, Store, StoreError, psycopg
+from pbem.protocol.jsondoc import Json
 
 FORMAT = "pbem-bot-backup"
 FORMAT_VERSION = 1
@@ -77,20 +77,35 @@ class Summary:
         return f"schema version {self.schema}, taken {taken}: {counted}"
 
 
-def _encode(table: str, row: tuple[Any, ...]) -> list[Any]:
-    return [
-        base64.b64encode(bytes(v)).decode("ascii") if (table, col) in _BYTES else v
-        for col, v in zip(TABLES[table], row, strict=True)
-    ]
+def _encode(table: str, row: tuple[object, ...]) -> list[object]:
+    out: list[object] = []
+    for col, v in zip(TABLES[table], row, strict=True):
+        if (table, col) in _BYTES:
+            if not isinstance(v, bytes | bytearray | memoryview):
+                raise TypeError(f"{table}.{col} holds {type(v).__name__}, not bytes")
+            v = base64.b64encode(bytes(v)).decode("ascii")
+        out.append(v)
+    return out
 
 
-def _decode(table: str, values: list[Any]) -> tuple[Any, ...]:
+def _decode(table: str, values: list[Json]) -> tuple[object, ...]:
     if len(values) != len(TABLES[table]):
         raise ValueError(f"a row of {table} has {len(values)} values, not {len(TABLES[table])}")
-    return tuple(
-        base64.b64decode(v, validate=True) if (table, col) in _BYTES else v
-        for col, v in zip(TABLES[table], values, strict=True)
-    )
+    out: list[object] = []
+    for col, v in zip(TABLES[table], values, strict=True):
+        if (table, col) in _BYTES:
+            if not isinstance(v, str):
+                raise ValueError(f"{table}.{col} is not base64 text")
+            out.append(base64.b64decode(v, validate=True))
+        else:
+            out.append(v)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Header:
+    schema: int
+    taken_at: float
 
 
 def backup(store: Store, out: Path) -> Summary:
@@ -133,7 +148,7 @@ def backup(store: Store, out: Path) -> Summary:
     return Summary(len(MIGRATIONS), taken_at, rows)
 
 
-def _read(source: Path) -> tuple[dict[str, Any], Iterator[tuple[str, tuple[Any, ...]]]]:
+def _read(source: Path) -> tuple[_Header, Iterator[tuple[str, tuple[object, ...]]]]:
     """The header of a back-up, and its rows; the whole file is checked first."""
     bad = f"{source} is not a whole pbem bot back-up"
     digest = hashlib.sha256()
@@ -159,24 +174,28 @@ def _read(source: Path) -> tuple[dict[str, Any], Iterator[tuple[str, tuple[Any, 
     if not ended:
         raise PbemError(f"{bad}: it is cut short (no closing line)", code="bot-backup")
 
-    def lines() -> Iterator[Any]:
+    def lines() -> Iterator[Json]:
         with source.open(encoding="utf-8") as f:
             for line in f:
                 yield json.loads(line)
 
     values = lines()
-    header = next(values)
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    first = next(values)
+    if not isinstance(first, dict) or first.get("format") != FORMAT:
         raise PbemError(f"{bad}: it does not start as one", code="bot-backup")
-    if header.get("version") != FORMAT_VERSION or not isinstance(header.get("schema"), int):
+    schema, taken_at = first.get("schema"), first.get("taken_at")
+    if first.get("version") != FORMAT_VERSION or not isinstance(schema, int) or not isinstance(taken_at, int | float):
         raise PbemError(f"{source} is a back-up of a format this program does not read", code="bot-backup")
+    header = _Header(schema, float(taken_at))
 
-    def rows() -> Iterator[tuple[str, tuple[Any, ...]]]:
+    def rows() -> Iterator[tuple[str, tuple[object, ...]]]:
         for value in values:
             if isinstance(value, dict):
                 return  # the closing line, already checked
+            if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)):
+                raise PbemError(f"{bad}: a line is not a table's row", code="bot-backup")
             table, data = value
-            if table not in tables(header["schema"]):
+            if table not in tables(header.schema) or not isinstance(data, list):
                 raise PbemError(f"{bad}: it names a table {table!r}", code="bot-backup")
             yield table, _decode(table, data)
 
@@ -188,7 +207,7 @@ def restore(store: Store, source: Path, replace: bool = False) -> Summary:
     unless ``replace``, refused when the back-up does not open with this store key; all the
     rows in one transaction, then the schema brought to this program's version."""
     header, rows = _read(source)
-    schema = int(header["schema"])
+    schema = header.schema
     if schema > len(MIGRATIONS):
         raise PbemError(
             f"{source} is of schema version {schema}; this program knows {len(MIGRATIONS)}: restore with a newer pbem",
@@ -218,7 +237,10 @@ def restore(store: Store, source: Path, replace: bool = False) -> Summary:
             for table, values in rows:
                 columns = TABLES[table]
                 if table == "home_files":
-                    store._sealer().open(values[1], f"home/{values[0]}")  # the right key, before anything stays
+                    sealed = values[1]
+                    if not isinstance(sealed, bytes):
+                        raise ValueError("home_files.sealed is not bytes")
+                    store._sealer().open(sealed, f"home/{values[0]}")  # the right key, before anything stays
                 c.execute(
                     f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})",
                     values,
@@ -239,4 +261,4 @@ def restore(store: Store, source: Path, replace: bool = False) -> Summary:
             f"the database refused the back-up {source}: {' '.join(str(err).split())[:300]}", code="bot-backup"
         ) from None
     store.migrate()
-    return Summary(schema, float(header["taken_at"]), counted)
+    return Summary(schema, header.taken_at, counted)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from psycopg.rows import TupleRow
 
 try:
-    import psycopg
+    import psycopg as psycopg  # named again: pgbackup takes it from here
 except ImportError:  # the embedded file store needs no database adapter
     psycopg = None  # type: ignore[assignment]
 
