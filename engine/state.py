@@ -272,7 +272,10 @@ class LandKey(NamedTuple):
 
 
 def _land_wire(points: dict[LandKey, int]) -> list[list[object]]:
-    # Sorted by the wire text, as when the keys were those strings.
+    # Sorted by the wire text, as when the keys were those strings.  Most countries'
+    # pools are empty, and the state hash builds this for each of them every time.
+    if not points:
+        return []
     return sorted([k.to_wire(), n] for k, n in points.items())
 
 
@@ -591,7 +594,8 @@ class GameState:
     def cargo_of(self, u: Unit) -> list[Unit]:
         if u.domain is Domain.LAND:
             return []
-        return [c for c in self.units.values() if c.carrier == u.id]
+        uid = u.id  # read once: every ship or aircraft placed asks this of every unit
+        return [c for c in self.units.values() if c.carrier == uid]
 
     def units_of(self, country: str) -> list[Unit]:
         return [u for u in self.units.values() if u.country == country]
@@ -604,8 +608,9 @@ class GameState:
     def to_doc(self) -> dict[str, Any]:
         # A fact added here is added to _from_doc and to copy() too (copy builds what
         # loading these bytes gives, without them).
-        countries = [_country_row(self.countries[name]) for name in sorted(self.countries)]
-        units = [_unit_row(self.units[k]) for k in sorted(self.units)]
+        # Sorting the (key, value) pairs never compares values: the keys are unique.
+        countries = [_country_row(c) for _, c in sorted(self.countries.items())]
+        units = [_unit_row(u) for _, u in sorted(self.units.items())]
         return {
             "format": STATE_FORMAT,
             "world": self.world.digest,
@@ -759,10 +764,11 @@ def _country_row(c: CountryState) -> list[object]:
         c.never_liberate,
         c.money,
         _land_wire(c.pool_land),
-        [_profile_wire(p) for p in c.pool_units],
+        list(map(_profile_wire, c.pool_units)),
         _land_wire(c.free_land),
         list(c.free_units),
-        [list(t) for t in c.transit],
+        # A tuple packs as the same array as a list; _load_country copies the pairs.
+        list(c.transit),
         c.received_convoy_money,
         c.flags.to_wire(),
     ]
