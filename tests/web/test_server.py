@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from engine import api
+from pbem.errors import PbemError
 from pbem.play import turn
 from pbem.store.localgame import LocalGame
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
-from tests.web.conftest import read_only, served
+from tests.web.conftest import INCOME, bot_answers, branch_duo, read_only, served
 
 
 def request(
@@ -347,6 +348,62 @@ def test_the_stack_viewer_lists_every_unit_of_a_hex_as_the_engine_reads_it(movin
             assert c.label in carrier["cargo"]
         status, body = request(server, "/api/stack?where=[Atlantis]")
         assert status == 400 and "Atlantis" in json.loads(body)["error"]
+
+
+@pytest.fixture(scope="module")
+def second_moving(tmp_path_factory: pytest.TempPathFactory) -> Duo:
+    """The axis (the person) in its second movement of 1939-10, when land units go by rail."""
+    duo = branch_duo(tmp_path_factory.mktemp("rail"), *INCOME)
+    bot_answers(duo)
+    p = duo.axis
+    while api.decision(_axis_now(duo)).phase != "axis.second_movement":
+        turn.orders(p.ws, duo.gid, ["pass"], p.home, True)
+        try:
+            turn.send(p.ws, duo.gid, p.home)
+        except PbemError as exc:
+            assert "decision is not finished" in str(exc)  # the next phase is mine too: same file
+            continue
+        bot_answers(duo)
+    return duo
+
+
+def test_a_drop_where_no_move_fits_offers_the_engine_s_rail_order_there(second_moving: Duo) -> None:
+    state = _axis_now(second_moving)
+    grid = state.world.map.grid
+    german = sorted(
+        (u for u in state.units.values() if u.country == "Germany" and u.is_land and u.on_map and u.carrier < 0),
+        key=lambda u: u.id,
+    )
+    found = None
+    for u in german:
+        rails = {int(a.args[-1]) for a in api.legal_matching(state, "axis", units=(u.id,), kinds=("rail",))}
+        moves = {int(a.args[-1]) for a in api.legal_matching(state, "axis", units=(u.id,), kinds=("move",))}
+        if rails - moves and moves & rails:
+            found = u, min(rails - moves), min(moves & rails)
+            break
+    assert found is not None, "no German land unit may go by rail where it cannot walk"
+    unit, by_rail, both = found
+    far, near = grid.label(by_rail), grid.label(both)
+    with pytest.raises(api.IllegalAction):
+        api.check(state, "axis", api.Action("move", (unit.id, by_rail)))
+    with served(second_moving) as server:
+        before = read_only(second_moving)
+        doc = json.loads(request(server, f"/api/drop?unit={unit.id}&to={far}")[1])
+        assert doc["orders"] == [f"rail #{unit.id} {far}"] and doc["refused"] == []
+        # a plain move is offered first wherever one fits, rail only when none does
+        doc = json.loads(request(server, f"/api/drop?unit={unit.id}&to={near}")[1])
+        assert doc["orders"] == [f"move #{unit.id} {near}"]
+        # where nothing of the unit's fits, the move's own reason, in one line
+        sea = next(h for h in range(state.world.map.size) if not state.world.map.has_land(h))
+        doc = json.loads(request(server, f"/api/drop?unit={unit.id}&to={grid.label(sea)}")[1])
+        (why,) = doc["refused"]
+        assert doc["orders"] == [] and why.startswith(f"#{unit.id} ") and "\n" not in why
+        assert read_only(second_moving) == before  # asking orders nothing
+        # the order offered is one the engine takes, and the unit then stands there
+        status, body = request(server, "/api/orders", method="POST", body={"lines": [f"rail #{unit.id} {far}"]})
+        assert status == 200, body
+        assert _axis_now(second_moving).units[unit.id].hex == by_rail
+        assert request(server, "/api/undo", method="POST", body={})[0] == 200
 
 
 def test_a_drop_gives_the_engine_s_move_there_or_its_reason_in_one_line(moving: Duo) -> None:
