@@ -13,7 +13,8 @@ import pytest
 
 from engine import api
 from pbem.errors import PbemError
-from pbem.play import turn
+from pbem.play import reactions, turn
+from pbem.protocol import engine_link
 from pbem.store.localgame import LocalGame
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
@@ -206,8 +207,45 @@ def test_reaction_orders_are_set_from_the_page_and_a_wrong_mode_is_refused(serve
     status, body = request(server, "/api/react", method="POST", body={"land": "pass"})
     assert status == 400 and "landing: 'pass' is not one of ask, bot" in json.loads(body)["error"]
     status, body = request(server, "/api/react", method="POST", body={"intercept": 3})
-    assert status == 400 and "intercept is a word" in json.loads(body)["error"]
+    assert status == 400 and json.loads(body)["error"] == "intercept is text: ask, bot or pass"
     assert json.loads(request(server, "/api/overview")[1])["reactions"]["land"] == "bot"
+
+
+def test_the_page_gives_the_retreat_order_and_the_interceptors_as_pbem_react_does(game_1939: Duo) -> None:
+    p = game_1939.axis
+    with served(game_1939) as server:
+        status, body = request(
+            server,
+            "/api/react",
+            method="POST",
+            body={"intercept": "bot", "land": "bot", "only": "#7, 31", "retreat": "toward:Warsaw"},
+        )
+        assert status == 200, body
+        said = json.loads(body)["message"]
+        assert "with #7, #31 only" in said and "retreats: toward " in said and "(Warsaw)" in said
+        doc = json.loads(request(server, "/api/overview")[1])["reactions"]
+        assert (doc["retreat"], doc["only"]) == ("toward", [7, 31]) and doc["words"] == said
+        # sealed as `pbem react` seals: the same orders, in the same form, in the store
+        by_page = reactions.of(LocalGame(p.ws, game_1939.gid, p.home))
+        warsaw = engine_link.api().parse_order(
+            turn.my_turn(LocalGame(p.ws, game_1939.gid, p.home)).work.state, "axis", "retreat [Warsaw]"
+        )
+        assert by_page.to_wire() == ["bot", "bot", [7, 31], [int(warsaw.args[0])]]
+        # wrong words get one line each, and nothing changes
+        for field, value, error in (
+            ("retreat", "toward:", "retreat: 'toward:' is not ask, bot or toward:PLACE"),
+            ("retreat", "toward:Atlantis", "retreat: there is no city named Atlantis"),
+            ("only", "#7 seven", "aircraft: 'seven' is not a unit number like #7"),
+            ("retreat", 5, "retreat is text: ask, bot or toward:PLACE"),
+        ):
+            status, body = request(server, "/api/react", method="POST", body={field: value})
+            assert status == 400 and json.loads(body)["error"].startswith(error), body
+        assert reactions.of(LocalGame(p.ws, game_1939.gid, p.home)) == by_page
+        # every part back to "I decide": nothing is left to seal
+        status, body = request(
+            server, "/api/react", method="POST", body={"intercept": "ask", "land": "ask", "only": "", "retreat": "ask"}
+        )
+        assert status == 200 and reactions.of(LocalGame(p.ws, game_1939.gid, p.home)).silent()
 
 
 def test_orders_given_ahead_are_kept_and_taken_back_and_a_wrong_line_is_named(server: PlayServer) -> None:

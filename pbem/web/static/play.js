@@ -116,6 +116,12 @@ async function loadOverview() {
   $("reactwords").textContent = o.reactions.words;
   if (document.activeElement !== $("intercept")) $("intercept").value = o.reactions.intercept;
   if (document.activeElement !== $("land")) $("land").value = o.reactions.land;
+  const retreat = o.reactions.retreat || "ask";
+  if (document.activeElement !== $("only")) $("only").value = o.reactions.only.map((u) => `#${u}`).join(", ");
+  if (document.activeElement !== $("retreat")) $("retreat").value = retreat;
+  // the place a retreat goes toward is kept as typed until the orders say another
+  if (retreat !== "toward" && document.activeElement !== $("toward")) $("toward").value = "";
+  $("toward").hidden = $("retreat").value !== "toward";
 }
 
 function pendingLine(text, index, mine) {
@@ -813,8 +819,13 @@ function setupTurn() {
     say((await post("/api/send", { force: $("force").checked })).message);
     await afterOrder(false, "Sent. The page follows the game: the opponent's answer shows here when it arrives.");
   });
+  $("retreat").onchange = () => { $("toward").hidden = $("retreat").value !== "toward"; };
   $("react").onclick = () => guarded(async () => {
-    say((await post("/api/react", { intercept: $("intercept").value, land: $("land").value })).message);
+    const mode = $("retreat").value;
+    say((await post("/api/react", {
+      intercept: $("intercept").value, land: $("land").value, only: $("only").value,
+      retreat: mode === "toward" ? `toward:${$("toward").value.trim()}` : mode,
+    })).message);
     await afterOrder(false, "Reaction orders set: your program answers those decisions as the files arrive.");
   });
   $("fill").onclick = () => guarded(async () => {
