@@ -97,10 +97,7 @@ async function loadOverview() {
   view.myMove = o.my_move;
   view.side = o.side;
   view.seq = o.seq;
-  const h = $("history");
-  h.max = String(o.seq);
-  if (view.at === null) h.value = String(o.seq);
-  $("historyseq").textContent = view.at === null ? `${o.seq} (now)` : String(view.at);
+  drawHistory();
   const pending = $("pending");
   pending.replaceChildren(...o.pending.map((t, i) => pendingLine(t, i, o.my_move)));
   if (!o.pending.length) pending.replaceChildren(li(o.my_move ? "no orders yet" : "nothing pending"));
@@ -122,6 +119,14 @@ async function loadOverview() {
   // the place a retreat goes toward is kept as typed until the orders say another
   if (retreat !== "toward" && document.activeElement !== $("toward")) $("toward").value = "";
   $("toward").hidden = $("retreat").value !== "toward";
+}
+
+// The slider runs from the first file to the last one the page knows; at its end, "now".
+function drawHistory() {
+  const h = $("history");
+  h.max = String(view.seq);
+  if (view.at === null) h.value = String(view.seq);
+  $("historyseq").textContent = view.at === null ? `${view.seq} (now)` : String(view.at);
 }
 
 function pendingLine(text, index, mine) {
@@ -846,11 +851,17 @@ function setupTurn() {
   $("amount").onchange = () => showGroupAmount();
   $("history").oninput = () => { $("historyseq").textContent = $("history").value; };
   $("history").onchange = () => guarded(async () => {
+    // The file chosen is kept before anything is awaited, and whether it is the last one
+    // ("now") is decided on the game as the server has it: while a refresh is under way
+    // (just after a send) the page's own last file is an old one, and taking the file
+    // chosen for "now" would let that refresh draw the game now over it.
     const n = Number($("history").value);
-    view.at = n >= view.seq ? null : n;
+    view.at = n;
     clearSelection();
-    await loadMap(true);
     await loadOverview();
+    if (n >= view.seq) view.at = null;
+    drawHistory();
+    await loadMap(true);
     await showReport(n);
   });
   $("now").onclick = () => guarded(async () => { view.at = null; await refresh(true); });
