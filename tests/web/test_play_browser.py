@@ -1185,7 +1185,12 @@ def test_the_retreat_order_and_the_interceptors_are_given_from_the_page(
         pg.goto(server.url)
         pg.wait_for_selector("#map svg", timeout=60_000)
         settled(pg)
+        reports = pg.locator("#report").bounding_box()
         pg.locator("#reactbox > summary").click()
+        # brought up into the side panel's view, its button above the reports
+        button, panel = pg.locator("#react").bounding_box(), pg.locator("#report").bounding_box()
+        assert button is not None and panel is not None and button["y"] + button["height"] <= panel["y"]
+        assert panel == reports
         assert pg.locator("#toward").is_hidden()  # a place is asked for only with "toward a place"
         pg.locator("#intercept").select_option("bot")
         pg.locator("#only").fill("#7, #31")

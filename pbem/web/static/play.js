@@ -1130,6 +1130,10 @@ window.addEventListener("DOMContentLoaded", () => {
       $("helpbox").scrollIntoView({ block: "start" });
     });
   });
+  // the reaction orders' fields lie below the fold of a laptop's side panel: bring them up
+  $("reactbox").addEventListener("toggle", () => {
+    if ($("reactbox").open) $("reactbox").scrollIntoView({ block: "start" });
+  });
   guarded(async () => {
     await refresh(false);
     setInterval(poll, 2000);
