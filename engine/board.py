@@ -13,6 +13,7 @@ from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap
 from engine.sequence import decision
 from engine.state import GameState, date_text
+from engine.supply import SupplyWords
 from engine.weather import ZONE_NAMES, zone_conditions
 
 
@@ -31,7 +32,7 @@ class BoardUnit:
     #: lower left, lower right ("" where the counter prints nothing)
     corners: tuple[str, str, str, str]
     label: str  # how a player names it in an order: "#12 Germany armor 8-5"
-    supplied: bool
+    supplied: bool  # in supply now, as the rules read it when the unit acts (not the last supply phase's record)
     damaged: bool
     aboard: int  # id of the ship or aircraft carrying it; NO_UNIT when it is not embarked
     in_port: bool
@@ -83,6 +84,7 @@ def board(state: GameState, side: str) -> Board:
     world = state.world
     names = world.country_names
     units = []
+    words = SupplyWords(state)
     for uid in sorted(state.units):
         u = state.units[uid]
         if u.hex == NO_HEX:
@@ -99,7 +101,7 @@ def board(state: GameState, side: str) -> Board:
                 name=u.name,
                 corners=_corners(text, u.domain.value),
                 label=u.label(),
-                supplied=u.supplied,
+                supplied=not words.out(u),
                 damaged=u.damaged,
                 aboard=u.carrier,
                 in_port=u.in_port,

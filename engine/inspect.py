@@ -20,9 +20,8 @@ from engine.movement import _Movement
 from engine.orders import parse_place
 from engine.reach import land_allowance
 from engine.sequence import current
-from engine.sides import SIDES
 from engine.state import NO_UNIT, GameState, Unit
-from engine.supply import SupplyMap, supply_map
+from engine.supply import SupplyWords, supply_map
 from engine.terrain import TERRAIN
 from engine.units import UnitType
 
@@ -135,15 +134,12 @@ def stack(state: GameState, where: str) -> tuple[str, tuple[UnitLine, ...]]:
 
 
 def _stack(state: GameState, h: int) -> tuple[UnitLine, ...]:
-    maps: dict[str, SupplyMap] = {}
+    words = SupplyWords(state)
     units = []
     here = sorted(state.units_at(h), key=lambda x: x.id)
     for u in here:
-        u_side = state.side_of(u.country)
-        if u_side in SIDES and u_side not in maps:
-            maps[u_side] = supply_map(state, u_side)
         aboard = tuple(x.label() for x in here if x.carrier == u.id)
-        units.append(_unit_line(state, u, u_side, maps.get(u_side), aboard))
+        units.append(_unit_line(state, u, state.side_of(u.country), words.word(u), aboard))
     return tuple(units)
 
 
@@ -161,7 +157,7 @@ def _done(u: Unit) -> tuple[str, ...]:
     return tuple(done)
 
 
-def _unit_line(state: GameState, u: Unit, side: str, smap: SupplyMap | None, aboard: tuple[str, ...]) -> UnitLine:
+def _unit_line(state: GameState, u: Unit, side: str, supply: str, aboard: tuple[str, ...]) -> UnitLine:
     notes = []
     if u.damaged:
         notes.append("damaged")
@@ -171,14 +167,6 @@ def _unit_line(state: GameState, u: Unit, side: str, smap: SupplyMap | None, abo
         notes.append("in port")
     if u.is_air and u.origin != NO_HEX and u.carrier == NO_UNIT:
         notes.append("in the air")
-    if smap is None:
-        supply = "neutral"
-    elif smap.can_trace(u):
-        supply = "in supply"
-    elif smap.in_supply(u):
-        supply = "cannot trace supply, but counts as in supply until the supply phase"
-    else:
-        supply = "out of supply"
     cargo = (*aboard, f"${u.cargo}B for {u.cargo_to}") if u.cargo else aboard
     kind = u.type.value.replace("_", " ")
     p = u.profile()

@@ -13,6 +13,7 @@ from engine.hexgrid import NO_HEX
 from engine.hexmap import City, HexMap
 from engine.orders import parse_hex
 from engine.state import NO_UNIT, GameState, Unit
+from engine.supply import SupplyWords
 
 #: A unit farther than this from every city is placed by its hex alone.
 NEAR_CITY = 5
@@ -80,8 +81,9 @@ def summary(state: GameState, side: str) -> Summary:
         to_place = (free or "-") + (f" + {len(c.free_units)} units" if c.free_units else "")
         countries.append(CountryLine(name, c.money, status, to_place, sum(c.pool_land.values()), len(c.pool_units)))
     cities = Cities(state.world.map)
+    words = SupplyWords(state)
     units = [
-        _line(state, u, cities)
+        _line(state, u, cities, words)
         for u in sorted(
             (u for u in state.units.values() if state.countries[u.country].side == side),
             key=lambda u: (u.country, u.hex, u.id),
@@ -99,20 +101,20 @@ def near(state: GameState, place: str, radius: int) -> Near:
         text = f"[{text}]"  # a bare city name, as people ask for a city
     h = parse_hex(hexmap, text)
     city = hexmap.city_at.get(h)
-    grid, cities = hexmap.grid, Cities(hexmap)
+    grid, cities, words = hexmap.grid, Cities(hexmap), SupplyWords(state)
     found = []
     for u in state.units.values():
         if u.on_map and state.countries[u.country].side in ("axis", "allies"):
             d = grid.distance(h, u.hex)
             if d <= radius:
-                found.append((d, _line(state, u, cities)))
+                found.append((d, _line(state, u, cities, words)))
     found.sort(key=lambda du: (du[0], du[1].side, du[1].country, du[1].id))
     return Near(grid.label(h) + (f" [{city.name}]" if city else ""), radius, tuple(found))
 
 
-def _line(state: GameState, u: Unit, cities: Cities) -> UnitLine:
+def _line(state: GameState, u: Unit, cities: Cities, words: SupplyWords) -> UnitLine:
     side = state.countries[u.country].side
-    flags = tuple(f for f, on in (("damaged", u.damaged), ("out of supply", not u.supplied)) if on)
+    flags = tuple(f for f, on in (("damaged", u.damaged), (SupplyWords.OUT, words.out(u))) if on)
     strength = u.profile().text()
     if not u.on_map:
         return UnitLine(u.id, side, u.country, u.label(), strength, "", "", 0, u.carrier, flags)

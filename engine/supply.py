@@ -428,6 +428,37 @@ def supply_map(state: GameState, side: str) -> SupplyMap:
     return SupplyMap(state, side)
 
 
+class SupplyWords:
+    """Whether each unit on the map is in supply now, in the words a person reads, as the
+    rules read it when the unit acts (:meth:`SupplyMap.in_supply`), not as the last supply
+    phase recorded it: `pbem show`, `pbem hex` and the map all ask here, so they agree.
+    One map per side, built when first needed."""
+
+    IN = "in supply"
+    OUT = "out of supply"
+    LASTING = "cannot trace supply, but counts as in supply until the supply phase"
+    NEUTRAL = "neutral"
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._maps: dict[str, SupplyMap] = {}
+
+    def word(self, u: Unit) -> str:
+        side = self.state.countries[u.country].side
+        if side not in SIDES:
+            return self.NEUTRAL
+        smap = self._maps.get(side)
+        if smap is None:
+            smap = self._maps[side] = supply_map(self.state, side)
+        if smap.can_trace(u):
+            return self.IN
+        return self.LASTING if smap.in_supply(u) else self.OUT
+
+    def out(self, u: Unit) -> bool:
+        """Out of supply now (a unit off the map is neither in nor out)."""
+        return u.hex != NO_HEX and self.word(u) == self.OUT
+
+
 def _side_stamp(state: GameState) -> Hashable:
     """Everything a side's supply map reads (declaring attacks changes none of it, so the
     checks and the legal orders of a combat step share one map per side)."""

@@ -55,7 +55,7 @@ def test_every_unit_on_the_map_is_a_counter_on_its_hex(game: Game, side: str) ->
         u.id: (grid.label(u.hex), state.countries[u.country].side) for u in state.units.values() if u.hex != NO_HEX
     }
     assert {s for _, s in expected.values()} >= {"axis", "allies"}
-    svg = gamemap.render(game, side, region="world")
+    svg = gamemap.render(game.state, side, region="world")
     assert _counters(svg) == expected
     root = ET.fromstring(svg)
     assert root.get("data-side") == side and root.get("data-date") == api.board(state, side).date
@@ -65,7 +65,7 @@ def test_a_region_shows_exactly_the_units_inside_it(game: Game) -> None:
     state = game.state
     grid = state.world.map.grid
     window = gameview.parse_bbox(grid, "150,40,175,65")
-    svg = gamemap.render(game, "axis", bbox="150,40,175,65")
+    svg = gamemap.render(game.state, "axis", bbox="150,40,175,65")
     inside = {
         u.id
         for u in state.units.values()
@@ -99,13 +99,13 @@ def test_the_enemy_is_drawn_as_a_diamond_and_the_own_side_as_a_rectangle(game: G
 
 
 def test_the_same_view_gives_the_same_bytes_and_a_png_of_its_size(game: Game) -> None:
-    one = gamemap.render(game, "allies", region="eastern-front")
-    two = gamemap.render(game, "allies", region="eastern-front")
+    one = gamemap.render(game.state, "allies", region="eastern-front")
+    two = gamemap.render(game.state, "allies", region="eastern-front")
     assert one == two
-    png = gamemap.render(game, "allies", region="eastern-front", fmt="png")
+    png = gamemap.render(game.state, "allies", region="eastern-front", fmt="png")
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
     assert struct.unpack(">II", png[16:24]) == _size(one)
-    assert png == gamemap.render(game, "allies", region="eastern-front", fmt="png")
+    assert png == gamemap.render(game.state, "allies", region="eastern-front", fmt="png")
 
 
 def test_the_default_window_frames_the_front(game: Game) -> None:
@@ -138,7 +138,7 @@ def test_every_named_region_is_a_window_of_the_map() -> None:
 
 def test_region_and_bbox_together_are_refused(game: Game) -> None:
     with pytest.raises(PbemError, match="not both"):
-        gamemap.render(game, "axis", region="europe", bbox="1,1,2,2")
+        gamemap.render(game.state, "axis", region="europe", bbox="1,1,2,2")
 
 
 # --- the command ----------------------------------------------------------------------

@@ -12,7 +12,7 @@ import typer
 from pbem.cli.common import WorkspaceOpt, game_in, pass_anyway, sent, user_errors, workspace
 from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
-from pbem.play import ahead_entry, audit, exchange, games, solo, status, turn, whole
+from pbem.play import ahead_entry, audit, exchange, games, reactions, solo, status, turn, whole
 from pbem.play.status import lines as status_lines
 from pbem.protocol import clock
 from pbem.protocol.words import phase_name
@@ -366,23 +366,13 @@ def react(
     """Reaction orders: let the program answer interceptions and landings for you, as they come,
     and give your retreat order."""
     ws, gid = game_in(game, ws_path)
-    units = None if only is None else _unit_numbers(only)
+    units = None if only is None else reactions.unit_numbers(only, "--only")
     given, written = turn.react(ws, gid, intercept=intercept, land=land, only=units, retreat=retreat)
     typer.echo(given.words())
     for path in written:
         sent(ws, gid, f"your reaction orders answered the decision now: sealed {path.relative_to(ws.root)}")
     if not written:
         typer.echo(status_lines(ws, gid)[0])
-
-
-def _unit_numbers(text: str) -> tuple[int, ...]:
-    out = []
-    for word in text.replace(",", " ").split():
-        digits = word.removeprefix("#")
-        if not digits.isdigit():
-            raise PbemError(f"--only: '{word}' is not a unit number like #7", "usage")
-        out.append(int(digits))
-    return tuple(out)
 
 
 @user_errors

@@ -108,13 +108,13 @@ def _game_map(
         lg = LocalGame(ws, gid)
         view = side or lg.me
         if at is None:
-            current = lg.game()
-            if current is None:
-                raise PbemError("the opponent has not joined this game yet: there is no position to show", "game")
-            position = current
-        else:
-            position = history.position(history.workspace_files(ws, gid), at, lg.base())
-    data = gamemap.render(position, view, region, bbox, "png" if fmt == "png" else "svg")
+            with ws.game_locked(gid):
+                state, seq, unsent = gamemap.now(LocalGame(ws, gid))
+            after = f"after file {seq}" + (" and your orders not yet sent" if unsent else "")
+            data = gamemap.render(state, view, region, bbox, "png" if fmt == "png" else "svg")
+            return data, f"game {gid} {after}, as the {view} see it,"
+        position = history.position(history.workspace_files(ws, gid), at, lg.base())
+    data = gamemap.render(position.state, view, region, bbox, "png" if fmt == "png" else "svg")
     return data, f"game {position.gid} after file {position.seq}, as the {view} see it,"
 
 

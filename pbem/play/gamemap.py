@@ -11,7 +11,10 @@ from typing import Literal, cast
 
 from engine import api
 from pbem.errors import PbemError
+from pbem.play.turn import list_draft, my_turn
 from pbem.protocol.machine import Game
+from pbem.protocol.rules import State
+from pbem.store.localgame import LocalGame
 from scenarios import gameview
 
 Format = Literal["svg", "png"]
@@ -35,11 +38,26 @@ def window(board: api.Board, region: str | None = None, bbox: str | None = None)
     return gameview.front_window(board)
 
 
-def render(game: Game, side: str, region: str | None = None, bbox: str | None = None, fmt: Format = "svg") -> bytes:
-    """The position of ``game`` as ``side`` sees it, as SVG or PNG bytes."""
+def now(lg: LocalGame) -> tuple[State, int, bool]:
+    """The position `pbem show`, `pbem hex` and the page describe: the game after my pending
+    records and my listed orders (so the map's month and supply are theirs), the number of
+    the last file in it, and whether anything of mine not yet sent is in it.  A side handed
+    over has nothing pending."""
+    game = lg.game()
+    if game is None:
+        raise PbemError("the opponent has not joined this game yet: there is no position to show", "game")
+    if lg.meta.get("handed_over_to") or lg.meta.get("handover_pending"):
+        return game.state, game.seq, False
+    t = my_turn(lg)
+    mine = bool(t.pending.records or t.pending.sim)
+    return (list_draft(t).state if t.pending.sim else t.work.state), game.seq, mine
+
+
+def render(state: State, side: str, region: str | None = None, bbox: str | None = None, fmt: Format = "svg") -> bytes:
+    """The position ``state`` as ``side`` sees it, as SVG or PNG bytes."""
     if side not in ("axis", "allies"):
         raise PbemError(f"'{side[:20]}' is not a side; the sides are axis and allies", "usage")
-    board = api.board(cast(api.GameState, game.state), side)
+    board = api.board(cast(api.GameState, state), side)
     svg = gameview.render_svg(board, window(board, region, bbox))
     if fmt == "png":
         return gameview.render_png(svg)

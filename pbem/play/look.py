@@ -7,13 +7,14 @@ engine answers every rules question and this module only writes its answers as l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.play.turn import my_turn
 from pbem.protocol import engine_link
-from pbem.protocol.rules import Action, State, refusal_rule
+from pbem.protocol.rules import Action, StackUnit, State, refusal_rule
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 
@@ -49,9 +50,7 @@ def hex_lines(ws: Workspace, gid: str, where: str, home: Path | None = None) -> 
         lines.append(f"controlled by {r.controller} ({r.control_side})")
     lines.append("installations: " + (", ".join(r.installations) if r.installations else "none"))
     lines.append(f"units ({len(r.units)}):" if r.units else "units: none")
-    for u in r.units:
-        notes = f" ({', '.join(u.notes)})" if u.notes else ""
-        lines.append(f"  {u.side:<7} {u.label}{notes}: {u.supply}")
+    lines += stack_lines(r.units)
     o = r.odds
     if o is not None:
         if o.attackers:
@@ -69,6 +68,19 @@ def hex_lines(ws: Workspace, gid: str, where: str, home: Path | None = None) -> 
         if o.notes:
             lines.append("  modifiers: " + ", ".join(o.notes))
         lines += [f"  cannot attack: {why}" for why in o.barred]
+    return lines
+
+
+def stack_lines(units: Sequence[StackUnit]) -> list[str]:
+    """The units of a stack as the page's stack viewer shows them: each counter with its
+    side, its numbers in words and its supply; below it, when there is any, whether it is
+    damaged or embarked, what it did this month and what it carries."""
+    lines = []
+    for u in units:
+        lines.append(f"  {u.label} ({u.side}): {u.numbers}; {u.supply}")
+        extra = [*u.notes, *u.done] + ([f"carries {', '.join(u.cargo)}"] if u.cargo else [])
+        if extra:
+            lines.append("      " + "; ".join(extra))
     return lines
 
 

@@ -112,7 +112,7 @@ class Reactions:
     def words(self) -> str:
         """The orders in one line, for people."""
         retreat = {
-            "ask": "you give `retreat` orders yourself",
+            "ask": "you give retreat orders yourself",
             "bot": "the engine picks",
             "toward": f"{self.toward_text}",
         }[self.retreat]
@@ -126,6 +126,18 @@ class Reactions:
             f"reaction orders: interception: {who[self.intercept]}{aircraft}; "
             f"landing of your aircraft: {who[self.land]}; retreats: {retreat}"
         )
+
+
+def unit_numbers(text: str, what: str) -> tuple[int, ...]:
+    """The aircraft a person names for ``only`` (``#7, #31`` or ``7 31``; empty: every one),
+    as the command line and the page take them; ``what`` names the field in an error."""
+    out = []
+    for word in text.replace(",", " ").split():
+        digits = word.removeprefix("#")
+        if not digits.isdigit():
+            raise PbemError(f"{what}: '{word[:20]}' is not a unit number like #7", "usage")
+        out.append(int(digits))
+    return tuple(out)
 
 
 def of(lg: LocalGame) -> Reactions:
@@ -180,7 +192,9 @@ def _with_retreat(lg: LocalGame, r: Reactions, text: str) -> Reactions:
     try:
         action = api.parse_order(game.state, lg.me, " ".join(["retreat", *words]))
     except api.OrderError as exc:
-        raise PbemError(f"retreat: {exc}", "usage") from None
+        # the engine names the order it read ('retreat'), a word the person did not write
+        why = str(exc).removeprefix("'retreat': ")
+        raise PbemError(f"retreat: {why}", "usage") from None
     if len(action.args) > MAX_TOWARD or len(set(action.args)) != len(action.args):
         raise PbemError(f"retreat: name each place once, at most {MAX_TOWARD} of them", "usage")
     hexes, _, cities = api.format_action(game.state, action, named=True).removeprefix("retreat ").partition("  # ")

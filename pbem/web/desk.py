@@ -594,9 +594,15 @@ class Desk:
             raise pass_anyway(exc) from None
         return self._answered(f"sealed {path.name} into outbox/", f"sent {path.name}")
 
-    def react(self, intercept: str | None, land: str | None) -> str:
-        """``pbem react``: my program answers the other side's turn as these orders say."""
-        given, written = turn.react(self.ws, self.gid, self.home, intercept, land)
+    def react(
+        self, intercept: str | None, land: str | None, only: str | None = None, retreat: str | None = None
+    ) -> str:
+        """``pbem react``: my program answers the other side's turn as these orders say, sealed
+        as the command line seals them (None: keep that part).  ``only``: the aircraft that
+        may intercept by themselves, as a person writes them (empty: every one able);
+        ``retreat``: ask, bot or toward:PLACE."""
+        units = None if only is None else reactions.unit_numbers(only, "aircraft")
+        given, written = turn.react(self.ws, self.gid, self.home, intercept, land, units, retreat)
         if written:
             sealed = f"sealed {written[-1].name} into outbox/"
             return self._answered(f"{given.words()}; they answered the decision now: {sealed}", given.words())

@@ -149,10 +149,19 @@ def _number(text: str | None, what: str) -> float:
         raise PbemError(f"{what} must be a number", "usage") from None
 
 
+#: What each field of a reaction order takes, for the one line a wrong value gets.
+REACT_FIELDS = {
+    "intercept": "ask, bot or pass",
+    "land": "ask or bot",
+    "only": "aircraft numbers such as #7, #31",
+    "retreat": "ask, bot or toward:PLACE",
+}
+
+
 def _mode(body: dict[str, object], name: str) -> str | None:
     value = body.get(name)
     if value is not None and not isinstance(value, str):
-        raise PbemError(f"{name} is a word: ask, bot or pass", "usage")
+        raise PbemError(f"{name} is text: {REACT_FIELDS[name]}", "usage")
     return value
 
 
@@ -221,7 +230,7 @@ def _post_routes(desk: Desk) -> dict[str, Callable[[dict[str, object]], object]]
         "/api/undo": lambda body: {"message": desk.undo()},
         "/api/takeback": take_back,
         "/api/send": lambda body: {"message": desk.send(bool(body.get("force")))},
-        "/api/react": lambda body: {"message": desk.react(_mode(body, "intercept"), _mode(body, "land"))},
+        "/api/react": lambda body: {"message": desk.react(*(_mode(body, name) for name in REACT_FIELDS))},
     }
 
 

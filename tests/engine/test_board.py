@@ -41,7 +41,9 @@ def test_the_board_lists_every_unit_on_the_map_with_its_counter_corners() -> Non
     assert by_id[ids["tank"]].corners == ("", "", "8", "5")
     assert by_id[ids["ship"]].corners == ("6", "6", "1", "40")
     assert by_id[ids["plane"]].corners == ("1", "2", "3", "12C")
-    assert by_id[ids["plane"]].supplied is False and by_id[ids["tank"]].supplied is True
+    # supply as the rules read it now, not the last supply phase's record (a neutral has
+    # no supply lines to lose); test_inspect.py checks the map agrees with show and hex
+    assert by_id[ids["plane"]].supplied is True and by_id[ids["tank"]].supplied is True
     # a country's side is its partnership now (France is still neutral before the declarations)
     assert by_id[ids["tank"]].side == "axis" and by_id[ids["plane"]].side == state.countries["France"].side
     assert by_id[ids["ship"]].label.startswith(f"#{ids['ship']} Germany Bismarck")

@@ -105,6 +105,22 @@ def test_an_air_unit_in_the_air_and_an_unsupplied_unit_say_so() -> None:
     assert "in the air" in api.hex_report(state, "axis", "1,3").units[0].notes
 
 
+def test_show_hex_and_the_map_agree_on_supply_whatever_the_last_supply_phase_recorded() -> None:
+    state = at_war(FRONT_WORLD)
+    cut = infantry(state, "Germany", "7,4")  # no supply line, but the last check found one
+    home = infantry(state, "Germany", "1,2")
+    state.units[home].supplied = False  # a line again, though the last check found none
+    for uid, where, word in ((cut, "7,4", "out of supply"), (home, "1,2", "in supply")):
+        assert state.units[uid].supplied is (word == "out of supply")  # the record says the opposite
+        (line,) = api.hex_report(state, "axis", where).units
+        (shown,) = [u for u in api.summary(state, "axis").units if u.id == uid]
+        (drawn,) = [u for u in api.board(state, "allies").units if u.id == uid]
+        (near,) = [u for _, u in api.near(state, where, 0).units if u.id == uid]
+        assert line.supply == word
+        assert ("out of supply" in shown.flags) is ("out of supply" in near.flags) is (word == "out of supply")
+        assert drawn.supplied is (word == "in supply")
+
+
 def _matching(state: api.GameState, side: str, **kw: list[object]) -> list[api.Action]:
     """The slow way: every legal action, filtered afterwards."""
     hexes = {state.world.map.grid.parse_label(p) if "," in str(p) else state.world.map.city_by_name[str(p).lower()].hex

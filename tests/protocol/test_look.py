@@ -5,6 +5,7 @@ refusal of a pass that would cost units or money unless it is confirmed."""
 from __future__ import annotations
 
 import shutil
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,12 +16,14 @@ from typer.testing import CliRunner
 from pbem.cli.common import pass_anyway
 from pbem.cli.main import app
 from pbem.errors import PbemError
-from pbem.play import turn
+from pbem.play import look, turn
 from pbem.protocol import engine_link, machine, turnfile
 from pbem.protocol.machine import Expectation
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 from tests.protocol.conftest import Duo, Player, make_duo
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
@@ -245,3 +248,40 @@ def test_a_pass_that_loses_aircraft_in_the_air_is_refused_until_forced(first_mov
     assert "would be eliminated" in str(refused.value)
     turn.orders(p.ws, duo.gid, ["pass"], p.home, force=True)
     assert pending(duo)["records"][-1] == ["act", ["pass"]]
+
+
+def test_hex_shows_the_stack_as_the_page_does_and_agrees_with_show_and_the_map(
+    first_movement: Duo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    duo = first_movement
+    monkeypatch.setenv("PBEM_HOME", str(duo.axis.home))
+    ws = str(duo.axis.ws.root)
+    api = engine_link.api()
+    state, _ = look.state_now(duo.axis.ws, duo.gid, duo.axis.home)
+    berlin, units = api.stack(state, "axis", "[Berlin]")
+    out = run("--workspace", ws, "hex", duo.gid, "[Berlin]").splitlines()
+    shown = out[out.index(f"units ({len(units)}):") + 1 :]
+    assert shown[: len(look.stack_lines(units))] == look.stack_lines(units)
+    first = units[0]
+    assert f"  {first.label} (axis): {first.numbers}; {first.supply}" in shown  # numbers in words
+    assert "movement " in first.numbers  # its numbers in words, not "0-3-2-8"
+
+    # Every unit `pbem show` calls out of supply is out of supply in `pbem hex` and on the
+    # map, and no other: the three read the rules' supply now, not the last phase's record.
+    listed = run("--workspace", ws, "show", duo.gid, "--all")
+    out_by_show = {int(line.split()[0][1:]) for line in listed.splitlines() if line.endswith("(out of supply)")}
+    picture = tmp_path / "now.svg"
+    said = run("--workspace", ws, "map", duo.gid, "--region", "world", "--out", str(picture))
+    root = ET.fromstring(picture.read_text(encoding="utf-8"))
+    drawn = {int(g.get("data-unit", "")): g for g in root.iter(f"{SVG}g") if g.get("class") == "unit"}
+    out_on_map = {uid for uid, g in drawn.items() if g.get("data-supplied") == "no"}
+    by_hex = {
+        u.id
+        for h in {x.hex for x in state.units.values() if x.on_map and x.id in drawn}
+        for u in api.stack(state, "axis", state.world.map.grid.label(h))[1]
+        if u.supply == "out of supply"
+    }
+    assert out_by_show and out_by_show == out_on_map == by_hex
+    # and on the month: the map's title is the month `pbem status` names
+    assert root.get("data-date", "") in run("--workspace", ws, "status", duo.gid)
+    assert "after file" in said

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from engine import api
-from pbem.play import audit, exchange, gamemap, history, rules_reference, turn
+from pbem.play import audit, exchange, gamemap, history, reactions, rules_reference, turn
 from pbem.play.ahead import Plan
 from pbem.protocol import replay
 from pbem.store.localgame import LocalGame
@@ -1171,6 +1171,54 @@ def test_the_help_panel_opens_on_the_rules_of_the_step_and_leaves_the_reports_in
         assert builds.locator("table").count() == 2
         assert builds.locator("table tr").first.inner_text().split("\t") == ["Unit", "Cost", "Arrives after"]
         assert pg.locator("#report").bounding_box() == reports
+    finally:
+        pg.close()
+
+
+def test_the_retreat_order_and_the_interceptors_are_given_from_the_page(
+    browser: Browser, deploying_page: tuple[Duo, PlayServer]
+) -> None:
+    duo, server = deploying_page
+    p = duo.axis
+    pg = browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
+        pg.goto(server.url)
+        pg.wait_for_selector("#map svg", timeout=60_000)
+        settled(pg)
+        reports = pg.locator("#report").bounding_box()
+        pg.locator("#reactbox > summary").click()
+        # brought up into the side panel's view, its button above the reports
+        button, panel = pg.locator("#react").bounding_box(), pg.locator("#report").bounding_box()
+        assert button is not None and panel is not None and button["y"] + button["height"] <= panel["y"]
+        assert panel == reports
+        assert pg.locator("#toward").is_hidden()  # a place is asked for only with "toward a place"
+        pg.locator("#intercept").select_option("bot")
+        pg.locator("#only").fill("#7, #31")
+        pg.locator("#retreat").select_option("toward")
+        pg.locator("#toward").fill("Warsaw")
+        said = message(pg)[0]
+        pg.locator("#react").click()
+        text, kind = wait_message(pg, said)
+        assert kind == "ok" and "with #7, #31 only" in text and "retreats: toward" in text and "(Warsaw)" in text
+        until(pg, "the orders in words", lambda: "retreats: toward" in pg.locator("#reactwords").inner_text())
+        given = reactions.of(LocalGame(p.ws, duo.gid, p.home))
+        assert (given.intercept, given.only, given.retreat, len(given.toward)) == ("bot", (7, 31), "toward", 1)
+        shoot(pg, "reactions.png")
+        # a place that is none is refused in one line, and the orders stay as they were
+        pg.locator("#toward").fill("Atlantis")
+        said = message(pg)[0]
+        pg.locator("#react").click()
+        text, kind = wait_message(pg, said)
+        assert kind != "ok" and "no city named Atlantis" in text and "\n" not in text
+        assert reactions.of(LocalGame(p.ws, duo.gid, p.home)) == given
+        pg.locator("#intercept").select_option("ask")
+        pg.locator("#only").fill("")
+        pg.locator("#retreat").select_option("ask")
+        assert pg.locator("#toward").is_hidden()
+        said = message(pg)[0]
+        pg.locator("#react").click()
+        wait_message(pg, said)
+        assert reactions.of(LocalGame(p.ws, duo.gid, p.home)).silent()
     finally:
         pg.close()
 

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from engine import api
-from pbem.play import turn
+from pbem.errors import PbemError
+from pbem.play import reactions, turn
+from pbem.protocol import engine_link
 from pbem.store.localgame import LocalGame
 from pbem.web.server import PlayServer
 from tests.protocol.conftest import Duo
-from tests.web.conftest import read_only, served
+from tests.web.conftest import INCOME, bot_answers, branch_duo, read_only, served
 
 
 def request(
@@ -205,8 +207,45 @@ def test_reaction_orders_are_set_from_the_page_and_a_wrong_mode_is_refused(serve
     status, body = request(server, "/api/react", method="POST", body={"land": "pass"})
     assert status == 400 and "landing: 'pass' is not one of ask, bot" in json.loads(body)["error"]
     status, body = request(server, "/api/react", method="POST", body={"intercept": 3})
-    assert status == 400 and "intercept is a word" in json.loads(body)["error"]
+    assert status == 400 and json.loads(body)["error"] == "intercept is text: ask, bot or pass"
     assert json.loads(request(server, "/api/overview")[1])["reactions"]["land"] == "bot"
+
+
+def test_the_page_gives_the_retreat_order_and_the_interceptors_as_pbem_react_does(game_1939: Duo) -> None:
+    p = game_1939.axis
+    with served(game_1939) as server:
+        status, body = request(
+            server,
+            "/api/react",
+            method="POST",
+            body={"intercept": "bot", "land": "bot", "only": "#7, 31", "retreat": "toward:Warsaw"},
+        )
+        assert status == 200, body
+        said = json.loads(body)["message"]
+        assert "with #7, #31 only" in said and "retreats: toward " in said and "(Warsaw)" in said
+        doc = json.loads(request(server, "/api/overview")[1])["reactions"]
+        assert (doc["retreat"], doc["only"]) == ("toward", [7, 31]) and doc["words"] == said
+        # sealed as `pbem react` seals: the same orders, in the same form, in the store
+        by_page = reactions.of(LocalGame(p.ws, game_1939.gid, p.home))
+        warsaw = engine_link.api().parse_order(
+            turn.my_turn(LocalGame(p.ws, game_1939.gid, p.home)).work.state, "axis", "retreat [Warsaw]"
+        )
+        assert by_page.to_wire() == ["bot", "bot", [7, 31], [int(warsaw.args[0])]]
+        # wrong words get one line each, and nothing changes
+        for field, value, error in (
+            ("retreat", "toward:", "retreat: 'toward:' is not ask, bot or toward:PLACE"),
+            ("retreat", "toward:Atlantis", "retreat: there is no city named Atlantis"),
+            ("only", "#7 seven", "aircraft: 'seven' is not a unit number like #7"),
+            ("retreat", 5, "retreat is text: ask, bot or toward:PLACE"),
+        ):
+            status, body = request(server, "/api/react", method="POST", body={field: value})
+            assert status == 400 and json.loads(body)["error"].startswith(error), body
+        assert reactions.of(LocalGame(p.ws, game_1939.gid, p.home)) == by_page
+        # every part back to "I decide": nothing is left to seal
+        status, body = request(
+            server, "/api/react", method="POST", body={"intercept": "ask", "land": "ask", "only": "", "retreat": "ask"}
+        )
+        assert status == 200 and reactions.of(LocalGame(p.ws, game_1939.gid, p.home)).silent()
 
 
 def test_orders_given_ahead_are_kept_and_taken_back_and_a_wrong_line_is_named(server: PlayServer) -> None:
@@ -347,6 +386,62 @@ def test_the_stack_viewer_lists_every_unit_of_a_hex_as_the_engine_reads_it(movin
             assert c.label in carrier["cargo"]
         status, body = request(server, "/api/stack?where=[Atlantis]")
         assert status == 400 and "Atlantis" in json.loads(body)["error"]
+
+
+@pytest.fixture(scope="module")
+def second_moving(tmp_path_factory: pytest.TempPathFactory) -> Duo:
+    """The axis (the person) in its second movement of 1939-10, when land units go by rail."""
+    duo = branch_duo(tmp_path_factory.mktemp("rail"), *INCOME)
+    bot_answers(duo)
+    p = duo.axis
+    while api.decision(_axis_now(duo)).phase != "axis.second_movement":
+        turn.orders(p.ws, duo.gid, ["pass"], p.home, True)
+        try:
+            turn.send(p.ws, duo.gid, p.home)
+        except PbemError as exc:
+            assert "decision is not finished" in str(exc)  # the next phase is mine too: same file
+            continue
+        bot_answers(duo)
+    return duo
+
+
+def test_a_drop_where_no_move_fits_offers_the_engine_s_rail_order_there(second_moving: Duo) -> None:
+    state = _axis_now(second_moving)
+    grid = state.world.map.grid
+    german = sorted(
+        (u for u in state.units.values() if u.country == "Germany" and u.is_land and u.on_map and u.carrier < 0),
+        key=lambda u: u.id,
+    )
+    found = None
+    for u in german:
+        rails = {int(a.args[-1]) for a in api.legal_matching(state, "axis", units=(u.id,), kinds=("rail",))}
+        moves = {int(a.args[-1]) for a in api.legal_matching(state, "axis", units=(u.id,), kinds=("move",))}
+        if rails - moves and moves & rails:
+            found = u, min(rails - moves), min(moves & rails)
+            break
+    assert found is not None, "no German land unit may go by rail where it cannot walk"
+    unit, by_rail, both = found
+    far, near = grid.label(by_rail), grid.label(both)
+    with pytest.raises(api.IllegalAction):
+        api.check(state, "axis", api.Action("move", (unit.id, by_rail)))
+    with served(second_moving) as server:
+        before = read_only(second_moving)
+        doc = json.loads(request(server, f"/api/drop?unit={unit.id}&to={far}")[1])
+        assert doc["orders"] == [f"rail #{unit.id} {far}"] and doc["refused"] == []
+        # a plain move is offered first wherever one fits, rail only when none does
+        doc = json.loads(request(server, f"/api/drop?unit={unit.id}&to={near}")[1])
+        assert doc["orders"] == [f"move #{unit.id} {near}"]
+        # where nothing of the unit's fits, the move's own reason, in one line
+        sea = next(h for h in range(state.world.map.size) if not state.world.map.has_land(h))
+        doc = json.loads(request(server, f"/api/drop?unit={unit.id}&to={grid.label(sea)}")[1])
+        (why,) = doc["refused"]
+        assert doc["orders"] == [] and why.startswith(f"#{unit.id} ") and "\n" not in why
+        assert read_only(second_moving) == before  # asking orders nothing
+        # the order offered is one the engine takes, and the unit then stands there
+        status, body = request(server, "/api/orders", method="POST", body={"lines": [f"rail #{unit.id} {far}"]})
+        assert status == 200, body
+        assert _axis_now(second_moving).units[unit.id].hex == by_rail
+        assert request(server, "/api/undo", method="POST", body={})[0] == 200
 
 
 def test_a_drop_gives_the_engine_s_move_there_or_its_reason_in_one_line(moving: Duo) -> None:

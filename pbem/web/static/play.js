@@ -97,10 +97,7 @@ async function loadOverview() {
   view.myMove = o.my_move;
   view.side = o.side;
   view.seq = o.seq;
-  const h = $("history");
-  h.max = String(o.seq);
-  if (view.at === null) h.value = String(o.seq);
-  $("historyseq").textContent = view.at === null ? `${o.seq} (now)` : String(view.at);
+  drawHistory();
   const pending = $("pending");
   pending.replaceChildren(...o.pending.map((t, i) => pendingLine(t, i, o.my_move)));
   if (!o.pending.length) pending.replaceChildren(li(o.my_move ? "no orders yet" : "nothing pending"));
@@ -116,6 +113,20 @@ async function loadOverview() {
   $("reactwords").textContent = o.reactions.words;
   if (document.activeElement !== $("intercept")) $("intercept").value = o.reactions.intercept;
   if (document.activeElement !== $("land")) $("land").value = o.reactions.land;
+  const retreat = o.reactions.retreat || "ask";
+  if (document.activeElement !== $("only")) $("only").value = o.reactions.only.map((u) => `#${u}`).join(", ");
+  if (document.activeElement !== $("retreat")) $("retreat").value = retreat;
+  // the place a retreat goes toward is kept as typed until the orders say another
+  if (retreat !== "toward" && document.activeElement !== $("toward")) $("toward").value = "";
+  $("toward").hidden = $("retreat").value !== "toward";
+}
+
+// The slider runs from the first file to the last one the page knows; at its end, "now".
+function drawHistory() {
+  const h = $("history");
+  h.max = String(view.seq);
+  if (view.at === null) h.value = String(view.seq);
+  $("historyseq").textContent = view.at === null ? `${view.seq} (now)` : String(view.at);
 }
 
 function pendingLine(text, index, mine) {
@@ -813,8 +824,13 @@ function setupTurn() {
     say((await post("/api/send", { force: $("force").checked })).message);
     await afterOrder(false, "Sent. The page follows the game: the opponent's answer shows here when it arrives.");
   });
+  $("retreat").onchange = () => { $("toward").hidden = $("retreat").value !== "toward"; };
   $("react").onclick = () => guarded(async () => {
-    say((await post("/api/react", { intercept: $("intercept").value, land: $("land").value })).message);
+    const mode = $("retreat").value;
+    say((await post("/api/react", {
+      intercept: $("intercept").value, land: $("land").value, only: $("only").value,
+      retreat: mode === "toward" ? `toward:${$("toward").value.trim()}` : mode,
+    })).message);
     await afterOrder(false, "Reaction orders set: your program answers those decisions as the files arrive.");
   });
   $("fill").onclick = () => guarded(async () => {
@@ -835,11 +851,17 @@ function setupTurn() {
   $("amount").onchange = () => showGroupAmount();
   $("history").oninput = () => { $("historyseq").textContent = $("history").value; };
   $("history").onchange = () => guarded(async () => {
+    // The file chosen is kept before anything is awaited, and whether it is the last one
+    // ("now") is decided on the game as the server has it: while a refresh is under way
+    // (just after a send) the page's own last file is an old one, and taking the file
+    // chosen for "now" would let that refresh draw the game now over it.
     const n = Number($("history").value);
-    view.at = n >= view.seq ? null : n;
+    view.at = n;
     clearSelection();
-    await loadMap(true);
     await loadOverview();
+    if (n >= view.seq) view.at = null;
+    drawHistory();
+    await loadMap(true);
     await showReport(n);
   });
   $("now").onclick = () => guarded(async () => { view.at = null; await refresh(true); });
@@ -1107,6 +1129,10 @@ window.addEventListener("DOMContentLoaded", () => {
       await loadHelp();
       $("helpbox").scrollIntoView({ block: "start" });
     });
+  });
+  // the reaction orders' fields lie below the fold of a laptop's side panel: bring them up
+  $("reactbox").addEventListener("toggle", () => {
+    if ($("reactbox").open) $("reactbox").scrollIntoView({ block: "start" });
   });
   guarded(async () => {
     await refresh(false);
