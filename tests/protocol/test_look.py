@@ -258,7 +258,7 @@ def test_hex_shows_the_stack_as_the_page_does_and_agrees_with_show_and_the_map(
     ws = str(duo.axis.ws.root)
     api = engine_link.api()
     state, _ = look.state_now(duo.axis.ws, duo.gid, duo.axis.home)
-    berlin, units = api.stack(state, "axis", "[Berlin]")
+    _, units = api.stack(state, "axis", "[Berlin]")
     out = run("--workspace", ws, "hex", duo.gid, "[Berlin]").splitlines()
     shown = out[out.index(f"units ({len(units)}):") + 1 :]
     assert shown[: len(look.stack_lines(units))] == look.stack_lines(units)
