@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import api
+from engine.supply import SupplyWords
 from pbem.cli.main import app
 from pbem.play import exchange, show, turn
 from pbem.protocol import engine_link
@@ -163,6 +164,7 @@ def test_enemy_units_are_the_other_sides_units_with_hex_and_counter(looking: War
     state = looking.state()
     enemy = {u.id: u for u in state.units.values() if state.countries[u.country].side == "axis"}
     out = looking.show("show", looking.gid, "--enemy")
+    supply = SupplyWords(state)  # the rules' reading now, as `pbem hex` and the map read it
     assert sorted(_listed_ids(out)) == sorted(enemy)
     assert f"enemy units ({len(enemy)}):" in out and "\nmy units" not in out
     for u in enemy.values():
@@ -172,7 +174,7 @@ def test_enemy_units_are_the_other_sides_units_with_hex_and_counter(looking: War
             assert state.world.map.grid.label(u.hex) in line
             city = state.world.map.city_at.get(u.hex)
             assert city is None or f"[{city.name}]" in line
-        assert ("out of supply" in line) == (not u.supplied)
+        assert ("out of supply" in line) == supply.out(u)
     mine = {u.id for u in state.units.values() if state.countries[u.country].side == "allies"}
     assert sorted(_listed_ids(looking.show("show", looking.gid))) == sorted(mine)
     both = looking.show("show", looking.gid, "--all")
