@@ -827,9 +827,16 @@ def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
             pg.wait_for_timeout(500)
         return transport.count() > 0
 
-    until(pg, "the transport's hex listed", listed)
-    transport.click()
-    until(pg, "the transport chosen", lambda: "unit #103:" in pg.locator("#selection").inner_text())
+    def chosen() -> bool:
+        # The hex's list is drawn again with the map (the same poll): a click that met the old
+        # list is lost, as a person's would be, and the person clicks again.
+        if "unit #103:" not in pg.locator("#selection").inner_text():
+            until(pg, "the transport's hex listed", listed)
+            transport.click()
+            pg.wait_for_timeout(500)
+        return "unit #103:" in pg.locator("#selection").inner_text()
+
+    until(pg, "the transport chosen", chosen)
     until(pg, "its destinations lit", lambda: DROP in lit(pg))
     assert set(lit(pg)) <= reach
     # The map opens at a readable scale around the Axis counters: the whole window shows the drop hex.
