@@ -20,8 +20,9 @@ def hex_cmd(
     where: Annotated[str, typer.Argument(help="The hex as COL,ROW, or a city: [Warsaw] or Warsaw")],
     ws_path: WorkspaceOpt = None,
 ) -> None:
-    """One hex: terrain, control, installations, every unit with its supply, and the odds
-    my adjacent units would get attacking it now."""
+    """One hex: terrain, control, installations, every unit of the stack (numbers in words,
+    supply, what it did this month, cargo), and the odds my adjacent units would get
+    attacking it now."""
     ws = workspace(ws_path)
     for line in look.hex_lines(ws, ws.resolve_game(game), where):
         typer.echo(line)
