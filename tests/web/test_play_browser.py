@@ -449,11 +449,29 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the game now", lambda: "history" not in (pg.locator("#map").get_attribute("class") or ""))
 
 
+def shown(pg: Page) -> list[Locator]:
+    """The lit hexes inside the map's visible box (the map hides what lies beyond it)."""
+    box = pg.locator("#map").bounding_box()
+    out = []
+    for mark in lit(pg).values():
+        b = mark.bounding_box()
+        if box and b:
+            x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+            if box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"]:
+                out.append(mark)
+    return out
+
+
 def pick_lit_or_choice(pg: Page) -> None:
-    """Give the order of a chosen group: click its first lit hex, or its one listed order."""
+    """Give the order of a chosen group: click its first lit hex in view, or its one listed
+    order.  Where every lit hex lies beyond the map's edge, show the whole window first, as
+    a person would."""
     until(pg, "its orders", lambda: len(lit(pg)) > 0 or pg.locator("#choices button.order").count() > 0)
     if lit(pg):
-        next(iter(lit(pg).values())).click(force=True)
+        if not shown(pg):
+            pg.locator("#fit").click()
+            until(pg, "a lit hex in view", lambda: len(shown(pg)) > 0)
+        shown(pg)[0].click(force=True)
     else:
         pg.locator("#choices button.order").first.click()
 
