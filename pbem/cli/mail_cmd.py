@@ -77,14 +77,18 @@ def serve(
         cfg = load_config(config_path(config))
         url = store_url(cfg, store) if bot else ""
         if url:
-            from pbem.mail.pgbot import StoreBotMailbox, default_worker
+            from pbem.mail.pgbot import StoreBotMailbox, default_worker, start_worker
             from pbem.mail.pgstore import Store, store_key
 
             worker = worker or default_worker()
             logline.setup(verbose, worker)
-            daemon: MailDaemon = StoreBotMailbox(
-                cfg, Store(url, store_key(cfg.bot.store_key_file)), worker=worker, claim_timeout=timeout
-            )
+            db = Store(url, store_key(cfg.bot.store_key_file))
+
+            def make() -> StoreBotMailbox:
+                return StoreBotMailbox(cfg, db, worker=worker, claim_timeout=timeout)
+
+            # One cycle is asked for at once: a database down is then an error, not a wait.
+            daemon: MailDaemon = make() if once else start_worker(make)
         else:
             logline.setup(verbose, worker)
             daemon = BotMailbox(cfg, worker=worker, claim_timeout=timeout) if bot else MailDaemon(cfg)
