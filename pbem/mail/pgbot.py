@@ -156,6 +156,7 @@ class StoreBotMailbox(BotMailbox):
         self._step: GameStep | None = None
         self._owed_now = False
         self._seen_in_step: list[str] = []
+        self._unrecorded: list[tuple[Outgoing, smtp.Outcome]] = []  # sent, not yet written down
         self._beat_at = 0.0
         self._started_at = time.time()
         self._store_backoff = 1.0
@@ -317,6 +318,7 @@ class StoreBotMailbox(BotMailbox):
 
     # --- sending -------------------------------------------------------------------------------
     def send(self, report: CycleReport) -> None:
+        self._record(report)
         while not self.stopping:
             due = self.store.lease_due(self.worker, LEASE_SECONDS)
             if not due:
@@ -324,26 +326,35 @@ class StoreBotMailbox(BotMailbox):
             messages = [_message(m.mail) for m in due]
             outcomes = smtp.send_batch(self.config.smtp, messages)
             crash_point()
-            for mail, outcome in zip(due, outcomes, strict=True):
-                if outcome.status == smtp.SENT:
-                    self.store.mark_sent(mail.message_id)
-                    report.add("sent")
-                    log.info("sent %s to %s", mail.what, mail.recipient)
-                elif outcome.status == smtp.PERMANENT:
-                    self.store.mark_failed(mail.message_id, outcome.detail)
-                    report.add("failed")
-                    log.error("FAILED to send %s to %s: %s", mail.what, mail.recipient, outcome.detail)
-                else:
-                    delay = self.queue.delay_for(mail.attempts + 1)
-                    self.store.mark_retry(mail.message_id, outcome.detail, delay)
-                    report.add("deferred")
-                    log.warning(
-                        "could not send %s to %s yet: %s; retry in %.0f s",
-                        mail.what,
-                        mail.recipient,
-                        outcome.detail,
-                        delay,
-                    )
+            self._unrecorded = list(zip(due, outcomes, strict=True))
+            self._record(report)
+
+    def _record(self, report: CycleReport) -> None:
+        """Write what SMTP said of each mail sent. What the database could not take (it went
+        down meanwhile) is kept here and written first at the next cycle: the mails stay
+        leased to this worker until then, so none goes out again while the worker lives."""
+        while self._unrecorded:
+            mail, outcome = self._unrecorded[0]
+            if outcome.status == smtp.SENT:
+                self.store.mark_sent(mail.message_id)
+                report.add("sent")
+                log.info("sent %s to %s", mail.what, mail.recipient)
+            elif outcome.status == smtp.PERMANENT:
+                self.store.mark_failed(mail.message_id, outcome.detail)
+                report.add("failed")
+                log.error("FAILED to send %s to %s: %s", mail.what, mail.recipient, outcome.detail)
+            else:
+                delay = self.queue.delay_for(mail.attempts + 1)
+                self.store.mark_retry(mail.message_id, outcome.detail, delay)
+                report.add("deferred")
+                log.warning(
+                    "could not send %s to %s yet: %s; retry in %.0f s",
+                    mail.what,
+                    mail.recipient,
+                    outcome.detail,
+                    delay,
+                )
+            self._unrecorded.pop(0)
 
     # --- workers -------------------------------------------------------------------------------
     def heartbeat(self) -> None:
