@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors
-from pbem.cli.mail_cmd import ConfigOption, OnceOption, VerboseOption, config_path, fail, serve, store_url
+from pbem.cli.mail_cmd import (
+    ConfigOption,
+    OnceOption,
+    StoreOption,
+    VerboseOption,
+    config_path,
+    fail,
+    serve,
+    store_url,
+)
 from pbem.errors import PbemError
 from pbem.play import turn
 from pbem.store import keys
@@ -17,14 +26,6 @@ from pbem.store import keys
 if TYPE_CHECKING:
     from pbem.mail.pgstore import Store
 
-StoreOption = Annotated[
-    str,
-    typer.Option(
-        "--store",
-        help="postgresql://... to keep the service's state in PostgreSQL (default $PBEM_BOT_STORE, then bot.store; "
-        "none: the workspace's files)",
-    ),
-]
 bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
 
 

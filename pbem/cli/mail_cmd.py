@@ -23,6 +23,14 @@ ConfigOption = Annotated[
         "then the user configuration directory's pbem/mail.toml",
     ),
 ]
+StoreOption = Annotated[
+    str,
+    typer.Option(
+        "--store",
+        help="postgresql://... to keep the service's state in PostgreSQL (default $PBEM_BOT_STORE, then bot.store; "
+        "none: the workspace's files)",
+    ),
+]
 OnceOption = Annotated[bool, typer.Option("--once", help="run one fetch/send cycle and exit")]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="log every step")]
 
@@ -77,14 +85,18 @@ def serve(
         cfg = load_config(config_path(config))
         url = store_url(cfg, store) if bot else ""
         if url:
-            from pbem.mail.pgbot import StoreBotMailbox, default_worker
+            from pbem.mail.pgbot import StoreBotMailbox, default_worker, start_worker
             from pbem.mail.pgstore import Store, store_key
 
             worker = worker or default_worker()
             logline.setup(verbose, worker)
-            daemon: MailDaemon = StoreBotMailbox(
-                cfg, Store(url, store_key(cfg.bot.store_key_file)), worker=worker, claim_timeout=timeout
-            )
+            db = Store(url, store_key(cfg.bot.store_key_file))
+
+            def make() -> StoreBotMailbox:
+                return StoreBotMailbox(cfg, db, worker=worker, claim_timeout=timeout)
+
+            # One cycle is asked for at once: a database down is then an error, not a wait.
+            daemon: MailDaemon = make() if once else start_worker(make)
         else:
             logline.setup(verbose, worker)
             daemon = BotMailbox(cfg, worker=worker, claim_timeout=timeout) if bot else MailDaemon(cfg)
@@ -127,25 +139,42 @@ def check_cmd(
     )
 
 
-def status_cmd(config: ConfigOption = None) -> None:
-    """Show mails waiting to be sent and mails that failed for good."""
+def status_cmd(config: ConfigOption = None, store: StoreOption = "") -> None:
+    """Show mails waiting to be sent and mails that failed for good (on a PostgreSQL store,
+    per game too: the looks owed and the deadline claims due)."""
     from pbem.mail.config import load_config
     from pbem.mail.daemon import status_lines
 
     try:
-        for line in status_lines(load_config(config_path(config))):
+        cfg = load_config(config_path(config))
+        url = store_url(cfg, store)
+        if url:
+            from pbem.mail import pgstatus
+            from pbem.mail.pgstore import Store
+
+            lines = pgstatus.status_lines(Store(url, None))
+        else:
+            lines = status_lines(cfg)
+        for line in lines:
             typer.echo(line)
     except PbemError as err:
         fail(err)
 
 
-def retry_cmd(config: ConfigOption = None) -> None:
+def retry_cmd(config: ConfigOption = None, store: StoreOption = "") -> None:
     """Put mails that failed for good back into the send queue (after fixing the cause)."""
     from pbem.mail.config import load_config
     from pbem.mail.outqueue import SendQueue
 
     try:
         cfg = load_config(config_path(config))
+        url = store_url(cfg, store)
+        if url:
+            from pbem.mail import pgstatus
+            from pbem.mail.pgstore import Store
+
+            typer.echo(pgstatus.retry_line(Store(url, None)))
+            return
         queue = SendQueue(cfg.workspace, cfg.retry.base_seconds, cfg.retry.max_seconds)
         with queue.locked():  # the running daemon changes the queue too
             count = queue.retry_failed()

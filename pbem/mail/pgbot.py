@@ -27,7 +27,7 @@ import re
 import shutil
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -155,6 +155,8 @@ class StoreBotMailbox(BotMailbox):
         self._versions: dict[str, int] = {}  # the version of each game as copied into the scratch folder
         self._step: GameStep | None = None
         self._owed_now = False
+        self._seen_in_step: list[str] = []
+        self._unrecorded: list[tuple[Outgoing, smtp.Outcome]] = []  # sent, not yet written down
         self._beat_at = 0.0
         self._started_at = time.time()
         self._store_backoff = 1.0
@@ -192,7 +194,7 @@ class StoreBotMailbox(BotMailbox):
                     make_dirs(target.parent, 0o700)
                     write_atomic(target, data, durable=False)
             self._versions.pop(game_id, None)  # until the step is written back
-            self._step, self._owed_now = step, False
+            self._step, self._owed_now, self._seen_in_step = step, False, []
             try:
                 yield True
                 files = game_files(self.workspace, game_id)
@@ -203,6 +205,17 @@ class StoreBotMailbox(BotMailbox):
                 self._step = None
         crash_point()
         self._versions[game_id] = version
+        for digest in self._seen_in_step:
+            super()._remember(digest)
+
+    def _remember(self, digest: str) -> None:
+        """Remember a mailed file as imported only once its step is in the database: a step
+        the database lost (it died before the commit answered) must be taken again when the
+        mail is read again, not passed over as a file delivered twice."""
+        if self._step is not None:
+            self._seen_in_step.append(digest)
+        else:
+            super()._remember(digest)
 
     def _mails(self, step: GameStep, files: dict[str, bytes]) -> list[tuple[Outgoing, list[str]]]:
         """The game's new files in outbox/ as whole mails, bundled as the file store's sender does."""
@@ -305,6 +318,7 @@ class StoreBotMailbox(BotMailbox):
 
     # --- sending -------------------------------------------------------------------------------
     def send(self, report: CycleReport) -> None:
+        self._record(report)
         while not self.stopping:
             due = self.store.lease_due(self.worker, LEASE_SECONDS)
             if not due:
@@ -312,26 +326,35 @@ class StoreBotMailbox(BotMailbox):
             messages = [_message(m.mail) for m in due]
             outcomes = smtp.send_batch(self.config.smtp, messages)
             crash_point()
-            for mail, outcome in zip(due, outcomes, strict=True):
-                if outcome.status == smtp.SENT:
-                    self.store.mark_sent(mail.message_id)
-                    report.add("sent")
-                    log.info("sent %s to %s", mail.what, mail.recipient)
-                elif outcome.status == smtp.PERMANENT:
-                    self.store.mark_failed(mail.message_id, outcome.detail)
-                    report.add("failed")
-                    log.error("FAILED to send %s to %s: %s", mail.what, mail.recipient, outcome.detail)
-                else:
-                    delay = self.queue.delay_for(mail.attempts + 1)
-                    self.store.mark_retry(mail.message_id, outcome.detail, delay)
-                    report.add("deferred")
-                    log.warning(
-                        "could not send %s to %s yet: %s; retry in %.0f s",
-                        mail.what,
-                        mail.recipient,
-                        outcome.detail,
-                        delay,
-                    )
+            self._unrecorded = list(zip(due, outcomes, strict=True))
+            self._record(report)
+
+    def _record(self, report: CycleReport) -> None:
+        """Write what SMTP said of each mail sent. What the database could not take (it went
+        down meanwhile) is kept here and written first at the next cycle: the mails stay
+        leased to this worker until then, so none goes out again while the worker lives."""
+        while self._unrecorded:
+            mail, outcome = self._unrecorded[0]
+            if outcome.status == smtp.SENT:
+                self.store.mark_sent(mail.message_id)
+                report.add("sent")
+                log.info("sent %s to %s", mail.what, mail.recipient)
+            elif outcome.status == smtp.PERMANENT:
+                self.store.mark_failed(mail.message_id, outcome.detail)
+                report.add("failed")
+                log.error("FAILED to send %s to %s: %s", mail.what, mail.recipient, outcome.detail)
+            else:
+                delay = self.queue.delay_for(mail.attempts + 1)
+                self.store.mark_retry(mail.message_id, outcome.detail, delay)
+                report.add("deferred")
+                log.warning(
+                    "could not send %s to %s yet: %s; retry in %.0f s",
+                    mail.what,
+                    mail.recipient,
+                    outcome.detail,
+                    delay,
+                )
+            self._unrecorded.pop(0)
 
     # --- workers -------------------------------------------------------------------------------
     def heartbeat(self) -> None:
@@ -393,6 +416,20 @@ class StoreBotMailbox(BotMailbox):
         with contextlib.suppress(StoreError):
             self.heartbeat()
         super().wait()
+
+
+def start_worker(make: Callable[[], StoreBotMailbox]) -> StoreBotMailbox:
+    """The worker ``make`` builds, once the database answers: a worker started while the
+    database is down (a fleet restarted with it, a machine booted first) says so and waits,
+    with growing pauses, rather than exit into its service manager's restart loop."""
+    pause = 1.0
+    while True:
+        try:
+            return make()
+        except StoreError as err:
+            log.warning("%s; starting again in %.0f s", err, pause)
+            time.sleep(pause)
+            pause = min(pause * 2, STORE_RETRY_MAX)
 
 
 def default_worker() -> str:

@@ -189,6 +189,22 @@ class Outgoing:
 
 
 @dataclass
+class QueuedMail:
+    """A row of the send queue as the operator sees it (the mail itself aside)."""
+
+    message_id: str
+    game_id: str
+    what: str
+    recipient: str
+    status: str
+    attempts: int
+    next_at: float
+    leased_by: str
+    last_error: str
+    unwritable: bool
+
+
+@dataclass
 class WorkerRow:
     name: str
     host: str
@@ -493,6 +509,41 @@ class Store:
         with self.tx() as c:
             rows = c.execute("SELECT name, host, pid, seen_at, played FROM workers ORDER BY name").fetchall()
         return [WorkerRow(r[0], r[1], int(r[2]), float(r[3]), int(r[4])) for r in rows]
+
+    # --- the operator's view -------------------------------------------------------------------
+    def mails_unsent(self) -> list[QueuedMail]:
+        """The mails waiting to go and those that failed for good, oldest first."""
+        with self.tx() as c:
+            rows = c.execute(
+                "SELECT message_id, game_id, what, recipient, status, attempts, next_at, leased_by, last_error, "
+                "octet_length(mail) = 0 FROM outgoing WHERE status IN ('pending', 'failed') "
+                "ORDER BY created_at, message_id"
+            ).fetchall()
+        return [QueuedMail(r[0], r[1], r[2], r[3], r[4], int(r[5]), float(r[6]), r[7], r[8], bool(r[9])) for r in rows]
+
+    def games_waiting(self) -> dict[str, tuple[float | None, float | None]]:
+        """Each game owed a look (since when) or with a deadline claim to come (when)."""
+        with self.tx() as c:
+            rows = c.execute(
+                "SELECT coalesce(o.game_id, k.game_id), o.queued_at, k.due_at "
+                "FROM owed o FULL JOIN claims k ON k.game_id = o.game_id ORDER BY 1"
+            ).fetchall()
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    def sent_count(self) -> int:
+        with self.tx() as c:
+            return int(_one(c.execute("SELECT count(*) FROM outgoing WHERE status = 'sent'").fetchone())[0])
+
+    def retry_failed(self) -> tuple[int, int]:
+        """Queue the failed mails again, to go at once; how many, and how many cannot go
+        (no mail could be written for their files: they stay failed)."""
+        with self.tx() as c:
+            again = c.execute(
+                "UPDATE outgoing SET status = 'pending', next_at = 0, leased_by = '' "
+                "WHERE status = 'failed' AND octet_length(mail) > 0"
+            ).rowcount
+            unwritable = _one(c.execute("SELECT count(*) FROM outgoing WHERE status = 'failed'").fetchone())[0]
+        return int(again), int(unwritable)
 
     # --- health --------------------------------------------------------------------------------
     def backlog(self) -> tuple[int, float | None, int, float | None, int]:

@@ -87,6 +87,14 @@ def wait_port(port: int, up: bool, timeout: float = 15.0) -> None:
     raise MailServerError(f"port {port} did not go {'up' if up else 'down'} within {timeout:.0f} s")
 
 
+def _accepts(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
 def write_test_certificates(directory: Path, ca_file: Path, cert_file: Path, key_file: Path) -> None:
     """A throw-away CA and a certificate it signed for localhost/127.0.0.1, valid for a day, as PEM files.
 
@@ -309,6 +317,17 @@ class MailServers:
     def stop_postfix(self) -> None:
         _run([_program("postfix"), "-c", str(self.postfix_dir), "stop"])
         wait_port(self.smtp_port, up=False)
+
+    def abort_postfix(self) -> None:
+        """Stop Postfix abruptly, as a crash: sessions are cut mid-transaction (its queue, on disk, stays)."""
+        _run([_program("postfix"), "-c", str(self.postfix_dir), "abort"])
+        wait_port(self.smtp_port, up=False)
+
+    def postfix_running(self) -> bool:
+        return _accepts(self.smtp_port)
+
+    def dovecot_running(self) -> bool:
+        return _accepts(self.imap_port)
 
     def reload_postfix(self) -> None:
         _run([_program("postfix"), "-c", str(self.postfix_dir), "reload"])

@@ -4,8 +4,10 @@ queue's leases, and the clear refusals of the commands."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -246,3 +248,67 @@ def test_a_claim_falls_due_with_its_step_and_is_taken_by_one_worker_only(store: 
         first.save({f".pbem/games/{gid}/meta.json": b"{}", f".pbem/games/{gid}/claimed": b"1"}, False, False, [])
     assert store.claims_due(1e12) == []  # the step left the game without a claim to make
     other.close()
+
+
+def test_mail_status_and_retry_read_and_mend_the_databases_send_queue(store: Store, make_player) -> None:
+    bot = make_player("bot")
+    env = {k: v for k, v in subprocess_env().items() if not k.startswith("PBEM_BOT_STORE")}
+
+    def cli(*args: str, url: str = store.url) -> subprocess.CompletedProcess[str]:
+        command = pbem_command("mail", *args, "--config", str(bot.config_path), *(["--store", url] if url else []))
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+    def step(gid: str, owed: bool, mails: list[Outgoing], claim_at: float | None = None) -> None:
+        with store.game_step(gid) as s:
+            assert s is not None
+            s.claim_at = claim_at
+            s.save({f".pbem/games/{gid}/meta.json": b"{}"}, owed, False, [(m, [f"{m.what}:h"]) for m in mails])
+
+    now = time.time()
+    step(
+        "a00000000001", True, [Outgoing("<a1@x>", "a-00001.pbem", "p@x", b"m"), Outgoing("<a2@x>", "a-2", "p@x", b"m")]
+    )
+    step("b00000000002", False, [Outgoing("<b1@x>", "b-00001.pbem", "q@x", b"m")])
+    step("c00000000003", False, [Outgoing("<c1@x>", "c-00001.pbem", "r@x", b"", failed="no header can carry it")])
+    step("d00000000004", False, [], claim_at=now - 120)
+    step("e00000000005", False, [], claim_at=now + 3600)
+    assert [m.message_id for m in store.lease_due("m1", 300, limit=1)] == ["<a1@x>"]
+    assert [m.message_id for m in store.lease_due("m1", 300)] == ["<a2@x>", "<b1@x>"]
+    store.mark_sent("<a2@x>")
+    store.mark_failed("<b1@x>", "550 5.1.1 no such user")
+
+    done = cli("status")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "pending  a-00001.pbem -> p@x (game a00000000001, attempts 0, being sent by worker m1)" in lines
+    assert "FAILED   b-00001.pbem -> q@x (game b00000000002): 550 5.1.1 no such user" in lines
+    assert (
+        "FAILED   c-00001.pbem -> r@x (game c00000000003): no header can carry it; "
+        "it cannot be sent again: no mail could be written for it"
+    ) in lines
+    assert any(
+        re.fullmatch(r"game a00000000001: owed a look for \d+ s, 1 mail\(s\) to send \(1 being sent\)", x)
+        for x in lines
+    )
+    assert "game b00000000002: 1 failed" in lines and "game c00000000003: 1 failed" in lines
+    assert any(re.fullmatch(r"game d00000000004: a deadline claim due for 1[12]\d s", x) for x in lines), lines
+    assert not any("e00000000005" in x for x in lines)  # its opponent's deadline is an hour away
+    assert lines[-1] == (
+        "1 mail(s) sent, 1 pending (1 being sent), 2 failed; "
+        "1 game(s) owed a look, 1 waiting on the opponent's deadline"
+    )
+
+    again = cli("retry")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("1 failed mail(s) queued again") and "(1 stay failed" in again.stdout
+    assert [m.message_id for m in store.lease_due("m2", 300)] == ["<b1@x>"]  # due at once
+    after = cli("status").stdout
+    assert "FAILED   b-00001.pbem" not in after and "FAILED   c-00001.pbem" in after
+    assert "pending  b-00001.pbem -> q@x (game b00000000002, attempts 1, being sent by worker m2): 550" in after
+    assert cli("retry").stdout.startswith("0 failed mail(s) queued again")
+
+    down = cli("status", url="postgresql://pbem@127.0.0.1:1/none")
+    assert down.returncode == 1 and "Traceback" not in down.stderr
+    assert len(down.stderr.strip().splitlines()) == 1 and "cannot reach the bot store database" in down.stderr
+    files = cli("status", url="")  # no store named: the workspace's own queue, as before
+    assert files.returncode == 0 and files.stdout.splitlines() == ["0 mail(s) sent, 0 pending, 0 failed"]
