@@ -20,7 +20,7 @@ from pbem.protocol.machine import Game
 from pbem.protocol.records import Dice, Record, Reveal, Wire
 from pbem.protocol.turnfile import TurnFile
 from pbem.store import keys
-from pbem.store.store import Transaction, Workspace, read_bytes
+from pbem.store.store import Meta, Transaction, Workspace, read_bytes
 
 MAX_WAITING = 64
 LOCAL_LIMITS = wire.Limits(
@@ -103,7 +103,7 @@ class LocalGame:
 
     @staticmethod
     def stage_create(
-        ws: Workspace, tx: Transaction, meta: dict[str, Any], history: list[TurnFile], game: Game | None = None
+        ws: Workspace, tx: Transaction, meta: Meta, history: list[TurnFile], game: Game | None = None
     ) -> None:
         """Stage a new game of ``ws``: my record of it, its first files and (once both sides
         are in) its snapshot."""

@@ -250,6 +250,26 @@ def test_a_missing_or_stale_overview_is_rebuilt_never_shown(looking: War) -> Non
     assert overview.read(ws, looking.gid) is None  # ... but not once the snapshot differs
     assert looking.show("status", looking.gid) == line and "1999" not in line
     assert (d / "overview").read_bytes() == stored
+    # one that names the right bytes but lacks a part of an overview is not believed either
+    partial = json.loads(stored)
+    del partial["sides"]
+    (d / "overview").write_text(json.dumps(partial))
+    assert overview.read(ws, looking.gid) is None
+    assert looking.show("status", looking.gid) == line
+    assert (d / "overview").read_bytes() == stored
+
+
+def test_a_damaged_meta_json_is_one_line_and_non_zero(looking: War) -> None:
+    meta = Workspace(looking.alice).game_dir(looking.gid) / "meta.json"
+    kept = meta.read_bytes()
+    try:
+        for damaged in (b"{not json", json.dumps({"game": looking.gid, "side": "allies"}).encode()):
+            meta.write_bytes(damaged)
+            out = looking.show("status", looking.gid, code=1)
+            assert out.count("\n") == 1 and "meta.json is damaged" in out and "Traceback" not in out
+    finally:
+        meta.write_bytes(kept)
+    assert looking.show("status", looking.gid)
 
 
 def test_a_long_unsent_list_is_shown_by_its_length_and_last_orders() -> None:
