@@ -256,6 +256,7 @@ PROFILES = {
     "transport": UnitProfile(UnitType.TRANSPORT, defense=1, move=4),
     "carrier": UnitProfile(UnitType.CARRIER, defense=2, move=4),
     "fighter": UnitProfile(UnitType.FIGHTER, attack=2, bomber=0, defense=2, move=4),
+    "bomber": UnitProfile(UnitType.BOMBER, bomber=3, defense=2, move=4),
     "navy_fighter": UnitProfile(UnitType.FIGHTER, attack=2, defense=2, move=4, carrier_based=True),
     "air_transport": UnitProfile(UnitType.AIR_TRANSPORT, defense=1, move=4),
 }
@@ -267,7 +268,7 @@ def hex_at(state: GameState, label: str) -> int:
 
 
 def setup(
-    picture: str,
+    picture: str | World,
     *,
     axis: Iterable[str] = ("Germany",),
     allies: Iterable[str] = ("Poland",),
@@ -277,12 +278,20 @@ def setup(
     **map_options: object,
 ) -> GameState:
     """A state on a test map: every hex controlled by its owner, the countries of ``axis``
-    and ``allies`` at war since the start, the ``date``, and ``step`` opened."""
+    and ``allies`` at war since the start, the ``date``, and ``step`` opened.
+
+    ``picture`` may be a world built already (by :func:`build_world`, shared by a module's
+    tests): it must hold the countries of ``axis`` and ``allies``, and is used as it is."""
     axis, allies = tuple(axis), tuple(allies)
-    given = {c.name: c for c in countries}
-    infos = [given.get(n, CountryInfo(n)) for n in (*axis, *allies)]
-    infos += [c for n, c in given.items() if n not in (*axis, *allies)]
-    world = build_world(picture, countries=infos, **map_options)
+    if isinstance(picture, World):
+        if countries or map_options:
+            raise ValueError("a world built already takes no countries or map options")
+        world = picture
+    else:
+        given = {c.name: c for c in countries}
+        infos = [given.get(n, CountryInfo(n)) for n in (*axis, *allies)]
+        infos += [c for n, c in given.items() if n not in (*axis, *allies)]
+        world = build_world(picture, countries=infos, **map_options)
     state = GameState(world)
     control_home_lands(state)
     for names, side in ((axis, "axis"), (allies, "allies")):
