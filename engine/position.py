@@ -253,6 +253,7 @@ PROFILES = {
     "supply": UnitProfile(UnitType.SUPPLY, move=3),
     "destroyer": UnitProfile(UnitType.DESTROYER, attack=2, sub_attack=2, defense=2, move=4),
     "submarine": UnitProfile(UnitType.SUBMARINE, attack=1, sub_attack=2, defense=1, move=4),
+    "battleship": UnitProfile(UnitType.BATTLESHIP, attack=4, sub_attack=1, defense=4, move=4),
     "transport": UnitProfile(UnitType.TRANSPORT, defense=1, move=4),
     "carrier": UnitProfile(UnitType.CARRIER, defense=2, move=4),
     "fighter": UnitProfile(UnitType.FIGHTER, attack=2, bomber=0, defense=2, move=4),
