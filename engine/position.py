@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Mapping
+from typing import TypedDict
 
 from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
 from engine.hexmap import Canal, City, HexMap, Kind, Side, Terrain, Territory, WeatherZone
@@ -266,6 +267,16 @@ PROFILES = {
 def hex_at(state: GameState, label: str) -> int:
     """The hex of a ``COL,ROW`` label on the state's map."""
     return state.world.map.grid.parse_label(label)
+
+
+class _Start(TypedDict):
+    date: str
+    step: str
+
+
+#: ``setup(world, **AT_START)`` builds the very state ``api.new_game(world)`` gives (date
+#: zero, the first step open), with the countries of ``axis`` and ``allies`` at war.
+AT_START: _Start = {"date": "0000-01", "step": "war_declaration"}
 
 
 def setup(

@@ -9,7 +9,7 @@ from engine import api
 from engine.actions import PASS, Action, IllegalAction
 from engine.economy import Build, income_of
 from engine.losses import eliminate, lose_points
-from engine.position import begin_at, build_world
+from engine.position import AT_START, begin_at, build_world, setup
 from engine.sequence import STEP_INDEX
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
@@ -44,12 +44,8 @@ def hx(label: str) -> int:
 
 
 def at_war() -> GameState:
-    state = api.new_game(WORLD)
-    for name in ("Germany", "Italy", "Japan", "Thailand"):
-        enter_war(state, name, "axis")
-    for name in ("United Kingdom", "Canada", "China", "United States", "Mexico"):
-        enter_war(state, name, "allies")
-    return state
+    axis = ("Germany", "Italy", "Japan", "Thailand")
+    return setup(WORLD, axis=axis, allies=("United Kingdom", "Canada", "China", "United States", "Mexico"), **AT_START)
 
 
 def enter(state: GameState, phase: str) -> None:

@@ -8,7 +8,7 @@ from collections import deque
 
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Side, Terrain, WeatherZone
-from engine.position import build_world, put, setup
+from engine.position import AT_START, build_world, put, setup
 from engine.position import hex_at as hx
 from engine.state import NO_UNIT, GameState, Unit, parse_date
 from engine.supply import (
@@ -21,11 +21,6 @@ from engine.supply import (
     supply_map,
     unit_in_supply,
 )
-
-#: What a new game on a bare test world holds before its first step: :func:`setup` with
-#: these builds the very state ``api.new_game`` gives, with the given countries at war.
-AT_START = {"date": "0000-01", "step": "war_declaration"}
-
 
 CORRIDOR = build_world(
     """

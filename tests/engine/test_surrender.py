@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import api, surrender
 from engine.actions import PASS, Action, rule_of
-from engine.position import begin_at, build_world
+from engine.position import AT_START, begin_at, build_world, put, setup
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import check_conquests, check_liberations, declare, enter_war, may_enter_country
@@ -42,11 +42,7 @@ def ix(label: str) -> int:
 
 
 def italy_at_war() -> GameState:
-    state = api.new_game(ITALY)
-    enter_war(state, "Germany", "axis")
-    enter_war(state, "Italy", "axis")
-    enter_war(state, "United Kingdom", "allies")
-    return state
+    return setup(ITALY, axis=("Germany", "Italy"), allies=("United Kingdom",), **AT_START)
 
 
 def british(state: GameState, *labels: str) -> None:
@@ -126,15 +122,11 @@ def fx(label: str) -> int:
 
 
 def finland_at_war(points: int = 20, warsaw: str = "Soviet Union") -> GameState:
-    state = api.new_game(FINLAND)
-    enter_war(state, "Germany", "axis")
-    enter_war(state, "Soviet Union", "allies")
-    enter_war(state, "Poland", "allies")
-    enter_war(state, "Finland", "axis")
+    state = setup(FINLAND, axis=("Germany", "Finland"), allies=("Poland",), **AT_START)
+    enter_war(state, "Soviet Union", "allies")  # as the rules enter it: with its temporary borders
     state.set_controller(fx("2,2"), warsaw)
     while points > 0:
-        state.place(state.new_unit("Soviet Union", UnitProfile(UnitType.INFANTRY, strength=min(5, points), move=3)),
-                    fx("1,0"))  # fmt: skip
+        put(state, "Soviet Union", "infantry", "1,0", strength=min(5, points))
         points -= 5
     state.set_controller(fx("1,0"), "Soviet Union")
     return state

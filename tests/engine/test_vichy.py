@@ -5,10 +5,10 @@ from __future__ import annotations
 from engine import api, vichy
 from engine.actions import PASS, Action, rule_of
 from engine.control import china_holds
-from engine.position import begin_at, build_world
-from engine.state import GameState, LandKey
+from engine.position import AT_START, begin_at, build_world, setup
+from engine.state import GameState, LandKey, parse_date
 from engine.units import UnitProfile, UnitType
-from engine.war import check_conquests, declare, enter_war
+from engine.war import check_conquests, declare
 from engine.world import CountryInfo
 
 # France (F) with its northern half the temporary border, Lebanon-Syria (row 2),
@@ -46,13 +46,8 @@ def hx(label: str) -> int:
 
 
 def at_war(date: str = "1940-06") -> GameState:
-    state = api.new_game(WORLD)
-    enter_war(state, "Germany", "axis")
-    enter_war(state, "Japan", "axis")
-    for name in ("United Kingdom", "France", "China"):
-        enter_war(state, name, "allies")
-    y, m = date.split("-")
-    state.date = int(y) * 12 + int(m) - 1
+    state = setup(WORLD, axis=("Germany", "Japan"), allies=("United Kingdom", "France", "China"), **AT_START)
+    state.date = parse_date(date)
     state.countries["France"].entered = state.date - 9
     state.countries["France"].flags.had_infantry = True
     return state
