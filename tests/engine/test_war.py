@@ -9,7 +9,7 @@ import pytest
 
 from engine import api
 from engine.actions import PASS, Action, IllegalAction
-from engine.position import begin_at, build_world
+from engine.position import AT_START, begin_at, build_world, setup
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import (
@@ -72,7 +72,7 @@ def hx(label: str) -> int:
 
 
 def fresh() -> GameState:
-    state = api.new_game(WORLD)
+    state = setup(WORLD, axis=(), allies=(), **AT_START)  # nobody at war yet
     state.countries["Poland"].pool_land = {LandKey(UnitType.INFANTRY, 3): 10}
     state.countries["Poland"].flags.had_infantry = True
     return state
