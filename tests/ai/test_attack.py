@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine import ai
 from engine.actions import Action
 from engine.position import hex_at as hx
+from engine.position import put
 from tests.ai.worlds import advance_to, armor, at_war, infantry
 
 SEED = b"\x04" * 32
@@ -70,14 +71,12 @@ def test_cities_facing_the_enemy_are_held() -> None:
 
 def test_bombers_support_an_attack_and_fly_home() -> None:
     from engine import api
-    from engine.units import UnitProfile, UnitType
 
     state = at_war()
     a = infantry(state, "Germany", "2,2", 4)
     infantry(state, "Poland", "3,2", 5)  # 4 against 5: not enough alone
     infantry(state, "Germany", "2,5", 5)  # Breslau has its garrison
-    bomber = state.new_unit("Germany", UnitProfile(UnitType.BOMBER, bomber=3, defense=2, move=8))
-    state.place(bomber, hx(state, "0,2"))  # Berlin
+    bomber = put(state, "Germany", "bomber", "0,2", move=8)  # Berlin
     advance_to(state, "axis.first_movement")
     moves = ai.decide(state, "axis", SEED)
     assert Action("move", (bomber.id, hx(state, "3,2"))) in moves

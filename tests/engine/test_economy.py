@@ -9,7 +9,7 @@ from engine import api
 from engine.actions import PASS, Action, IllegalAction
 from engine.economy import Build, income_of
 from engine.losses import eliminate, lose_points
-from engine.position import AT_START, begin_at, build_world, setup
+from engine.position import AT_START, begin_at, build_world, put, setup
 from engine.sequence import STEP_INDEX
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
@@ -262,8 +262,7 @@ def test_buy_back_rules() -> None:
     (convoys and transports always); air units only if based."""
     state = at_war()
     g = state.countries["Germany"]
-    inf = state.new_unit("Germany", UnitProfile(UnitType.INFANTRY, strength=5, move=3))
-    state.place(inf, hx("2,0"))
+    inf = put(state, "Germany", "infantry", "2,0", strength=5)
     lose_points(state, inf, 2)
     assert inf.strength == 3 and g.pool_land == {LandKey(UnitType.INFANTRY, 3): 2}
     eliminate(state, inf)
@@ -271,14 +270,11 @@ def test_buy_back_rules() -> None:
     at_sea = state.new_unit("Germany", SHIP)
     state.place(at_sea, hx("1,0"))
     eliminate(state, at_sea)
-    transport = state.new_unit("Germany", UnitProfile(UnitType.TRANSPORT, "T1", defense=1, move=20))
-    state.place(transport, hx("1,0"))
+    transport = put(state, "Germany", "transport", "1,0", name="T1", move=20)
     eliminate(state, transport)
-    flying = state.new_unit("Germany", UnitProfile(UnitType.FIGHTER, "Bf 109", attack=2, defense=2, move=8))
-    state.place(flying, hx("2,0"))
+    flying = put(state, "Germany", "fighter", "2,0", name="Bf 109", move=8)
     flying.origin = hx("3,0")  # on a mission
     eliminate(state, flying)
-    based = state.new_unit("Germany", UnitProfile(UnitType.FIGHTER, "Bf 110", attack=2, defense=2, move=8))
-    state.place(based, hx("2,0"))
+    based = put(state, "Germany", "fighter", "2,0", name="Bf 110", move=8)
     eliminate(state, based)
     assert [p.name for p in g.pool_units] == ["T1", "Bf 110"]
