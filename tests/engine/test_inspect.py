@@ -7,15 +7,12 @@ import pytest
 from engine import ai, api, combat, combat_math, inspect
 from engine.actions import PASS, Action
 from engine.events import number_text
+from engine.position import hex_at as hx
 from engine.position import parse, put
 from engine.state import LandKey
 from engine.supply import supply_map
 from engine.units import UnitType
 from tests.ai.worlds import FRONT_WORLD, advance_to, armor, at_war, infantry
-
-
-def hx(state: api.GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
 
 
 def test_a_hex_shows_terrain_control_units_supply_and_the_odds_of_an_attack() -> None:

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from engine import api, passing
 from engine.hexgrid import NO_HEX
+from engine.position import hex_at as hx
 from engine.position import put
 from engine.state import LandKey
 from engine.units import COSTS, UnitType
 from tests.ai.worlds import FRONT_WORLD, advance_to, at_war, infantry
-
-
-def hx(state: api.GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
 
 
 def test_an_aircraft_left_in_the_air_is_announced_and_then_really_lost() -> None:
