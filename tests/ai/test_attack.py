@@ -96,7 +96,6 @@ def test_bombers_support_an_attack_and_fly_home() -> None:
 def test_the_atomic_aircraft_is_kept_from_land_attacks_when_its_bomb_is_near() -> None:
     import dataclasses
 
-    from engine.units import UnitProfile, UnitType
     from engine.world import CountryInfo
     from tests.ai.worlds import FRONT_WORLD
 
@@ -108,12 +107,7 @@ def test_the_atomic_aircraft_is_kept_from_land_attacks_when_its_bomb_is_near() -
     infantry(state, "Germany", "2,2", 4)
     infantry(state, "Poland", "3,2", 5)
     infantry(state, "Germany", "2,5", 5)
-    bombers = [
-        state.new_unit("Germany", UnitProfile(UnitType.BOMBER, name, bomber=3, defense=2, move=8))
-        for name in ("He 111", "He 177")
-    ]
-    for b in bombers:
-        state.place(b, hx(state, "0,2"))
+    bombers = [put(state, "Germany", "bomber", "0,2", name=name, move=8) for name in ("He 111", "He 177")]
     advance_to(state, "axis.first_movement")
     moved = {x.args[0] for x in ai.decide(state, "axis", SEED) if x.kind == "move"}
     assert bombers[0].id in moved and bombers[1].id not in moved

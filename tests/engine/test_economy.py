@@ -238,13 +238,10 @@ def test_buying_named_units_a_carrier_brings_its_air_unit() -> None:
 def test_repair_naval_in_port_and_air_anywhere() -> None:
     """Supplement "Installations and repairs": $200B; naval units must be in a port."""
     world = build_world("G:c G:c ~", cities={"Kiel": "1,0 port"})
-    state = api.new_game(world)
-    enter_war(state, "Germany", "axis")
+    state = setup(world, allies=(), **AT_START)
     state.countries["Germany"].money = 400
-    ship = state.new_unit("Germany", SHIP)
-    state.place(ship, world.map.grid.parse_label("2,0"))
-    plane = state.new_unit("Germany", UnitProfile(UnitType.BOMBER, "He 111", bomber=2, defense=1, move=8))
-    state.place(plane, world.map.grid.parse_label("0,0"))
+    ship = put(state, "Germany", "destroyer", "2,0", name="Z1", attack=1, sub_attack=1, defense=1, move=30)
+    plane = put(state, "Germany", "bomber", "0,0", name="He 111", bomber=2, defense=1, move=8)
     ship.damaged = plane.damaged = True
     enter(state, "build")
     with pytest.raises(IllegalAction) as refused:
@@ -267,8 +264,7 @@ def test_buy_back_rules() -> None:
     assert inf.strength == 3 and g.pool_land == {LandKey(UnitType.INFANTRY, 3): 2}
     eliminate(state, inf)
     assert g.pool_land == {LandKey(UnitType.INFANTRY, 3): 5} and inf.id not in state.units
-    at_sea = state.new_unit("Germany", SHIP)
-    state.place(at_sea, hx("1,0"))
+    at_sea = put(state, "Germany", "destroyer", "1,0", name="Z1", attack=1, sub_attack=1, defense=1, move=30)
     eliminate(state, at_sea)
     transport = put(state, "Germany", "transport", "1,0", name="T1", move=20)
     eliminate(state, transport)

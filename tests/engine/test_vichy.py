@@ -7,7 +7,7 @@ from engine.actions import PASS, Action, rule_of
 from engine.control import china_holds
 from engine.position import AT_START, begin_at, build_world, put, setup
 from engine.state import GameState, LandKey, parse_date
-from engine.units import UnitProfile, UnitType
+from engine.units import UnitType
 from engine.war import check_conquests, declare
 from engine.world import CountryInfo
 
@@ -201,7 +201,7 @@ def everything_else_falls(state: GameState) -> None:
     state.set_controller(hx("0,0"), "Germany")
     for label in ("5,2", "5,3"):
         state.set_controller(hx(label), "Japan")
-        state.place(state.new_unit("Japan", UnitProfile(UnitType.INFANTRY, strength=3, move=3)), hx(label))
+        put(state, "Japan", "infantry", label)
 
 
 def test_a_vichy_france_that_conquers_the_last_allied_country_wins_the_same_month() -> None:
