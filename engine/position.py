@@ -261,7 +261,7 @@ PROFILES = {
     "bomber": UnitProfile(UnitType.BOMBER, bomber=3, defense=2, move=4),
     "navy_fighter": UnitProfile(UnitType.FIGHTER, attack=2, defense=2, move=4, carrier_based=True),
     "air_transport": UnitProfile(UnitType.AIR_TRANSPORT, defense=1, move=4),
-    "convoy": UnitProfile(UnitType.CONVOY, defense=1, move=44),
+    "convoy": UnitProfile(UnitType.CONVOY, defense=1, move=44),  # as far as the convoy tests sail
 }
 
 
