@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Mapping
+from typing import TypedDict
 
 from engine.hexgrid import DIRECTIONS, NO_HEX, HexGrid, opposite
 from engine.hexmap import Canal, City, HexMap, Kind, Side, Terrain, Territory, WeatherZone
@@ -253,11 +254,14 @@ PROFILES = {
     "supply": UnitProfile(UnitType.SUPPLY, move=3),
     "destroyer": UnitProfile(UnitType.DESTROYER, attack=2, sub_attack=2, defense=2, move=4),
     "submarine": UnitProfile(UnitType.SUBMARINE, attack=1, sub_attack=2, defense=1, move=4),
+    "battleship": UnitProfile(UnitType.BATTLESHIP, attack=4, sub_attack=1, defense=4, move=4),
     "transport": UnitProfile(UnitType.TRANSPORT, defense=1, move=4),
     "carrier": UnitProfile(UnitType.CARRIER, defense=2, move=4),
     "fighter": UnitProfile(UnitType.FIGHTER, attack=2, bomber=0, defense=2, move=4),
+    "bomber": UnitProfile(UnitType.BOMBER, bomber=3, defense=2, move=4),
     "navy_fighter": UnitProfile(UnitType.FIGHTER, attack=2, defense=2, move=4, carrier_based=True),
     "air_transport": UnitProfile(UnitType.AIR_TRANSPORT, defense=1, move=4),
+    "convoy": UnitProfile(UnitType.CONVOY, defense=1, move=44),  # as far as the convoy tests sail
 }
 
 
@@ -266,8 +270,18 @@ def hex_at(state: GameState, label: str) -> int:
     return state.world.map.grid.parse_label(label)
 
 
+class _Start(TypedDict):
+    date: str
+    step: str
+
+
+#: ``setup(world, **AT_START)`` builds the very state ``api.new_game(world)`` gives (date
+#: zero, the first step open), with the countries of ``axis`` and ``allies`` at war.
+AT_START: _Start = {"date": "0000-01", "step": "war_declaration"}
+
+
 def setup(
-    picture: str,
+    picture: str | World,
     *,
     axis: Iterable[str] = ("Germany",),
     allies: Iterable[str] = ("Poland",),
@@ -277,12 +291,20 @@ def setup(
     **map_options: object,
 ) -> GameState:
     """A state on a test map: every hex controlled by its owner, the countries of ``axis``
-    and ``allies`` at war since the start, the ``date``, and ``step`` opened."""
+    and ``allies`` at war since the start, the ``date``, and ``step`` opened.
+
+    ``picture`` may be a world built already (by :func:`build_world`, shared by a module's
+    tests): it must hold the countries of ``axis`` and ``allies``, and is used as it is."""
     axis, allies = tuple(axis), tuple(allies)
-    given = {c.name: c for c in countries}
-    infos = [given.get(n, CountryInfo(n)) for n in (*axis, *allies)]
-    infos += [c for n, c in given.items() if n not in (*axis, *allies)]
-    world = build_world(picture, countries=infos, **map_options)
+    if isinstance(picture, World):
+        if countries or map_options:
+            raise ValueError("a world built already takes no countries or map options")
+        world = picture
+    else:
+        given = {c.name: c for c in countries}
+        infos = [given.get(n, CountryInfo(n)) for n in (*axis, *allies)]
+        infos += [c for n, c in given.items() if n not in (*axis, *allies)]
+        world = build_world(picture, countries=infos, **map_options)
     state = GameState(world)
     control_home_lands(state)
     for names, side in ((axis, "axis"), (allies, "allies")):

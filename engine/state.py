@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict, cast
 
 import msgpack
 import numpy as np
@@ -381,6 +381,23 @@ class Assault:
         return cls(h, list(units), bool(sea), bool(air), str(stage))
 
 
+class MemoWire(TypedDict, total=False):
+    """The wire form of a :class:`StepMemo`: its recorded fields under their historical keys."""
+
+    advance: list[list[object]]  # AdvanceRight rows
+    rail_used: dict[str, int]
+    paths: dict[str, list[int]]  # unit ids as text
+    supply_placed: int
+    ids: dict[str, int]
+    declared: dict[str, list[str]]
+    base: dict[str, int]
+    sent: dict[str, int]
+    attempts: list[str]
+    intercepts: list[list[int]]
+    intercept_round: int
+    assaults: list[list[object]]  # Assault rows
+
+
 @dataclass(slots=True)
 class StepMemo:
     """What the current step remembers between orders, emptied when a step begins or ends.
@@ -414,8 +431,8 @@ class StepMemo:
     #: amphibious and paradrop phase to the end of the combat phase: the assaults (``assaults``)
     assaults: list[Assault] | None = None
 
-    def to_wire(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {}
+    def to_wire(self) -> MemoWire:
+        doc: MemoWire = {}
         if self.advances is not None:
             doc["advance"] = [a.to_wire() for a in self.advances]
         if self.rail_used is not None:
@@ -441,11 +458,11 @@ class StepMemo:
             doc["intercept_round"] = self.intercept_round
         if self.assaults is not None:
             doc["assaults"] = [a.to_wire() for a in self.assaults]
-        canonical: dict[str, Any] = _canonical(doc)
-        return canonical
+        # Sorting keys keeps the fields and what each holds.
+        return cast(MemoWire, _canonical(doc))
 
     @classmethod
-    def from_wire(cls, doc: dict[str, Any]) -> StepMemo:
+    def from_wire(cls, doc: MemoWire) -> StepMemo:
         unknown = set(doc) - _MEMO_KEYS
         if unknown:
             raise ValueError(f"unknown step memory {sorted(unknown)}")
@@ -605,7 +622,7 @@ class GameState:
 
     # --- serialisation ---------------------------------------------------------
 
-    def to_doc(self) -> dict[str, Any]:
+    def to_doc(self) -> dict[str, object]:
         # A fact added here is added to _from_doc and to copy() too (copy builds what
         # loading these bytes gives, without them).
         # Sorting the (key, value) pairs never compares values: the keys are unique.
@@ -800,7 +817,7 @@ def _profile_unwire(w: list[Any]) -> UnitProfile:
     return UnitProfile(_TYPE_BY_NAME[t], name, strength, attack, sub, bomber, defense, move, cb, kk)
 
 
-def _canonical(x: Any) -> Any:
+def _canonical(x: object) -> object:
     """Sort dict keys recursively so the same content always packs to the same bytes."""
     if isinstance(x, dict):
         return {k: _canonical(x[k]) for k in sorted(x)}

@@ -31,7 +31,7 @@ from pbem.protocol.records import Commit, Record, Sim, Wire
 from pbem.protocol.rules import Action, Decision, State
 from pbem.protocol.turnfile import other
 from pbem.protocol.words import phase_name
-from pbem.store.localgame import LocalGame
+from pbem.store.localgame import GivenWire, LocalGame
 from pbem.store.store import Transaction
 
 FALLBACKS = ("ask", "bot", "none")
@@ -63,7 +63,7 @@ class Given:
     #: what passing after these orders would cost on the forecast position (see :func:`costs`)
     warned: list[str] = field(default_factory=list)
 
-    def to_wire(self) -> dict[str, object]:
+    def to_wire(self) -> GivenWire:
         return {
             "when": self.when,
             "step": self.step,

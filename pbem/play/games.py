@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import report
@@ -14,7 +13,7 @@ from pbem.protocol import clock, dice, engine_link, gamesecrets, machine, turnfi
 from pbem.protocol.turnfile import SIDES, Parent, other
 from pbem.store import keys, overview
 from pbem.store.localgame import LocalGame
-from pbem.store.store import Transaction, Workspace
+from pbem.store.store import Meta, Transaction, Workspace
 
 
 def new_game(
@@ -205,7 +204,7 @@ def join(
     return gid, out
 
 
-def game_meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str) -> dict[str, Any]:
+def game_meta(gid: str, me: str, side: str, email: str, opp_email: str, opp_name: str, scenario: str) -> Meta:
     """The local record of a game I play: who I am in it and whom I play against."""
     return {
         "game": gid,

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import status
 from pbem.protocol.rules import State
 from pbem.store import overview
-from pbem.store.store import Workspace
+from pbem.store.overview import Overview, UnitDoc
+from pbem.store.store import Meta, Workspace
 
 SIDES = ("axis", "allies")
 
@@ -43,7 +43,7 @@ def _side_names(me: str, which: str) -> list[str]:
     return {"mine": [me], "enemy": [_enemy(me)], "all": [me, _enemy(me)]}[which]
 
 
-def _game_overview(ws: Workspace, gid: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def _game_overview(ws: Workspace, gid: str) -> tuple[Meta, Overview]:
     m = status.meta(ws, gid)
     ov = overview.current(ws, gid, m["side"])
     if ov is None and m.get("ended"):
@@ -55,7 +55,7 @@ def _game_overview(ws: Workspace, gid: str) -> tuple[dict[str, Any], dict[str, A
     return m, ov
 
 
-def _country(ov: dict[str, Any], given: str) -> str:
+def _country(ov: Overview, given: str) -> str:
     """The country ``given`` names (any case), or a one-line error with the names it may mean."""
     import difflib
 
@@ -72,7 +72,7 @@ def _hexes(n: int) -> str:
     return f"{n} hex" if n == 1 else f"{n} hexes"
 
 
-def _unit_line(u: dict[str, Any], distance: int | None = None) -> str:
+def _unit_line(u: UnitDoc, distance: int | None = None) -> str:
     far = "" if distance is None else f"{distance:>2}  "
     flags = f"  ({', '.join(u['flags'])})" if u["flags"] else ""
     return f"  {far}{u['label']:<48} {u['where']}{flags}"

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from pbem.errors import PbemError
 from pbem.play import carry, since
@@ -19,7 +19,7 @@ from pbem.protocol import wire
 from pbem.protocol.words import phase_name, sides_of
 from pbem.store import overview
 from pbem.store.overview import Position
-from pbem.store.store import Transaction, Workspace, read_bytes
+from pbem.store.store import META_KEYS, Meta, Transaction, Workspace, read_bytes
 
 #: Bounds of the orders given ahead, as read back from the store.
 AHEAD_LIMITS = wire.Limits(
@@ -171,14 +171,19 @@ def standing(gid: str, meta: Mapping[str, object], pos: Position | None, owed: c
     return Standing(gid, head, f"{auto}: you owe an automatic {kind}", draw_from, "import")
 
 
-def meta(ws: Workspace, gid: str) -> dict[str, Any]:
+def meta(ws: Workspace, gid: str) -> Meta:
     """Who I am in game ``gid`` (its meta.json), read without the game's other modules."""
     paths = ws.game_paths(gid)
     raw = read_bytes(paths.path(paths.meta))  # a LocalGame would load the protocol too
     if raw is None:
         raise PbemError(f"no game {gid} in this workspace", "game")
-    found: dict[str, Any] = json.loads(raw)
-    return found
+    try:
+        found = json.loads(raw)
+    except ValueError:
+        found = None
+    if not isinstance(found, dict) or not set(found) >= META_KEYS:
+        raise PbemError(f"game {gid}: its {paths.meta} is damaged; restore it from a backup of the workspace", "store")
+    return cast(Meta, found)
 
 
 def lines(
@@ -277,7 +282,7 @@ def next_step(ws: Workspace, gid: str) -> str:
     return f"game {gid}, next: nothing to carry"
 
 
-def _position(ws: Workspace, gid: str, m: dict[str, Any]) -> Position | None:
+def _position(ws: Workspace, gid: str, m: Meta) -> Position | None:
     paths = ws.game_paths(gid)
     if m.get("ended") and not paths.path(paths.snapshot).exists():
         return None  # declined before it began: there is no position to build

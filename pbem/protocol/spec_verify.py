@@ -19,10 +19,10 @@ import hmac
 import itertools
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, TypeGuard
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -101,7 +101,7 @@ def _shortest(ok: bool) -> None:
         raise Refused("non-canonical", "a value is not in its shortest encoding")
 
 
-def decode(data: bytes) -> Any:
+def decode(data: bytes) -> object:
     """Decode one canonical msgpack object filling ``data`` exactly, within the limits."""
     r = _Reader(data)
     obj = _value(r, 0)
@@ -110,7 +110,7 @@ def decode(data: bytes) -> Any:
     return obj
 
 
-def _value(r: _Reader, depth: int) -> Any:
+def _value(r: _Reader, depth: int) -> object:
     b = r.take(1)[0]
     r.items += 1
     if r.items > MAX_ITEMS:
@@ -161,7 +161,7 @@ def _value(r: _Reader, depth: int) -> Any:
             raise Refused("limit-map", f"a map of more than {MAX_MAP} entries")
         _shortest(b <= 0x8F or n >= (16 if b == 0xDE else 65536))
         _open(n, depth)
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         last: bytes | None = None
         for _ in range(n):
             key = _value(r, depth + 1)
@@ -297,10 +297,11 @@ def parse(data: bytes) -> File:
     body_bytes = data[21 : 21 + n]
     body = decode(body_bytes)
     schema(body)
+    assert isinstance(body, dict)  # schema() refuses anything else
     return File(body, body_bytes, data[21 + n :])
 
 
-def _int(x: object) -> bool:
+def _int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -326,12 +327,13 @@ def _text(x: object, what: str, limit: int) -> None:
     _need(isinstance(x, str) and len(x) <= limit, f"'{what}' must be a string of at most {limit} code points")
 
 
-def _action(x: Any) -> None:
-    _need(isinstance(x, list) and 1 <= len(x) <= 1 + MAX_ARGS and isinstance(x[0], str), "misshapen action")
+def _action(x: object) -> None:
+    if not (isinstance(x, list) and 1 <= len(x) <= 1 + MAX_ARGS and isinstance(x[0], str)):
+        raise _bad("misshapen action")
     _need(all(isinstance(a, int | str) for a in x[1:]), "action arguments must be int, str or bool")
 
 
-def _sides(x: Any, what: str) -> None:
+def _sides(x: object, what: str) -> None:
     _need(isinstance(x, dict) and sorted(x) == sorted(SIDES), f"'{what}' must name exactly axis and allies")
 
 
@@ -347,11 +349,9 @@ def _retreat_part(x: object) -> bool:
     )
 
 
-def record_schema(rec: Any) -> None:
-    _need(
-        isinstance(rec, list) and bool(rec) and _kind(rec[0], RECORD_LEN) and len(rec) == RECORD_LEN[rec[0]],
-        "unknown or misshapen record",
-    )
+def record_schema(rec: object) -> None:
+    if not (isinstance(rec, list) and rec and _kind(rec[0], RECORD_LEN) and len(rec) == RECORD_LEN[rec[0]]):
+        raise _bad("unknown or misshapen record")
     kind = rec[0]
     if kind == "act":
         _action(rec[1])
@@ -386,8 +386,9 @@ def record_schema(rec: Any) -> None:
         _b32(rec[2], "salt")
 
 
-def schema(body: Any) -> None:
-    _need(isinstance(body, dict) and _kind(body.get("type"), FIELDS), "unknown file type")
+def schema(body: object) -> None:
+    if not (isinstance(body, dict) and _kind(body.get("type"), FIELDS)):
+        raise _bad("unknown file type")
     t = body["type"]
     allowed = FIELDS[t] | ({"time"} if t in TIMED else set()) | ({OPTIONAL[t]} if t in OPTIONAL else set())
     _need(FIELDS[t] <= set(body) <= allowed, "missing or unexpected field")
@@ -450,8 +451,9 @@ def schema(body: Any) -> None:
         )
 
 
-def _parent(x: Any) -> None:
-    _need(isinstance(x, dict) and set(x) == {"game", "seq", "file", "state"}, "'parent' names game, seq, file, state")
+def _parent(x: object) -> None:
+    if not (isinstance(x, dict) and set(x) == {"game", "seq", "file", "state"}):
+        raise _bad("'parent' names game, seq, file, state")
     _need(isinstance(x["game"], str) and re.fullmatch(r"[0-9a-f]{12}", x["game"]) is not None, "bad parent game id")
     _need(_int(x["seq"]) and 1 <= x["seq"] <= MAX_SEQ, "parent seq out of range")
     _b32(x["file"], "parent file")
@@ -469,6 +471,20 @@ def other(side: str) -> str:
     return "allies" if side == "axis" else "axis"
 
 
+class Pending(TypedDict, total=False):
+    """The protocol step in progress (section 6): its ``step`` (``clear``: a commitment awaits
+    the other side's list; ``played``: the bot's list for a silent side, awaiting the other
+    side's; ``reveal``; ``dice``: a roll's first value awaits the second) and what it needs."""
+
+    step: str
+    committer: str  # clear, played, reveal: the side that committed
+    commit: bytes  # the commitment
+    seq: int  # the file of the commitment
+    trigger_author: str  # dice: the side that made the roll current
+    trigger_seq: int  # and its file
+    first: bytes  # dice: the first value given
+
+
 @dataclass
 class Game:
     """What the document lets a receiver track without the engine."""
@@ -479,7 +495,7 @@ class Game:
     k: int = 0
     last_author: str = ""
     last_seq: int = 1
-    pending: dict[str, Any] | None = None
+    pending: Pending | None = None
     seeds: list[bytes] = field(default_factory=list)
     state_hashes: int = 0
     offer: str = ""  # the side whose draw offer is open
@@ -520,7 +536,7 @@ def check_genesis(f: File) -> None:
     terms(b["options"])
 
 
-def terms(options: dict[str, Any]) -> tuple[int, str] | None:
+def terms(options: Mapping[str, object]) -> tuple[int, str] | None:
     """(deadline, silence) of a genesis's options; the pinned engine defines no options of its own."""
     if not options:
         return None
@@ -617,13 +633,13 @@ def apply_turn(game: Game, f: File) -> None:
     game.hashes.append(f.hash)
 
 
-def terms_message(b: dict[str, Any]) -> bytes:
+def terms_message(b: Mapping[str, object]) -> bytes:
     # The optional field is signed after the others when present; without it, the bytes of old.
     extra = [b["silence"]] if "silence" in b else []
     return b"pbem/terms/v1\x00" + pack([b["game"], b["seq"], b["prev"], b["deadline"], *extra])
 
 
-def handover_message(b: dict[str, Any]) -> bytes:
+def handover_message(b: Mapping[str, object]) -> bytes:
     extra = [b["email"]] if "email" in b else []
     return b"pbem/handover/v1\x00" + pack(
         [b["game"], b["seq"], b["prev"], b["side"], b["key"], b["anchor"], b["chain"], *extra]
@@ -728,7 +744,7 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
         game.pending = None
     elif p is not None and p["step"] == "dice":
         order(kind == "dice" and author == p["trigger_author"], f"{p['trigger_author']}'s dice value")
-        _dice(game, author, rec)
+        _dice(game, author, rec[1], rec[2])
         values = {author: rec[2], other(author): p["first"]}
         game.seeds.append(seed(game.gid, game.k + 1, game.hashes[p["trigger_seq"]], values["axis"], values["allies"]))
         game.k += 1
@@ -750,21 +766,21 @@ def _record(game: Game, author: str, seq: int, rec: list[Any]) -> bool:
         if before_react is not None and trigger == (author, seq):
             trigger = before_react  # a react just before the author's first value is not the trigger
         order(author != trigger[0], "the first dice value from the side that did not trigger the roll")
-        _dice(game, author, rec)
+        _dice(game, author, rec[1], rec[2])
         # The roll was made current by the record just before this one (or by the join file).
         game.pending = {"step": "dice", "trigger_author": trigger[0], "trigger_seq": trigger[1], "first": rec[2]}
     game.last_author, game.last_seq = author, seq
     return unchanged
 
 
-def _due(p: dict[str, Any]) -> str:
+def _due(p: Pending) -> str:
     """The side whose record an open step awaits next."""
     if p["step"] in ("clear", "played"):
         return other(p.get("committer", ""))
     return str(p.get("committer") if p["step"] == "reveal" else p.get("trigger_author"))
 
 
-def _ending(game: Game, author: str, seq: int, kind: str, order: Any) -> None:
+def _ending(game: Game, author: str, seq: int, kind: str, order: Callable[[bool, str], None]) -> None:
     """An ending record (section 5.5): it changes neither the step in progress, nor the last
     author, nor the last file."""
     p = game.pending
@@ -794,13 +810,13 @@ def _ending(game: Game, author: str, seq: int, kind: str, order: Any) -> None:
             game.ended = f"drawn by agreement in file {seq}"
 
 
-def _dice(game: Game, author: str, rec: list[Any]) -> None:
-    if rec[1] != game.k + 1:
-        raise Refused("dice-index", f"dice value for event {rec[1]}, but event {game.k + 1} is being rolled")
-    if step(rec[2]) != game.chain[author]:
+def _dice(game: Game, author: str, index: int, value: bytes) -> None:
+    if index != game.k + 1:
+        raise Refused("dice-index", f"dice value for event {index}, but event {game.k + 1} is being rolled")
+    if step(value) != game.chain[author]:
         raise Refused("dice-chain", f"{author}'s dice value does not hash to its previous chain value")
-    game.chain[author] = rec[2]
-    game.seen.append(rec[2])
+    game.chain[author] = value
+    game.seen.append(value)
 
 
 @dataclass
@@ -932,7 +948,7 @@ class Receiver:
 
 
 def _copy(game: Game) -> Game:
-    pending = None if game.pending is None else dict(game.pending)
+    pending = None if game.pending is None else game.pending.copy()
     return replace(
         game,
         hashes=list(game.hashes),

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from pbem.errors import PbemError
 from pbem.protocol import dice, gamesecrets, machine, records, turnfile, wire
@@ -20,7 +20,7 @@ from pbem.protocol.machine import Game
 from pbem.protocol.records import Dice, Record, Reveal, Wire
 from pbem.protocol.turnfile import TurnFile
 from pbem.store import keys
-from pbem.store.store import Transaction, Workspace, read_bytes
+from pbem.store.store import Meta, Transaction, Workspace, read_bytes
 
 MAX_WAITING = 64
 LOCAL_LIMITS = wire.Limits(
@@ -42,6 +42,23 @@ class PendingWire(TypedDict):
     auto: int
     sim: list[Wire] | None
     standing: NotRequired[list[int]]
+
+
+class GivenWire(TypedDict):
+    """A list given ahead for one coming step (pbem/play/ahead.py's ``Given``) on disk."""
+
+    when: str
+    step: str
+    actions: list[Wire]
+    fallback: str
+    warned: NotRequired[list[str]]
+
+
+class AheadWire(TypedDict, total=False):
+    """My orders given ahead on disk, and the notes of what the program did with them."""
+
+    given: list[GivenWire]
+    notes: list[list[str]]  # [month, what the program did]
 
 
 @dataclass
@@ -103,7 +120,7 @@ class LocalGame:
 
     @staticmethod
     def stage_create(
-        ws: Workspace, tx: Transaction, meta: dict[str, Any], history: list[TurnFile], game: Game | None = None
+        ws: Workspace, tx: Transaction, meta: Meta, history: list[TurnFile], game: Game | None = None
     ) -> None:
         """Stage a new game of ``ws``: my record of it, its first files and (once both sides
         are in) its snapshot."""
@@ -268,20 +285,27 @@ class LocalGame:
         else:
             tx.put(self.paths.pending, wire.pack(pending.to_wire()))
 
-    def secrets(self) -> dict[str, Any]:
-        data = read_bytes(self._at(self.paths.secrets))
-        return {} if data is None else wire.unpack(data, LOCAL_LIMITS)
+    def secrets(self) -> dict[str, list[Wire]]:
+        """The lists I committed, by the number of the file that holds the commitment (text)."""
+        return cast(dict[str, list[Wire]], self._private_map(self.paths.secrets))
 
     def stage_secrets(self, tx: Transaction, secrets: Mapping[str, object]) -> None:
         tx.put(self.paths.secrets, wire.pack(secrets))
 
-    def ahead(self) -> dict[str, Any]:
+    def ahead(self) -> AheadWire:
         """My orders given ahead for coming simultaneous steps, and what the program did with
         them (pbem/play/ahead.py); private like the committed lists."""
-        data = read_bytes(self._at(self.paths.ahead))
-        return {} if data is None else wire.unpack(data, LOCAL_LIMITS)
+        return cast(AheadWire, self._private_map(self.paths.ahead))
 
-    def stage_ahead(self, tx: Transaction, ahead: Mapping[str, object]) -> None:
+    def _private_map(self, rel: str) -> dict[str, object]:
+        # Written by this program alone (stage_secrets, stage_ahead): a map in their shape, or damage.
+        data = read_bytes(self._at(rel))
+        found = {} if data is None else wire.unpack(data, LOCAL_LIMITS)
+        if not isinstance(found, dict):
+            raise PbemError(f"game {self.gid}: {rel} is damaged; restore it from a backup of the workspace", "store")
+        return found
+
+    def stage_ahead(self, tx: Transaction, ahead: AheadWire) -> None:
         tx.put(self.paths.ahead, wire.pack(ahead))
 
     # -- automatic records ---------------------------------------------------------------

@@ -19,8 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from pbem.protocol.rules import UnitLine
 from pbem.store.store import Transaction, Workspace, read_bytes
@@ -52,6 +52,65 @@ class Position:
     draw_offer: str = ""  # the side whose draw offer is open
 
 
+class PositionDoc(TypedDict):
+    """A :class:`Position` in the overview file (JSON gives ``expected`` back as a list)."""
+
+    seq: int
+    when: str
+    phase: str
+    prompt: str
+    expected: tuple[str, str] | list[str] | None
+    winner: str | None
+    unsent: int
+    auto: int
+    listed: int
+    result: str
+    draw_offer: str
+
+
+class CountryDoc(TypedDict):
+    """A country of a side as the engine's summary tells it."""
+
+    name: str
+    money: int
+    status: str
+    to_place: str
+    pool_points: int
+    pool_units: int
+
+
+class UnitDoc(TypedDict):
+    """A unit line of the engine's summary as plain data."""
+
+    id: int
+    side: str
+    country: str
+    label: str
+    strength: str
+    hex: str
+    city: str
+    where: str
+    flags: list[str]
+
+
+class SideDoc(TypedDict):
+    countries: list[CountryDoc]
+    units: list[UnitDoc]
+
+
+class Overview(TypedDict):
+    """What the overview file holds: the bytes it was made from, the position, my listed
+    orders (or why they no longer fit) and both sides as my view of the game shows them."""
+
+    format: int
+    snapshot: str  # SHA-256 of the snapshot, hex
+    pending: str  # SHA-256 of my pending turn, hex ("": none)
+    position: PositionDoc
+    listed: list[str]
+    unfit: str
+    sides: dict[str, SideDoc]
+
+
 def position(work: Game, pending: PendingTurn | None) -> Position:
     """The position of ``work`` (a game with my pending records applied), by the engine."""
     from pbem.protocol import engine_link, machine
@@ -80,7 +139,7 @@ def _digest(data: bytes | None) -> str:
     return "" if data is None else hashlib.sha256(data).hexdigest()
 
 
-def read(ws: Workspace, gid: str) -> dict[str, Any] | None:
+def read(ws: Workspace, gid: str) -> Overview | None:
     """The stored overview of ``gid`` if it was made from the snapshot and pending turn on
     disk now, else None (call under the game's lock)."""
     if not _GID.fullmatch(gid):
@@ -99,12 +158,16 @@ def read(ws: Workspace, gid: str) -> dict[str, Any] | None:
         or ov.get("format") != FORMAT
         or ov.get("snapshot") != _digest(snapshot)
         or ov.get("pending") != _digest(read_bytes(paths.path(paths.pending)))
+        or set(ov) != Overview.__required_keys__
+        or not isinstance(ov["position"], dict)
+        or set(ov["position"]) != PositionDoc.__required_keys__
     ):
         return None
-    return ov
+    # Its digests tie it to the bytes this program wrote it from, in the shape :func:`build` gives.
+    return cast(Overview, ov)
 
 
-def build(snapshot: bytes, pending_bytes: bytes | None, me: str, work: Game | None = None) -> dict[str, Any]:
+def build(snapshot: bytes, pending_bytes: bytes | None, me: str, work: Game | None = None) -> Overview:
     """The overview of a game from its snapshot and my pending turn (by the engine);
     ``work`` is the game they make, when the caller holds it already."""
     from pbem.protocol import engine_link, machine, wire
@@ -128,7 +191,7 @@ def build(snapshot: bytes, pending_bytes: bytes | None, me: str, work: Game | No
             unfit = f"your listed orders no longer fit: {exc}; run `pbem undo {game.gid}`"
         listed = [api.format_action(state, a) for a in sim]
     seen = api.view(state, me)
-    sides = {}
+    sides: dict[str, SideDoc] = {}
     for side in ("axis", "allies"):
         s = api.summary(seen, side)
         sides[side] = {
@@ -149,14 +212,30 @@ def build(snapshot: bytes, pending_bytes: bytes | None, me: str, work: Game | No
         "format": FORMAT,
         "snapshot": _digest(snapshot),
         "pending": _digest(pending_bytes),
-        "position": asdict(pos),
+        "position": _position_doc(pos),
         "listed": listed,
         "unfit": unfit,
         "sides": sides,
     }
 
 
-def unit_data(u: UnitLine) -> dict[str, object]:
+def _position_doc(p: Position) -> PositionDoc:
+    return {
+        "seq": p.seq,
+        "when": p.when,
+        "phase": p.phase,
+        "prompt": p.prompt,
+        "expected": p.expected,
+        "winner": p.winner,
+        "unsent": p.unsent,
+        "auto": p.auto,
+        "listed": p.listed,
+        "result": p.result,
+        "draw_offer": p.draw_offer,
+    }
+
+
+def unit_data(u: UnitLine) -> UnitDoc:
     """A unit line of the engine's summary as plain data (an overview keeps these)."""
     return {
         "id": u.id,
@@ -171,13 +250,25 @@ def unit_data(u: UnitLine) -> dict[str, object]:
     }
 
 
-def position_of(ov: dict[str, Any]) -> Position:
-    p = dict(ov["position"])
-    p["expected"] = tuple(p["expected"]) if p["expected"] else None
-    return Position(**p)
+def position_of(ov: Overview) -> Position:
+    p = ov["position"]
+    exp = p["expected"]
+    return Position(
+        p["seq"],
+        p["when"],
+        p["phase"],
+        p["prompt"],
+        (exp[0], exp[1]) if exp else None,
+        p["winner"],
+        p["unsent"],
+        p["auto"],
+        p["listed"],
+        p["result"],
+        p["draw_offer"],
+    )
 
 
-def stage(tx: Transaction, ws: Workspace, gid: str, me: str, work: Game | None = None) -> dict[str, Any] | None:
+def stage(tx: Transaction, ws: Workspace, gid: str, me: str, work: Game | None = None) -> Overview | None:
     """Stage the overview of game ``gid`` as ``tx`` leaves its snapshot and my pending turn,
     and return it (None before the game has begun).  ``work`` is the game those make, if
     the caller holds it: replaying my pending records again (a revealed deployment, a
@@ -196,7 +287,7 @@ def stage(tx: Transaction, ws: Workspace, gid: str, me: str, work: Game | None =
     return ov
 
 
-def current(ws: Workspace, gid: str, me: str) -> dict[str, Any] | None:
+def current(ws: Workspace, gid: str, me: str) -> Overview | None:
     """The overview of ``gid`` now: the stored one, or one built again from the game (and
     stored for the next reader) when the stored one is missing or was made from other
     bytes; None before the game has begun.  Call under the game's lock."""

@@ -61,7 +61,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from pbem.errors import PbemError
 from pbem.store import durable, private
@@ -404,6 +404,37 @@ class Workspace:
     def games(self) -> list[str]:
         d = self.store / "games"
         return sorted(p.name for p in d.iterdir() if (p / "meta.json").exists()) if d.is_dir() else []
+
+
+class _MetaKeys(TypedDict):
+    """The keys every game's meta.json holds: who I am in it and whom I play against."""
+
+    game: str
+    me: str  # the name of my identity
+    side: str
+    my_email: str
+    opponent_email: str
+    opponent_name: str
+    scenario: str
+
+
+class Meta(_MetaKeys, total=False):
+    """A game's meta.json: :class:`_MetaKeys`, and what the play rooms note of the game as it
+    goes (the rooms add keys of their own too)."""
+
+    derivation: int  # how my secrets are derived (pbem/protocol/gamesecrets.py)
+    ended: str  # declined before it began: why
+    archived: bool
+    solo: bool  # I play both sides
+    binding: str  # a side handed over to me: the hand-over my secrets are bound to, hex
+    handover_pending: bool
+    handover_peer: str
+    handed_over_to: str
+
+
+#: The keys every meta.json holds (the optional keys are those of a total=False class: the
+#: annotations are strings here, so ``NotRequired`` would go unseen at run time).
+META_KEYS = Meta.__required_keys__
 
 
 @dataclass(frozen=True)

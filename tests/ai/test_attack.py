@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine import ai
 from engine.actions import Action
 from engine.position import hex_at as hx
+from engine.position import put
 from tests.ai.worlds import advance_to, armor, at_war, infantry
 
 SEED = b"\x04" * 32
@@ -70,14 +71,12 @@ def test_cities_facing_the_enemy_are_held() -> None:
 
 def test_bombers_support_an_attack_and_fly_home() -> None:
     from engine import api
-    from engine.units import UnitProfile, UnitType
 
     state = at_war()
     a = infantry(state, "Germany", "2,2", 4)
     infantry(state, "Poland", "3,2", 5)  # 4 against 5: not enough alone
     infantry(state, "Germany", "2,5", 5)  # Breslau has its garrison
-    bomber = state.new_unit("Germany", UnitProfile(UnitType.BOMBER, bomber=3, defense=2, move=8))
-    state.place(bomber, hx(state, "0,2"))  # Berlin
+    bomber = put(state, "Germany", "bomber", "0,2", move=8)  # Berlin
     advance_to(state, "axis.first_movement")
     moves = ai.decide(state, "axis", SEED)
     assert Action("move", (bomber.id, hx(state, "3,2"))) in moves
@@ -97,7 +96,6 @@ def test_bombers_support_an_attack_and_fly_home() -> None:
 def test_the_atomic_aircraft_is_kept_from_land_attacks_when_its_bomb_is_near() -> None:
     import dataclasses
 
-    from engine.units import UnitProfile, UnitType
     from engine.world import CountryInfo
     from tests.ai.worlds import FRONT_WORLD
 
@@ -109,12 +107,7 @@ def test_the_atomic_aircraft_is_kept_from_land_attacks_when_its_bomb_is_near() -
     infantry(state, "Germany", "2,2", 4)
     infantry(state, "Poland", "3,2", 5)
     infantry(state, "Germany", "2,5", 5)
-    bombers = [
-        state.new_unit("Germany", UnitProfile(UnitType.BOMBER, name, bomber=3, defense=2, move=8))
-        for name in ("He 111", "He 177")
-    ]
-    for b in bombers:
-        state.place(b, hx(state, "0,2"))
+    bombers = [put(state, "Germany", "bomber", "0,2", name=name, move=8) for name in ("He 111", "He 177")]
     advance_to(state, "axis.first_movement")
     moved = {x.args[0] for x in ai.decide(state, "axis", SEED) if x.kind == "move"}
     assert bombers[0].id in moved and bombers[1].id not in moved

@@ -5,9 +5,9 @@ from __future__ import annotations
 from engine import api
 from engine.actions import PASS, Action
 from engine.ai import arena, bot
-from engine.position import begin_at, hex_at, setup
-from engine.state import GameState, LandKey, Unit
-from engine.units import UnitProfile, UnitType
+from engine.position import begin_at, hex_at, put, setup
+from engine.state import GameState, LandKey
+from engine.units import UnitType
 from engine.war import enter_war
 from engine.world import CountryInfo
 
@@ -15,7 +15,6 @@ PICTURE = """
 K:c ~ ~ ~ ~ ~ U:c G:c
  K:c ~ ~ ~ ~ ~ U:c G:c
 """
-CONVOY = UnitProfile(UnitType.CONVOY, defense=1, move=44)
 
 
 def game() -> GameState:
@@ -32,16 +31,9 @@ def game() -> GameState:
     return state
 
 
-def convoy(state: GameState, label: str) -> Unit:
-    u = state.new_unit("United Kingdom", CONVOY)
-    state.place(u, hex_at(state, label))
-    u.in_port = True
-    return u
-
-
 def test_canada_loads_its_unspendable_money_for_the_united_kingdom() -> None:
     state = game()
-    ship = convoy(state, "0,0")
+    ship = put(state, "United Kingdom", "convoy", "0,0", in_port=True)
     begin_at(state, "income")
     actions = bot.decide(state, "allies", b"s" * 32)
     loads = [a for a in actions if a.kind == "convoy"]
@@ -56,8 +48,8 @@ def test_no_convoy_money_for_a_receiver_that_cannot_spend_it() -> None:
     United States buys its own pool before it pays Britain's)."""
     state = game()
     state.countries["United Kingdom"].pool_land = {LandKey(UnitType.INFANTRY, 3): 8}  # $800B to spend
-    convoy(state, "0,0")
-    convoy(state, "0,0")
+    put(state, "United Kingdom", "convoy", "0,0", in_port=True)
+    put(state, "United Kingdom", "convoy", "0,0", in_port=True)
     begin_at(state, "income")
     loads = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "convoy"]
     assert [int(a.args[2]) for a in loads] == [800]
@@ -65,7 +57,10 @@ def test_no_convoy_money_for_a_receiver_that_cannot_spend_it() -> None:
 
 def test_a_loaded_convoy_sails_for_the_receiver_and_an_empty_one_for_the_sender() -> None:
     state = game()
-    laden, empty = convoy(state, "0,0"), convoy(state, "6,0")
+    laden, empty = (
+        put(state, "United Kingdom", "convoy", "0,0", in_port=True),
+        put(state, "United Kingdom", "convoy", "6,0", in_port=True),
+    )
     laden.cargo, laden.cargo_to = 1000, "United Kingdom"
     begin_at(state, "allies.first_movement")
     actions = [a for a in bot.decide(state, "allies", b"s" * 32) if a.kind == "move"]
@@ -114,7 +109,7 @@ def test_the_arena_counts_convoy_money_delivered() -> None:
             enter_war(state, name, side)
         state.countries["Canada"].money = 5000
         state.countries["United Kingdom"].pool_land = {LandKey(UnitType.INFANTRY, 3): 60}
-        convoy(state, "0,0")
+        put(state, "United Kingdom", "convoy", "0,0", in_port=True)
 
     start = api.new_game(world).date
     result = arena.play_game(world, start + 4, {"axis": "bot", "allies": "bot"}, seed=3, setup=prepare)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from engine import api
-from engine.position import build_world, put
+from engine.position import AT_START, build_world, put, setup
 from engine.state import GameState, LandKey
 from engine.war import enter_war
-from engine.world import CountryInfo
+from engine.world import CountryInfo, World
 
 # Germany (west) against Poland (east), a strip of forest in Poland, the sea to the north.
 FRONT_WORLD = build_world(
@@ -23,12 +23,9 @@ FRONT_WORLD = build_world(
 )
 
 
-def at_war(world: object = FRONT_WORLD) -> GameState:
+def at_war(world: World = FRONT_WORLD) -> GameState:
     """A new game on ``world`` with Germany (Axis) and Poland (Allies) at war."""
-    state = api.new_game(world)  # type: ignore[arg-type]
-    enter_war(state, "Germany", "axis")
-    enter_war(state, "Poland", "allies")
-    return state
+    return setup(world, **AT_START)
 
 
 def infantry(state: GameState, country: str, label: str, strength: int = 3) -> int:

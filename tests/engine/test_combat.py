@@ -26,14 +26,12 @@ from engine.combat import (
     take_losses,
 )
 from engine.hexmap import Side, WeatherZone
-from engine.position import build_world
+from engine.position import build_world, put, setup
 from engine.position import hex_at as hx
 from engine.rng import Rng
 from engine.sequence import STEP_INDEX
-from engine.state import AdvanceRight, GameState, Unit, parse_date
+from engine.state import AdvanceRight, GameState, parse_date
 from engine.supply import supply_map
-from engine.units import UnitProfile, UnitType
-from engine.world import World
 
 WORLD = build_world(
     """
@@ -56,32 +54,6 @@ class ScriptedRng(Rng):
 
     def uniform(self) -> Fraction:
         return self.script.pop(0)
-
-
-def game(world: World = WORLD, step: str = "axis.combat") -> GameState:
-    state = api.new_game(world)
-    for name, side in (("Germany", "axis"), ("Poland", "allies")):
-        c = state.countries.get(name)
-        if c is None:
-            continue
-        c.side, c.at_war, c.entered = side, True, 0
-    state.step = STEP_INDEX[step]
-    state.acting = ["axis"]
-    state.date = parse_date("1940-07")
-    return state
-
-
-def put(state: GameState, country: str, label: str, t: UnitType = UnitType.INFANTRY, strength: int = 4) -> Unit:
-    if t.domain.value == "land":
-        profile = UnitProfile(t, strength=0 if t == UnitType.SUPPLY else strength, move=5)
-    elif t.domain.value == "naval":
-        profile = UnitProfile(t, attack=strength, sub_attack=1, defense=2, move=30)
-    else:
-        profile = UnitProfile(t, attack=1, bomber=strength, defense=2, move=10)
-    u = state.new_unit(country, profile)
-    h = state.world.map.grid.parse_label(label)
-    state.place(u, h)
-    return u
 
 
 def refusal(state: GameState, action: Action, phase: object = None) -> str:
@@ -162,12 +134,12 @@ def test_other_formulas() -> None:
 def test_attack_strength_with_bombers_and_ships() -> None:
     """Supplement "Land attack strength": land strength + bombers in full (half if
     damaged) + 1/5 of ships' surface attack (1/10 if damaged)."""
-    state = game()
-    inf = put(state, "Germany", "1,1", strength=6)
-    bomber = put(state, "Germany", "2,1", UnitType.BOMBER, strength=4)
-    damaged = put(state, "Germany", "2,1", UnitType.BOMBER, strength=3)
+    state = setup(WORLD, step="axis.combat")
+    inf = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    bomber = put(state, "Germany", "bomber", "2,1", attack=1, bomber=4, move=10)
+    damaged = put(state, "Germany", "bomber", "2,1", attack=1, move=10)
     damaged.damaged = True
-    ship = put(state, "Germany", "2,1", UnitType.BATTLESHIP, strength=10)
+    ship = put(state, "Germany", "battleship", "2,1", attack=10, defense=2, move=30)
     total, _ = attack_strength(state, [inf], [bomber, damaged, ship])
     assert total == 6 + 4 + Fraction(3, 2) + 2
     ship.damaged = True
@@ -179,9 +151,12 @@ def test_defence_modifiers() -> None:
     fortification x2, spring or monsoon x2, out of supply /2; supply units add nothing."""
     world = build_world("G:c P:f P:M P:c", cities={"Warsaw": "3,0"}, resources=["3,0"],
                         weather=WeatherZone.NORTH_TEMPERATE)  # fmt: skip
-    state = game(world)
-    forest, mountain = put(state, "Poland", "1,0", strength=4), put(state, "Poland", "2,0", strength=4)
-    su = put(state, "Poland", "2,0", UnitType.SUPPLY)
+    state = setup(world, step="axis.combat")
+    forest, mountain = (
+        put(state, "Poland", "infantry", "1,0", strength=4, move=5),
+        put(state, "Poland", "infantry", "2,0", strength=4, move=5),
+    )
+    su = put(state, "Poland", "supply", "2,0", move=5)
     smap = supply_map(state, "allies")
     assert defence_strength(state, hx(state, "1,0"), [forest], smap)[0] == 6
     assert defence_strength(state, hx(state, "2,0"), state.units_at(hx(state, "2,0")), smap)[0] == 8
@@ -199,11 +174,11 @@ def test_soviet_winter_bonus_doubles_attack_and_defence() -> None:
     """Rulebook "Severe Winter": first winter after the Axis declares war on the Soviet
     Union, Soviet land units in severe winter attack and defend at double strength."""
     world = build_world("G:c S:c S:c", cities={"Moscow": "2,0"}, resources=["2,0"], weather=WeatherZone.POLAR)
-    state = game(world)
+    state = setup(world, allies=(), step="axis.combat")
     su = state.countries["Soviet Union"]
     su.side, su.at_war, su.entered = "allies", True, parse_date("1941-06")
     state.date = parse_date("1941-12")
-    red = put(state, "Soviet Union", "1,0", strength=5)
+    red = put(state, "Soviet Union", "infantry", "1,0", strength=5, move=5)
     assert attack_strength(state, [red], [])[0] == 10
     assert defence_strength(state, hx(state, "1,0"), [red], supply_map(state, "allies"))[0] == 10
 
@@ -211,8 +186,8 @@ def test_soviet_winter_bonus_doubles_attack_and_defence() -> None:
 def test_losses_are_taken_from_the_strongest_unit_first() -> None:
     """Supplement "Defender losses": lost points are taken one at a time from the stack's
     units (largest first, docs/rules-decisions.md)."""
-    state = game()
-    a, b = put(state, "Poland", "2,1", strength=5), put(state, "Poland", "2,1", strength=3)
+    state = setup(WORLD, step="axis.combat")
+    a, b = put(state, "Poland", "infantry", "2,1", strength=5, move=5), put(state, "Poland", "infantry", "2,1", move=5)
     take_losses(state, [a, b], 3)  # 5,3 -> 4,3 -> 3,3 -> 2,3 (ties: the lower id)
     assert (a.strength, b.strength) == (2, 3)
     take_losses(state, [a, b], 4)  # -> 2,2 -> 1,2 -> 1,1 -> 0,1
@@ -225,11 +200,11 @@ def test_losses_are_taken_from_the_strongest_unit_first() -> None:
 def test_attack_refusals_name_unit_and_hex() -> None:
     """Rulebook "Land Combat": attackers adjacent, not across an all-sea hexside; "Supply":
     units out of supply cannot attack; "Supply Units in Combat": supply units cannot attack."""
-    state = game()
-    far = put(state, "Germany", "0,1")
-    near = put(state, "Germany", "1,1")
-    su = put(state, "Germany", "1,1", UnitType.SUPPLY)
-    put(state, "Poland", "2,1")
+    state = setup(WORLD, step="axis.combat")
+    far = put(state, "Germany", "infantry", "0,1", strength=4, move=5)
+    near = put(state, "Germany", "infantry", "1,1", strength=4, move=5)
+    su = put(state, "Germany", "supply", "1,1", move=5)
+    put(state, "Poland", "infantry", "2,1", strength=4, move=5)
     target = hx(state, "2,1")
     assert refusal(state, Action("attack", (target, far.id))) == "attack.not-adjacent"
     assert refusal(state, Action("attack", (target, su.id))) == "attack.supply-unit"
@@ -244,19 +219,22 @@ def test_no_attack_across_an_all_sea_hexside() -> None:
     """Rulebook "Land Combat": the hexside between attacker and defender may not be all sea."""
     world = build_world("G:c G:c P:c", cities={"Berlin": "0,0"}, resources=["0,0"],
                         sides={("1,0", "2,0"): Side.SEA})  # fmt: skip
-    state = game(world)
-    u = put(state, "Germany", "1,0")
-    put(state, "Poland", "2,0")
+    state = setup(world, step="axis.combat")
+    u = put(state, "Germany", "infantry", "1,0", strength=4, move=5)
+    put(state, "Poland", "infantry", "2,0", strength=4, move=5)
     assert refusal(state, Action("attack", (hx(state, "2,0"), u.id))) == "attack.not-adjacent"
 
 
 def test_unit_attacks_once_per_phase_and_stack_may_be_attacked_twice() -> None:
     """Rulebook "Land Combat": attack by stack; each attacker attacks once; several attacks
     on one stack are allowed (docs/rules-decisions.md)."""
-    state = game()
+    state = setup(WORLD, step="axis.combat")
     state.set_controller(hx(state, "2,2"), "Germany")
-    a, b = put(state, "Germany", "1,1"), put(state, "Germany", "2,2")
-    put(state, "Poland", "2,1")
+    a, b = (
+        put(state, "Germany", "infantry", "1,1", strength=4, move=5),
+        put(state, "Germany", "infantry", "2,2", strength=4, move=5),
+    )
+    put(state, "Poland", "infantry", "2,1", strength=4, move=5)
     target = hx(state, "2,1")
     api.apply(state, "axis", Action("attack", (target, a.id)))
     assert a.attacked
@@ -269,12 +247,12 @@ def test_support_by_bombers_and_warships_in_the_defenders_hex() -> None:
     """Rulebook "Land Combat": bombers and non-submarine ships in the defender's hex may
     support; kamikaze-only units may not ("Kamikaze")."""
     world = build_world("G:c G:c P:c ~", cities={"Berlin": "0,0", "Danzig": "2,0 port"}, resources=["0,0"])
-    state = game(world)
-    inf = put(state, "Germany", "1,0")
-    put(state, "Poland", "2,0")
-    bomber = put(state, "Germany", "2,0", UnitType.BOMBER)
-    sub = put(state, "Germany", "2,0", UnitType.SUBMARINE)
-    ship = put(state, "Germany", "2,0", UnitType.DESTROYER)
+    state = setup(world, step="axis.combat")
+    inf = put(state, "Germany", "infantry", "1,0", strength=4, move=5)
+    put(state, "Poland", "infantry", "2,0", strength=4, move=5)
+    bomber = put(state, "Germany", "bomber", "2,0", attack=1, bomber=4, move=10)
+    sub = put(state, "Germany", "submarine", "2,0", attack=4, sub_attack=1, defense=2, move=30)
+    ship = put(state, "Germany", "destroyer", "2,0", attack=4, sub_attack=1, move=30)
     target = hx(state, "2,0")
     assert refusal(state, Action("support", (target, bomber.id))) == "support.no-attack"
     api.apply(state, "axis", Action("attack", (target, inf.id)))
@@ -290,12 +268,12 @@ def test_support_by_bombers_and_warships_in_the_defenders_hex() -> None:
 
 def test_legal_actions_all_pass_check() -> None:
     """Every action legal() lists is accepted by check (engine rule: they agree)."""
-    state = game()
-    put(state, "Germany", "1,1")
-    put(state, "Germany", "1,0", UnitType.ARMOR)
-    put(state, "Germany", "1,2")
-    put(state, "Poland", "2,1")
-    put(state, "Poland", "2,0")
+    state = setup(WORLD, step="axis.combat")
+    put(state, "Germany", "infantry", "1,1", strength=4, move=5)
+    put(state, "Germany", "armor", "1,0")
+    put(state, "Germany", "infantry", "1,2", strength=4, move=5)
+    put(state, "Poland", "infantry", "2,1", strength=4, move=5)
+    put(state, "Poland", "infantry", "2,0", strength=4, move=5)
     legal = api.legal_actions(state, "axis")
     assert PASS in legal and legal == [PASS, *sorted(legal[1:], key=lambda a: (a.kind, a.args))]
     attacks = [a for a in legal if a.kind == "attack"]
@@ -317,9 +295,9 @@ def declare_and_roll(state: GameState, *draws: float, overrun: bool = False) -> 
 def test_defender_retreats_after_losses_toward_a_city() -> None:
     """Rulebook "Land Combat": a willing defender that loses points retreats one hex into a
     hex free of enemy control zones; supplement "Retreat" (engine picks: cities first)."""
-    state = game()
-    att = put(state, "Germany", "1,1", strength=6)
-    dfd = put(state, "Poland", "2,1", strength=3)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    dfd = put(state, "Poland", "infantry", "2,1", move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     log = declare_and_roll(state, 0.7, 0.9)  # r = 2: loses 2; attacker: nothing
     assert dfd.strength == 1 and dfd.hex == hx(state, "3,0")  # Warsaw
@@ -332,9 +310,9 @@ def test_defender_retreats_after_losses_toward_a_city() -> None:
 def test_unwilling_defender_takes_double_losses() -> None:
     """Rulebook "Land Combat": a defender not willing to retreat has its losses doubled
     (supplement "Retreat": a standing order chosen before the roll)."""
-    state = game()
-    att = put(state, "Germany", "1,1", strength=6)
-    dfd = put(state, "Poland", "2,1", strength=5)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    dfd = put(state, "Poland", "infantry", "2,1", strength=5, move=5)
     stand = Action("stand", (hx(state, "2,1"), True))
     assert refusal(state, stand, check_stand) == "stand.no-units"  # the Axis has none there
     check_stand(state, "allies", stand)
@@ -347,9 +325,9 @@ def test_unwilling_defender_takes_double_losses() -> None:
 
 def test_defender_that_cannot_retreat_takes_double_losses() -> None:
     """Rulebook "Land Combat": if not all defenders can retreat, losses are doubled."""
-    state = game(ROW)
-    att = put(state, "Germany", "1,0", strength=6)
-    dfd = put(state, "Poland", "2,0", strength=5)
+    state = setup(ROW, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,0", strength=6, move=5)
+    dfd = put(state, "Poland", "infantry", "2,0", strength=5, move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,0"), att.id)))
     log = declare_and_roll(state, 0.7, 0.9)  # r = 1.2: loses 1, doubled
     assert dfd.strength == 3 and "cannot retreat" in log[0]
@@ -358,11 +336,11 @@ def test_defender_that_cannot_retreat_takes_double_losses() -> None:
 def test_eliminated_defender_hex_passes_to_attacker_and_allows_advance() -> None:
     """Supplement "Advance after combat": up to two attacking land units may advance into
     the emptied hex; "Hex control": a hex a land unit moves into passes to its side."""
-    state = game()
+    state = setup(WORLD, step="axis.combat")
     for label in ("2,0", "2,2"):
         state.set_controller(hx(state, label), "Germany")
-    a, b, c = (put(state, "Germany", label, strength=6) for label in ("1,1", "2,0", "2,2"))
-    dfd = put(state, "Poland", "2,1", strength=2)
+    a, b, c = (put(state, "Germany", "infantry", label, strength=6, move=5) for label in ("1,1", "2,0", "2,2"))
+    dfd = put(state, "Poland", "infantry", "2,1", strength=2, move=5)
     target = hx(state, "2,1")
     api.apply(state, "axis", Action("attack", (target, a.id, b.id, c.id)))
     declare_and_roll(state, 0.5, 0.9)
@@ -384,9 +362,9 @@ def test_eliminated_defender_hex_passes_to_attacker_and_allows_advance() -> None
 
 def test_attackers_can_all_be_eliminated_at_low_odds() -> None:
     """Supplement "Attacker losses": with r < 1, u < 1 - r eliminates every attacker."""
-    state = game()
-    att = put(state, "Germany", "1,1", strength=2)
-    put(state, "Poland", "2,1", strength=4)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=2, move=5)
+    put(state, "Poland", "infantry", "2,1", strength=4, move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     log = declare_and_roll(state, 0.99, 0.3)  # r = 1/2
     assert att.id not in state.units and "every attacker is eliminated" in log[0]
@@ -394,9 +372,9 @@ def test_attackers_can_all_be_eliminated_at_low_odds() -> None:
 
 def test_attacker_loses_three_points() -> None:
     """Supplement "Attacker losses": u < 1/4 costs the attacker 3 points."""
-    state = game()
-    att = put(state, "Germany", "1,1", strength=6)
-    put(state, "Poland", "2,1", strength=3)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    put(state, "Poland", "infantry", "2,1", move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     declare_and_roll(state, 0.99, 0.2)
     assert att.strength == 3
@@ -405,9 +383,9 @@ def test_attacker_loses_three_points() -> None:
 def test_stack_of_supply_units_alone_is_eliminated_without_a_roll() -> None:
     """Rulebook "Supply Units in Combat": a stack of supply units only is always
     eliminated, with no attacker losses."""
-    state = game()
-    att = put(state, "Germany", "1,1", strength=1)
-    su = put(state, "Poland", "2,1", UnitType.SUPPLY)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=1, move=5)
+    su = put(state, "Poland", "supply", "2,1", move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     rng = ScriptedRng()
     state.step = STEP_INDEX["axis.combat_roll"]
@@ -418,17 +396,17 @@ def test_stack_of_supply_units_alone_is_eliminated_without_a_roll() -> None:
 def test_supply_unit_retreats_with_its_stack_and_falls_with_it() -> None:
     """Rulebook "Supply Units in Combat": the supply unit adds no defence, retreats with
     the stack, and is eliminated if and only if the whole stack is."""
-    state = game()
-    att = put(state, "Germany", "1,1", strength=6)
-    dfd = put(state, "Poland", "2,1", strength=3)
-    su = put(state, "Poland", "2,1", UnitType.SUPPLY)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    dfd = put(state, "Poland", "infantry", "2,1", move=5)
+    su = put(state, "Poland", "supply", "2,1", move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     declare_and_roll(state, 0.7, 0.9)
     assert dfd.hex == su.hex == hx(state, "3,0")
-    state = game()
-    att = put(state, "Germany", "1,1", strength=6)
-    put(state, "Poland", "2,1", strength=3)
-    su = put(state, "Poland", "2,1", UnitType.SUPPLY)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    put(state, "Poland", "infantry", "2,1", move=5)
+    su = put(state, "Poland", "supply", "2,1", move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     declare_and_roll(state, 0.5, 0.9)  # 3 points: the stack is gone
     assert su.id not in state.units
@@ -449,10 +427,10 @@ def test_overrun_only_armor_and_not_in_spring() -> None:
         resources=["0,0", "3,0"],
         weather={"2,1": WeatherZone.NORTH_TEMPERATE},
     )
-    state = game(world, "axis.overrun")
-    inf = put(state, "Germany", "1,1")
-    armor = put(state, "Germany", "1,1", UnitType.ARMOR, strength=6)
-    put(state, "Poland", "2,1", strength=3)
+    state = setup(world, step="axis.overrun")
+    inf = put(state, "Germany", "infantry", "1,1", strength=4, move=5)
+    armor = put(state, "Germany", "armor", "1,1", strength=6)
+    put(state, "Poland", "infantry", "2,1", move=5)
     phase = Overrun("axis")
     target = hx(state, "2,1")
     assert refusal(state, Action("overrun", (target, inf.id)), phase) == "overrun.not-armor"
@@ -466,9 +444,9 @@ def test_overrun_only_armor_and_not_in_spring() -> None:
 def test_successful_overrun_lets_armor_ignore_control_zones() -> None:
     """Rulebook "Overrun": if the defender lost at least one strength point, the attacking
     armor may ignore control zones in the following movement phase (Unit.overran)."""
-    state = game(step="axis.overrun")
-    armor = put(state, "Germany", "1,1", UnitType.ARMOR, strength=6)
-    put(state, "Poland", "2,1", strength=3)
+    state = setup(WORLD, step="axis.overrun")
+    armor = put(state, "Germany", "armor", "1,1", strength=6)
+    put(state, "Poland", "infantry", "2,1", move=5)
     api.apply(state, "axis", Action("overrun", (hx(state, "2,1"), armor.id)))
     log = declare_and_roll(state, 0.7, 0.9, overrun=True)
     assert armor.overran and armor.attacked
@@ -478,9 +456,9 @@ def test_successful_overrun_lets_armor_ignore_control_zones() -> None:
 
 def test_failed_overrun_sets_nothing() -> None:
     """Rulebook "Overrun": no loss for the defender, no free movement."""
-    state = game(step="axis.overrun")
-    armor = put(state, "Germany", "1,1", UnitType.ARMOR, strength=6)
-    put(state, "Poland", "2,1", strength=3)
+    state = setup(WORLD, step="axis.overrun")
+    armor = put(state, "Germany", "armor", "1,1", strength=6)
+    put(state, "Poland", "infantry", "2,1", move=5)
     api.apply(state, "axis", Action("overrun", (hx(state, "2,1"), armor.id)))
     declare_and_roll(state, 0.99, 0.9, overrun=True)
     assert not armor.overran
@@ -494,9 +472,9 @@ def test_combat_through_the_api_is_deterministic_and_logged() -> None:
     chance seed; the log tells the players the odds, draws and losses."""
     results = []
     for _ in range(2):
-        state = game()
-        att = put(state, "Germany", "1,1", strength=6)
-        put(state, "Poland", "2,1", strength=3)
+        state = setup(WORLD, step="axis.combat")
+        att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+        put(state, "Poland", "infantry", "2,1", move=5)
         api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
         api.apply(state, "axis", PASS)
         assert api.decision(state).phase == "axis.combat_roll"
@@ -509,8 +487,8 @@ def test_combat_through_the_api_is_deterministic_and_logged() -> None:
 
 def test_stand_orders_survive_serialisation() -> None:
     """Supplement "Retreat": the standing order is part of the game state."""
-    state = game()
-    put(state, "Poland", "2,1")
+    state = setup(WORLD, step="axis.combat")
+    put(state, "Poland", "infantry", "2,1", strength=4, move=5)
     apply_stand(state, "allies", Action("stand", (hx(state, "2,1"), True)))
     again = api.deserialize(api.serialize(state), WORLD)
     assert again.stands == {hx(state, "2,1"): "allies"}
@@ -521,10 +499,10 @@ def test_retreat_prefers_friendly_units_even_inside_an_enemy_zone() -> None:
     """Rulebook "Land Combat": a retreat may end in an enemy control zone if friendly land
     units are there; supplement "Retreat": the engine picks for the defender (friendly
     units first, docs/rules-decisions.md)."""
-    state = game()
-    att = put(state, "Germany", "1,1", strength=6)
-    dfd = put(state, "Poland", "2,1", strength=3)
-    friend = put(state, "Poland", "2,2", strength=1)  # in the German zone of 1,1
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    dfd = put(state, "Poland", "infantry", "2,1", move=5)
+    friend = put(state, "Poland", "infantry", "2,2", strength=1, move=5)  # in the German zone of 1,1
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     declare_and_roll(state, 0.7, 0.9)
     assert dfd.hex == friend.hex == hx(state, "2,2")
@@ -532,9 +510,9 @@ def test_retreat_prefers_friendly_units_even_inside_an_enemy_zone() -> None:
 
 def _retreat_to(target: str | None, *, also: tuple[str, ...] = ()) -> tuple[GameState, str]:
     """Where the Polish stack in 2,1, beaten from 1,1, retreats under the order ``retreat target also``."""
-    state = game()
-    att = put(state, "Germany", "1,1", strength=6)
-    dfd = put(state, "Poland", "2,1", strength=3)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    dfd = put(state, "Poland", "infantry", "2,1", move=5)
     if target is not None:
         order = Action("retreat", tuple(hx(state, h) for h in (target, *also)))
         check_retreat(state, "allies", order)
@@ -565,8 +543,8 @@ def test_the_defender_s_retreat_order_picks_among_the_legal_hexes() -> None:
 def test_retreat_orders_are_checked_kept_and_withdrawn() -> None:
     """The order is part of the state (fixed before the roll, like ``stand``), written into
     the state's bytes only while given: a state without it keeps the bytes it always had."""
-    state = game()
-    put(state, "Poland", "2,1")
+    state = setup(WORLD, step="axis.combat")
+    put(state, "Poland", "infantry", "2,1", strength=4, move=5)
     before = api.serialize(state)
     assert b"toward" not in before
     warsaw = hx(state, "3,0")
@@ -584,9 +562,8 @@ def test_retreat_orders_are_checked_kept_and_withdrawn() -> None:
 
 def test_a_retreat_order_is_accepted_in_any_decision_of_its_side() -> None:
     """Like ``stand``, a standing order the side may give in any of its decisions."""
-    state = game(step="allies.first_movement")
-    state.acting = ["allies"]
-    put(state, "Poland", "2,1")
+    state = setup(WORLD, step="allies.first_movement")
+    put(state, "Poland", "infantry", "2,1", strength=4, move=5)
     order = Action("retreat", (hx(state, "3,2"),))
     api.apply(state, "allies", order)
     assert state.toward == {"allies": (hx(state, "3,2"),)}
@@ -599,22 +576,22 @@ def test_armor_does_not_retreat_into_desert_and_nobody_into_neutral_hexes() -> N
     """Terrain table: armor may not enter desert hexes; supplement "Control zones and hex
     control": neutral hexes are never entered, retreats included."""
     world = build_world("G:c G:c P:c P:d W:c", cities={"Berlin": "0,0", "Posen": "2,0"}, resources=["0,0", "2,0"])
-    state = game(world)
-    att = put(state, "Germany", "1,0", strength=6)
-    dfd = put(state, "Poland", "2,0", UnitType.ARMOR, strength=5)
+    state = setup(world, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,0", strength=6, move=5)
+    dfd = put(state, "Poland", "armor", "2,0", strength=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,0"), att.id)))
     log = declare_and_roll(state, 0.7, 0.9)  # r = 1.2: 1 point; no retreat hex for armor: doubled
     assert dfd.strength == 3 and dfd.hex == hx(state, "2,0") and "cannot retreat" in log[0]
-    state = game(world)
-    att = put(state, "Germany", "1,0", strength=6)
-    inf = put(state, "Poland", "2,0", strength=5)
+    state = setup(world, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,0", strength=6, move=5)
+    inf = put(state, "Poland", "infantry", "2,0", strength=5, move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,0"), att.id)))
     declare_and_roll(state, 0.7, 0.9)
     assert inf.strength == 4 and inf.hex == hx(state, "3,0")  # infantry may retreat into the desert
     neutral = build_world("G:c G:c P:c W:c", cities={"Berlin": "0,0", "Posen": "2,0"}, resources=["0,0", "2,0"])
-    state = game(neutral)
-    att = put(state, "Germany", "1,0", strength=6)
-    inf = put(state, "Poland", "2,0", strength=5)
+    state = setup(neutral, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,0", strength=6, move=5)
+    inf = put(state, "Poland", "infantry", "2,0", strength=5, move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,0"), att.id)))
     log = declare_and_roll(state, 0.7, 0.9)
     assert inf.strength == 3 and inf.hex == hx(state, "2,0") and "cannot retreat" in log[0]  # not into Sweden
@@ -623,18 +600,18 @@ def test_armor_does_not_retreat_into_desert_and_nobody_into_neutral_hexes() -> N
 def test_no_attack_on_a_country_not_at_war() -> None:
     """Rulebook "War Declaration": neutral countries' units cannot be attacked."""
     world = build_world("G:c G:c W:c", cities={"Berlin": "0,0"}, resources=["0,0"])
-    state = game(world)
-    u = put(state, "Germany", "1,0")
-    put(state, "Sweden", "2,0")
+    state = setup(world, allies=(), step="axis.combat")
+    u = put(state, "Germany", "infantry", "1,0", strength=4, move=5)
+    put(state, "Sweden", "infantry", "2,0", strength=4, move=5)
     assert refusal(state, Action("attack", (hx(state, "2,0"), u.id))) == "attack.no-enemy"
 
 
 def test_log_names_the_modifiers() -> None:
     """Supplement "Land defence strength": the players see which modifiers applied."""
     world = build_world("G:c G:c P:f", cities={"Berlin": "0,0", "Posen": "2,0"}, resources=["0,0", "2,0"])
-    state = game(world)
-    att = put(state, "Germany", "1,0", strength=6)
-    put(state, "Poland", "2,0", strength=4)
+    state = setup(world, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,0", strength=6, move=5)
+    put(state, "Poland", "infantry", "2,0", strength=4, move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,0"), att.id)))
     log = declare_and_roll(state, 0.99, 0.9)
     assert "defence 6 (forest x1.5)" in log[0] and "odds 1.00" in log[0] and "no defender losses" in log[0]
@@ -643,8 +620,8 @@ def test_log_names_the_modifiers() -> None:
 def test_stand_orders_toggle_and_are_dropped_with_their_stack() -> None:
     """Supplement "Retreat": a standing order per stack that its owner may change at any time
     before the roll; `stand HEX yes` holds, `stand HEX no` returns to retreating."""
-    state = game()
-    u = put(state, "Poland", "2,1")
+    state = setup(WORLD, step="axis.combat")
+    u = put(state, "Poland", "infantry", "2,1", strength=4, move=5)
     h = hx(state, "2,1")
     assert stand_actions(state, "allies") == [Action("stand", (h, True))]
     with pytest.raises(IllegalAction) as refused:

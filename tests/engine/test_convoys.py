@@ -8,16 +8,14 @@ from engine import api
 from engine.actions import PASS, Action, IllegalAction
 from engine.convoys import deliver
 from engine.losses import eliminate
-from engine.position import begin_at, hex_at, setup
-from engine.state import GameState, Unit
-from engine.units import UnitProfile, UnitType
+from engine.position import begin_at, put, setup
+from engine.state import GameState
 from engine.world import CountryInfo
 
 PICTURE = """
 K:c ~ ~ U:c G:c
  K:c ~ ~ U:c G:c
 """
-CONVOY = UnitProfile(UnitType.CONVOY, defense=1, move=44)
 
 
 def game() -> GameState:
@@ -35,19 +33,12 @@ def game() -> GameState:
     return state
 
 
-def convoy_at(state: GameState, label: str) -> Unit:
-    u = state.new_unit("Canada", CONVOY)
-    state.place(u, hex_at(state, label))
-    u.in_port = True
-    return u
-
-
 def test_money_is_placed_on_a_convoy_in_a_port_of_the_sender() -> None:
     """ "the money is immediatly subtracted from the sender's money and placed on the
     convoy. When sending the money, the convoy must be located in a port in the sending
     country." - Canada can send money to the United Kingdom."""
     state = game()
-    ship = convoy_at(state, "0,0")
+    ship = put(state, "Canada", "convoy", "0,0", in_port=True)
     begin_at(state, "income")
     before = state.countries["Canada"].money
     assert Action("convoy", ("Canada", "United Kingdom", 1000, ship.id)) in api.legal_actions(state, "allies")
@@ -63,7 +54,11 @@ def test_routes_ports_and_amounts_are_checked() -> None:
     way), only from a port of the sender, and no more than the sender has."""
     state = game()
     state.countries["United Kingdom"].money = 500
-    in_halifax, at_sea, in_london = convoy_at(state, "0,0"), convoy_at(state, "1,0"), convoy_at(state, "3,0")
+    in_halifax, at_sea, in_london = (
+        put(state, "Canada", "convoy", "0,0", in_port=True),
+        put(state, "Canada", "convoy", "1,0", in_port=True),
+        put(state, "Canada", "convoy", "3,0", in_port=True),
+    )
     at_sea.in_port = False
     begin_at(state, "income")
     for action, rule in (
@@ -84,7 +79,7 @@ def test_money_arrives_in_a_port_of_the_receiver_and_doubles_uk_home_income() ->
     during the past turn, it gets $100B per month for each resource hex located inside the
     United Kingdom"."""
     state = game()
-    ship = convoy_at(state, "3,0")
+    ship = put(state, "Canada", "convoy", "3,0", in_port=True)
     ship.cargo, ship.cargo_to = 700, "United Kingdom"
     begin_at(state, "income")
     assert state.countries["United Kingdom"].money == 700 + 2 * 100
@@ -94,7 +89,7 @@ def test_money_arrives_in_a_port_of_the_receiver_and_doubles_uk_home_income() ->
 def test_money_at_sea_waits_and_is_lost_with_the_convoy() -> None:
     """ "If a convoy unit is eliminated while transporting money, that money is lost." """
     state = game()
-    ship = convoy_at(state, "1,0")
+    ship = put(state, "Canada", "convoy", "1,0", in_port=True)
     ship.in_port = False
     ship.cargo, ship.cargo_to = 700, "United Kingdom"
     assert deliver(state) == []
@@ -107,7 +102,7 @@ def test_money_for_a_conquered_receiver_goes_to_the_convoys_owner() -> None:
     """ "If the country a convoy is transporting money to is conquered, the money remains on
     the convoy but must be transported to the convoy's owner instead." """
     state = game()
-    ship = convoy_at(state, "0,0")
+    ship = put(state, "Canada", "convoy", "0,0", in_port=True)
     ship.cargo, ship.cargo_to = 300, "United Kingdom"
     state.countries["United Kingdom"].conquered = True
     done = deliver(state)
@@ -118,7 +113,7 @@ def test_money_for_a_conquered_receiver_goes_to_the_convoys_owner() -> None:
 def test_the_cargo_survives_the_wire_and_old_rows_are_unchanged() -> None:
     """The money rides on the unit record; a unit without cargo keeps its old wire row."""
     state = game()
-    ship = convoy_at(state, "1,0")
+    ship = put(state, "Canada", "convoy", "1,0", in_port=True)
     before = state.to_bytes()
     ship.cargo, ship.cargo_to = 250, "United Kingdom"
     copy = GameState.from_bytes(state.to_bytes(), state.world)

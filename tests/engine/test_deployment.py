@@ -7,7 +7,7 @@ import pytest
 
 from engine import api, supply
 from engine.actions import PASS, Action, IllegalAction
-from engine.position import build_world
+from engine.position import build_world, put
 from engine.sequence import STEP_INDEX, begin
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
@@ -189,7 +189,7 @@ def test_fortifications_and_airfields_take_three_months_and_sites_are_repaired()
 def test_bought_units_arrive_at_the_deployment_phase_of_their_arrival_date() -> None:
     """Rulebook "Buying Units": units arrive at a deployment phase after their delay."""
     state = deployment()
-    u = state.new_unit("Germany", UnitProfile(UnitType.ARMOR, strength=4, move=5))
+    u = put(state, "Germany", "armor", None)  # bought: off the map
     state.countries["Germany"].transit = [(state.date + 1, u.id)]
     deploy(state)
     state.date += 1

@@ -9,7 +9,7 @@ from engine import api
 from engine.actions import PASS, Action, IllegalAction
 from engine.economy import Build, income_of
 from engine.losses import eliminate, lose_points
-from engine.position import begin_at, build_world
+from engine.position import AT_START, begin_at, build_world, put, setup
 from engine.sequence import STEP_INDEX
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
@@ -44,12 +44,8 @@ def hx(label: str) -> int:
 
 
 def at_war() -> GameState:
-    state = api.new_game(WORLD)
-    for name in ("Germany", "Italy", "Japan", "Thailand"):
-        enter_war(state, name, "axis")
-    for name in ("United Kingdom", "Canada", "China", "United States", "Mexico"):
-        enter_war(state, name, "allies")
-    return state
+    axis = ("Germany", "Italy", "Japan", "Thailand")
+    return setup(WORLD, axis=axis, allies=("United Kingdom", "Canada", "China", "United States", "Mexico"), **AT_START)
 
 
 def enter(state: GameState, phase: str) -> None:
@@ -242,13 +238,10 @@ def test_buying_named_units_a_carrier_brings_its_air_unit() -> None:
 def test_repair_naval_in_port_and_air_anywhere() -> None:
     """Supplement "Installations and repairs": $200B; naval units must be in a port."""
     world = build_world("G:c G:c ~", cities={"Kiel": "1,0 port"})
-    state = api.new_game(world)
-    enter_war(state, "Germany", "axis")
+    state = setup(world, allies=(), **AT_START)
     state.countries["Germany"].money = 400
-    ship = state.new_unit("Germany", SHIP)
-    state.place(ship, world.map.grid.parse_label("2,0"))
-    plane = state.new_unit("Germany", UnitProfile(UnitType.BOMBER, "He 111", bomber=2, defense=1, move=8))
-    state.place(plane, world.map.grid.parse_label("0,0"))
+    ship = put(state, "Germany", "destroyer", "2,0", name="Z1", attack=1, sub_attack=1, defense=1, move=30)
+    plane = put(state, "Germany", "bomber", "0,0", name="He 111", bomber=2, defense=1, move=8)
     ship.damaged = plane.damaged = True
     enter(state, "build")
     with pytest.raises(IllegalAction) as refused:
@@ -266,23 +259,18 @@ def test_buy_back_rules() -> None:
     (convoys and transports always); air units only if based."""
     state = at_war()
     g = state.countries["Germany"]
-    inf = state.new_unit("Germany", UnitProfile(UnitType.INFANTRY, strength=5, move=3))
-    state.place(inf, hx("2,0"))
+    inf = put(state, "Germany", "infantry", "2,0", strength=5)
     lose_points(state, inf, 2)
     assert inf.strength == 3 and g.pool_land == {LandKey(UnitType.INFANTRY, 3): 2}
     eliminate(state, inf)
     assert g.pool_land == {LandKey(UnitType.INFANTRY, 3): 5} and inf.id not in state.units
-    at_sea = state.new_unit("Germany", SHIP)
-    state.place(at_sea, hx("1,0"))
+    at_sea = put(state, "Germany", "destroyer", "1,0", name="Z1", attack=1, sub_attack=1, defense=1, move=30)
     eliminate(state, at_sea)
-    transport = state.new_unit("Germany", UnitProfile(UnitType.TRANSPORT, "T1", defense=1, move=20))
-    state.place(transport, hx("1,0"))
+    transport = put(state, "Germany", "transport", "1,0", name="T1", move=20)
     eliminate(state, transport)
-    flying = state.new_unit("Germany", UnitProfile(UnitType.FIGHTER, "Bf 109", attack=2, defense=2, move=8))
-    state.place(flying, hx("2,0"))
+    flying = put(state, "Germany", "fighter", "2,0", name="Bf 109", move=8)
     flying.origin = hx("3,0")  # on a mission
     eliminate(state, flying)
-    based = state.new_unit("Germany", UnitProfile(UnitType.FIGHTER, "Bf 110", attack=2, defense=2, move=8))
-    state.place(based, hx("2,0"))
+    based = put(state, "Germany", "fighter", "2,0", name="Bf 110", move=8)
     eliminate(state, based)
     assert [p.name for p in g.pool_units] == ["T1", "Bf 110"]

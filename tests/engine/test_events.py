@@ -8,18 +8,20 @@ from engine import api
 from engine.actions import Action
 from engine.combat import CombatRoll
 from engine.events import Event, changes
+from engine.position import hex_at as hx
+from engine.position import put, setup
 from engine.sequence import STEP_INDEX, begin
 from engine.state import LandKey
-from engine.units import UnitProfile, UnitType
-from tests.engine.test_combat import ScriptedRng, game, hx, put
+from engine.units import UnitType
+from tests.engine.test_combat import WORLD, ScriptedRng
 from tests.engine.test_deployment import deploy, deployment
 from tests.engine.test_deployment import hx as dhx
 
 
 def test_a_combat_report_holds_strengths_odds_draws_losses_and_retreats() -> None:
-    state = game()
-    att = put(state, "Germany", "1,1", strength=6)
-    dfd = put(state, "Poland", "2,1", strength=3)
+    state = setup(WORLD, step="axis.combat")
+    att = put(state, "Germany", "infantry", "1,1", strength=6, move=5)
+    dfd = put(state, "Poland", "infantry", "2,1", strength=3, move=5)
     api.apply(state, "axis", Action("attack", (hx(state, "2,1"), att.id)))
     state.step = STEP_INDEX["axis.combat_roll"]
     before = state.copy()
@@ -47,12 +49,12 @@ def test_a_combat_report_holds_strengths_odds_draws_losses_and_retreats() -> Non
 
 
 def test_changes_report_wars_placements_money_and_eliminations() -> None:
-    state = game()
+    state = setup(WORLD, step="axis.combat")
     before = state.copy()
     before.countries["Poland"].at_war = False
-    gone = put(before, "Poland", "2,1", strength=2)  # exists before only
+    gone = put(before, "Poland", "infantry", "2,1", strength=2, move=5)  # exists before only
     state.next_unit_id = before.next_unit_id
-    placed = put(state, "Germany", "1,1", strength=4)
+    placed = put(state, "Germany", "infantry", "1,1", strength=4, move=5)
     state.countries["Germany"].money += 7
     found = changes(before, state)
     assert [e.kind for e in found] == ["war", "eliminated", "placed", "money"]
@@ -68,7 +70,7 @@ def test_changes_report_wars_placements_money_and_eliminations() -> None:
 
 
 def test_unit_events_read_as_unit_phrase_and_place() -> None:
-    hexmap = game().world.map
+    hexmap = WORLD.map
     h = hexmap.grid.parse_label("2,1")
     unit = "#7 Germany infantry 3-3"
 
@@ -112,7 +114,7 @@ def test_a_merge_and_an_arrival_are_not_reported_as_losses() -> None:
     # The purchase reached the pool when the phase began, before ``before`` was taken: an
     # arrival is seen across the phase's start.
     state.step = STEP_INDEX["deployment"]
-    late = state.new_unit("Germany", UnitProfile(UnitType.INFANTRY, strength=2, move=3))
+    late = put(state, "Germany", "infantry", None, strength=2)  # off the map, on its way
     state.countries["Germany"].transit.append((state.date, late.id))
     before = state.copy()
     begin(state)

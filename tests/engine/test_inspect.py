@@ -7,15 +7,12 @@ import pytest
 from engine import ai, api, combat, combat_math, inspect
 from engine.actions import PASS, Action
 from engine.events import number_text
+from engine.position import hex_at as hx
 from engine.position import parse, put
 from engine.state import LandKey
 from engine.supply import supply_map
-from engine.units import UnitProfile, UnitType
+from engine.units import UnitType
 from tests.ai.worlds import FRONT_WORLD, advance_to, armor, at_war, infantry
-
-
-def hx(state: api.GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
 
 
 def test_a_hex_shows_terrain_control_units_supply_and_the_odds_of_an_attack() -> None:
@@ -97,8 +94,7 @@ def test_a_city_by_name_shows_its_installations_and_a_misspelt_one_is_answered()
 def test_an_air_unit_in_the_air_and_an_unsupplied_unit_say_so() -> None:
     state = at_war(FRONT_WORLD)
     cut = infantry(state, "Germany", "7,4")  # in Polish-held land: no supply line
-    plane = state.new_unit("Germany", UnitProfile(UnitType.FIGHTER, attack=3, defense=2, move=8))
-    state.place(plane, hx(state, "1,3"))
+    plane = put(state, "Germany", "fighter", "1,3", attack=3, move=8)
     plane.origin = hx(state, "0,2")
     assert api.hex_report(state, "axis", "7,4").units[0].supply == "out of supply"
     assert state.units[cut].supplied  # the record of the last check is not what the report reads

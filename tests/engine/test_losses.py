@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import losses
 from engine.position import hex_at, put, setup
 from engine.state import GameState, LandKey
-from engine.units import UnitProfile, UnitType
+from engine.units import UnitType
 
 MAP = """
 G:c G:c ~ ~
@@ -54,8 +54,7 @@ def test_ships_in_port_and_transports_and_convoys_anywhere_come_back() -> None:
     in_port = put(state, "Germany", "destroyer", "1,0", in_port=True, damaged=True)
     transport = put(state, "Germany", "transport", "2,0", in_port=False)
     troops = put(state, "Germany", "infantry", None, carrier=transport.id)
-    convoy = state.new_unit("Germany", UnitProfile(UnitType.CONVOY, defense=1, move=4))
-    state.place(convoy, hex_at(state, "3,1"))
+    convoy = put(state, "Germany", "convoy", "3,1", move=4)
     for u in (in_port, transport, convoy):
         losses.eliminate(state, u)
     assert pooled(state) == [UnitType.DESTROYER, UnitType.TRANSPORT, UnitType.CONVOY]

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from engine import api, passing
 from engine.hexgrid import NO_HEX
+from engine.position import hex_at as hx
+from engine.position import put
 from engine.state import LandKey
-from engine.units import COSTS, UnitProfile, UnitType
+from engine.units import COSTS, UnitType
 from tests.ai.worlds import FRONT_WORLD, advance_to, at_war, infantry
-
-
-def hx(state: api.GameState, label: str) -> int:
-    return state.world.map.grid.parse_label(label)
 
 
 def test_an_aircraft_left_in_the_air_is_announced_and_then_really_lost() -> None:
     state = at_war(FRONT_WORLD)
-    plane = state.new_unit("Germany", UnitProfile(UnitType.FIGHTER, attack=3, defense=2, move=8))
-    state.place(plane, hx(state, "0,2"))  # Berlin: an air base
+    plane = put(state, "Germany", "fighter", "0,2", attack=3, move=8)  # Berlin: an air base
     advance_to(state, "axis.first_movement")
     assert api.pass_warnings(state, "axis") == []
     api.apply(state, "axis", api.Action("move", (plane.id, hx(state, "1,3"))))  # a mission, no base there
@@ -44,8 +41,7 @@ def advance_until_second_movement(state: api.GameState) -> None:
 
 def test_the_other_side_is_warned_in_its_landing_phase() -> None:
     state = at_war(FRONT_WORLD)
-    plane = state.new_unit("Poland", UnitProfile(UnitType.FIGHTER, attack=3, defense=2, move=8))
-    state.place(plane, hx(state, "5,3"))
+    plane = put(state, "Poland", "fighter", "5,3", attack=3, move=8)
     plane.origin = hx(state, "6,2")  # still in the air from an interception
     advance_to(state, "axis.landing")
     assert [w.slug for w in api.pass_warnings(state, "allies")] == [passing.AIR_LOST]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine import api
 from engine.hexgrid import NO_HEX
-from engine.position import begin_at, hex_at, parse, put, setup
+from engine.position import AT_START, PROFILES, begin_at, build_world, hex_at, parse, put, setup
 from engine.state import LandKey, parse_date
 from engine.units import UnitType
+from engine.world import CountryInfo
 
 POSITION = """
     # Germany against Poland and the Soviet Union, the Axis about to move
@@ -85,3 +88,24 @@ def test_without_war_lines_germany_fights_poland_in_the_axis_first_movement() ->
 def test_a_line_that_is_not_understood_is_refused_with_its_number() -> None:
     with pytest.raises(ValueError, match="position line 2 is not understood: wat 1"):
         parse("G:c P:c\nwat 1")
+
+
+def test_setup_on_a_world_built_already_is_a_new_game_with_the_named_countries_at_war() -> None:
+    world = build_world("G:c G:c P:c P:c S:c", cities={"Berlin": "0,0 capital", "Warsaw": "3,0 capital"})
+    state = setup(world, allies=("Poland", "Soviet Union"), **AT_START)
+    bare = api.new_game(world)
+    for name, side in (("Germany", "axis"), ("Poland", "allies"), ("Soviet Union", "allies")):
+        c = bare.countries[name]
+        c.side, c.at_war, c.entered = side, True, 0
+    assert state.world is world and api.serialize(state) == api.serialize(bare)
+    with pytest.raises(ValueError, match="no countries or map options"):
+        setup(world, countries=[CountryInfo("Germany")])
+
+
+def test_put_makes_the_unit_of_a_kind_with_the_facts_given() -> None:
+    state = setup("G:c G:c ~")
+    ship = put(state, "Germany", "destroyer", "2,0", name="Z1", attack=1, move=30)
+    assert ship.profile() == replace(PROFILES["destroyer"], name="Z1", attack=1, move=30)
+    assert state.units_at(hex_at(state, "2,0")) == [ship]
+    kept = put(state, "Germany", "convoy", None, in_port=True)
+    assert kept.hex == NO_HEX and kept.in_port and kept.profile() == PROFILES["convoy"]

@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from engine import api
 from engine.actions import PASS, Action
 from engine.hexmap import Kind
-from engine.position import build_world
+from engine.position import AT_START, build_world, put, setup
 from engine.sequence import current
 from engine.sides import NEUTRAL
 from engine.state import NO_UNIT, GameState, LandKey
-from engine.units import UnitProfile, UnitType
+from engine.units import UnitType
 
 WORLD = build_world(
     """
@@ -46,19 +46,16 @@ WORLD = build_world(
 
 
 def start_position() -> GameState:
-    state = api.new_game(WORLD)
-    for name, side in (("Germany", "axis"), ("Poland", "allies")):
+    state = setup(WORLD, **AT_START)
+    for name in ("Germany", "Poland"):
         c = state.countries[name]
-        c.side, c.at_war, c.entered, c.money = side, True, state.date, 1000
+        c.money = 1000
         c.pool_land = {LandKey(UnitType.INFANTRY, 3): 20, LandKey(UnitType.ARMOR, 5): 6}
-    german = [("3,0", UnitType.INFANTRY, 5, 3), ("3,1", UnitType.ARMOR, 6, 5), ("3,2", UnitType.INFANTRY, 4, 3),
-              ("2,3", UnitType.INFANTRY, 3, 3)]  # fmt: skip
-    polish = [("4,0", UnitType.INFANTRY, 4, 3), ("4,1", UnitType.INFANTRY, 3, 3), ("4,3", UnitType.INFANTRY, 2, 3),
-              ("5,1", UnitType.ARMOR, 3, 5)]  # fmt: skip
+    german = [("3,0", "infantry", 5), ("3,1", "armor", 6), ("3,2", "infantry", 4), ("2,3", "infantry", 3)]
+    polish = [("4,0", "infantry", 4), ("4,1", "infantry", 3), ("4,3", "infantry", 2), ("5,1", "armor", 3)]
     for country, units in (("Germany", german), ("Poland", polish)):
-        for label, t, strength, move in units:
-            u = state.new_unit(country, UnitProfile(t, strength=strength, move=move))
-            state.place(u, WORLD.map.grid.parse_label(label))
+        for label, kind, strength in units:
+            put(state, country, kind, label, strength=strength)
     return state
 
 

@@ -2,7 +2,7 @@
 
 from engine import api
 from engine.actions import PASS, Action, IllegalAction
-from engine.position import build_world
+from engine.position import AT_START, build_world, put, setup
 
 WORLD = build_world(
     """
@@ -48,14 +48,8 @@ def test_wrong_side_and_wrong_phase_are_refused_with_a_reason() -> None:
 def test_standing_orders_are_accepted_in_any_decision_of_their_side() -> None:
     """Supplement "Retreat": willingness to retreat is a standing order the owner can
     change at any time before the roll - here during the simultaneous war declaration."""
-    from engine.units import UnitProfile, UnitType
-
-    state = api.new_game(WORLD)
-    for name, side in (("Germany", "axis"), ("Poland", "allies")):
-        c = state.countries[name]
-        c.side, c.at_war, c.entered = side, True, state.date
-    warsaw = WORLD.map.city_by_name["warsaw"].hex
-    state.place(state.new_unit("Poland", UnitProfile(UnitType.INFANTRY, strength=3, move=3)), warsaw)
+    state = setup(WORLD, **AT_START)
+    warsaw = put(state, "Poland", "infantry", "3,0").hex
     hold = Action("stand", (warsaw, True))
     assert hold in api.standing_orders(state, "allies")
     api.check(state, "allies", hold)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from engine import api
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Side, Terrain, WeatherZone
-from engine.position import build_world
+from engine.position import AT_START, build_world, put, setup
 from engine.position import hex_at as hx
 from engine.state import NO_UNIT, GameState, Unit, parse_date
 from engine.supply import (
@@ -22,40 +21,6 @@ from engine.supply import (
     supply_map,
     unit_in_supply,
 )
-from engine.units import UnitProfile, UnitType
-from engine.world import World
-
-SIDES_OF = {
-    "Germany": "axis",
-    "Japan": "axis",
-    "Thailand": "axis",
-    "Poland": "allies",
-    "United Kingdom": "allies",
-    "France": "allies",
-    "Soviet Union": "allies",
-    "China": "allies",
-}
-
-
-def game(world: World) -> GameState:
-    state = api.new_game(world)
-    for name, c in state.countries.items():
-        if name in SIDES_OF:
-            c.side, c.at_war, c.entered = SIDES_OF[name], True, 0
-    return state
-
-
-def put(state: GameState, country: str, label: str, t: UnitType = UnitType.INFANTRY, strength: int = 4) -> Unit:
-    if t.domain.value == "land":
-        profile = UnitProfile(t, strength=0 if t == UnitType.SUPPLY else strength, move=3)
-    elif t.domain.value == "naval":
-        profile = UnitProfile(t, attack=2, sub_attack=1, defense=2, move=30)
-    else:
-        profile = UnitProfile(t, attack=2, bomber=3, defense=2, move=10)
-    u = state.new_unit(country, profile)
-    state.place(u, state.world.map.grid.parse_label(label))
-    return u
-
 
 CORRIDOR = build_world(
     """
@@ -70,17 +35,17 @@ CORRIDOR = build_world(
 def test_city_resource_hex_supplies_a_line_of_any_length() -> None:
     """Rulebook "Supply Sources": city resource hexes in a friendly country under friendly
     control are sources; "Supply": a supply line may be of any length."""
-    state = game(CORRIDOR)
-    u = put(state, "Germany", "4,0")
+    state = setup(CORRIDOR, **AT_START)
+    u = put(state, "Germany", "infantry", "4,0", strength=4)
     assert unit_in_supply(state, u)
     assert can_trace_supply(state, u)
 
 
 def test_enemy_unit_cuts_the_line() -> None:
     """Rulebook "Supply": each hex of a supply line must be free from enemy units."""
-    state = game(CORRIDOR)
-    u = put(state, "Germany", "4,0")
-    put(state, "Poland", "2,0")  # in a German-controlled hex
+    state = setup(CORRIDOR, **AT_START)
+    u = put(state, "Germany", "infantry", "4,0", strength=4)
+    put(state, "Poland", "infantry", "2,0", strength=4)  # in a German-controlled hex
     assert not unit_in_supply(state, u)
 
 
@@ -88,28 +53,28 @@ def test_enemy_control_zone_cuts_the_line_unless_friendly_land_units_stand_there
     """Rulebook "Supply": a supply line may cross an enemy control zone only in hexes
     that contain friendly land units (supplement "Control zones": the zone is the unit's
     hex and the adjacent land hexes)."""
-    state = game(CORRIDOR)
-    u = put(state, "Germany", "4,0")
-    put(state, "Poland", "2,1")  # its zone covers 2,0 and 3,0
+    state = setup(CORRIDOR, **AT_START)
+    u = put(state, "Germany", "infantry", "4,0", strength=4)
+    put(state, "Poland", "infantry", "2,1", strength=4)  # its zone covers 2,0 and 3,0
     assert not unit_in_supply(state, u)
-    put(state, "Germany", "2,0")
+    put(state, "Germany", "infantry", "2,0", strength=4)
     assert not unit_in_supply(state, u)  # 3,0 is still in the zone and empty
-    put(state, "Germany", "3,0")
+    put(state, "Germany", "infantry", "3,0", strength=4)
     assert unit_in_supply(state, u)
 
 
 def test_enemy_controlled_and_neutral_hexes_cut_the_line() -> None:
     """Rulebook "Supply": hexes of a line must be controlled by a friendly country;
     supplement: neutral hexes can never be entered by supply lines."""
-    state = game(CORRIDOR)
-    u = put(state, "Germany", "4,0")
+    state = setup(CORRIDOR, **AT_START)
+    u = put(state, "Germany", "infantry", "4,0", strength=4)
     state.set_controller(hx(state, "2,0"), "Poland")
     assert not unit_in_supply(state, u)
     state.set_controller(hx(state, "2,0"), "Germany")
     assert unit_in_supply(state, u)
     neutral = build_world("G:c W:c G:c", cities={"Berlin": "0,0"}, resources=["0,0"])
-    state = game(neutral)
-    assert not unit_in_supply(state, put(state, "Germany", "2,0"))
+    state = setup(neutral, allies=(), **AT_START)
+    assert not unit_in_supply(state, put(state, "Germany", "infantry", "2,0", strength=4))
 
 
 def test_tall_mountain_and_desert_are_entered_but_not_crossed() -> None:
@@ -117,8 +82,11 @@ def test_tall_mountain_and_desert_are_entered_but_not_crossed() -> None:
     or desert hexes, but may be traced into them (also the land part of a coastal hex)."""
     for letter in ("M", "d"):
         world = build_world(f"G:c G:{letter} G:c", cities={"Berlin": "0,0"}, resources=["0,0"])
-        state = game(world)
-        inside, beyond = put(state, "Germany", "1,0"), put(state, "Germany", "2,0")
+        state = setup(world, allies=(), **AT_START)
+        inside, beyond = (
+            put(state, "Germany", "infantry", "1,0", strength=4),
+            put(state, "Germany", "infantry", "2,0", strength=4),
+        )
         smap = supply_map(state, "axis")
         assert smap.in_supply(inside)
         assert not smap.in_supply(beyond)
@@ -134,26 +102,26 @@ def test_no_line_across_an_all_sea_hexside_unless_frozen_icecap_in_severe_winter
         sides={("1,0", "2,0"): Side.SEA},
         weather=WeatherZone.POLAR,
     )
-    state = game(world)
-    u = put(state, "Germany", "2,0")
+    state = setup(world, allies=(), **AT_START)
+    u = put(state, "Germany", "infantry", "2,0", strength=4)
     state.date = parse_date("1940-07")
     assert not unit_in_supply(state, u)
     state.date = parse_date("1941-01")
     assert unit_in_supply(state, u)
     plain = build_world("G:c G:c G:c", cities={"Berlin": "0,0"}, resources=["0,0"], sides={("1,0", "2,0"): Side.SEA},
                         weather=WeatherZone.POLAR)  # fmt: skip
-    state = game(plain)
+    state = setup(plain, allies=(), **AT_START)
     state.date = parse_date("1941-01")
-    assert not unit_in_supply(state, put(state, "Germany", "2,0"))
+    assert not unit_in_supply(state, put(state, "Germany", "infantry", "2,0", strength=4))
 
 
 def test_supply_units_are_sources_for_other_units_only() -> None:
     """Rulebook "Supply Sources": supply units are sources for non-supply units; they need
     not be in supply themselves."""
-    state = game(CORRIDOR)
+    state = setup(CORRIDOR, **AT_START)
     state.set_controller(hx(state, "2,0"), "Poland")  # cut the corridor
-    su = put(state, "Germany", "3,0", UnitType.SUPPLY)
-    inf = put(state, "Germany", "4,0")
+    su = put(state, "Germany", "supply", "3,0")
+    inf = put(state, "Germany", "infantry", "4,0", strength=4)
     smap = supply_map(state, "axis")
     assert smap.in_supply(inf)
     assert not smap.can_trace(su)
@@ -162,11 +130,14 @@ def test_supply_units_are_sources_for_other_units_only() -> None:
 def test_fortification_supplies_the_units_inside_only() -> None:
     """Terrain table, fortification: land units in a fortified hex are always in supply;
     "Supply Sources": a fortification is a source only for units in it."""
-    state = game(CORRIDOR)
+    state = setup(CORRIDOR, **AT_START)
     state.set_controller(hx(state, "2,0"), "Poland")
     h = hx(state, "3,0")
     state.forts[h], state.fort_owner[h] = 0, "Germany"
-    inside, outside = put(state, "Germany", "3,0"), put(state, "Germany", "4,0")
+    inside, outside = (
+        put(state, "Germany", "infantry", "3,0", strength=4),
+        put(state, "Germany", "infantry", "4,0", strength=4),
+    )
     smap = supply_map(state, "axis")
     assert smap.in_supply(inside)
     assert not smap.in_supply(outside)
@@ -177,13 +148,13 @@ def test_fortification_supplies_the_units_inside_only() -> None:
 def test_source_must_be_located_in_and_controlled_by_friendly_countries() -> None:
     """Rulebook "Supply Sources": a city resource hex located in a friendly country and
     controlled by a friendly country; a captured enemy city is no source for its captor."""
-    state = game(CORRIDOR)
+    state = setup(CORRIDOR, **AT_START)
     berlin = hx(state, "0,0")
     state.set_controller(berlin, "Poland")
-    pole = put(state, "Poland", "1,0")
+    pole = put(state, "Poland", "infantry", "1,0", strength=4)
     state.set_controller(hx(state, "1,0"), "Poland")
     assert not unit_in_supply(state, pole)
-    assert not unit_in_supply(state, put(state, "Germany", "4,0"))
+    assert not unit_in_supply(state, put(state, "Germany", "infantry", "4,0", strength=4))
 
 
 NATIONS = build_world(
@@ -202,16 +173,21 @@ def test_nationality_restrictions_on_sources() -> None:
     Chinese ones, other Axis any Axis source but Soviet, Japanese and Thai ones."""
     assert supply_class("Thailand") == supply_class("Japan") == "japanese"
     assert supply_class("France") == supply_class("United Kingdom") == "other"
-    state = game(NATIONS)
-    soviet, british = put(state, "Soviet Union", "1,0"), put(state, "United Kingdom", "0,0")
+    state = setup(
+        NATIONS, axis=("Japan", "Thailand"), allies=("United Kingdom", "Soviet Union", "France", "China"), **AT_START
+    )
+    soviet, british = (
+        put(state, "Soviet Union", "infantry", "1,0", strength=4),
+        put(state, "United Kingdom", "infantry", "0,0", strength=4),
+    )
     assert unit_in_supply(state, soviet)  # through British hexes to Minsk
     assert unit_in_supply(state, british)  # to Paris, through a Soviet hex
     state.set_controller(hx(state, "3,0"), "Japan")  # Paris lost: no Soviet source may serve the British
     assert not unit_in_supply(state, british)
     assert unit_in_supply(state, soviet)
-    japanese = put(state, "Japan", "4,0")
+    japanese = put(state, "Japan", "infantry", "4,0", strength=4)
     assert unit_in_supply(state, japanese)  # Bangkok is Thai
-    chinese = put(state, "China", "6,0")
+    chinese = put(state, "China", "infantry", "6,0", strength=4)
     assert unit_in_supply(state, chinese)  # Chengdu: any Chinese city, resource or not
     state.set_controller(hx(state, "5,0"), "China")  # Bangkok lost
     assert not unit_in_supply(state, japanese)
@@ -221,15 +197,15 @@ def test_chinese_cities_serve_chinese_units_only() -> None:
     """Rulebook "Supply Sources": Chinese cities are sources for Chinese units, even if
     not resource hexes; other nationalities need city resource hexes."""
     world = build_world("C:c C:c U:c", cities={"Chengdu": "0,0"})
-    state = game(world)
-    assert unit_in_supply(state, put(state, "China", "1,0"))
-    assert not unit_in_supply(state, put(state, "United Kingdom", "1,0"))
+    state = setup(world, axis=(), allies=("China", "United Kingdom"), **AT_START)
+    assert unit_in_supply(state, put(state, "China", "infantry", "1,0", strength=4))
+    assert not unit_in_supply(state, put(state, "United Kingdom", "infantry", "1,0", strength=4))
 
 
 def test_supplied_hexes_structure() -> None:
     """Rulebook "Supply": the hexes from which a unit of a nationality can trace supply
     (used for placement, supplement "Placement")."""
-    state = game(CORRIDOR)
+    state = setup(CORRIDOR, **AT_START)
     state.set_controller(hx(state, "2,0"), "Poland")
     hexes = supplied_hexes(state, "Germany")
     assert hx(state, "1,0") in hexes and hx(state, "0,0") in hexes
@@ -242,7 +218,7 @@ def test_supplied_hexes_structure() -> None:
 
 
 def cut_off() -> GameState:
-    state = game(CORRIDOR)
+    state = setup(CORRIDOR, **AT_START)
     state.set_controller(hx(state, "2,0"), "Poland")
     return state
 
@@ -251,8 +227,11 @@ def test_infantry_out_of_supply_loses_half_rounded_up() -> None:
     """Rulebook "Effects": land units out of supply at the supply phase lose half their
     strength, rounded up."""
     state = cut_off()
-    five, one = put(state, "Germany", "3,0", strength=5), put(state, "Germany", "4,0", strength=1)
-    fed = put(state, "Germany", "1,0", strength=5)
+    five, one = (
+        put(state, "Germany", "infantry", "3,0", strength=5),
+        put(state, "Germany", "infantry", "4,0", strength=1),
+    )
+    fed = put(state, "Germany", "infantry", "1,0", strength=5)
     run_supply_phase(state)
     assert five.strength == 2
     assert one.id not in state.units
@@ -263,14 +242,14 @@ def test_armor_and_supply_units_suffer_only_from_the_second_check() -> None:
     """Rulebook "Effects" and "Supply": armor and supply units lose strength (supply
     units: are eliminated) only when already out of supply at the previous supply phase."""
     state = cut_off()
-    armor = put(state, "Germany", "3,0", UnitType.ARMOR, strength=6)
+    armor = put(state, "Germany", "armor", "3,0", strength=6, move=3)
     run_supply_phase(state)
     assert armor.strength == 6 and not armor.supplied
     assert not unit_in_supply(state, armor)  # now out of supply: cannot attack
     run_supply_phase(state)
     assert armor.strength == 3
     state = cut_off()
-    su = put(state, "Germany", "4,0", UnitType.SUPPLY)
+    su = put(state, "Germany", "supply", "4,0")
     run_supply_phase(state)
     assert su.id in state.units and not su.supplied
     run_supply_phase(state)
@@ -281,7 +260,7 @@ def test_armor_stays_in_supply_until_the_next_supply_phase() -> None:
     """Rulebook "Supply": armor is out of supply only if it has not been able to trace
     supply since the last supply phase."""
     state = cut_off()
-    armor = put(state, "Germany", "3,0", UnitType.ARMOR, strength=6)
+    armor = put(state, "Germany", "armor", "3,0", strength=6, move=3)
     assert armor.supplied  # traced at the last check (a fresh unit)
     assert unit_in_supply(state, armor)
     assert not can_trace_supply(state, armor)
@@ -291,8 +270,8 @@ def test_naval_units_are_out_of_supply_after_three_months_away_from_a_supplied_p
     """Rulebook "Supply": naval units are out of supply if they have not been on a base
     able to trace supply for the past three months."""
     world = build_world("G:c ~ ~", cities={"Kiel": "0,0"}, resources=["0,0"])
-    state = game(world)
-    ship = put(state, "Germany", "2,0", UnitType.DESTROYER)
+    state = setup(world, allies=(), **AT_START)
+    ship = put(state, "Germany", "destroyer", "2,0", sub_attack=1, move=30)
     for month in (1, 2):
         run_supply_phase(state)
         assert ship.unsupplied == month and unit_in_supply(state, ship)
@@ -308,9 +287,9 @@ def test_embarked_units_share_their_carriers_supply() -> None:
     """Rulebook "Supply": embarked units are in supply whenever their carrier is; out of
     supply at the supply phase they lose half their strength."""
     world = build_world("G:c ~ ~", cities={"Kiel": "0,0"}, resources=["0,0"])
-    state = game(world)
-    ship = put(state, "Germany", "2,0", UnitType.TRANSPORT)
-    troops = put(state, "Germany", "2,0", strength=4)
+    state = setup(world, allies=(), **AT_START)
+    ship = put(state, "Germany", "transport", "2,0", attack=2, sub_attack=1, defense=2, move=30)
+    troops = put(state, "Germany", "infantry", "2,0", strength=4)
     troops.carrier = ship.id
     ship.unsupplied = 2
     assert unit_in_supply(state, troops)
@@ -322,8 +301,11 @@ def test_air_units_need_a_base_that_traces_supply() -> None:
     """Rulebook "Supply": air units are out of supply if they have not been on a base able
     to trace supply since the last supply phase."""
     world = build_world("G:c G:c P:c G:c", cities={"Berlin": "0,0", "Breslau": "3,0"}, resources=["0,0"])
-    state = game(world)
-    home, away = put(state, "Germany", "0,0", UnitType.BOMBER), put(state, "Germany", "3,0", UnitType.BOMBER)
+    state = setup(world, **AT_START)
+    home, away = (
+        put(state, "Germany", "bomber", "0,0", attack=2, move=10),
+        put(state, "Germany", "bomber", "3,0", attack=2, move=10),
+    )
     run_supply_phase(state)
     assert home.supplied and not away.supplied
     assert not unit_in_supply(state, away)
@@ -332,8 +314,8 @@ def test_air_units_need_a_base_that_traces_supply() -> None:
 def test_supply_phase_resets_the_months_unit_flags() -> None:
     """Rulebook "Game Sequence": the month's movement and combat bookkeeping ends with the
     supply phase (docs/rules-decisions.md)."""
-    state = game(CORRIDOR)
-    u = put(state, "Germany", "1,0")
+    state = setup(CORRIDOR, **AT_START)
+    u = put(state, "Germany", "infantry", "1,0", strength=4)
     u.moved = u.attacked = u.overran = u.railed = True
     u.mp_used = 3
     phase = SupplyPhase()
@@ -426,11 +408,11 @@ def test_fast_search_agrees_with_a_plain_search_on_random_positions() -> None:
             cities={f"C{i}": f"{c},{r}" for i, (c, r) in enumerate(picks[:6])},
             resources=[f"{c},{r}" for c, r in picks[:6]],
         )
-        state = game(world)
+        state = setup(world, **AT_START)
         for c, r in rnd.sample(land, 16):
             country = "Germany" if rnd.random() < 0.5 else "Poland"
-            t = UnitType.SUPPLY if rnd.random() < 0.15 else UnitType.INFANTRY
-            u = put(state, country, f"{c},{r}", t)
+            kind = "supply" if rnd.random() < 0.15 else "infantry"
+            u = put(state, country, kind, f"{c},{r}", strength=0 if kind == "supply" else 4)
             if rnd.random() < 0.7:
                 state.set_controller(u.hex, u.country)
         for side, country in (("axis", "Germany"), ("allies", "Poland")):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine import api, surrender
 from engine.actions import PASS, Action, rule_of
-from engine.position import begin_at, build_world
+from engine.position import AT_START, begin_at, build_world, put, setup
 from engine.state import GameState, LandKey
-from engine.units import UnitProfile, UnitType
+from engine.units import UnitType
 from engine.war import check_conquests, check_liberations, declare, enter_war, may_enter_country
 from engine.world import CountryInfo
 
@@ -42,11 +42,7 @@ def ix(label: str) -> int:
 
 
 def italy_at_war() -> GameState:
-    state = api.new_game(ITALY)
-    enter_war(state, "Germany", "axis")
-    enter_war(state, "Italy", "axis")
-    enter_war(state, "United Kingdom", "allies")
-    return state
+    return setup(ITALY, axis=("Germany", "Italy"), allies=("United Kingdom",), **AT_START)
 
 
 def british(state: GameState, *labels: str) -> None:
@@ -62,8 +58,7 @@ def test_italy_surrenders_when_the_allies_hold_every_mainland_city() -> None:
     controlled in Libya and Italian East Africa." """
     state = italy_at_war()
     state.countries["Italy"].money = 500
-    italian = state.new_unit("Italy", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
-    state.place(italian, ix("4,0"))
+    italian = put(state, "Italy", "infantry", "4,0")
     british(state, "1,0", "2,0")
     assert check_conquests(state) == []
     british(state, "1,1")
@@ -126,15 +121,11 @@ def fx(label: str) -> int:
 
 
 def finland_at_war(points: int = 20, warsaw: str = "Soviet Union") -> GameState:
-    state = api.new_game(FINLAND)
-    enter_war(state, "Germany", "axis")
-    enter_war(state, "Soviet Union", "allies")
-    enter_war(state, "Poland", "allies")
-    enter_war(state, "Finland", "axis")
+    state = setup(FINLAND, axis=("Germany", "Finland"), allies=("Poland",), **AT_START)
+    enter_war(state, "Soviet Union", "allies")  # as the rules enter it: with its temporary borders
     state.set_controller(fx("2,2"), warsaw)
     while points > 0:
-        state.place(state.new_unit("Soviet Union", UnitProfile(UnitType.INFANTRY, strength=min(5, points), move=3)),
-                    fx("1,0"))  # fmt: skip
+        put(state, "Soviet Union", "infantry", "1,0", strength=min(5, points))
         points -= 5
     state.set_controller(fx("1,0"), "Soviet Union")
     return state
@@ -172,12 +163,9 @@ def test_surrender_closes_finland_and_fights_the_lapland_war() -> None:
     Finland to the west of the temporary borders." """
     state = finland_at_war()
     state.set_controller(fx("2,1"), "Finland")
-    german = state.new_unit("Germany", UnitProfile(UnitType.INFANTRY, strength=4, move=3))
-    state.place(german, fx("0,1"))
-    finn = state.new_unit("Finland", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
-    state.place(finn, fx("0,0"))
-    fighter = state.new_unit("Germany", UnitProfile(UnitType.FIGHTER, "Bf 109", attack=2, defense=2, move=8))
-    state.place(fighter, fx("0,0"))
+    german = put(state, "Germany", "infantry", "0,1", strength=4)
+    finn = put(state, "Finland", "infantry", "0,0")
+    fighter = put(state, "Germany", "fighter", "0,0", name="Bf 109", move=8)
     begin_at(state, "war_declaration")
     sides = api.decision(state).sides
     lists = {"axis": [PASS], "allies": [Action("surrender", ()), PASS]}

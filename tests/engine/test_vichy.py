@@ -5,10 +5,10 @@ from __future__ import annotations
 from engine import api, vichy
 from engine.actions import PASS, Action, rule_of
 from engine.control import china_holds
-from engine.position import begin_at, build_world
-from engine.state import GameState, LandKey
-from engine.units import UnitProfile, UnitType
-from engine.war import check_conquests, declare, enter_war
+from engine.position import AT_START, begin_at, build_world, put, setup
+from engine.state import GameState, LandKey, parse_date
+from engine.units import UnitType
+from engine.war import check_conquests, declare
 from engine.world import CountryInfo
 
 # France (F) with its northern half the temporary border, Lebanon-Syria (row 2),
@@ -46,13 +46,8 @@ def hx(label: str) -> int:
 
 
 def at_war(date: str = "1940-06") -> GameState:
-    state = api.new_game(WORLD)
-    enter_war(state, "Germany", "axis")
-    enter_war(state, "Japan", "axis")
-    for name in ("United Kingdom", "France", "China"):
-        enter_war(state, name, "allies")
-    y, m = date.split("-")
-    state.date = int(y) * 12 + int(m) - 1
+    state = setup(WORLD, axis=("Germany", "Japan"), allies=("United Kingdom", "France", "China"), **AT_START)
+    state.date = parse_date(date)
     state.countries["France"].entered = state.date - 9
     state.countries["France"].flags.had_infantry = True
     return state
@@ -135,10 +130,8 @@ def test_creation_divides_france_and_sends_foreign_units_home() -> None:
     free."  France is conquered: its units are eliminated with nothing to buy back."""
     state = at_war()
     state.countries["France"].money = 300
-    french = state.new_unit("France", UnitProfile(UnitType.INFANTRY, strength=4, move=3))
-    state.place(french, hx("3,1"))
-    british = state.new_unit("United Kingdom", UnitProfile(UnitType.INFANTRY, strength=2, move=3))
-    state.place(british, hx("1,3"))
+    french = put(state, "France", "infantry", "3,1", strength=4)
+    british = put(state, "United Kingdom", "infantry", "1,3", strength=2)
     paris_falls(state)
     orders(state, [Action("vichy", ())])
     roll_until(state, True)
@@ -194,8 +187,7 @@ def test_conquered_china_takes_back_hexes_no_axis_land_unit_occupies() -> None:
     state.countries["China"].flags.had_infantry = True
     for label in ("5,2", "5,3", "4,3"):
         state.set_controller(hx(label), "Japan")
-    japanese = state.new_unit("Japan", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
-    state.place(japanese, hx("5,2"))
+    put(state, "Japan", "infantry", "5,2")
     assert check_conquests(state) == ["China"]
     assert china_holds(state) == sorted([hx("5,3"), hx("4,3")])
     assert state.controller_of(hx("5,2")) == "Japan"
@@ -209,7 +201,7 @@ def everything_else_falls(state: GameState) -> None:
     state.set_controller(hx("0,0"), "Germany")
     for label in ("5,2", "5,3"):
         state.set_controller(hx(label), "Japan")
-        state.place(state.new_unit("Japan", UnitProfile(UnitType.INFANTRY, strength=3, move=3)), hx(label))
+        put(state, "Japan", "infantry", label)
 
 
 def test_a_vichy_france_that_conquers_the_last_allied_country_wins_the_same_month() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from engine import api
 from engine.actions import PASS, Action, IllegalAction
-from engine.position import begin_at, build_world
+from engine.position import AT_START, begin_at, build_world, put, setup
 from engine.state import GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import (
@@ -72,7 +72,7 @@ def hx(label: str) -> int:
 
 
 def fresh() -> GameState:
-    state = api.new_game(WORLD)
+    state = setup(WORLD, axis=(), allies=(), **AT_START)  # nobody at war yet
     state.countries["Poland"].pool_land = {LandKey(UnitType.INFANTRY, 3): 10}
     state.countries["Poland"].flags.had_infantry = True
     return state
@@ -236,10 +236,8 @@ def test_conquest_eliminates_units_takes_money_and_hands_over_the_remaining_hexe
     state = fresh()
     _war(state)
     state.countries["Poland"].money = 300
-    pole = state.new_unit("Poland", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
-    state.place(pole, hx("6,1"))
-    french = state.new_unit("France", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
-    state.place(french, hx("7,0"))
+    pole = put(state, "Poland", "infantry", "6,1")
+    put(state, "France", "infantry", "7,0")
     for city in ("6,0", "7,1"):
         state.set_controller(hx(city), "Germany")
     assert check_conquests(state) == ["Poland"]
@@ -302,8 +300,7 @@ def test_greenland_turns_neutral_american_while_the_united_states_is_neutral() -
     may enter; when Denmark is liberated Greenland is Danish again."""
     state = fresh()
     _war(state)
-    british = state.new_unit("United Kingdom", UnitProfile(UnitType.INFANTRY, strength=2, move=3))
-    state.place(british, hx("2,3"))
+    british = put(state, "United Kingdom", "infantry", "2,3", strength=2)
     for city in ("2,2", "3,2", "4,2"):
         state.set_controller(hx(city), "Germany")
     check_conquests(state)
@@ -354,8 +351,7 @@ def test_china_keeps_its_hexes_when_conquered_and_is_liberated_by_one_city() -> 
     state = fresh()
     _war(state)
     state.countries["China"].flags.had_infantry = True
-    chinese = state.new_unit("China", UnitProfile(UnitType.INFANTRY, strength=3, move=3))
-    state.place(chinese, hx("8,3"))
+    put(state, "China", "infantry", "8,3")
     for city in ("10,3", "9,3"):
         state.set_controller(hx(city), "Japan")
     assert check_conquests(state) == ["China"]

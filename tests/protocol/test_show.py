@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 from engine import api
 from engine.supply import SupplyWords
 from pbem.cli.main import app
+from pbem.errors import PbemError
 from pbem.play import exchange, show, turn
-from pbem.protocol import engine_link
+from pbem.protocol import engine_link, wire
 from pbem.store import keys, overview
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
@@ -250,6 +251,26 @@ def test_a_missing_or_stale_overview_is_rebuilt_never_shown(looking: War) -> Non
     assert overview.read(ws, looking.gid) is None  # ... but not once the snapshot differs
     assert looking.show("status", looking.gid) == line and "1999" not in line
     assert (d / "overview").read_bytes() == stored
+    # one that names the right bytes but lacks a part of an overview is not believed either
+    partial = json.loads(stored)
+    del partial["sides"]
+    (d / "overview").write_text(json.dumps(partial))
+    assert overview.read(ws, looking.gid) is None
+    assert looking.show("status", looking.gid) == line
+    assert (d / "overview").read_bytes() == stored
+
+
+def test_a_damaged_meta_json_is_one_line_and_non_zero(looking: War) -> None:
+    meta = Workspace(looking.alice).game_dir(looking.gid) / "meta.json"
+    kept = meta.read_bytes()
+    try:
+        for damaged in (b"{not json", json.dumps({"game": looking.gid, "side": "allies"}).encode()):
+            meta.write_bytes(damaged)
+            out = looking.show("status", looking.gid, code=1)
+            assert out.count("\n") == 1 and "meta.json is damaged" in out and "Traceback" not in out
+    finally:
+        meta.write_bytes(kept)
+    assert looking.show("status", looking.gid)
 
 
 def test_a_long_unsent_list_is_shown_by_its_length_and_last_orders() -> None:
@@ -259,3 +280,20 @@ def test_a_long_unsent_list_is_shown_by_its_length_and_last_orders() -> None:
     assert line.endswith("; ".join(listed[-show.LISTED_SHOWN :])) and listed[0] not in line
     assert len(line) < 400
     assert show.listed_line(listed[:2]) == "listed so far (2): " + "; ".join(listed[:2])
+
+
+def test_a_private_file_that_is_not_a_map_is_refused_as_damage(looking: War) -> None:
+    lg = LocalGame(Workspace(looking.alice), looking.gid)
+    for rel, read in ((lg.paths.secrets, lg.secrets), (lg.paths.ahead, lg.ahead)):
+        path = lg.paths.path(rel)
+        kept = path.read_bytes() if path.exists() else None
+        try:
+            path.write_bytes(wire.pack([1, 2]))
+            with pytest.raises(PbemError, match="is damaged") as refused:
+                read()
+            assert refused.value.code == "store"
+        finally:
+            path.unlink()
+            if kept is not None:
+                path.write_bytes(kept)
+        assert isinstance(read(), dict)
