@@ -35,6 +35,7 @@ from engine.ai.garrison import exposed
 from engine.ai.picture import Picture
 from engine.sides import SIDES
 from engine.state import Assault, GameState, date_text, parse_date
+from engine.units import COSTS
 from engine.world import World
 
 #: Countries whose fall the arena records (the bot-vs-bot acceptance questions).
@@ -104,6 +105,13 @@ class GameResult:
     empty_capitals: dict[str, dict[str, int]] = field(default_factory=dict)
     #: side -> month-ends summed over its other home cities left so
     empty_home_cities: dict[str, int] = field(default_factory=dict)
+    #: year -> side -> money held when the year ended by its countries at war that could have
+    #: bought something of their pool with it (issue 30: "no side above $1,000B unspent at a
+    #: year's end while its pool has units to buy"); a country whose pool is empty or dearer
+    #: than its money is left out
+    idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: year -> country -> its idle money when the year ended (the countries counted above)
+    idlers_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def events(self) -> str:
         """Conquests, surrenders, liberations and Vichy France, in date order."""
@@ -135,6 +143,7 @@ class GameResult:
             + f"convoy money delivered: axis {self.convoy_money.get('axis', 0)} "
             f"allies {self.convoy_money.get('allies', 0)}; "
             f"unspent at a year's end: {money_text(self.money_by_year, self.rich_by_year)}; "
+            f"of which its pool could have bought with: {money_text(self.idle_by_year, self.idlers_by_year)}; "
             f"margin T: {margin_text(self.margin)}; victory: {self.victory or 'none'}; "
             f"{empty_text(self.empty_capitals, self.empty_home_cities)}; "
             f"{secs:.2f} s/month"
@@ -329,6 +338,25 @@ def money_of(state: GameState, side: str) -> int:
 RICH = 1000
 
 
+def cheapest_buy(state: GameState, country: str) -> int | None:
+    """The price of the cheapest thing in ``country``'s pool: a land point or a unit (None: the
+    pool is empty)."""
+    c = state.countries[country]
+    prices = [COSTS[key.type].price for key, points in c.pool_land.items() if points > 0]
+    prices += [COSTS[p.type].price for p in c.pool_units]
+    return min(prices, default=None)
+
+
+def idlers(state: GameState) -> dict[str, int]:
+    """Countries at war whose money could buy something of their pool: country -> money."""
+    out = {}
+    for name, c in sorted(state.countries.items()):
+        cheapest = cheapest_buy(state, name) if c.at_war and c.money > 0 else None
+        if cheapest is not None and c.money >= cheapest:
+            out[name] = c.money
+    return out
+
+
 def _seed(game_seed: bytes, *parts: bytes | str | int) -> bytes:
     h = hashlib.sha256(game_seed)
     for p in parts:
@@ -401,6 +429,8 @@ def play_game(
     year_end_money: dict[str, int] = dict.fromkeys(SIDES, 0)
     money_by_year: dict[str, dict[str, int]] = {}
     rich_by_year: dict[str, dict[str, int]] = {}
+    idle_by_year: dict[str, dict[str, int]] = {}
+    idlers_by_year: dict[str, dict[str, int]] = {}
     while state.date < until:
         d = api.decision(state)
         if d.kind == "end":
@@ -469,6 +499,11 @@ def play_game(
                 }
                 for side in SIDES:
                     year_end_money[side] = max(year_end_money[side], money_by_year[year][side])
+                idlers_by_year[year] = idlers(state)
+                idle_by_year[year] = {
+                    side: sum(m for n, m in idlers_by_year[year].items() if state.countries[n].side == side)
+                    for side in SIDES
+                }
             for c in WATCHED:
                 if c not in overrun and home_taken(state, c):
                     overrun[c] = date_text(state.date)
@@ -522,6 +557,8 @@ def play_game(
         victory,
         empty_capitals,
         empty_home,
+        idle_by_year,
+        idlers_by_year,
     )
 
 
@@ -601,6 +638,9 @@ class Summary:
     games_with_empty_capital: int = 0
     #: side -> the same for its other home cities
     empty_home_cities: dict[str, int] = field(default_factory=dict)
+    #: year -> side -> the most money held at that year's end, over the games, by countries
+    #: whose pool it could have bought from (GameResult.idle_by_year)
+    idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -626,6 +666,7 @@ class Summary:
             f"allies {self.mean_convoy_money.get('allies', 0.0):.0f}; most unspent at a year's end: "
             f"axis {self.max_year_end_money.get('axis', 0)}, allies {self.max_year_end_money.get('allies', 0)}",
             f"most unspent at each year's end (countries at war): {money_text(self.money_by_year)}",
+            f"of which a pool could have bought with (the issue's measure): {money_text(self.idle_by_year)}",
             f"games stopped by an error: {self.errors}",
             air_text(self.air),
             landing_text(self.landings),
@@ -712,6 +753,10 @@ def summarize(results: list[GameResult]) -> Summary:
         empty_capitals={s: sum(sum(r.empty_capitals.get(s, {}).values()) for r in results) for s in SIDES},
         games_with_empty_capital=sum(1 for r in results if any(r.empty_capitals.get(s) for s in SIDES)),
         empty_home_cities={s: sum(r.empty_home_cities.get(s, 0) for r in results) for s in SIDES},
+        idle_by_year={
+            year: {s: max(r.idle_by_year.get(year, {}).get(s, 0) for r in results) for s in SIDES}
+            for year in sorted({y for r in results for y in r.idle_by_year})
+        },
     )
 
 
