@@ -339,12 +339,12 @@ RICH = 1000
 
 
 def cheapest_buy(state: GameState, country: str) -> int | None:
-    """The price of the cheapest thing in ``country``'s pool: a land point or a unit (None: the
-    pool is empty)."""
+    """The price of the cheapest thing in ``country``'s pool that money buys: a land point or a
+    unit (None: nothing; supply units are free, so money buys them no sooner)."""
     c = state.countries[country]
     prices = [COSTS[key.type].price for key, points in c.pool_land.items() if points > 0]
     prices += [COSTS[p.type].price for p in c.pool_units]
-    return min(prices, default=None)
+    return min((p for p in prices if p > 0), default=None)
 
 
 def idlers(state: GameState) -> dict[str, int]:

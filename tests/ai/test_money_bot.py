@@ -167,6 +167,7 @@ def test_idle_money_is_what_a_pool_could_have_bought_with() -> None:
     germany.pool_land[LandKey(infantry, 3)] = 5  # pays for a point: idle
     france.pool_land[LandKey(infantry, 3)] = 5  # not enough for one point: not idle
     britain.pool_land[LandKey(infantry, 3)] = 0  # an entry with no points left: empty
+    italy.pool_land[LandKey(UnitType.SUPPLY, 0)] = 2  # free: money buys a supply unit no sooner
     assert arena.cheapest_buy(state, "Germany") == price
     assert arena.cheapest_buy(state, "Italy") is None  # nothing to buy: its money is not idle
     assert arena.idlers(state) == {"Germany": 3000}
