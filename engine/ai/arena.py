@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from engine import ai, api
 from engine.actions import EngineError
+from engine.ai.convoys import pool_cost
 from engine.ai.garrison import exposed
 from engine.ai.picture import Picture
 from engine.sides import SIDES
@@ -348,12 +349,13 @@ def cheapest_buy(state: GameState, country: str) -> int | None:
 
 
 def idlers(state: GameState) -> dict[str, int]:
-    """Countries at war whose money could buy something of their pool: country -> money."""
+    """Countries at war whose money could buy something of their pool: country -> the part of
+    its money the pool could have taken (money beyond the whole pool's price buys nothing)."""
     out = {}
     for name, c in sorted(state.countries.items()):
         cheapest = cheapest_buy(state, name) if c.at_war and c.money > 0 else None
         if cheapest is not None and c.money >= cheapest:
-            out[name] = c.money
+            out[name] = min(c.money, pool_cost(state, name))
     return out
 
 

@@ -163,11 +163,11 @@ def test_idle_money_is_what_a_pool_could_have_bought_with() -> None:
     infantry = UnitType.INFANTRY
     price = COSTS[infantry].price
     germany, italy, france, britain = (state.countries[n] for n in ("Germany", "Italy", "France", "United Kingdom"))
-    germany.money, italy.money, france.money, britain.money = 3000, 4000, price - 1, 900
-    germany.pool_land[LandKey(infantry, 3)] = 5  # pays for a point: idle
+    germany.money, italy.money, france.money, britain.money = 9000, 4000, price - 1, 900
+    germany.pool_land[LandKey(infantry, 3)] = 5  # pays for a point: idle, as much as the 5 points cost
     france.pool_land[LandKey(infantry, 3)] = 5  # not enough for one point: not idle
     britain.pool_land[LandKey(infantry, 3)] = 0  # an entry with no points left: empty
     italy.pool_land[LandKey(UnitType.SUPPLY, 0)] = 2  # free: money buys a supply unit no sooner
     assert arena.cheapest_buy(state, "Germany") == price
     assert arena.cheapest_buy(state, "Italy") is None  # nothing to buy: its money is not idle
-    assert arena.idlers(state) == {"Germany": 3000}
+    assert arena.idlers(state) == {"Germany": 5 * price}
