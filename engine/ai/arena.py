@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine import ai, api
+from engine import ai, api, sequence
 from engine.actions import EngineError
 from engine.ai.convoys import pool_cost
 from engine.ai.garrison import exposed
@@ -101,10 +101,11 @@ class GameResult:
     margin: dict[str, int | None] = field(default_factory=dict)
     #: date text of the month whose war declaration phase met the victory conditions ('' if none)
     victory: str = ""
-    #: side -> capital -> month-ends it was left with no land unit of the side while an enemy
-    #: land unit could walk into it within a month (engine/ai/garrison.py)
+    #: side -> capital -> hand-overs (:data:`HAND_OVER`: the enemy to move) at which it was left
+    #: with no land unit of the side while an enemy land unit could walk into it within a month
+    #: (engine/ai/garrison.py)
     empty_capitals: dict[str, dict[str, int]] = field(default_factory=dict)
-    #: side -> month-ends summed over its other home cities left so
+    #: side -> hand-overs summed over its other home cities left so
     empty_home_cities: dict[str, int] = field(default_factory=dict)
     #: year -> side -> money held when the year ended by its countries at war that could have
     #: bought something of their pool with it (issue 30: "no side above $1,000B unspent at a
@@ -171,26 +172,49 @@ def margin_text(margin: dict[str, int | None]) -> str:
 
 
 def empty_text(capitals: dict[str, dict[str, int]], home: dict[str, int]) -> str:
-    """``empty within an enemy's reach (month-ends): capitals axis 2 (Rome 2), allies 0; other home cities ...``"""
+    """``empty within an enemy's reach (as the enemy was to move): capitals axis 2 (Rome 2), allies 0;
+    other home cities ...``"""
     caps = []
     for side in SIDES:
         names = sorted(capitals.get(side, {}).items())
         text = f"{side} {sum(n for _, n in names)}"
         caps.append(text + (" (" + ", ".join(f"{c} {n}" for c, n in names) + ")" if names else ""))
     others = ", ".join(f"{side} {home.get(side, 0)}" for side in SIDES)
-    return f"empty within an enemy's reach (month-ends): capitals {', '.join(caps)}; other home cities {others}"
+    reach = "empty within an enemy's reach (as the enemy was to move)"
+    return f"{reach}: capitals {', '.join(caps)}; other home cities {others}"
 
 
-def count_empty(state: GameState, capitals: dict[str, dict[str, int]], home: dict[str, int]) -> None:
-    """Add this month-end's key cities left empty within an enemy land unit's reach."""
+#: Where in a month each side hands the move to the enemy: the Axis once its own turn is over
+#: (the Allied turn follows), the Allies once theirs, the supply phase and the next month's
+#: deployment and builds are over (the Axis turn follows).  A key city empty then is one the
+#: enemy may walk into before its owner can answer; one emptied earlier in the owner's own
+#: month (a landing in the enemy's turn) is the owner's to fill first.
+HAND_OVER = {"axis": "allies.overrun", "allies": "axis.overrun"}
+_PLACE_IN_MONTH = {p.label: i for i, p in enumerate(sequence.PLAY)}
+
+
+def count_empty(state: GameState, side: str, capitals: dict[str, dict[str, int]], home: dict[str, int]) -> None:
+    """Add ``side``'s key cities left empty within an enemy land unit's reach as it hands the
+    move to the enemy (:data:`HAND_OVER`)."""
     names = state.world.map.city_at
-    for side in SIDES:
-        for h, capital in exposed(Picture(state, side)).items():
-            if capital:
-                per = capitals.setdefault(side, {})
-                per[names[h].name] = per.get(names[h].name, 0) + 1
-            else:
-                home[side] = home.get(side, 0) + 1
+    for h, capital in exposed(Picture(state, side)).items():
+        if capital:
+            per = capitals.setdefault(side, {})
+            per[names[h].name] = per.get(names[h].name, 0) + 1
+        else:
+            home[side] = home.get(side, 0) + 1
+
+
+def handing_over(state: GameState, counted: dict[str, int]) -> list[str]:
+    """The sides whose hand-over of this month (:data:`HAND_OVER`) the game has reached and
+    that were not counted yet this month; marks them counted."""
+    here = _PLACE_IN_MONTH[sequence.current(state).label]
+    out = []
+    for side, step in HAND_OVER.items():
+        if here >= _PLACE_IN_MONTH[step] and counted.get(side) != state.date:
+            counted[side] = state.date
+            out.append(side)
+    return out
 
 
 def entered_text(entered: dict[str, tuple[str, str]]) -> str:
@@ -433,10 +457,13 @@ def play_game(
     rich_by_year: dict[str, dict[str, int]] = {}
     idle_by_year: dict[str, dict[str, int]] = {}
     idlers_by_year: dict[str, dict[str, int]] = {}
+    handed: dict[str, int] = {}
     while state.date < until:
         d = api.decision(state)
         if d.kind == "end":
             break
+        for side in handing_over(state, handed):
+            count_empty(state, side, empty_capitals, empty_home)
         before = (state.step, state.date, tuple(state.acting))
         carried = _cargo(state)
         if on_decision is not None:
@@ -509,7 +536,6 @@ def play_game(
             for c in WATCHED:
                 if c not in overrun and home_taken(state, c):
                     overrun[c] = date_text(state.date)
-            count_empty(state, empty_capitals, empty_home)
             if date_text(state.date) in margins:
                 margins[date_text(state.date)] = margin(state, cities, start)
             g = gained(state, hexes, start)["axis"]
@@ -634,7 +660,7 @@ class Summary:
     mean_margin: dict[str, tuple[float, int]] = field(default_factory=dict)
     #: date text of each game won by the victory conditions
     victories: list[str] = field(default_factory=list)
-    #: side -> month-ends its capitals were left empty within an enemy's reach, over the games
+    #: side -> hand-overs at which its capitals were left empty within an enemy's reach, over the games
     empty_capitals: dict[str, int] = field(default_factory=dict)
     #: games in which a capital was left so at least once
     games_with_empty_capital: int = 0
@@ -676,7 +702,7 @@ class Summary:
             + ", ".join(
                 f"{m} {t:+.1f} ({n} games)" if n else f"{m} not reached" for m, (t, n) in self.mean_margin.items()
             ),
-            "empty within an enemy's reach (month-ends, all games): capitals "
+            "empty within an enemy's reach (as the enemy was to move, all games): capitals "
             + ", ".join(f"{s} {self.empty_capitals.get(s, 0)}" for s in SIDES)
             + f" (in {self.games_with_empty_capital} games); other home cities "
             + ", ".join(f"{s} {self.empty_home_cities.get(s, 0)}" for s in SIDES),
