@@ -76,6 +76,7 @@ def test_bombers_support_an_attack_and_fly_home() -> None:
     a = infantry(state, "Germany", "2,2", 4)
     infantry(state, "Poland", "3,2", 5)  # 4 against 5: not enough alone
     infantry(state, "Germany", "2,5", 5)  # Breslau has its garrison
+    infantry(state, "Germany", "0,2", 1)  # and Berlin (an empty capital would take the attacker first)
     bomber = state.new_unit("Germany", UnitProfile(UnitType.BOMBER, bomber=3, defense=2, move=8))
     state.place(bomber, hx(state, "0,2"))  # Berlin
     advance_to(state, "axis.first_movement")
@@ -109,6 +110,7 @@ def test_the_atomic_aircraft_is_kept_from_land_attacks_when_its_bomb_is_near() -
     infantry(state, "Germany", "2,2", 4)
     infantry(state, "Poland", "3,2", 5)
     infantry(state, "Germany", "2,5", 5)
+    infantry(state, "Germany", "0,2", 1)
     bombers = [
         state.new_unit("Germany", UnitProfile(UnitType.BOMBER, name, bomber=3, defense=2, move=8))
         for name in ("He 111", "He 177")

@@ -77,6 +77,22 @@ def test_the_bot_keeps_the_last_unit_of_a_capital_an_enemy_could_reach_and_v1_do
     assert guard not in moved
 
 
+def test_the_bot_sends_a_unit_into_an_empty_capital_an_enemy_could_reach_and_v1_does_not() -> None:
+    """Berlin empty, a Polish armor within its move of it: the bot's weakest German unit that
+    can get there goes in before anything else moves."""
+    state = at_war()
+    berlin = hx(state, "0,2")
+    armor(state, "Poland", "5,2")
+    weak = infantry(state, "Germany", "1,3", 1)
+    infantry(state, "Germany", "1,1", 8)
+    advance_to(state, "axis.first_movement")
+    assert garrison.exposed(Picture(state, "axis")).get(berlin) is True
+    into = {int(a.args[0]) for a in ai.decide(state, "axis", SEED, "bot") if a.kind == "move" and a.args[-1] == berlin}
+    assert into == {weak}
+    into = {int(a.args[0]) for a in ai.decide(state, "axis", SEED, "v1") if a.kind == "move" and a.args[-1] == berlin}
+    assert weak not in into
+
+
 def test_a_capital_that_is_a_port_is_held_against_landings() -> None:
     from engine import api
     from engine.position import build_world
