@@ -29,12 +29,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine import ai, api
+from engine import ai, api, sequence
 from engine.actions import EngineError
+from engine.ai.convoys import pool_cost
 from engine.ai.garrison import exposed
 from engine.ai.picture import Picture
 from engine.sides import SIDES
 from engine.state import Assault, GameState, date_text, parse_date
+from engine.units import COSTS
 from engine.world import World
 
 #: Countries whose fall the arena records (the bot-vs-bot acceptance questions).
@@ -99,11 +101,19 @@ class GameResult:
     margin: dict[str, int | None] = field(default_factory=dict)
     #: date text of the month whose war declaration phase met the victory conditions ('' if none)
     victory: str = ""
-    #: side -> capital -> month-ends it was left with no land unit of the side while an enemy
-    #: land unit could walk into it within a month (engine/ai/garrison.py)
+    #: side -> capital -> hand-overs (:data:`HAND_OVER`: the enemy to move) at which it was left
+    #: with no land unit of the side while an enemy land unit could walk into it within a month
+    #: (engine/ai/garrison.py)
     empty_capitals: dict[str, dict[str, int]] = field(default_factory=dict)
-    #: side -> month-ends summed over its other home cities left so
+    #: side -> hand-overs summed over its other home cities left so
     empty_home_cities: dict[str, int] = field(default_factory=dict)
+    #: year -> side -> money held when the year ended by its countries at war that could have
+    #: bought something of their pool with it (issue 30: "no side above $1,000B unspent at a
+    #: year's end while its pool has units to buy"); a country whose pool is empty or dearer
+    #: than its money is left out
+    idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: year -> country -> its idle money when the year ended (the countries counted above)
+    idlers_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def events(self) -> str:
         """Conquests, surrenders, liberations and Vichy France, in date order."""
@@ -135,6 +145,7 @@ class GameResult:
             + f"convoy money delivered: axis {self.convoy_money.get('axis', 0)} "
             f"allies {self.convoy_money.get('allies', 0)}; "
             f"unspent at a year's end: {money_text(self.money_by_year, self.rich_by_year)}; "
+            f"of which its pool could have bought with: {money_text(self.idle_by_year, self.idlers_by_year)}; "
             f"margin T: {margin_text(self.margin)}; victory: {self.victory or 'none'}; "
             f"{empty_text(self.empty_capitals, self.empty_home_cities)}; "
             f"{secs:.2f} s/month"
@@ -161,26 +172,49 @@ def margin_text(margin: dict[str, int | None]) -> str:
 
 
 def empty_text(capitals: dict[str, dict[str, int]], home: dict[str, int]) -> str:
-    """``empty within an enemy's reach (month-ends): capitals axis 2 (Rome 2), allies 0; other home cities ...``"""
+    """``empty within an enemy's reach (as the enemy was to move): capitals axis 2 (Rome 2), allies 0;
+    other home cities ...``"""
     caps = []
     for side in SIDES:
         names = sorted(capitals.get(side, {}).items())
         text = f"{side} {sum(n for _, n in names)}"
         caps.append(text + (" (" + ", ".join(f"{c} {n}" for c, n in names) + ")" if names else ""))
     others = ", ".join(f"{side} {home.get(side, 0)}" for side in SIDES)
-    return f"empty within an enemy's reach (month-ends): capitals {', '.join(caps)}; other home cities {others}"
+    reach = "empty within an enemy's reach (as the enemy was to move)"
+    return f"{reach}: capitals {', '.join(caps)}; other home cities {others}"
 
 
-def count_empty(state: GameState, capitals: dict[str, dict[str, int]], home: dict[str, int]) -> None:
-    """Add this month-end's key cities left empty within an enemy land unit's reach."""
+#: Where in a month each side hands the move to the enemy: the Axis once its own turn is over
+#: (the Allied turn follows), the Allies once theirs, the supply phase and the next month's
+#: deployment and builds are over (the Axis turn follows).  A key city empty then is one the
+#: enemy may walk into before its owner can answer; one emptied earlier in the owner's own
+#: month (a landing in the enemy's turn) is the owner's to fill first.
+HAND_OVER = {"axis": "allies.overrun", "allies": "axis.overrun"}
+_PLACE_IN_MONTH = {p.label: i for i, p in enumerate(sequence.PLAY)}
+
+
+def count_empty(state: GameState, side: str, capitals: dict[str, dict[str, int]], home: dict[str, int]) -> None:
+    """Add ``side``'s key cities left empty within an enemy land unit's reach as it hands the
+    move to the enemy (:data:`HAND_OVER`)."""
     names = state.world.map.city_at
-    for side in SIDES:
-        for h, capital in exposed(Picture(state, side)).items():
-            if capital:
-                per = capitals.setdefault(side, {})
-                per[names[h].name] = per.get(names[h].name, 0) + 1
-            else:
-                home[side] = home.get(side, 0) + 1
+    for h, capital in exposed(Picture(state, side)).items():
+        if capital:
+            per = capitals.setdefault(side, {})
+            per[names[h].name] = per.get(names[h].name, 0) + 1
+        else:
+            home[side] = home.get(side, 0) + 1
+
+
+def handing_over(state: GameState, counted: dict[str, int]) -> list[str]:
+    """The sides whose hand-over of this month (:data:`HAND_OVER`) the game has reached and
+    that were not counted yet this month; marks them counted."""
+    here = _PLACE_IN_MONTH[sequence.current(state).label]
+    out = []
+    for side, step in HAND_OVER.items():
+        if here >= _PLACE_IN_MONTH[step] and counted.get(side) != state.date:
+            counted[side] = state.date
+            out.append(side)
+    return out
 
 
 def entered_text(entered: dict[str, tuple[str, str]]) -> str:
@@ -329,6 +363,26 @@ def money_of(state: GameState, side: str) -> int:
 RICH = 1000
 
 
+def cheapest_buy(state: GameState, country: str) -> int | None:
+    """The price of the cheapest thing in ``country``'s pool that money buys: a land point or a
+    unit (None: nothing; supply units are free, so money buys them no sooner)."""
+    c = state.countries[country]
+    prices = [COSTS[key.type].price for key, points in c.pool_land.items() if points > 0]
+    prices += [COSTS[p.type].price for p in c.pool_units]
+    return min((p for p in prices if p > 0), default=None)
+
+
+def idlers(state: GameState) -> dict[str, int]:
+    """Countries at war whose money could buy something of their pool: country -> the part of
+    its money the pool could have taken (money beyond the whole pool's price buys nothing)."""
+    out = {}
+    for name, c in sorted(state.countries.items()):
+        cheapest = cheapest_buy(state, name) if c.at_war and c.money > 0 else None
+        if cheapest is not None and c.money >= cheapest:
+            out[name] = min(c.money, pool_cost(state, name))
+    return out
+
+
 def _seed(game_seed: bytes, *parts: bytes | str | int) -> bytes:
     h = hashlib.sha256(game_seed)
     for p in parts:
@@ -401,10 +455,15 @@ def play_game(
     year_end_money: dict[str, int] = dict.fromkeys(SIDES, 0)
     money_by_year: dict[str, dict[str, int]] = {}
     rich_by_year: dict[str, dict[str, int]] = {}
+    idle_by_year: dict[str, dict[str, int]] = {}
+    idlers_by_year: dict[str, dict[str, int]] = {}
+    handed: dict[str, int] = {}
     while state.date < until:
         d = api.decision(state)
         if d.kind == "end":
             break
+        for side in handing_over(state, handed):
+            count_empty(state, side, empty_capitals, empty_home)
         before = (state.step, state.date, tuple(state.acting))
         carried = _cargo(state)
         if on_decision is not None:
@@ -469,10 +528,14 @@ def play_game(
                 }
                 for side in SIDES:
                     year_end_money[side] = max(year_end_money[side], money_by_year[year][side])
+                idlers_by_year[year] = idlers(state)
+                idle_by_year[year] = {
+                    side: sum(m for n, m in idlers_by_year[year].items() if state.countries[n].side == side)
+                    for side in SIDES
+                }
             for c in WATCHED:
                 if c not in overrun and home_taken(state, c):
                     overrun[c] = date_text(state.date)
-            count_empty(state, empty_capitals, empty_home)
             if date_text(state.date) in margins:
                 margins[date_text(state.date)] = margin(state, cities, start)
             g = gained(state, hexes, start)["axis"]
@@ -522,6 +585,8 @@ def play_game(
         victory,
         empty_capitals,
         empty_home,
+        idle_by_year,
+        idlers_by_year,
     )
 
 
@@ -595,12 +660,15 @@ class Summary:
     mean_margin: dict[str, tuple[float, int]] = field(default_factory=dict)
     #: date text of each game won by the victory conditions
     victories: list[str] = field(default_factory=list)
-    #: side -> month-ends its capitals were left empty within an enemy's reach, over the games
+    #: side -> hand-overs at which its capitals were left empty within an enemy's reach, over the games
     empty_capitals: dict[str, int] = field(default_factory=dict)
     #: games in which a capital was left so at least once
     games_with_empty_capital: int = 0
     #: side -> the same for its other home cities
     empty_home_cities: dict[str, int] = field(default_factory=dict)
+    #: year -> side -> the most money held at that year's end, over the games, by countries
+    #: whose pool it could have bought from (GameResult.idle_by_year)
+    idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins
@@ -626,6 +694,7 @@ class Summary:
             f"allies {self.mean_convoy_money.get('allies', 0.0):.0f}; most unspent at a year's end: "
             f"axis {self.max_year_end_money.get('axis', 0)}, allies {self.max_year_end_money.get('allies', 0)}",
             f"most unspent at each year's end (countries at war): {money_text(self.money_by_year)}",
+            f"of which a pool could have bought with (the issue's measure): {money_text(self.idle_by_year)}",
             f"games stopped by an error: {self.errors}",
             air_text(self.air),
             landing_text(self.landings),
@@ -633,7 +702,7 @@ class Summary:
             + ", ".join(
                 f"{m} {t:+.1f} ({n} games)" if n else f"{m} not reached" for m, (t, n) in self.mean_margin.items()
             ),
-            "empty within an enemy's reach (month-ends, all games): capitals "
+            "empty within an enemy's reach (as the enemy was to move, all games): capitals "
             + ", ".join(f"{s} {self.empty_capitals.get(s, 0)}" for s in SIDES)
             + f" (in {self.games_with_empty_capital} games); other home cities "
             + ", ".join(f"{s} {self.empty_home_cities.get(s, 0)}" for s in SIDES),
@@ -712,6 +781,10 @@ def summarize(results: list[GameResult]) -> Summary:
         empty_capitals={s: sum(sum(r.empty_capitals.get(s, {}).values()) for r in results) for s in SIDES},
         games_with_empty_capital=sum(1 for r in results if any(r.empty_capitals.get(s) for s in SIDES)),
         empty_home_cities={s: sum(r.empty_home_cities.get(s, 0) for r in results) for s in SIDES},
+        idle_by_year={
+            year: {s: max(r.idle_by_year.get(year, {}).get(s, 0) for r in results) for s in SIDES}
+            for year in sorted({y for r in results for y in r.idle_by_year})
+        },
     )
 
 

@@ -169,6 +169,32 @@ def _options(turn: Turn, pic: Picture, second: bool) -> dict[int, dict[int, Acti
     return out
 
 
+def _guard_capitals(turn: Turn, pic: Picture, plan: Plan, options: dict[int, dict[int, Action]]) -> None:
+    """Each of our capitals left empty while an enemy land unit could walk into it within a
+    month (:func:`engine.ai.garrison.exposed`) gets a unit before anything else moves: the
+    weakest that can get there (a capital lost ends a country's war), by march or by rail.
+    The plan's last-guard bonus then keeps it there.  Units that move are taken out of
+    ``options``."""
+    state = turn.state
+    for h, capital in sorted(garrison.exposed(pic).items()):
+        if not capital or plan.count.get(h, 0):
+            continue
+        able = sorted(
+            (max(state.units[uid].strength, 1), is_rail(acts[h]), uid)
+            for uid, acts in options.items()
+            if h in acts
+            and state.units[uid].type not in (UnitType.SUPPLY, UnitType.PARATROOPER)
+            and not (state.units[uid].hex in plan.guarded and plan.count.get(state.units[uid].hex, 0) <= 1)
+        )
+        for _, _, uid in able:
+            u = state.units[uid]
+            src = u.hex
+            if turn.batch.offer(options[uid][h]):
+                plan.moved(u, src, h)
+                del options[uid]
+                break
+
+
 def _better(a: Action, b: Action) -> bool:
     """Prefer marching to rail (rail capacity is scarce), then the shorter order."""
     if is_rail(a) != is_rail(b):
@@ -183,6 +209,8 @@ def _move_land(turn: Turn, second: bool) -> None:
         return
     plan = Plan(pic, turn.style)
     state = turn.state
+    if turn.style.capital_guard:
+        _guard_capitals(turn, pic, plan, options)
     units = [state.units[uid] for uid in options]
     units.sort(key=lambda u: (plan.to_front.get(u.hex, 0 if u.hex in plan.need else FAR), u.id))
     limits = turn.limits

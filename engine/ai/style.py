@@ -18,9 +18,11 @@ class Style:
     garrisons: bool = True
     #: place the free supply units at a deployment with the front stacks (v1 left them in the pool)
     supply_units: bool = True
+    #: an empty capital an enemy could reach gets a unit before anything else moves
+    capital_guard: bool = True
 
 
 #: The latest bot: every switch on.
 LATEST = Style()
 #: The heuristic players by name.
-STYLES: dict[str, Style] = {"bot": LATEST, "v1": Style(garrisons=False, supply_units=False)}
+STYLES: dict[str, Style] = {"bot": LATEST, "v1": Style(garrisons=False, supply_units=False, capital_guard=False)}

@@ -76,6 +76,7 @@ def test_bombers_support_an_attack_and_fly_home() -> None:
     a = infantry(state, "Germany", "2,2", 4)
     infantry(state, "Poland", "3,2", 5)  # 4 against 5: not enough alone
     infantry(state, "Germany", "2,5", 5)  # Breslau has its garrison
+    infantry(state, "Germany", "0,2", 1)  # and Berlin (an empty capital would take the attacker first)
     bomber = put(state, "Germany", "bomber", "0,2", move=8)  # Berlin
     advance_to(state, "axis.first_movement")
     moves = ai.decide(state, "axis", SEED)
@@ -107,6 +108,7 @@ def test_the_atomic_aircraft_is_kept_from_land_attacks_when_its_bomb_is_near() -
     infantry(state, "Germany", "2,2", 4)
     infantry(state, "Poland", "3,2", 5)
     infantry(state, "Germany", "2,5", 5)
+    infantry(state, "Germany", "0,2", 1)
     bombers = [put(state, "Germany", "bomber", "0,2", name=name, move=8) for name in ("He 111", "He 177")]
     advance_to(state, "axis.first_movement")
     moved = {x.args[0] for x in ai.decide(state, "axis", SEED) if x.kind == "move"}

@@ -6,6 +6,8 @@ from engine import ai
 from engine.ai import arena, garrison
 from engine.ai.picture import Picture
 from engine.position import hex_at as hx
+from engine.sequence import STEP_INDEX
+from engine.state import GameState
 from tests.ai.worlds import advance_to, armor, at_war, infantry
 
 SEED = b"\x05" * 32
@@ -24,20 +26,44 @@ def test_an_empty_capital_within_an_enemy_move_is_exposed() -> None:
     assert garrison.reachable(Picture(state, "axis"), [berlin, breslau]) == {breslau: 6}
 
 
-def test_the_arena_counts_empty_capitals_at_each_month_end() -> None:
+def test_the_arena_counts_empty_capitals_as_their_side_hands_the_move_over() -> None:
     state = at_war()
     armor(state, "Poland", "5,2")
     capitals: dict[str, dict[str, int]] = {}
     home: dict[str, int] = {}
-    arena.count_empty(state, capitals, home)
-    arena.count_empty(state, capitals, home)
+    arena.count_empty(state, "axis", capitals, home)
+    arena.count_empty(state, "axis", capitals, home)
+    arena.count_empty(state, "allies", capitals, home)  # Poland's cities are held: nothing to add
     assert capitals == {"axis": {"Berlin": 2}}
     assert home == {"axis": 2}
     text = arena.empty_text(capitals, home)
     assert text == (
-        "empty within an enemy's reach (month-ends): capitals axis 2 (Berlin 2), allies 0; "
+        "empty within an enemy's reach (as the enemy was to move): capitals axis 2 (Berlin 2), allies 0; "
         "other home cities axis 2, allies 0"
     )
+
+
+def test_each_side_is_counted_once_a_month_as_the_enemy_is_to_move() -> None:
+    """The Axis hands the move over as the Allied turn begins, the Allies as the Axis turn
+    begins (after the supply phase and the month's deployment and builds)."""
+    state = at_war()
+    counted: dict[str, int] = {}
+
+    def at_step(state: GameState, step: str) -> None:
+        state.step = STEP_INDEX[step]  # (the steps only: this small world would pass them over)
+
+    at_step(state, "build")
+    assert arena.handing_over(state, counted) == []  # the Allies may still build and place
+    at_step(state, "axis.first_movement")
+    assert arena.handing_over(state, counted) == ["allies"]
+    at_step(state, "axis.second_movement")
+    assert arena.handing_over(state, counted) == []  # once a month
+    at_step(state, "allies.overrun")
+    assert arena.handing_over(state, counted) == ["axis"]
+    at_step(state, "allies.second_movement")
+    assert arena.handing_over(state, counted) == []
+    state.date += 1
+    assert arena.handing_over(state, counted) == ["axis", "allies"]  # a new month (as the step stood)
 
 
 def test_the_bot_keeps_the_last_unit_of_a_capital_an_enemy_could_reach_and_v1_does_not() -> None:
@@ -49,6 +75,22 @@ def test_the_bot_keeps_the_last_unit_of_a_capital_an_enemy_could_reach_and_v1_do
     assert guard in moved
     moved = {int(a.args[0]) for a in ai.decide(state, "axis", SEED, "bot") if a.kind in ("move", "rail")}
     assert guard not in moved
+
+
+def test_the_bot_sends_a_unit_into_an_empty_capital_an_enemy_could_reach_and_v1_does_not() -> None:
+    """Berlin empty, a Polish armor within its move of it: the bot's weakest German unit that
+    can get there goes in before anything else moves."""
+    state = at_war()
+    berlin = hx(state, "0,2")
+    armor(state, "Poland", "5,2")
+    weak = infantry(state, "Germany", "1,3", 1)
+    infantry(state, "Germany", "1,1", 8)
+    advance_to(state, "axis.first_movement")
+    assert garrison.exposed(Picture(state, "axis")).get(berlin) is True
+    into = {int(a.args[0]) for a in ai.decide(state, "axis", SEED, "bot") if a.kind == "move" and a.args[-1] == berlin}
+    assert into == {weak}
+    into = {int(a.args[0]) for a in ai.decide(state, "axis", SEED, "v1") if a.kind == "move" and a.args[-1] == berlin}
+    assert weak not in into
 
 
 def test_a_capital_that_is_a_port_is_held_against_landings() -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from engine import api
 from engine.ai import arena, bot, convoys, deploy
 from engine.position import begin_at, parse, put, setup
-from engine.state import GameState
-from engine.units import UnitProfile, UnitType
+from engine.state import GameState, LandKey
+from engine.units import COSTS, UnitProfile, UnitType
 from engine.war import enter_war
 from engine.world import CountryInfo
 from tests.ai.worlds import FRONT_WORLD
@@ -145,3 +145,29 @@ def test_countries_info_regions_matter_for_the_hubs() -> None:
     )
     state.countries["Australia"].money = 9000
     assert sends(state, "allies") == []
+
+
+def test_idle_money_is_what_a_pool_could_have_bought_with() -> None:
+    """The issue's measure of money left unspent counts a country only while its pool has
+    something its money pays for: an empty pool, or one dearer than the money, is not idle."""
+    state = setup(
+        "G:c I:c F:c U:c",
+        axis=("Germany", "Italy"),
+        allies=("France", "United Kingdom"),
+        step=None,
+        cities={"Berlin": "0,0 capital", "Rome": "1,0 capital", "Paris": "2,0 capital", "London": "3,0 capital"},
+    )
+    for c in state.countries.values():
+        c.pool_land.clear()
+        c.pool_units.clear()
+    infantry = UnitType.INFANTRY
+    price = COSTS[infantry].price
+    germany, italy, france, britain = (state.countries[n] for n in ("Germany", "Italy", "France", "United Kingdom"))
+    germany.money, italy.money, france.money, britain.money = 9000, 4000, price - 1, 900
+    germany.pool_land[LandKey(infantry, 3)] = 5  # pays for a point: idle, as much as the 5 points cost
+    france.pool_land[LandKey(infantry, 3)] = 5  # not enough for one point: not idle
+    britain.pool_land[LandKey(infantry, 3)] = 0  # an entry with no points left: empty
+    italy.pool_land[LandKey(UnitType.SUPPLY, 0)] = 2  # free: money buys a supply unit no sooner
+    assert arena.cheapest_buy(state, "Germany") == price
+    assert arena.cheapest_buy(state, "Italy") is None  # nothing to buy: its money is not idle
+    assert arena.idlers(state) == {"Germany": 5 * price}

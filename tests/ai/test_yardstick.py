@@ -33,7 +33,7 @@ def test_a_game_reads_the_margin_at_its_marks_and_not_beyond_its_end() -> None:
     assert r.victory == ""
     assert f"margin T: {marks[0]} {r.margin[marks[0]]:+d}" in r.line()
     assert set(r.empty_capitals) == set(r.empty_home_cities) == {"axis", "allies"}
-    assert "empty within an enemy's reach (month-ends): capitals axis" in r.line()
+    assert "empty within an enemy's reach (as the enemy was to move): capitals axis" in r.line()
     summary = arena.summarize([r, r])
     assert summary.mean_margin[marks[1]] == (float(r.margin[marks[1]] or 0), 2)
 
