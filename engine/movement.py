@@ -167,7 +167,9 @@ class _Movement(Phase):
         moves = kinds is None or "move" in kinds
         out = [PASS]
         naval_zone: set[int] | None = None
-        memo = SideMemo()  # the state does not change while the list is made
+        # per-hex facts shared by one country's searches while the list is made (the state does
+        # not change meanwhile); per country, as its neutrality and Japanese/Soviet bars are its own
+        memos: dict[str, SideMemo] = {}
         units = sorted(
             (u for u in state.side_units(side) if state.countries[u.country].active and (only is None or only(u))),
             key=lambda x: x.id,
@@ -179,6 +181,7 @@ class _Movement(Phase):
                 if not u.is_air:
                     continue
             if u.is_land:
+                memo = memos.setdefault(u.country, SideMemo())
                 if moves and not self.may_move_land(u):
                     rules = self._land_rules(state, u, memo)
                     dests = land_search(rules, land_allowance(u)).cost

@@ -29,7 +29,7 @@ from engine.actions import Refusal, prefixed
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Kind, Side, Terrain
 from engine.sides import other
-from engine.stacking import LAND_LIMIT_TEXT, air_room, can_stack_land, carrier_slot, is_based, naval_room
+from engine.stacking import LAND_LIMIT_TEXT, air_room, carrier_slot, fits_land, is_based, land_counts, naval_room
 from engine.state import GameState, Unit
 from engine.terrain import BY_CODE, barred_terrain
 from engine.units import UnitType
@@ -74,6 +74,8 @@ class SideMemo:
 
     zoc: dict[int, bool] = field(default_factory=dict)
     cost: dict[tuple[bool, bool], dict[int, int]] = field(default_factory=dict)
+    #: occupied hex -> its land units by stacking class (:func:`engine.stacking.land_counts`)
+    counts: dict[int, list[int]] = field(default_factory=dict)
 
 
 class LandRules:
@@ -105,6 +107,7 @@ class LandRules:
         memo = memo or SideMemo()
         self._zoc = memo.zoc
         self._cost = memo.cost.setdefault((self.armor, rail), {})
+        self._counts = memo.counts
         self._stack: dict[int, bool] = {}
 
     def neighbours(self, h: int) -> tuple[int, ...]:
@@ -167,7 +170,10 @@ class LandRules:
             if h == self.unit.hex or h not in self.state.occupied_hexes():
                 s = True
             else:
-                s = can_stack_land(self.state, h, [self.unit])
+                counts = self._counts.get(h)
+                if counts is None:
+                    counts = self._counts[h] = land_counts(self.state, h)
+                s = fits_land(counts, self.unit)
             self._stack[h] = s
         return s
 
@@ -214,34 +220,67 @@ def land_search(rules: LandRules, allowance: int, target: int | None = None) -> 
         return result
     best: dict[int, int] = {start * 4 + z0: 0}
     heap = [(0, start * 4 + z0)]
-    parent = result.parent
-    ignore, in_zoc, cost_to_enter = rules.ignore_zoc, rules.in_zoc, rules.cost_to_enter
+    parent, found, end_node = result.parent, result.cost, result.end_node
+    # The loop below runs for every node of every search of the computer player and of the
+    # order checks: the rules' memos are read here directly, and their methods are called
+    # only for a hex not met yet.
+    ignore = rules.ignore_zoc
+    in_zoc, cost_to_enter, can_end, next_zoc = rules.in_zoc, rules.cost_to_enter, rules.can_end, rules.next_zoc
+    zoc_known, cost_known, end_known = rules._zoc, rules._cost, rules._stack
+    plain = rules.land_nbr if not (rules.any_frozen and not rules.rail) else None
+    occupied = rules.state.occupied_hexes()
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        c, node = heapq.heappop(heap)
+        c, node = pop(heap)
         if best.get(node, c + 1) < c:
             continue
         a, za = node >> 2, node & 3
-        if a != start and a not in result.cost and rules.can_end(a):
-            result.cost[a] = c
-            result.end_node[a] = node
-            if a == target:
-                break
+        if a != start and a not in found:
+            if a in occupied:
+                ends = end_known.get(a)
+                if ends is None:
+                    ends = can_end(a)
+            else:
+                ends = True  # nobody stands there: no stacking limit to meet
+            if ends:
+                found[a] = c
+                end_node[a] = node
+                if a == target:
+                    break
         if za == STOPPED:
             continue
-        a_free = ignore or not in_zoc(a)
-        for b in rules.neighbours(a):
-            step = cost_to_enter(b)
-            if not step or c + step > allowance:
+        if ignore:
+            a_free = True
+        else:
+            a_zoc = zoc_known.get(a)
+            a_free = not (in_zoc(a) if a_zoc is None else a_zoc)
+        for b in plain[a] if plain is not None else rules.neighbours(a):
+            step = cost_known.get(b)
+            if step is None:
+                step = cost_to_enter(b)
+            if not step:
                 continue
             nc = c + step
-            zb = za if a_free and (ignore or not in_zoc(b)) else rules.next_zoc(a, za, b)
-            if zb < 0 or (zb == STOPPED and not rules.can_end(b)):
+            if nc > allowance:
                 continue
+            if ignore:
+                zb = za
+            elif a_free:
+                b_zoc = zoc_known.get(b)
+                zb = za if not (in_zoc(b) if b_zoc is None else b_zoc) else next_zoc(a, za, b)
+            else:
+                zb = next_zoc(a, za, b)
+            if zb < 0:
+                continue
+            if zb == STOPPED and b in occupied:
+                ends = end_known.get(b)
+                if not (can_end(b) if ends is None else ends):
+                    continue
             nb = b * 4 + zb
             if nc < best.get(nb, allowance + 1):
                 best[nb] = nc
                 parent[nb] = node
-                heapq.heappush(heap, (nc, nb))
+                push(heap, (nc, nb))
     return result
 
 

@@ -50,6 +50,13 @@ def land_counts(state: GameState, h: int, exclude: Iterable[int] = ()) -> list[i
     return counts
 
 
+def fits_land(counts: list[int], u: Unit) -> bool:
+    """May ``u`` (a land unit standing elsewhere) join the land units ``counts`` of a hex
+    (:func:`land_counts`)?  :func:`can_stack_land` for one unit, the hex's counts read once."""
+    cls = _land_class(u)
+    return all(c + (i == cls) <= limit for i, (c, limit) in enumerate(zip(counts, _LIMITS, strict=True)))
+
+
 def can_stack_land(state: GameState, h: int, units: Iterable[Unit]) -> bool:
     """May ``units`` (land units) all stand in hex ``h`` together with those already there?"""
     units = list(units)

@@ -327,6 +327,18 @@ def test_soviet_units_stay_out_of_japan_and_its_colonies_while_mongolia_is_neutr
     api.check(state, ALLIES, Action("move", (u.id, hex_at(state, "1,1"))))
 
 
+def test_the_legal_list_bars_japanese_land_to_soviet_units_beside_chinese_ones() -> None:
+    """The bar is the Soviet Union's, not its side's: a Chinese unit searched first may
+    enter Manchukuo, and what it learnt of those hexes must not open them to the Soviets."""
+    state = js_position("unit China infantry 1,1", 'unit "Soviet Union" infantry 1,0')
+    chinese, soviet = sorted(state.units.values(), key=lambda u: u.id)
+    assert chinese.country == "China" and soviet.country == "Soviet Union"
+    moves = api.legal_actions(state, ALLIES)
+    japanese = {hex_at(state, "2,0"), hex_at(state, "2,1")}
+    assert {a.args[-1] for a in moves if a.kind == "move" and a.args[0] == chinese.id} & japanese
+    assert not {a.args[-1] for a in moves if a.kind == "move" and a.args[0] == soviet.id} & japanese
+
+
 def test_the_restriction_is_lifted_when_mongolia_enters() -> None:
     """ "When Mongolia enters the war, this restriction is lifted." """
     state = js_position('unit "Soviet Union" infantry 1,0')
