@@ -20,6 +20,7 @@ table.  :func:`supply_map` returns them; the per-unit questions are array look-u
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -40,6 +41,7 @@ from engine.state import NO_UNIT, GameState, Unit
 from engine.terrain import TERRAIN
 from engine.units import UnitType
 from engine.weather import frozen_zones
+from engine.world import World
 from engine.zoc import fort_blocks
 
 LAND_TYPES = frozenset({"infantry", "armor", "paratrooper", "marine", "supply"})
@@ -142,6 +144,20 @@ def _search(
     fbits = reach[frontier]
     if stop is not None and stop(reach):
         frontier = frontier[:0]
+    return _expand(nbrs, passable, through, reach, frontier, fbits, stop)
+
+
+def _expand(
+    nbrs: list[np.ndarray],
+    passable: np.ndarray,
+    through: np.ndarray,
+    reach: np.ndarray,
+    frontier: np.ndarray,
+    fbits: np.ndarray,
+    stop: Callable[[np.ndarray], bool] | None = None,
+) -> np.ndarray:
+    """:func:`_search` from ``frontier`` (hexes, each with the bits it spreads) over ``reach``
+    (impassable hexes with every bit set); returns ``reach`` with impassable hexes at 0."""
     table = nbrs[0] if len(nbrs) == 1 else np.concatenate(nbrs, axis=1)
     width = table.shape[1]
     stamp = np.zeros(len(passable), dtype=np.int64)
@@ -168,6 +184,21 @@ def _search(
         frontier, fbits = cand.take(go), new.take(go)
     reach[~passable] = 0
     return reach
+
+
+def _extend(
+    nbrs: list[np.ndarray], passable: np.ndarray, through: np.ndarray, base: np.ndarray, added: np.ndarray
+) -> np.ndarray:
+    """What :func:`_search` gives when seeds ``added`` (bits per hex) join those whose
+    search gave ``base``, over the same hexes.  Each bit's search is a plain closure of
+    its sources, so the new sources' closure is added to the old: spread from each new
+    source (a source is expanded from even where a line may not pass, so one the old
+    search entered without passing on is expanded now) into the hexes lacking the bit."""
+    reach = np.where(passable, base, np.uint8(255))
+    frontier = added.nonzero()[0]
+    fbits = added.take(frontier)
+    reach[frontier] |= fbits
+    return _expand(nbrs, passable, through, reach, frontier, fbits)
 
 
 def _reach_at(
@@ -209,6 +240,53 @@ def _reach_at(
 
 
 # --- the supply of one side -----------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _LastSearch:
+    """A side's last whole search: what it searched over, from where, and what it found."""
+
+    key: Hashable  # the classes searched (their bits) and the frozen zones (the neighbours)
+    passable: np.ndarray
+    sources: np.ndarray  # bits started per hex
+    reach: np.ndarray
+
+
+#: Per world and side, the last whole search of :class:`SupplyMap` (see :func:`_side_search`).
+_last_search: weakref.WeakKeyDictionary[World, dict[str, _LastSearch]] = weakref.WeakKeyDictionary()
+
+
+def _side_search(
+    world: World,
+    side: str,
+    key: Hashable,
+    nbrs: list[np.ndarray],
+    passable: np.ndarray,
+    through: np.ndarray,
+    seeds: list[tuple[np.ndarray, int]],
+) -> np.ndarray:
+    """:func:`_search` from ``seeds``, extending the side's last search when it ran over
+    the same hexes from some of these sources.  A deployment places supply units one by
+    one, each a new source that changes the placement areas; a search of the whole
+    side after each (about 150 steps over the Allies' three continents) was most of the
+    time of a deployment's reveal.  The result is the same array either way: only the
+    inputs are compared, never assumed."""
+    sources = np.zeros(len(passable), dtype=np.uint8)
+    for hexes, bit in seeds:
+        sources[hexes] |= np.uint8(bit)
+    kept = _last_search.setdefault(world, {})
+    last = kept.get(side)
+    if (
+        last is not None
+        and last.key == key
+        and not (last.sources & ~sources).any()
+        and np.array_equal(last.passable, passable)
+    ):
+        reach = _extend(nbrs, passable, through, last.reach, sources & ~last.sources)
+    else:
+        reach = _search(nbrs, passable, through, seeds)
+    kept[side] = _LastSearch(key, passable.copy(), sources, reach.copy())
+    return reach
 
 
 class Supplied:
@@ -331,7 +409,7 @@ class SupplyMap:
         if stop_at is not None:
             reach = _reach_at(stop_at, nbrs, passable, through, seeds, n)
         elif wanted:
-            reach = _search(nbrs, passable, through, seeds)
+            reach = _side_search(world, side, (tuple(wanted), frozen), nbrs, passable, through, seeds)
         else:
             reach = np.zeros(n + 1, dtype=np.uint8)
         for k, cls in enumerate(wanted):
