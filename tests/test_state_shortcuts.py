@@ -147,8 +147,10 @@ def _deployment_lists(record: Path) -> Iterator[tuple[GameState, str, list[Actio
     class Lists(replay.Visitor):
         def before(self, game: machine.Game, tf: TurnFile) -> machine.Watcher:
             def watch(g: machine.Game, rec: Record) -> None:
-                if isinstance(rec, Sim | Reveal) and isinstance(sequence.current(g.state), Deployment):
-                    found.append((g.state.copy(), tf.side, machine.actions_of(rec.actions, "list")))
+                state = g.state
+                assert isinstance(state, GameState)
+                if isinstance(rec, Sim | Reveal) and isinstance(sequence.current(state), Deployment):
+                    found.append((state.copy(), tf.side, [Action.from_wire(w) for w in rec.actions]))
 
             return watch
 
