@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Hashable
 
+import numpy as np
+
 from engine import stacking, supply, zoc
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.derived import Derived
@@ -112,12 +114,15 @@ def _compute_area(state: GameState, country: str) -> frozenset[int]:
     c = state.countries[country]
     side = c.side
     hexmap = state.world.map
-    controller, side_of = state.controller, _side_table(state)
-    home = [h for h in hexmap.hexes_of_territory.get(country, ()) if side_of[controller[h]] == side]
-    supplied = supply.supplied_hexes(state, country)
-    area = {h for h in home if h in supplied}
+    controller = state.controller
+    # The home hexes the side controls, then those in supply, as arrays (in the
+    # territory's order, so the set is built as it always was).
+    ours = np.array([False, *(state.countries[n].side == side for n in state.world.country_names[1:])])
+    territory = np.asarray(hexmap.hexes_of_territory.get(country, ()), dtype=np.int64)
+    home = territory[ours[np.frombuffer(controller, dtype=np.uint8)[territory]]]
+    area = set(home[supply.supplied_hexes(state, country).mask[home]].tolist())
     if c.entered == state.date:
-        area |= _reach_of_supply_units(state, country, set(home))
+        area |= _reach_of_supply_units(state, country, set(home.tolist()))
     # Supplement "Placing units": first-turn areas (Japan in China 1939, the Soviet borders).
     own = state.world.country_no[country]
     for name, when in c.flags.placements.items():
@@ -129,10 +134,6 @@ def _compute_area(state: GameState, country: str) -> frozenset[int]:
 
 #: Land hexes where a country may place land and air units (supplement "Placement").
 home_area: Derived[str, frozenset[int]] = Derived(_area_stamp, _compute_area)
-
-
-def _side_table(state: GameState) -> list[str]:
-    return ["", *(state.countries[n].side for n in state.world.country_names[1:])]
 
 
 def _reach_of_supply_units(state: GameState, country: str, home: set[int]) -> set[int]:

@@ -123,6 +123,7 @@ _PROFILE_NUMBERS = tuple(f.name for f in fields(UnitProfile) if f.name != "type"
 _unit_values = attrgetter(*_UNIT_FIELDS)
 #: every fact of a unit, in the order of the fields (a copy builds units by position)
 _unit_facts = attrgetter(*(f.name for f in fields(Unit)))
+_carrier = attrgetter("carrier")
 
 
 def _unit_row(u: Unit) -> Sequence[object]:
@@ -612,7 +613,11 @@ class GameState:
         if u.domain is Domain.LAND:
             return []
         uid = u.id  # read once: every ship or aircraft placed asks this of every unit
-        return [c for c in self.units.values() if c.carrier == uid]
+        units = self.units.values()
+        # Most carry nothing: the carriers are compared in C before any unit is listed.
+        if uid not in map(_carrier, units):
+            return []
+        return [c for c in units if c.carrier == uid]
 
     def units_of(self, country: str) -> list[Unit]:
         return [u for u in self.units.values() if u.country == country]

@@ -20,9 +20,11 @@ table.  :func:`supply_map` returns them; the per-unit questions are array look-u
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from operator import attrgetter
 from typing import Protocol
 
@@ -40,6 +42,7 @@ from engine.state import NO_UNIT, GameState, Unit
 from engine.terrain import TERRAIN
 from engine.units import UnitType
 from engine.weather import frozen_zones
+from engine.world import World
 from engine.zoc import fort_blocks
 
 LAND_TYPES = frozenset({"infantry", "armor", "paratrooper", "marine", "supply"})
@@ -70,7 +73,8 @@ class _Tables:
     through: np.ndarray  # (size + 1,) bool: a supply line may pass through (not tall mountain/desert)
     weather: np.ndarray  # (size + 1,) weather zone
     territory_country: np.ndarray  # (size,) territory owner's country number
-    city_resources: tuple[int, ...]  # city hexes that are also resource hexes
+    city_resources: np.ndarray  # city hexes that are also resource hexes, ascending
+    city_class: np.ndarray  # the supply class (index in CLASSES) of each one's territory
     chinese_cities: np.ndarray  # city hexes in Chinese territory (any is a source for Chinese units)
 
 
@@ -92,10 +96,12 @@ def _tables(hexmap: HexMap, country_names: tuple[str, ...]) -> _Tables:
     terr_country = np.array([number.get(t.country, 0) for t in hexmap.territories], dtype=np.int64)
     territory_country = terr_country[np.asarray(hexmap.territory, dtype=np.int64)]
     cities = tuple(sorted(hexmap.city_at))
-    city_resources = tuple(h for h in cities if h in hexmap.resources)
+    city_resources = np.array([h for h in cities if h in hexmap.resources], dtype=np.int64)
+    class_no = np.array([CLASSES.index(supply_class(name)) for name in country_names], dtype=np.int64)
+    city_class = class_no[territory_country[city_resources]]
     city_hexes = np.asarray(cities, dtype=np.int64)
     chinese = city_hexes[territory_country[city_hexes] == number.get("China", -1)]
-    return _Tables(nbr, land, through, weather, territory_country, city_resources, chinese)
+    return _Tables(nbr, land, through, weather, territory_country, city_resources, city_class, chinese)
 
 
 @lru_cache(maxsize=32)
@@ -142,6 +148,20 @@ def _search(
     fbits = reach[frontier]
     if stop is not None and stop(reach):
         frontier = frontier[:0]
+    return _expand(nbrs, passable, through, reach, frontier, fbits, stop)
+
+
+def _expand(
+    nbrs: list[np.ndarray],
+    passable: np.ndarray,
+    through: np.ndarray,
+    reach: np.ndarray,
+    frontier: np.ndarray,
+    fbits: np.ndarray,
+    stop: Callable[[np.ndarray], bool] | None = None,
+) -> np.ndarray:
+    """:func:`_search` from ``frontier`` (hexes, each with the bits it spreads) over ``reach``
+    (impassable hexes with every bit set); returns ``reach`` with impassable hexes at 0."""
     table = nbrs[0] if len(nbrs) == 1 else np.concatenate(nbrs, axis=1)
     width = table.shape[1]
     stamp = np.zeros(len(passable), dtype=np.int64)
@@ -168,6 +188,21 @@ def _search(
         frontier, fbits = cand.take(go), new.take(go)
     reach[~passable] = 0
     return reach
+
+
+def _extend(
+    nbrs: list[np.ndarray], passable: np.ndarray, through: np.ndarray, base: np.ndarray, added: np.ndarray
+) -> np.ndarray:
+    """What :func:`_search` gives when seeds ``added`` (bits per hex) join those whose
+    search gave ``base``, over the same hexes.  Each bit's search is a plain closure of
+    its sources, so the new sources' closure is added to the old: spread from each new
+    source (a source is expanded from even where a line may not pass, so one the old
+    search entered without passing on is expanded now) into the hexes lacking the bit."""
+    reach = np.where(passable, base, np.uint8(255))
+    frontier = added.nonzero()[0]
+    fbits = added.take(frontier)
+    reach[frontier] |= fbits
+    return _expand(nbrs, passable, through, reach, frontier, fbits)
 
 
 def _reach_at(
@@ -209,6 +244,53 @@ def _reach_at(
 
 
 # --- the supply of one side -----------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _LastSearch:
+    """A side's last whole search: what it searched over, from where, and what it found."""
+
+    key: Hashable  # the classes searched (their bits) and the frozen zones (the neighbours)
+    passable: np.ndarray
+    sources: np.ndarray  # bits started per hex
+    reach: np.ndarray
+
+
+#: Per world and side, the last whole search of :class:`SupplyMap` (see :func:`_side_search`).
+_last_search: weakref.WeakKeyDictionary[World, dict[str, _LastSearch]] = weakref.WeakKeyDictionary()
+
+
+def _side_search(
+    world: World,
+    side: str,
+    key: Hashable,
+    nbrs: list[np.ndarray],
+    passable: np.ndarray,
+    through: np.ndarray,
+    seeds: list[tuple[np.ndarray, int]],
+) -> np.ndarray:
+    """:func:`_search` from ``seeds``, extending the side's last search when it ran over
+    the same hexes from some of these sources.  A deployment places supply units one by
+    one, each a new source that changes the placement areas; a search of the whole
+    side after each (about 150 steps over the Allies' three continents) was most of the
+    time of a deployment's reveal.  The result is the same array either way: only the
+    inputs are compared, never assumed."""
+    sources = np.zeros(len(passable), dtype=np.uint8)
+    for hexes, bit in seeds:
+        sources[hexes] |= np.uint8(bit)
+    kept = _last_search.setdefault(world, {})
+    last = kept.get(side)
+    if (
+        last is not None
+        and last.key == key
+        and not (last.sources & ~sources).any()
+        and np.array_equal(last.passable, passable)
+    ):
+        reach = _extend(nbrs, passable, through, last.reach, sources & ~last.sources)
+    else:
+        reach = _search(nbrs, passable, through, seeds)
+    kept[side] = _LastSearch(key, passable.copy(), sources, reach.copy())
+    return reach
 
 
 class Supplied:
@@ -281,7 +363,9 @@ class SupplyMap:
             for u in state.units.values()
             if u.hex != NO_HEX and (w := who[u.country]) and u.id not in self.ignoring
         ]
-        hx, wh, role, cl = np.array(rows, dtype=np.int64).reshape(-1, 4).T
+        # (a flat run of numbers makes an array several times faster than a list of rows)
+        flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=4 * len(rows))
+        hx, wh, role, cl = flat.reshape(-1, 4).T
         mine, theirs = wh == 1, wh == 2
         zoc = np.zeros(n + 1, dtype=bool)
         zoc_sources = hx[theirs & (role == 1)]
@@ -312,18 +396,15 @@ class SupplyMap:
         )
         wanted = sorted(present if classes is None else classes)
         # city sources by class: located in a friendly country, controlled by a friendly country
-        cr = np.asarray(t.city_resources, dtype=np.int64)
-        cr = cr[(codes[t.territory_country[cr]] == 1) & passable[cr]]
-        by_class: dict[str, list[int]] = {}
-        for h in cr.tolist():
-            by_class.setdefault(supply_class(names[t.territory_country[h]]), []).append(h)
-        if "chinese" in wanted:
-            extra = t.chinese_cities[passable[t.chinese_cities]].tolist()
-            by_class["chinese"] = sorted(set(by_class.get("chinese", [])) | set(extra))
+        cr = t.city_resources
+        sources = (codes[t.territory_country[cr]] == 1) & passable[cr]
+        cr, cr_class = cr[sources], t.city_class[sources]
         # bit 2k: class k from cities only (for supply units); bit 2k+1: cities and supply units
         seeds: list[tuple[np.ndarray, int]] = []
         for k, cls in enumerate(wanted):
-            cities = np.asarray(by_class.get(cls, []), dtype=np.int64)
+            cities = cr[cr_class == CLASSES.index(cls)]
+            if cls == "chinese":
+                cities = np.union1d(cities, t.chinese_cities[passable[t.chinese_cities]])
             seeds.append((cities, 3 << (2 * k)))
             sus = supply_units.get(cls)
             if sus is not None and sus.size:
@@ -331,7 +412,7 @@ class SupplyMap:
         if stop_at is not None:
             reach = _reach_at(stop_at, nbrs, passable, through, seeds, n)
         elif wanted:
-            reach = _search(nbrs, passable, through, seeds)
+            reach = _side_search(world, side, (tuple(wanted), frozen), nbrs, passable, through, seeds)
         else:
             reach = np.zeros(n + 1, dtype=np.uint8)
         for k, cls in enumerate(wanted):

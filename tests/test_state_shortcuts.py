@@ -4,7 +4,8 @@
 give what loading the bytes gives, containers in the same order (a rule iterating them
 behaves alike), or a game verified by one program could differ from the same game
 verified through saved files.  ``HexSupply`` answers a combat's supply question by a
-search from the defenders' hex: it must answer as the side's whole supply map.  The
+search from the defenders' hex: it must answer as the side's whole supply map; a side's
+map searched by extending its last search must be the map searched whole.  The
 states are those of the 1937 record under
 tests/data/records, taken before every record of every file (orders, lists, reveals,
 rolls), so mid-step memories (advances, paths, declared targets) are among them.
@@ -17,13 +18,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+from engine import api, sequence, supply
+from engine.actions import Action
+from engine.deployment import Deployment, home_area
 from engine.sides import SIDES
 from engine.state import GameState
-from engine.supply import HexSupply, supply_map
+from engine.supply import HexSupply, SupplyMap, supply_map
+from engine.units import UnitProfile, UnitType
 from pbem.play import audit
 from pbem.protocol import machine, replay
+from pbem.protocol.records import Record, Reveal, Sim
 from pbem.protocol.turnfile import TurnFile
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "1937-seed3"
@@ -129,3 +136,100 @@ def test_a_hex_supply_answers_as_the_side_s_supply_map(states: list[GameState]) 
                         assert one.in_supply(u) == answer, (state.date, side, u.label())
                         answers.add(answer)
     assert answers == {True, False}
+
+
+def _deployment_lists(record: Path) -> Iterator[tuple[GameState, str, list[Action]]]:
+    """The hidden lists of a record's first deployment, each with the state it was given on."""
+    [(_, files)] = audit.game_files(record).items()
+    files.sort(key=lambda f: f.seq)
+    found: list[tuple[GameState, str, list[Action]]] = []
+
+    class Lists(replay.Visitor):
+        def before(self, game: machine.Game, tf: TurnFile) -> machine.Watcher:
+            def watch(g: machine.Game, rec: Record) -> None:
+                state = g.state
+                assert isinstance(state, GameState)
+                if isinstance(rec, Sim | Reveal) and isinstance(sequence.current(state), Deployment):
+                    found.append((state.copy(), tf.side, [Action.from_wire(w) for w in rec.actions]))
+
+            return watch
+
+    for _ in replay.walk(files, visitor=Lists()):
+        if len(found) >= 2:
+            break
+    yield from found
+
+
+def test_a_side_s_supply_search_extended_by_new_sources_is_the_whole_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A side's supply search extends its last one when only sources were added over
+    the same hexes (a deployment's supply units).  Along the first deployment's lists of
+    the 1939 record, then each supply point of the pools placed across its country's
+    area (that record's players placed none), the map that may extend is compared with
+    one searched whole, from every source."""
+    extended = 0
+    extend = supply._extend
+
+    def counting(*args: Any) -> Any:
+        nonlocal extended
+        extended += bool(args[-1].any())  # new sources were added
+        return extend(*args)
+
+    monkeypatch.setattr(supply, "_extend", counting)
+    compared = 0
+
+    def compare(state: GameState, side: str) -> None:
+        nonlocal compared
+        kept = SupplyMap(state, side)
+        supply._last_search.clear()
+        whole = SupplyMap(state, side)
+        assert sorted(kept.full) == sorted(whole.full)
+        for cls in whole.full:
+            assert np.array_equal(kept.full[cls], whole.full[cls]), (side, cls)
+            assert np.array_equal(kept.cities[cls], whole.cities[cls]), (side, cls)
+        compared += 1
+
+    for state, side, actions in _deployment_lists(RECORD.parent / "1939-seed7"):
+        draft = api.draft(state, side)
+        for i, action in enumerate(a for a in actions if a.kind != "pass"):  # supply units follow
+            draft.offer(action)
+            if i % 8 == 0:
+                compare(draft.state, side)
+        for name, c in sorted(draft.state.countries.items()):
+            points = sum(n for key, n in c.free_land.items() if key.type == UnitType.SUPPLY) if c.side == side else 0
+            area = sorted(home_area(draft.state, name)) if points else []
+            for h in area[:: len(area) // points + 1] if area else ():
+                key = next(k for k in c.free_land if k.type == UnitType.SUPPLY)
+                draft.offer(Action("place_land", (name, "supply", key.move, 1, h)))
+                compare(draft.state, side)
+    assert compared > 50
+    assert extended > 10
+
+
+def test_a_supply_unit_out_of_reach_extends_the_search_as_a_whole_search(states: list[GameState]) -> None:
+    """The same where a new source reaches new hexes: a supply unit put (by hand, not by
+    the rules) in hexes the side may pass but its supply does not reach, one after the
+    other, in every 24th state of the 1937 record."""
+    grew = 0
+    for state in states[::24]:
+        for side in SIDES:
+            supply._last_search.clear()
+            country = next((u.country for u in state.side_units(side) if u.is_land), None)
+            if country is None:
+                continue
+            cls = supply.supply_class(country)
+            whole = SupplyMap(state, side)
+            if cls not in whole.full:
+                continue
+            lone = np.flatnonzero(whole.passable[:-1] & ~whole.full[cls][:-1]).tolist()
+            trial = state.copy()
+            for h in lone[:: len(lone) // 4 + 1]:
+                before = int(SupplyMap(trial, side).full[cls].sum())
+                trial.place(trial.new_unit(country, UnitProfile(UnitType.SUPPLY, strength=0, move=3)), h)
+                kept = SupplyMap(trial, side)
+                supply._last_search.clear()
+                fresh = SupplyMap(trial, side)
+                for c in fresh.full:
+                    assert np.array_equal(kept.full[c], fresh.full[c]), (state.date, side, h, c)
+                    assert np.array_equal(kept.cities[c], fresh.cities[c]), (state.date, side, h, c)
+                grew += int(fresh.full[cls].sum()) > before + 1
+    assert grew > 5

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from engine import api, supply
@@ -222,8 +223,13 @@ def test_soviet_units_may_use_the_border_hexes_in_the_first_turn_after_entry() -
 def test_placement_needs_supply_except_supply_units_on_the_turn_of_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     """Supplement "Placement": in a hex in supply; "Placing units": on the turn of entry
     supply units may be placed out of supply, and hexes connected to them count as supplied."""
-    supplied = {hx("5,1")}
-    monkeypatch.setattr(supply, "supplied_hexes", lambda state, country: supplied, raising=False)
+
+    def supplied(state: GameState, country: str) -> supply.Supplied:
+        mask = np.zeros(state.world.map.size + 1, dtype=bool)
+        mask[hx("5,1")] = True
+        return supply.Supplied(mask)
+
+    monkeypatch.setattr(supply, "supplied_hexes", supplied, raising=False)
     state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 3, LandKey(UnitType.SUPPLY, 3): 1})
     far = Action("place_land", ("Germany", "infantry", 3, 1, hx("7,2")))
     with pytest.raises(IllegalAction) as refused:
