@@ -15,10 +15,11 @@ from engine import api
 from engine.hexgrid import NO_HEX
 from pbem.cli.main import app
 from pbem.errors import PbemError
-from pbem.play import gamemap, history
+from pbem.play import gamemap
 from pbem.protocol.machine import Game
 from scenarios import gameview
 from scenarios.mapview import REGIONS
+from tests.cache import record_walk
 
 RECORDS = Path(__file__).resolve().parent / "data" / "records"
 RECORD = RECORDS / "1939-seed7"
@@ -27,8 +28,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
-def game() -> Game:
-    return history.position(history.record_files(RECORD))
+def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
+    return record_walk(tmp_path_factory, RECORD.name).game(-1)
 
 
 def _counters(svg: bytes | str) -> dict[int, tuple[str, str]]:
@@ -144,7 +145,7 @@ def test_region_and_bbox_together_are_refused(game: Game) -> None:
 # --- the command ----------------------------------------------------------------------
 
 
-def test_pbem_map_of_a_record_writes_svg_and_png(tmp_path: Path) -> None:
+def test_pbem_map_of_a_record_writes_svg_and_png(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     runner = CliRunner()
     svg, png = tmp_path / "m.svg", tmp_path / "m.png"
     res = runner.invoke(app, ["map", str(SMALL_RECORD), "--side", "allies", "--region", "china", "--out", str(svg)])
@@ -153,21 +154,22 @@ def test_pbem_map_of_a_record_writes_svg_and_png(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", png.read_bytes()[16:24]) == _size(svg.read_bytes())
-    files = history.record_files(SMALL_RECORD)
-    state = history.position(files).state
+    state = record_walk(tmp_path_factory, SMALL_RECORD.name).at().state
     on_map = {u.id for u in state.units.values() if u.hex != NO_HEX}
     drawn = set(_counters(svg.read_bytes()))
     assert drawn and drawn <= on_map
 
 
-def test_pbem_map_at_an_earlier_file_draws_another_position(tmp_path: Path) -> None:
+def test_pbem_map_at_an_earlier_file_draws_another_position(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     runner = CliRunner()
     early, last = tmp_path / "early.svg", tmp_path / "last.svg"
     for out, extra in ((early, ["--at", "12"]), (last, [])):
         res = runner.invoke(app, ["map", str(SMALL_RECORD), "--region", "world", "--out", str(out), *extra])
         assert res.exit_code == 0, res.output
     assert early.read_bytes() != last.read_bytes()
-    state = history.position(history.record_files(SMALL_RECORD), 12).state
+    state = record_walk(tmp_path_factory, SMALL_RECORD.name).at(12).state
     grid = state.world.map.grid
     assert _counters(early.read_bytes()) == {
         u.id: (grid.label(u.hex), state.countries[u.country].side) for u in state.units.values() if u.hex != NO_HEX

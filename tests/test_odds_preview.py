@@ -2,16 +2,16 @@
 (rulebook "Land Combat": "The combat results are random and depend on the combat ratio").
 
 Positions are those of recorded self-play games where a side is about to declare its
-overruns or attacks (see :func:`positions`); hypothesis picks one, an attack the engine offers there, some of the
+overruns or attacks (see :func:`_positions`); hypothesis picks one, an attack the engine offers there, some of the
 bombers and warships that may support it, and the dice.  The preview of that attack
 (``api.hex_report`` with its units) must give the strengths, modifiers and ratio that its
 resolution then reports."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,9 +19,8 @@ from engine import api
 from engine.combat import supporter_refusal
 from engine.events import number_text
 from engine.state import GameState
-from pbem.play import history
+from tests import cache
 
-RECORDS = Path(__file__).resolve().parent / "data" / "records"
 GAMES = ("1937-seed3", "1939-seed7")
 DECLARING = (".overrun", ".combat")
 #: The steps of a main phase from which a position is played on to its declarations.
@@ -29,18 +28,19 @@ BEFORE_COMBAT = (".overrun", ".interception", ".interception_roll", ".amphibious
 #: Steps a position is played on to find a declaration (a main phase has fewer than this).
 MAX_STEPS = 30
 DICE = bytes(range(32))
+RECORDS = Path(__file__).resolve().parent / "data" / "records"
 
 
-@functools.cache
-def positions() -> tuple[GameState, ...]:
+def _positions(factory: pytest.TempPathFactory) -> list[tuple[str, bytes]]:
     """Positions of the records' main phases where the side to move declares attacks it has
     on offer: from the position after each file that ends between the movement and the
     combat of a main phase, the game goes on with every decision passed and fixed dice
-    until such a step (or another phase) comes."""
-    found: dict[bytes, GameState] = {}
+    until such a step (or another phase) comes.  Each is its scenario and its state's bytes."""
+    found: dict[bytes, tuple[str, bytes]] = {}
     for game in GAMES:
-        for step in history.steps(history.record_files(RECORDS / game)):
-            state = step.game.state
+        walk = cache.record_walk(factory, game)
+        for i in range(len(walk.games)):
+            state = walk.game(i).state
             if not api.decision(state).phase.endswith(BEFORE_COMBAT):
                 continue  # a later file of the same main phase holds its real movements
             for _ in range(MAX_STEPS):
@@ -53,19 +53,29 @@ def positions() -> tuple[GameState, ...]:
                 side = d.sides[0]
                 offered = d.phase.endswith(DECLARING) and not state.combats and api.legal_actions(state, side)
                 if offered and any(a.kind in ("attack", "overrun") for a in offered):
-                    found.setdefault(api.state_hash(state), state.copy())
+                    found.setdefault(api.state_hash(state), (walk.scenario, api.serialize(state)))
                 api.apply(state, side, api.Action("pass", ()))
-    return tuple(found.values())
+    return list(found.values())
 
 
-def test_the_record_has_positions_with_attacks_on_offer() -> None:
-    assert len(positions()) >= 20
+@pytest.fixture(scope="session")
+def positions(tmp_path_factory: pytest.TempPathFactory) -> tuple[GameState, ...]:
+    """The positions of :func:`_positions`, found once for the run (both tests want them, on
+    whichever workers they run)."""
+    made = cache.shared(tmp_path_factory, "odds preview positions", lambda: _positions(tmp_path_factory), RECORDS)
+    return tuple(api.deserialize(data, scenario=scenario) for scenario, data in made)
+
+
+def test_the_record_has_positions_with_attacks_on_offer(positions: tuple[GameState, ...]) -> None:
+    assert len(positions) >= 20
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_previewed_odds_and_modifiers_are_the_resolved_ones(data: st.DataObject) -> None:
-    state = data.draw(st.sampled_from(positions())).copy()
+def test_previewed_odds_and_modifiers_are_the_resolved_ones(
+    positions: tuple[GameState, ...], data: st.DataObject
+) -> None:
+    state = data.draw(st.sampled_from(positions)).copy()
     side = api.decision(state).sides[0]
     attacks = [a for a in api.legal_actions(state, side) if a.kind in ("attack", "overrun")]
     attack = data.draw(st.sampled_from(attacks))

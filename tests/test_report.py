@@ -19,10 +19,7 @@ from engine.hexgrid import NO_HEX
 from engine.state import GameState
 from pbem.cli.main import app
 from pbem.play import history, report
-from pbem.protocol import engine_link, machine
-from pbem.protocol.replay import Visitor, Visitors
-from pbem.protocol.replay import replay as replay_files
-from pbem.protocol.turnfile import TurnFile
+from tests.cache import record_walk
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "1939-seed7"
 
@@ -32,19 +29,11 @@ def _events(r: report.FileReport) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def replay() -> list[tuple[GameState, report.FileReport, GameState]]:
+def replay(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[GameState, report.FileReport, GameState]]:
     """(state before, report, state after) for every turn file of the record."""
-    api = engine_link.api()
-    states: list[GameState] = []
-
-    class Copies(Visitor):
-        # Each file's "after" is an independent copy, so it serves as the next file's "before".
-        def after(self, game: machine.Game, tf: TurnFile) -> None:
-            states.append(api.deserialize(api.serialize(game.state), scenario="1939"))
-
-    reporter = report.Reports()
-    replay_files(history.record_files(RECORD), visitor=Visitors(reporter, Copies()))
-    return list(zip(states[:-1], reporter.made[1:], states[1:], strict=True))
+    walk = record_walk(tmp_path_factory, RECORD.name)
+    states = [walk.game(i).state for i in range(len(walk.games))]
+    return list(zip(states[:-1], walk.reports[1:], states[1:], strict=True))
 
 
 def test_every_unit_that_disappears_is_reported_eliminated_arrived_or_merged(replay: Any) -> None:
