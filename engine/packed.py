@@ -27,6 +27,8 @@ import msgpack
 LIMIT = 50_000
 
 T = TypeVar("T")
+#: the values a row is made of (hashable: numbers, strings and tuples of them)
+Key = tuple[object, ...]
 
 
 def exact(values: Sequence[object], types: Sequence[type]) -> bool:
@@ -45,10 +47,8 @@ class RowBytes(Generic[T]):
     ``key`` gives a record's key, ``wire`` its row (what msgpack packs); ``canonical``
     tells whether a key's values have their declared types, and only such rows are kept."""
 
-    def __init__(
-        self, key: Callable[[T], Hashable], wire: Callable[[T], object], canonical: Callable[[Hashable], bool]
-    ) -> None:
-        self._kept: dict[Hashable, bytes] = {}
+    def __init__(self, key: Callable[[T], Key], wire: Callable[[T], object], canonical: Callable[[Key], bool]) -> None:
+        self._kept: dict[Key, bytes] = {}
         self._key = key
         self._wire = wire
         self._canonical = canonical
@@ -60,12 +60,12 @@ class RowBytes(Generic[T]):
         found = list(map(self._kept.get, keys))
         if None in found:
             found = [
-                b if b is not None else self._pack(packer, k, r)
-                for k, r, b in zip(keys, records, found, strict=True)
+                b if b is not None else self._pack(packer, k, r) for k, r, b in zip(keys, records, found, strict=True)
             ]
-        return packer.pack_array_header(len(keys)) + b"".join(found)  # type: ignore[arg-type]  # no None left
+        header: bytes = packer.pack_array_header(len(keys))
+        return header + b"".join(found)  # type: ignore[arg-type]  # no None left
 
-    def _pack(self, packer: msgpack.Packer, key: Hashable, record: T) -> bytes:
+    def _pack(self, packer: msgpack.Packer, key: Key, record: T) -> bytes:
         packed: bytes = packer.pack(self._wire(record))
         if self._canonical(key):
             if len(self._kept) >= LIMIT:

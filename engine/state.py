@@ -25,8 +25,8 @@ import msgpack
 import numpy as np
 
 from engine.actions import StateError
-from engine.packed import RowBytes, SameBytes, exact, packed_map
 from engine.hexgrid import NO_HEX
+from engine.packed import Key, RowBytes, SameBytes, exact, packed_map
 from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, Side
 from engine.units import Domain, UnitProfile, UnitType
 from engine.world import World
@@ -856,7 +856,7 @@ _country_facts = attrgetter(
 _country_holds = attrgetter("pool_land", "pool_units", "free_land", "free_units", "transit", "flags.placements")
 
 
-def _country_key(c: CountryState) -> Hashable:
+def _country_key(c: CountryState) -> Key:
     facts = _country_facts(c)
     held = _country_holds(c)
     if not any(held):
@@ -873,10 +873,11 @@ def _country_key(c: CountryState) -> Hashable:
     )
 
 
-def _country_canonical(key: Hashable) -> bool:
-    if len(key) == len(_COUNTRY_TYPES):  # type: ignore[arg-type]
-        return _facts_canonical(key)  # type: ignore[arg-type]
-    facts, pool_land, pool_units, free_land, free_units, transit, placements = key  # type: ignore[misc]
+def _country_canonical(key: Key) -> bool:
+    if len(key) == len(_COUNTRY_TYPES):
+        return _facts_canonical(key)
+    parts: tuple[Any, ...] = key
+    facts, pool_land, pool_units, free_land, free_units, transit, placements = parts
     return (
         _facts_canonical(facts)
         and all(type(k) is LandKey and exact((*k, n), _LAND_TYPES) for k, n in (*pool_land, *free_land))
@@ -887,20 +888,22 @@ def _country_canonical(key: Hashable) -> bool:
     )
 
 
-def _facts_canonical(facts: tuple[object, ...]) -> bool:
+def _facts_canonical(facts: Key) -> bool:
     # a country's date of the Axis' declaration of war is a number or None
     return exact(facts, _COUNTRY_TYPES if facts[12] is None else _COUNTRY_TYPES_AXIS_WAR)
 
 
-def _unit_canonical(key: Hashable) -> bool:
-    return exact(key, _UNIT_TYPES)  # type: ignore[arg-type]  # the key is the unit's facts
+def _unit_canonical(key: Key) -> bool:
+    return exact(key, _UNIT_TYPES)
 
 
 _DECLARED = {"int": int, "bool": bool, "str": str, "UnitType": str}
 _UNIT_TYPES = tuple(_DECLARED[str(f.type)] for f in fields(Unit))
 #: msgpack reads every string as a plain str
 _UNIT_WIRE_TYPES = _UNIT_TYPES[: len(_UNIT_FIELDS)]
-_COUNTRY_TYPES = (str, str, bool, int, bool, bool, bool, int, bool, bool, str, bool, type(None), bool, bool, str, int, str)
+#: a country's flags' facts (without a date of the Axis' declaration of war), after its own
+_FLAG_TYPES = (bool, str, bool, type(None), bool, bool, str, int, str)
+_COUNTRY_TYPES = (str, str, bool, int, bool, bool, bool, int, bool, *_FLAG_TYPES)
 _COUNTRY_TYPES_AXIS_WAR = (*_COUNTRY_TYPES[:12], int, *_COUNTRY_TYPES[13:])
 _LAND_TYPES = (str, int, int)
 _PROFILE_TYPES = tuple(_DECLARED[str(f.type)] for f in fields(UnitProfile))

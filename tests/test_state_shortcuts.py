@@ -4,9 +4,9 @@
 give what loading the bytes gives, containers in the same order (a rule iterating them
 behaves alike), or a game verified by one program could differ from the same game
 verified through saved files.  ``GameState.to_bytes`` takes the rows that earlier states
-packed (engine/packed.py): it must write msgpack's bytes of the state's document.  ``HexSupply`` answers a combat's supply question by a
-search from the defenders' hex: it must answer as the side's whole supply map.  The
-states are those of the 1937 record under
+packed (engine/packed.py): it must write msgpack's bytes of the state's document.
+``HexSupply`` answers a combat's supply question by a search from the defenders' hex: it
+must answer as the side's whole supply map.  The states are those of the 1937 record under
 tests/data/records, taken before every record of every file (orders, lists, reveals,
 rolls), so mid-step memories (advances, paths, declared targets) are among them.
 """
@@ -21,12 +21,12 @@ from typing import Any
 import msgpack
 import pytest
 
-from engine.sides import SIDES
 from engine import state as state_module
 from engine.actions import StateError
+from engine.sides import SIDES
 from engine.state import GameState, LandKey
-from engine.units import UnitProfile, UnitType
 from engine.supply import HexSupply, supply_map
+from engine.units import UnitProfile, UnitType
 from pbem.play import audit
 from pbem.protocol import machine, replay
 from pbem.protocol.turnfile import TurnFile
