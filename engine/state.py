@@ -694,7 +694,7 @@ class GameState:
         for row in doc["countries"]:
             c = s.countries[row[0]]
             _load_country(c, row)
-            if not _loaded_exactly(c, row[9]):
+            if not _loaded_exactly(c, row):
                 raise ValueError(f"the facts of {row[0]} are not of their types")
         s.controller = bytearray(world.home_control)
         size, names = world.map.size, len(world.country_names)
@@ -814,13 +814,16 @@ def _load_country(c: CountryState, row: list[Any]) -> None:
     c.flags = CountryFlags.from_wire(flags)
 
 
-def _loaded_exactly(c: CountryState, pool_units: list[Any]) -> bool:
-    """Were ``c``'s values (and its profiles' wire rows) loaded with the types the rules
-    write?  Its flags' yes-or-no facts are loaded as booleans whatever was written."""
+def _loaded_exactly(c: CountryState, row: list[Any]) -> bool:
+    """Were the values that loading takes from ``c``'s wire row as they are (not made
+    booleans, texts or sides, as its flags' other facts are) of the types the rules write?"""
+    (_, side, at_war, entered, conquered, liberated, never_lib, money, _, pool_units, _, _, _, convoy, _) = row
+    f = c.flags
     numbers = chain(c.pool_land.values(), c.free_land.values(), c.free_units, chain.from_iterable(c.transit))
     return (
-        tuple(map(type, _country_facts(c))) in _COUNTRY_FACT_TYPES
-        and all(type(n) is int for n in chain(numbers, c.flags.placements.values()))
+        tuple(map(type, (side, at_war, entered, conquered, liberated, never_lib, money, convoy))) == _COUNTRY_WIRE_TYPES
+        and (f.axis_war is None or type(f.axis_war) is int)
+        and all(type(n) is int for n in chain(numbers, f.placements.values(), (f.atomic_bombs,)))
         and all(tuple(map(type, p)) == _PROFILE_TYPES for p in pool_units)
     )
 
@@ -907,7 +910,8 @@ _COUNTRY_TYPES = (str, str, bool, int, bool, bool, bool, int, bool, *_FLAG_TYPES
 _COUNTRY_TYPES_AXIS_WAR = (*_COUNTRY_TYPES[:12], int, *_COUNTRY_TYPES[13:])
 _LAND_TYPES = (str, int, int)
 _PROFILE_TYPES = tuple(_DECLARED[str(f.type)] for f in fields(UnitProfile))
-_COUNTRY_FACT_TYPES = frozenset({_COUNTRY_TYPES, _COUNTRY_TYPES_AXIS_WAR})
+#: the country's own facts in its wire row (msgpack reads every string as a plain str)
+_COUNTRY_WIRE_TYPES = (str, bool, int, bool, bool, bool, int, bool)
 _COUNTRY_BYTES = RowBytes(_country_key, _country_row, _country_canonical)
 _UNIT_BYTES = RowBytes(_unit_facts, _unit_row, _unit_canonical)
 _CONTROL_BYTES = SameBytes()
