@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import chain
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import msgpack
 import numpy as np
@@ -615,7 +615,7 @@ class GameState:
         units = [_unit_row(u) for _, u in sorted(self.units.items())]
         return self._doc(countries, self._control_changes(), units)
 
-    def _doc(self, countries: object, control: object, units: object) -> dict[str, Any]:
+    def _doc(self, countries: object, control: object, units: object) -> dict[str, object]:
         return {
             "format": STATE_FORMAT,
             "world": self.world.digest,
@@ -814,10 +814,11 @@ def _load_country(c: CountryState, row: list[Any]) -> None:
     c.flags = CountryFlags.from_wire(flags)
 
 
-def _loaded_exactly(c: CountryState, row: list[Any]) -> bool:
+def _loaded_exactly(c: CountryState, row: Sequence[object]) -> bool:
     """Were the values that loading takes from ``c``'s wire row as they are (not made
     booleans, texts or sides, as its flags' other facts are) of the types the rules write?"""
-    (_, side, at_war, entered, conquered, liberated, never_lib, money, _, pool_units, _, _, _, convoy, _) = row
+    (_, side, at_war, entered, conquered, liberated, never_lib, money, _, profiles, _, _, _, convoy, _) = row
+    pool_units = cast("list[list[object]]", profiles)  # loaded from it already
     f = c.flags
     numbers = chain(c.pool_land.values(), c.free_land.values(), c.free_units, chain.from_iterable(c.transit))
     return (
