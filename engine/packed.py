@@ -6,8 +6,8 @@ units' and the countries' rows, and most rows are the same from one state to the
 (a file moves a few units).  Packing them is most of the state hash's time, so the bytes
 of each row are kept here, found again by the row's own values: equal values pack to
 equal bytes, so a row found here is the row msgpack would write.  Nothing here changes
-which bytes a state has; tests/test_state_bytes.py compares these bytes with msgpack's
-over every state of the recorded games.
+which bytes a state has; tests/test_state_shortcuts.py compares these bytes with
+msgpack's over every state of a recorded game, in the game's order.
 
 Equal values pack alike only when their types are alike (``True == 1`` but packs
 otherwise): a row is kept only if every value has the type its field declares
@@ -22,8 +22,8 @@ from typing import Generic, TypeVar
 
 import msgpack
 
-#: rows kept at most, per kind; past it the kept rows are dropped and found again (a whole
-#: game makes a few thousand distinct unit rows a month)
+#: rows kept at most, per kind (tens of megabytes at most); past it the kept rows are dropped and
+#: packed again as they are met
 LIMIT = 50_000
 
 T = TypeVar("T")
