@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
+from itertools import chain
 from operator import attrgetter
 from typing import Any, NamedTuple, TypedDict, cast
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from engine.actions import StateError
 from engine.hexgrid import NO_HEX
+from engine.packed import Key, RowBytes, SameBytes, exact, packed_map
 from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, Side
 from engine.units import Domain, UnitProfile, UnitType
 from engine.world import World
@@ -633,6 +635,9 @@ class GameState:
         # Sorting the (key, value) pairs never compares values: the keys are unique.
         countries = [_country_row(c) for _, c in sorted(self.countries.items())]
         units = [_unit_row(u) for _, u in sorted(self.units.items())]
+        return self._doc(countries, self._control_changes(), units)
+
+    def _doc(self, countries: object, control: object, units: object) -> dict[str, object]:
         return {
             "format": STATE_FORMAT,
             "world": self.world.digest,
@@ -642,7 +647,7 @@ class GameState:
             "countries": countries,
             # Only hexes whose controller differs from the start of the world are stored:
             # a few hundred entries instead of one byte per hex of a 100,000-hex map.
-            "control": self._control_changes(),
+            "control": control,
             "forts": sorted([h, m, self.fort_owner.get(h, "")] for h, m in self.forts.items()),
             "airfields": sorted([h, m, self.airfield_owner.get(h, "")] for h, m in self.airfields.items()),
             "bombed": sorted(self.bombed),
@@ -672,7 +677,19 @@ class GameState:
         return list(zip(changed.tolist(), now[changed].tolist(), strict=True))
 
     def to_bytes(self) -> bytes:
-        return bytes(msgpack.packb(self.to_doc(), use_bin_type=True))
+        """``msgpack.packb(self.to_doc())``, with the rows that earlier states had already
+        packed taken as they were packed (engine/packed.py): the state hash packs only what
+        changed."""
+        packed = {
+            "countries": _COUNTRY_BYTES.array([c for _, c in sorted(self.countries.items())]),
+            "control": _CONTROL_BYTES.packed(self.world, self.controller, self._packed_control),
+            "units": _UNIT_BYTES.array(list(map(self.units.__getitem__, sorted(self.units)))),
+        }
+        doc = self._doc(None, None, None)
+        return packed_map(doc.items(), packed, len(doc))
+
+    def _packed_control(self) -> bytes:
+        return bytes(msgpack.packb(self._control_changes()))
 
     def digest(self) -> bytes:
         return hashlib.sha256(self.to_bytes()).digest()
@@ -697,7 +714,10 @@ class GameState:
         s = cls(world)
         s.date, s.step, s.acting = doc["date"], doc["step"], [Side(a) for a in doc["acting"]]
         for row in doc["countries"]:
-            _load_country(s.countries[row[0]], row)
+            c = s.countries[row[0]]
+            _load_country(c, row)
+            if not _loaded_exactly(c, row):
+                raise ValueError(f"the facts of {row[0]} are not of their types")
         s.controller = bytearray(world.home_control)
         size, names = world.map.size, len(world.country_names)
         for h, c in doc["control"]:
@@ -720,7 +740,12 @@ class GameState:
                 raise ValueError(f"a unit's row has {len(row)} facts, not {fixed}")
             # By position, in the order of the fields: keywords made a copy of the state
             # (every chance step makes one) spend a third of its time building units.
-            u = Unit(*row[:fixed])
+            facts = row[:fixed]
+            # Values of other types than the rules write (a 1 for a True) would pack otherwise
+            # than the equal values of the rows kept packed (engine/packed.py): refused.
+            if tuple(map(type, facts)) != _UNIT_WIRE_TYPES or (extras is not None and not exact(extras, (int, str))):
+                raise ValueError("a unit's facts are not of their types")
+            u = Unit(*facts)
             if extras is not None:
                 u.cargo, u.cargo_to = extras
             u.type = _TYPE_BY_NAME[u.type]
@@ -811,6 +836,21 @@ def _load_country(c: CountryState, row: list[Any]) -> None:
     c.flags = CountryFlags.from_wire(flags)
 
 
+def _loaded_exactly(c: CountryState, row: Sequence[object]) -> bool:
+    """Were the values that loading takes from ``c``'s wire row as they are (not made
+    booleans, texts or sides, as its flags' other facts are) of the types the rules write?"""
+    (_, side, at_war, entered, conquered, liberated, never_lib, money, _, profiles, _, _, _, convoy, _) = row
+    pool_units = cast("list[list[object]]", profiles)  # loaded from it already
+    f = c.flags
+    numbers = chain(c.pool_land.values(), c.free_land.values(), c.free_units, chain.from_iterable(c.transit))
+    return (
+        tuple(map(type, (side, at_war, entered, conquered, liberated, never_lib, money, convoy))) == _COUNTRY_WIRE_TYPES
+        and (f.axis_war is None or type(f.axis_war) is int)
+        and all(type(n) is int for n in chain(numbers, f.placements.values(), (f.atomic_bombs,)))
+        and all(tuple(map(type, p)) == _PROFILE_TYPES for p in pool_units)
+    )
+
+
 #: a profile's wire row (its type packs as its name: a str enum)
 _profile_wire: Callable[[UnitProfile], tuple[Any, ...]] = attrgetter(
     "type", "name", "strength", "attack", "sub_attack", "bomber", "defense", "move", "carrier_based", "kamikaze"
@@ -829,3 +869,72 @@ def _canonical(x: object) -> object:
     if isinstance(x, list | tuple):
         return [_canonical(v) for v in x]
     return x
+
+
+#: the values a country's row is made of (the key of its packed row): its plain facts and its
+#: flags', and its containers given as tuples of their items in their order (another order
+#: is another key, packed to the same bytes); most countries hold nothing in them
+_country_facts = attrgetter(
+    "name", "side", "at_war", "entered", "conquered", "liberated", "never_liberate", "money", "received_convoy_money",
+    "flags.had_infantry", "flags.joins", "flags.vichy", "flags.axis_war", "flags.vichy_tried", "flags.surrendered",
+    "flags.entry_attempt", "flags.atomic_bombs", "flags.atomic_surrender",
+)  # fmt: skip
+_country_holds = attrgetter("pool_land", "pool_units", "free_land", "free_units", "transit", "flags.placements")
+
+
+def _country_key(c: CountryState) -> Key:
+    facts = _country_facts(c)
+    held = _country_holds(c)
+    if not any(held):
+        return facts
+    pool_land, pool_units, free_land, free_units, transit, placements = held
+    return (
+        facts,
+        tuple(pool_land.items()),
+        tuple(map(_profile_wire, pool_units)),
+        tuple(free_land.items()),
+        tuple(free_units),
+        tuple(transit),
+        tuple(placements.items()),
+    )
+
+
+def _country_canonical(key: Key) -> bool:
+    if len(key) == len(_COUNTRY_TYPES):
+        return _facts_canonical(key)
+    parts: tuple[Any, ...] = key
+    facts, pool_land, pool_units, free_land, free_units, transit, placements = parts
+    return (
+        _facts_canonical(facts)
+        and all(type(k) is LandKey and exact((*k, n), _LAND_TYPES) for k, n in (*pool_land, *free_land))
+        and all(exact(p, _PROFILE_TYPES) for p in pool_units)
+        and exact(free_units, (int,) * len(free_units))
+        and all(exact(t, (int, int)) for t in transit)
+        and all(exact(p, (str, int)) for p in placements)
+    )
+
+
+def _facts_canonical(facts: Key) -> bool:
+    # a country's date of the Axis' declaration of war is a number or None
+    return exact(facts, _COUNTRY_TYPES if facts[12] is None else _COUNTRY_TYPES_AXIS_WAR)
+
+
+def _unit_canonical(key: Key) -> bool:
+    return exact(key, _UNIT_TYPES)
+
+
+_DECLARED = {"int": int, "bool": bool, "str": str, "UnitType": str}
+_UNIT_TYPES = tuple(_DECLARED[str(f.type)] for f in fields(Unit))
+#: msgpack reads every string as a plain str
+_UNIT_WIRE_TYPES = _UNIT_TYPES[: len(_UNIT_FIELDS)]
+#: a country's flags' facts (without a date of the Axis' declaration of war), after its own
+_FLAG_TYPES = (bool, str, bool, type(None), bool, bool, str, int, str)
+_COUNTRY_TYPES = (str, str, bool, int, bool, bool, bool, int, bool, *_FLAG_TYPES)
+_COUNTRY_TYPES_AXIS_WAR = (*_COUNTRY_TYPES[:12], int, *_COUNTRY_TYPES[13:])
+_LAND_TYPES = (str, int, int)
+_PROFILE_TYPES = tuple(_DECLARED[str(f.type)] for f in fields(UnitProfile))
+#: the country's own facts in its wire row (msgpack reads every string as a plain str)
+_COUNTRY_WIRE_TYPES = (str, bool, int, bool, bool, bool, int, bool)
+_COUNTRY_BYTES = RowBytes(_country_key, _country_row, _country_canonical)
+_UNIT_BYTES = RowBytes(_unit_facts, _unit_row, _unit_canonical)
+_CONTROL_BYTES = SameBytes()

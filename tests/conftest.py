@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -22,6 +24,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # turns them back on to prove the writes are flushed, and processes the tests start
     # afresh (the mail daemons, run_cli.py) flush as players' do.
     durable.FSYNC = False
+    # Answers kept between runs (pbem/store/usercache.py) go to a folder of the run's own,
+    # never to the user's: a test sees only what the tests before it kept.
+    os.environ["XDG_CACHE_HOME"] = cache = tempfile.mkdtemp(prefix="pbem-test-cache-")
+    config.add_cleanup(lambda: shutil.rmtree(cache, ignore_errors=True))
 
 
 #: Module fixtures cheap enough to build again on each worker: they tie no tests together.

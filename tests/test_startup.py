@@ -205,3 +205,19 @@ def test_a_reader_that_stops_reading_gets_no_error_line(joined: tuple[Path, str,
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 1 and err == b""
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_scenario_info_a_second_time_imports_no_engine(tmp_path: Path, as_json: bool) -> None:
+    """The second `pbem scenario info` reads the first one's answer from the user's cache
+    folder: the same output, without the engine, NumPy or typer."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    argv = ["scenario", "info", "1939", *(["--json"] if as_json else [])]
+    first, made_with = _fresh(argv, tmp_path, env)
+    assert "engine" in made_with
+    second, modules = _fresh(argv, tmp_path, env)
+    assert second == first
+    assert [m for m in modules if m in HEAVY] == []
+    assert "state hash at the start" in first or '"start_state"' in first
+    # the same words as typer's own run of the command, which makes the answer afresh
+    assert CliRunner().invoke(app, argv).output == first

@@ -3,10 +3,11 @@
 ``GameState.copy`` builds a copy directly instead of through the state's bytes: it must
 give what loading the bytes gives, containers in the same order (a rule iterating them
 behaves alike), or a game verified by one program could differ from the same game
-verified through saved files.  ``HexSupply`` answers a combat's supply question by a
-search from the defenders' hex: it must answer as the side's whole supply map; a side's
-map searched by extending its last search must be the map searched whole.  The
-states are those of the 1937 record under
+verified through saved files.  ``GameState.to_bytes`` takes the rows that earlier states
+packed (engine/packed.py): it must write msgpack's bytes of the state's document.
+``HexSupply`` answers a combat's supply question by a search from the defenders' hex: it
+must answer as the side's whole supply map; a side's map searched by extending its last
+search must be the map searched whole.  The states are those of the 1937 record under
 tests/data/records, taken before every record of every file (orders, lists, reveals,
 rolls), so mid-step memories (advances, paths, declared targets) are among them.
 """
@@ -18,14 +19,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import numpy as np
 import pytest
 
 from engine import api, sequence, supply
-from engine.actions import Action
+from engine import state as state_module
+from engine.actions import Action, StateError
 from engine.deployment import Deployment, home_area
-from engine.sides import SIDES
-from engine.state import GameState
+from engine.sides import ALLIES, SIDES
+from engine.state import GameState, LandKey
 from engine.supply import HexSupply, SupplyMap, supply_map
 from engine.units import UnitProfile, UnitType
 from pbem.play import audit
@@ -233,3 +236,123 @@ def test_a_supply_unit_out_of_reach_extends_the_search_as_a_whole_search(states:
                     assert np.array_equal(kept.cities[c], fresh.cities[c]), (state.date, side, h, c)
                 grew += int(fresh.full[cls].sum()) > before + 1
     assert grew > 5
+
+
+def _msgpack_bytes(s: GameState) -> bytes:
+    return bytes(msgpack.packb(s.to_doc(), use_bin_type=True))
+
+
+def test_the_kept_rows_give_msgpack_s_bytes(states: list[GameState]) -> None:
+    """Every state in the order of the game, each one's rows found among those kept from
+    the states before it, as a receiver's program finds them; and every value has the type
+    its field declares (the kept rows are right only for such values)."""
+    for i, state in enumerate(states):
+        assert state.to_bytes() == _msgpack_bytes(state), f"state {i}"
+        assert all(map(state_module._unit_canonical, map(state_module._unit_facts, state.units.values()))), i
+        assert all(map(state_module._country_canonical, map(state_module._country_key, state.countries.values()))), i
+
+
+def _other(value: object) -> object:
+    """Another value of the same plain type (None for a container)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    return None
+
+
+def _changes(state: GameState) -> list[tuple[str, object]]:
+    """One change of each fact of a unit and of a country, in place as the rules make them."""
+    unit = next(u for u in state.units.values() if u.on_map)
+    country = state.countries["Germany"]
+    profile = UnitProfile(UnitType("infantry"), strength=3, move=3)
+    out: list[tuple[str, object]] = []
+    for f in dataclasses.fields(unit):
+        value = getattr(unit, f.name)
+        new = UnitType("armor") if f.name == "type" else _other(value)
+        out.append((f"unit.{f.name}", lambda f=f, new=new: setattr(unit, f.name, new)))
+    for f in dataclasses.fields(country):
+        value = getattr(country, f.name)
+        if f.name in ("name", "flags"):
+            continue
+        new = ("allies" if value != "allies" else "axis") if f.name == "side" else _other(value)
+        if new is not None:
+            out.append((f"country.{f.name}", lambda f=f, new=new: setattr(country, f.name, new)))
+    key = LandKey(UnitType("infantry"), 3)
+    out += [
+        ("pool_land", lambda: country.pool_land.__setitem__(key, country.pool_land.get(key, 0) + 1)),
+        ("pool_units", lambda: country.pool_units.append(profile)),
+        ("free_land", lambda: country.free_land.__setitem__(key, 2)),
+        ("free_units", lambda: country.free_units.append(unit.id)),
+        ("transit", lambda: country.transit.append((state.date + 1, unit.id))),
+        ("placements", lambda: country.flags.placements.__setitem__("test", state.date)),
+        ("control", lambda: state.controller.__setitem__(0, state.controller[0] ^ 1)),
+    ]
+    for f in dataclasses.fields(country.flags):
+        value = getattr(country.flags, f.name)
+        new = {"joins": ALLIES, "axis_war": state.date if value is None else None}.get(f.name, _other(value))
+        if new is not None:
+            out.append((f"flags.{f.name}", lambda f=f, new=new: setattr(country.flags, f.name, new)))
+    return out
+
+
+def test_every_fact_changed_in_place_changes_the_bytes(states: list[GameState]) -> None:
+    """A change to any fact of a unit or a country, or to a hex's control, made in place
+    after the state was packed, is in the next bytes (nothing is taken as unchanged)."""
+    state = states[-1].copy()
+    for name, change in _changes(state):
+        before = state.to_bytes()
+        change()
+        assert state.to_bytes() != before, name
+        assert state.to_bytes() == _msgpack_bytes(state), name
+
+
+def test_a_state_with_every_fact_changed_loads_and_packs_alike(states: list[GameState]) -> None:
+    """The check of the types on loading takes every value the rules write (a side where a
+    country joins, a date of the Axis' declaration of war, set flags and full pools)."""
+    state = states[-1].copy()
+    for name, change in _changes(state):
+        if name != "unit.id":  # another unit's id: the state would hold it twice
+            change()
+    loaded = GameState.from_bytes(state.to_bytes(), state.world)
+    assert loaded.countries["Germany"].flags.joins == ALLIES
+    assert loaded.to_bytes() == state.to_bytes() == _msgpack_bytes(loaded)
+
+
+def test_loading_refuses_values_of_other_types(states: list[GameState]) -> None:
+    """A 1 for a True packs otherwise than the True of a kept row equal to it: a state's
+    bytes holding one are refused, not loaded to hash otherwise than they were written."""
+    state = states[-1]
+    doc = msgpack.unpackb(state.to_bytes(), raw=False, strict_map_key=False)
+    moved = state_module._UNIT_FIELDS.index("moved")
+    countries = [row[0] for row in doc["countries"]]
+    germany = countries.index("Germany")
+    bad_rows = [
+        ("units", 0, moved, int(doc["units"][0][moved])),
+        ("units", 0, 0, float(doc["units"][0][0])),
+        ("countries", germany, 2, int(doc["countries"][germany][2])),
+        ("countries", germany, 7, bool(doc["countries"][germany][7])),
+    ]
+    assert doc["countries"][germany][9], "Germany has ships or aircraft to buy"
+    for part, row, at, value in bad_rows:
+        bad = msgpack.unpackb(state.to_bytes(), raw=False, strict_map_key=False)
+        bad[part][row][at] = value
+        with pytest.raises(StateError, match="not of their types"):
+            GameState.from_bytes(msgpack.packb(bad, use_bin_type=True), state.world)
+    bad = msgpack.unpackb(state.to_bytes(), raw=False, strict_map_key=False)
+    bad["countries"][germany][9][0][8] = 0  # a profile's carrier_based
+    with pytest.raises(StateError, match="not of their types"):
+        GameState.from_bytes(msgpack.packb(bad, use_bin_type=True), state.world)
+
+
+def test_a_row_of_other_types_is_packed_as_it_is_and_not_kept(states: list[GameState]) -> None:
+    """Values the rules never write (a 1 for a True, set by hand) still pack as msgpack
+    packs them, and do not stand in for the equal row of the right types afterwards."""
+    state = states[-1].copy()
+    unit = next(u for u in state.units.values() if u.on_map)
+    unit.mp_used = 7_777  # a row no state had
+    for moved in (1, True, 0, False):
+        unit.moved = moved
+        assert state.to_bytes() == _msgpack_bytes(state), repr(moved)

@@ -181,19 +181,24 @@ def parse(fn: Callable[..., object], args: list[str]) -> dict[str, object]:
     return given
 
 
-def command(module: str, name: str) -> Callable[..., object]:
-    """The function of command ``name``, which ``pbem.cli.<module>`` registers (its
-    ``PLAIN`` table, if it has one, names it without typer)."""
+def command(module: str, name: str, rest: list[str]) -> tuple[Callable[..., object], list[str]]:
+    """The function of command ``name``, which ``pbem.cli.<module>`` registers, and the
+    words of the command line left for it.  The module's ``PLAIN`` table, if it has one,
+    names it without typer, or names a command of a group with the group (``"scenario
+    info"``: then the first word of ``rest`` is the command's name)."""
     found = importlib.import_module(f"pbem.cli.{module}")
-    if name in getattr(found, "PLAIN", {}):
-        return found.PLAIN[name]  # type: ignore[no-any-return]
+    plain = getattr(found, "PLAIN", {})
+    if rest and f"{name} {rest[0]}" in plain:
+        return plain[f"{name} {rest[0]}"], rest[1:]
+    if name in plain:
+        return plain[name], rest
     import typer
 
     scratch = typer.Typer()
     found.register(scratch)
     for info in scratch.registered_commands:
         if info.name == name and info.callback is not None:
-            return info.callback
+            return info.callback, rest
     raise _NotPlain(name)  # a command group
 
 
@@ -207,11 +212,11 @@ def run(root: Callable[..., object], commands: dict[str, str], argv: list[str]) 
             at += 1 if "=" in argv[at] else 2
         if at >= len(argv) or argv[at] not in commands:
             return None
-        fn = command(commands[argv[at]], argv[at])
+        fn, rest = command(commands[argv[at]], argv[at], argv[at + 1 :])
         # As in typer, the global options take effect before the command's are read: they
         # set the variables that the command's options default to.
         root(**parse(root, argv[:at]))
-        fn_args = parse(fn, argv[at + 1 :])
+        fn_args = parse(fn, rest)
     except _NotPlain:
         return None
     try:

@@ -1,14 +1,25 @@
-"""`pbem scenario list` and `pbem scenario info NAME [--json]`: what a scenario contains."""
+"""`pbem scenario list` and `pbem scenario info NAME [--json]`: what a scenario contains.
+
+`pbem scenario info` prints the start state's hash, which takes the whole engine, the
+scenario data and a new game: its answer is kept in the user's cache folder
+(pbem/store/usercache.py) under a key made of the engine's code, the scenario data and
+the world map, so the second run reads it without importing the engine, NumPy or typer
+(the commands run without typer: :data:`PLAIN`, pbem/cli/plain.py).
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import sys
-from typing import TYPE_CHECKING, Annotated
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
-import typer
+from pbem.cli.basics import echo
 
 if TYPE_CHECKING:
+    import typer
+
     from engine.api import ScenarioInfo, WorldMap
 
     # Only a type: the engine is imported when a command runs, and the value is a plain dict.
@@ -28,12 +39,30 @@ def _load_world() -> WorldMap:
     return load_world()
 
 
-def _fail(message: str, code: int) -> None:
-    print(message, file=sys.stderr)
-    raise typer.Exit(code)
+#: the packaged map's loader: only its answers are kept (another map has no files to key them by)
+_PACKAGED_WORLD = _load_world
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    echo(message, err=True)
+    raise SystemExit(code)
 
 
 def _info_or_exit(name: str) -> PinnedScenario:
+    key = _cache_key(name)
+    if key is not None:
+        kept = _kept_info(name, key)
+        if kept is not None:
+            return kept
+    info = _made_info(name)
+    if key is not None:
+        from pbem.store import usercache
+
+        usercache.write(_cache_name(name), key, json.dumps(info, ensure_ascii=False).encode())
+    return info
+
+
+def _made_info(name: str) -> PinnedScenario:
     from engine import api  # imported late: not every command needs the engine
 
     names = api.scenario_names()
@@ -50,7 +79,49 @@ def _info_or_exit(name: str) -> PinnedScenario:
     except api.ScenarioError as exc:
         # Broken packaged data is a bug in the release, but the user still gets one line.
         _fail(f"error: scenario data is broken: {exc}", 1)
-        raise  # unreachable; keeps type checkers content
+
+
+def _cache_name(name: str) -> str:
+    return f"scenario-info-{name}.json"
+
+
+def _cache_key(name: str) -> str | None:
+    """What the description of ``name`` is made from: the engine's code and every file of
+    the scenarios package (the scenario data, the world map and its tables, their loader),
+    and this module; None when it is not kept (a map put in the packaged one's place, a
+    name that is no file name, a package not found as files)."""
+    if _load_world is not _PACKAGED_WORLD or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
+        return None
+    from pbem.store import usercache
+
+    roots = [_package_folder("engine"), _package_folder("scenarios"), Path(__file__)]
+    if None in roots:
+        return None
+    try:
+        return usercache.files_digest(roots)  # type: ignore[arg-type]  # no None left
+    except OSError:
+        return None
+
+
+def _package_folder(package: str) -> Path | None:
+    spec = importlib.util.find_spec(package)
+    places = spec.submodule_search_locations if spec is not None else None
+    return Path(places[0]) if places else None
+
+
+def _kept_info(name: str, key: str) -> PinnedScenario | None:
+    from pbem.store import usercache
+
+    body = usercache.read(_cache_name(name), key)
+    if body is None:
+        return None
+    try:
+        info: Any = json.loads(body)
+    except ValueError:
+        return None
+    if not (isinstance(info, dict) and info.get("name") == name):
+        return None
+    return cast("PinnedScenario", info)  # written from one (_info_or_exit) under the same key
 
 
 def _world_or_exit() -> WorldMap:
@@ -60,7 +131,6 @@ def _world_or_exit() -> WorldMap:
         _fail("error: the world map is not available in this installation (scenarios.world is missing)", 1)
     except (OSError, ValueError) as exc:
         _fail(f"error: cannot load the world map: {' '.join(str(exc).split())}", 1)
-    raise AssertionError("unreachable")
 
 
 def _text(info: PinnedScenario) -> str:
@@ -99,28 +169,35 @@ def _text(info: PinnedScenario) -> str:
     return "\n".join(out)
 
 
+def list_cmd() -> None:
+    """List the scenarios."""
+    from engine import api
+
+    for name, title in api.scenarios().items():
+        echo(f"{name}  {title}")
+
+
+def info_cmd(
+    name: Annotated[str, typer.Argument(help="Scenario name, e.g. 1939")],
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output")] = False,
+) -> None:
+    """Show a scenario: sides, money, pools, and the map it is played on."""
+    info = _info_or_exit(name)
+    echo(json.dumps(info, ensure_ascii=False, indent=1) if as_json else _text(info))
+
+
+#: The commands that pbem/cli/plain.py may run without typer, by name.
+PLAIN: dict[str, Any] = {"scenario list": list_cmd, "scenario info": info_cmd}
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    import typer
+
+    from pbem.cli.common import typer_names
+
+    typer_names(globals())
     group = typer.Typer(help="The scenarios: what each one sets up.", no_args_is_help=True)
-
-    @group.command("list")
-    def list_cmd() -> None:
-        """List the scenarios."""
-        from engine import api
-
-        for name, title in api.scenarios().items():
-            typer.echo(f"{name}  {title}")
-
-    @group.command("info")
-    def info_cmd(
-        name: Annotated[str, typer.Argument(help="Scenario name, e.g. 1939")],
-        as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output")] = False,
-    ) -> None:
-        """Show a scenario: sides, money, pools, and the map it is played on."""
-        info = _info_or_exit(name)
-        if as_json:
-            typer.echo(json.dumps(info, ensure_ascii=False, indent=1))
-        else:
-            typer.echo(_text(info))
-
+    group.command("list")(list_cmd)
+    group.command("info")(info_cmd)
     app.add_typer(group, name="scenario")

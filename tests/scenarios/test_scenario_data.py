@@ -610,3 +610,63 @@ def test_germany_and_japan_receive_land_units_throughout_the_game() -> None:
         if lp.type == UnitType.INFANTRY
     ]
     assert late_infantry and all(lp.move == 2 for lp in late_infantry)
+
+
+def test_a_map_put_in_the_packaged_one_s_place_gets_its_own_answer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    packaged = scenario_cmd._info_or_exit("1939")
+    assert list(tmp_path.rglob("scenario-info-1939.json")), "the packaged map's answer is kept"
+    monkeypatch.setattr(scenario_cmd, "_load_world", _small_world)
+    assert scenario_cmd._info_or_exit("1939")["hexes"] == 8
+    assert packaged["hexes"] > 8
+
+
+def test_a_kept_answer_is_the_made_one_and_a_damaged_one_is_made_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    made = scenario_cmd._info_or_exit("1939")
+    key = scenario_cmd._cache_key("1939")
+    assert key is not None
+    assert scenario_cmd._kept_info("1939", key) == made
+    assert scenario_cmd._kept_info("1939", "0" * 64) is None, "an answer made from other code or data"
+    [entry] = tmp_path.rglob("scenario-info-1939.json")
+    entry.write_bytes(entry.read_bytes()[:-10])
+    assert scenario_cmd._kept_info("1939", key) is None
+    assert scenario_cmd._info_or_exit("1939") == made
+    assert scenario_cmd._kept_info("1939", key) == made, "made again and kept again"
+
+
+def test_a_cache_folder_that_cannot_be_written_is_no_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert scenario_cmd._info_or_exit("1937")["name"] == "1937"
+    assert blocked.read_text() == "not a folder"
+
+
+def test_the_key_covers_every_file_of_the_code_and_the_data(tmp_path: Path) -> None:
+    from pbem.store.usercache import files_digest
+
+    package = tmp_path / "package"
+    (package / "data").mkdir(parents=True)
+    (package / "code.py").write_text("x = 1\n")
+    (package / "data" / "world.map").write_bytes(b"\x00map")
+    roots = [package, tmp_path / "alone.py"]
+    roots[1].write_text("y = 2\n")
+    digests = [files_digest(roots)]
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "code.cpython-311.pyc").write_bytes(b"compiled")
+    assert files_digest(roots) == digests[0], "compiled bytecode is not code"
+    for change in (
+        lambda: (package / "data" / "world.map").write_bytes(b"\x01map"),
+        lambda: (package / "code.py").write_text("x = 2\n"),
+        lambda: roots[1].write_text("y = 3\n"),
+        lambda: (package / "data" / "more.toml").write_text(""),
+        lambda: (package / "data" / "more.toml").rename(package / "data" / "other.toml"),
+    ):
+        change()
+        digests.append(files_digest(roots))
+    assert len(set(digests)) == len(digests)
