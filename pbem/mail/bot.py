@@ -27,6 +27,7 @@ import contextlib
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, cast
 
@@ -44,6 +45,9 @@ log = logging.getLogger("pbem.mail")
 MAX_PLAYS_PER_GAME = 4  # a bound on moves in a row for one game within one cycle
 # How often the bot looks for opponents' missed deadlines: deadlines are hours at least.
 CLAIM_EVERY_SECONDS = 300.0
+#: Seconds of play in a cycle after which the answers made so far are sent before the next
+#: game owed a move is played.
+SEND_EVERY = 5.0
 
 
 class Player(Protocol):
@@ -104,6 +108,7 @@ class BotMailbox(MailDaemon):
         self.locks.mkdir(exist_ok=True)
         self.played = 0
         self.claim_every = CLAIM_EVERY_SECONDS
+        self._sent_at = time.monotonic()
         self._claims_looked = -CLAIM_EVERY_SECONDS  # at the first cycle
         # The list an earlier version kept: its games are owed a look still.
         legacy = mail_dir(self.workspace) / "bot-pending.json"
@@ -170,10 +175,20 @@ class BotMailbox(MailDaemon):
     def cycle(self) -> CycleReport:
         report = CycleReport()
         self.fetch(report)
-        self.play_pending()
+        self._sent_at = time.monotonic()
+        self.play_pending(lambda: self._send_made(report))
         self.claim_overdue()
         self.send(report)
         return report
+
+    def _send_made(self, report: CycleReport) -> None:
+        """Between two games' plays: once :data:`SEND_EVERY` seconds of play have passed since
+        the last send, the answers made so far go out, so that an answer waits behind that
+        much play at most, not behind every game owed a move (a chunk of ten fetched mails can
+        be minutes of play on a busy machine)."""
+        if time.monotonic() - self._sent_at >= SEND_EVERY:
+            self.send(report)
+            self._sent_at = time.monotonic()
 
     def claim_overdue(self) -> None:
         """Claim the missed deadlines of silent opponents (with a player module that can)."""
@@ -194,7 +209,8 @@ class BotMailbox(MailDaemon):
                 log.info("bot: claimed game %s: %s (%s)", game_id, what, path.name)
                 self.queue_play(game_id)  # a final claim may hand the move back to the bot
 
-    def play_pending(self) -> None:
+    def play_pending(self, between: Callable[[], None] = lambda: None) -> None:
+        """Look at every game owed a look; ``between`` runs after each (the cycle sends there)."""
         for game_id, _queued in owed_games(self.workspace):
             if self.stopping:
                 break
@@ -202,6 +218,7 @@ class BotMailbox(MailDaemon):
                 self.heartbeat()
             with game_context(game_id):
                 self._look(game_id)
+            between()
 
     def _look(self, game_id: str) -> None:
         marker = self.owed / game_id

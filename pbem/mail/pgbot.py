@@ -269,7 +269,7 @@ class StoreBotMailbox(BotMailbox):
             return False
         return super().left_for_owner(cand)
 
-    def play_pending(self) -> None:
+    def play_pending(self, between: Callable[[], None] = lambda: None) -> None:
         for game_id in self.store.owed_games():
             if self.stopping:
                 break
@@ -277,6 +277,7 @@ class StoreBotMailbox(BotMailbox):
             with self._game(game_id, owed=True) as mine:
                 if mine:
                     self.play_game(game_id)
+            between()  # outside the game's step: what it made is in the database's queue
 
     def _claim_at(self, game_id: str) -> float | None:
         """When the bot may claim in the game as the scratch folder holds it (None: it cannot)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.mail import bot as bot_module
 from pbem.mail.bot import BotMailbox
 from pbem.mail.config import MailConfig, MailConfigError, load_config
 from pbem.mail.daemon import CycleReport, MailDaemon
@@ -228,3 +229,24 @@ def test_an_offer_whose_files_are_not_signed_by_the_side_names_no_holder(duo: Du
     assert any(f.seq > 0 and f.side == "axis" for f in files)
     assert passing.offering_key(bad, "offer") is None
     assert mailcheck.signer(tmp_path, bad) is None
+
+
+@pytest.mark.parametrize(("every", "order"), [(0.0, ["a", "send", "b", "send", "send"]), (3600.0, ["a", "b", "send"])])
+def test_answers_made_go_out_between_games_once_enough_play_has_passed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, every: float, order: list[str]
+) -> None:
+    """A cycle fetches, plays every game owed a look, then sends; the answers made before
+    bot.SEND_EVERY seconds of play have passed wait for the end, later ones go out between
+    two games (so an answer waits behind that much play, not behind every owed game)."""
+    home, _ = identity(tmp_path, "bot")
+    ws = tmp_path / "ws-bot"
+    ws.mkdir()
+    bot = BotMailbox(config(tmp_path, "bot@example.org", ws, home))
+    seen: list[str] = []
+    monkeypatch.setattr(bot_module, "SEND_EVERY", every)
+    monkeypatch.setattr(bot_module, "owed_games", lambda _ws: [("a", 0.0), ("b", 0.0)])
+    monkeypatch.setattr(bot, "fetch", lambda report: None)
+    monkeypatch.setattr(bot, "_look", seen.append)
+    monkeypatch.setattr(bot, "send", lambda report: seen.append("send"))
+    bot.cycle()
+    assert seen == order
