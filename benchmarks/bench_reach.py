@@ -11,37 +11,17 @@ goal is 5 times faster.
 
 from __future__ import annotations
 
-import hashlib
-
-from engine import ai, api, sequence
+from benchmarks.bench_ai import _play
+from engine import api, sequence
 from engine.reach import SideMemo, land_reach
 from engine.sides import AXIS
 from engine.state import GameState
 
 
-def _seed(n: int, side: str) -> bytes:
-    return hashlib.sha256(b"bench/reach\0" + n.to_bytes(8, "big") + side.encode()).digest()
-
-
 def first_axis_movement() -> GameState:
     """The 1939 game, both sides the bot, at the Axis' first movement phase."""
     state = api.new_game("1939")
-    n = 0
-    while sequence.current(state).label != "axis.first_movement":
-        d = api.decision(state)
-        n += 1
-        if d.kind == "chance":
-            api.apply_chance(state, _seed(n, "chance"))
-            continue
-        orders = {s: ai.decide(state, s, _seed(n, s), "bot") for s in d.sides}
-        if d.kind == "simultaneous":
-            api.apply_simultaneous(state, orders)
-        else:
-            s = d.sides[0]
-            for action in orders[s]:
-                api.apply(state, s, action)
-                if s not in api.decision(state).sides:
-                    break
+    _play(state, lambda s: sequence.current(s).label == "axis.first_movement", AXIS, lambda s: False)
     return state
 
 
