@@ -466,14 +466,24 @@ def pick_lit_or_choice(pg: Page) -> None:
     """Give the order of a chosen group: click its first lit hex in view, or its one listed
     order.  Where every lit hex lies beyond the map's edge, show the whole window first, as
     a person would."""
-    until(pg, "its orders", lambda: len(lit(pg)) > 0 or pg.locator("#choices button.order").count() > 0)
-    if lit(pg):
-        if not shown(pg):
-            pg.locator("#fit").click()
-            until(pg, "a lit hex in view", lambda: len(shown(pg)) > 0)
-        shown(pg)[0].click(force=True)
-    else:
-        pg.locator("#choices button.order").first.click()
+
+    # The page redraws its marks while it refreshes, so what is read and what is clicked are
+    # taken in one look, and the look is repeated until a click lands.
+    def picked() -> bool:
+        if lit(pg):
+            in_view = shown(pg)
+            if not in_view:
+                pg.locator("#fit").click()
+                return False
+            in_view[0].click(force=True)
+            return True
+        orders = pg.locator("#choices button.order")
+        if orders.count():
+            orders.first.click()
+            return True
+        return False
+
+    until(pg, "a lit hex in view or a listed order", picked)
 
 
 def served_branch(name: str, where: tuple[Path, int], person: str = "axis") -> Any:
