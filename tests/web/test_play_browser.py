@@ -181,8 +181,10 @@ def choose_kind(pg: Page, kind: str) -> None:
 
 
 def lit(pg: Page) -> dict[str, Locator]:
-    marks = pg.locator("circle.mark")
-    return {str(marks.nth(i).get_attribute("data-hex")): marks.nth(i) for i in range(marks.count())}
+    """The lit hexes, each with a locator found again by its hex when used: the page redraws
+    its marks while it refreshes, and a mark taken by its place could then be another hex's."""
+    hexes = pg.locator("circle.mark").evaluate_all("marks => marks.map(m => m.dataset.hex)")
+    return {str(h): pg.locator(f'circle.mark[data-hex="{h}"]').first for h in hexes}
 
 
 def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
