@@ -170,22 +170,17 @@ def parent_rel(gid: str) -> str:
     return f"{STORE_DIR}/parents/{gid}.pbem"
 
 
-def is_parent_files(path: Path) -> bool:
-    data = read_bytes(path, len(PARENT_MAGIC))
-    return data == PARENT_MAGIC
-
-
-def keep_parent_files(ws: Workspace, path: Path, tx: Transaction) -> tuple[str, str]:
-    """Keep received parent files next to the invitations, for the branch the file name
-    names (``<branch>-00000-parent.pbem``); returns (status, message) as an import does."""
-    gid = path.name.removesuffix(PARENT_SUFFIX)
-    if not path.name.endswith(PARENT_SUFFIX) or not turnfile.GID_RE.match(gid):
-        raise PbemError(f"{path.name}: parent files are named <branch game>{PARENT_SUFFIX}", "parse")
-    data = read_bytes(path, turnfile.MAX_FILE + 1) or b""
-    found = unpack_parent_files(data, path.name)
+def keep_parent_files(ws: Workspace, name: str, data: bytes, tx: Transaction) -> tuple[str, str]:
+    """Keep received parent files (the bytes of a file called ``name``) next to the
+    invitations, for the branch the name names (``<branch>-00000-parent.pbem``); returns
+    (status, message) as an import does."""
+    gid = name.removesuffix(PARENT_SUFFIX)
+    if not name.endswith(PARENT_SUFFIX) or not turnfile.GID_RE.match(gid):
+        raise PbemError(f"{name}: parent files are named <branch game>{PARENT_SUFFIX}", "parse")
+    found = unpack_parent_files(data, name)
     rel = parent_rel(gid)
     if read_bytes(ws.root / rel) == data:
-        return "duplicate", f"{path.name}: the parent files of branch {gid} are already kept"
+        return "duplicate", f"{name}: the parent files of branch {gid} are already kept"
     tx.put(rel, data)
     games_in = ", ".join(f"game {g} files 0 to {len(fs) - 1}" for g, fs in found.items())
     return "stored", f"kept the parent files of branch {gid} ({games_in}) for its invitation"

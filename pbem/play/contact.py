@@ -56,16 +56,6 @@ def is_statement(data: bytes) -> bool:
     return data.startswith(MAGIC)
 
 
-def read(path: Path) -> bytes | None:
-    """The bytes of ``path`` if it is a contact statement (None for any other file)."""
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_STATEMENT + 1)
-    except OSError:
-        return None
-    return data if is_statement(data) else None
-
-
 def seal(ident: keys.Identity, email: str, counter: int) -> Statement:
     body = {"v": 1, "type": "contact", "key": ident.public.raw, "email": keys.check_email(email), "counter": counter}
     body_bytes = wire.pack(body)

@@ -9,7 +9,6 @@ transaction, committed whole by :func:`import_locked`.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,81 +55,109 @@ class GameInfo:
     handover_peer: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """A received file, read once on its way in: its bytes, what kind of file they make,
+    and a turn file's parsed form, or the one line saying why the file cannot be taken."""
+
+    path: Path
+    kind: str  # "turn" | "contact" | "parent" | "offer" | "accept" | "unreadable"
+    data: bytes = b""
+    tf: TurnFile | None = None
+    refusal: PbemError | None = None
+
+
+#: The files other than turn files that arrive in an inbox, by the bytes they begin with.
+_KINDS = (
+    (contact.MAGIC, "contact"),
+    (branch.PARENT_MAGIC, "parent"),
+    (passing.OFFER_MAGIC, "offer"),
+    (passing.ACCEPT_MAGIC, "accept"),
+)
+
+
+def read_incoming(path: Path) -> Incoming:
+    """Read ``path`` once and tell what it is; never raises (a refusal is kept for the
+    import to report)."""
+    try:
+        data = turnfile.load(path)
+    except PbemError as exc:
+        return Incoming(path, "unreadable", refusal=exc)
+    kind = next((k for magic, k in _KINDS if data.startswith(magic)), "turn")
+    if kind != "turn":
+        return Incoming(path, kind, data)
+    try:
+        return Incoming(path, kind, data, turnfile.parse_named(data, path.name))
+    except PbemError as exc:
+        return Incoming(path, kind, data, refusal=exc)
+
+
 def import_file(workspace: Path, path: Path, home: Path | None = None) -> ImportResult:
     """Verify ``path`` and apply it to its game, all or nothing; see docs/turn-file-format.md.
 
-    A file of a game this workspace plays is imported under that game's lock, beside the
-    steps of its other games; any other file (an invitation, a contact statement, parent
-    files, an offer) under the workspace lock.  So is setting a refused file aside:
-    ``.pbem/rejected/`` is shared by all games and pruned as a whole."""
+    The file is read and parsed once.  A file of a game this workspace plays is imported
+    under that game's lock, beside the steps of its other games; any other file (an
+    invitation, a contact statement, parent files, an offer) under the workspace lock.  So
+    is setting a refused file aside: ``.pbem/rejected/`` is shared by all games and pruned
+    as a whole."""
     ws = Workspace(workspace)
     path = Path(path)
-    gid = _joined_game(ws, path)
+    incoming = read_incoming(path)
+    # A game once joined stays (its meta.json is never removed), so the lock chosen holds.
+    gid = incoming.tf.game if incoming.tf is not None and LocalGame.has_game(ws, incoming.tf.game) else None
     if gid is None:
         with ws.locked():
-            return import_locked(ws, path, home)
+            return import_locked(ws, incoming, home)
     with ws.game_locked(gid):
-        result = import_locked(ws, path, home, set_aside=False)
+        result = import_locked(ws, incoming, home, set_aside=False)
     src = ws.inbox_rel(path)
     if not result.ok and src is not None:
         with ws.locked():
             if path.exists():  # else set aside meanwhile by an import of the same file
                 tx = Transaction()
-                dropped = _stage_set_aside(ws, path, src, tx)
+                dropped = _stage_set_aside(ws, incoming, src, tx)
                 ws.commit(tx)
                 _log_dropped(ws, dropped)
     return result
 
 
-def _joined_game(ws: Workspace, path: Path) -> str | None:
-    """The game ``path`` is a turn file of, if this workspace plays it (a game once joined
-    stays: its ``meta.json`` is never removed), else None."""
-    if contact.read(path) is not None or branch.is_parent_files(path) or passing.is_mailed(path):
-        return None
-    try:
-        gid = turnfile.read(path).game
-    except PbemError:
-        return None
-    return gid if LocalGame.has_game(ws, gid) else None
-
-
-def import_locked(ws: Workspace, path: Path, home: Path | None = None, set_aside: bool = True) -> ImportResult:
-    """Read ``path``, :func:`receive` it and commit the outcome.  A rejection keeps only its
-    evidence and, with ``set_aside``, moves an inbox file to ``.pbem/rejected/`` (which
-    needs the workspace lock); without it, the file stays in the inbox."""
+def import_locked(ws: Workspace, incoming: Incoming, home: Path | None = None, set_aside: bool = True) -> ImportResult:
+    """:func:`receive` a file read by :func:`read_incoming` and commit the outcome.  A
+    rejection keeps only its evidence and, with ``set_aside``, moves an inbox file to
+    ``.pbem/rejected/`` (which needs the workspace lock); without it, the file stays in the
+    inbox."""
     tx = Transaction()
+    path, name, data, tf = incoming.path, incoming.path.name, incoming.data, incoming.tf
     src = ws.inbox_rel(path)
-    tf: TurnFile | None = None
     dropped: list[str] = []
     if src is not None and src in ws.recovered_deletions and not path.exists():
         # The file was saved again (a mail fetched again, say) just before the lock rolled
         # forward the interrupted import that had consumed it: it is applied already.
-        return ImportResult(
-            "duplicate", None, None, f"{path.name}: already applied by an interrupted import, completed now"
-        )
+        return ImportResult("duplicate", None, None, f"{name}: already applied by an interrupted import, completed now")
     try:
-        statement = contact.read(path)
-        if statement is not None:
-            done, message = contact.accept(ws, statement, tx, home)
+        if incoming.refusal is not None:
+            raise incoming.refusal
+        if incoming.kind == "contact":
+            done, message = contact.accept(ws, data, tx, home)
             result = ImportResult(done, None, None, message)
-        elif branch.is_parent_files(path):
-            done, message = branch.keep_parent_files(ws, path, tx)
+        elif incoming.kind == "parent":
+            done, message = branch.keep_parent_files(ws, name, data, tx)
             result = ImportResult(done, None, None, message)
-        elif (magic := passing.is_mailed(path)) == passing.OFFER_MAGIC:
-            gid, done, message = passing.keep_offer(ws, path, tx)
+        elif incoming.kind == "offer":
+            gid, done, message = passing.keep_offer(ws, name, data, tx)
             result = ImportResult(done, gid, None, message)
-        elif magic == passing.ACCEPT_MAGIC:
-            gid, message = passing.seal_received(ws, path, home)
+        elif incoming.kind == "accept":
+            gid, message = passing.seal_received(ws, name, data, home)
             result = ImportResult("applied", gid, None, message)
         else:
-            tf = turnfile.read(path)
+            assert tf is not None
             result = receive(ws, tf, tx, home)
     except PbemError as exc:
         result = ImportResult("rejected", tf.game if tf else None, tf.seq if tf else None, str(exc), code=exc.code)
         # A rejection changes nothing but the inbox, and keeps the evidence of an equivocation.
         tx = exc.tx if isinstance(exc, _Kept) else Transaction()
         if src is not None and set_aside:
-            dropped = _stage_set_aside(ws, path, src, tx)
+            dropped = _stage_set_aside(ws, incoming, src, tx)
     else:
         if src is not None:
             tx.delete(src)
@@ -139,13 +166,13 @@ def import_locked(ws: Workspace, path: Path, home: Path | None = None, set_aside
     return result
 
 
-def _stage_set_aside(ws: Workspace, path: Path, src: str, tx: Transaction) -> list[str]:
-    """Stage moving the refused inbox file ``path`` to ``.pbem/rejected/``, dropping the
-    oldest kept ones beyond its limits; returns the names dropped."""
+def _stage_set_aside(ws: Workspace, incoming: Incoming, src: str, tx: Transaction) -> list[str]:
+    """Stage moving the refused inbox file to ``.pbem/rejected/`` (its bytes as read, if
+    they could be and are not too many to keep), dropping the oldest kept ones beyond its
+    limits; returns the names dropped."""
     dropped: list[str] = []
-    with contextlib.suppress(OSError):
-        if path.is_file() and path.stat().st_size <= turnfile.MAX_FILE:
-            dropped = ws.stage_rejected(tx, path.name, path.read_bytes())
+    if incoming.kind != "unreadable" and len(incoming.data) <= turnfile.MAX_FILE:
+        dropped = ws.stage_rejected(tx, incoming.path.name, incoming.data)
     tx.delete(src)
     return dropped
 

@@ -84,12 +84,6 @@ def _check_offered(lg: LocalGame, accepted: Mapping[str, object], name: str) -> 
         )
 
 
-def is_mailed(path: Path) -> bytes | None:
-    """OFFER_MAGIC or ACCEPT_MAGIC if ``path`` is a mailed offer or acceptance."""
-    head = read_bytes(path, len(ACCEPT_MAGIC)) or b""
-    return next((m for m in (OFFER_MAGIC, ACCEPT_MAGIC) if head.startswith(m)), None)
-
-
 def read_offer(data: bytes, name: str) -> tuple[dict[str, Any], str, list[TurnFile]]:
     """A mailed offer's body, its sender's address and the game's files it carries (unverified)."""
     at = len(OFFER_MAGIC)
@@ -128,12 +122,13 @@ def offering_key(data: bytes, name: str) -> bytes | None:
     return key if shown else None
 
 
-def keep_offer(ws: Workspace, path: Path, tx: Transaction) -> tuple[str | None, str, str]:
-    """Keep a mailed offer as an offer directory under .pbem/offers/; (game, status, message)."""
-    body, sender, files = read_offer(read_bytes(path, turnfile.MAX_FILE + 1) or b"", path.name)
+def keep_offer(ws: Workspace, name: str, data: bytes, tx: Transaction) -> tuple[str | None, str, str]:
+    """Keep a mailed offer (the bytes of a file called ``name``) as an offer directory under
+    .pbem/offers/; (game, status, message)."""
+    body, sender, files = read_offer(data, name)
     gid = body["game"]
     if LocalGame.has_game(ws, gid):
-        return gid, "duplicate", f"{path.name}: game {gid} is already here"
+        return gid, "duplicate", f"{name}: game {gid} is already here"
     rel = offer_rel(gid)
     kept = ws.root / rel / FILES
     for stale in kept.glob("*.pbem") if kept.is_dir() else ():  # an earlier offer's files
@@ -232,18 +227,18 @@ def seal(ws: Workspace, gid: str, acceptance: Path, home: Path | None = None) ->
     return _seal(ws, gid, accepted, home), keys.fingerprint(accepted["key"])
 
 
-def seal_received(ws: Workspace, path: Path, home: Path | None = None) -> tuple[str, str]:
-    """A mailed acceptance of my offer: seal the hand-over at once; (game, message)."""
-    data = read_bytes(path, _LIMIT) or b""
-    accepted: Any = wire.unpack(data[len(ACCEPT_MAGIC) :])
+def seal_received(ws: Workspace, name: str, data: bytes, home: Path | None = None) -> tuple[str, str]:
+    """A mailed acceptance of my offer (the bytes of a file called ``name``): seal the
+    hand-over at once; (game, message)."""
+    accepted: Any = wire.unpack(data[len(ACCEPT_MAGIC) : _LIMIT])
     if not isinstance(accepted, dict) or not isinstance(accepted.get("game"), str):
-        raise PbemError(f"{path.name}: not a hand-over acceptance", "parse")
+        raise PbemError(f"{name}: not a hand-over acceptance", "parse")
     gid = accepted["game"]
     if not LocalGame.has_game(ws, gid):
-        raise PbemError(f"{path.name}: game {gid} is not here", "game")
-    _check_offered(LocalGame(ws, gid, home), accepted, path.name)
+        raise PbemError(f"{name}: game {gid} is not here", "game")
+    _check_offered(LocalGame(ws, gid, home), accepted, name)
     sealed = _seal(ws, gid, accepted, home)
-    return gid, f"{path.name}: the new holder accepted; hand-over sealed into {sealed.name}"
+    return gid, f"{name}: the new holder accepted; hand-over sealed into {sealed.name}"
 
 
 def _seal(ws: Workspace, gid: str, accepted: dict[str, Any], home: Path | None) -> Path:

@@ -176,19 +176,29 @@ def split_files(data: bytes, where: str) -> list[TurnFile]:
 
 def read(path: Path) -> TurnFile:
     """Read and parse a file, turning every I/O problem into one line."""
+    return parse_named(load(path), path.name)
+
+
+def load(path: Path) -> bytes:
+    """A file's bytes, at most one past the largest turn file (so that a larger file is
+    refused by its size, not cut); every I/O problem one line."""
     try:
         if path.is_dir():
             raise PbemError(f"{path.name} is a directory, not a turn file", "parse")
         with path.open("rb") as f:
-            data = f.read(MAX_FILE + 1)
+            return f.read(MAX_FILE + 1)
     except OSError as exc:
         raise PbemError(f"cannot read {path.name}: {exc.strerror}", "io") from None
+
+
+def parse_named(data: bytes, name: str) -> TurnFile:
+    """:func:`parse`, its refusals naming the file ``name``."""
     if not data:
-        raise PbemError(f"{path.name} is empty", "parse")
+        raise PbemError(f"{name} is empty", "parse")
     try:
         return parse(data)
     except PbemError as exc:
-        raise PbemError(f"{path.name}: {exc}", exc.code, exc.rule) from None
+        raise PbemError(f"{name}: {exc}", exc.code, exc.rule) from None
 
 
 # -- schema -------------------------------------------------------------------

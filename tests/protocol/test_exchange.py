@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 from pbem.play import exchange, games, status, turn
@@ -57,3 +58,39 @@ def test_rejected_inbox_file_is_set_aside(duo: Duo) -> None:
     assert (duo.axis.ws.store / "rejected" / "junk.pbem").exists()
     after = LocalGame(duo.axis.ws, duo.gid, duo.axis.home).game()
     assert before is not None and after is not None and before.to_bytes() == after.to_bytes()
+
+
+def _imported(duo: Duo, path: Path) -> tuple[exchange.ImportResult, int]:
+    """The axis' import of ``path``, and how many times it opened the file (Python's audit
+    events see every open)."""
+    seen = [0]
+    watching = [True]
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if watching[0] and event == "open" and str(args[0]) == str(path):
+            seen[0] += 1
+
+    sys.addaudithook(hook)  # an audit hook cannot be removed: it is switched off below
+    try:
+        result = exchange.import_file(duo.axis.ws.root, path, home=duo.axis.home)
+    finally:
+        watching[0] = False
+    return result, seen[0]
+
+
+def test_a_received_file_is_read_once_on_its_way_in(duo: Duo) -> None:
+    """Telling what a file is (a turn file of a game here, a contact statement, parent
+    files, a hand-over) and applying it use the same bytes: the file is opened once."""
+    turn.bot_play(duo.allies.ws, duo.gid, home=duo.allies.home)
+    sent = duo.outbox("allies")[0]
+    inbox = duo.axis.ws.inbox
+    inbox.mkdir(parents=True, exist_ok=True)
+    arrived = Path(shutil.copy(sent, inbox / sent.name))
+    result, opens = _imported(duo, arrived)
+    assert result.status == "applied" and opens == 1
+    # A refused file too: read once, and the bytes kept in rejected/ are the ones read.
+    junk = inbox / "junk.pbem"
+    junk.write_bytes(b"pbem parent files 1\nnot really")
+    result, opens = _imported(duo, junk)
+    assert result.status == "rejected" and opens == 1
+    assert (duo.axis.ws.store / "rejected" / "junk.pbem").read_bytes() == b"pbem parent files 1\nnot really"
