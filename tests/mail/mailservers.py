@@ -294,6 +294,27 @@ class MailServers:
         # Logged-in IMAP processes outlive the master here; a real restart ends them.
         self.kill_imap_sessions()
 
+    def crash_dovecot(self) -> None:
+        """Kill Dovecot's master and every process under it with SIGKILL, as a machine's crash
+        would: nothing is flushed, closed or logged out, and the next start finds what a
+        crash leaves (a stale pid file, indexes mid-write)."""
+        pid_file = self.root / "dovecot" / "run" / "master.pid"
+        master = int(pid_file.read_text().split()[0])
+        doomed = [master, *_descendants(master)]
+        for pid in doomed:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        wait_port(self.imap_port, up=False)
+        # The killed master's children are its until it is reaped: wait until none is left.
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in doomed) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        # Dovecot refuses to start while its pid file names a live process, and a master killed
+        # here stays a zombie where nothing reaps orphans (a container): after a real crash
+        # that number names no process.
+        if not _alive(master):
+            pid_file.unlink(missing_ok=True)
+
     def kill_imap_sessions(self) -> None:
         """End the IMAP processes serving connections on this instance's port (found by socket)."""
         done = subprocess.run(
@@ -497,3 +518,28 @@ alias_database =
 smtputf8_enable = no
 """)
         _run([_program("postfix"), "-c", str(conf), "post-install", "create-missing"], timeout=60)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (read from /proc), children before grandchildren."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie, killed and waiting to be reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

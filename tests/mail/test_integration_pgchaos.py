@@ -1,6 +1,6 @@
 """The bot service on PostgreSQL with every part of it dying: workers on separate folders
 (stand-ins for machines) against one database and the real mail servers, with games mailed
-in, while the workers are SIGKILLed, the database crashes, Dovecot stops (its IMAP sessions
+in, while the workers are SIGKILLed, the database crashes, Dovecot stops or crashes (its IMAP sessions
 cut mid-claim, mid-fetch, mid-IDLE), Postfix aborts (SMTP mid-send) and live IMAP sessions
 are dropped, at random, and each comes back. Every turn is answered once, nothing is lost,
 no worker dies of it, and the send queue in the database is the only record of what went."""
@@ -50,11 +50,18 @@ def test_workers_database_and_mail_servers_killed_at_random_answer_every_turn_on
         time.sleep(rng.uniform(0.3, 2.0))
         pg_server.start()
 
-    def kill_dovecot() -> None:
-        mail_servers.stop_dovecot()  # the IMAP sessions are cut wherever they are
-        time.sleep(rng.uniform(0.3, 2.0))
-        mail_servers.start_dovecot()
-        mail_servers.flush_postfix()  # Postfix deferred its deliveries meanwhile
+    def dovecot_down(crash: bool) -> Callable[[], None]:
+        def fault() -> None:
+            # Stopped, or crashed (every process SIGKILLed): its IMAP sessions are cut wherever they are.
+            if crash:
+                mail_servers.crash_dovecot()
+            else:
+                mail_servers.stop_dovecot()
+            time.sleep(rng.uniform(0.3, 2.0))
+            mail_servers.start_dovecot()
+            mail_servers.flush_postfix()  # Postfix deferred its deliveries meanwhile
+
+        return fault
 
     def kill_postfix() -> None:
         mail_servers.abort_postfix()
@@ -72,7 +79,8 @@ def test_workers_database_and_mail_servers_killed_at_random_answer_every_turn_on
     faults: dict[str, Callable[[], None]] = {
         "worker": kill_worker,
         "database": kill_database,
-        "dovecot": kill_dovecot,
+        "dovecot stopped": dovecot_down(crash=False),
+        "dovecot crashed": dovecot_down(crash=True),
         "postfix": kill_postfix,
         "imap sessions": drop_imap,
     }
