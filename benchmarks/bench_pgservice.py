@@ -100,6 +100,9 @@ def run_once(servers: Any, pg: Any, root: Path, made: dict[str, Any], seconds: f
     from pbem.mail.pgstore import Store, new_key, parse_key
 
     configs, paths = made["configs"], made["paths"]
+    # A previous run's mail still in Postfix's queue would arrive in this run's mailboxes
+    # (the player's games are put back as made, so as copies of this run's files).
+    servers.purge_postfix_queue()
     for name in ("player", "bot"):
         _empty_mailbox(servers, configs[name].address)
     shutil.rmtree(root / "player")

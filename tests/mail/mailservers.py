@@ -358,6 +358,10 @@ class MailServers:
         """Ask Postfix to retry its deferred queue now instead of after minutes."""
         _run([_program("postfix"), "-c", str(self.postfix_dir), "flush"])
 
+    def purge_postfix_queue(self) -> None:
+        """Drop every mail Postfix still holds (active, deferred or on hold) undelivered."""
+        _run([_program("postsuper"), "-c", str(self.postfix_dir), "-d", "ALL"])
+
     # --- users and faults ------------------------------------------------------------------------
     def add_user(self, name: str) -> str:
         """A mailbox; returns its address.
