@@ -307,7 +307,7 @@ class Desk:
             "weather": r.weather,
             "installations": list(r.installations),
             "units": [
-                {"label": u.label, "side": u.side, "supply": u.supply, "notes": list(u.notes), "id": _unit_id(u.label)}
+                {"label": u.label, "side": u.side, "supply": u.supply, "notes": list(u.notes), "id": u.id}
                 for u in r.units
             ],
             "odds": odds,
@@ -738,11 +738,6 @@ def _repaired(board: Board, uid: int) -> str:
     """Which unit a repair order names ("#93" alone says nothing to a player), and where."""
     u = next(u for u in board.units if u.id == uid)
     return f"{u.label}, {'in port at ' if u.in_port else 'at '}{board.map.grid.label(u.hex)}"
-
-
-def _unit_id(label: str) -> int | None:
-    first = label.split(" ", 1)[0]
-    return int(first[1:]) if first.startswith("#") and first[1:].isdigit() else None
 
 
 def _col_row(place: str) -> tuple[int, int]:
