@@ -1,14 +1,15 @@
 """The rules engine as pbem sees it: the typed shape of ``engine/api.py`` (and of the
-computer player), which the real engine and the protocol tests' small stand-in both
-have.  mypy checks both against it (tests/protocol/test_engine_shape.py), so the
-stand-in cannot drift from the real engine unnoticed.
+computer player and the arena), which the real engine and the protocol tests' small
+stand-in both have.  mypy checks both against it (tests/protocol/test_engine_shape.py),
+so the stand-in cannot drift from the real engine unnoticed.
 
 A game state is opaque here (``State``): pbem stores it, hashes it and hands it back,
-and learns everything else through these functions.  So are an event of the game's log
-and a snapshot to compare a state with.  The engine's own types stand in for them in
-:class:`RulesEngine`'s parameters, so that mypy checks each engine with its own types
-(tests/protocol/test_engine_shape.py); pbem sees :data:`Engine`, these shapes filled in
-with the opaque ones.
+and learns everything else through these functions.  So are an event of the game's log,
+a snapshot to compare a state with and the world map (pbem reads its grid; the map
+renderer, ``scenarios.gameview``, takes it and a side's ``Board`` back checked).  The
+engine's own types stand in for them in :class:`RulesEngine`'s parameters, so that mypy
+checks each engine with its own types (tests/protocol/test_engine_shape.py); pbem sees
+:data:`Engine`, these shapes filled in with the opaque ones.
 """
 
 from __future__ import annotations

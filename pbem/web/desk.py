@@ -712,9 +712,9 @@ def _amount(state: State, shape: OrderKind | None, action: Action) -> tuple[str,
     """For an order with an amount (points to place or buy, money to send: its last whole
     number), the group it belongs to whatever the amount (the amount written ``N``) and
     the amount, so the page may offer one field for it instead of one group per amount."""
-    api = engine_link.api()
     if shape is None:
         return None
+    api = engine_link.api()
     roles = shape.roles_for(len(action.args))
     where = [i for i, role in enumerate(roles) if role == "int"]
     if not where:
