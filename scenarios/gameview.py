@@ -52,6 +52,21 @@ class Window:
         return self.row1 - self.row0 + 1
 
 
+def as_board(board: object) -> Board:
+    """A board from a caller that holds the engine's answers without their types (pbem, which
+    reaches the engine through its typed seam), as this renderer draws it."""
+    if not isinstance(board, Board):
+        raise TypeError(f"the map renderer draws an engine board, not a {type(board).__name__}")
+    return board
+
+
+def as_map(hexmap: object) -> HexMap:
+    """A world map held without its type, as :func:`hex_centres` measures it (see :func:`as_board`)."""
+    if not isinstance(hexmap, HexMap):
+        raise TypeError(f"the map renderer measures an engine map, not a {type(hexmap).__name__}")
+    return hexmap
+
+
 def region_window(grid: HexGrid, name: str) -> Window:
     """The hexes of a named region (``REGIONS``, by longitude and latitude)."""
     key = name.strip().lower().replace(" ", "-").replace("_", "-")

@@ -119,6 +119,18 @@ def test_the_default_window_frames_the_front(game: Game) -> None:
     assert sides == {"axis", "allies"}
 
 
+def test_the_renderer_takes_the_engine_s_board_and_map_held_without_their_types(game: Game) -> None:
+    # pbem holds them through its engine seam, typed only by what it reads of them
+    board = api.board(game.state, "axis")
+    assert gameview.as_board(board) is board
+    assert gameview.as_map(board.map) is board.map
+    for wrong in (board.map, object()):
+        with pytest.raises(TypeError, match="engine board"):
+            gameview.as_board(wrong)
+    with pytest.raises(TypeError, match="engine map"):
+        gameview.as_map(board)
+
+
 def test_every_named_region_is_a_window_of_the_map() -> None:
     grid = api.new_game("1939").world.map.grid
     wanted = {"europe", "eastern-front", "western-europe", "mediterranean", "atlantic", "pacific", "china"}

@@ -2,9 +2,9 @@
 
 ``pbem`` -> ``scenarios`` -> ``engine``: the engine imports nothing of ours outside
 itself, the scenario data and its tools only the engine, and ``pbem`` reaches the
-engine only through its interface (``engine.api``) and the computer player
-(``engine.ai``).  Imports inside functions count: a lazy import is still a
-dependency.
+engine through one door, ``pbem.protocol.engine_link``, typed by the shapes of
+``pbem.protocol.rules``.  Imports inside functions count: a lazy import is still a
+dependency, and so does one made only for the type checker.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "scenarios", "pbem")
 LAYER = {"engine": 0, "scenarios": 1, "pbem": 2}
-#: What pbem may import of the engine: the interface and the computer player.
-PBEM_MAY_IMPORT = ("engine.api", "engine.ai")
+#: The one module of pbem that reaches the engine (by name, so tests can swap in a stand-in).
+SEAM = "pbem.protocol.engine_link"
 
 
 def _module_name(path: Path) -> str:
@@ -79,17 +79,6 @@ def test_no_import_runs_up_the_stack(graph: dict[str, set[str]]) -> None:
     assert wrong == []
 
 
-def test_pbem_reaches_the_engine_only_through_its_interface(graph: dict[str, set[str]]) -> None:
-    wrong = [
-        f"{name} -> {target}"
-        for name, targets in graph.items()
-        if name.startswith("pbem")
-        for target in targets
-        if target.startswith("engine") and not target.startswith(PBEM_MAY_IMPORT)
-    ]
-    assert wrong == []
-
-
 def test_no_import_circle(graph: dict[str, set[str]]) -> None:
     # A package's __init__ re-exporting its modules is not a circle of the code's concepts.
     edges = {n: {t for t in ts if not n.startswith(t + ".")} for n, ts in graph.items()}
@@ -137,14 +126,37 @@ def test_the_reference_verifier_imports_nothing_of_pbem(graph: dict[str, set[str
     assert {t for t in graph["pbem.protocol.spec_verify"] if t.startswith(("pbem", "engine"))} == set()
 
 
-#: pbem modules that still import the engine beside the seam: the seam (pbem/protocol/rules.py)
-#: lacks what they use (board, order kinds, hex reports with attackers); each one moved
-#: behind it leaves this list.
-SEAM_BYPASS = {"pbem.web.desk", "pbem.play.gamemap", "pbem.cli.scenario_cmd", "pbem.cli.arena_cmd"}
-
-
 def test_pbem_reaches_the_engine_through_the_seam_only(graph: dict[str, set[str]]) -> None:
-    reach = {n for n, ts in graph.items() if n.startswith("pbem") and any(t.split(".")[0] == "engine" for t in ts)}
-    # pbem/protocol/engine_link.py loads engine.api and engine.ai by name, so no static
-    # import of the engine is left once every module uses it.
-    assert reach == SEAM_BYPASS
+    wrong = sorted(
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        if name.startswith("pbem") and name != SEAM
+        for target in targets
+        if target.split(".")[0] == "engine"
+    )
+    assert wrong == []
+
+
+def _loads_by_name(path: Path) -> list[str]:
+    """The module names ``path`` hands to ``importlib.import_module`` or ``__import__``
+    (an f-string's text up to its first field)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if called not in ("import_module", "__import__"):
+            continue
+        first = node.args[0]
+        if isinstance(first, ast.JoinedStr):
+            first = first.values[0] if first.values else ast.Constant("")
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.append(first.value)
+    return found
+
+
+def test_only_the_seam_loads_the_engine_by_name() -> None:
+    loads = {name: _loads_by_name(path) for name, path in _modules().items() if name.startswith("pbem")}
+    assert any(n.startswith("engine") for n in loads[SEAM]), "the seam no longer loads the engine: update this test"
+    wrong = sorted(f"{name}: {n}" for name, ns in loads.items() if name != SEAM for n in ns if n.startswith("engine"))
+    assert wrong == []

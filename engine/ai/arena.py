@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from engine import ai, api, sequence
 from engine.actions import EngineError
@@ -114,6 +114,9 @@ class GameResult:
     idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
     #: year -> country -> its idle money when the year ended (the countries counted above)
     idlers_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
 
     def events(self) -> str:
         """Conquests, surrenders, liberations and Vichy France, in date order."""
@@ -669,6 +672,9 @@ class Summary:
     #: year -> side -> the most money held at that year's end, over the games, by countries
     #: whose pool it could have bought from (GameResult.idle_by_year)
     idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
 
     def lines(self, players: dict[str, str]) -> list[str]:
         w = self.wins

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import Annotated
 
 import typer
 
@@ -13,10 +12,9 @@ from pbem.cli.common import user_errors
 from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
 from pbem.play import ahead, sittings
+from pbem.protocol import engine_link
+from pbem.protocol.rules import Action, Decision, GameResult, State
 from pbem.protocol.words import phase_name
-
-if TYPE_CHECKING:
-    from engine.api import Action, Decision, GameState
 
 
 @user_errors
@@ -56,9 +54,6 @@ def arena(
 ) -> None:
     """Play computer against computer and print each game's result and a summary.  On a
     terminal a line on stderr shows the game, month and phase reached."""
-    from engine.ai import arena as arena_mod
-    from engine.api import EngineError
-
     if compare is not None:
         _compare(scenario, until, games, compare, seed, budget, as_json, quiet)
         return
@@ -69,22 +64,21 @@ def arena(
     emulation = [sittings.Emulation(str(seed), react=react)]
     bots = [ahead.AheadBot(scenario)] if same_sitting else []
 
-    def decide_hidden(state: GameState, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Action]:
-        # The bot reaches the engine through the seam, whose actions are the engine's own.
-        return cast("list[Action]", bots[0].decide(state, side, seed, player, budget_s))
+    def decide_hidden(state: State, side: str, seed: bytes, player: str, budget_s: float | None) -> list[Action]:
+        return bots[0].decide(state, side, seed, player, budget_s)
 
-    def ended(r: arena_mod.GameResult) -> None:
+    def ended(r: GameResult) -> None:
         # A game stopped by an error ends inside its last month; otherwise the next month began.
         found = emulation[0].tally(last_whole=not r.error)
         tallies.append(found)
         given = {"ahead": bots[0].to_json()} if bots else {}
-        results.append(dataclasses.asdict(r) | {"sittings": found.to_json()} | given)
+        results.append(r.to_json() | {"sittings": found.to_json()} | given)
         emulation[0] = sittings.Emulation(str(seed + len(results)), react=react)
         if bots:
             counted.append(bots[0])
             bots[0] = ahead.AheadBot(scenario)
 
-    def decided(d: Decision, state: GameState) -> None:
+    def decided(d: Decision, state: State) -> None:
         if bots:
             bots[0].seen(d, state)
         emulation[0].decision(d.kind, d.sides, d.when, d.phase, bots[0].standing(d) if bots else ())
@@ -98,7 +92,7 @@ def arena(
     progress = Progress(quiet)
 
     try:
-        summary = arena_mod.run(
+        summary = engine_link.arena().run(
             scenario,
             until,
             games,
@@ -112,7 +106,7 @@ def arena(
             on_decision=decided,
             decide_hidden=decide_hidden if bots else None,
         )
-    except EngineError as exc:
+    except engine_link.api().EngineError as exc:
         raise PbemError(str(exc), "arena") from None
     finally:
         progress.close()
@@ -120,7 +114,7 @@ def arena(
     fared = {k: sum(b.to_json()[k] for b in counted) for k in ("lists", "refitted", "orders", "misfits")}
     if as_json:
         given = {"ahead": fared} if same_sitting else {}
-        doc = {"games": results, "summary": dataclasses.asdict(summary) | {"sittings": months} | given}
+        doc = {"games": results, "summary": summary.to_json() | {"sittings": months} | given}
         typer.echo(json.dumps(doc, indent=1))
         return
     typer.echo(sittings.summary_line(months))
@@ -142,14 +136,11 @@ def _compare(
     as_json: bool,
     quiet: bool,
 ) -> None:
-    from engine.ai import arena as arena_mod
-    from engine.api import EngineError
-
     progress = Progress(quiet)
     rows: list[dict[str, object]] = []
 
-    def ended(r: arena_mod.GameResult, sides: dict[str, str]) -> None:
-        rows.append(sides | dataclasses.asdict(r))
+    def ended(r: GameResult, sides: dict[str, str]) -> None:
+        rows.append(sides | r.to_json())
         progress(f"arena --compare: {len(rows)} games played")
 
     def say(line: str) -> None:
@@ -157,7 +148,7 @@ def _compare(
         typer.echo(line)
 
     try:
-        found = arena_mod.compare(
+        found = engine_link.arena().compare(
             scenario,
             until,
             games,
@@ -168,7 +159,7 @@ def _compare(
             clock=time.perf_counter,
             on_game=ended,
         )
-    except EngineError as exc:
+    except engine_link.api().EngineError as exc:
         raise PbemError(str(exc), "arena") from None
     finally:
         progress.close()

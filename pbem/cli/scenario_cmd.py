@@ -20,9 +20,9 @@ from pbem.cli.basics import echo
 if TYPE_CHECKING:
     import typer
 
-    from engine.api import ScenarioInfo, WorldMap
+    from pbem.protocol.rules import ScenarioInfo, WorldMap
 
-    # Only a type: the engine is imported when a command runs, and the value is a plain dict.
+    # Only a type: the engine is loaded when a command runs, and the value is a plain dict.
     class PinnedScenario(ScenarioInfo):
         """The engine's description with what a turn-file verifier pins
         (docs/turn-file-format.md, "Pinned scenarios")."""
@@ -63,8 +63,9 @@ def _info_or_exit(name: str) -> PinnedScenario:
 
 
 def _made_info(name: str) -> PinnedScenario:
-    from engine import api  # imported late: not every command needs the engine
+    from pbem.protocol import engine_link  # imported late: a kept answer needs no engine
 
+    api = engine_link.api()
     names = api.scenario_names()
     if name not in names:
         _fail(f"unknown scenario '{name}'; choose one of: {', '.join(names)}", 2)
@@ -171,9 +172,9 @@ def _text(info: PinnedScenario) -> str:
 
 def list_cmd() -> None:
     """List the scenarios."""
-    from engine import api
+    from pbem.protocol import engine_link
 
-    for name, title in api.scenarios().items():
+    for name, title in engine_link.api().scenarios().items():
         echo(f"{name}  {title}")
 
 

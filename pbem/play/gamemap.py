@@ -1,19 +1,19 @@
 """Pictures of a game's position (SVG or PNG) for ``pbem map`` and for turn mails.
 
-The engine says what a side sees (``api.board``); ``scenarios.gameview`` draws it.
+The engine says what a side sees (``board``, through the seam); ``scenarios.gameview`` draws it.
 Hidden decisions (a sealed deployment before its reveal) never enter the state, so a
 picture of the state shows nothing the side may not know.
 """
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Literal
 
-from engine import api
 from pbem.errors import PbemError
 from pbem.play.turn import list_draft, my_turn
+from pbem.protocol import engine_link
 from pbem.protocol.machine import Game
-from pbem.protocol.rules import State
+from pbem.protocol.rules import Board, State
 from pbem.store.localgame import LocalGame
 from scenarios import gameview
 
@@ -23,19 +23,20 @@ Format = Literal["svg", "png"]
 MAIL_COLS, MAIL_ROWS, MAIL_PAD, MAIL_NEAR = 24, 16, 3, 12
 
 
-def window(board: api.Board, region: str | None = None, bbox: str | None = None) -> gameview.Window:
+def window(board: Board, region: str | None = None, bbox: str | None = None) -> gameview.Window:
     """The hexes to draw: a named region, a box of hex names, or (neither given) the
     busiest front, the whole world when no units are in contact."""
     if region is not None and bbox is not None:
         raise PbemError("give --region or --bbox, not both", "usage")
+    drawn = gameview.as_board(board)
     try:
         if bbox is not None:
-            return gameview.parse_bbox(board.map.grid, bbox)
+            return gameview.parse_bbox(drawn.map.grid, bbox)
         if region is not None:
-            return gameview.region_window(board.map.grid, region)
+            return gameview.region_window(drawn.map.grid, region)
     except ValueError as exc:
         raise PbemError(str(exc), "usage") from None
-    return gameview.front_window(board)
+    return gameview.front_window(drawn)
 
 
 def now(lg: LocalGame) -> tuple[State, int, bool]:
@@ -57,8 +58,8 @@ def render(state: State, side: str, region: str | None = None, bbox: str | None 
     """The position ``state`` as ``side`` sees it, as SVG or PNG bytes."""
     if side not in ("axis", "allies"):
         raise PbemError(f"'{side[:20]}' is not a side; the sides are axis and allies", "usage")
-    board = api.board(cast(api.GameState, state), side)
-    svg = gameview.render_svg(board, window(board, region, bbox))
+    board = engine_link.api().board(state, side)
+    svg = gameview.render_svg(gameview.as_board(board), window(board, region, bbox))
     if fmt == "png":
         return gameview.render_png(svg)
     return svg.encode("utf-8")
@@ -68,7 +69,7 @@ def mail_picture(game: Game, side: str, places: list[str]) -> bytes | None:
     """A PNG for the mail that carries a file: the position as ``side`` sees it, framed
     around the largest group of ``places`` (hex names where the file's events happened),
     a screenful and no more, rasterised the fast way.  None when no place is on the map."""
-    board = api.board(cast(api.GameState, game.state), side)
+    board = engine_link.api().board(game.state, side)
     grid = board.map.grid
     hexes = []
     for name in places:
@@ -78,5 +79,6 @@ def mail_picture(game: Game, side: str, places: list[str]) -> bytes | None:
             continue  # the names come from a report read back from disk: one that is no hex is left out
     if not hexes:
         return None
-    frame = gameview.around(grid, hexes, near=MAIL_NEAR, pad=MAIL_PAD, min_cols=MAIL_COLS, min_rows=MAIL_ROWS)
-    return gameview.render_png(gameview.render_svg(board, frame), fast=True)
+    drawn = gameview.as_board(board)
+    frame = gameview.around(drawn.map.grid, hexes, near=MAIL_NEAR, pad=MAIL_PAD, min_cols=MAIL_COLS, min_rows=MAIL_ROWS)
+    return gameview.render_png(gameview.render_svg(drawn, frame), fast=True)

@@ -1,7 +1,8 @@
-"""The one place pbem reaches the rules engine (engine.api, engine.ai).
+"""The one place pbem reaches the rules engine (engine.api, engine.ai, engine.ai.arena).
 
 Protocol unit tests swap in a small deterministic double with the same
-interface through :func:`use`; everything else calls :func:`api` / :func:`ai`.
+interface through :func:`use`; everything else calls :func:`api` / :func:`ai` /
+:func:`arena` (tests/test_import_graph.py keeps it the only door).
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ import importlib
 from typing import cast
 
 from pbem.errors import PbemError
-from pbem.protocol.rules import Engine, Player
+from pbem.protocol.rules import Arena, Engine, Player
 
 _api: Engine | None = None
 _ai: Player | None = None
+_arena: Arena | None = None
 
 
 def use(api_module: object | None, ai_module: object | None = None) -> None:
@@ -45,3 +47,12 @@ def ai() -> Player:
     if _ai is None:
         _ai = cast(Player, _load("ai", "the computer player"))
     return _ai
+
+
+def arena() -> Arena:
+    """Computer players against each other (``pbem arena``), checked against ArenaShape by
+    mypy (test_engine_shape.py); no test puts a stand-in in its place."""
+    global _arena
+    if _arena is None:
+        _arena = cast(Arena, _load("ai.arena", "the arena"))
+    return _arena

@@ -1,20 +1,21 @@
 """The rules engine as pbem sees it: the typed shape of ``engine/api.py`` (and of the
-computer player), which the real engine and the protocol tests' small stand-in both
-have.  mypy checks both against it (tests/protocol/test_engine_shape.py), so the
-stand-in cannot drift from the real engine unnoticed.
+computer player and the arena), which the real engine and the protocol tests' small
+stand-in both have.  mypy checks both against it (tests/protocol/test_engine_shape.py),
+so the stand-in cannot drift from the real engine unnoticed.
 
 A game state is opaque here (``State``): pbem stores it, hashes it and hands it back,
-and learns everything else through these functions.  So are an event of the game's log
-and a snapshot to compare a state with.  The engine's own types stand in for them in
-:class:`RulesEngine`'s parameters, so that mypy checks each engine with its own types
-(tests/protocol/test_engine_shape.py); pbem sees :data:`Engine`, these shapes filled in
-with the opaque ones.
+and learns everything else through these functions.  So are an event of the game's log,
+a snapshot to compare a state with and the world map (pbem reads its grid; the map
+renderer, ``scenarios.gameview``, takes it and a side's ``Board`` back checked).  The
+engine's own types stand in for them in :class:`RulesEngine`'s parameters, so that mypy
+checks each engine with its own types (tests/protocol/test_engine_shape.py); pbem sees
+:data:`Engine`, these shapes filled in with the opaque ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Callable, Collection, Sequence
+from typing import Protocol, TypedDict, TypeVar
 
 from pbem.protocol.jsondoc import Json
 
@@ -33,6 +34,25 @@ class Snapshot(Protocol):
 
 #: An argument of an order: a number, a name, a yes or no.
 Arg = int | str | bool
+
+
+class Grid(Protocol):
+    """The world's grid of hexes: its size and the names of its hexes (``engine.hexgrid.HexGrid``)."""
+
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    def label(self, hex_id: int, /) -> str: ...
+    def parse_label(self, text: str, /) -> int: ...  # raises ValueError with a reason for people
+
+
+class WorldMap(Protocol):
+    """The static world map (``engine.hexmap.HexMap``): pbem reads its grid, the map renderer
+    (``scenarios.gameview``) the rest."""
+
+    @property
+    def grid(self) -> Grid: ...
 
 
 class Decision(Protocol):
@@ -71,6 +91,7 @@ S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
 E = TypeVar("E", bound=Event)
 P = TypeVar("P", bound=Snapshot)
+M = TypeVar("M", bound=WorldMap)
 A_co = TypeVar("A_co", bound=Action, covariant=True)
 S_co = TypeVar("S_co", bound=State, covariant=True)
 S_contra = TypeVar("S_contra", bound=State, contravariant=True)
@@ -171,6 +192,99 @@ class Near(Protocol):
     def units(self) -> tuple[tuple[int, UnitLine], ...]: ...
 
 
+class BoardUnit(Protocol):
+    """One counter on the map (``engine.board.BoardUnit``)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def hex(self) -> int: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def in_port(self) -> bool: ...
+
+
+class Board(Protocol):
+    """The position as one side may see it, for a picture of the game (``engine.board.Board``):
+    ``scenarios.gameview`` draws it; pbem reads the few lines the page says in words."""
+
+    @property
+    def map(self) -> WorldMap: ...
+    @property
+    def weather(self) -> tuple[tuple[str, str], ...]: ...  # (zone, condition) for every zone
+    @property
+    def grounded(self) -> tuple[str, ...]: ...
+    @property
+    def winner(self) -> str | None: ...
+    @property
+    def units(self) -> tuple[BoardUnit, ...]: ...
+
+
+class NamedUnit(TypedDict):
+    name: str
+    type: str
+    profile: str
+
+
+class PoolSummary(TypedDict):
+    land: dict[str, int]
+    supply: int
+    naval: dict[str, int]
+    air: dict[str, int]
+    naval_units: list[NamedUnit]
+    air_units: list[NamedUnit]
+
+
+class CountryInfo(TypedDict):
+    name: str
+    code: str
+    region: str
+    partnership: str
+    joins_at_start: str | None
+    leans_allied: bool
+    leans_axis: bool
+    has_units: bool
+    rail_capacity: int
+    money: int
+    colonies: list[str]
+    pool: PoolSummary
+
+
+class CityInfo(TypedDict):
+    name: str
+    country: str
+    hex: str
+    capital: bool
+    major_port: bool
+    resource: bool
+
+
+class StartControl(TypedDict):
+    temp_border: str
+    country: str
+    first_turn_placement: bool
+
+
+class ScenarioInfo(TypedDict):
+    """What a scenario sets up, for people: `pbem scenario info --json`'s document as the
+    engine makes it (``engine.scenario_info.ScenarioInfo``)."""
+
+    name: str
+    title: str
+    start: str
+    start_phase: str
+    data_digest: str
+    map_digest: str
+    hexes: int
+    land_hexes: int
+    resource_hexes: int
+    start_control: list[StartControl]
+    arrivals: int
+    countries: list[CountryInfo]
+    cities: list[CityInfo]
+
+
 class DraftShape(Protocol[S_co, A]):
     """A side's hidden list for the current simultaneous decision, checked action by action
     (``engine.api.Draft``): ``offer`` accepts the next action or raises IllegalAction (with
@@ -183,9 +297,9 @@ class DraftShape(Protocol[S_co, A]):
     def offer(self, action: A, /) -> None: ...
 
 
-class RulesEngine(Protocol[S, A, E, P]):
+class RulesEngine(Protocol[S, A, E, P, M]):
     """What pbem calls on the engine (docs/design.md, "The engine interface"), with the
-    engine's state, action, event and snapshot types."""
+    engine's state, action, event, snapshot and world map types."""
 
     # Read-only members (properties), so that a module's own subclasses match them.
     @property
@@ -203,6 +317,9 @@ class RulesEngine(Protocol[S, A, E, P]):
     @property
     def ScenarioError(self) -> type[Exception]: ...
 
+    def scenarios(self) -> dict[str, str]: ...
+    def scenario_names(self) -> list[str]: ...
+    def describe_scenario(self, name: str, on_map: M | None = ..., /) -> ScenarioInfo: ...
     def new_game(self, scenario: str, options: dict[str, object] | None = ..., /) -> S: ...
     def serialize(self, state: S, /) -> bytes: ...
     def deserialize(self, data: bytes, /, *, scenario: str | None = ...) -> S: ...
@@ -230,8 +347,10 @@ class RulesEngine(Protocol[S, A, E, P]):
     def order_kinds(self, state: S, /) -> Sequence[OrderKind]: ...
     def view(self, state: S, side: str, /) -> S: ...
     def summary(self, state: S, side: str, /) -> Summary: ...
+    def board(self, state: S, side: str, /) -> Board: ...
+    def game_map(self, state: S, /) -> M: ...
     def near(self, state: S, place: str, radius: int, /) -> Near: ...
-    def hex_report(self, state: S, side: str, where: str, /) -> HexReport: ...
+    def hex_report(self, state: S, side: str, where: str, attackers: Collection[int] = ..., /) -> HexReport: ...
     def stack(self, state: S, side: str, where: str, /) -> tuple[str, Sequence[StackUnit]]: ...
     def pass_warnings(self, state: S, side: str, /) -> Sequence[PassWarning]: ...
     def placements(self, state: S, side: str, /, near: str = ...) -> Sequence[Placing]: ...
@@ -304,6 +423,10 @@ class OrderKind(Protocol):
 
     @property
     def name(self) -> str: ...
+    @property
+    def help(self) -> str: ...
+    def usage(self) -> str: ...
+    def roles_for(self, count: int, /) -> list[str]: ...  # each argument's role ("int", "hex", ...)
 
 
 class OrderHelp(Protocol):
@@ -327,6 +450,55 @@ class ComputerPlayer(Protocol[S_contra, A]):
     def decide(
         self, state: S_contra, side: str, seed: bytes, /, player: str = ..., budget_s: float | None = ...
     ) -> list[A]: ...
+
+
+class GameResult(Protocol):
+    """One game the arena played (``engine.ai.arena.GameResult``)."""
+
+    @property
+    def error(self) -> str: ...  # why the game stopped early ("" when it did not)
+    def to_json(self) -> dict[str, object]: ...
+
+
+class Written(Protocol):
+    """An arena's result that pbem only writes out (``engine.ai.arena.Summary``, ``Comparison``)."""
+
+    def to_json(self) -> dict[str, object]: ...
+
+
+class ArenaShape(Protocol[S_co, A]):
+    """Computer players against each other, without files (``engine.ai.arena``)."""
+
+    def run(
+        self,
+        scenario: str,
+        until: str,
+        games: int,
+        axis: str,
+        allies: str,
+        seed: int = ...,
+        budget_s: float | None = ...,
+        report: Callable[[str], None] | None = ...,
+        *,
+        clock: Callable[[], float] = ...,
+        on_game: Callable[[GameResult], None] | None = ...,
+        on_decision: Callable[[Decision, S_co], None] | None = ...,
+        decide_hidden: Callable[[S_co, str, bytes, str, float | None], list[A]] | None = ...,
+    ) -> Written: ...
+    def compare(
+        self,
+        scenario: str,
+        until: str,
+        games: int,
+        a: str,
+        b: str,
+        *,
+        seed: int = ...,
+        budget_s: float | None = ...,
+        report: Callable[[str], None] | None = ...,
+        clock: Callable[[], float] = ...,
+        on_game: Callable[[GameResult, dict[str, str]], None] | None = ...,
+    ) -> Written: ...
 
 
 class PassWarning(Protocol):
@@ -388,12 +560,14 @@ class HexReport(Protocol):
     def odds(self) -> AttackOdds | None: ...
 
 
-#: The engine as pbem sees it: its state, events and snapshots opaque.
-Engine = RulesEngine[State, Action, Event, Snapshot]
+#: The engine as pbem sees it: its state, events, snapshots and map opaque.
+Engine = RulesEngine[State, Action, Event, Snapshot, WorldMap]
 #: A hidden list being drafted, as pbem sees it.
 Draft = DraftShape[State, Action]
 #: The computer player as pbem sees it.
 Player = ComputerPlayer[State, Action]
+#: The arena as pbem sees it.
+Arena = ArenaShape[State, Action]
 
 
 def refusal_rule(exc: BaseException) -> str:

@@ -18,15 +18,13 @@ import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, cast
 
-from engine import api
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, gamemap, history, reactions, rules_reference, since, solo, turn
 from pbem.play.status import Standing, awaited, standing_of
 from pbem.protocol import engine_link, machine, words
 from pbem.protocol.machine import Game
-from pbem.protocol.rules import refusal_rule
+from pbem.protocol.rules import Action, Board, Grid, OrderKind, State, WorldMap, refusal_rule
 from pbem.protocol.turnfile import TurnFile
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
@@ -68,15 +66,6 @@ def order_words(text: str) -> tuple[list[str], list[int], str]:
 def _is_hex(word: str) -> bool:
     col, comma, row = word.partition(",")
     return bool(comma) and col.isdigit() and row.isdigit()
-
-
-class Grid(Protocol):
-    """The size of a map's grid of hexes."""
-
-    @property
-    def width(self) -> int: ...
-    @property
-    def height(self) -> int: ...
 
 
 def parse_window(text: str, grid: Grid) -> gameview.Window:
@@ -130,7 +119,7 @@ class Desk:
         self._prices: dict[tuple[int, str], int | None] = {}
         self._free: tuple[tuple[str, str | None], dict[str, object]] | None = None
         self._files: tuple[str, list[TurnFile]] | None = None
-        self._map: api.WorldMap | None = None
+        self._map: WorldMap | None = None
         #: terrain layers drawn for earlier pictures: an order that changes no hex's
         #: control redraws only what stands on the terrain
         self._layers: gameview.TerrainLayers = {}
@@ -139,18 +128,16 @@ class Desk:
 
     # -- the game now -------------------------------------------------------------------
 
-    def _now(self) -> tuple[LocalGame, turn.Turn, api.GameState]:
+    def _now(self) -> tuple[LocalGame, turn.Turn, State]:
         """The game after my pending orders (a hidden list applied to a copy)."""
         with self.ws.game_locked(self.gid):
             lg = LocalGame(self.ws, self.gid, self.home)
             t = turn.my_turn(lg)
-            # The page draws the engine's own board (it bypasses the seam: see
-            # tests/test_import_graph.py), so it holds the engine's state type.
-            state = cast(api.GameState, turn.list_draft(t).state if t.pending.sim else t.work.state)
-        self._map = api.game_map(state)
+            state = turn.list_draft(t).state if t.pending.sim else t.work.state
+        self._map = engine_link.api().game_map(state)
         return lg, t, state
 
-    def _hexmap(self) -> api.WorldMap:
+    def _hexmap(self) -> WorldMap:
         if self._map is None:
             self._now()
         assert self._map is not None
@@ -174,6 +161,7 @@ class Desk:
         """The order reference for the page: every kind of order the engine knows, its
         arguments in words and an example; ``now``: the decision in front of me accepts it.
         ``rules``: the rules reference by topic, ``rules.now`` the topic of the step awaited."""
+        api = engine_link.api()
         _, _, state = self._now()
         now = {k.name for k in api.order_kinds(state)}
         return {
@@ -193,6 +181,7 @@ class Desk:
 
     def overview(self) -> dict[str, object]:
         """Date, phase, what is awaited, my pending orders and my countries."""
+        api = engine_link.api()
         lg, t, state = self._now()
         d = api.decision(state)
         exp = machine.expected(t.work)
@@ -236,16 +225,17 @@ class Desk:
         (an order that changed nothing drawn, a file that moved no counter) it is not
         sent again (``svg`` is None): a whole-world picture is megabytes for the browser
         to read and lay out again.  The last picture is kept until the store changes."""
+        api = engine_link.api()
         key = (self.version(), at, region if not window else "", window or "")
         if self._picture is None or self._picture[0] != key:
             lg = LocalGame(self.ws, self.gid, self.home)
-            state = self._now()[2] if at is None else cast(api.GameState, self._after(at).state)
+            state = self._now()[2] if at is None else self._after(at).state
             board = api.board(state, lg.me)
             if window:
                 w = parse_window(window, board.map.grid)
             else:
                 w = gamemap.window(board, None if region in (None, "", "front") else region)
-            svg = gameview.render_svg(board, w, self._layers)
+            svg = gameview.render_svg(gameview.as_board(board), w, self._layers)
             self._picture = (key, svg, window_text(w), hashlib.sha256(svg.encode()).hexdigest()[:16])
         _, svg, shown, digest = self._picture
         return {"svg": None if have == digest else svg, "window": shown, "at": at, "digest": digest}
@@ -269,7 +259,7 @@ class Desk:
         found = self._centres.get(window)
         if found is None:
             hexmap = self._hexmap()
-            scale, by_id = gameview.hex_centres(hexmap, parse_window(window, hexmap.grid))
+            scale, by_id = gameview.hex_centres(gameview.as_map(hexmap), parse_window(window, hexmap.grid))
             found = (scale, {hexmap.grid.label(h): xy for h, xy in by_id.items()})
             self._centres = {window: found}  # a page shows one window at a time
         return found
@@ -287,6 +277,7 @@ class Desk:
     def hex_info(self, where: str, attackers: Iterable[int] = ()) -> dict[str, object]:
         """``pbem hex``: terrain, control, installations, units, and the odds of an attack
         on it (by ``attackers`` when given)."""
+        api = engine_link.api()
         lg, _, state = self._now()
         try:
             r = api.hex_report(state, lg.me, where, tuple(attackers))
@@ -316,7 +307,7 @@ class Desk:
             "weather": r.weather,
             "installations": list(r.installations),
             "units": [
-                {"label": u.label, "side": u.side, "supply": u.supply, "notes": list(u.notes), "id": _unit_id(u.label)}
+                {"label": u.label, "side": u.side, "supply": u.supply, "notes": list(u.notes), "id": u.id}
                 for u in r.units
             ],
             "odds": odds,
@@ -326,9 +317,10 @@ class Desk:
         """Every unit in the hex ``where`` as the engine reads its counter: country, kind,
         numbers named, supply, what it did this month, what it carries; ``mine``: a unit
         of my side (the page lets me drag it)."""
+        api = engine_link.api()
         lg, _, state = self._now()
         try:
-            hex_, units = engine_link.api().stack(state, lg.me, where)
+            hex_, units = api.stack(state, lg.me, where)
         except api.OrderError as exc:
             raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
         return {
@@ -357,11 +349,12 @@ class Desk:
         move there (the path is the engine's), else its other legal order that ends there
         (by rail, ...), else the engine's reason why it cannot go, in one line; ``at``:
         where the map of ``window`` draws the hex."""
+        api = engine_link.api()
         lg, t, state = self._now()
         if not units:
             raise PbemError("say which units to move", "usage")
         try:
-            hex_ = engine_link.api().stack(state, lg.me, to)[0]
+            hex_ = api.stack(state, lg.me, to)[0]
         except api.OrderError as exc:
             raise PbemError(str(exc), "usage", refusal_rule(exc)) from None
         if not self._my_move(lg, t):
@@ -401,6 +394,7 @@ class Desk:
     def legal(self, flt: Filter, window: str | None) -> dict[str, object]:
         """The legal orders that match ``flt`` (``pbem legal``), each with the hexes it names
         and, for the hexes on the map of ``window``, where they are drawn."""
+        api = engine_link.api()
         lg, t, state = self._now()
         if not self._my_move(lg, t):
             return {"orders": [], "left_out": 0, "marks": {}, "scale": 0}
@@ -445,6 +439,7 @@ class Desk:
         return self._free[1]
 
     def _placings(self, window: str | None) -> dict[str, object]:
+        api = engine_link.api()
         lg, t, state = self._now()
         shapes = {k.name for k in api.order_kinds(state)} if self._my_move(lg, t) else set()
         if not shapes & set(PLACING):
@@ -493,6 +488,7 @@ class Desk:
         """The kinds of order my decision accepts now, each with its shape and how many
         legal orders of it there are (not counted in a movement phase, where a unit's
         orders are asked by clicking it: all of them would be hundreds of thousands)."""
+        api = engine_link.api()
         lg, t, state = self._now()
         if not self._my_move(lg, t):
             return {"kinds": []}
@@ -515,6 +511,7 @@ class Desk:
         """What my countries may buy now (the engine's legal purchases), each with its
         price as the engine charges it (the money a purchase of one takes) and its legal
         orders by amount, and the money each country has left after my pending orders."""
+        api = engine_link.api()
         lg, t, state = self._now()
         if not self._my_move(lg, t):
             return {"items": [], "money": {}}
@@ -543,16 +540,18 @@ class Desk:
             orders[group][amount] = text
         return {"items": list(items.values()), "money": money}
 
-    def _price(self, seq: int, state: api.GameState, side: str, action: api.Action) -> int | None:
+    def _price(self, seq: int, state: State, side: str, action: Action) -> int | None:
         """The money ``action`` (one point or unit) takes, found by previewing it; kept
         for the decision (after file ``seq``): a preview copies the whole state."""
+        api = engine_link.api()
         key = (seq, api.format_action(state, action))
         if key not in self._prices:
             self._prices = {k: v for k, v in self._prices.items() if k[0] == seq}
             self._prices[key] = self._preview_price(state, side, action)
         return self._prices[key]
 
-    def _preview_price(self, state: api.GameState, side: str, action: api.Action) -> int | None:
+    def _preview_price(self, state: State, side: str, action: Action) -> int | None:
+        api = engine_link.api()
         before = sum(c.money for c in api.summary(state, side).countries)
         try:
             after = api.preview(state, side, [action])
@@ -709,12 +708,13 @@ def _files(root: Path) -> Iterable[Path]:
 _SENTINEL = 987_654_321
 
 
-def _amount(state: api.GameState, shape: api.KindSpec | None, action: api.Action) -> tuple[str, int] | None:
+def _amount(state: State, shape: OrderKind | None, action: Action) -> tuple[str, int] | None:
     """For an order with an amount (points to place or buy, money to send: its last whole
     number), the group it belongs to whatever the amount (the amount written ``N``) and
     the amount, so the page may offer one field for it instead of one group per amount."""
     if shape is None:
         return None
+    api = engine_link.api()
     roles = shape.roles_for(len(action.args))
     where = [i for i, role in enumerate(roles) if role == "int"]
     if not where:
@@ -734,15 +734,10 @@ def _placed(order: str, uid: int) -> tuple[object, ...]:
     return ("place_land", " ".join(words[1:-4]), words[-4], int(words[-3]))
 
 
-def _repaired(board: api.Board, uid: int) -> str:
+def _repaired(board: Board, uid: int) -> str:
     """Which unit a repair order names ("#93" alone says nothing to a player), and where."""
     u = next(u for u in board.units if u.id == uid)
     return f"{u.label}, {'in port at ' if u.in_port else 'at '}{board.map.grid.label(u.hex)}"
-
-
-def _unit_id(label: str) -> int | None:
-    first = label.split(" ", 1)[0]
-    return int(first[1:]) if first.startswith("#") and first[1:].isdigit() else None
 
 
 def _col_row(place: str) -> tuple[int, int]:

@@ -11,9 +11,11 @@ import copy
 import hashlib
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import msgpack
+
+from pbem.protocol.rules import WorldMap
 
 ENGINE_VERSION = "fake-1"
 SCENARIOS = {"tiny": 3, "long": 24}
@@ -91,6 +93,18 @@ class State:
     @property
     def date(self) -> int:
         return self.d["date"]
+
+
+def scenarios() -> dict[str, str]:
+    return {name: f"the fake {name}-month war" for name in SCENARIOS}
+
+
+def scenario_names() -> list[str]:
+    return list(SCENARIOS)
+
+
+def describe_scenario(name: str, on_map: WorldMap | None = None) -> NoReturn:
+    raise ScenarioError("the stand-in has no map")
 
 
 def new_game(name: str, options: dict[str, Any] | None = None) -> State:
@@ -235,7 +249,15 @@ def near(state: State, place: str, radius: int) -> Near:
     return Near(place, radius)  # nor a map to measure on
 
 
-def hex_report(state: State, side: str, where: str) -> Any:
+def board(state: State, side: str) -> NoReturn:
+    raise OrderError("the stand-in has no map", rule="order.hex")
+
+
+def game_map(state: State) -> NoReturn:
+    raise OrderError("the stand-in has no map", rule="order.hex")
+
+
+def hex_report(state: State, side: str, where: str, attackers: Collection[int] = ()) -> NoReturn:
     raise OrderError("the stand-in has no map", rule="order.hex")
 
 
@@ -386,6 +408,16 @@ def format_action(state: State, action: Action, named: bool = False) -> str:
 @dataclass(frozen=True)
 class OrderKind:
     name: str
+
+    @property
+    def help(self) -> str:
+        return f"the fake {self.name}"
+
+    def usage(self) -> str:
+        return " ".join([self.name, *["N"] * KINDS[self.name]])
+
+    def roles_for(self, count: int) -> list[str]:
+        return ["int"] * count
 
 
 def order_kinds(state: State) -> list[OrderKind]:

@@ -1018,8 +1018,7 @@ async function showReport(seq) {
     shown = reports.filter((r) => r.seq === seq);
   } else {
     // what happened since my last file: the opponent's turn
-    const side = $("title").textContent.split("— ")[1];
-    const mine = reports.filter((r) => r.side === side).map((r) => r.seq);
+    const mine = reports.filter((r) => r.side === view.side).map((r) => r.seq);
     const last = mine.length ? Math.max(...mine) : 0;
     shown = reports.filter((r) => r.seq > last);
     if (!shown.length) shown = reports.slice(-1);
