@@ -13,7 +13,7 @@ restricted by nationality ("Supply Sources"), which splits a side into *classes*
 the Soviet Union, China, Japan with Thailand, and everyone else.
 
 Speed: all of a side's supply is a handful of multi-source searches - one per class
-that has units, plus one from its supply units that only explores what the cities do
+of the side's countries, plus one from its supply units that only explores what the cities do
 not already reach - run as numpy frontier expansions over a precomputed neighbour
 table.  :func:`supply_map` returns them; the per-unit questions are array look-ups.
 """
@@ -388,7 +388,12 @@ class SupplyMap:
                 if zoc[h] and fort_blocks(state, h, enemy):
                     zoc[h] = False
         zoc[hx[mine & (role > 0)]] = False  # friendly land units open their hex
-        present = {CLASSES[c] for c in np.unique(cl[mine]).tolist()}
+        # Every class of the side's countries, with units on the map or not yet: the bits of
+        # one sweep are independent searches, so each class gets what it would get alone,
+        # and the side's next map finds the same classes to extend its search.  (Searching
+        # only the classes with units, a deployment that placed its first Japanese unit made
+        # a search for Japan alone, then a whole one for a new set of classes.)
+        side_classes = {supply_class(name) for name, x in side_of.items() if x == side}
         sup = mine & (role == 2)
         supply_units = {CLASSES[c]: hx[sup & (cl == c)] for c in np.unique(cl[sup]).tolist()}
         passable = friendly & t.land & ~zoc
@@ -400,7 +405,7 @@ class SupplyMap:
         self.forts = frozenset(
             h for h, m in state.forts.items() if m == 0 and side_of.get(state.controller_of(h)) == side
         )
-        wanted = sorted(present if classes is None else classes)
+        wanted = sorted(side_classes if classes is None else classes)
         # city sources by class: located in a friendly country, controlled by a friendly country
         cr = t.city_resources
         sources = (codes[t.territory_country[cr]] == 1) & passable[cr]
@@ -429,7 +434,7 @@ class SupplyMap:
 
     def _mask(self, cls: str, supply_unit: bool) -> np.ndarray:
         if cls not in self.cities:
-            # a class asked for after the build: search it now (rare: e.g. placement)
+            # a class the map was not made for (one made for some classes only): search it now
             extra = SupplyMap(self.state, self.side, frozenset({cls}), self.ignoring)
             self.cities[cls], self.full[cls] = extra.cities[cls], extra.full[cls]
         return self.cities[cls] if supply_unit else self.full[cls]

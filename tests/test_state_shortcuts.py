@@ -428,3 +428,25 @@ def test_a_side_s_supply_searched_again_over_the_same_hexes_and_sources_is_the_w
                     assert np.array_equal(smap.cities[cls], whole.cities[cls]), (state.date, side, cls)
     assert winters > 0
     assert repeated > 20
+
+
+def test_a_side_s_map_searches_every_class_of_its_countries_each_as_alone(states: list[GameState]) -> None:
+    """A side's map searches every supply class of its countries in one sweep, whether its
+    units are on the map yet or not (so that a deployment's maps extend one search): each
+    class's hexes must be those of a map made for that class alone, in every 24th state of
+    the 1937 record and its first states, before and while the first units are placed."""
+    without_units = 0
+    for state in states[:6] + states[::24]:
+        for side in SIDES:
+            supply._last_search.clear()
+            whole = SupplyMap(state, side)
+            countries = [name for name, c in state.countries.items() if c.side == side]
+            assert sorted(whole.full) == sorted({supply.supply_class(name) for name in countries})
+            on_map = {supply.supply_class(u.country) for u in state.side_units(side) if u.hex != NO_HEX}
+            for cls in whole.full:
+                without_units += cls not in on_map
+                supply._last_search.clear()
+                alone = SupplyMap(state, side, frozenset({cls}))
+                assert np.array_equal(whole.full[cls], alone.full[cls]), (state.date, side, cls)
+                assert np.array_equal(whole.cities[cls], alone.cities[cls]), (state.date, side, cls)
+    assert without_units > 0
