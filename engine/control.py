@@ -78,11 +78,10 @@ def china_holds(state: GameState) -> list[int]:
     c = state.countries.get(CHINA)
     if c is None or not c.at_war or c.side == NEUTRAL or c.never_liberate:
         return []
-    hexes = state.world.map.hexes_of_territory.get(CHINA, ())
     own = state.world.country_no[CHINA]
     ctrl = np.frombuffer(state.controller, dtype=np.uint8)
     # Called after every order and step: only the hexes China does not hold are looked at.
-    held = np.asarray(hexes, dtype=np.int64)
+    held = _hexes_of(state.world.map, CHINA)
     held = held[ctrl[held] != own].tolist()
     if not held:
         return []
@@ -97,6 +96,15 @@ def china_holds(state: GameState) -> list[int]:
             take_control(state, h, CHINA)
             taken.append(h)
     return taken
+
+
+@functools.lru_cache(maxsize=8)
+def _hexes_of(hexmap: HexMap, territory: str) -> np.ndarray:
+    """A territory's hexes as an array, kept per map (made from the tuple on every call, it
+    was a third of :func:`china_holds`)."""
+    hexes = np.asarray(hexmap.hexes_of_territory.get(territory, ()), dtype=np.int64)
+    hexes.flags.writeable = False
+    return hexes
 
 
 def _side_of_hexes(state: GameState) -> bytes:
@@ -139,9 +147,11 @@ def resolve_pockets(state: GameState) -> list[int]:
     hexmap = state.world.map
     table = hexmap.land_table[: hexmap.size]
     changed: list[int] = []
+    side_codes = b""
     for side in SIDES:
         code, enemy_code = _SIDE_CODE[side], _SIDE_CODE[other(side)]
-        side_codes = _side_of_hexes(state)  # indexed hex by hex below: bytes read faster than an array
+        if not side_codes or changed:  # the first side's pockets flipped change the codes
+            side_codes = _side_of_hexes(state)  # indexed hex by hex below: bytes read faster than an array
         sides_now = np.frombuffer(side_codes, dtype=np.uint8)
         # This runs after every combat of every file: only the side's own hexes are looked
         # at (a small part of the map), and the six direction columns are OR-ed, which is

@@ -13,7 +13,7 @@ restricted by nationality ("Supply Sources"), which splits a side into *classes*
 the Soviet Union, China, Japan with Thailand, and everyone else.
 
 Speed: all of a side's supply is a handful of multi-source searches - one per class
-that has units, plus one from its supply units that only explores what the cities do
+of the side's countries, plus one from its supply units that only explores what the cities do
 not already reach - run as numpy frontier expansions over a precomputed neighbour
 table.  :func:`supply_map` returns them; the per-unit questions are array look-ups.
 """
@@ -105,8 +105,14 @@ def _tables(hexmap: HexMap, country_names: tuple[str, ...]) -> _Tables:
 
 
 @lru_cache(maxsize=32)
-def _frozen_table(hexmap: HexMap, zones: frozenset[int]) -> np.ndarray | None:
-    """Frozen icecap crossings usable when ``zones`` have severe winter (both ends frozen)."""
+def _neighbour_table(hexmap: HexMap, zones: frozenset[int]) -> np.ndarray:
+    """The land neighbours, with the frozen icecap crossings usable when ``zones`` have
+    severe winter (both ends frozen) as extra columns.  Kept: the searches of a winter
+    month (one per interception check, one per combat) each joined the two tables
+    afresh, a copy of several megabytes, whatever their length."""
+    land = hexmap.land_table
+    if not zones:
+        return land
     n = hexmap.size
     weather = hexmap.weather
     rows = [
@@ -115,16 +121,16 @@ def _frozen_table(hexmap: HexMap, zones: frozenset[int]) -> np.ndarray | None:
     ]
     width = max((len(r) for r in rows), default=0)
     if width == 0:
-        return None
+        return land
     table = np.full((n + 1, width), n, dtype=np.int64)
     for h, row in enumerate(rows):
         if row:
             table[h, : len(row)] = row
-    return table
+    return np.concatenate([land, table], axis=1)
 
 
 def _search(
-    nbrs: list[np.ndarray],
+    table: np.ndarray,
     passable: np.ndarray,
     through: np.ndarray,
     seeds: list[tuple[np.ndarray, int]],
@@ -148,11 +154,11 @@ def _search(
     fbits = reach[frontier]
     if stop is not None and stop(reach):
         frontier = frontier[:0]
-    return _expand(nbrs, passable, through, reach, frontier, fbits, stop)
+    return _expand(table, passable, through, reach, frontier, fbits, stop)
 
 
 def _expand(
-    nbrs: list[np.ndarray],
+    table: np.ndarray,
     passable: np.ndarray,
     through: np.ndarray,
     reach: np.ndarray,
@@ -162,7 +168,6 @@ def _expand(
 ) -> np.ndarray:
     """:func:`_search` from ``frontier`` (hexes, each with the bits it spreads) over ``reach``
     (impassable hexes with every bit set); returns ``reach`` with impassable hexes at 0."""
-    table = nbrs[0] if len(nbrs) == 1 else np.concatenate(nbrs, axis=1)
     width = table.shape[1]
     stamp = np.zeros(len(passable), dtype=np.int64)
     # ndarray.take is cheaper than fancy indexing for these small gathers
@@ -191,7 +196,7 @@ def _expand(
 
 
 def _extend(
-    nbrs: list[np.ndarray], passable: np.ndarray, through: np.ndarray, base: np.ndarray, added: np.ndarray
+    table: np.ndarray, passable: np.ndarray, through: np.ndarray, base: np.ndarray, added: np.ndarray
 ) -> np.ndarray:
     """What :func:`_search` gives when seeds ``added`` (bits per hex) join those whose
     search gave ``base``, over the same hexes.  Each bit's search is a plain closure of
@@ -202,12 +207,12 @@ def _extend(
     frontier = added.nonzero()[0]
     fbits = added.take(frontier)
     reach[frontier] |= fbits
-    return _expand(nbrs, passable, through, reach, frontier, fbits)
+    return _expand(table, passable, through, reach, frontier, fbits)
 
 
 def _reach_at(
     h: int,
-    nbrs: list[np.ndarray],
+    table: np.ndarray,
     passable: np.ndarray,
     through: np.ndarray,
     seeds: list[tuple[np.ndarray, int]],
@@ -238,7 +243,7 @@ def _reach_at(
                 del missing[bit]
         return not missing
 
-    _search(nbrs, passable, through, [(np.array([h], dtype=np.int64), 1)], reached_all)
+    _search(table, passable, through, [(np.array([h], dtype=np.int64), 1)], reached_all)
     out[h] = found
     return out
 
@@ -264,7 +269,7 @@ def _side_search(
     world: World,
     side: str,
     key: Hashable,
-    nbrs: list[np.ndarray],
+    table: np.ndarray,
     passable: np.ndarray,
     through: np.ndarray,
     seeds: list[tuple[np.ndarray, int]],
@@ -286,9 +291,14 @@ def _side_search(
         and not (last.sources & ~sources).any()
         and np.array_equal(last.passable, passable)
     ):
-        reach = _extend(nbrs, passable, through, last.reach, sources & ~last.sources)
+        added = sources & ~last.sources
+        if not added.any():
+            # The same search again (an interception check after each interception moved
+            # only aircraft): the whole result is the last one.
+            return last.reach.copy()
+        reach = _extend(table, passable, through, last.reach, added)
     else:
-        reach = _search(nbrs, passable, through, seeds)
+        reach = _search(table, passable, through, seeds)
     kept[side] = _LastSearch(key, passable.copy(), sources, reach.copy())
     return reach
 
@@ -378,23 +388,24 @@ class SupplyMap:
                 if zoc[h] and fort_blocks(state, h, enemy):
                     zoc[h] = False
         zoc[hx[mine & (role > 0)]] = False  # friendly land units open their hex
-        present = {CLASSES[c] for c in np.unique(cl[mine]).tolist()}
+        # Every class of the side's countries, with units on the map or not yet: the bits of
+        # one sweep are independent searches, so each class gets what it would get alone,
+        # and the side's next map finds the same classes to extend its search.  (Searching
+        # only the classes with units, a deployment that placed its first Japanese unit made
+        # a search for Japan alone, then a whole one for a new set of classes.)
+        side_classes = {supply_class(name) for name, x in side_of.items() if x == side}
         sup = mine & (role == 2)
         supply_units = {CLASSES[c]: hx[sup & (cl == c)] for c in np.unique(cl[sup]).tolist()}
         passable = friendly & t.land & ~zoc
         passable[hx[theirs]] = False
         through = passable & t.through
-        nbrs = [t.nbr]
         frozen = frozen_zones(state.date)
-        if frozen:
-            ft = _frozen_table(hexmap, frozen)
-            if ft is not None:
-                nbrs.append(ft)
+        table = _neighbour_table(hexmap, frozen)
         self.passable = passable
         self.forts = frozenset(
             h for h, m in state.forts.items() if m == 0 and side_of.get(state.controller_of(h)) == side
         )
-        wanted = sorted(present if classes is None else classes)
+        wanted = sorted(side_classes if classes is None else classes)
         # city sources by class: located in a friendly country, controlled by a friendly country
         cr = t.city_resources
         sources = (codes[t.territory_country[cr]] == 1) & passable[cr]
@@ -410,9 +421,9 @@ class SupplyMap:
             if sus is not None and sus.size:
                 seeds.append((sus[passable[sus]], 2 << (2 * k)))
         if stop_at is not None:
-            reach = _reach_at(stop_at, nbrs, passable, through, seeds, n)
+            reach = _reach_at(stop_at, table, passable, through, seeds, n)
         elif wanted:
-            reach = _side_search(world, side, (tuple(wanted), frozen), nbrs, passable, through, seeds)
+            reach = _side_search(world, side, (tuple(wanted), frozen), table, passable, through, seeds)
         else:
             reach = np.zeros(n + 1, dtype=np.uint8)
         for k, cls in enumerate(wanted):
@@ -423,7 +434,7 @@ class SupplyMap:
 
     def _mask(self, cls: str, supply_unit: bool) -> np.ndarray:
         if cls not in self.cities:
-            # a class asked for after the build: search it now (rare: e.g. placement)
+            # a class the map was not made for (one made for some classes only): search it now
             extra = SupplyMap(self.state, self.side, frozenset({cls}), self.ignoring)
             self.cities[cls], self.full[cls] = extra.cities[cls], extra.full[cls]
         return self.cities[cls] if supply_unit else self.full[cls]

@@ -27,10 +27,12 @@ from engine import api, sequence, supply
 from engine import state as state_module
 from engine.actions import Action, StateError
 from engine.deployment import Deployment, home_area
+from engine.hexgrid import NO_HEX
 from engine.sides import ALLIES, SIDES
 from engine.state import GameState, LandKey
 from engine.supply import HexSupply, SupplyMap, supply_map
 from engine.units import UnitProfile, UnitType
+from engine.weather import frozen_zones
 from pbem.play import audit
 from pbem.protocol import machine, replay
 from pbem.protocol.records import Record, Reveal, Sim
@@ -356,3 +358,95 @@ def test_a_row_of_other_types_is_packed_as_it_is_and_not_kept(states: list[GameS
     for moved in (1, True, 0, False):
         unit.moved = moved
         assert state.to_bytes() == _msgpack_bytes(state), repr(moved)
+
+
+def test_the_kept_winter_neighbour_table_is_the_land_steps_and_the_frozen_crossings(states: list[GameState]) -> None:
+    """The supply searches' neighbour table of each month's frozen zones, kept per map,
+    against each hex's land neighbours and its icecap crossings with both ends frozen,
+    read from the map hex by hex."""
+    hexmap = states[0].world.map
+    n = hexmap.size
+    crossings = 0
+    for zones in {frozen_zones(month) for month in range(12)}:
+        table = supply._neighbour_table(hexmap, zones)
+        weather = hexmap.weather
+        for h in range(n):
+            frozen = {o for o in hexmap.frozen_neighbours[h] if weather[h] in zones and weather[o] in zones}
+            crossings += len(frozen)
+            assert set(table[h].tolist()) - {n} == set(hexmap.land_neighbours[h]) | frozen, (sorted(zones), h)
+        assert set(table[n].tolist()) == {n}
+    assert crossings > 0
+
+
+def _with_winter(states: list[GameState]) -> Iterator[GameState]:
+    for state in states:
+        yield state
+        january = state.copy()
+        january.date += 12 - january.date % 12
+        assert frozen_zones(january.date)
+        yield january
+
+
+def test_a_side_s_supply_searched_again_over_the_same_hexes_and_sources_is_the_whole_search(
+    states: list[GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A side's map made again where nothing it searches changed (an interception moves
+    only aircraft) returns the last search's result without a step: in every 12th state of
+    the 1937 record, winter months among them, a map made after one of the same state (and
+    after one of the state with a fighter moved) against one searched whole.  The record
+    has no severe winter, so each state is also searched as it stands put in January (its
+    date moved by hand), when icecap crossings join the neighbours."""
+    repeated = 0
+    extend = supply._extend
+
+    def no_extension(*args: Any) -> Any:
+        assert args[-1].any(), "an extension with no new source"
+        return extend(*args)
+
+    monkeypatch.setattr(supply, "_extend", no_extension)
+    winters = 0
+    for state in _with_winter(states[::12]):
+        winters += bool(frozen_zones(state.date))
+        for side in SIDES:
+            supply._last_search.clear()
+            first = SupplyMap(state, side)
+            kept = supply._last_search.get(state.world, {}).get(side)
+            if kept is None:  # the side has no units to search for
+                continue
+            trial = state.copy()
+            air = next((u for u in trial.side_units(side) if u.type in supply.AIR_TYPES and u.hex != NO_HEX), None)
+            if air is not None:  # moved to a hex of its side's units: the same hexes pass
+                air.hex = next(u.hex for u in trial.side_units(side) if u.hex != NO_HEX and u.id != air.id)
+            again = [SupplyMap(state, side), SupplyMap(trial, side)]
+            repeated += supply._last_search[state.world][side] is kept
+            supply._last_search.clear()
+            whole = SupplyMap(state, side)
+            for smap in [first, *again]:
+                assert sorted(smap.full) == sorted(whole.full)
+                for cls in whole.full:
+                    assert np.array_equal(smap.full[cls], whole.full[cls]), (state.date, side, cls)
+                    assert np.array_equal(smap.cities[cls], whole.cities[cls]), (state.date, side, cls)
+    assert winters > 0
+    assert repeated > 20
+
+
+def test_a_side_s_map_searches_every_class_of_its_countries_each_as_alone(states: list[GameState]) -> None:
+    """A side's map searches every supply class of its countries in one sweep, whether its
+    units are on the map yet or not (so that a deployment's maps extend one search): each
+    class's hexes must be those of a map made for that class alone, in every 24th state of
+    the 1937 record and its first states, before and while the first units are placed."""
+    without_units = 0
+    for state in states[:6] + states[::24]:
+        for side in SIDES:
+            supply._last_search.clear()
+            whole = SupplyMap(state, side)
+            countries = [name for name, c in state.countries.items() if c.side == side]
+            assert sorted(whole.full) == sorted({supply.supply_class(name) for name in countries})
+            on_map = {supply.supply_class(u.country) for u in state.side_units(side) if u.hex != NO_HEX}
+            for cls in whole.full:
+                without_units += cls not in on_map
+                supply._last_search.clear()
+                alone = SupplyMap(state, side, frozenset({cls}))
+                assert np.array_equal(whole.full[cls], alone.full[cls]), (state.date, side, cls)
+                assert np.array_equal(whole.cities[cls], alone.cities[cls]), (state.date, side, cls)
+    assert without_units > 0

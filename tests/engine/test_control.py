@@ -105,3 +105,22 @@ def test_pockets_of_both_sides_and_the_encircler() -> None:
     )
     resolve_pockets(s)
     assert s.controller_of(hx(s, "1,1")) == "Italy"
+
+
+def test_a_pocket_in_a_pocket_flips_and_the_ring_then_flips_with_it() -> None:
+    """The Axis' pockets flip first; the Allies' pockets are then found on the map as it
+    stands after them: a German hex inside a Polish ring inside Germany flips to Poland,
+    and the ring, with it, is a Polish pocket that flips to Germany whole."""
+    s = game(
+        """
+        G:c G:c G:c G:c G:c
+         G:c P:c P:c G:c G:c
+        G:c P:c G:c P:c G:c
+         G:c P:c P:c G:c G:c
+        G:c G:c G:c G:c G:c
+        """,
+        cities={"Berlin": "4,4"},
+    )
+    ring = [hx(s, h) for h in ("1,1", "2,1", "1,2", "3,2", "1,3", "2,3")]
+    assert resolve_pockets(s) == sorted([*ring, hx(s, "2,2"), hx(s, "2,2")])  # it changed twice
+    assert all(s.controller_of(h) == "Germany" for h in [*ring, hx(s, "2,2")])
