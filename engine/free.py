@@ -43,6 +43,9 @@ class Waiting:
     label: str  # "Germany infantry move 3: 12 points" or a counter's "#95 Germany battleship 4-4-4-8"
     order: str  # "place_land Germany infantry 3 POINTS HEX" or "place #95 HEX"
     id: int  # the waiting unit's id; NO_UNIT for land strength points
+    #: the placing orders' kind and the arguments that name what they place (all but the
+    #: points and the hex): ("place", 95) or ("place_land", "Germany", "infantry", 3)
+    what: tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +92,13 @@ def _waiting(state: GameState, a: Action) -> tuple[Waiting, UnitType]:
     """The waiting units a placing order places (its points left out), and their type."""
     if a.kind == "place":
         u: Unit = state.units[int(a.args[0])]
-        return Waiting(u.label(), f"place #{u.id} HEX", u.id), u.type
+        return Waiting(u.label(), f"place #{u.id} HEX", u.id, (a.kind, u.id)), u.type
     country, t, move = str(a.args[0]), str(a.args[1]), int(a.args[2])
     unit_type = UnitType(t)
     points = state.countries[country].free_land.get(LandKey(unit_type, move), 0)
     label = f"{country} {t} move {move}: {points} point{'s' if points != 1 else ''}"
-    return Waiting(label, f"place_land {country} {t} {move} POINTS HEX", NO_UNIT), unit_type
+    order = f"place_land {country} {t} {move} POINTS HEX"
+    return Waiting(label, order, NO_UNIT, (a.kind, country, t, move)), unit_type
 
 
 def _key(a: Action) -> tuple[object, ...]:

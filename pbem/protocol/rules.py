@@ -394,6 +394,8 @@ class Waiting(Protocol):
     def order(self) -> str: ...
     @property
     def id(self) -> int: ...
+    @property
+    def what(self) -> tuple[str | int, ...]: ...  # the placing orders' kind and what they place
 
 
 class Placing(Protocol):

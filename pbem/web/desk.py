@@ -471,8 +471,9 @@ class Desk:
                 {
                     "label": w.label,
                     "id": w.id if w.id >= 0 else None,
-                    "order": patterns.get(_placed(w.order, w.id), w.order),
-                    "points": most.get(_placed(w.order, w.id)) if w.id < 0 else None,
+                    "key": " ".join(str(x) for x in w.what),
+                    "order": patterns.get(w.what, w.order),
+                    "points": most.get(w.what) if w.id < 0 else None,
                 }
                 for w in p.waiting
             ]
@@ -723,15 +724,6 @@ def _amount(state: State, shape: OrderKind | None, action: Action) -> tuple[str,
     args = (*action.args[:i], _SENTINEL, *action.args[i + 1 :])
     group = order_words(api.format_action(state, api.Action(action.kind, args)))[2]
     return group.replace(str(_SENTINEL), "N"), int(action.args[i])
-
-
-def _placed(order: str, uid: int) -> tuple[object, ...]:
-    """What a waiting group's order (``place_land Germany infantry 3 POINTS HEX``, ``place
-    #95 HEX``) places, as the placing orders' arguments name it."""
-    if uid >= 0:
-        return ("place", uid)
-    words = order.split()
-    return ("place_land", " ".join(words[1:-4]), words[-4], int(words[-3]))
 
 
 def _repaired(board: Board, uid: int) -> str:

@@ -325,7 +325,10 @@ def test_the_units_waiting_to_be_placed_follow_the_orders_given(deploy_desk: Des
     try:
         placed = int(order.split()[-2])
         points = int(before["label"].split(": ")[1].split()[0])
-        assert infantry()["label"] == f"Germany infantry move 3: {points - placed} points"
+        after = infantry()
+        assert after["label"] == f"Germany infantry move 3: {points - placed} points"
+        # the page knows the points by what they are, whatever their count
+        assert after["key"] == before["key"] == "place_land Germany infantry 3"
     finally:
         deploy_desk.undo()
     assert infantry() == before

@@ -1143,7 +1143,7 @@ def test_a_waiting_group_chosen_lights_its_free_hexes_and_a_lit_hex_places_it(
     pg.goto(server.url)
     pg.wait_for_selector("#map svg", timeout=60_000)
     until(pg, "the units waiting to be placed", lambda: pg.locator("button.waiting").count() > 0)
-    infantry = pg.locator('button.waiting[data-key="Germany infantry move 3"]')
+    infantry = pg.locator('button.waiting[data-key="place_land Germany infantry 3"]')
     assert infantry.count() == 1
     before = pending(pg)
     infantry.click()
@@ -1269,7 +1269,7 @@ def test_a_drag_onto_a_non_lit_hex_is_refused_and_onto_a_lit_one_offers_the_plac
         pg.goto(server.url)
         pg.wait_for_selector("#map svg", timeout=60_000)
         until(pg, "the units waiting to be placed", lambda: pg.locator("button.waiting").count() > 0)
-        button = pg.locator('button.waiting[data-key="Germany infantry move 3"]')
+        button = pg.locator('button.waiting[data-key="place_land Germany infantry 3"]')
         button.scroll_into_view_if_needed()
         box = button.bounding_box()
         assert box is not None

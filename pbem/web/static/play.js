@@ -703,10 +703,10 @@ async function afterOrder(keepGroup, next = "Order given. Click a counter or a h
 
 // --- units waiting to be placed: where each may go, lit on the map ------------------------
 
-// A waiting unit is known by its number, or land points by their kind (their count changes
-// as they are placed).
+// A waiting unit is known by what its placing orders place (land points by their kind:
+// their count changes as they are placed), as the engine names it.
 function waitKey(w) {
-  return w.id !== null ? `#${w.id}` : w.label.split(":")[0];
+  return w.key;
 }
 
 function unchooseWaiting() {
