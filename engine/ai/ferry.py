@@ -28,6 +28,12 @@ of Units", "Naval Units"; :mod:`engine.movement`).  So, month after month:
   lies sails for a port of that land (two a port), over several months if it is far;
   otherwise empty transports at sea make for a port that stages landings or ships
   troops, else for the nearest friendly port.
+* **Shuttling** (:func:`shuttle`, both movements, before the landings; Japan's
+  transports, with the ``shuttle`` switch of :mod:`engine.ai.style`): a transport is
+  not limited to one voyage a movement.  The crossing from Japan's home islands to its
+  coast in Korea, Manchukuo or China is short, so each empty transport picks up a spare
+  unit in a home port within its reach, lands it as above and, with allowance left, goes
+  back for another, until no spare unit is within a round of its allowance.
 """
 
 from __future__ import annotations
@@ -69,6 +75,16 @@ MAX_VOYAGE = 180
 MONTH_AT_SEA = 20
 #: Transports moved per side and phase at most (each is one naval search).
 MAX_SHIPS = 16
+#: Countries whose transports shuttle: Japan raises its army in its home islands and
+#: fights on the mainland a short crossing away, and its units trace supply only to
+#: Japanese sources, so they land on Japanese-held coast (rulebook "Supply Sources").
+SHUTTLE_COUNTRIES = frozenset({"Japan"})
+#: Trips the shuttling transports of a side make in one movement at most (each is a
+#: naval search or two).
+MAX_TRIPS = 24
+#: Home ports at most this many sea hexes from a landing place are shuttled from (half a
+#: transport's allowance: out and back in one movement).
+SHUTTLE_CROSSING = 22
 
 
 def stranded(pic: Picture, h: int) -> bool:
@@ -173,9 +189,10 @@ def walkable(pic: Picture, h: int) -> bool:
     return c is not None and c.side == pic.side and c.active and not hexmap.is_colony(h) and pic.role(h) == "mine"
 
 
-def ports(pic: Picture) -> dict[int, float]:
+def ports(pic: Picture, shuttle: bool = False) -> dict[int, float]:
     """Ferry port -> land strength wanted there: our ports on stranded land that hold
-    empty transports and that our units can get to (:func:`walkable`)."""
+    empty transports and that our units can get to (:func:`walkable`); with ``shuttle``
+    (the style switch) also the home ports our shuttling transports come to."""
     state, side = pic.state, pic.side
     if not pic.my_land:
         return {}
@@ -183,23 +200,51 @@ def ports(pic: Picture) -> dict[int, float]:
     for u in _empty_transports(state, side):
         if friendly_port(state, u.hex, side) and stranded(pic, u.hex):
             empty[u.hex] = empty.get(u.hex, 0) + 1
-    if not empty:
-        return {}
-    return {p: SLOT_STRENGTH * min(GROUP, n) for p, n in sorted(empty.items()) if walkable(pic, p)}
+    out = {p: SLOT_STRENGTH * min(GROUP, n) for p, n in sorted(empty.items()) if walkable(pic, p)}
+    if shuttle:
+        for p in _shuttle_ports(pic):
+            out.setdefault(p, SLOT_STRENGTH * GROUP)
+    return out
 
 
-def need(pic: Picture) -> dict[int, float]:
+def _shuttle_ports(pic: Picture) -> list[int]:
+    """The home ports of a :data:`SHUTTLE_COUNTRIES` country with transports on the map,
+    on stranded land, at most :data:`SHUTTLE_CROSSING` sea hexes from a landing place: its
+    transports come to them for troops, wherever they lie."""
+    state, side = pic.state, pic.side
+    shippers = {
+        u.country
+        for u in state.side_units(side)
+        if u.type == UnitType.TRANSPORT and u.hex != NO_HEX and u.country in SHUTTLE_COUNTRIES
+    }
+    out: list[int] = []
+    hexmap = pic.map
+    for country in sorted(shippers):
+        crossing = _crossing(pic, _Voyages(pic), country)
+        out.extend(
+            c.hex
+            for c in hexmap.cities
+            if hexmap.country_of[c.hex] == country
+            and crossing.get(c.hex, MAX_VOYAGE) <= SHUTTLE_CROSSING
+            and friendly_port(state, c.hex, side)
+            and stranded(pic, c.hex)
+            and walkable(pic, c.hex)
+        )
+    return out
+
+
+def need(pic: Picture, shuttle: bool = False) -> dict[int, float]:
     """What the ferries add to the need map: garrisons, and troops in ferry ports."""
     out = dict(garrisons(pic))
-    for h, want in ports(pic).items():
+    for h, want in ports(pic, shuttle).items():
         out[h] = out.get(h, 0.0) + want
     return out
 
 
-def to_ferry(pic: Picture) -> dict[int, int]:
+def to_ferry(pic: Picture, shuttle: bool = False) -> dict[int, int]:
     """Land distance from our stranded hexes to the nearest ferry port (units on land
     without a front walk towards one)."""
-    found = ports(pic)
+    found = ports(pic, shuttle)
     return pic.distances(found, limit=60, passable="mine") if found else {}
 
 
@@ -451,3 +496,93 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
             continue
         moved += 1
         turn.batch.offer(Action("move", (ship.id, *search.path(dest))))
+
+
+def shuttle(turn: Turn) -> None:
+    """First and second movement, before the landings: each empty transport of a
+    :data:`SHUTTLE_COUNTRIES` country takes spare units from home ports within its reach
+    to the landing places, one a trip, as long as its allowance lasts (see the module's
+    "Shuttling")."""
+    state, side = turn.state, turn.side
+    ships = [u.id for u in _empty_transports(state, side) if u.country in SHUTTLE_COUNTRIES and u.mp_used < u.move]
+    if not ships:
+        return
+    pic = Picture(state, side)
+    if not pic.to_front:
+        return
+    voyages = _Voyages(pic)
+    zone = naval_zoc(state, other(side))
+    keep = garrisons(pic)
+    trips = 0
+    for ship in ships:
+        while trips < MAX_TRIPS and _trip(turn, pic, ship, voyages, zone, keep):
+            trips += 1
+    _dock(turn, pic, zone)
+
+
+def _dock(turn: Turn, pic: Picture, zone: set[int]) -> None:
+    """Shuttling transports that end their trips off a home port sail into the nearest
+    one in reach: off the enemy's coast, empty, they are a target for its aircraft, and a
+    port is where a damaged one is repaired and where the troops wait."""
+    state, side = turn.state, turn.side
+    home = set(_shuttle_ports(pic))
+    if not home:
+        return
+    for ship in sorted(state.side_units(side), key=lambda u: u.id):
+        if (
+            ship.type != UnitType.TRANSPORT
+            or ship.country not in SHUTTLE_COUNTRIES
+            or ship.hex == NO_HEX
+            or ship.hex in home
+            or ship.mp_used >= ship.move
+            or state.cargo_of(ship)
+        ):
+            continue
+        search = naval_search(state, ship, ship.move - ship.mp_used, zone)
+        near = [p for p in home if p in search.cost]
+        if near:
+            dest = min(near, key=lambda p: (search.cost[p], p))
+            turn.batch.offer(Action("move", (ship.id, *search.path(dest))))
+
+
+def _trip(turn: Turn, pic: Picture, ship_id: int, voyages: _Voyages, zone: set[int], keep: dict[int, float]) -> bool:
+    """One trip of a shuttling transport: to the nearest home port with a spare unit from
+    which a landing place lies within the rest of its allowance, the unit aboard, and on
+    to land it.  True if the unit landed (the transport may go again)."""
+    state, side = turn.state, turn.side
+    ship = state.units[ship_id]
+    left = ship.move - ship.mp_used
+    if left <= 0 or state.cargo_of(ship):
+        return False
+    search = naval_search(state, ship, left, zone)
+    reach = dict(search.cost)
+    reach[ship.hex] = 0
+    found: tuple[int, int, Unit] | None = None
+    for p, cost in sorted(reach.items(), key=lambda t: (t[1], t[0])):
+        if not friendly_port(state, p, side) or not stranded(pic, p):
+            continue
+        units = [u for u in spare(pic, p, keep) if u.country in SHUTTLE_COUNTRIES]
+        if units and cost + _crossing(pic, voyages, units[0].country).get(p, MAX_VOYAGE) <= left:
+            found = (p, cost, units[0])
+            break
+    if found is None:
+        return False
+    port, _, unit = found
+    if port != ship.hex and not turn.batch.offer(Action("move", (ship.id, *search.path(port)))):
+        return False
+    if not turn.batch.offer(Action("embark", (unit.id, ship.id))):
+        return False
+    state = turn.state
+    ship, unit = state.units[ship.id], state.units[unit.id]
+    route = _route(turn, ship, unit, voyages, zone)
+    return route is not None and _go(turn, ship, unit, route) and route[2]
+
+
+def _crossing(pic: Picture, voyages: _Voyages, country: str) -> dict[int, int]:
+    """Sea hex -> sea hexes from there to the nearest landing place of ``country``."""
+    places, _ = voyages.of(country)
+    if not places:
+        return {}
+    state = pic.state
+    canals = open_canals(state, pic.side) if state.world.map.canals else {}
+    return _voyages(state.world.map, tuple(sorted(canals.items())), tuple((h, 0) for h in sorted(places)))
