@@ -116,6 +116,19 @@ def _garrisons(pic: Picture) -> dict[int, float]:
     return out
 
 
+def kept(pic: Picture, shuttle: bool = False) -> dict[int, float]:
+    """The garrisons of stranded land (:func:`garrisons`); with ``shuttle`` (the style
+    switch) none while the enemy has no transport on the map: no landing can reach land
+    without a front then (China's against Japan's home islands), and the strength is
+    wanted at the front."""
+    if shuttle and not any(
+        u.type == UnitType.TRANSPORT and u.hex != NO_HEX and pic.state.countries[u.country].at_war
+        for u in pic.state.side_units(pic.enemy)
+    ):
+        return {}
+    return garrisons(pic)
+
+
 def _troops(state: GameState, side: str, h: int) -> list[Unit]:
     """Our land units in ``h`` that could board, weakest first."""
     return sorted(
@@ -235,7 +248,7 @@ def _shuttle_ports(pic: Picture) -> list[int]:
 
 def need(pic: Picture, shuttle: bool = False) -> dict[int, float]:
     """What the ferries add to the need map: garrisons, and troops in ferry ports."""
-    out = dict(garrisons(pic))
+    out = dict(kept(pic, shuttle))
     for h, want in ports(pic, shuttle).items():
         out[h] = out.get(h, 0.0) + want
     return out
@@ -512,7 +525,7 @@ def shuttle(turn: Turn) -> None:
         return
     voyages = _Voyages(pic)
     zone = naval_zoc(state, other(side))
-    keep = garrisons(pic)
+    keep = kept(pic, shuttle=True)
     trips = 0
     for ship in ships:
         while trips < MAX_TRIPS and _trip(turn, pic, ship, voyages, zone, keep):
