@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.ai import air_war
-from engine.ai.front import CHINA, aims, main_effort_countries
+from engine.ai.front import aims, main_effort_countries
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
 from engine.combat import attack_candidates, attack_strength, defence_strength
@@ -128,8 +128,6 @@ def _attacks(turn: Turn, overrun: bool) -> None:
     judge = Judge(state, side)
     targets = aims(pic)
     main_effort = main_effort_countries(pic)
-    if turn.style.china_effort and side == "axis" and CHINA in targets:
-        main_effort.add(CHINA)
     enemy = other(side)
     plans = []
     for h, ids in targets_now.items():

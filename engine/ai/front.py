@@ -118,32 +118,6 @@ def main_effort(pic: Picture) -> dict[int, int]:
     return pic.distances([min(capitals)[1]], limit=60, passable="not_neutral")
 
 
-#: The country Japan's main effort in China is aimed at (style switch ``china_effort``).
-CHINA = "China"
-#: Japan's units, the only ones drawn to that main effort.
-JAPAN = "Japan"
-
-
-def china_effort(pic: Picture) -> dict[int, int]:
-    """Japan's main effort in China: land distance, through land that is not neutral, to
-    the Chinese-held home city nearest our front (Peiping or Tientsin from Manchukuo).
-
-    Spread along the whole Chinese border, Japan's army attacks nowhere at odds worth it
-    and is worn down by China's growing army; gathered against one city at a time it
-    takes the north China plain, as Japan did in 1937-38.  Only Japanese units are drawn
-    to it (:class:`engine.ai.move.Plan`)."""
-    if pic.side != "axis" or CHINA not in aims(pic) or not pic.frontier:
-        return {}
-    cities = [h for h in pic.state.world.home_cities_of.get(CHINA, ()) if pic.role(h) == "enemy"]
-    if not cities:
-        return {}
-    near = pic.distances(pic.frontier, limit=60, passable="not_neutral")
-    reached = [(near[h], h) for h in cities if h in near]
-    if not reached:
-        return {}
-    return pic.distances([min(reached)[1]], limit=60, passable="not_neutral")
-
-
 def main_effort_countries(pic: Picture) -> set[str]:
     """The countries the Axis attacks in its main effort (the western campaign)."""
     return aims(pic) & set(WEST) if pic.side == "axis" else set()

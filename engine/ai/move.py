@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.ai import air, air_war, convoys, ferry, garrison, intercept, landings, naval, staging
-from engine.ai.front import JAPAN, MAIN_PULL, PULL, china_effort, main_effort, need_map, objective_distance
+from engine.ai.front import MAIN_PULL, PULL, main_effort, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
 from engine.ai.style import LATEST, Style
@@ -95,7 +95,6 @@ class Plan:
         self.to_goal = objective_distance(pic)
         self.pull = PULL.get(pic.side, 0.5)
         self.to_capital = main_effort(pic)
-        self.to_china = china_effort(pic) if style.china_effort else {}
 
     def gap(self, h: int) -> float:
         return max(0.0, self.need.get(h, 0.0) - self.have.get(h, 0.0))
@@ -126,8 +125,6 @@ class Plan:
             score -= self.pull * self.to_goal.get(h, FAR)
         if self.to_capital:
             score -= MAIN_PULL * self.to_capital.get(h, FAR)
-        if self.to_china and u.country == JAPAN:
-            score -= MAIN_PULL * self.to_china.get(h, FAR)
         if h not in self.need and role == "mine":
             score -= DISTANCE_WEIGHT * self.to_front.get(h, FAR)
         score += 0.05 * terrain_factor(pic.state, h)

@@ -23,9 +23,6 @@ class Style:
     #: Japan's transports shuttle between home ports and the mainland, several trips a
     #: movement, before any landing may take them (:func:`engine.ai.ferry.shuttle`)
     shuttle: bool = True
-    #: Japan's war in China has a main effort: the Chinese city nearest its front, attacked
-    #: from even odds (:func:`engine.ai.front.china_effort`)
-    china_effort: bool = True
 
 
 #: The latest bot: every switch on.
@@ -33,5 +30,5 @@ LATEST = Style()
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {
     "bot": LATEST,
-    "v1": Style(garrisons=False, supply_units=False, capital_guard=False, shuttle=False, china_effort=False),
+    "v1": Style(garrisons=False, supply_units=False, capital_guard=False, shuttle=False),
 }
