@@ -32,8 +32,13 @@ of Units", "Naval Units"; :mod:`engine.movement`).  So, month after month:
   transports, with the ``shuttle`` switch of :mod:`engine.ai.style`): a transport is
   not limited to one voyage a movement.  The crossing from Japan's home islands to its
   coast in Korea, Manchukuo or China is short, so each empty transport picks up a spare
-  unit in a home port within its reach, lands it as above and, with allowance left, goes
-  back for another, until no spare unit is within a round of its allowance.
+  unit in a home port within its reach, lands it on our shore joined to the front where
+  it has room (sea hexes plus :data:`SHUTTLE_LAND_WEIGHT` per land hex to the front
+  cost least: a unit landed far back goes on by rail) and, with allowance left, goes
+  back for another; it embarks a unit only when it can land it this movement, and ends
+  its trips in a home port.  Every home port within :data:`SHUTTLE_CROSSING` of that
+  shore asks for troops, and while the enemy has no transport on the map (China has
+  none) the home islands keep no garrison (:func:`kept`).
 """
 
 from __future__ import annotations
@@ -82,9 +87,13 @@ SHUTTLE_COUNTRIES = frozenset({"Japan"})
 #: Trips the shuttling transports of a side make in one movement at most (each is a
 #: naval search or two).
 MAX_TRIPS = 24
-#: Home ports at most this many sea hexes from a landing place are shuttled from (half a
+#: Home ports at most this many sea hexes from our shore are shuttled from (half a
 #: transport's allowance: out and back in one movement).
 SHUTTLE_CROSSING = 22
+#: Sea hexes one land hex between a shuttle's landing hex and the front is worth: less
+#: than a ferry's (:data:`LAND_WEIGHT`), as a shuttled unit landing far back (Korea's
+#: ports) goes on by rail, and the hexes next to the front fill up.
+SHUTTLE_LAND_WEIGHT = 3
 
 
 def stranded(pic: Picture, h: int) -> bool:
@@ -233,7 +242,7 @@ def _shuttle_ports(pic: Picture) -> list[int]:
     out: list[int] = []
     hexmap = pic.map
     for country in sorted(shippers):
-        crossing = _crossing(pic, _Voyages(pic), country)
+        crossing = _crossing(pic, country)
         out.extend(
             c.hex
             for c in hexmap.cities
@@ -339,10 +348,16 @@ class _Voyages:
 
 
 def _plan(
-    search: Search, here: int, places: dict[int, int], costs: dict[int, int], can_land: Callable[[int], bool]
+    search: Search,
+    here: int,
+    places: dict[int, int],
+    costs: dict[int, int],
+    can_land: Callable[[int], bool],
+    wait_here: bool = True,
 ) -> tuple[int, bool]:
     """Where a loaded transport in ``here`` sails (NO_HEX: nowhere better), and whether
-    its unit lands there."""
+    its unit lands there.  Without ``wait_here`` a transport that would stay where it is
+    (the place it makes for is full) lands its unit at the best place it reaches instead."""
     reach = dict(search.cost)
     reach[here] = 0
     ashore = sorted((places[h], h) for h in reach if h in places and can_land(h))
@@ -351,6 +366,8 @@ def _plan(
         return ashore[0][1], True
     if onward is not None and onward[1] != here and onward[0] < costs.get(here, MAX_VOYAGE + 1):
         return onward[1], False
+    if ashore and not wait_here:
+        return ashore[0][1], True
     return NO_HEX, False
 
 
@@ -372,7 +389,9 @@ def _route(turn: Turn, ship: Unit, unit: Unit, voyages: _Voyages, zone: set[int]
         return None
     state = turn.state
     search = naval_search(state, ship, ship.move - ship.mp_used, zone)
-    dest, land = _plan(search, ship.hex, places, costs, _can_land(state, turn.side, unit))
+    # a shuttle's transport does not wait off a full hex for months while it could land elsewhere
+    patient = not (turn.style.shuttle and unit.country in SHUTTLE_COUNTRIES)
+    dest, land = _plan(search, ship.hex, places, costs, _can_land(state, turn.side, unit), patient)
     return None if dest == NO_HEX else (search, dest, land)
 
 
@@ -523,12 +542,11 @@ def shuttle(turn: Turn) -> None:
     pic = Picture(state, side)
     if not pic.to_front:
         return
-    voyages = _Voyages(pic)
     zone = naval_zoc(state, other(side))
     keep = kept(pic, shuttle=True)
     trips = 0
     for ship in ships:
-        while trips < MAX_TRIPS and _trip(turn, pic, ship, voyages, zone, keep):
+        while trips < MAX_TRIPS and _trip(turn, pic, ship, zone, keep):
             trips += 1
     _dock(turn, pic, zone)
 
@@ -558,10 +576,12 @@ def _dock(turn: Turn, pic: Picture, zone: set[int]) -> None:
             turn.batch.offer(Action("move", (ship.id, *search.path(dest))))
 
 
-def _trip(turn: Turn, pic: Picture, ship_id: int, voyages: _Voyages, zone: set[int], keep: dict[int, float]) -> bool:
+def _trip(turn: Turn, pic: Picture, ship_id: int, zone: set[int], keep: dict[int, float]) -> bool:
     """One trip of a shuttling transport: to the nearest home port with a spare unit from
-    which a landing place lies within the rest of its allowance, the unit aboard, and on
-    to land it.  True if the unit landed (the transport may go again)."""
+    which our coast lies within the rest of its allowance, the unit aboard, and on to land
+    it where sea hexes plus :data:`SHUTTLE_LAND_WEIGHT` per land hex to the front cost
+    least among the hexes with room for it.  True if the unit landed (the transport may
+    go again)."""
     state, side = turn.state, turn.side
     ship = state.units[ship_id]
     left = ship.move - ship.mp_used
@@ -570,32 +590,56 @@ def _trip(turn: Turn, pic: Picture, ship_id: int, voyages: _Voyages, zone: set[i
     search = naval_search(state, ship, left, zone)
     reach = dict(search.cost)
     reach[ship.hex] = 0
-    found: tuple[int, int, Unit] | None = None
+    found: tuple[int, Unit] | None = None
     for p, cost in sorted(reach.items(), key=lambda t: (t[1], t[0])):
         if not friendly_port(state, p, side) or not stranded(pic, p):
             continue
         units = [u for u in spare(pic, p, keep) if u.country in SHUTTLE_COUNTRIES]
-        if units and cost + _crossing(pic, voyages, units[0].country).get(p, MAX_VOYAGE) <= left:
-            found = (p, cost, units[0])
+        if units and cost + _crossing(pic, units[0].country).get(p, MAX_VOYAGE) <= left:
+            found = (p, units[0])
             break
     if found is None:
         return False
-    port, _, unit = found
+    port, unit = found
     if port != ship.hex and not turn.batch.offer(Action("move", (ship.id, *search.path(port)))):
         return False
-    if not turn.batch.offer(Action("embark", (unit.id, ship.id))):
-        return False
     state = turn.state
-    ship, unit = state.units[ship.id], state.units[unit.id]
-    route = _route(turn, ship, unit, voyages, zone)
-    return route is not None and _go(turn, ship, unit, route) and route[2]
+    ship = state.units[ship_id]
+    search = naval_search(state, ship, ship.move - ship.mp_used, zone)
+    reach = dict(search.cost)
+    reach[ship.hex] = 0
+    room = _can_land(state, side, unit)
+    spots = sorted(
+        (reach[h] + SHUTTLE_LAND_WEIGHT * d, h) for h, d in _shore(pic, unit.country).items() if h in reach and room(h)
+    )
+    if not spots or not turn.batch.offer(Action("embark", (unit.id, ship.id))):
+        return False
+    dest = spots[0][1]
+    if dest != ship.hex and not turn.batch.offer(Action("move", (ship.id, *search.path(dest)))):
+        return False
+    return turn.batch.offer(Action("disembark", (unit.id, dest)))
 
 
-def _crossing(pic: Picture, voyages: _Voyages, country: str) -> dict[int, int]:
-    """Sea hex -> sea hexes from there to the nearest landing place of ``country``."""
-    places, _ = voyages.of(country)
-    if not places:
+def _shore(pic: Picture, country: str) -> dict[int, int]:
+    """Coastal hexes of ours joined by our land to the front, without enemy units, where
+    ``country``'s units trace supply -> the land hexes from there to the front (kept on
+    the picture)."""
+    memo = pic.__dict__.setdefault("ferry_shore", {})
+    found: dict[int, int] | None = memo.get(country)
+    if found is None:
+        sea = pic.map.sea_neighbours
+        trace = pic.supply.hex_traces
+        found = memo[country] = {
+            h: d for h, d in pic.to_front.items() if sea[h] and h not in pic.enemy_at and trace(country, h)
+        }
+    return found
+
+
+def _crossing(pic: Picture, country: str) -> dict[int, int]:
+    """Sea hex -> sea hexes from there to the nearest hex of ``country``'s shore."""
+    shore = _shore(pic, country)
+    if not shore:
         return {}
     state = pic.state
     canals = open_canals(state, pic.side) if state.world.map.canals else {}
-    return _voyages(state.world.map, tuple(sorted(canals.items())), tuple((h, 0) for h in sorted(places)))
+    return _voyages(state.world.map, tuple(sorted(canals.items())), tuple((h, 0) for h in sorted(shore)))
