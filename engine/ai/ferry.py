@@ -127,15 +127,17 @@ def _garrisons(pic: Picture) -> dict[int, float]:
 
 def kept(pic: Picture, shuttle: bool = False) -> dict[int, float]:
     """The garrisons of stranded land (:func:`garrisons`); with ``shuttle`` (the style
-    switch) none while the enemy has no transport on the map: no landing can reach land
-    without a front then (China's against Japan's home islands), and the strength is
-    wanted at the front."""
+    switch) none in the home land of a :data:`SHUTTLE_COUNTRIES` country while the enemy
+    has no transport on the map: no landing can reach land without a front then (China's
+    against Japan's home islands), and the strength is wanted at the front."""
+    found = garrisons(pic)
     if shuttle and not any(
         u.type == UnitType.TRANSPORT and u.hex != NO_HEX and pic.state.countries[u.country].at_war
         for u in pic.state.side_units(pic.enemy)
     ):
-        return {}
-    return garrisons(pic)
+        country_of = pic.map.country_of
+        return {h: s for h, s in found.items() if country_of[h] not in SHUTTLE_COUNTRIES}
+    return found
 
 
 def _troops(state: GameState, side: str, h: int) -> list[Unit]:
@@ -231,8 +233,8 @@ def ports(pic: Picture, shuttle: bool = False) -> dict[int, float]:
 
 def _shuttle_ports(pic: Picture) -> list[int]:
     """The home ports of a :data:`SHUTTLE_COUNTRIES` country with transports on the map,
-    on stranded land, at most :data:`SHUTTLE_CROSSING` sea hexes from a landing place: its
-    transports come to them for troops, wherever they lie."""
+    on stranded land, at most :data:`SHUTTLE_CROSSING` sea hexes from its shore
+    (:func:`_shore`): its transports come to them for troops, wherever they lie."""
     state, side = pic.state, pic.side
     shippers = {
         u.country
@@ -533,7 +535,7 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
 def shuttle(turn: Turn) -> None:
     """First and second movement, before the landings: each empty transport of a
     :data:`SHUTTLE_COUNTRIES` country takes spare units from home ports within its reach
-    to the landing places, one a trip, as long as its allowance lasts (see the module's
+    to our shore, one a trip, as long as its allowance lasts (see the module's
     "Shuttling")."""
     state, side = turn.state, turn.side
     ships = [u.id for u in _empty_transports(state, side) if u.country in SHUTTLE_COUNTRIES and u.mp_used < u.move]

@@ -108,6 +108,19 @@ def test_home_ports_within_a_crossing_ask_for_troops_for_the_shuttle() -> None:
     assert hex_at(state, "1,1") not in ferry.ports(pic)
 
 
+def test_japan_keeps_no_home_garrison_while_the_enemy_has_no_transport() -> None:
+    """A landing is the only way into land without a front: China, without ships, cannot
+    make one, so the home islands' strength goes to the front (v1 keeps the garrison)."""
+    state = strait()
+    open_step(state, "axis.first_movement")
+    tokyo = hex_at(state, "0,0")
+    pic = ferry.Picture(state, "axis")
+    assert tokyo not in ferry.need(pic, shuttle=True)
+    assert ferry.need(pic)[tokyo] == ferry.GARRISON
+    put(state, "China", "transport", "3,1", move=20)
+    assert ferry.need(ferry.Picture(state, "axis"), shuttle=True)[tokyo] == ferry.GARRISON
+
+
 def _mainland(state: GameState) -> set[int]:
     """Land hexes joined by land to China's capital."""
     hexmap = state.world.map
