@@ -36,7 +36,8 @@ of Units", "Naval Units"; :mod:`engine.movement`).  So, month after month:
   it has room (sea hexes plus :data:`SHUTTLE_LAND_WEIGHT` per land hex to the front
   cost least: a unit landed far back goes on by rail) and, with allowance left, goes
   back for another; it embarks a unit only when it can land it this movement, and ends
-  its trips in a home port.  Every home port within :data:`SHUTTLE_CROSSING` of that
+  its trips in a home port; until the Pacific war (:data:`PACIFIC_ENEMY`), when the
+  transports are the landings'.  Every home port within :data:`SHUTTLE_CROSSING` of that
   shore asks for troops, and while the enemy has no transport on the map (China has
   none) the home islands keep no garrison (:func:`kept`).
 """
@@ -84,6 +85,9 @@ MAX_SHIPS = 16
 #: fights on the mainland a short crossing away, and its units trace supply only to
 #: Japanese sources, so they land on Japanese-held coast (rulebook "Supply Sources").
 SHUTTLE_COUNTRIES = frozenset({"Japan"})
+#: Once this country is at war with us (the Pacific war), the transports are the
+#: landings' and the shuttle stops: the islands to take lie beyond any shuttle's reach.
+PACIFIC_ENEMY = "United States"
 #: Trips the shuttling transports of a side make in one movement at most (each is a
 #: naval search or two).
 MAX_TRIPS = 24
@@ -231,11 +235,19 @@ def ports(pic: Picture, shuttle: bool = False) -> dict[int, float]:
     return out
 
 
+def _china_war(state: GameState, side: str) -> bool:
+    """Is the war still Japan's war in China (no Pacific war against us yet)?"""
+    us = state.countries.get(PACIFIC_ENEMY)
+    return us is None or not us.at_war or us.side == side
+
+
 def _shuttle_ports(pic: Picture) -> list[int]:
     """The home ports of a :data:`SHUTTLE_COUNTRIES` country with transports on the map,
     on stranded land, at most :data:`SHUTTLE_CROSSING` sea hexes from its shore
     (:func:`_shore`): its transports come to them for troops, wherever they lie."""
     state, side = pic.state, pic.side
+    if not _china_war(state, side):
+        return []
     shippers = {
         u.country
         for u in state.side_units(side)
@@ -392,7 +404,7 @@ def _route(turn: Turn, ship: Unit, unit: Unit, voyages: _Voyages, zone: set[int]
     state = turn.state
     search = naval_search(state, ship, ship.move - ship.mp_used, zone)
     # a shuttle's transport does not wait off a full hex for months while it could land elsewhere
-    patient = not (turn.style.shuttle and unit.country in SHUTTLE_COUNTRIES)
+    patient = not (turn.style.shuttle and unit.country in SHUTTLE_COUNTRIES and _china_war(state, turn.side))
     dest, land = _plan(search, ship.hex, places, costs, _can_land(state, turn.side, unit), patient)
     return None if dest == NO_HEX else (search, dest, land)
 
@@ -538,6 +550,8 @@ def shuttle(turn: Turn) -> None:
     to our shore, one a trip, as long as its allowance lasts (see the module's
     "Shuttling")."""
     state, side = turn.state, turn.side
+    if not _china_war(state, side):
+        return
     ships = [u.id for u in _empty_transports(state, side) if u.country in SHUTTLE_COUNTRIES and u.mp_used < u.move]
     if not ships:
         return

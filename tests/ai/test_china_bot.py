@@ -121,6 +121,42 @@ def test_japan_keeps_no_home_garrison_while_the_enemy_has_no_transport() -> None
     assert ferry.need(ferry.Picture(state, "axis"), shuttle=True)[tokyo] == ferry.GARRISON
 
 
+def test_from_the_pacific_war_on_the_transports_are_left_to_the_landings() -> None:
+    """Once the United States is at war with Japan the shuttle stops (the islands to
+    take lie beyond its reach): the home ports ask for no troops for it, and one
+    transport embarks one unit at most, as v1's would."""
+    state = parse(
+        "\n".join(
+            [
+                "\n".join(row + " ~ A:c" for row in STRAIT.strip("\n").splitlines()),
+                "city Tokyo 0,0 capital",
+                "city Osaka 1,1",
+                "city Pusan 5,1",
+                "city Chungking 7,1 capital",
+                'city "San Francisco" 9,1 capital',
+                "resource 0,0 5,1 7,1",
+                "war axis Japan",
+                "war allies China",
+                'war allies "United States"',
+                "date 1941-12",
+                "step -",
+            ]
+        )
+    )
+    for label in ("6,0", "6,1", "6,2"):
+        put(state, "China", "infantry", label)
+    for label in ("5,0", "5,1", "5,2", "0,0"):
+        put(state, "Japan", "infantry", label)
+    ship = put(state, "Japan", "transport", "1,1", move=20, in_port=True).id
+    for _ in range(2):
+        put(state, "Japan", "infantry", "1,1")
+    open_step(state, "axis.first_movement")
+    pic = ferry.Picture(state, "axis")
+    assert ferry.ports(pic, shuttle=True) == ferry.ports(pic)
+    embarked = [a for a in ai.decide(state, "axis", SEED) if a.kind == "embark" and a.args[1] == ship]
+    assert len(embarked) <= 1
+
+
 def _mainland(state: GameState) -> set[int]:
     """Land hexes joined by land to China's capital."""
     hexmap = state.world.map
