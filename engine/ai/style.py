@@ -20,8 +20,9 @@ class Style:
     supply_units: bool = True
     #: an empty capital an enemy could reach gets a unit before anything else moves
     capital_guard: bool = True
-    #: Japan's transports shuttle between home ports and the mainland, several trips a
-    #: movement, before any landing may take them (:func:`engine.ai.ferry.shuttle`)
+    #: until the Pacific war, Japan's transports shuttle between home ports and the
+    #: mainland, several trips a movement, before any landing may take them, and its home
+    #: islands keep no garrison against an enemy without transports (:func:`engine.ai.ferry.shuttle`)
     shuttle: bool = True
 
 
