@@ -57,9 +57,9 @@ def placement_area(state: GameState, country: str) -> list[int]:
 def deployment(turn: Turn) -> None:
     state = turn.state
     pic = Picture(state, turn.side)
-    need = need_map(pic)
+    need = need_map(pic, shuttle=turn.style.shuttle)
     have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
-    to_front = {**ferry.to_ferry(pic), **pic.to_front}
+    to_front = {**ferry.to_ferry(pic, turn.style.shuttle), **pic.to_front}
     year = state.date // 12
 
     def score(h: int, strength: float) -> float:

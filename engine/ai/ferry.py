@@ -28,6 +28,18 @@ of Units", "Naval Units"; :mod:`engine.movement`).  So, month after month:
   lies sails for a port of that land (two a port), over several months if it is far;
   otherwise empty transports at sea make for a port that stages landings or ships
   troops, else for the nearest friendly port.
+* **Shuttling** (:func:`shuttle`, both movements, before the landings; Japan's
+  transports, with the ``shuttle`` switch of :mod:`engine.ai.style`): a transport is
+  not limited to one voyage a movement.  The crossing from Japan's home islands to its
+  coast in Korea, Manchukuo or China is short, so each empty transport picks up a spare
+  unit in a home port within its reach, lands it on our shore joined to the front where
+  it has room (sea hexes plus :data:`SHUTTLE_LAND_WEIGHT` per land hex to the front
+  cost least: a unit landed far back goes on by rail) and, with allowance left, goes
+  back for another; it embarks a unit only when it can land it this movement, and ends
+  its trips in a home port; until the Pacific war (:data:`PACIFIC_ENEMY`), when the
+  transports are the landings'.  Every home port within :data:`SHUTTLE_CROSSING` of that
+  shore asks for troops, and while the enemy has no transport on the map (China has
+  none) the home islands keep no garrison (:func:`kept`).
 """
 
 from __future__ import annotations
@@ -69,6 +81,23 @@ MAX_VOYAGE = 180
 MONTH_AT_SEA = 20
 #: Transports moved per side and phase at most (each is one naval search).
 MAX_SHIPS = 16
+#: Countries whose transports shuttle: Japan raises its army in its home islands and
+#: fights on the mainland a short crossing away, and its units trace supply only to
+#: Japanese sources, so they land on Japanese-held coast (rulebook "Supply Sources").
+SHUTTLE_COUNTRIES = frozenset({"Japan"})
+#: Once this country is at war with us (the Pacific war), the transports are the
+#: landings' and the shuttle stops: the islands to take lie beyond any shuttle's reach.
+PACIFIC_ENEMY = "United States"
+#: Trips the shuttling transports of a side make in one movement at most (each is a
+#: naval search or two).
+MAX_TRIPS = 24
+#: Home ports at most this many sea hexes from our shore are shuttled from (half a
+#: transport's allowance: out and back in one movement).
+SHUTTLE_CROSSING = 22
+#: Sea hexes one land hex between a shuttle's landing hex and the front is worth: less
+#: than a ferry's (:data:`LAND_WEIGHT`), as a shuttled unit landing far back (Korea's
+#: ports) goes on by rail, and the hexes next to the front fill up.
+SHUTTLE_LAND_WEIGHT = 3
 
 
 def stranded(pic: Picture, h: int) -> bool:
@@ -98,6 +127,21 @@ def _garrisons(pic: Picture) -> dict[int, float]:
         if c is not None and c.side == pic.side and c.active and state.controller_of(h) == owner:
             out[h] = GARRISON
     return out
+
+
+def kept(pic: Picture, shuttle: bool = False) -> dict[int, float]:
+    """The garrisons of stranded land (:func:`garrisons`); with ``shuttle`` (the style
+    switch) none in the home land of a :data:`SHUTTLE_COUNTRIES` country while the enemy
+    has no transport on the map: no landing can reach land without a front then (China's
+    against Japan's home islands), and the strength is wanted at the front."""
+    found = garrisons(pic)
+    if shuttle and not any(
+        u.type == UnitType.TRANSPORT and u.hex != NO_HEX and pic.state.countries[u.country].at_war
+        for u in pic.state.side_units(pic.enemy)
+    ):
+        country_of = pic.map.country_of
+        return {h: s for h, s in found.items() if country_of[h] not in SHUTTLE_COUNTRIES}
+    return found
 
 
 def _troops(state: GameState, side: str, h: int) -> list[Unit]:
@@ -173,9 +217,10 @@ def walkable(pic: Picture, h: int) -> bool:
     return c is not None and c.side == pic.side and c.active and not hexmap.is_colony(h) and pic.role(h) == "mine"
 
 
-def ports(pic: Picture) -> dict[int, float]:
+def ports(pic: Picture, shuttle: bool = False) -> dict[int, float]:
     """Ferry port -> land strength wanted there: our ports on stranded land that hold
-    empty transports and that our units can get to (:func:`walkable`)."""
+    empty transports and that our units can get to (:func:`walkable`); with ``shuttle``
+    (the style switch) also the home ports our shuttling transports come to."""
     state, side = pic.state, pic.side
     if not pic.my_land:
         return {}
@@ -183,23 +228,59 @@ def ports(pic: Picture) -> dict[int, float]:
     for u in _empty_transports(state, side):
         if friendly_port(state, u.hex, side) and stranded(pic, u.hex):
             empty[u.hex] = empty.get(u.hex, 0) + 1
-    if not empty:
-        return {}
-    return {p: SLOT_STRENGTH * min(GROUP, n) for p, n in sorted(empty.items()) if walkable(pic, p)}
+    out = {p: SLOT_STRENGTH * min(GROUP, n) for p, n in sorted(empty.items()) if walkable(pic, p)}
+    if shuttle:
+        for p in _shuttle_ports(pic):
+            out.setdefault(p, SLOT_STRENGTH * GROUP)
+    return out
 
 
-def need(pic: Picture) -> dict[int, float]:
+def _china_war(state: GameState, side: str) -> bool:
+    """Is the war still Japan's war in China (no Pacific war against us yet)?"""
+    us = state.countries.get(PACIFIC_ENEMY)
+    return us is None or not us.at_war or us.side == side
+
+
+def _shuttle_ports(pic: Picture) -> list[int]:
+    """The home ports of a :data:`SHUTTLE_COUNTRIES` country with transports on the map,
+    on stranded land, at most :data:`SHUTTLE_CROSSING` sea hexes from its shore
+    (:func:`_shore`): its transports come to them for troops, wherever they lie."""
+    state, side = pic.state, pic.side
+    if not _china_war(state, side):
+        return []
+    shippers = {
+        u.country
+        for u in state.side_units(side)
+        if u.type == UnitType.TRANSPORT and u.hex != NO_HEX and u.country in SHUTTLE_COUNTRIES
+    }
+    out: list[int] = []
+    hexmap = pic.map
+    for country in sorted(shippers):
+        crossing = _crossing(pic, country)
+        out.extend(
+            c.hex
+            for c in hexmap.cities
+            if hexmap.country_of[c.hex] == country
+            and crossing.get(c.hex, MAX_VOYAGE) <= SHUTTLE_CROSSING
+            and friendly_port(state, c.hex, side)
+            and stranded(pic, c.hex)
+            and walkable(pic, c.hex)
+        )
+    return out
+
+
+def need(pic: Picture, shuttle: bool = False) -> dict[int, float]:
     """What the ferries add to the need map: garrisons, and troops in ferry ports."""
-    out = dict(garrisons(pic))
-    for h, want in ports(pic).items():
+    out = dict(kept(pic, shuttle))
+    for h, want in ports(pic, shuttle).items():
         out[h] = out.get(h, 0.0) + want
     return out
 
 
-def to_ferry(pic: Picture) -> dict[int, int]:
+def to_ferry(pic: Picture, shuttle: bool = False) -> dict[int, int]:
     """Land distance from our stranded hexes to the nearest ferry port (units on land
     without a front walk towards one)."""
-    found = ports(pic)
+    found = ports(pic, shuttle)
     return pic.distances(found, limit=60, passable="mine") if found else {}
 
 
@@ -281,10 +362,16 @@ class _Voyages:
 
 
 def _plan(
-    search: Search, here: int, places: dict[int, int], costs: dict[int, int], can_land: Callable[[int], bool]
+    search: Search,
+    here: int,
+    places: dict[int, int],
+    costs: dict[int, int],
+    can_land: Callable[[int], bool],
+    wait_here: bool = True,
 ) -> tuple[int, bool]:
     """Where a loaded transport in ``here`` sails (NO_HEX: nowhere better), and whether
-    its unit lands there."""
+    its unit lands there.  Without ``wait_here`` a transport that would stay where it is
+    (the place it makes for is full) lands its unit at the best place it reaches instead."""
     reach = dict(search.cost)
     reach[here] = 0
     ashore = sorted((places[h], h) for h in reach if h in places and can_land(h))
@@ -293,6 +380,8 @@ def _plan(
         return ashore[0][1], True
     if onward is not None and onward[1] != here and onward[0] < costs.get(here, MAX_VOYAGE + 1):
         return onward[1], False
+    if ashore and not wait_here:
+        return ashore[0][1], True
     return NO_HEX, False
 
 
@@ -314,7 +403,9 @@ def _route(turn: Turn, ship: Unit, unit: Unit, voyages: _Voyages, zone: set[int]
         return None
     state = turn.state
     search = naval_search(state, ship, ship.move - ship.mp_used, zone)
-    dest, land = _plan(search, ship.hex, places, costs, _can_land(state, turn.side, unit))
+    # a shuttle's transport does not wait off a full hex for months while it could land elsewhere
+    patient = not (turn.style.shuttle and unit.country in SHUTTLE_COUNTRIES and _china_war(state, turn.side))
+    dest, land = _plan(search, ship.hex, places, costs, _can_land(state, turn.side, unit), patient)
     return None if dest == NO_HEX else (search, dest, land)
 
 
@@ -451,3 +542,120 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
             continue
         moved += 1
         turn.batch.offer(Action("move", (ship.id, *search.path(dest))))
+
+
+def shuttle(turn: Turn) -> None:
+    """First and second movement, before the landings: each empty transport of a
+    :data:`SHUTTLE_COUNTRIES` country takes spare units from home ports within its reach
+    to our shore, one a trip, as long as its allowance lasts (see the module's
+    "Shuttling")."""
+    state, side = turn.state, turn.side
+    if not _china_war(state, side):
+        return
+    ships = [u.id for u in _empty_transports(state, side) if u.country in SHUTTLE_COUNTRIES and u.mp_used < u.move]
+    if not ships:
+        return
+    pic = Picture(state, side)
+    if not pic.to_front:
+        return
+    zone = naval_zoc(state, other(side))
+    keep = kept(pic, shuttle=True)
+    trips = 0
+    for ship in ships:
+        while trips < MAX_TRIPS and _trip(turn, pic, ship, zone, keep):
+            trips += 1
+    _dock(turn, pic, zone)
+
+
+def _dock(turn: Turn, pic: Picture, zone: set[int]) -> None:
+    """Shuttling transports that end their trips off a home port sail into the nearest
+    one in reach: off the enemy's coast, empty, they are a target for its aircraft, and a
+    port is where a damaged one is repaired and where the troops wait."""
+    state, side = turn.state, turn.side
+    home = set(_shuttle_ports(pic))
+    if not home:
+        return
+    for ship in sorted(state.side_units(side), key=lambda u: u.id):
+        if (
+            ship.type != UnitType.TRANSPORT
+            or ship.country not in SHUTTLE_COUNTRIES
+            or ship.hex == NO_HEX
+            or ship.hex in home
+            or ship.mp_used >= ship.move
+            or state.cargo_of(ship)
+        ):
+            continue
+        search = naval_search(state, ship, ship.move - ship.mp_used, zone)
+        near = [p for p in home if p in search.cost]
+        if near:
+            dest = min(near, key=lambda p: (search.cost[p], p))
+            turn.batch.offer(Action("move", (ship.id, *search.path(dest))))
+
+
+def _trip(turn: Turn, pic: Picture, ship_id: int, zone: set[int], keep: dict[int, float]) -> bool:
+    """One trip of a shuttling transport: to the nearest home port with a spare unit from
+    which our coast lies within the rest of its allowance, the unit aboard, and on to land
+    it where sea hexes plus :data:`SHUTTLE_LAND_WEIGHT` per land hex to the front cost
+    least among the hexes with room for it.  True if the unit landed (the transport may
+    go again)."""
+    state, side = turn.state, turn.side
+    ship = state.units[ship_id]
+    left = ship.move - ship.mp_used
+    if left <= 0 or state.cargo_of(ship):
+        return False
+    search = naval_search(state, ship, left, zone)
+    reach = dict(search.cost)
+    reach[ship.hex] = 0
+    found: tuple[int, Unit] | None = None
+    for p, cost in sorted(reach.items(), key=lambda t: (t[1], t[0])):
+        if not friendly_port(state, p, side) or not stranded(pic, p):
+            continue
+        units = [u for u in spare(pic, p, keep) if u.country in SHUTTLE_COUNTRIES]
+        if units and cost + _crossing(pic, units[0].country).get(p, MAX_VOYAGE) <= left:
+            found = (p, units[0])
+            break
+    if found is None:
+        return False
+    port, unit = found
+    if port != ship.hex and not turn.batch.offer(Action("move", (ship.id, *search.path(port)))):
+        return False
+    state = turn.state
+    ship = state.units[ship_id]
+    search = naval_search(state, ship, ship.move - ship.mp_used, zone)
+    reach = dict(search.cost)
+    reach[ship.hex] = 0
+    room = _can_land(state, side, unit)
+    spots = sorted(
+        (reach[h] + SHUTTLE_LAND_WEIGHT * d, h) for h, d in _shore(pic, unit.country).items() if h in reach and room(h)
+    )
+    if not spots or not turn.batch.offer(Action("embark", (unit.id, ship.id))):
+        return False
+    dest = spots[0][1]
+    if dest != ship.hex and not turn.batch.offer(Action("move", (ship.id, *search.path(dest)))):
+        return False
+    return turn.batch.offer(Action("disembark", (unit.id, dest)))
+
+
+def _shore(pic: Picture, country: str) -> dict[int, int]:
+    """Coastal hexes of ours joined by our land to the front, without enemy units, where
+    ``country``'s units trace supply -> the land hexes from there to the front (kept on
+    the picture)."""
+    memo = pic.__dict__.setdefault("ferry_shore", {})
+    found: dict[int, int] | None = memo.get(country)
+    if found is None:
+        sea = pic.map.sea_neighbours
+        trace = pic.supply.hex_traces
+        found = memo[country] = {
+            h: d for h, d in pic.to_front.items() if sea[h] and h not in pic.enemy_at and trace(country, h)
+        }
+    return found
+
+
+def _crossing(pic: Picture, country: str) -> dict[int, int]:
+    """Sea hex -> sea hexes from there to the nearest hex of ``country``'s shore."""
+    shore = _shore(pic, country)
+    if not shore:
+        return {}
+    state = pic.state
+    canals = open_canals(state, pic.side) if state.world.map.canals else {}
+    return _voyages(state.world.map, tuple(sorted(canals.items())), tuple((h, 0) for h in sorted(shore)))

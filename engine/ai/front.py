@@ -50,9 +50,10 @@ def aims(pic: Picture) -> set[str]:
     return chosen
 
 
-def need_map(pic: Picture, garrisons: dict[int, float] | None = None) -> dict[int, float]:
+def need_map(pic: Picture, garrisons: dict[int, float] | None = None, shuttle: bool = False) -> dict[int, float]:
     """Strength wanted per hex at the end of our movement, at least ``garrisons`` (in our
-    capitals and home cities against what could reach them, :func:`engine.ai.garrison.hold`)."""
+    capitals and home cities against what could reach them, :func:`engine.ai.garrison.hold`);
+    ``shuttle`` is the style switch (:func:`engine.ai.ferry.ports`)."""
     need: dict[int, float] = {}
     threat = pic.threat
     objectives = pic.objectives
@@ -68,7 +69,7 @@ def need_map(pic: Picture, garrisons: dict[int, float] | None = None) -> dict[in
             need[h] = max(need.get(h, 0.0), MIN_HOLD + value * 0.5 + THREAT_SHARE * threat[h])
     for h, want in staging.ports(pic).items():
         need[h] = max(need.get(h, 0.0), want)
-    for h, want in ferry.need(pic).items():
+    for h, want in ferry.need(pic, shuttle).items():
         need[h] = max(need.get(h, 0.0), want)
     for h, want in (garrisons or {}).items():
         need[h] = max(need.get(h, 0.0), want)

@@ -44,6 +44,8 @@ LAST_GUARD = 20.0
 
 def first_movement(turn: Turn) -> None:
     naval.sortie(turn)
+    if turn.style.shuttle:
+        ferry.shuttle(turn)
     landings.prepare(turn)
     ferry.sail(turn)
     staging.gather(turn)
@@ -60,6 +62,8 @@ def second_movement(turn: Turn) -> None:
     air.return_aircraft(turn)
     staging.station(turn)
     naval.shelter(turn)
+    if turn.style.shuttle:
+        ferry.shuttle(turn)
     ferry.home(turn, lambda: staging.ports(Picture(turn.state, turn.side)))
     _move_land(turn, second=True)
     convoys.sail(turn)
@@ -80,13 +84,13 @@ class Plan:
     def __init__(self, pic: Picture, style: Style = LATEST) -> None:
         self.pic = pic
         hold = garrison.hold(pic) if style.garrisons else {}
-        self.need = need_map(pic, hold)
+        self.need = need_map(pic, hold, style.shuttle)
         # key cities whose last unit stays
         self.guarded = set(hold)
         self.have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
         self.count: dict[int, int] = dict(pic.my_count_at)
         # land without a front: the distance to a ferry port stands in for the distance to the front
-        self.to_front = {**ferry.to_ferry(pic), **pic.to_front}
+        self.to_front = {**ferry.to_ferry(pic, style.shuttle), **pic.to_front}
         self.objectives = pic.objectives
         self.to_goal = objective_distance(pic)
         self.pull = PULL.get(pic.side, 0.5)

@@ -20,9 +20,16 @@ class Style:
     supply_units: bool = True
     #: an empty capital an enemy could reach gets a unit before anything else moves
     capital_guard: bool = True
+    #: until the Pacific war, Japan's transports shuttle between home ports and the
+    #: mainland, several trips a movement, before any landing may take them, and its home
+    #: islands keep no garrison against an enemy without transports (:func:`engine.ai.ferry.shuttle`)
+    shuttle: bool = True
 
 
 #: The latest bot: every switch on.
 LATEST = Style()
 #: The heuristic players by name.
-STYLES: dict[str, Style] = {"bot": LATEST, "v1": Style(garrisons=False, supply_units=False, capital_guard=False)}
+STYLES: dict[str, Style] = {
+    "bot": LATEST,
+    "v1": Style(garrisons=False, supply_units=False, capital_guard=False, shuttle=False),
+}

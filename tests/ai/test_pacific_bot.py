@@ -112,6 +112,7 @@ def test_troops_on_an_island_without_a_front_are_shipped_to_the_mainland() -> No
     ship = put(state, "Japan", "transport", "1,1", move=8, in_port=True).id
     troop = put(state, "Japan", "infantry", "1,1").id
     keep = put(state, "Japan", "infantry", "0,0").id  # the capital's garrison stays
+    put(state, "China", "transport", "3,2", move=8)  # (a landing could reach it)
     open_step(state, "axis.first_movement")
     pic = Picture(state, "axis")
     assert ferry.stranded(pic, hex_at(state, "1,1")) and not ferry.stranded(pic, hex_at(state, "5,1"))
