@@ -44,7 +44,8 @@ LAST_GUARD = 20.0
 
 def first_movement(turn: Turn) -> None:
     naval.sortie(turn)
-    landings.prepare(turn)
+    if turn.style.landings:
+        landings.prepare(turn)
     ferry.sail(turn)
     staging.gather(turn)
     _move_land(turn, second=False)
