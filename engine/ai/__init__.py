@@ -34,7 +34,7 @@ def level_player(level: int) -> str:
     """The player of ``level`` (1 to ``len(LEVELS)``); ValueError with a sentence otherwise."""
     if not 1 <= level <= len(LEVELS):
         raise ValueError(
-            f"level {level} does not exist: choose 1 (gentlest) to {len(LEVELS)} (strongest); "
+            f"there is no level {level}: choose 1 (gentlest) to {len(LEVELS)} (strongest); "
             f"{DEFAULT_LEVEL} is the everyday bot"
         )
     return LEVELS[level - 1]
