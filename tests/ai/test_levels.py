@@ -5,9 +5,13 @@ from __future__ import annotations
 import pytest
 
 from engine import ai
+from engine.actions import Action
 from engine.ai.limits import Limits
 from engine.ai.style import STYLES
 from engine.position import hex_at as hx
+from engine.position import open_step, parse, put, setup
+from engine.state import GameState, LandKey
+from engine.units import UnitType
 from tests.ai.worlds import advance_to, at_war, infantry
 
 SEED = b"\x04" * 32
@@ -45,3 +49,49 @@ def test_level_one_leaves_an_attack_at_odds_of_one_and_a_half_that_levels_two_an
         made[level] = [(int(x.args[0]), {int(u) for u in x.args[1:]}) for x in actions if x.kind == "attack"]
     assert made[2] == made[3] == [(hx(state, "3,2"), {a, b})]
     assert made[1] == []
+
+
+def test_level_one_neither_ships_troops_to_an_enemy_shore_nor_lands_them() -> None:
+    def world(step: str | None) -> GameState:
+        cities = {"Berlin": "0,0 capital", "Warsaw": "5,0 capital", "Lodz": "4,1", "Kiel": "1,0"}
+        state = setup("G:c G:c ~ ~ P:c P:c\n G:c G:c ~ ~ P:c P:c\n", step=step, cities=cities)
+        put(state, "Germany", "infantry", "0,0")
+        put(state, "Poland", "infantry", "5,0")
+        return state
+
+    state = world("axis.first_movement")
+    ship = put(state, "Germany", "transport", "1,0", move=6).id
+    inf = put(state, "Germany", "infantry", "1,0").id
+    assert Action("embark", (inf, ship)) in ai.decide(state, "axis", SEED, "v1")
+    assert Action("embark", (inf, ship)) not in ai.decide(state, "axis", SEED, "gentle")
+    # Troops already at sea next to an empty enemy city: level 2 lands them, level 1 does not.
+    state = world(None)
+    ship = put(state, "Germany", "transport", "3,1").id
+    put(state, "Germany", "infantry", "3,1", carrier=ship)
+    open_step(state, "axis.amphibious")
+    assert any(a.kind == "assault" for a in ai.decide(state, "axis", SEED, "v1"))
+    assert not any(a.kind == "assault" for a in ai.decide(state, "axis", SEED, "gentle"))
+
+
+def test_level_one_builds_half_of_what_level_two_builds() -> None:
+    state = parse(
+        """
+        J:c J:c C:c C:c
+         J:c J:c C:c C:c
+        city Tokyo 0,0 capital
+        city Chungking 3,1 capital
+        war axis Japan
+        war allies China
+        date 1941-03
+        step build
+        unit Japan infantry 1,0
+        unit China infantry 2,0
+        money Japan 2000
+        """
+    )
+    state.countries["Japan"].pool_land = {LandKey(UnitType.INFANTRY, 3): 40}
+
+    def points(player: str) -> int:
+        return sum(int(a.args[3]) for a in ai.decide(state, "axis", SEED, player) if a.kind == "buy")
+
+    assert (points("v1"), points("gentle")) == (20, 10)  # $100B a point
