@@ -42,7 +42,11 @@ def play(
         ),
     ] = "",
     level: Annotated[
-        int | None, typer.Option("--level", help=f"{LEVEL_HELP}; recorded: the bot mailbox keeps playing at it")
+        int | None,
+        typer.Option(
+            "--level",
+            help=f"Play at this level ({LEVEL_HELP}), recorded for the game: the bot mailbox keeps playing at it",
+        ),
     ] = None,
     ahead: Annotated[
         bool,

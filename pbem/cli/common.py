@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 #: What --level says wherever a person sets the computer's level (docs/ai.md, "Levels").
-LEVEL_HELP = "The computer's level: 1 (gentlest) to 4 (strongest); 3, the everyday bot, if not given"
+LEVEL_HELP = "the computer's level, 1 (gentlest) to 4 (strongest); 3, the everyday bot, if not given"
 
 WorkspaceOpt = Annotated[
     Path | None, typer.Option(WORKSPACE_FLAGS[0], WORKSPACE_FLAGS[1], envvar=WORKSPACE_ENV, help=WORKSPACE_HELP)

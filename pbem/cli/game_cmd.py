@@ -124,7 +124,7 @@ def new(
         bool,
         typer.Option("--against-bot", help="Play here against the computer: it answers each file at once"),
     ] = False,
-    level: Annotated[int | None, typer.Option("--level", help=LEVEL_HELP)] = None,
+    level: Annotated[int | None, typer.Option("--level", help=f"With --against-bot: {LEVEL_HELP}")] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Start a game: write the signed invitation (genesis) into outbox/ and print the game id;
