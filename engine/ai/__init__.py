@@ -8,7 +8,8 @@ I/O, no clock, no unseeded randomness; the result depends only on the side's
 view of the state, the side, the seed, the player and the budget.
 
 ``player`` is ``"bot"`` (the heuristic player, :mod:`engine.ai.bot`), ``"v1"`` (the
-heuristic player frozen as the reference, :mod:`engine.ai.style`) or ``"random"`` (a
+heuristic player frozen as the reference, :mod:`engine.ai.style`), ``"gentle"`` and
+``"deep"`` (the lowest and highest of the levels, :data:`LEVELS`) or ``"random"`` (a
 uniformly random legal player, :mod:`engine.ai.random_player`).
 """
 
@@ -20,9 +21,23 @@ from engine.ai import bot, random_player
 from engine.ai.style import STYLES
 from engine.state import GameState
 
-PLAYERS = ("bot", "v1", "random")
+PLAYERS = ("bot", "v1", "random", "gentle", "deep")
+#: The levels a person chooses, weakest first: level ``n`` is played by ``LEVELS[n - 1]``.
+LEVELS = ("gentle", "v1", "bot", "deep")
+#: The level of a game against the computer when none is chosen: the everyday bot.
+DEFAULT_LEVEL = LEVELS.index("bot") + 1
 
-__all__ = ["PLAYERS", "decide"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "PLAYERS", "decide", "level_player"]
+
+
+def level_player(level: int) -> str:
+    """The player of ``level`` (1 to ``len(LEVELS)``); ValueError with a sentence otherwise."""
+    if not 1 <= level <= len(LEVELS):
+        raise ValueError(
+            f"there is no level {level}: choose 1 (gentlest) to {len(LEVELS)} (strongest); "
+            f"{DEFAULT_LEVEL} is the everyday bot"
+        )
+    return LEVELS[level - 1]
 
 
 def decide(

@@ -159,6 +159,7 @@ def _attacks(turn: Turn, overrun: bool) -> None:
             threshold = MIN_RATIO
         else:
             threshold = MIN_RATIO_OFF_AIM
+        threshold = max(threshold, turn.style.min_odds)
         group: list[Unit] = []
         for u in free:
             group.append(u)

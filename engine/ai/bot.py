@@ -45,9 +45,10 @@ def decide(
 ) -> list[Action]:
     batch = Batch(state, side)
     rng = stream(seed, "bot", side, state.date, batch.phase)
-    turn = Turn(batch, side, rng, Limits.for_budget(budget_s), style)
-    policy = POLICIES.get(step_name(batch.phase))
-    if policy is not None:
+    turn = Turn(batch, side, rng, Limits.for_budget(budget_s, style.search), style)
+    step = step_name(batch.phase)
+    policy = POLICIES.get(step)
+    if policy is not None and (style.landings or step != "amphibious"):
         policy(turn)
     return finish(turn)
 

@@ -148,13 +148,16 @@ def build(turn: Turn) -> None:
                 infantry.append((move, have))
             elif t == UnitType.ARMOR:
                 armor.append((move, have))
-        budget = c.money
+        budget = int(c.money * turn.style.build_share)
+        kept = c.money - budget
         if armor:
             share = int(budget * _armor_share(turn)) if infantry else budget
             budget -= _buy(turn, name, "armor", armor, share)
         _buy(turn, name, "infantry", infantry, budget)
-        if c.money > 0 and armor:
-            _buy(turn, name, "armor", armor, c.money)  # the infantry pool ran dry: armor instead
+        if c.money > kept and armor:
+            _buy(turn, name, "armor", armor, c.money - kept)  # the infantry pool ran dry: armor instead
+        if turn.style.build_share < 1.0:
+            continue  # a gentler player keeps the rest: no aircraft, ships or special troops with it
         _buy_bombers(turn, name)
         _spend_hoard(turn, name)
         _buy_special(turn, name)

@@ -23,9 +23,17 @@ class Limits:
     refusals: int = 200
 
     @classmethod
-    def for_budget(cls, budget_s: float | None) -> Limits:
+    def for_budget(cls, budget_s: float | None, search: float = 1.0) -> Limits:
+        """The limits a budget gives, every one scaled by ``search`` (a player's size of search)."""
         if budget_s is None or budget_s >= 5.0:
-            return cls()
-        if budget_s >= 1.0:
-            return cls(moves_per_unit=12, units_per_phase=200, attacks=60, refusals=100)
-        return cls(moves_per_unit=4, units_per_phase=60, attacks=20, refusals=30)
+            limits = cls()
+        elif budget_s >= 1.0:
+            limits = cls(moves_per_unit=12, units_per_phase=200, attacks=60, refusals=100)
+        else:
+            limits = cls(moves_per_unit=4, units_per_phase=60, attacks=20, refusals=30)
+        return limits.scaled(search) if search != 1.0 else limits
+
+    def scaled(self, factor: float) -> Limits:
+        """Every limit times ``factor``, at least one."""
+        n = self.moves_per_unit, self.units_per_phase, self.attacks, self.refusals
+        return Limits(*(max(1, round(x * factor)) for x in n))

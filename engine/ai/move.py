@@ -46,7 +46,8 @@ def first_movement(turn: Turn) -> None:
     naval.sortie(turn)
     if turn.style.shuttle:
         ferry.shuttle(turn)
-    landings.prepare(turn)
+    if turn.style.landings:
+        landings.prepare(turn)
     ferry.sail(turn)
     staging.gather(turn)
     _move_land(turn, second=False)

@@ -5,11 +5,15 @@ improvement is measured against: every switch off.  ``bot`` has the improvements
 since.  One code path with switches, rather than a copy of the bot, keeps ``v1``
 playable without two bots to maintain; a switch's off side must keep v1's decisions
 exactly (tests/ai/test_reference.py pins them).
+
+``gentle`` and ``deep`` are the ends of the ladder of levels (:data:`engine.ai.LEVELS`):
+``gentle`` is ``v1`` with handicaps a person sees (attacks only at high odds, no landings,
+half the builds, a quarter of the search), ``deep`` is ``bot`` with twice the search.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,12 +28,24 @@ class Style:
     #: mainland, several trips a movement, before any landing may take them, and its home
     #: islands keep no garrison against an enemy without transports (:func:`engine.ai.ferry.shuttle`)
     shuttle: bool = True
+    #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
+    min_odds: float = 0.0
+    #: amphibious assaults are made (off: the side never lands on an enemy shore)
+    landings: bool = True
+    #: the share of each country's money its builds of land units may spend
+    build_share: float = 1.0
+    #: the size of the search, as a factor on the limits the budget gives (engine/ai/limits.py)
+    search: float = 1.0
 
 
 #: The latest bot: every switch on.
 LATEST = Style()
+#: The bot as frozen for reference.
+V1 = Style(garrisons=False, supply_units=False, capital_guard=False, shuttle=False)
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {
     "bot": LATEST,
-    "v1": Style(garrisons=False, supply_units=False, capital_guard=False, shuttle=False),
+    "v1": V1,
+    "gentle": replace(V1, min_odds=2.5, landings=False, build_share=0.5, search=0.25),
+    "deep": replace(LATEST, search=2.0),
 }

@@ -17,15 +17,17 @@ from pbem.protocol.rules import Action, Decision, GameResult, State
 from pbem.protocol.words import phase_name
 
 
+#: The players the arena knows; the levels are docs/ai.md's "Levels".
+PLAYERS_HELP = "gentle (level 1), v1 (level 2, the frozen reference), bot (level 3), deep (level 4) or random"
+
+
 @user_errors
 def arena(
     scenario: Annotated[str, typer.Option("--scenario", help="Scenario: 1937 or 1939")] = "1939",
     until: Annotated[str, typer.Option("--until", help="Stop when this month begins (YYYY-MM)")] = "1940-09",
     games: Annotated[int, typer.Option("--games", min=1, help="Number of games")] = 1,
-    axis: Annotated[str, typer.Option("--axis", help="Axis player: bot, v1 (the frozen reference) or random")] = "bot",
-    allies: Annotated[
-        str, typer.Option("--allies", help="Allied player: bot, v1 (the frozen reference) or random")
-    ] = "bot",
+    axis: Annotated[str, typer.Option("--axis", help=f"Axis player: {PLAYERS_HELP}")] = "bot",
+    allies: Annotated[str, typer.Option("--allies", help=f"Allied player: {PLAYERS_HELP}")] = "bot",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first game; game i uses seed + i")] = 0,
     budget: Annotated[float | None, typer.Option("--budget", help="Seconds per decision (weaker, faster)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Games and summary as one JSON document")] = False,

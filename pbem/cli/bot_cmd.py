@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pbem.cli.common import WorkspaceOpt, game_in, sent, user_errors
+from pbem.cli.common import LEVEL_HELP, WorkspaceOpt, game_in, sent, user_errors
 from pbem.cli.mail_cmd import (
     ConfigOption,
     OnceOption,
@@ -20,7 +20,7 @@ from pbem.cli.mail_cmd import (
     store_url,
 )
 from pbem.errors import PbemError
-from pbem.play import turn
+from pbem.play import levels, turn
 from pbem.store import keys
 
 if TYPE_CHECKING:
@@ -34,8 +34,20 @@ bot_app = typer.Typer(help="The computer player.", no_args_is_help=True)
 def play(
     game: Annotated[str, typer.Argument(help="Game id, or its first characters")],
     player: Annotated[
-        str, typer.Option("--player", help="bot (heuristic), v1 (the frozen reference) or random")
-    ] = "bot",
+        str,
+        typer.Option(
+            "--player",
+            help="This move only: bot (heuristic), v1 (the frozen reference), gentle, deep or random "
+            "(default: the game's level)",
+        ),
+    ] = "",
+    level: Annotated[
+        int | None,
+        typer.Option(
+            "--level",
+            help=f"Play at this level ({LEVEL_HELP}), recorded for the game: the bot mailbox keeps playing at it",
+        ),
+    ] = None,
     ahead: Annotated[
         bool,
         typer.Option(
@@ -46,7 +58,11 @@ def play(
 ) -> None:
     """Let the computer decide for my side, then seal the turn into outbox/."""
     ws, gid = game_in(game, ws_path)
-    path = turn.bot_play(ws, gid, player=player, ahead=ahead)
+    if level is not None:
+        if player:
+            raise PbemError("give --level (recorded for the game) or --player (this move only), not both", "usage")
+        levels.set_level(ws, gid, level)
+    path = turn.bot_play(ws, gid, player=player or None, ahead=ahead)
     sent(ws, gid, f"sealed {path.relative_to(ws.root)}")
 
 

@@ -15,6 +15,7 @@ from pbem.errors import PbemError
 from pbem.store.store import Workspace
 
 __all__ = [
+    "LEVEL_HELP",
     "WorkspaceOpt",
     "fail",
     "game_in",
@@ -25,6 +26,9 @@ __all__ = [
     "user_errors",
     "workspace",
 ]
+
+#: What --level says wherever a person sets the computer's level (docs/ai.md, "Levels").
+LEVEL_HELP = "the computer's level, 1 (gentlest) to 4 (strongest); 3, the everyday bot, if not given"
 
 WorkspaceOpt = Annotated[
     Path | None, typer.Option(WORKSPACE_FLAGS[0], WORKSPACE_FLAGS[1], envvar=WORKSPACE_ENV, help=WORKSPACE_HELP)

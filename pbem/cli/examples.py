@@ -20,6 +20,7 @@ EXAMPLES: dict[str, list[str]] = {
     "new": [
         "pbem new --scenario 1939 --side allies --me alice --opponent bob.pub --opponent-email bob@example.org",
         "pbem new --scenario 1939 --side allies --me alice --against-bot",
+        "pbem new --scenario 1939 --side allies --me alice --against-bot --level 2",
     ],
     "join": ["pbem join inbox/3f9c0a1b2d4e-00000-axis.pbem --me bob"],
     "import": ["pbem import", "pbem import inbox/3f9c0a1b2d4e-00007-axis.pbem"],
@@ -55,7 +56,7 @@ EXAMPLES: dict[str, list[str]] = {
     "handover seal": ["pbem handover seal 3f9c offer/accepted"],
     "deadline agree": ["pbem deadline agree 3f9c --hours 48 -o consent.pbem"],
     "deadline set": ["pbem deadline set 3f9c consent.pbem"],
-    "bot play": ["pbem bot play 3f9c", "pbem bot play 3f9c --ahead"],
+    "bot play": ["pbem bot play 3f9c", "pbem bot play 3f9c --ahead", "pbem bot play 3f9c --level 4"],
     "bot serve": ["pbem bot serve --config bot.toml"],
     "bot health": ["pbem bot health --config bot.toml"],
     "bot backup": ["pbem bot backup --config bot.toml bot-2026-11-28.backup"],
@@ -77,7 +78,11 @@ EXAMPLES: dict[str, list[str]] = {
     "legal": ["pbem legal 3f9c --unit '#107'", "pbem legal 3f9c --kind attack --limit 20"],
     "suggest": ["pbem suggest 3f9c --out proposal.txt", "pbem suggest 3f9c --ahead deployment --out placements.txt"],
     "log": ["pbem log 3f9c --since-mine", "pbem log rec/ --month 1939-10", "pbem log rec/ --sittings"],
-    "play": ["pbem play 3f9c", "pbem play --against-bot --scenario 1939 --side allies --me alice"],
+    "play": [
+        "pbem play 3f9c",
+        "pbem play --against-bot --scenario 1939 --side allies --me alice",
+        "pbem play --against-bot --scenario 1939 --side axis --me alice --level 1",
+    ],
     "help orders": ["pbem help orders", "pbem help orders place_land"],
     "help rules": ["pbem help rules", "pbem help rules retreats"],
 }

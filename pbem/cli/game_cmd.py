@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.common import WorkspaceOpt, game_in, pass_anyway, sent, user_errors, workspace
+from pbem.cli.common import LEVEL_HELP, WorkspaceOpt, game_in, pass_anyway, sent, user_errors, workspace
 from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, audit, exchange, games, reactions, solo, status, turn, whole
@@ -124,15 +124,18 @@ def new(
         bool,
         typer.Option("--against-bot", help="Play here against the computer: it answers each file at once"),
     ] = False,
+    level: Annotated[int | None, typer.Option("--level", help=f"With --against-bot: {LEVEL_HELP}")] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Start a game: write the signed invitation (genesis) into outbox/ and print the game id;
     with --against-bot, start it here against the computer instead."""
     ws = workspace(ws_path)
+    if level is not None and not against_bot:
+        raise PbemError("--level is the computer's: give it with --against-bot", "usage")
     if against_bot:
         if opponent is not None or deadline:
             raise PbemError("--against-bot plays the computer here: leave out --opponent and --deadline", "usage")
-        gid, said = solo.new(ws, scenario, side, me)
+        gid, said = solo.new(ws, scenario, side, me, level=level)
         typer.echo(gid)
         for line in said:
             typer.echo(line, err=True)

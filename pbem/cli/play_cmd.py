@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.common import LEVEL_HELP, WorkspaceOpt, user_errors, workspace
 from pbem.errors import PbemError
 
 
@@ -25,6 +25,7 @@ def play(
     scenario: Annotated[str, typer.Option("--scenario", help="With --against-bot: the scenario")] = "1939",
     side: Annotated[str, typer.Option("--side", help="With --against-bot: your side, axis or allies")] = "axis",
     me: Annotated[str, typer.Option("--me", help="With --against-bot: your identity name")] = "",
+    level: Annotated[int | None, typer.Option("--level", help=f"With --against-bot: {LEVEL_HELP}")] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """See the map and give every order with the mouse, in a page served on this machine only;
@@ -35,12 +36,14 @@ def play(
     from pbem.web.server import PlayServer
 
     ws = workspace(ws_path)
+    if level is not None and not against_bot:
+        raise PbemError("--level is the computer's in a new game: give it with --against-bot", "usage")
     if against_bot:
         if game:
             raise PbemError("--against-bot starts a new game: leave out GAME", "usage")
         if not me:
             raise PbemError("--against-bot needs your identity: --me NAME (`pbem keygen NAME` makes one)", "usage")
-        game, _ = solo.new(ws, scenario, side, me)
+        game, _ = solo.new(ws, scenario, side, me, level=level)
         typer.echo(f"game {game} against the computer: you play the {side}")
     elif not game:
         raise PbemError("name the game to play (`pbem status` lists them), or start one with --against-bot", "usage")

@@ -25,6 +25,7 @@ import hashlib
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from pbem.play import levels
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Game, SimStep
 from pbem.protocol.records import Commit, Record, Sim, Wire
@@ -331,7 +332,7 @@ class Plan:
         what = f"your {phase_name(d.phase).lower()} of {d.when}, given in advance,"
         actions = machine.actions_of(given.actions, what)
         seed = lg.derived().bot_seed(game.seq, FALLBACK_ROUND)
-        found = fit(game.state, lg.me, actions, given.fallback, seed, warned=given.warned)
+        found = fit(game.state, lg.me, actions, given.fallback, seed, levels.recorded_player(lg), warned=given.warned)
         after = "the position the step came with"
         if found.misfits and given.fallback == "ask":
             self._note(

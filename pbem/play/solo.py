@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.play import branch, exchange, games, turn
+from pbem.play import branch, exchange, games, levels, turn
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction, Workspace
@@ -53,15 +53,22 @@ def start(
     return gid, answer(ws, gid, home)
 
 
-def new(ws: Workspace, scenario: str, side: str, me: str, home: Path | None = None) -> tuple[str, list[str]]:
-    """Start a game of ``scenario`` against the computer, ``me`` playing ``side``; returns
-    its id and what happened (the computer's join, and its first decisions when it leads)."""
+def new(
+    ws: Workspace, scenario: str, side: str, me: str, home: Path | None = None, level: int | None = None
+) -> tuple[str, list[str]]:
+    """Start a game of ``scenario`` against the computer, ``me`` playing ``side``, the
+    computer at ``level`` (None: the everyday bot); returns its id and what happened (the
+    computer's join, and its first decisions when it leads)."""
+    if level is not None:
+        levels.player_of(level)  # a level that does not exist stops before anything is written
     gid = os.urandom(6).hex()
     bot_ws, bot_home = _computer(ws, gid)
     bot = keys.keygen(COMPUTER, directory=bot_home)
     _, invitation = games.new_game(ws, scenario, side, me, bot.public, home=home, gid=gid)
     games.join(bot_ws, invitation, COMPUTER, home=bot_home)
     invitation.unlink()
+    if level is not None:
+        levels.set_level(bot_ws, gid, level, bot_home)
     _mark(ws, gid, home)
     return gid, answer(ws, gid, home)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.play import ahead, carry, crowded, reactions, report
+from pbem.play import ahead, carry, crowded, levels, reactions, report
 from pbem.play.status import Standing, awaited, said, standing_of
 from pbem.protocol import commit, engine_link, machine
 from pbem.protocol.machine import Expectation, Game
@@ -537,7 +537,7 @@ def _passing_after(t: Turn, actions: list[Action]) -> Sequence[PassWarning]:
     return api.pass_warnings(work.state, t.lg.me)
 
 
-def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot", ahead: bool = False) -> Path:
+def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str | None = None, ahead: bool = False) -> Path:
     """The computer makes my side's pending decisions, then the turn is sent.
 
     It thinks without the game's lock, so that a file of this game arriving meanwhile is
@@ -546,11 +546,13 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
     otherwise thought out again under the lock (where the game may since say it is not
     my turn).  With ``ahead``, after a hidden list it also gives my lists for the month's coming hidden
     steps, and at the end of my last sitting before the next month's steps their lists (a person
-    who plays the month in one sitting; pbem/play/ahead.py): my program seals each as its step comes."""
+    who plays the month in one sitting; pbem/play/ahead.py): my program seals each as its step comes.
+    ``player`` None: the player of the game's recorded level (:func:`recorded_player`)."""
     with ws.game_locked(gid):
         lg = LocalGame(ws, gid, home)
         t = my_turn(lg)
         read = lg.version()
+        player = player or levels.recorded_player(lg)
     _bot_thinks(t, player)
     planned = _bot_ahead(t, player) if ahead else None
     with ws.game_locked(gid):
@@ -563,12 +565,13 @@ def bot_play(ws: Workspace, gid: str, home: Path | None = None, player: str = "b
     return ws.outbox / tf.name
 
 
-def computer_side(ws: Workspace, gid: str, home: Path | None = None, player: str = "bot") -> list[Path]:
+def computer_side(ws: Workspace, gid: str, home: Path | None = None, player: str | None = None) -> list[Path]:
     """The computer playing a side on its own (the bot mailbox, the computer of a solo game):
     its pending decisions as `pbem bot play --ahead` makes them, after giving its reaction
     orders (the computer decides interceptions and landings, the engine picks retreats) if the side never gave any, so
     that its opponent waits for it no more than for a person with standing orders.  Returns
-    the files written: none when no decision of the side is due."""
+    the files written: none when no decision of the side is due.  ``player`` None: the player
+    of the game's recorded level."""
     written: list[Path] = []
     if "reactions" not in LocalGame(ws, gid, home).meta:
         # Given once: the side's own choice, if it made one, stays.

@@ -453,6 +453,10 @@ class ComputerPlayer(Protocol[S_contra, A]):
         self, state: S_contra, side: str, seed: bytes, /, player: str = ..., budget_s: float | None = ...
     ) -> list[A]: ...
 
+    def level_player(self, level: int, /) -> str:
+        """The player of a level a person chooses; ValueError, with a sentence, for no level."""
+        ...
+
 
 class GameResult(Protocol):
     """One game the arena played (``engine.ai.arena.GameResult``)."""

@@ -443,6 +443,12 @@ def order_reference() -> list[OrderHelp]:
 
 class ai:  # stands in for the engine.ai module
     @staticmethod
+    def level_player(level: int, /) -> str:
+        if level not in (1, 2):
+            raise ValueError(f"there is no level {level}: choose 1 or 2")
+        return ("gentle", "bot")[level - 1]
+
+    @staticmethod
     def decide(state: State, side: str, seed: bytes, player: str = "bot", budget_s: Any = None) -> list[Action]:
         d = decision(state)
         r = seed[0]

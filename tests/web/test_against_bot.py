@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+import engine.ai
+from engine.actions import Action
+from engine.state import GameState
 from pbem.cli.main import app
-from pbem.play import solo, turn
+from pbem.play import levels, solo, turn
 from pbem.protocol import machine
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
@@ -56,3 +60,69 @@ def test_pbem_new_against_bot_starts_a_game_here_and_refuses_an_opponent(tmp_pat
     assert got.exit_code != 0 and "leave out --opponent" in got.output
     got = run.invoke(app, [*base, "--side", "axis"])
     assert got.exit_code != 0 and "--against-bot" in got.output and "Traceback" not in got.output
+
+
+class _Spy:
+    """Every decision asked of the computer player: (side, player)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.asked: list[tuple[str, str]] = []
+        self.real = engine.ai.decide
+        monkeypatch.setattr(engine.ai, "decide", self.decide)
+
+    def decide(
+        self, state: GameState, side: str, seed: bytes, player: str = "bot", budget_s: float | None = None
+    ) -> list[Action]:
+        self.asked.append((side, player))
+        return self.real(state, side, seed, player, budget_s)
+
+    def players(self, side: str) -> set[str]:
+        return {p for s, p in self.asked if s == side}
+
+
+def test_the_computer_plays_at_the_level_the_game_was_started_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, root = tmp_path / "home", tmp_path / "ws"
+    keys.keygen("alice", "alice@example.org", directory=home)
+    run = CliRunner()
+    new = ["-w", str(root), "--home", str(home), "new", "--scenario", "1939", "--me", "alice", "--side", "allies"]
+    got = run.invoke(app, [*new, "--against-bot", "--level", "7"])
+    assert got.exit_code != 0 and "Traceback" not in got.output
+    assert got.output.strip().splitlines() == [
+        "error: --level: there is no level 7: choose 1 (gentlest) to 4 (strongest); 3 is the everyday bot"
+    ]
+    assert Workspace(root).games() == []  # nothing written
+    got = run.invoke(app, [*new, "--level", "2"])
+    assert got.exit_code != 0 and "give it with --against-bot" in got.output
+    spy = _Spy(monkeypatch)
+    got = run.invoke(app, [*new, "--against-bot", "--level", "1"])
+    assert got.exit_code == 0, got.output
+    gid = got.stdout.strip().splitlines()[0]
+    # The Axis leads: the computer's first lists (the Allies' is its forecast of mine).
+    assert spy.players("axis") == {"gentle"}
+    # Every later move, the bot mailbox's after a restart too, reads the level from the game on disk.
+    computer_ws, computer_home = solo._computer(Workspace(root), gid)
+    assert LocalGame(computer_ws, gid, computer_home).meta[levels.LEVEL] == 1
+    assert levels.recorded_player(LocalGame(computer_ws, gid, computer_home)) == "gentle"
+    assert levels.LEVEL not in LocalGame(Workspace(root), gid, home).meta  # mine is not the computer's
+
+
+def test_pbem_bot_play_level_records_the_level_of_my_side_s_computer_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, ws = tmp_path / "home", Workspace(tmp_path / "ws")
+    keys.keygen("alice", "alice@example.org", directory=home)
+    gid, _ = solo.new(ws, "1939", "allies", "alice", home=home)
+    run = CliRunner()
+    base = ["-w", str(ws.root), "--home", str(home), "bot", "play", gid]
+    got = run.invoke(app, [*base, "--level", "2", "--player", "bot"])
+    assert got.exit_code != 0 and "not both" in got.output
+    got = run.invoke(app, [*base, "--level", "0"])
+    assert got.exit_code != 0 and "there is no level 0" in got.output and "Traceback" not in got.output
+    assert levels.LEVEL not in LocalGame(ws, gid, home).meta
+    spy = _Spy(monkeypatch)
+    got = run.invoke(app, [*base, "--level", "2"])
+    assert got.exit_code == 0, got.output
+    assert spy.players("allies") == {"v1"}
+    assert LocalGame(ws, gid, home).meta[levels.LEVEL] == 2
