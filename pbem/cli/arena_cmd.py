@@ -16,7 +16,6 @@ from pbem.protocol import engine_link
 from pbem.protocol.rules import Action, Decision, GameResult, State
 from pbem.protocol.words import phase_name
 
-
 #: The players the arena knows; the levels are docs/ai.md's "Levels".
 PLAYERS_HELP = "gentle (level 1), v1 (level 2, the frozen reference), bot (level 3), deep (level 4) or random"
 
