@@ -13,6 +13,10 @@ from pbem.store.store import Transaction, Workspace
 
 #: The game's metadata entry with the level.
 LEVEL = "level"
+#: The level of a game that records none: the everyday bot's (docs/ai.md, "Levels").
+DEFAULT = 3
+#: My game's metadata entry with the level of the computer I play against here.
+OPPONENT_LEVEL = "computer_level"
 
 
 def player_of(level: int) -> str:

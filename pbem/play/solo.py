@@ -69,7 +69,7 @@ def new(
     invitation.unlink()
     if level is not None:
         levels.set_level(bot_ws, gid, level, bot_home)
-    _mark(ws, gid, home)
+    _mark(ws, gid, home, level)
     return gid, answer(ws, gid, home)
 
 
@@ -78,10 +78,15 @@ def is_solo(ws: Workspace, gid: str, home: Path | None = None) -> bool:
     return bool(LocalGame(ws, gid, home).meta.get("solo"))
 
 
-def _mark(ws: Workspace, gid: str, home: Path | None) -> None:
+def _mark(ws: Workspace, gid: str, home: Path | None, level: int | None = None) -> None:
+    """Note that ``gid`` is played here against the computer, and at which level: what my
+    status line says (the computer's workspace holds the level it plays at; mine keeps its
+    own key, since a level there is my side's computer's, as `pbem bot play --level` sets)."""
     with ws.locked():
         lg = LocalGame(ws, gid, home)
         lg.meta["solo"] = True
+        if level is not None:
+            lg.meta[levels.OPPONENT_LEVEL] = level
         tx = Transaction()
         lg.stage_meta(tx)
         ws.commit(tx)

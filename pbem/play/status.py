@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from pbem.errors import PbemError
-from pbem.play import carry, since
+from pbem.play import carry, levels, since
 from pbem.protocol import wire
 from pbem.protocol.words import phase_name, sides_of
 from pbem.store import overview
@@ -123,7 +123,9 @@ def standing(gid: str, meta: Mapping[str, object], pos: Position | None, owed: c
         return Standing(
             gid, f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join", step="import"
         )
-    head = f"game {gid} ({me}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
+    level = meta.get(levels.OPPONENT_LEVEL, levels.DEFAULT)
+    against = f" against the computer at level {level}" if meta.get("solo") else ""
+    head = f"game {gid} ({me}{against}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
     disputes = meta.get("disputes")
     if isinstance(disputes, list) and disputes:
         head += f" [DISPUTED: {disputes[-1]}]"  # the latest; `pbem log` lists them all

@@ -425,7 +425,9 @@ class Meta(_MetaKeys, total=False):
     derivation: int  # how my secrets are derived (pbem/protocol/gamesecrets.py)
     ended: str  # declined before it began: why
     archived: bool
-    solo: bool  # I play both sides
+    solo: bool  # played here against the computer (pbem/play/solo.py)
+    level: int  # the level my side's computer player plays at (pbem/play/levels.py)
+    computer_level: int  # in a game against the computer here, its level (my status line says it)
     binding: str  # a side handed over to me: the hand-over my secrets are bound to, hex
     handover_pending: bool
     handover_peer: str

@@ -106,6 +106,9 @@ def test_the_computer_plays_at_the_level_the_game_was_started_at(
     assert LocalGame(computer_ws, gid, computer_home).meta[levels.LEVEL] == 1
     assert levels.recorded_player(LocalGame(computer_ws, gid, computer_home)) == "gentle"
     assert levels.LEVEL not in LocalGame(Workspace(root), gid, home).meta  # mine is not the computer's
+    # My status line says whom I play.
+    got = run.invoke(app, ["-w", str(root), "--home", str(home), "status", gid])
+    assert f"game {gid} (allies against the computer at level 1), file " in got.output, got.output
 
 
 def test_pbem_bot_play_level_records_the_level_of_my_side_s_computer_player(
