@@ -85,8 +85,7 @@ def _mark(ws: Workspace, gid: str, home: Path | None, level: int | None = None) 
     with ws.locked():
         lg = LocalGame(ws, gid, home)
         lg.meta["solo"] = True
-        if level is not None:
-            lg.meta[levels.OPPONENT_LEVEL] = level
+        lg.meta[levels.OPPONENT_LEVEL] = levels.DEFAULT if level is None else level
         tx = Transaction()
         lg.stage_meta(tx)
         ws.commit(tx)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from pbem.errors import PbemError
-from pbem.play import carry, levels, since
+from pbem.play import carry, since
 from pbem.protocol import wire
 from pbem.protocol.words import phase_name, sides_of
 from pbem.store import overview
@@ -123,8 +123,10 @@ def standing(gid: str, meta: Mapping[str, object], pos: Position | None, owed: c
         return Standing(
             gid, f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join", step="import"
         )
-    level = meta.get(levels.OPPONENT_LEVEL, levels.DEFAULT)
-    against = f" against the computer at level {level}" if meta.get("solo") else ""
+    # The key is read by its name: pbem/play/levels.py would bring the keyring with it, and a
+    # look at a game loads no more than it needs (tests/test_startup.py).
+    level = meta.get("computer_level")
+    against = (" against the computer" + (f" at level {level}" if level else "")) if meta.get("solo") else ""
     head = f"game {gid} ({me}{against}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
     disputes = meta.get("disputes")
     if isinstance(disputes, list) and disputes:
