@@ -23,23 +23,24 @@ J:c J:c ~ ~ ~ J:c C:c C:c
 """
 
 
-def strait() -> GameState:
-    state = parse(
-        "\n".join(
-            [
-                STRAIT,
-                "city Tokyo 0,0 capital",
-                "city Osaka 1,1",
-                "city Pusan 5,1",
-                "city Chungking 7,1 capital",
-                "resource 0,0 5,1 7,1",
-                "war axis Japan",
-                "war allies China",
-                "date 1937-09",
-                "step -",
-            ]
-        )
-    )
+def strait(pacific: bool = False) -> GameState:
+    """The strait in 1937; ``pacific``: in 1941-12 with the United States (east) at war."""
+    world = STRAIT if not pacific else "\n".join(row + " ~ A:c" for row in STRAIT.strip("\n").splitlines())
+    lines = [
+        world,
+        "city Tokyo 0,0 capital",
+        "city Osaka 1,1",
+        "city Pusan 5,1",
+        "city Chungking 7,1 capital",
+        *(['city "San Francisco" 9,1 capital'] if pacific else []),
+        "resource 0,0 5,1 7,1",
+        "war axis Japan",
+        "war allies China",
+        *(['war allies "United States"'] if pacific else []),
+        "date 1941-12" if pacific else "date 1937-09",
+        "step -",
+    ]
+    state = parse("\n".join(lines))
     for label in ("6,0", "6,1", "6,2"):
         put(state, "China", "infantry", label)
     # Japan's coast traces supply only where its units hold it against China's control zones
@@ -125,28 +126,7 @@ def test_from_the_pacific_war_on_the_transports_are_left_to_the_landings() -> No
     """Once the United States is at war with Japan the shuttle stops (the islands to
     take lie beyond its reach): the home ports ask for no troops for it, and one
     transport embarks one unit at most, as v1's would."""
-    state = parse(
-        "\n".join(
-            [
-                "\n".join(row + " ~ A:c" for row in STRAIT.strip("\n").splitlines()),
-                "city Tokyo 0,0 capital",
-                "city Osaka 1,1",
-                "city Pusan 5,1",
-                "city Chungking 7,1 capital",
-                'city "San Francisco" 9,1 capital',
-                "resource 0,0 5,1 7,1",
-                "war axis Japan",
-                "war allies China",
-                'war allies "United States"',
-                "date 1941-12",
-                "step -",
-            ]
-        )
-    )
-    for label in ("6,0", "6,1", "6,2"):
-        put(state, "China", "infantry", label)
-    for label in ("5,0", "5,1", "5,2", "0,0"):
-        put(state, "Japan", "infantry", label)
+    state = strait(pacific=True)
     ship = put(state, "Japan", "transport", "1,1", move=20, in_port=True).id
     for _ in range(2):
         put(state, "Japan", "infantry", "1,1")
