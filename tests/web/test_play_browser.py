@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from engine import api
 from pbem.play import audit, exchange, gamemap, history, reactions, rules_reference, turn
@@ -477,7 +478,12 @@ def pick_lit_or_choice(pg: Page) -> None:
             if not in_view:
                 pg.locator("#fit").click()
                 return False
-            in_view[0].click(force=True)
+            try:
+                # A redraw between the look and the click can move the mark out of the
+                # map's box (Playwright: "element is not visible"): look again.
+                in_view[0].click(force=True, timeout=3000)
+            except PlaywrightError:
+                return False
             return True
         orders = pg.locator("#choices button.order")
         if orders.count():
