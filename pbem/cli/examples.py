@@ -21,6 +21,8 @@ EXAMPLES: dict[str, list[str]] = {
         "pbem new --scenario 1939 --side allies --me alice --opponent bob.pub --opponent-email bob@example.org",
         "pbem new --scenario 1939 --side allies --me alice --against-bot",
         "pbem new --scenario 1939 --side allies --me alice --against-bot --level 2",
+        "pbem new --scenario 1939 --side allies --me alice --opponent bot.pub --opponent-email bot@example.org "
+        "--level 2",
     ],
     "join": ["pbem join inbox/3f9c0a1b2d4e-00000-axis.pbem --me bob"],
     "import": ["pbem import", "pbem import inbox/3f9c0a1b2d4e-00007-axis.pbem"],

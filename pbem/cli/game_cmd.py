@@ -12,9 +12,9 @@ import typer
 from pbem.cli.common import LEVEL_HELP, WorkspaceOpt, game_in, pass_anyway, sent, user_errors, workspace
 from pbem.cli.progress import Progress, QuietOpt
 from pbem.errors import PbemError
-from pbem.play import ahead_entry, audit, exchange, games, reactions, solo, status, turn, whole
+from pbem.play import ahead_entry, audit, exchange, games, levels, reactions, solo, status, turn, whole
 from pbem.play.status import lines as status_lines
-from pbem.protocol import clock
+from pbem.protocol import clock, gameoptions
 from pbem.protocol.words import phase_name
 from pbem.store import keys
 from pbem.store.store import Workspace, atomic_write
@@ -124,14 +124,19 @@ def new(
         bool,
         typer.Option("--against-bot", help="Play here against the computer: it answers each file at once"),
     ] = False,
-    level: Annotated[int | None, typer.Option("--level", help=f"With --against-bot: {LEVEL_HELP}")] = None,
+    level: Annotated[
+        int | None,
+        typer.Option(
+            "--level",
+            help=f"{LEVEL_HELP}. With --against-bot, the computer here plays at it; with --opponent, the "
+            "invitation asks it of a bot mailbox (a person who joins plays as ever)",
+        ),
+    ] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Start a game: write the signed invitation (genesis) into outbox/ and print the game id;
     with --against-bot, start it here against the computer instead."""
     ws = workspace(ws_path)
-    if level is not None and not against_bot:
-        raise PbemError("--level is the computer's: give it with --against-bot", "usage")
     if against_bot:
         if opponent is not None or deadline:
             raise PbemError("--against-bot plays the computer here: leave out --opponent and --deadline", "usage")
@@ -145,7 +150,12 @@ def new(
     if opponent is None:
         raise PbemError("give the opponent's public key file with --opponent FILE, or play the computer with "
                         "--against-bot", "usage")  # fmt: skip
-    options = {clock.DEADLINE: round(deadline * 3600), clock.SILENCE: on_silence} if deadline else {}
+    options: dict[str, object] = {}
+    if deadline:
+        options |= {clock.DEADLINE: round(deadline * 3600), clock.SILENCE: on_silence}
+    if level is not None:
+        levels.player_of(level)  # a level that does not exist: the engine's one line, before anything is signed
+        options[gameoptions.LEVEL] = level
     gid, path = games.new_game(ws, scenario, side, me, keys.read_public_key(opponent), opponent_email, options=options)
     typer.echo(gid)
     typer.echo(f"invitation written to {path.relative_to(ws.root)}; send it to your opponent", err=True)

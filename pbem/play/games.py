@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.play import report
-from pbem.protocol import clock, dice, engine_link, gamesecrets, machine, turnfile
+from pbem.protocol import clock, dice, engine_link, gameoptions, gamesecrets, machine, turnfile
 from pbem.protocol.turnfile import SIDES, Parent, other
 from pbem.store import keys, overview
 from pbem.store.localgame import LocalGame
@@ -46,7 +46,7 @@ def new_game(
         raise PbemError(
             f"cannot load scenario '{scenario[:40]}' ({type(exc).__name__}: {str(exc)[:120]})", "usage"
         ) from None
-    clock.terms(dict(options or {}))  # half or malformed deadline terms: refused before anything is signed
+    gameoptions.check(dict(options or {}))  # malformed terms or level: refused before anything is signed
     gid = gid or os.urandom(6).hex()
     opp_email = keys.check_email(opponent_email or opponent.email)
     body = {
@@ -73,7 +73,11 @@ def new_game(
         if LocalGame.has_game(ws, gid) or (ws.root / ws.invitation_rel(gid)).exists():
             raise PbemError(f"game {gid} already exists in this workspace", "usage")
         tx = Transaction()
-        LocalGame.stage_create(ws, tx, game_meta(gid, me, side, ident.email, opp_email, opponent.name, scenario), [tf])
+        meta = game_meta(gid, me, side, ident.email, opp_email, opponent.name, scenario)
+        asked = gameoptions.level(dict(options or {}))
+        if asked is not None:
+            meta["computer_level"] = asked  # my status line says what the invitation asked
+        LocalGame.stage_create(ws, tx, meta, [tf])
         if base is not None:
             LocalGame.stage_base(ws, tx, gid, base)
         if parent_files is not None:
@@ -95,6 +99,7 @@ class Inviter:
     email: str
     fingerprint: str
     parent: Parent | None = None  # a branch's parent game and the file it starts after
+    level: int | None = None  # the level asked of a computer opponent (a person ignores it)
 
     def text(self) -> str:
         # The name is the inviter's text: control characters could repaint the terminal
@@ -107,8 +112,9 @@ class Inviter:
             if self.parent is None
             else f", a branch of game {self.parent['game']} after its file {self.parent['seq']}"
         )
+        level = "" if self.level is None else f", asking a computer opponent to play at level {self.level}"
         return (
-            f"invitation to game {self.gid} ({self.scenario}{branch}) from {who}, playing {self.side}; "
+            f"invitation to game {self.gid} ({self.scenario}{branch}{level}) from {who}, playing {self.side}; "
             f"their key fingerprint: {self.fingerprint}"
         )
 
@@ -128,6 +134,7 @@ def inviter_of(g: machine.Genesis) -> Inviter:
         g.body["emails"][creator],
         keys.fingerprint(g.key(creator)),
         g.parent,
+        gameoptions.level(g.body["options"]),
     )
 
 

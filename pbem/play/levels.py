@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.protocol import engine_link
+from pbem.protocol import engine_link, gameoptions
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Transaction, Workspace
 
@@ -39,6 +39,12 @@ def set_level(ws: Workspace, gid: str, level: int, home: Path | None = None) -> 
 
 
 def recorded_player(lg: LocalGame) -> str:
-    """The player of the game's recorded level; the everyday bot where none was recorded."""
+    """The player of the game's recorded level (`pbem bot play --level`); else of the level its
+    invitation asked of a computer opponent (docs/turn-file-format.md, section 6.1); else the
+    everyday bot."""
     level = lg.meta.get(LEVEL)
+    if level is None:
+        genesis = lg.genesis()
+        if genesis.side != lg.me:  # the level was asked of the invited side, never of its inviter
+            level = gameoptions.level(genesis.body["options"])
     return "bot" if level is None else player_of(int(level))

@@ -119,14 +119,18 @@ def standing(gid: str, meta: Mapping[str, object], pos: Position | None, owed: c
     me = meta["side"]
     if pos is None and meta.get("ended"):
         return Standing(gid, f"game {gid} ({me}): the game is over: {meta['ended']}")
-    if pos is None:
-        return Standing(
-            gid, f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join", step="import"
-        )
     # The key is read by its name: pbem/play/levels.py would bring the keyring with it, and a
     # look at a game loads no more than it needs (tests/test_startup.py).
     level = meta.get("computer_level")
-    against = (" against the computer" + (f" at level {level}" if level else "")) if meta.get("solo") else ""
+    if pos is None:
+        asked = f" (level {level} asked of a computer opponent)" if level else ""
+        return Standing(
+            gid, f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join{asked}", step="import"
+        )
+    if meta.get("solo"):
+        against = " against the computer" + (f" at level {level}" if level else "")
+    else:  # a game by mail whose invitation asked a computer opponent for a level
+        against = f", level {level} asked of a computer opponent" if level else ""
     head = f"game {gid} ({me}{against}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
     disputes = meta.get("disputes")
     if isinstance(disputes, list) and disputes:

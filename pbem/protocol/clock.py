@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from pbem.errors import PbemError
 
-#: The genesis options the protocol owns; every other option is the engine's.
+#: The deadline terms' genesis options (pbem/protocol/gameoptions.py has all the protocol's).
 DEADLINE, SILENCE = "deadline", "silence"
 #: What a final claim does to the silent side: the bot plays its decision, or it forfeits.
 SILENCE_MODES = ("bot", "forfeit")
@@ -50,11 +50,6 @@ def terms(options: Mapping[str, object]) -> Terms | None:
     if s not in SILENCE_MODES:
         raise PbemError(f"the option '{SILENCE}' must be one of {', '.join(SILENCE_MODES)}", "illegal")
     return Terms(d, s)
-
-
-def engine_options(options: Mapping[str, object]) -> dict[str, object]:
-    """The options handed to the engine: all but the protocol's own."""
-    return {k: v for k, v in options.items() if k not in (DEADLINE, SILENCE)}
 
 
 def now() -> int:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar, cast
 
 from pbem.errors import PbemError
-from pbem.protocol import clock, commit, dice, endings, engine_link, turnfile, wire
+from pbem.protocol import clock, commit, dice, endings, engine_link, gameoptions, turnfile, wire
 from pbem.protocol.records import Act, Commit, Dice, Ending, React, Record, Reveal, Seal, Sim, Wire
 from pbem.protocol.rules import PINNED_PLAYER, Action, Draft, Event, State, refusal_rule
 from pbem.protocol.turnfile import SIDES, Parent, Sign, TurnFile, other
@@ -301,7 +301,7 @@ def check_genesis(tf: TurnFile) -> Genesis:
             "scenario",
         )
     try:
-        clock.terms(g.body["options"])
+        gameoptions.check(g.body["options"])
     except PbemError as exc:
         raise PbemError(f"{tf.name}: {exc}", exc.code) from None
     new_state(g)  # options the engine refuses would only surface at the join: refuse the invitation now
@@ -310,7 +310,7 @@ def check_genesis(tf: TurnFile) -> Genesis:
 
 def new_state(g: Genesis) -> State:
     api = engine_link.api()
-    return _engine_call("new game", api.new_game, g.body["scenario"], clock.engine_options(g.body["options"]))
+    return _engine_call("new game", api.new_game, g.body["scenario"], gameoptions.engine_options(g.body["options"]))
 
 
 def start(genesis_tf: TurnFile, join: Authentic, base: bytes | None = None) -> Game:

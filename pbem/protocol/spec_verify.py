@@ -537,12 +537,20 @@ def check_genesis(f: File) -> None:
 
 
 def terms(options: Mapping[str, object]) -> tuple[int, str] | None:
-    """(deadline, silence) of a genesis's options; the pinned engine defines no options of its own."""
+    """(deadline, silence) of a genesis's options; the pinned engine defines no options of its
+    own, and the level asked of a computer opponent (section 6.1) is one whole number."""
+    if "level" in options:
+        level = options["level"]
+        if not _int(level) or not 1 <= level <= 4:
+            raise Refused("options", "'level' must be a whole number from 1 to 4")
+        options = {k: v for k, v in options.items() if k != "level"}
     if not options:
         return None
     d, s = options.get("deadline", 0), options.get("silence")
     if set(options) != {"deadline", "silence"} or not _int(d) or not MIN_DEADLINE <= d <= MAX_DEADLINE:
-        raise Refused("options", "the only options are 'deadline' (3600 to 31622400 seconds) with 'silence'")
+        raise Refused(
+            "options", "the only options are 'deadline' (3600 to 31622400 seconds) with 'silence', and 'level'"
+        )
     if s not in ("bot", "forfeit"):
         raise Refused("options", "'silence' must be 'bot' or 'forfeit'")
     return int(d), str(s)

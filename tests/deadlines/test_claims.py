@@ -9,7 +9,7 @@ import pytest
 from pbem.errors import PbemError
 from pbem.play import audit
 from pbem.play.memplay import MemoryMatch
-from pbem.protocol import clock, deadlines, dice, engine_link, machine, spec_verify, turnfile
+from pbem.protocol import clock, deadlines, dice, engine_link, gameoptions, machine, spec_verify, turnfile
 from pbem.protocol.rules import PINNED_PLAYER
 from pbem.protocol.turnfile import TurnFile
 from tests.deadlines.helpers import HOUR, T0, Clock, match, next_body, play_to, refusal, replay, write
@@ -216,7 +216,7 @@ def test_half_or_malformed_terms_are_refused_at_creation() -> None:
             clock.terms(options)
     with pytest.raises(PbemError):
         clock.terms({"deadline": HOUR, "silence": "coin"})
-    assert clock.engine_options({"deadline": HOUR, "silence": "bot", "x": 1}) == {"x": 1}
+    assert gameoptions.engine_options({"deadline": HOUR, "silence": "bot", "x": 1}) == {"x": 1}
 
 
 def test_the_bot_is_seeded_by_the_claimants_next_dice_value_which_is_spent(now: Clock) -> None:

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from imaphelp import fetch_all
@@ -58,7 +59,7 @@ def engine(request: pytest.FixtureRequest) -> Iterator[tuple[str, int | None]]:
     engine_link.use(None)
 
 
-def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) -> None:
+def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog, monkeypatch) -> None:
     scenario, months = engine
     made: dict[str, Player] = {}
     for side in ("axis", "allies"):
@@ -73,6 +74,17 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
     for player in made.values():
         player.config_path.write_text(player.config_path.read_text().replace("AXIS", inviter))
     opponent = keys.read_public_key(tmp_path / "home-allies" / "allies-bot.pub")
+    # The invitation asks the invited bot for level 1 (section 6.1 of the format); every
+    # decision either bot makes is recorded with the player that made it.
+    asked: set[tuple[str, str]] = set()
+    ai = engine_link.ai()
+    decide = ai.decide
+
+    def spy(state: Any, side: str, seed: bytes, player: str = "bot", budget_s: float | None = None) -> Any:
+        asked.add((side, player))
+        return decide(state, side, seed, player, budget_s)
+
+    monkeypatch.setattr(ai, "decide", spy)
     gid, _ = games.new_game(
         Workspace(axis.workspace),
         scenario,
@@ -81,6 +93,7 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
         opponent,
         opponent_email=allies.address,
         home=tmp_path / "home-axis",
+        options={"level": 1},
     )
 
     def game(side: str) -> machine.Game | None:
@@ -127,6 +140,9 @@ def test_two_bot_mailboxes_play_a_game(make_player, engine, tmp_path, caplog) ->
     assert common > 3 and g_axis.hashes[:common] == g_allies.hashes[:common]  # one history on both sides
     assert " rejected " not in caplog.text and "EQUIVOCATION" not in caplog.text, caplog.text[-3000:]
     assert bots[0].played > 0 and bots[1].played > 0
+    # The invited bot played at the level asked (level 1 is "gentle" in both engines), the
+    # inviting one at its own (each also forecasts the other side with the everyday bot).
+    assert ("allies", "gentle") in asked and ("axis", "gentle") not in asked, asked
     _check_turn_mails(allies, gid, scenario)
     _check_join_travels_with_the_first_decision(axis, gid)
     if scenario == "1939":

@@ -748,6 +748,12 @@ def build(out: Path) -> list[Case]:
     bad_genesis("genesis-engine-65", "65 code points", engine="0." + "1" * 63)
     bad_genesis("genesis-game-id-13", "13 hex characters", game="ea3a178646b10")
     bad_genesis("genesis-option", "an option: engine 0.3.0 defines none", "options", options={"fog": True})
+    bad_genesis("genesis-level-0", "a level below the ladder (section 6.1)", "options", options={"level": 0})
+    bad_genesis("genesis-level-5", "a level above the ladder", "options", options={"level": 5})
+    bad_genesis("genesis-level-true", "a level that is a boolean", "options", options={"level": True})
+    bad_genesis("genesis-level-text", "a level written as text", "options", options={"level": "2"})
+    v.valid_variant("genesis-level-1", [], resign(B[0], options={"level": 1}), "ok", "the gentlest level asked")
+    v.valid_variant("genesis-level-4", [], resign(B[0], options={"level": 4}), "ok", "the strongest level asked")
     v.valid_variant(
         "genesis-names-64", [], resign(B[0], names={"axis": "é" * 64, "allies": ""}), "ok", "64 code points"
     )

@@ -93,8 +93,8 @@ def test_the_computer_plays_at_the_level_the_game_was_started_at(
         "error: --level: there is no level 7: choose 1 (gentlest) to 4 (strongest); 3 is the everyday bot"
     ]
     assert Workspace(root).games() == []  # nothing written
-    got = run.invoke(app, [*new, "--level", "2"])
-    assert got.exit_code != 0 and "give it with --against-bot" in got.output
+    got = run.invoke(app, [*new, "--level", "2"])  # neither the computer here nor an opponent's key
+    assert got.exit_code != 0 and "--opponent FILE, or play the computer with --against-bot" in got.output
     spy = _Spy(monkeypatch)
     got = run.invoke(app, [*new, "--against-bot", "--level", "1"])
     assert got.exit_code == 0, got.output
