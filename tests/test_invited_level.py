@@ -82,7 +82,13 @@ def test_an_invitation_asks_the_bot_mailbox_for_a_level_and_the_bot_plays_at_it(
     status = run.invoke(app, ["-w", str(mine.root), "--home", str(alice_home), "status", gid])
     assert f"game {gid}: waiting for bot to join (level 1 asked of a computer opponent)" in status.output
 
-    # A person who is sent it is told what it asks.
+    # A person who is sent it is told what it asks: by the mail that carries it, and by `pbem join`.
+    mail = exchange.file_report(mine.root, gid, 0, alice_home)
+    assert mail is not None
+    assert (
+        "alice plays the allies; you would play the axis.\n"
+        "The invitation asks a computer opponent to play at level 1 (of 1 to 4).\n\n" in mail["text"]
+    )
     assert (
         games.inviter(invitation)
         .text()

@@ -19,7 +19,7 @@ from pbem.play import branch, claim, contact, decline, games, passing, placement
 from pbem.play.mailcheck import foreign as foreign  # optional functions of the daemon's game layer
 from pbem.play.mailcheck import signer as signer
 from pbem.play.placement import Place
-from pbem.protocol import machine, turnfile
+from pbem.protocol import gameoptions, machine, turnfile
 from pbem.protocol.turnfile import TurnFile
 from pbem.store.localgame import LocalGame
 from pbem.store.store import MAX_REJECTED, MAX_REJECTED_BYTES, Transaction, Workspace
@@ -429,9 +429,10 @@ def file_report(workspace: Path, game_id: str, seq: int, home: Path | None = Non
     if seq == 0:
         try:
             g = machine.Genesis(LocalGame(ws, game_id, home).genesis().body)
+            level = gameoptions.level(g.body["options"])
         except (PbemError, OSError, KeyError):
             return None
-        return report.invitation(g.game, g.body["scenario"], g.body["names"][g.creator], g.creator)
+        return report.invitation(g.game, g.body["scenario"], g.body["names"][g.creator], g.creator, level)
     doc = report.stored(ws.game_paths(game_id), seq)
     if doc is None:
         return None

@@ -371,12 +371,16 @@ INSTALL = "python3 -m pip install -e .   # in a copy of pbem's source folder; Py
 KEYGEN = "pbem keygen YOUR-NAME --email YOUR-ADDRESS"
 
 
-def invitation(gid: str, scenario: str, creator_name: str, creator_side: str) -> dict[str, str]:
-    """The subject and text of the mail carrying an invitation (a game's genesis file)."""
+def invitation(
+    gid: str, scenario: str, creator_name: str, creator_side: str, level: int | None = None
+) -> dict[str, str]:
+    """The subject and text of the mail carrying an invitation (a game's genesis file);
+    ``level``: the level it asks of a computer opponent."""
     joiner = turnfile.other(creator_side)
+    asked = "" if level is None else f"The invitation asks a computer opponent to play at level {level} (of 1 to 4).\n"
     text = (
         f"{creator_name} invites you to a game of pbem, World War 2 by e-mail: scenario {scenario}.\n"
-        f"{creator_name} plays the {creator_side}; you would play the {joiner}.\n\n"
+        f"{creator_name} plays the {creator_side}; you would play the {joiner}.\n{asked}\n"
         f"The attached file is the invitation (game {gid}). New to pbem? Install it, then join\n"
         "with the saved attachment (the second line once makes your key, then joins):\n\n"
         f"    {INSTALL}\n"
