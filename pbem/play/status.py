@@ -113,25 +113,30 @@ def said(st: Standing) -> str:
     )
 
 
+def against(meta: Mapping[str, object]) -> str:
+    """Whom I play, where it is the computer: " against the computer at level N" in a game
+    here, ", level N asked of a computer opponent" in one whose invitation asked it; else ""."""
+    # The key is read by its name: pbem/play/levels.py would bring the keyring with it, and a
+    # look at a game loads no more than it needs (tests/test_startup.py).
+    level = meta.get("computer_level")
+    if meta.get("solo"):
+        return " against the computer" + (f" at level {level}" if level else "")
+    return f", level {level} asked of a computer opponent" if level else ""
+
+
 def standing(gid: str, meta: Mapping[str, object], pos: Position | None, owed: carry.Owed | None = None) -> Standing:
     """Where game ``gid`` stands and what I do next (``owed``: my files in outbox/ the
     opponent has not answered)."""
     me = meta["side"]
     if pos is None and meta.get("ended"):
         return Standing(gid, f"game {gid} ({me}): the game is over: {meta['ended']}")
-    # The key is read by its name: pbem/play/levels.py would bring the keyring with it, and a
-    # look at a game loads no more than it needs (tests/test_startup.py).
-    level = meta.get("computer_level")
     if pos is None:
+        level = meta.get("computer_level")
         asked = f" (level {level} asked of a computer opponent)" if level else ""
         return Standing(
             gid, f"game {gid}: waiting for {meta.get('opponent_name', 'the opponent')} to join{asked}", step="import"
         )
-    if meta.get("solo"):
-        against = " against the computer" + (f" at level {level}" if level else "")
-    else:  # a game by mail whose invitation asked a computer opponent for a level
-        against = f", level {level} asked of a computer opponent" if level else ""
-    head = f"game {gid} ({me}{against}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
+    head = f"game {gid} ({me}{against(meta)}), file {pos.seq}, {pos.when}, {phase_name(pos.phase)}"
     disputes = meta.get("disputes")
     if isinstance(disputes, list) and disputes:
         head += f" [DISPUTED: {disputes[-1]}]"  # the latest; `pbem log` lists them all

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.play import ahead_entry, gamemap, history, reactions, rules_reference, since, solo, turn
-from pbem.play.status import Standing, awaited, standing_of
+from pbem.play.status import Standing, against, awaited, standing_of
 from pbem.protocol import engine_link, machine, words
 from pbem.protocol.machine import Game
 from pbem.protocol.rules import Action, Board, Grid, OrderKind, State, WorldMap, refusal_rule
@@ -189,6 +189,7 @@ class Desk:
         return {
             "game": self.gid,
             "side": lg.me,
+            "against": against(lg.meta),
             "seq": t.game.seq,
             "date": d.when,
             "phase": words.phase_name(d.phase),

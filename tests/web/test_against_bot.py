@@ -33,6 +33,7 @@ def test_the_page_s_send_is_answered_by_the_computer_at_once(tmp_path: Path) -> 
     assert said and solo.is_solo(ws, gid, home)
     assert _awaits_me(ws, gid, home) == machine.Expectation("allies", "sim")
     desk = Desk(ws, gid, home)
+    assert desk.overview()["against"] == " against the computer at level 3"  # the page's title says whom I play
     desk.give(["pass"])
     said_after = desk.send()
     assert said_after.endswith("the computer has answered"), said_after

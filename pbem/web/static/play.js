@@ -90,7 +90,7 @@ async function loadOverview() {
   const asked = ++overviewAsked;
   const o = await ask("/api/overview");
   if (asked !== overviewAsked) return;
-  $("title").textContent = `game ${o.game} — ${o.side}`;
+  $("title").textContent = `game ${o.game} — ${o.side}${o.against}`;
   $("when").textContent = `${o.date}, ${o.phase}`;
   $("awaited").textContent = `awaited: ${o.awaited}`;
   $("prompt").textContent = o.my_move ? `Your move: ${o.prompt}` : o.status;
