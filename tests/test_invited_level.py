@@ -12,8 +12,6 @@ import pytest
 from typer.testing import CliRunner
 
 import engine.ai
-from engine.actions import Action
-from engine.state import GameState
 from pbem.cli.main import app
 from pbem.errors import PbemError
 from pbem.mail import botplayer
@@ -22,6 +20,7 @@ from pbem.protocol import engine_link, gameoptions, machine, turnfile
 from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
+from tests.decision_spy import DecisionSpy
 
 
 def test_the_protocol_s_levels_are_the_engine_s_ladder() -> None:
@@ -35,25 +34,11 @@ def test_a_level_outside_the_ladder_or_of_another_type_is_refused(bad: object) -
     assert err.value.code == "illegal"
 
 
-def test_the_engine_never_sees_the_level() -> None:
-    terms = {"deadline": 3600, "silence": "bot"}
-    assert gameoptions.check(terms | {"level": 4}) is None
+def test_the_level_stands_beside_the_deadline_terms_and_the_engine_never_sees_it() -> None:
+    terms: dict[str, object] = {"deadline": 3600, "silence": "bot"}
+    gameoptions.check(terms | {"level": 4})  # no refusal
+    assert gameoptions.level(terms | {"level": 4}) == 4 and gameoptions.level(terms) is None
     assert gameoptions.engine_options(terms | {"level": 4, "fog": True}) == {"fog": True}
-
-
-class _Spy:
-    """Every decision asked of the computer player: (side, player)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.asked: list[tuple[str, str]] = []
-        self.real = engine.ai.decide
-        monkeypatch.setattr(engine.ai, "decide", self.decide)
-
-    def decide(
-        self, state: GameState, side: str, seed: bytes, player: str = "bot", budget_s: float | None = None
-    ) -> list[Action]:
-        self.asked.append((side, player))
-        return self.real(state, side, seed, player, budget_s)
 
 
 def test_an_invitation_asks_the_bot_mailbox_for_a_level_and_the_bot_plays_at_it(
@@ -104,9 +89,9 @@ def test_an_invitation_asks_the_bot_mailbox_for_a_level_and_the_bot_plays_at_it(
     shutil.copy(invitation, theirs.root / "inbox" / invitation.name)
     assert exchange.import_file(theirs.root, theirs.root / "inbox" / invitation.name, bot_home).status != "rejected"
     assert botplayer.accept(theirs.root, gid, "bot", bot_home)
-    spy = _Spy(monkeypatch)
+    spy = DecisionSpy(monkeypatch)
     assert botplayer.play(theirs.root, gid, bot_home)
-    assert spy.asked and {p for s, p in spy.asked if s == "axis"} == {"gentle"}
+    assert spy.players("axis") == {"gentle"}
     assert levels.recorded_player(LocalGame(theirs, gid, bot_home)) == "gentle"
     # My status line, once the bot's answers are in, still says what I asked.
     for f in sorted(theirs.outbox.glob(f"{gid}-*.pbem")):

@@ -9,9 +9,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import engine.ai
-from engine.actions import Action
-from engine.state import GameState
 from pbem.cli.main import app
 from pbem.play import levels, solo, turn
 from pbem.protocol import machine
@@ -19,6 +16,7 @@ from pbem.store import keys
 from pbem.store.localgame import LocalGame
 from pbem.store.store import Workspace
 from pbem.web.desk import Desk
+from tests.decision_spy import DecisionSpy
 
 
 def _awaits_me(ws: Workspace, gid: str, home: Path) -> machine.Expectation | None:
@@ -63,24 +61,6 @@ def test_pbem_new_against_bot_starts_a_game_here_and_refuses_an_opponent(tmp_pat
     assert got.exit_code != 0 and "--against-bot" in got.output and "Traceback" not in got.output
 
 
-class _Spy:
-    """Every decision asked of the computer player: (side, player)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.asked: list[tuple[str, str]] = []
-        self.real = engine.ai.decide
-        monkeypatch.setattr(engine.ai, "decide", self.decide)
-
-    def decide(
-        self, state: GameState, side: str, seed: bytes, player: str = "bot", budget_s: float | None = None
-    ) -> list[Action]:
-        self.asked.append((side, player))
-        return self.real(state, side, seed, player, budget_s)
-
-    def players(self, side: str) -> set[str]:
-        return {p for s, p in self.asked if s == side}
-
-
 def test_the_computer_plays_at_the_level_the_game_was_started_at(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -96,7 +76,7 @@ def test_the_computer_plays_at_the_level_the_game_was_started_at(
     assert Workspace(root).games() == []  # nothing written
     got = run.invoke(app, [*new, "--level", "2"])  # neither the computer here nor an opponent's key
     assert got.exit_code != 0 and "--opponent FILE, or play the computer with --against-bot" in got.output
-    spy = _Spy(monkeypatch)
+    spy = DecisionSpy(monkeypatch)
     got = run.invoke(app, [*new, "--against-bot", "--level", "1"])
     assert got.exit_code == 0, got.output
     gid = got.stdout.strip().splitlines()[0]
@@ -125,7 +105,7 @@ def test_pbem_bot_play_level_records_the_level_of_my_side_s_computer_player(
     got = run.invoke(app, [*base, "--level", "0"])
     assert got.exit_code != 0 and "there is no level 0" in got.output and "Traceback" not in got.output
     assert levels.LEVEL not in LocalGame(ws, gid, home).meta
-    spy = _Spy(monkeypatch)
+    spy = DecisionSpy(monkeypatch)
     got = run.invoke(app, [*base, "--level", "2"])
     assert got.exit_code == 0, got.output
     assert spy.players("allies") == {"v1"}
