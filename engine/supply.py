@@ -321,12 +321,30 @@ class Supplied:
         return int(self.mask[:-1].sum())
 
 
+@dataclass(frozen=True, eq=False)
+class _Found:
+    """What a side's searches found (:class:`SupplyMap`), without the state they searched."""
+
+    cities: dict[str, np.ndarray]
+    full: dict[str, np.ndarray]
+    forts: frozenset[int]
+    passable: np.ndarray
+
+
 class SupplyMap:
     """Where the units of one side can trace supply now.
 
     ``cities[c]``: hexes that reach a city (or Chinese city) source of class ``c``;
     ``full[c]``: the same plus supply units of class ``c`` as sources; ``forts``:
     the side's built fortifications (in supply for units inside, any nationality)."""
+
+    state: GameState
+    side: str
+    ignoring: frozenset[int]
+    cities: dict[str, np.ndarray]
+    full: dict[str, np.ndarray]
+    forts: frozenset[int]
+    passable: np.ndarray
 
     def __init__(
         self,
@@ -343,6 +361,19 @@ class SupplyMap:
         self.cities: dict[str, np.ndarray] = {}
         self.full: dict[str, np.ndarray] = {}
         self._build(classes, stop_at)
+
+    @classmethod
+    def over(cls, state: GameState, side: str, found: _Found) -> SupplyMap:
+        """The map of every class of ``side`` that ``found`` holds, asked about ``state``
+        (a state whose side map's stamp is the one ``found`` was searched for)."""
+        smap = cls.__new__(cls)
+        smap.state, smap.side, smap.ignoring = state, side, frozenset()
+        smap.cities, smap.full, smap.forts, smap.passable = found.cities, found.full, found.forts, found.passable
+        return smap
+
+    def found(self) -> _Found:
+        """What the searches found, referring to no state (the arrays are shared)."""
+        return _Found(self.cities, self.full, self.forts, self.passable)
 
     def _build(self, classes: frozenset[str] | None, stop_at: int | None) -> None:
         """``stop_at``: only the side's units in that hex will be asked about (see
@@ -572,10 +603,22 @@ _unit_stamp = attrgetter("id", "country", "hex", "carrier", "supplied", "unsuppl
 _country_stamp = attrgetter("side", "at_war")
 
 
-#: A side's supply map as the state stands (every class: the searches of all classes
-#: run in one sweep, and each country's placement area reads its own class).  Its stamp
-#: is complete, so states with the same stamp (a state and its copies) share the map.
-supply_of_side: Derived[str, SupplyMap] = Derived(_side_stamp, SupplyMap, recent=4)
+def _search_side(state: GameState, side: str) -> _Found:
+    return SupplyMap(state, side).found()
+
+
+#: What a side's supply searches found as the state stands (every class: the searches of
+#: all classes run in one sweep, and each country's placement area reads its own class).
+#: Its stamp is complete, so states with the same stamp (a state and its copies) share it.
+#: It is kept on the state, so it refers to none: a result referring back to its state made
+#: every state a reference cycle, left for the interpreter's full collections, each of which
+#: paused whatever ran then (some 30 ms with the world's tables in memory).
+_found_of_side: Derived[str, _Found] = Derived(_side_stamp, _search_side, recent=4)
+
+
+def supply_of_side(state: GameState, side: str) -> SupplyMap:
+    """A side's supply map as the state stands, searched once per stamp (see above)."""
+    return SupplyMap.over(state, side, _found_of_side(state, side))
 
 
 def supplied_hexes(state: GameState, country: str) -> Supplied:
