@@ -129,6 +129,13 @@ def _neighbour_table(hexmap: HexMap, zones: frozenset[int]) -> np.ndarray:
     return np.concatenate([land, table], axis=1)
 
 
+def _closed(passable: np.ndarray) -> np.ndarray:
+    """0 for each passable hex, every bit (255) for the others, without a branch per hex."""
+    out: np.ndarray = passable.astype(np.uint8)
+    out -= np.uint8(1)
+    return out
+
+
 def _search(
     table: np.ndarray,
     passable: np.ndarray,
@@ -147,7 +154,7 @@ def _search(
     ``stop`` is asked after each step with the bits so far (which only grow): the
     search ends when it says so, with the bits of the hexes it has reached yet."""
     # Impassable hexes start with every bit set, so "bits not yet here" filters them too.
-    reach = np.where(passable, np.uint8(0), np.uint8(255))
+    reach = _closed(passable)
     for hexes, bit in seeds:
         reach[hexes] |= np.uint8(bit)
     frontier = np.flatnonzero(passable & (reach != 0))
@@ -191,7 +198,7 @@ def _expand(
         new = reach.take(cand) & ~old.take(first)
         go = through.take(cand).nonzero()[0]
         frontier, fbits = cand.take(go), new.take(go)
-    reach[~passable] = 0
+    reach *= passable  # (selecting by the mask, or np.where, branches hex by hex: ten times slower)
     return reach
 
 
@@ -203,7 +210,7 @@ def _extend(
     its sources, so the new sources' closure is added to the old: spread from each new
     source (a source is expanded from even where a line may not pass, so one the old
     search entered without passing on is expanded now) into the hexes lacking the bit."""
-    reach = np.where(passable, base, np.uint8(255))
+    reach = base | _closed(passable)
     frontier = added.nonzero()[0]
     fbits = added.take(frontier)
     reach[frontier] |= fbits
