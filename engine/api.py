@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from engine import free, inspect, orders, passing
-from engine.actions import Action, EngineError, IllegalAction, KindSpec, OrderError, StateError
+from engine.actions import PASS, Action, EngineError, IllegalAction, KindSpec, OrderError, StateError
 from engine.board import Board
 from engine.board import board as _board
 from engine.events import Event, Snapshot
@@ -373,14 +373,44 @@ def apply_simultaneous(state: GameState, orders_by_side: dict[str, list[Action]]
         raise IllegalAction(
             f"both of {', '.join(d.sides)} must hand in their decisions together", rule="decision.both-sides"
         )
+    drafts: dict[str, Draft] = {}
     for side in SIDES:
-        if side in orders_by_side:
-            # Each side is checked on its own, against the state before either side acted,
-            # so neither side's orders can depend on the other's.
-            preview(state, side, orders_by_side[side])
-    trial = state.copy()
-    give_lists(trial, orders_by_side)
-    _commit(state, trial)
+        if side not in orders_by_side:
+            continue
+        actions = orders_by_side[side]
+        if actions in ([], [PASS]):
+            continue  # nothing to check on a copy of its own (the decision is the side's: above)
+        # Each side is checked on its own, against the state before either side acted,
+        # so neither side's orders can depend on the other's.
+        drafts[side] = draft = Draft(state, side)
+        for action in actions:
+            draft.offer(action)
+    _commit(state, _revealed(state, orders_by_side, drafts))
+
+
+def _revealed(state: GameState, orders_by_side: dict[str, list[Action]], drafts: dict[str, Draft]) -> GameState:
+    """``state`` after both sides' checked lists (``drafts``), on a state of its own.
+
+    A step whose lists are carried out one after the other (``Phase.lists_in_turn``) has
+    carried out the first list with orders already, on that side's draft: the others are
+    carried out after it there, instead of both again on a new copy (a deployment's
+    reveal places some 400 units, and placed the Axis's twice).
+    Standing orders go first in any list's reveal (:func:`give_lists`), so a list holding
+    one takes the long way."""
+    step = current(state)
+    listed = [s for s in SIDES if s in drafts]
+    standing = any(STANDING.owns(a) for actions in orders_by_side.values() for a in actions)
+    if not step.lists_in_turn or standing or not listed:
+        trial = state.copy()
+        give_lists(trial, orders_by_side)
+        return trial
+    trial = drafts[listed[0]].state
+    for side in listed[1:]:
+        for action in orders_by_side[side]:
+            if not STANDING.ends(action):
+                step.apply(trial, side, action)
+    finish(trial)
+    return trial
 
 
 class Draft:

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, ClassVar
 from engine import air_war, assaults, combat_math, weather
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.control import pass_to_side, resolve_pockets, take_control
-from engine.derived import Derived
 from engine.events import CombatReport, Event, Hit
 from engine.events import number_text as _num
 from engine.hexmap import Terrain
@@ -140,14 +139,10 @@ def _crossing(state: GameState, a: int, b: int, armor: bool) -> bool:
     )
 
 
-#: A side's supply map during a combat step (kept in :mod:`engine.supply`, which the
-#: placement areas share).
-_supply: Derived[str, SupplyMap] = supply_of_side
-
-
 def side_supply(state: GameState, side: str) -> SupplyMap:
-    """``side``'s supply map during a combat step (shared with the naval combat)."""
-    return _supply(state, side)
+    """``side``'s supply map during a combat step (shared with the naval combat; kept in
+    :mod:`engine.supply`, which the placement areas share)."""
+    return supply_of_side(state, side)
 
 
 # --- standing orders: stand HEX yes|no ------------------------------------------------
@@ -289,7 +284,7 @@ def attacker_refusal(
             f"{label} may not overrun: spring or monsoon weather in hex {_hex(state, u.hex)} or {where}",
         )
     # Units landed by an assault attack with the supply they brought (docs/rules-decisions.md).
-    if landed is None and not (smap or _supply(state, side)).in_supply(u):
+    if landed is None and not (smap or side_supply(state, side)).in_supply(u):
         return unsupplied(label)
     return ""
 
@@ -308,7 +303,7 @@ def check_attack(state: GameState, side: str, action: Action, overrun: bool) -> 
         raise IllegalAction(f"a unit is named twice in the {verb} on hex {where}", rule="attack.named-twice")
     if not land_defenders(state, h, side):
         raise IllegalAction(f"there are no enemy land units in hex {where} to {verb}", rule="attack.no-enemy")
-    smap, declared = _supply(state, side), declared_units(state)
+    smap, declared = side_supply(state, side), declared_units(state)
     for uid in ids:
         assert isinstance(uid, int)
         why = attacker_refusal(state, side, state.units.get(uid), uid, h, overrun, smap, declared)
@@ -371,7 +366,7 @@ def supporter_refusal(
             return Refusal("support.in-port", f"{label} is inside a port and cannot attack")
     else:
         return Refusal("support.land-unit", f"{label} is a land unit; land units attack, they do not support")
-    if not (smap or _supply(state, side)).in_supply(u):
+    if not (smap or side_supply(state, side)).in_supply(u):
         return unsupplied(label)
     return ""
 
@@ -392,14 +387,14 @@ def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, l
             if not land_defenders(state, o, side):
                 continue
             if smap is None:
-                smap = _supply(state, side)
+                smap = side_supply(state, side)
             for u in mine:
                 if not attacker_refusal(state, side, u, u.id, o, overrun, smap, declared):
                     targets.setdefault(o, []).append(u.id)
     if not overrun:
         for h, ids in assaults.landed_targets(state, side).items():
             if smap is None:
-                smap = _supply(state, side)
+                smap = side_supply(state, side)
             for uid in ids:
                 if not attacker_refusal(state, side, state.units[uid], uid, h, overrun, smap, declared):
                     targets.setdefault(h, []).append(uid)
@@ -822,7 +817,7 @@ class Combat(_Declare):
     orders: ClassVar[tuple[KindSpec, ...]] = (ATTACK, SUPPORT, *air_war.ORDERS)
 
     def _in_supply(self, state: GameState, side: str) -> Callable[[Unit], bool]:
-        return lambda u: _supply(state, side).in_supply(u)
+        return lambda u: side_supply(state, side).in_supply(u)
 
     def needed(self, state: GameState, side: str) -> bool:
         return super().needed(state, side) or bool(air_war.actions(state, side, self._in_supply(state, side)))

@@ -182,7 +182,7 @@ def _component(
     sides_now: bytes,
     code: int,
     enemy_code: int,
-    land_nbr: list[tuple[int, ...]],
+    land_nbr: tuple[tuple[int, ...], ...],
     anchors: set[int],
     seen: set[int],
 ) -> tuple[list[int], list[int], bool]:

@@ -302,6 +302,7 @@ def _new_unit(state: GameState, side: str, country: str, profile: UnitProfile) -
 class Deployment(Phase):
     name = "deployment"
     kind = "simultaneous"
+    lists_in_turn = True
     orders = (PLACE_LAND, PLACE, MERGE, SPLIT, FORTIFY, BUILD_AIRFIELD, REPAIR_SITE)
     prompt = "place new units, merge or split units, build fortifications and airfields"
 

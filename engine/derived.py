@@ -7,7 +7,9 @@ so it must cover everything the computation reads.  A table whose stamp covers i
 entirely may also share results between states: with ``recent`` it remembers the
 results of its last few stamps per world, so a copy of a state (the computer player's
 working copy, a draft of simultaneous orders) finds what was computed on the original.
-Those few results may keep the state they were computed on alive.  A table whose stamp
+A result refers to no state: it is kept on its state, and one that referred back made
+every state a reference cycle, which only the interpreter's full collections free (each a
+pause of tens of milliseconds in whatever ran then).  A table whose stamp
 is knowingly incomplete must not share (``recent=0``, the default): its results would
 then depend on what else the process computed, not only on the state's own history.
 
@@ -39,7 +41,7 @@ class Derived(Generic[K, V]):
     A state's results are kept on the state (``GameState.derived_tables``), so they go
     with it: the computer player copies the state for every decision, and a table keyed
     weakly by the state kept every copy alive through its own results (a supply map
-    refers to its state), about a gigabyte over a whole game."""
+    referred to its state), about a gigabyte over a whole game."""
 
     def __init__(
         self, stamp: Callable[[GameState], Hashable], compute: Callable[[GameState, K], V], recent: int = 0

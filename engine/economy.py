@@ -221,6 +221,7 @@ def send_amounts(top: int) -> list[int]:
 class Income(Phase):
     name = "income"
     kind = "simultaneous"
+    lists_in_turn = True
     orders: ClassVar[tuple[KindSpec, ...]] = (SEND,)
     prompt = "send money to partners, or pass"
 
@@ -362,6 +363,7 @@ def repair_refusal(state: GameState, side: str, uid: int) -> str:
 class Build(Phase):
     name = "build"
     kind = "simultaneous"
+    lists_in_turn = True
     orders = (BUY, BUY_UNIT, REPAIR)
     prompt = "buy units and repair damaged units"
 

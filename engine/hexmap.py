@@ -172,9 +172,14 @@ class HexMap:
         return self.grid.size
 
     @cached_property
-    def neighbours(self) -> list[int]:
-        """Flat ``size * 6`` neighbour table (NO_HEX off the map)."""
-        return self._neighbour_array.ravel().tolist()
+    def neighbours(self) -> tuple[int, ...]:
+        """Flat ``size * 6`` neighbour table (NO_HEX off the map).
+
+        This and the other per-hex tables of the map are tuples, not lists: a list is
+        traversed by every full garbage collection for as long as the map lives (these
+        add over half a million items), while a tuple of numbers, or of such tuples, is
+        dropped from the collector's sight at its first pass."""
+        return tuple(self._neighbour_array.ravel().tolist())
 
     @cached_property
     def _neighbour_array(self) -> np.ndarray:
@@ -190,10 +195,10 @@ class HexMap:
         return {c.name.lower(): c for c in self.cities}
 
     @cached_property
-    def country_of(self) -> list[str]:
+    def country_of(self) -> tuple[str, ...]:
         """Owner country of each hex's territory ('' for the sea)."""
         names = [t.country for t in self.territories]
-        return [names[t] for t in self.territory]
+        return tuple([names[t] for t in self.territory])
 
     @cached_property
     def hexes_of_country(self) -> dict[str, tuple[int, ...]]:
@@ -258,18 +263,18 @@ class HexMap:
         return on_map & ((sides == Side.SEA) | (sides == Side.COAST)) & sea[:, None] & sea[other]  # type: ignore[no-any-return]
 
     @cached_property
-    def land_neighbours(self) -> list[tuple[int, ...]]:
+    def land_neighbours(self) -> tuple[tuple[int, ...], ...]:
         """For each hex, the neighbours a land unit may step to (ignoring weather), in
         direction order: across a land or coast hexside into a hex with land."""
         return _rows(self._land_kept)
 
     @cached_property
-    def frozen_neighbours(self) -> list[tuple[int, ...]]:
+    def frozen_neighbours(self) -> tuple[tuple[int, ...], ...]:
         """Extra land steps across all-sea icecap hexsides, usable in severe winter."""
         return _rows(_kept(self._neighbour_array, self._frozen_steps))
 
     @cached_property
-    def sea_links(self) -> list[tuple[int, ...]]:
+    def sea_links(self) -> tuple[tuple[int, ...], ...]:
         """For each hex, the neighbours a ship could step to if every canal were open."""
         return _rows(self._sea_kept)
 
@@ -322,7 +327,7 @@ class HexMap:
         return tuple(rows)
 
     @cached_property
-    def sea_neighbours(self) -> list[tuple[int, ...]]:
+    def sea_neighbours(self) -> tuple[tuple[int, ...], ...]:
         """For each hex, the neighbours a ship may step to, canals closed (the engine
         opens a canal for a side that controls both its hexes)."""
         closed = self.canal_hexes
@@ -333,7 +338,7 @@ class HexMap:
             for o in self._neighbour_array[h].tolist():
                 if o != NO_HEX and o not in closed:
                     rows[o] = tuple(x for x in rows[o] if x not in closed)
-        return rows
+        return tuple(rows)
 
     def is_port(self, h: int) -> bool:
         """A city on the coast that is not on a lake (damage is checked by the state)."""
@@ -492,7 +497,7 @@ def _indexed(hexes: np.ndarray, values: np.ndarray, size: int) -> _Kept:
     return hexes, values, np.cumsum(counts) - counts
 
 
-def _rows(kept: _Kept) -> list[tuple[int, ...]]:
+def _rows(kept: _Kept) -> tuple[tuple[int, ...], ...]:
     """Each hex's kept neighbours, in direction order, as tuples.
 
     Every command that asks the engine builds these tables, and 55,000 tuples made one
@@ -519,7 +524,8 @@ def _rows(kept: _Kept) -> list[tuple[int, ...]]:
     paused = gc.isenabled()
     gc.disable()
     try:
-        return list(msgpack.unpackb(data, use_list=False))
+        rows: tuple[tuple[int, ...], ...] = msgpack.unpackb(data, use_list=False)
+        return rows
     finally:
         if paused:
             gc.enable()

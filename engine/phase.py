@@ -33,6 +33,11 @@ class Phase:
     #: each action kind, from which :mod:`engine.sequence` builds the table of all kinds
     orders: ClassVar[tuple[KindSpec, ...]] = ()
     prompt: ClassVar[str] = ""
+    #: A simultaneous step whose :meth:`apply_simultaneous` carries out the Axis's list,
+    #: then the Allies', order by order with :meth:`apply`, and whose :meth:`check` plans
+    #: nothing: a side's draft (its list carried out on a copy, engine.api.Draft) is then
+    #: the reveal's state after that side's list, and the engine continues from it.
+    lists_in_turn: ClassVar[bool] = False
 
     def __init__(self, mover: str = "") -> None:
         self.mover = mover  # the side whose main phase this step belongs to ('' outside main phases)

@@ -130,7 +130,7 @@ class Cities:
 
     def __init__(self, hexmap: HexMap) -> None:
         self.city_at: dict[int, City] = hexmap.city_at
-        self.neighbours: list[int] = hexmap.neighbours
+        self.neighbours: tuple[int, ...] = hexmap.neighbours
         self.known: dict[int, tuple[str, int]] = {}
 
     def nearest(self, h: int) -> tuple[str, int]:

@@ -129,6 +129,13 @@ def _neighbour_table(hexmap: HexMap, zones: frozenset[int]) -> np.ndarray:
     return np.concatenate([land, table], axis=1)
 
 
+def _closed(passable: np.ndarray) -> np.ndarray:
+    """0 for each passable hex, every bit (255) for the others, without a branch per hex."""
+    out: np.ndarray = passable.astype(np.uint8)
+    out -= np.uint8(1)
+    return out
+
+
 def _search(
     table: np.ndarray,
     passable: np.ndarray,
@@ -147,7 +154,7 @@ def _search(
     ``stop`` is asked after each step with the bits so far (which only grow): the
     search ends when it says so, with the bits of the hexes it has reached yet."""
     # Impassable hexes start with every bit set, so "bits not yet here" filters them too.
-    reach = np.where(passable, np.uint8(0), np.uint8(255))
+    reach = _closed(passable)
     for hexes, bit in seeds:
         reach[hexes] |= np.uint8(bit)
     frontier = np.flatnonzero(passable & (reach != 0))
@@ -191,7 +198,7 @@ def _expand(
         new = reach.take(cand) & ~old.take(first)
         go = through.take(cand).nonzero()[0]
         frontier, fbits = cand.take(go), new.take(go)
-    reach[~passable] = 0
+    reach *= passable  # (selecting by the mask, or np.where, branches hex by hex: ten times slower)
     return reach
 
 
@@ -203,7 +210,7 @@ def _extend(
     its sources, so the new sources' closure is added to the old: spread from each new
     source (a source is expanded from even where a line may not pass, so one the old
     search entered without passing on is expanded now) into the hexes lacking the bit."""
-    reach = np.where(passable, base, np.uint8(255))
+    reach = base | _closed(passable)
     frontier = added.nonzero()[0]
     fbits = added.take(frontier)
     reach[frontier] |= fbits
@@ -321,12 +328,30 @@ class Supplied:
         return int(self.mask[:-1].sum())
 
 
+@dataclass(frozen=True, eq=False)
+class _Found:
+    """What a side's searches found (:class:`SupplyMap`), without the state they searched."""
+
+    cities: dict[str, np.ndarray]
+    full: dict[str, np.ndarray]
+    forts: frozenset[int]
+    passable: np.ndarray
+
+
 class SupplyMap:
     """Where the units of one side can trace supply now.
 
     ``cities[c]``: hexes that reach a city (or Chinese city) source of class ``c``;
     ``full[c]``: the same plus supply units of class ``c`` as sources; ``forts``:
     the side's built fortifications (in supply for units inside, any nationality)."""
+
+    state: GameState
+    side: str
+    ignoring: frozenset[int]
+    cities: dict[str, np.ndarray]
+    full: dict[str, np.ndarray]
+    forts: frozenset[int]
+    passable: np.ndarray
 
     def __init__(
         self,
@@ -343,6 +368,19 @@ class SupplyMap:
         self.cities: dict[str, np.ndarray] = {}
         self.full: dict[str, np.ndarray] = {}
         self._build(classes, stop_at)
+
+    @classmethod
+    def over(cls, state: GameState, side: str, found: _Found) -> SupplyMap:
+        """The map of every class of ``side`` that ``found`` holds, asked about ``state``
+        (a state whose side map's stamp is the one ``found`` was searched for)."""
+        smap = cls.__new__(cls)
+        smap.state, smap.side, smap.ignoring = state, side, frozenset()
+        smap.cities, smap.full, smap.forts, smap.passable = found.cities, found.full, found.forts, found.passable
+        return smap
+
+    def found(self) -> _Found:
+        """What the searches found, referring to no state (the arrays are shared)."""
+        return _Found(self.cities, self.full, self.forts, self.passable)
 
     def _build(self, classes: frozenset[str] | None, stop_at: int | None) -> None:
         """``stop_at``: only the side's units in that hex will be asked about (see
@@ -572,10 +610,22 @@ _unit_stamp = attrgetter("id", "country", "hex", "carrier", "supplied", "unsuppl
 _country_stamp = attrgetter("side", "at_war")
 
 
-#: A side's supply map as the state stands (every class: the searches of all classes
-#: run in one sweep, and each country's placement area reads its own class).  Its stamp
-#: is complete, so states with the same stamp (a state and its copies) share the map.
-supply_of_side: Derived[str, SupplyMap] = Derived(_side_stamp, SupplyMap, recent=4)
+def _search_side(state: GameState, side: str) -> _Found:
+    return SupplyMap(state, side).found()
+
+
+#: What a side's supply searches found as the state stands (every class: the searches of
+#: all classes run in one sweep, and each country's placement area reads its own class).
+#: Its stamp is complete, so states with the same stamp (a state and its copies) share it.
+#: It is kept on the state, so it refers to none: a result referring back to its state made
+#: every state a reference cycle, left for the interpreter's full collections, each of which
+#: paused whatever ran then (some 30 ms with the world's tables in memory).
+_found_of_side: Derived[str, _Found] = Derived(_side_stamp, _search_side, recent=4)
+
+
+def supply_of_side(state: GameState, side: str) -> SupplyMap:
+    """A side's supply map as the state stands, searched once per stamp (see above)."""
+    return SupplyMap.over(state, side, _found_of_side(state, side))
 
 
 def supplied_hexes(state: GameState, country: str) -> Supplied:

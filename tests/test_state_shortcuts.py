@@ -165,6 +165,42 @@ def _deployment_lists(record: Path) -> Iterator[tuple[GameState, str, list[Actio
     yield from found
 
 
+def test_a_reveal_continued_from_a_side_s_draft_is_the_reveal_on_a_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step whose lists are carried out one after the other continues the reveal from
+    the first side's draft (engine.api._revealed) instead of carrying out both lists
+    again on a new copy.  Every simultaneous decision of the 1939 record's first three
+    months (war declarations, deployments, incomes, builds), revealed both ways: the same
+    state, containers in the same order."""
+    given: list[tuple[GameState, dict[str, list[Action]]]] = []
+    reveal = api.apply_simultaneous
+
+    def keeping(state: GameState, orders: dict[str, list[Action]]) -> None:
+        given.append((state.copy(), {side: list(actions) for side, actions in orders.items()}))
+        reveal(state, orders)
+
+    monkeypatch.setattr(api, "apply_simultaneous", keeping)
+    [(_, files)] = audit.game_files(RECORD.parent / "1939-seed7").items()
+    files.sort(key=lambda f: f.seq)
+    start: int | None = None
+    for game in replay.walk(files):
+        start = game.state.date if start is None else start
+        if game.state.date > start + 2:
+            break
+    continued = set()
+    for state, orders in given:
+        step = sequence.current(state)
+        fast = state.copy()
+        reveal(fast, orders)
+        slow = state.copy()
+        sequence.give_lists(slow, orders)
+        assert _state_shape(fast) == _state_shape(slow), step.label
+        assert fast.to_bytes() == slow.to_bytes()
+        listed = [side for side, actions in orders.items() if any(a.kind != "pass" for a in actions)]
+        if step.lists_in_turn and listed:
+            continued.add((step.label, len(listed)))
+    assert {("deployment", 2), ("build", 2), ("income", 1)} <= continued
+
+
 def test_a_side_s_supply_search_extended_by_new_sources_is_the_whole_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """A side's supply search extends its last one when only sources were added over
     the same hexes (a deployment's supply units).  Along the first deployment's lists of

@@ -156,5 +156,5 @@ def test_rows_and_arrays_are_the_kept_neighbours_in_direction_order(size: int) -
         tuple(int(o) for o, kept in zip(row, keep, strict=True) if kept) for row, keep in zip(nbr, steps, strict=True)
     ]
     kept = _kept(nbr, steps)
-    assert _rows(kept) == expected
+    assert _rows(kept) == tuple(expected)
     assert _padded(kept, size + 1).tolist() == [[*row, *[size] * (6 - len(row))] for row in expected] + [[size] * 6]

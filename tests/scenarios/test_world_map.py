@@ -436,14 +436,14 @@ def test_the_shipped_map_file_is_canonical_and_its_hash_is_the_map_digest() -> N
     assert hexmap.digest() == hashlib.sha256(data).hexdigest()
 
 
-def _by_hexside(world: HexMap, steps: Callable[[int, int, int], bool]) -> list[tuple[int, ...]]:
+def _by_hexside(world: HexMap, steps: Callable[[int, int, int], bool]) -> tuple[tuple[int, ...], ...]:
     """A neighbour table written hexside by hexside, as the rules read: the reference the
     map's array-built tables must equal."""
     nbr = world.neighbours
-    return [
+    return tuple(
         tuple(nbr[h * 6 + d] for d in DIRECTIONS if nbr[h * 6 + d] != NO_HEX and steps(h, d, nbr[h * 6 + d]))
         for h in range(world.size)
-    ]
+    )
 
 
 def test_neighbour_tables_follow_their_hexside_rules(world: HexMap) -> None:
@@ -471,9 +471,9 @@ def test_neighbour_tables_follow_their_hexside_rules(world: HexMap) -> None:
     assert world.sea_links == links
     closed = world.canal_hexes
     assert closed
-    assert world.sea_neighbours == [
+    assert world.sea_neighbours == tuple(
         () if h in closed else tuple(o for o in row if o not in closed) for h, row in enumerate(links)
-    ]
+    )
     canal_links = {(c.a, c.b) for c in world.canals} | {(c.b, c.a) for c in world.canals}
     assert world.naval_zoc_neighbours == tuple(
         tuple(o for o in row if (h, o) not in canal_links) for h, row in enumerate(links)
