@@ -3,10 +3,13 @@ landings only where they hold (switch ``sure_landings``): both on for the bot, o
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from engine import ai, api
 from engine.actions import Action
+from engine.ai.arena import ODDS_BANDS, _count_attacks, attack_text, odds_band
 from engine.ai.attack import Judge
 from engine.ai.landings import SURE, hold_chance
 from engine.ai.picture import Picture
@@ -145,3 +148,33 @@ def test_a_defended_hex_counts_the_chance_of_clearing_it() -> None:
     held = 3.0**-2
     assert hold_chance(pic, beach, [state.units[marine]], True, False) == pytest.approx(0.75 * clear * held)
     assert hold_chance(pic, beach, [state.units[marine]], True, False) < SURE
+
+
+# --- the arena's count of attacks by odds ----------------------------------------------------
+
+
+def test_the_arena_counts_each_land_combat_by_its_band_of_odds_with_both_sides_losses() -> None:
+    assert [odds_band(Fraction(x)) for x in ("1/2", "1", "6/5", "3/2", "2", "5/2", "3", "9")] == [
+        "below 1",
+        "1-1.5",
+        "1-1.5",
+        "1.5-2",
+        "2-3",
+        "2-3",
+        "3 up",
+        "3 up",
+    ]
+    state = at_war()
+    mine = infantry(state, "Germany", "2,2", 6)
+    theirs = infantry(state, "Poland", "3,2", 5)
+    open_step(state, "axis.combat")
+    api.apply(state, "axis", Action("attack", (hx(state, "3,2"), mine)))
+    api.apply(state, "axis", Action("pass", ()))
+    counts = {side: {band: [0, 0, 0] for _, band in ODDS_BANDS} for side in ("axis", "allies")}
+    strengths = {u: state.units[u].strength for u in (mine, theirs)}
+    _count_attacks(api.apply_chance_events(state, b"\x01" * 32), counts)
+    lost = {u: strengths[u] - (state.units[u].strength if u in state.units else 0) for u in (mine, theirs)}
+    assert counts["axis"]["1-1.5"] == [1, lost[theirs], lost[mine]]
+    assert sum(n for n, _, _ in counts["axis"].values()) == 1
+    assert not any(n for n, _, _ in counts["allies"].values())
+    assert "axis below 1 0 (0/0), 1-1.5 1" in attack_text(counts)
