@@ -251,6 +251,7 @@ PROFILES = {
     "infantry": UnitProfile(UnitType.INFANTRY, strength=3, move=3),
     "armor": UnitProfile(UnitType.ARMOR, strength=4, move=5),
     "paratrooper": UnitProfile(UnitType.PARATROOPER, strength=1, move=3),
+    "marine": UnitProfile(UnitType.MARINE, strength=1, move=3),
     "supply": UnitProfile(UnitType.SUPPLY, move=3),
     "destroyer": UnitProfile(UnitType.DESTROYER, attack=2, sub_attack=2, defense=2, move=4),
     "submarine": UnitProfile(UnitType.SUBMARINE, attack=1, sub_attack=2, defense=1, move=4),

@@ -28,12 +28,14 @@ import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 
 from engine import ai, api, sequence
 from engine.actions import EngineError
 from engine.ai.convoys import pool_cost
 from engine.ai.garrison import exposed
 from engine.ai.picture import Picture
+from engine.events import Event
 from engine.sides import SIDES
 from engine.state import Assault, GameState, date_text, parse_date
 from engine.units import COSTS
@@ -114,6 +116,9 @@ class GameResult:
     idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
     #: year -> country -> its idle money when the year ended (the countries counted above)
     idlers_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: side -> odds band (see ODDS_BANDS) -> [land attacks and overruns it made at those odds,
+    #: strength points its defenders lost, points its attackers lost]
+    attacks: dict[str, dict[str, list[int]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -261,6 +266,46 @@ LANDING_EVENTS = (
     "paradrops tried",
     "paradrops succeeded",
 )
+
+
+#: The bands of odds the arena counts land combats in (issue 30: at which odds does a side
+#: attack, and what does each band cost the two sides?); a band holds odds from its number
+#: up to the next one's.
+ODDS_BANDS = (
+    (Fraction(0), "below 1"),
+    (Fraction(1), "1-1.5"),
+    (Fraction(3, 2), "1.5-2"),
+    (Fraction(2), "2-3"),
+    (Fraction(3), "3 up"),
+)
+
+
+def odds_band(ratio: Fraction) -> str:
+    return next(name for low, name in reversed(ODDS_BANDS) if ratio >= low)
+
+
+def _count_attacks(events: list[Event], counts: dict[str, dict[str, list[int]]]) -> None:
+    """Note each land combat the dice resolved: its band of odds and both sides' losses."""
+    for e in events:
+        c = e.combat
+        if c is None or c.outcome != "resolved":
+            continue
+        row = counts[c.side][odds_band(c.odds)]
+        row[0] += 1
+        row[1] += sum(h.points for h in c.defender_hits)
+        row[2] += sum(h.points for h in c.attacker_hits)
+
+
+def attack_text(attacks: dict[str, dict[str, list[int]]]) -> str:
+    """``attacks (count, points lost by defenders / attackers): axis below 1 0 (0/0), ...``"""
+    return "attacks by odds (how many, points lost by defenders/attackers): " + "; ".join(
+        f"{side} "
+        + ", ".join(
+            f"{band} {n} ({d}/{a})"
+            for band, (n, d, a) in ((b, attacks.get(side, {}).get(b, [0, 0, 0])) for _, b in ODDS_BANDS)
+        )
+        for side in SIDES
+    )
 
 
 def landing_text(landings: dict[str, dict[str, int]]) -> str:
@@ -448,6 +493,7 @@ def play_game(
     air: dict[str, dict[str, int]] = {side: dict.fromkeys(AIR_EVENTS, 0) for side in SIDES}
     landings: dict[str, dict[str, int]] = {side: dict.fromkeys(LANDING_EVENTS, 0) for side in SIDES}
     assaults: list[tuple[str, Assault]] = []
+    attacks: dict[str, dict[str, list[int]]] = {side: {band: [0, 0, 0] for _, band in ODDS_BANDS} for side in SIDES}
     chance_no = 0
     decision_no = 0
     stalls = 0
@@ -473,7 +519,8 @@ def play_game(
             on_decision(d, state)
         try:
             if d.kind == "chance":
-                api.apply_chance(state, _seed(game_seed, chance_no.to_bytes(8, "big")))
+                rolled = api.apply_chance_events(state, _seed(game_seed, chance_no.to_bytes(8, "big")))
+                _count_attacks(rolled, attacks)
                 chance_no += 1
             elif d.kind == "simultaneous":
                 orders: dict[str, list[api.Action]] = {}
@@ -590,6 +637,7 @@ def play_game(
         empty_home,
         idle_by_year,
         idlers_by_year,
+        attacks,
     )
 
 
@@ -672,6 +720,8 @@ class Summary:
     #: year -> side -> the most money held at that year's end, over the games, by countries
     #: whose pool it could have bought from (GameResult.idle_by_year)
     idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: side -> odds band -> [attacks, defenders' points lost, attackers' points lost], summed
+    attacks: dict[str, dict[str, list[int]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -704,6 +754,7 @@ class Summary:
             f"games stopped by an error: {self.errors}",
             air_text(self.air),
             landing_text(self.landings),
+            attack_text(self.attacks),
             "territorial margin T (cities gained by the Axis minus by the Allies), mean: "
             + ", ".join(
                 f"{m} {t:+.1f} ({n} games)" if n else f"{m} not reached" for m, (t, n) in self.mean_margin.items()
@@ -790,6 +841,13 @@ def summarize(results: list[GameResult]) -> Summary:
         idle_by_year={
             year: {s: max(r.idle_by_year.get(year, {}).get(s, 0) for r in results) for s in SIDES}
             for year in sorted({y for r in results for y in r.idle_by_year})
+        },
+        attacks={
+            side: {
+                band: [sum(r.attacks.get(side, {}).get(band, [0, 0, 0])[i] for r in results) for i in range(3)]
+                for _, band in ODDS_BANDS
+            }
+            for side in SIDES
         },
     )
 

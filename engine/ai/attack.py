@@ -44,6 +44,19 @@ MIN_RATIO_OVERRUN = 2.5  # overruns cannot be supported
 MIN_RATIO_MAIN_EFFORT = 1.0
 #: Ratio at which an attack stops taking more units.
 ENOUGH = 3.0
+#: With the switch ``model_odds`` the thresholds above give way to the combat model's
+#: expected exchange (docs/ai.md, "Combat"): from odds of 1 the attack table's band that
+#: eliminates every attacker (chance 1 - odds) is closed, and the attackers expect to lose
+#: 1.08 points whatever their number, while a defender of 4 points expects to lose 1.90
+#: (2.33 if it stands) and to leave its hex with chance 2/3.  Below 1 the expected loss grows
+#: with the attacking group (12 points at 0.9 expect 1.98), so 1 is the floor.
+MODEL_MIN_RATIO = 1.0
+#: With ``model_odds``: how many times the attackers' expected loss the attack must be
+#: expected to gain (the defender's points lost plus the chance of emptying the hex times
+#: one point more than the hex's worth), by situation.
+EXCHANGE_AT_STAKE = 1.0  # the main effort, or a city or resource hex
+EXCHANGE = 1.5  # a country we attack
+EXCHANGE_OFF_AIM = 2.0  # outside the countries we attack
 
 
 def overrun(turn: Turn) -> None:
@@ -159,6 +172,13 @@ def _attacks(turn: Turn, overrun: bool) -> None:
             threshold = MIN_RATIO
         else:
             threshold = MIN_RATIO_OFF_AIM
+        exchange = 1.0
+        if turn.style.model_odds and not overrun:
+            threshold = MODEL_MIN_RATIO
+            at_stake = value or state.controller_of(h) in main_effort
+            exchange = (
+                EXCHANGE_AT_STAKE if at_stake else EXCHANGE if state.controller_of(h) in targets else EXCHANGE_OFF_AIM
+            )
         threshold = max(threshold, turn.style.min_odds)
         group: list[Unit] = []
         for u in free:
@@ -166,8 +186,8 @@ def _attacks(turn: Turn, overrun: bool) -> None:
             if judge.estimate(h, group, defenders, side, supports).ratio >= ENOUGH:
                 break
         est = judge.estimate(h, group, defenders, side, supports)
-        gain = est.defender_loss + est.p_clear * (1.0 + value) - est.attacker_loss
-        if est.ratio < threshold or gain <= 0:
+        gain = est.defender_loss + est.p_clear * (1.0 + value)
+        if est.ratio < threshold or gain <= exchange * est.attacker_loss:
             continue
         if turn.batch.offer(Action(verb, (h, *sorted(u.id for u in group)))):
             used.update(u.id for u in group)

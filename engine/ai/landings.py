@@ -25,12 +25,15 @@ and with that strength.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from engine import assaults
+from engine import assaults, combat_math
 from engine.actions import Action
+from engine.ai import odds
+from engine.ai.garrison import reachable
+from engine.ai.picture import Picture
 from engine.air_combat import is_fighter
 from engine.hexgrid import NO_HEX
 from engine.reach import air_search, naval_search
@@ -45,6 +48,9 @@ if TYPE_CHECKING:
 
 #: A defended hex is assaulted only with this many times its defenders' strength.
 DEFENDED_RATIO = 3
+#: With the switch ``sure_landings``: the least chance that a landing's units hold its hex
+#: through the enemy's next turn (:func:`hold_chance`) for the landing to be made.
+SURE = 0.7
 #: Landings prepared per side and month at most (each is several engine checks).
 MAX_LANDINGS = 4
 AIR_TRANSPORTS = (UnitType.AIR_TRANSPORT, UnitType.BOMBER_TRANSPORT)
@@ -98,9 +104,54 @@ def value(state: GameState, side: str, h: int, strength: int) -> int:
     return prize * 2
 
 
-def _best_landing(state: GameState, side: str, hexes: list[int], strength: int, prefer: Collection[int] = ()) -> int:
+def hold_chance(pic: Picture, h: int, units: list[Unit], by_sea: bool, by_air: bool) -> float:
+    """The chance that ``units`` landing on enemy hex ``h`` hold it through the enemy's next
+    turn, on the rules: the landing's roll (:func:`engine.combat_math.assault_chance`); on a
+    defended hex, clearing it in the combat phase (the landed units and ours next to it
+    against the defenders, the combat table's chance of emptying the hex); then the enemy's
+    attack with every land unit that could reach the hex within a month
+    (:func:`engine.ai.garrison.reachable`) on the landed units alone, who stand in a city,
+    resource hex or fortification (the hex is lost if the doubled loss takes half their
+    points) and retreat elsewhere (any loss loses it).  Landed units that could not trace
+    supply from the hex or next to it count with what the supply phase leaves them (half,
+    rounded down) at half their strength, as out of supply."""
+    state, side = pic.state, pic.side
+    marines = any(u.type == UnitType.MARINE for u in units)
+    chance = float(combat_math.assault_chance(by_sea, by_air, marines))
+    defenders = [
+        u for u in state.units_at(h) if u.is_land and u.carrier == NO_UNIT and state.side_of(u.country) == other(side)
+    ]
+    points = sum(u.strength for u in defenders if u.type is not UnitType.SUPPLY)
+    if points:
+        ours = sum(u.strength for u in units) + _our_strength_next_to(state, side, h)
+        est = odds.estimate(
+            ours, odds.defence_strength(state, h, defenders), ours, points, state.stands.get(h) != other(side)
+        )
+        chance *= est.p_clear
+    supplied = bool(units) and pic.supplied_near(units[0].country, h)
+    kept = sum(u.strength if supplied else u.strength // 2 for u in units)
+    if kept <= 0:
+        return 0.0
+    factor = odds.terrain_factor(state, h) * (2 if state.forts.get(h, -1) == 0 else 1)
+    factor *= 2 if odds.doubled_by_weather(state, h) else 1
+    defence = kept * factor / (1 if supplied else 2)
+    enemy = reachable(pic, [h]).get(h, 0)
+    hexmap = state.world.map
+    stands = h in hexmap.city_at or h in hexmap.resources or state.forts.get(h, -1) == 0
+    lost = odds.p_loss_at_least((kept + 1) // 2 if stands else 1, enemy / defence)
+    return chance * (1.0 - lost)
+
+
+def _best_landing(
+    state: GameState,
+    side: str,
+    hexes: list[int],
+    strength: int,
+    prefer: Collection[int] = (),
+    holds: Callable[[int], bool] = lambda h: True,
+) -> int:
     scored = [(-value(state, side, h, strength) - (3 if h in prefer else 0), h) for h in hexes]
-    scored = [x for x in scored if x[0] < 0 and value(state, side, x[1], strength) > 0]
+    scored = [x for x in scored if x[0] < 0 and value(state, side, x[1], strength) > 0 and holds(x[1])]
     return min(scored)[1] if scored else NO_HEX
 
 
@@ -156,7 +207,9 @@ def _by_sea(turn: Turn) -> tuple[int, set[int]]:
         # Only as many units as may stack in the target hex may land there.
         target = NO_HEX
         while group:
-            target = _best_landing(state, side, sorted(spots), sum(u.strength for u in group))
+            target = _best_landing(
+                state, side, sorted(spots), sum(u.strength for u in group), holds=_sure(turn, group, True, False)
+            )
             if target == NO_HEX or can_stack_land(state, target, group):
                 break
             group.pop()
@@ -211,7 +264,11 @@ def _by_air(turn: Turn, made: int, targets: set[int]) -> None:
         para = min(paras, key=lambda u: u.id)
         reach = air_search(state, plane, max(0, (plane.move - plane.mp_used) // 2)).cost
         spots = [h for h in sorted(reach) if value(state, side, h, para.strength) > 0 and _covered(state, side, h)]
-        target = _best_landing(state, side, spots, para.strength, targets)
+        if turn.style.sure_landings:
+            # a paradrop alone succeeds half the time: only one joining a landing from the sea
+            spots = [h for h in spots if h in targets]
+        holds = _sure(turn, [para], True, True)
+        target = _best_landing(state, side, spots, para.strength, targets, holds)
         if target == NO_HEX:
             continue
         if not turn.batch.offer(Action("embark", (para.id, plane.id))):
@@ -240,7 +297,17 @@ def _covered(state: GameState, side: str, h: int) -> bool:
     return _fighters_within(state, other(side), h, False) <= _fighters_within(state, side, h, True)
 
 
-def _worth(state: GameState, side: str, action: Action) -> Fraction:
+def _sure(turn: Turn, units: list[Unit], by_sea: bool, by_air: bool) -> Callable[[int], bool]:
+    """Which hexes a landing of ``units`` may go to: with ``sure_landings``, those it would
+    hold with chance :data:`SURE` (:func:`hold_chance`); without, every one."""
+    if not turn.style.sure_landings:
+        return lambda h: True
+    pic = Picture(turn.state, turn.side)
+    return lambda h: hold_chance(pic, h, units, by_sea, by_air) >= SURE
+
+
+def _worth(state: GameState, side: str, action: Action, pic: Picture | None) -> Fraction:
+    """What assault ``action`` is worth (0: not to be made); ``pic`` with ``sure_landings``."""
     h, *ids = (int(a) for a in action.args)
     units = [state.units[i] for i in ids]
     carriers = [state.units[u.carrier] for u in units]
@@ -248,6 +315,8 @@ def _worth(state: GameState, side: str, action: Action) -> Fraction:
     chance = assaults.success_chance(state, planned)
     strength = sum(u.strength for u in units)
     if has_enemy_land_unit(state, side, h) and chance < Fraction(3, 4):
+        return Fraction(0)
+    if pic is not None and hold_chance(pic, h, units, planned.by_sea, planned.by_air) < SURE:
         return Fraction(0)
     return chance * value(state, side, h, strength) * len(ids)
 
@@ -257,7 +326,8 @@ def assault(turn: Turn) -> None:
     for _ in range(MAX_LANDINGS * 2):
         state = turn.state
         offered = [a for a in turn.batch.legal() if a.kind == "assault"]
-        scored = sorted(((_worth(state, turn.side, a), a.args) for a in offered), reverse=True)
+        pic = Picture(state, turn.side) if turn.style.sure_landings and offered else None
+        scored = sorted(((_worth(state, turn.side, a, pic), a.args) for a in offered), reverse=True)
         best = [Action("assault", args) for worth, args in scored if worth > 0]
         if not best or not any(turn.batch.offer(a) for a in best[:3]):
             return

@@ -28,6 +28,13 @@ class Style:
     #: mainland, several trips a movement, before any landing may take them, and its home
     #: islands keep no garrison against an enemy without transports (:func:`engine.ai.ferry.shuttle`)
     shuttle: bool = True
+    #: land attacks are chosen by the exchange the combat model expects (from odds of 1,
+    #: where the attackers can no longer be wiped out), not by fixed odds per situation
+    #: (:data:`engine.ai.attack.EXCHANGE`)
+    model_odds: bool = True
+    #: an amphibious assault or paradrop is made only where the chance that its units
+    #: hold the hex through the enemy's next turn is at least 70 % (:func:`engine.ai.landings.hold_chance`)
+    sure_landings: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -41,7 +48,9 @@ class Style:
 #: The latest bot: every switch on.
 LATEST = Style()
 #: The bot as frozen for reference.
-V1 = Style(garrisons=False, supply_units=False, capital_guard=False, shuttle=False)
+V1 = Style(
+    garrisons=False, supply_units=False, capital_guard=False, shuttle=False, model_odds=False, sure_landings=False
+)
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {
     "bot": LATEST,
