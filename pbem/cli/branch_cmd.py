@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.common import WorkspaceOpt, user_errors, workspace
+from pbem.cli.common import LEVEL_HELP, WorkspaceOpt, user_errors, workspace
 from pbem.errors import PbemError
 
 
@@ -22,6 +22,7 @@ def branch(
     ] = None,
     game: Annotated[str | None, typer.Option("--game", help="Which game of a record folder holding several")] = None,
     solo: Annotated[bool, typer.Option("--solo", help="Play it here against the computer (an analysis game)")] = False,
+    level: Annotated[int | None, typer.Option("--level", help=f"With --solo: {LEVEL_HELP}")] = None,
     ws_path: WorkspaceOpt = None,
 ) -> None:
     """Invite to a new game starting after file N of another; the opponent verifies that position.
@@ -44,10 +45,12 @@ def branch(
         me = me or status.meta(ws, parent)["me"]
     if me is None:
         raise PbemError("say which of your identities plays the new game (--me NAME)", "usage")
+    if level is not None and not solo:
+        raise PbemError("--level is the computer's in a solo branch: give it with --solo", "usage")
     if solo:
         if opponent is not None:
             raise PbemError("--solo plays against the computer: leave out --opponent", "usage")
-        gid, said = solo_games.start(ws, source, parent, at, me, side)
+        gid, said = solo_games.start(ws, source, parent, at, me, side, level=level)
         for line in said:
             typer.echo(line)
         typer.echo(f"solo game {gid} against the computer, from game {parent} after file {at}")

@@ -48,7 +48,11 @@ EXAMPLES: dict[str, list[str]] = {
     "withdraw-draw": ["pbem withdraw-draw 3f9c"],
     "decline": ["pbem decline inbox/3f9c0a1b2d4e-00000-axis.pbem --me bob"],
     "archive": ["pbem archive 3f9c", "pbem archive 3f9c --restore"],
-    "branch": ["pbem branch 3f9c --at 18 --solo", "pbem branch rec/ --at 40 --me alice --opponent bob.pub"],
+    "branch": [
+        "pbem branch 3f9c --at 18 --solo",
+        "pbem branch 3f9c --at 18 --solo --level 2",
+        "pbem branch rec/ --at 40 --me alice --opponent bob.pub",
+    ],
     "verify": ["pbem verify inbox/3f9c0a1b2d4e-00007-axis.pbem", "pbem verify --no-engine rec/*.pbem"],
     "audit": ["pbem audit rec/"],
     "selfplay": ["pbem selfplay --scenario 1939 --until 1940-01 --seed 1 --react --out rec"],

@@ -39,8 +39,12 @@ def start(
     me: str,
     side: str | None = None,
     home: Path | None = None,
+    level: int | None = None,
 ) -> tuple[str, list[str]]:
-    """Start a solo branch of ``parent`` after file ``at``; returns its id and what happened."""
+    """Start a solo branch of ``parent`` after file ``at``, the computer at ``level`` (None:
+    the everyday bot); returns its id and what happened."""
+    if level is not None:
+        levels.player_of(level)  # a level that does not exist stops before anything is written
     gid = os.urandom(6).hex()
     bot_ws, bot_home = _computer(ws, gid)
     bot = keys.keygen(COMPUTER, directory=bot_home)
@@ -49,7 +53,9 @@ def start(
     base = LocalGame(ws, gid).base()
     games.join(bot_ws, invitation, COMPUTER, home=bot_home, base=base)
     invitation.unlink()
-    _mark(ws, gid, home)
+    if level is not None:
+        levels.set_level(bot_ws, gid, level, bot_home)
+    _mark(ws, gid, home, level)
     return gid, answer(ws, gid, home)
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pbem.play import branch, history, reactions, solo, turn
+import pytest
+
+from pbem.errors import PbemError
+from pbem.play import branch, history, levels, reactions, solo, turn
 from pbem.protocol import machine
 from pbem.store.localgame import LocalGame
 from tests.protocol.conftest import Duo
@@ -37,3 +40,17 @@ def test_a_solo_branch_is_played_against_the_computer(duo: Duo) -> None:
     sealed = [tf.seq for tf in history.workspace_files(computer_ws, gid) if tf.side == computer.me
               for rec in tf.records if rec.KIND == "seal"]  # fmt: skip
     assert sealed and computer.meta["sealed"]["seq"] == sealed[-1]
+
+
+def test_a_solo_branch_plays_the_computer_at_the_level_chosen(duo: Duo) -> None:
+    duo.play_until(lambda d: d.game("axis").seq >= 8)
+    p = duo.axis
+    source, at = branch.store_source(p.ws), branch_point(duo)
+    before = sorted(p.ws.games())
+    with pytest.raises(PbemError, match="there is no level 9"):
+        solo.start(p.ws, source, duo.gid, at, "axis-p", home=p.home, level=9)
+    assert sorted(p.ws.games()) == before  # nothing started
+    gid, _ = solo.start(p.ws, source, duo.gid, at, "axis-p", home=p.home, level=1)
+    computer_ws, computer_home = solo._computer(p.ws, gid)
+    assert levels.recorded_player(LocalGame(computer_ws, gid, computer_home)) == "gentle"  # the stand-in's level 1
+    assert LocalGame(p.ws, gid, p.home).meta[levels.OPPONENT_LEVEL] == 1  # my status line says it
