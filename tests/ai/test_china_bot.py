@@ -10,39 +10,16 @@ from engine import ai, api
 from engine.actions import Action
 from engine.ai import ferry
 from engine.ai.arena import play_game
-from engine.position import hex_at, open_step, parse, put
+from engine.position import hex_at, open_step, put
 from engine.state import NO_UNIT, GameState, parse_date
+from tests.ai import worlds
 
 SEED = b"\x1e" * 32
-
-# Japan's islands (west), the sea, Japan's land on the mainland and China (east).
-STRAIT = """
-J:c J:c ~ ~ ~ J:c C:c C:c
- J:c J:c ~ ~ ~ J:c C:c C:c
-J:c J:c ~ ~ ~ J:c C:c C:c
-"""
 
 
 def strait(pacific: bool = False) -> GameState:
     """The strait in 1937; ``pacific``: in 1941-12 with the United States (east) at war."""
-    world = STRAIT if not pacific else "\n".join(row + " ~ A:c" for row in STRAIT.strip("\n").splitlines())
-    lines = [
-        world,
-        "city Tokyo 0,0 capital",
-        "city Osaka 1,1",
-        "city Pusan 5,1",
-        "city Chungking 7,1 capital",
-        *(['city "San Francisco" 9,1 capital'] if pacific else []),
-        "resource 0,0 5,1 7,1",
-        "war axis Japan",
-        "war allies China",
-        *(['war allies "United States"'] if pacific else []),
-        "date 1941-12" if pacific else "date 1937-09",
-        "step -",
-    ]
-    state = parse("\n".join(lines))
-    for label in ("6,0", "6,1", "6,2"):
-        put(state, "China", "infantry", label)
+    state = worlds.strait("1941-12" if pacific else "1937-09", pacific)
     # Japan's coast traces supply only where its units hold it against China's control zones
     for label in ("5,0", "5,1", "5,2"):
         put(state, "Japan", "infantry", label)

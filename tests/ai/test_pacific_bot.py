@@ -11,6 +11,7 @@ from engine.ai.picture import Picture
 from engine.position import hex_at, open_step, parse, put
 from engine.state import NO_UNIT, GameState
 from engine.units import UnitProfile, UnitType
+from tests.ai import worlds
 
 SEED = b"\x0c" * 32
 
@@ -73,33 +74,8 @@ def test_japan_does_not_strike_with_a_beaten_fleet_or_a_lost_home() -> None:
     assert declared(lost) == []
 
 
-# Japan's islands, a strait, and its land on the mainland next to China.
-STRAIT = """
-J:c J:c ~ ~ ~ J:c C:c C:c
- J:c J:c ~ ~ ~ J:c C:c C:c
-J:c J:c ~ ~ ~ J:c C:c C:c
-"""
-
-
-def strait(step: str) -> GameState:
-    state = parse(
-        "\n".join(
-            [
-                STRAIT,
-                "city Tokyo 0,0 capital",
-                "city Osaka 1,1",
-                "city Pusan 5,1",
-                "city Chungking 7,1 capital",
-                "resource 0,0 5,1 7,1",
-                "war axis Japan",
-                "war allies China",
-                "date 1940-03",
-                "step -",
-            ]
-        )
-    )
-    for label in ("6,0", "6,1", "6,2"):  # no empty Chinese hex to land on
-        put(state, "China", "infantry", label)
+def strait() -> GameState:
+    state = worlds.strait("1940-03")
     put(state, "Japan", "infantry", "5,1")  # holds Pusan, the mainland's supply source
     return state
 
@@ -108,7 +84,7 @@ def test_troops_on_an_island_without_a_front_are_shipped_to_the_mainland() -> No
     """Rulebook "Naval Units": "Transport ships are used to transport land units over sea";
     a unit boards in a friendly port and lands in its ship's hex or next to it.  Units on
     land without a front are worth nothing there: the bot ships them to the front."""
-    state = strait("axis.first_movement")
+    state = strait()
     ship = put(state, "Japan", "transport", "1,1", move=8, in_port=True).id
     troop = put(state, "Japan", "infantry", "1,1").id
     keep = put(state, "Japan", "infantry", "0,0").id  # the capital's garrison stays
@@ -129,7 +105,7 @@ def test_troops_on_an_island_without_a_front_are_shipped_to_the_mainland() -> No
 
 
 def test_a_ferry_port_asks_for_troops_and_the_capital_for_a_garrison() -> None:
-    state = strait("axis.first_movement")
+    state = strait()
     put(state, "Japan", "transport", "1,1", move=8, in_port=True)
     open_step(state, "axis.first_movement")
     need = need_map(Picture(state, "axis"))
@@ -140,7 +116,7 @@ def test_a_ferry_port_asks_for_troops_and_the_capital_for_a_garrison() -> None:
 def test_a_long_voyage_goes_on_over_the_months() -> None:
     """A transport that cannot reach a landing place in one movement sails towards it
     with its unit aboard, and lands it when it gets there."""
-    state = strait("axis.first_movement")
+    state = strait()
     ship = put(state, "Japan", "transport", "1,1", move=2, in_port=True).id
     troop = put(state, "Japan", "infantry", "1,1").id
     open_step(state, "axis.first_movement")
@@ -163,7 +139,7 @@ def test_a_long_voyage_goes_on_over_the_months() -> None:
 
 
 def test_an_empty_transport_at_sea_comes_back_to_a_port_where_troops_wait() -> None:
-    state = strait("axis.second_movement")
+    state = strait()
     put(state, "Japan", "infantry", "1,1")
     ship = put(state, "Japan", "transport", "3,1", move=8).id
     open_step(state, "axis.second_movement")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import api
-from engine.position import AT_START, build_world, put, setup
+from engine.position import AT_START, build_world, parse, put, setup
 from engine.state import GameState, LandKey
 from engine.war import enter_war
 from engine.world import CountryInfo, World
@@ -126,3 +126,36 @@ def europe_1939(state: GameState) -> None:
         state.countries[name].pool_land = {LandKey.from_wire(k): n for k, n in pool.items()}
     enter_war(state, "Germany", "axis")
     state.countries["Germany"].money = 1000
+
+
+# Japan's islands (west), a strait, Japan's land on the mainland and China (east).
+STRAIT = """
+J:c J:c ~ ~ ~ J:c C:c C:c
+ J:c J:c ~ ~ ~ J:c C:c C:c
+J:c J:c ~ ~ ~ J:c C:c C:c
+"""
+
+
+def strait(date: str, pacific: bool = False) -> GameState:
+    """Japan against China across the strait at ``date``, China's infantry on each hex of its
+    front (no empty Chinese hex to land on), no step open; ``pacific``: with the United States
+    (a sea and a column of land to the east) at war too."""
+    world = STRAIT if not pacific else "\n".join(row + " ~ A:c" for row in STRAIT.strip("\n").splitlines())
+    lines = [
+        world,
+        "city Tokyo 0,0 capital",
+        "city Osaka 1,1",
+        "city Pusan 5,1",
+        "city Chungking 7,1 capital",
+        *(['city "San Francisco" 9,1 capital'] if pacific else []),
+        "resource 0,0 5,1 7,1",
+        "war axis Japan",
+        "war allies China",
+        *(['war allies "United States"'] if pacific else []),
+        f"date {date}",
+        "step -",
+    ]
+    state = parse("\n".join(lines))
+    for label in ("6,0", "6,1", "6,2"):
+        put(state, "China", "infantry", label)
+    return state
