@@ -53,6 +53,20 @@ class Rng:
             if x < limit:
                 return x % n
 
+    def below_each(self, n: int, count: int) -> list[int]:
+        """``count`` draws of :meth:`below` ``(n)``, the same numbers from the same stream.
+
+        When ``n`` divides the space of its draw no draw is rejected, so the bytes of all of
+        them are taken at once: the bot draws one per option it weighs, thousands a decision."""
+        if n <= 1 or count <= 0:
+            return [self.below(n) for _ in range(count)]
+        nbytes = (n.bit_length() + 7) // 8 + 1
+        if (256**nbytes) % n:
+            return [self.below(n) for _ in range(count)]
+        self.draws += count
+        data = self._bytes(nbytes * count)
+        return [int.from_bytes(data[i : i + nbytes], "big") % n for i in range(0, nbytes * count, nbytes)]
+
     # A fixed-point uniform draw: an exact rational in [0, 1) with 2**-48 resolution.
     # Rules compare it with probabilities computed from exact or float formulas;
     # keeping the draw exact makes the comparison the only float operation.

@@ -38,6 +38,8 @@ def mixed_order(rng: Rng, options: Iterable[T], cost: Callable[[T], float], marg
     """``options`` cheapest first by ``cost`` plus a draw from ``rng`` in [0, ``margin``):
     options whose costs differ by less than ``margin`` come in a random order, options
     further apart keep their order.  Equal keys keep the order ``options`` came in."""
-    keyed = [(cost(o) + rng.below(_STEPS) * margin / _STEPS, i, o) for i, o in enumerate(options)]
+    listed = list(options)
+    draws = rng.below_each(_STEPS, len(listed))
+    keyed = [(cost(o) + d * margin / _STEPS, i, o) for i, (d, o) in enumerate(zip(draws, listed, strict=True))]
     keyed.sort(key=lambda k: (k[0], k[1]))
     return [o for _, _, o in keyed]

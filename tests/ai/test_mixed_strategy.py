@@ -66,6 +66,17 @@ def test_options_far_apart_keep_their_order_and_near_ones_are_drawn() -> None:
     assert firsts == set(near)
 
 
+@pytest.mark.parametrize("bound", [1, 2, 6, 255, 256, 1000, 1 << 16, 1 << 48])
+def test_draws_taken_together_are_the_draws_taken_one_by_one(bound: int) -> None:
+    # the bot's lists, and so the recorded games, must not change with how they are drawn
+    for label in range(40):
+        one, each = stream(bytes(32), label), stream(bytes(32), label)
+        one.below(7), each.below(7)
+        assert [one.below(bound) for _ in range(label)] == each.below_each(bound, label)
+        assert one.draws == each.draws
+        assert [one.below(1 << 20) for _ in range(20)] == [each.below(1 << 20) for _ in range(20)]
+
+
 def test_the_armor_share_of_the_builds_is_drawn_within_its_range() -> None:
     shares = set()
     for n in range(12):
