@@ -17,6 +17,11 @@ _BLOCK = 64
 _DOMAIN = b"pbem/rng/v1"
 
 
+def _width(n: int) -> int:
+    """Bytes read for one draw below ``n``: a byte more than ``n`` needs keeps rejections rare."""
+    return (n.bit_length() + 7) // 8 + 1
+
+
 class Rng:
     """Deterministic stream of random numbers from a 32-byte seed."""
 
@@ -45,7 +50,7 @@ class Rng:
         self.draws += 1
         if n == 1:
             return 0
-        nbytes = (n.bit_length() + 7) // 8 + 1
+        nbytes = _width(n)
         space = 256**nbytes
         limit = space - space % n
         while True:
@@ -60,7 +65,7 @@ class Rng:
         them are taken at once: the bot draws one per option it weighs, thousands a decision."""
         if n <= 1 or count <= 0:
             return [self.below(n) for _ in range(count)]
-        nbytes = (n.bit_length() + 7) // 8 + 1
+        nbytes = _width(n)
         if (256**nbytes) % n:
             return [self.below(n) for _ in range(count)]
         self.draws += count
