@@ -165,7 +165,10 @@ def test_a_sitting_of_decisions_yields_one_notice(make_player) -> None:
 
     def bob_awaits(seq: int) -> None:
         wait_until(
-            lambda: fx.game_info(bob.workspace, GAME).status_line == f"file {seq} is allies's to write",
+            lambda: (
+                GAME in fx.games(bob.workspace)  # bob's program may not have fetched file 1 yet
+                and fx.game_info(bob.workspace, GAME).status_line == f"file {seq} is allies's to write"
+            ),
             30,
             step=lambda: (a.cycle(), b.cycle()),
             what=f"file {seq - 1} at bob",
