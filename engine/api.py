@@ -59,6 +59,7 @@ from engine.sequence import (
     carry_out,
     check_order,
     check_shape,
+    check_shaped_order,
     current,
     finish,
     give,
@@ -471,7 +472,7 @@ class Draft:
             except IllegalAction as exc:
                 raise exc.located(side, i, f"{side} order {i + 1}: ") from None
             try:
-                plan = check_order(probe, side, action)
+                plan = check_shaped_order(probe, side, action)
             except IllegalAction as exc:
                 # The order in its player's text form: a person never sees an internal hex number.
                 text = orders.format_action(probe.world.map, action)

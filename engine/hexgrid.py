@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 E, NE, NW, W, SW, SE = range(6)
 DIRECTIONS = (E, NE, NW, W, SW, SE)
 DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
@@ -128,6 +130,21 @@ class HexGrid:
             d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
             if best is None or d < best:
                 best = d
+        assert best is not None
+        return best
+
+    def distances(self, a: int, hexes: np.ndarray) -> np.ndarray:
+        """:meth:`distance` from ``a`` to each hex of the integer array ``hexes``, at once."""
+        ca, ra = self.col_row(a)
+        qa, _ = self._cube(ca, ra)
+        rows, cols = np.divmod(hexes, self.width)
+        dr = rows - ra
+        q = cols - (rows - (rows & 1)) // 2 - qa
+        best: np.ndarray | None = None
+        for shift in (-self.width, 0, self.width) if self.wrap else (0,):
+            dq = q + shift
+            d = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+            best = d if best is None else np.minimum(best, d)
         assert best is not None
         return best
 

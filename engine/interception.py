@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from engine import combat, combat_math, naval
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal
 from engine.air_combat import bomber_strength, defence, fighter_strength, flying, is_bomber, is_fighter, take_hits
@@ -194,11 +196,19 @@ def actions(state: GameState, side: str, first_only: bool = False) -> list[Actio
         (u for u in state.side_units(side) if u.is_air and (is_fighter(u) or is_bomber(u))), key=lambda u: u.id
     )
     smap = combat.side_supply(state, side)
+    # Every target hex, and the target passing it, in the order of ``found``
+    spots = np.array([h for hexes in found.values() for h in hexes], dtype=np.int64)
+    whose = np.array([t for t, hexes in found.items() for _ in hexes], dtype=np.int64)
+    grid = state.world.map.grid
     for u in mine:
-        able = [t for t in found if not interceptor_refusal(state, side, u, u.id, state.units[t], smap)]
+        allowance = max(0, u.move - u.mp_used)
+        # A flight costs a point a hex (air_search), so a target hex farther than the
+        # allowance is out of reach whatever the search would find: the search, most of the
+        # work here, is made only by a unit with a target within that distance.
+        near = set(whose[grid.distances(u.hex, spots) <= allowance].tolist())
+        able = [t for t in found if t in near and not interceptor_refusal(state, side, u, u.id, state.units[t], smap)]
         if not able:
             continue
-        allowance = max(0, u.move - u.mp_used)
         cost = dict(air_search(state, u, allowance).cost)
         cost[u.hex] = 0
         home: dict[int, bool] = {}

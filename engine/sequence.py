@@ -190,6 +190,12 @@ def check_order(state: GameState, side: str, action: Action) -> Callable[[], Non
     """Check an order of ``side``, who acts now: ``pass``, a standing order, or one of the
     current step's orders.  Returns the planned change when the step worked it out."""
     check_shape(action)
+    return check_shaped_order(state, side, action)
+
+
+def check_shaped_order(state: GameState, side: str, action: Action) -> Callable[[], None] | None:
+    """:func:`check_order` of an action whose shape was checked already (a hidden list's
+    order is checked for its shape first, to be told apart from a refusal by the rules)."""
     if STANDING.ends(action):
         return None
     if STANDING.owns(action):

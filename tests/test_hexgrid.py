@@ -2,6 +2,7 @@
 
 import dataclasses
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -103,3 +104,10 @@ def test_a_map_whose_hexsides_disagree_or_whose_rim_is_open_is_refused() -> None
     sides[rim] = Side.LAND
     with pytest.raises(MapError, match="not EDGE"):
         dataclasses.replace(good, sides=bytes(sides))
+
+
+@given(hexes, st.lists(hexes, min_size=1, max_size=40), st.booleans())
+def test_distances_at_once_are_the_distances_one_by_one(a: int, others: list[int], wrap: bool) -> None:
+    grid = dataclasses.replace(GRID, wrap=wrap)
+    found = grid.distances(a, np.array(others, dtype=np.int64))
+    assert found.tolist() == [grid.distance(a, b) for b in others]

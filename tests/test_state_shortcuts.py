@@ -23,11 +23,12 @@ import msgpack
 import numpy as np
 import pytest
 
-from engine import api, sequence, supply
+from engine import api, interception, sequence, supply
 from engine import state as state_module
 from engine.actions import Action, StateError
 from engine.deployment import Deployment, home_area
-from engine.hexgrid import NO_HEX
+from engine.hexgrid import NO_HEX, HexGrid
+from engine.reach import air_search
 from engine.sides import ALLIES, SIDES
 from engine.state import GameState, LandKey
 from engine.supply import HexSupply, SupplyMap, supply_map
@@ -39,11 +40,12 @@ from pbem.protocol.records import Record, Reveal, Sim
 from pbem.protocol.turnfile import TurnFile
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "1937-seed3"
+AIR_RECORD = RECORD.parent / "1939-air-seed1"
 
 
-def _record_states() -> Iterator[GameState]:
+def _record_states(record: Path = RECORD) -> Iterator[GameState]:
     """Every state of the record, each one before a record is applied to it (and the last)."""
-    [(_, files)] = audit.game_files(RECORD).items()
+    [(_, files)] = audit.game_files(record).items()
     files.sort(key=lambda f: f.seq)
     seen: list[GameState] = []
 
@@ -486,3 +488,52 @@ def test_a_side_s_map_searches_every_class_of_its_countries_each_as_alone(states
                 assert np.array_equal(whole.full[cls], alone.full[cls]), (state.date, side, cls)
                 assert np.array_equal(whole.cities[cls], alone.cities[cls]), (state.date, side, cls)
     assert without_units > 0
+
+
+def _interception_states(record: Path, months: int) -> Iterator[tuple[GameState, str]]:
+    """The states of the record's first ``months`` months where a side may intercept
+    something, with the side."""
+    [(_, files)] = audit.game_files(record).items()
+    files.sort(key=lambda f: f.seq)
+    seen: list[tuple[GameState, str]] = []
+
+    def watch(g: machine.Game, _wire: object) -> None:
+        state = g.state
+        if sequence.current(state).name == "interception" and state.acting:
+            side = state.acting[0]
+            if interception.targets(state, side):
+                seen.append((state.copy(), side))
+
+    class Interceptions(replay.Visitor):
+        def before(self, game: machine.Game, tf: TurnFile) -> machine.Watcher:
+            return watch
+
+    start: int | None = None
+    for game in replay.walk(files, visitor=Interceptions()):
+        yield from seen
+        seen.clear()
+        start = game.state.date if start is None else start
+        if game.state.date >= start + months:
+            return
+
+
+def test_interceptions_found_near_the_targets_are_those_every_search_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interceptions a side may declare, searched only by the air units with a target
+    hex within their allowance, against a search by every air unit, at every interception
+    step of the first month of the air war's record."""
+    searches = 0
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal searches
+        searches += 1
+        return air_search(*args, **kwargs)
+
+    monkeypatch.setattr(interception, "air_search", counted)
+    chosen = [(state, side, interception.actions(state, side)) for state, side in _interception_states(AIR_RECORD, 1)]
+    assert len(chosen) > 15 and all(found for *_, found in chosen)
+    near = searches
+    # The long way: every target counts as near every air unit, so each one searches.
+    monkeypatch.setattr(HexGrid, "distances", lambda self, a, hexes: np.zeros(len(hexes), dtype=np.int64))
+    for state, side, found in chosen:
+        assert interception.actions(state, side) == found
+    assert near < searches - near  # the shortcut spared searches
