@@ -112,7 +112,8 @@ class GameResult:
     #: year -> side -> money held when the year ended by its countries at war that could have
     #: bought something of their pool with it (issue 30: "no side above $1,000B unspent at a
     #: year's end while its pool has units to buy"); a country whose pool is empty or dearer
-    #: than its money is left out
+    #: than its money is left out.  The year ends with December's last decision: the units
+    #: January brings to the pools were not there to buy
     idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
     #: year -> country -> its idle money when the year ended (the countries counted above)
     idlers_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -507,6 +508,7 @@ def play_game(
     idle_by_year: dict[str, dict[str, int]] = {}
     idlers_by_year: dict[str, dict[str, int]] = {}
     handed: dict[str, int] = {}
+    december_idlers: dict[str, int] = {}
     while state.date < until:
         d = api.decision(state)
         if d.kind == "end":
@@ -566,6 +568,8 @@ def play_game(
         record_events(state, fallen, liberated, surrendered, dates)
         if state.winner and not victory:
             victory = date_text(state.date)
+        if state.date % 12 == 11:
+            december_idlers = idlers(state)
         if state.date != month:
             month_seconds.append(clock() - month_start)
             month_start = clock()
@@ -578,7 +582,7 @@ def play_game(
                 }
                 for side in SIDES:
                     year_end_money[side] = max(year_end_money[side], money_by_year[year][side])
-                idlers_by_year[year] = idlers(state)
+                idlers_by_year[year] = december_idlers
                 idle_by_year[year] = {
                     side: sum(m for n, m in idlers_by_year[year].items() if state.countries[n].side == side)
                     for side in SIDES

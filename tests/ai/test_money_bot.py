@@ -5,9 +5,13 @@ unspent at each year's end."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+
 from engine import api
 from engine.ai import arena, bot, convoys, deploy
 from engine.position import begin_at, parse, put, setup
+from engine.scenario import Anchor, Arrival, LandPoints, Units
 from engine.state import GameState, LandKey
 from engine.units import COSTS, UnitProfile, UnitType
 from engine.war import enter_war
@@ -130,6 +134,44 @@ def test_the_arena_reports_the_money_left_at_each_year_s_end() -> None:
     summary = arena.summarize([result])
     assert summary.money_by_year == result.money_by_year
     assert any("most unspent at each year's end" in line for line in summary.lines({"axis": "bot", "allies": "bot"}))
+
+
+class _JanuaryDraft:
+    """A schedule that brings Poland 5 infantry points each January (a scenario's arrivals)."""
+
+    def arrivals_due(self, date: int, entries: Mapping[str, int]) -> list[Arrival]:
+        infantry = Units(land=(LandPoints(UnitType.INFANTRY, 3, 5),))
+        return [Arrival("Poland", infantry, (Anchor("date", date),))] if date % 12 == 0 else []
+
+
+def test_money_is_idle_only_if_the_pool_had_something_to_buy_when_the_year_ended() -> None:
+    """Poland ends the year with money and an empty pool: none of it is idle, although
+    January's arrivals fill the pool before the next year's first decision."""
+
+    def prepare(state: GameState) -> None:
+        enter_war(state, "Germany", "axis")
+        enter_war(state, "Poland", "allies")
+        poland = state.countries["Poland"]
+        poland.money = 2500
+        poland.pool_land.clear()
+        poland.pool_units.clear()
+
+    world = dataclasses.replace(FRONT_WORLD, schedule=_JanuaryDraft())
+    start = api.new_game(world).date
+    until = (start // 12 + 1) * 12 + 1  # January's first phases of the next year
+    january: list[GameState] = []
+
+    def on_month(state: GameState) -> None:
+        if state.date == until - 1:
+            january.append(state.copy())
+
+    result = arena.play_game(world, until, {"axis": "bot", "allies": "bot"}, seed=5, setup=prepare, on_month=on_month)
+    assert not result.error
+    (new_year,) = january
+    assert "Poland" in arena.idlers(new_year)  # the measure read in January would count it
+    year = str(start // 12)
+    assert "Poland" not in result.idlers_by_year[year]
+    assert result.idle_by_year[year]["allies"] == 0
 
 
 def test_countries_info_regions_matter_for_the_hubs() -> None:
