@@ -112,8 +112,9 @@ class GameResult:
     #: year -> side -> money held when the year ended by its countries at war that could have
     #: bought something of their pool with it (issue 30: "no side above $1,000B unspent at a
     #: year's end while its pool has units to buy"); a country whose pool is empty or dearer
-    #: than its money is left out.  The year ends with December's last decision: the units
-    #: January brings to the pools were not there to buy
+    #: than its money is left out.  Read just after December's builds, the year's last chance
+    #: to spend: what comes to the pools later (buy-backs of the month's losses, January's
+    #: arrivals) money could not buy before the year ended
     idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
     #: year -> country -> its idle money when the year ended (the countries counted above)
     idlers_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -509,6 +510,7 @@ def play_game(
     idlers_by_year: dict[str, dict[str, int]] = {}
     handed: dict[str, int] = {}
     december_idlers: dict[str, int] = {}
+    built = False  # this month's builds were made
     while state.date < until:
         d = api.decision(state)
         if d.kind == "end":
@@ -568,9 +570,11 @@ def play_game(
         record_events(state, fallen, liberated, surrendered, dates)
         if state.winner and not victory:
             victory = date_text(state.date)
-        if state.date % 12 == 11:
+        if state.date % 12 == 11 and not built:
             december_idlers = idlers(state)
+            built = d.phase == "build"
         if state.date != month:
+            built = False
             month_seconds.append(clock() - month_start)
             month_start = clock()
             month = state.date

@@ -144,7 +144,7 @@ class _JanuaryDraft:
         return [Arrival("Poland", infantry, (Anchor("date", date),))] if date % 12 == 0 else []
 
 
-def test_money_is_idle_only_if_the_pool_had_something_to_buy_when_the_year_ended() -> None:
+def test_money_is_idle_only_if_the_pool_had_something_to_buy_after_the_year_s_last_builds() -> None:
     """Poland ends the year with money and an empty pool: none of it is idle, although
     January's arrivals fill the pool before the next year's first decision."""
 
