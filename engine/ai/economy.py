@@ -58,6 +58,8 @@ HOARD_BUYS = (
     UnitType.BATTLESHIP,
 )
 HOARD_RANK = {t: i for i, t in enumerate(HOARD_BUYS)}
+#: What the builds buy with ``spend_all`` (:mod:`engine.ai.style`): every unit money buys.
+ALL_RANK = {t: i for i, t in enumerate((*HOARD_BUYS, UnitType.BOMBER_TRANSPORT))}
 
 
 def income(turn: Turn) -> None:
@@ -228,27 +230,35 @@ def _buy_bombers(turn: Turn, country: str) -> None:
             bought += 1
 
 
+def _kept(turn: Turn) -> int:
+    """Money a country's builds leave unspent: :data:`HOARD`, or nothing with ``spend_all``
+    (repairs come first in the builds, and money kept for next month's buy-backs buys
+    nothing this month that the month's income could not buy then)."""
+    return 0 if turn.style.spend_all else HOARD
+
+
 def _spend_hoard(turn: Turn, country: str) -> None:
-    """Money the land pool and the monthly bombers leave unspent beyond :data:`HOARD` buys
+    """Money the land pool and the monthly bombers leave unspent beyond :func:`_kept` buys
     the pool's aircraft, then escorts and transports, then the great ships: money kept
     in the bank wins nothing."""
     c = turn.state.countries[country]
-    rank = HOARD_RANK
+    rank, keep = ALL_RANK if turn.style.spend_all else HOARD_RANK, _kept(turn)
     for p in sorted((p for p in c.pool_units if p.type in rank), key=lambda p: (rank[p.type], p.name)):
-        if c.money <= HOARD:
+        if c.money <= keep:
             return
         if COSTS[p.type].price <= c.money:
             turn.batch.offer(Action("buy_unit", (country, p.name)))
 
 
 def _buy_special(turn: Turn, country: str) -> None:
-    """Money still beyond :data:`HOARD` buys marines (they make landings succeed more
+    """Money still beyond :func:`_kept` buys marines (they make landings succeed more
     often) and paratroopers from the pool."""
     c = turn.state.countries[country]
+    keep = _kept(turn)
     for t in (UnitType.MARINE, UnitType.PARATROOPER):
         entries = [(key.move, have) for key, have in sorted(c.pool_land.items()) if key.type == t and have > 0]
-        if entries and c.money > HOARD:
-            _buy(turn, country, t.value, entries, c.money - HOARD)
+        if entries and c.money > keep:
+            _buy(turn, country, t.value, entries, c.money - keep)
 
 
 def _buy(turn: Turn, country: str, unit_type: str, entries: list[tuple[int, int]], budget: int) -> int:

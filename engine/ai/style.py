@@ -35,6 +35,10 @@ class Style:
     #: an amphibious assault or paradrop is made only where the chance that its units
     #: hold the hex through the enemy's next turn is at least 70 % (:func:`engine.ai.landings.hold_chance`)
     sure_landings: bool = True
+    #: the builds spend down to what the pool can take, keeping no reserve of
+    #: :data:`engine.ai.economy.HOARD`, and buy every unit of the pool money buys (v1 never
+    #: bought bomber transports)
+    spend_all: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -49,7 +53,13 @@ class Style:
 LATEST = Style()
 #: The bot as frozen for reference.
 V1 = Style(
-    garrisons=False, supply_units=False, capital_guard=False, shuttle=False, model_odds=False, sure_landings=False
+    garrisons=False,
+    supply_units=False,
+    capital_guard=False,
+    shuttle=False,
+    model_odds=False,
+    sure_landings=False,
+    spend_all=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {

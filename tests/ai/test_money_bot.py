@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from engine import api
+from engine import ai, api
 from engine.ai import arena, bot, convoys, deploy
 from engine.position import begin_at, parse, put, setup
 from engine.scenario import Anchor, Arrival, LandPoints, Units
@@ -134,6 +134,44 @@ def test_the_arena_reports_the_money_left_at_each_year_s_end() -> None:
     summary = arena.summarize([result])
     assert summary.money_by_year == result.money_by_year
     assert any("most unspent at each year's end" in line for line in summary.lines({"axis": "bot", "allies": "bot"}))
+
+
+def test_the_builds_spend_what_the_pool_can_take_and_v1_kept_a_reserve() -> None:
+    """The pools the history games left with money at a year's end: the Soviet Union's
+    paratroopers and fighters with $713B, Italy's bomber transport and battleship with
+    $1,176B.  The bot buys what the money pays for; v1 kept $500B a country and never
+    bought bomber transports."""
+    state = parse(
+        """
+        I:c I:c S:c S:c
+         I:c I:c S:c S:c
+        city Rome 0,0 capital
+        city Moscow 3,1 capital
+        war axis Italy
+        war allies "Soviet Union"
+        date 1943-12
+        step build
+        unit Italy infantry 1,0
+        unit "Soviet Union" infantry 2,0
+        money Italy 1176
+        money "Soviet Union" 713
+        """
+    )
+    italy, soviets = state.countries["Italy"], state.countries["Soviet Union"]
+    italy.pool_land, soviets.pool_land = {}, {LandKey(UnitType.PARATROOPER, 3): 3}
+    italy.pool_units = [
+        UnitProfile(UnitType.BOMBER_TRANSPORT, name="SM.82", bomber=1, defense=1, move=10),
+        UnitProfile(UnitType.BATTLESHIP, name="Roma", attack=6, defense=6, move=6),
+    ]
+    soviets.pool_units = [UnitProfile(UnitType.FIGHTER, name="Yak-9", attack=2, defense=2, move=8)]
+
+    def bought(side: str, player: str) -> list[tuple[object, ...]]:
+        return [a.args for a in ai.decide(state, side, SEED, player) if a.kind in ("buy", "buy_unit")]
+
+    assert bought("axis", "bot") == [("Italy", "SM.82")]
+    assert bought("axis", "v1") == []  # $1,176B kept: a battleship costs $1,400B
+    assert bought("allies", "bot") == [("Soviet Union", "paratrooper", 3, 2)]  # $600B of the $713B
+    assert bought("allies", "v1") == []  # $213B above the reserve buys no $300B point
 
 
 class _JanuaryDraft:
