@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air_war, ferry, staging
+from engine.ai import air_war, barbarossa, ferry, staging
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
 from engine.ai.seeding import mixed_order
@@ -57,7 +57,8 @@ def placement_area(state: GameState, country: str) -> list[int]:
 def deployment(turn: Turn) -> None:
     state = turn.state
     pic = Picture(state, turn.side)
-    need = need_map(pic, shuttle=turn.style.shuttle)
+    stage = barbarossa.stage(pic) if turn.style.ready_offensives else {}
+    need = need_map(pic, shuttle=turn.style.shuttle, stage=stage)
     have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
     to_front = {**ferry.to_ferry(pic, turn.style.shuttle), **pic.to_front}
     year = state.date // 12

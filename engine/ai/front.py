@@ -50,9 +50,15 @@ def aims(pic: Picture) -> set[str]:
     return chosen
 
 
-def need_map(pic: Picture, garrisons: dict[int, float] | None = None, shuttle: bool = False) -> dict[int, float]:
+def need_map(
+    pic: Picture,
+    garrisons: dict[int, float] | None = None,
+    shuttle: bool = False,
+    stage: dict[int, float] | None = None,
+) -> dict[int, float]:
     """Strength wanted per hex at the end of our movement, at least ``garrisons`` (in our
-    capitals and home cities against what could reach them, :func:`engine.ai.garrison.hold`);
+    capitals and home cities against what could reach them, :func:`engine.ai.garrison.hold`)
+    and ``stage`` (on the Soviet border before Barbarossa, :func:`engine.ai.barbarossa.stage`);
     ``shuttle`` is the style switch (:func:`engine.ai.ferry.ports`)."""
     need: dict[int, float] = {}
     threat = pic.threat
@@ -71,8 +77,9 @@ def need_map(pic: Picture, garrisons: dict[int, float] | None = None, shuttle: b
         need[h] = max(need.get(h, 0.0), want)
     for h, want in ferry.need(pic, shuttle).items():
         need[h] = max(need.get(h, 0.0), want)
-    for h, want in (garrisons or {}).items():
-        need[h] = max(need.get(h, 0.0), want)
+    for floors in (garrisons or {}, stage or {}):
+        for h, want in floors.items():
+            need[h] = max(need.get(h, 0.0), want)
     targets = aims(pic)
     if not targets:
         return need

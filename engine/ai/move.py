@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, air_war, convoys, ferry, garrison, intercept, landings, naval, staging
+from engine.ai import air, air_war, barbarossa, convoys, ferry, garrison, intercept, landings, naval, staging
 from engine.ai.front import MAIN_PULL, PULL, main_effort, need_map, objective_distance
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
@@ -28,6 +28,7 @@ from engine.ai.style import LATEST, Style
 from engine.reach import SideMemo, land_reach, rail_search
 from engine.state import Unit
 from engine.units import UnitType
+from engine.war import JAPAN_SOVIET
 
 if TYPE_CHECKING:
     from engine.ai.turn import Turn
@@ -37,6 +38,8 @@ RAIL_DISTANCE = 4
 #: Weight of one hex of distance from the front for units in the rear.
 DISTANCE_WEIGHT = 0.35
 FAR = 40
+#: How far the pull towards the Soviet border reaches: across Europe, from the Atlantic coast.
+ACROSS = 120
 #: What the last unit of a key city an enemy could reach gains by staying in it: more than
 #: any move can offer, so the garrison holds (:mod:`engine.ai.garrison`).
 LAST_GUARD = 20.0
@@ -86,6 +89,7 @@ class Plan:
         self.pic = pic
         hold = garrison.hold(pic) if style.garrisons else {}
         self.need = need_map(pic, hold, style.shuttle)
+        self._stage(pic, barbarossa.stage(pic) if style.ready_offensives else {})
         # key cities whose last unit stays
         self.guarded = set(hold)
         self.have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
@@ -97,8 +101,35 @@ class Plan:
         self.pull = PULL.get(pic.side, 0.5)
         self.to_capital = main_effort(pic)
 
-    def gap(self, h: int) -> float:
-        return max(0.0, self.need.get(h, 0.0) - self.have.get(h, 0.0))
+    def _stage(self, pic: Picture, stage: dict[int, float]) -> None:
+        """Raise the need on the Soviet border to ``stage``, remembering the need before
+        (what a unit kept for the Balkans sees), and pull the units not kept towards it."""
+        self.before_stage: dict[int, float] = {}
+        for h, want in stage.items():
+            if want > self.need.get(h, 0.0):
+                self.before_stage[h] = self.need.get(h, 0.0)
+                self.need[h] = want
+        self.kept = barbarossa.kept(pic) if stage else frozenset()
+        self.to_border = pic.distances(stage, limit=ACROSS, passable="mine") if stage else {}
+
+    def gap(self, h: int, u: Unit | None = None) -> float:
+        need = self.need.get(h, 0.0)
+        if u is not None and h in self.before_stage and not self.stages(u):
+            need = self.before_stage[h]
+        return max(0.0, need - self.have.get(h, 0.0))
+
+    def stages(self, u: Unit) -> bool:
+        """Does ``u`` join the massing on the Soviet border: not kept for the Balkans, and
+        not Japan's (its war is in Asia, under the truce)?"""
+        return u.hex not in self.kept and u.country not in JAPAN_SOVIET
+
+    def goal(self, u: Unit, h: int) -> int:
+        """Hexes from ``h`` to the nearest enemy objective of our aims, or, for a unit
+        not kept for the Balkans while the Axis masses against the Soviet Union, to the
+        Soviet border if that is nearer."""
+        if self.to_border and self.stages(u):
+            return min(self.to_goal.get(h, ACROSS), self.to_border.get(h, ACROSS))
+        return self.to_goal.get(h, FAR)
 
     def value(self, u: Unit, h: int, staying: bool) -> float:
         s = float(max(u.strength, 1))
@@ -115,15 +146,15 @@ class Plan:
         else:
             if self.count.get(h, 0) >= 2:
                 return -1e9  # two ordinary land units per hex
-            score = min(s, self.gap(h))
+            score = min(s, self.gap(h, u))
         role = pic.role(h)
         if not staying and not pic.supplied_near(u.country, h):
             score -= 4.0  # out of supply a unit cannot attack and withers away
         if role == "enemy" and not staying:
             score += 1.5 + 2.0 * self.objectives.get(h, 0)
-        if self.to_goal:
+        if self.to_goal or self.to_border:
             # drawn towards the enemy's cities and resources (measured from the unit's own hex)
-            score -= self.pull * self.to_goal.get(h, FAR)
+            score -= self.pull * self.goal(u, h)
         if self.to_capital:
             score -= MAIN_PULL * self.to_capital.get(h, FAR)
         if h not in self.need and role == "mine":

@@ -39,6 +39,13 @@ class Style:
     #: :data:`engine.ai.economy.HOARD`, and buy every unit of the pool money buys (v1 never
     #: bought bomber transports)
     spend_all: bool = True
+    #: the Axis masses on the Soviet border from February 1941 and declares war once its
+    #: strength there is 1.5 times the Soviet strength facing it, June 1941 still the
+    #: latest month (:mod:`engine.ai.barbarossa`)
+    ready_offensives: bool = True
+    #: a minor ally (Bulgaria, Hungary, Romania, Finland) is brought in only while the Axis
+    #: could hold its capital against the enemy that could reach it (:func:`engine.ai.barbarossa.holdable`)
+    held_allies: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -60,6 +67,8 @@ V1 = Style(
     model_odds=False,
     sure_landings=False,
     spend_all=False,
+    ready_offensives=False,
+    held_allies=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {
