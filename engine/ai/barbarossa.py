@@ -2,19 +2,21 @@
 (issue 30; the style switches ``ready_offensives`` and ``held_allies``).
 
 By the calendar alone the Axis declared war on the Soviet Union in June 1941 with a few
-points on the Polish border against a Soviet army massed there, and lost Warsaw in the
-first month.  From :data:`STAGE_FROM` the Axis *stages*: the need map asks for strength on
-its land facing the Soviet Union (:func:`stage`), a share of the Soviet strength that
-faces each hex, and units far from the Balkans are drawn there (those near Yugoslavia and
-Greece stay for that campaign: the rules bring Hungary and Bulgaria in only with a German
-unit in Yugoslavia).  The Axis declares war from :data:`READY_FROM` once its strength on
-the border is :data:`READY_RATIO` times the Soviet strength facing it (:func:`ready`), and
-in June 1941 by the calendar whatever the position (the latest date).
+points on the Polish border, and the Soviet army placed there at its entry took Warsaw in
+some games within the month.  From :data:`STAGE_FROM` the Axis *stages*: the need map asks
+for strength on its staging zone facing the Soviet Union (:func:`stage`), a share of the
+Soviet strength expected there, and units far from the Balkans are drawn to it (those near
+Yugoslavia and Greece stay for that campaign: the rules bring Hungary and Bulgaria in only
+with a German unit in Yugoslavia).  A neutral Soviet Union has no unit on the map: its
+whole pool becomes units to place when war is declared on it, so the strength expected is
+that pool (:func:`expected`).  The Axis declares war from :data:`READY_FROM` once its
+strength in the zone is :data:`READY_RATIO` times that (:func:`ready`), and in June 1941 by
+the calendar whatever the position (the latest date).
 
 A minor ally (:data:`MINORS`) entering the war opens a front the Axis must defend; entered
 where it cannot be held it was conquered within weeks.  Its entry is taken only while the
 enemy land strength that could reach its capital within :data:`REACH_MONTHS` months (the
-Soviet Union's counted while the Axis prepares to attack it) is no more than the Axis land
+Soviet Union's counted from :data:`STAGE_FROM`, as the Axis will attack it) is no more than the Axis land
 strength near that capital (:func:`holdable`).
 """
 
@@ -29,7 +31,7 @@ from engine.war import JAPAN_SOVIET
 
 SOVIET = "Soviet Union"
 #: The month the Axis starts massing on the Soviet border (France has fallen by then in
-#: most games; four months is what the army needs to cross Germany by rail and march).
+#: most games; four months let the army cross Europe by rail and march before June).
 STAGE_FROM = "1941-02"
 #: The first month the Axis may declare war on the Soviet Union when ready (the spring
 #: mud is over); June 1941 stays the latest (:data:`engine.ai.declare.AXIS_AIMS`).
