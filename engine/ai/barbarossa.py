@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from engine.ai.front import fallen
 from engine.ai.picture import Picture
 from engine.state import NO_UNIT, GameState, parse_date
 from engine.units import UnitType
@@ -82,8 +83,6 @@ def _axis_strength(state: GameState) -> dict[int, int]:
 
 def preparing(state: GameState) -> bool:
     """Is the Axis still to attack the Soviet Union, France beaten and the staging month come?"""
-    from engine.ai.declare import fallen
-
     soviet, germany = state.countries.get(SOVIET), state.countries.get("Germany")
     if soviet is None or germany is None or soviet.at_war or soviet.side != "neutral":
         return False
@@ -165,8 +164,6 @@ def kept(pic: Picture) -> frozenset[int]:
     """Hexes whose units stay for the Balkan campaign: within :data:`BALKAN_KEEP` of the
     land of Yugoslavia or Greece while either stands."""
     state = pic.state
-    from engine.ai.declare import fallen
-
     lands = [n for n in BALKANS if n in state.countries and not fallen(state, n)]
     if not lands:
         return frozenset()

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engine.ai import barbarossa, reading
+from engine.ai.front import fallen
 from engine.state import GameState, parse_date
 from engine.units import Domain
 
@@ -106,17 +107,6 @@ def welcome(state: GameState, country: str | None) -> bool:
     if waits is not None and waits in state.countries:
         return fallen(state, waits)
     return True
-
-
-def fallen(state: GameState, country: str) -> bool:
-    """Is ``country`` out of the fight: conquered (Vichy France included), or its home
-    cities all held by its enemy (France after a failed Vichy attempt counts as conquered
-    only with its colonies, yet no longer holds a front)?"""
-    c = state.countries[country]
-    if c.conquered:
-        return True
-    cities = state.world.home_cities_of.get(country, ())
-    return c.at_war and bool(cities) and all(state.enemies(country, state.controller_of(h)) for h in cities)
 
 
 def axis_targets(state: GameState) -> list[str]:

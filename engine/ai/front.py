@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.ai import ferry, staging
 from engine.ai.odds import defence_strength
 from engine.ai.picture import Picture
-from engine.state import NO_UNIT
+from engine.state import NO_UNIT, GameState
 
 #: Strength asked of every front hex, whatever the threat (a front without gaps).
 MIN_HOLD = 2
@@ -26,6 +26,17 @@ WANTED_RATIO = 2.0
 
 #: The Axis' second stage: France, and the neutrals on the way to it.
 WEST = ("France", "Belgium", "Netherlands", "Luxembourg", "Denmark", "Norway")
+
+
+def fallen(state: GameState, country: str) -> bool:
+    """Is ``country`` out of the fight: conquered (Vichy France included), or its home
+    cities all held by its enemy (France after a failed Vichy attempt counts as conquered
+    only with its colonies, yet no longer holds a front)?"""
+    c = state.countries[country]
+    if c.conquered:
+        return True
+    cities = state.world.home_cities_of.get(country, ())
+    return c.at_war and bool(cities) and all(state.enemies(country, state.controller_of(h)) for h in cities)
 
 
 def aims(pic: Picture) -> set[str]:
