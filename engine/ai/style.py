@@ -40,7 +40,7 @@ class Style:
     #: bought bomber transports)
     spend_all: bool = True
     #: the Axis masses on the Soviet border from February 1941 and declares war once its
-    #: strength there is 1.5 times the Soviet strength facing it, June 1941 still the
+    #: strength there matches the Soviet strength expected to face it, June 1941 still the
     #: latest month (:mod:`engine.ai.barbarossa`)
     ready_offensives: bool = True
     #: a minor ally (Bulgaria, Hungary, Romania, Finland) is brought in only while the Axis
