@@ -1,5 +1,4 @@
-"""Barbarossa by the position, and minor allies brought in only when they can be held
-(issue 30; the style switches ``ready_offensives`` and ``held_allies``).
+"""Barbarossa by the position (issue 30; the style switch ``ready_offensives``).
 
 By the calendar alone the Axis declared war on the Soviet Union in June 1941 with a few
 points on the Polish border, and the Soviet army placed there at its entry took Warsaw in
@@ -12,12 +11,6 @@ whole pool becomes units to place when war is declared on it, so the strength ex
 that pool (:func:`expected`).  The Axis declares war from :data:`READY_FROM` once its
 strength in the zone is :data:`READY_RATIO` times that (:func:`ready`), and in June 1941 by
 the calendar whatever the position (the latest date).
-
-A minor ally (:data:`MINORS`) entering the war opens a front the Axis must defend; entered
-where it cannot be held it was conquered within weeks.  Its entry is taken only while the
-enemy land strength that could reach its capital within :data:`REACH_MONTHS` months (the
-Soviet Union's counted from :data:`STAGE_FROM`, as the Axis will attack it) is no more than the Axis land
-strength near that capital (:func:`holdable`).
 """
 
 from __future__ import annotations
@@ -52,14 +45,6 @@ FACING = 2
 #: The campaign whose units are not drawn to the Soviet border, and how near (hexes).
 BALKANS = ("Yugoslavia", "Greece")
 BALKAN_KEEP = 6
-#: Minor allies brought in only when they can be held.
-MINORS = ("Bulgaria", "Hungary", "Romania", "Finland")
-#: Months of enemy movement counted against a minor ally's capital.
-REACH_MONTHS = 2
-#: Hexes from a minor ally's capital within which Axis land strength defends it.
-DEFENCE_RADIUS = 2
-#: The longest land move (armor's), as in :mod:`engine.ai.garrison`.
-MAX_MOVE = 8
 
 
 def _land_strength(state: GameState, country: str) -> dict[int, int]:
@@ -184,60 +169,3 @@ def ready(state: GameState) -> bool:
         return False
     axis, soviet = strengths(state)
     return axis > 0 and axis >= READY_RATIO * soviet
-
-
-def holdable(state: GameState, country: str) -> bool:
-    """Could the Axis hold ``country``'s capital if it entered now: is the enemy land
-    strength that could reach it within :data:`REACH_MONTHS` months no more than the Axis
-    land strength (its own included) within :data:`DEFENCE_RADIUS` hexes of it?"""
-    world = state.world
-    capitals = [h for h in world.home_cities_of.get(country, ()) if world.map.city_at[h].capital]
-    if not capitals:
-        return True
-    capital = capitals[0]
-    threat = _reaching(state, capital, country)
-    if threat == 0:
-        return True
-    axis = _axis_strength(state)
-    own = _land_strength(state, country)
-    near = _near(state, [capital], DEFENCE_RADIUS)
-    defence = sum(axis.get(h, 0) + own.get(h, 0) for h in near)
-    return defence >= threat
-
-
-def _enemies(state: GameState) -> set[str]:
-    """The Axis's land enemies: the Allies at war, and the Soviet Union while the Axis prepares to attack it."""
-    out = {n for n, c in state.countries.items() if c.side == "allies" and c.at_war and not c.conquered}
-    soviet = state.countries.get(SOVIET)
-    if soviet is not None and soviet.side == "neutral" and state.date >= parse_date(STAGE_FROM):
-        out.add(SOVIET)
-    return out
-
-
-def _reaching(state: GameState, capital: int, country: str) -> int:
-    """Enemy land strength within :data:`REACH_MONTHS` months' move of ``capital``, over land
-    that is at war or ``country``'s own (terrain and zones of control ignored)."""
-    enemies = _enemies(state)
-    movers: dict[int, list[tuple[int, int]]] = {}
-    for name in enemies:
-        for u in state.units_of(name):
-            if u.is_land and u.on_map and u.carrier == NO_UNIT and u.type is not UnitType.SUPPLY:
-                movers.setdefault(u.hex, []).append((max(1, u.move) * REACH_MONTHS, u.strength))
-    nbr = state.world.map.land_neighbours
-    country_of = state.world.map.country_of
-    limit = MAX_MOVE * REACH_MONTHS
-    dist = {capital: 0}
-    queue = deque([capital])
-    while queue:
-        h = queue.popleft()
-        if dist[h] >= limit:
-            continue
-        for o in nbr[h]:
-            if o in dist:
-                continue
-            c = state.countries.get(state.controller_of(o))
-            open_land = (c is not None and (c.at_war or c.name in enemies)) or country_of[o] == country
-            if open_land:
-                dist[o] = dist[h] + 1
-                queue.append(o)
-    return sum(s for h, d in dist.items() for move, s in movers.get(h, ()) if d <= move)

@@ -74,7 +74,6 @@ def war_declaration(turn: Turn) -> None:
     wanted = set(drawn_targets(turn)) | set(pacific_targets(state)) if turn.side == "axis" else set()
     if turn.side == "axis" and turn.style.ready_offensives and barbarossa.ready(state):
         wanted.add(barbarossa.SOVIET)
-    held = turn.side == "axis" and turn.style.held_allies
     for action in batch.legal():
         if action.kind == "pass":
             continue
@@ -82,13 +81,8 @@ def war_declaration(turn: Turn) -> None:
         if is_declaration(action):
             if country in wanted:
                 batch.offer(action)
-        elif welcome(state, country) and not (held and unheld(state, country)):
+        elif welcome(state, country):
             batch.offer(action)
-
-
-def unheld(state: GameState, country: str | None) -> bool:
-    """Is ``country`` a minor ally the Axis could not hold if it entered now?"""
-    return country in barbarossa.MINORS and not barbarossa.holdable(state, country)
 
 
 def is_declaration(action: object) -> bool:

@@ -43,11 +43,6 @@ class Style:
     #: strength there matches the Soviet strength expected to face it, June 1941 still the
     #: latest month (:mod:`engine.ai.barbarossa`)
     ready_offensives: bool = True
-    #: a minor ally (Bulgaria, Hungary, Romania, Finland) is brought in only while the Axis
-    #: could hold its capital against the enemy that could reach it (:func:`engine.ai.barbarossa.holdable`);
-    #: off for every level: it kept Hungary and Bulgaria out of the war, which the history
-    #: table asks for by the end of 1941 (docs/ai.md, "Barbarossa by the position")
-    held_allies: bool = False
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)

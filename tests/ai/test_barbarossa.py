@@ -1,21 +1,15 @@
-"""Barbarossa by the position and minor allies held (issue 30; engine/ai/barbarossa.py):
-the Axis masses on the Soviet border, declares war when massed (June 1941 the latest),
-and brings a minor ally in only when it can hold its capital."""
+"""Barbarossa by the position (issue 30; engine/ai/barbarossa.py): the Axis masses on the
+Soviet border, and declares war when massed (June 1941 the latest)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from engine import ai, api
-from engine.ai import barbarossa, bot
+from engine import ai
+from engine.ai import barbarossa
 from engine.ai.picture import Picture
-from engine.ai.style import STYLES, Style
 from engine.position import hex_at, parse
 from engine.state import GameState
 
 SEED = b"\x05" * 32
-#: The bot with minor allies held (the switch is off for every level).
-HELD = replace(STYLES["bot"], held_allies=True)
 
 # Germany west of the Soviet Union; Yugoslavia (at war with the Axis) and Hungary below
 # Germany's west, far from the Soviet border.
@@ -51,10 +45,6 @@ def units(country: str, strength: int, *at: str, kind: str = "infantry") -> list
 
 def declared(state: GameState, player: str) -> set[str]:
     return {str(a.args[0]) for a in ai.decide(state, "axis", SEED, player) if a.kind == "declare"}
-
-
-def entered(state: GameState, style: Style) -> set[str]:
-    return {str(a.args[0]) for a in bot.decide(api.view(state, "axis"), "axis", SEED, None, style) if a.kind == "enter"}
 
 
 def destinations(state: GameState, player: str) -> dict[int, int]:
@@ -105,15 +95,3 @@ def test_the_axis_stages_on_the_soviet_border_but_not_with_the_units_of_the_balk
     assert moved.get(balkans) == v1.get(balkans)  # kept for the Yugoslav campaign
     assert col(moved.get(balkans, hex_at(state, "1,3")))[0] <= 1
     assert not barbarossa.stage(Picture(position(*facts, date="1941-01", step="axis.first_movement"), "axis"))
-
-
-def test_a_minor_ally_is_brought_in_only_when_it_can_be_held() -> None:
-    german_in_yugoslavia = units("Germany", 3, "2,4")
-    facts = (*german_in_yugoslavia, *units("Soviet Union", 8, "12,5", "13,5", kind="armor"))
-    assert not barbarossa.holdable(position(*facts), "Hungary")
-    assert "Hungary" not in entered(position(*facts), HELD)
-    assert "Hungary" in entered(position(*facts), STYLES["bot"])  # the switch is off for every level
-    assert "Hungary" in entered(position(*facts), STYLES["v1"])
-    held = position(*facts, *units("Germany", 8, "4,4", "5,4"))
-    assert barbarossa.holdable(held, "Hungary")
-    assert "Hungary" in entered(held, HELD)
