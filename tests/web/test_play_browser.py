@@ -188,6 +188,13 @@ def lit(pg: Page) -> dict[str, Locator]:
     return {str(h): pg.locator(f'circle.mark[data-hex="{h}"]').first for h in hexes}
 
 
+def press(mark: Locator) -> None:
+    """Click a lit hex's mark once the page shows it: a refresh redraws the marks, and a mark
+    clicked while it is being drawn again has no box yet (force: counters may lie over it)."""
+    mark.wait_for(state="visible")
+    mark.click(force=True)
+
+
 def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
     """Of ``unit_ids``, those alone in their hex (their counter is not under another's)."""
     stacked = Counter(u.hex for u in board.units)
@@ -274,7 +281,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
     hexes = lit(pg)
     empty = next(h for h in hexes if h not in occupied)
-    hexes[empty].click(force=True)
+    press(hexes[empty])
     placed = f"place_land Germany infantry 3 {points // 2} {empty}"
     until(pg, "two units placed", lambda: pending(pg)[-2:] == [placed, placed])
     # The group stays chosen: the rest of the points go where the next click says.
@@ -284,7 +291,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         pg.locator("#count").fill("1")
         until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
         again = next(h for h in lit(pg) if h not in occupied and h != empty)
-        lit(pg)[again].click(force=True)
+        press(lit(pg)[again])
         until(pg, "the last point placed", lambda: pending(pg)[-1] == f"place_land Germany infantry 3 1 {again}")
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
     pg.locator("#force").check()
@@ -355,7 +362,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.locator(f'g.unit[data-unit="{second}"]').click(force=True)
     until(pg, "the second unit chosen", lambda: f"unit #{second}:" in pg.locator("#selection").inner_text())
     until(pg, "lit destinations", lambda: pg.locator("circle.mark").count() > 0)
-    next(iter(lit(pg).values())).click(force=True)
+    press(next(iter(lit(pg).values())))
     until(pg, "two moves listed", lambda: len(pending(pg)) == len(earlier) + 2)
     moved = pending(pg)[-1]
     assert moved.startswith(f"move #{second} "), pending(pg)
@@ -394,7 +401,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.locator('button.group[data-group="stand yes"]').click()
     until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
     where = next(iter(lit(pg)))
-    lit(pg)[where].click(force=True)
+    press(lit(pg)[where])
     until(pg, "the standing order listed", lambda: f"stand {where} yes" in pending(pg))
     pg.locator("#pass").click()
     until(pg, "the combat passed", lambda: pending(pg)[-1:] == ["pass"])
@@ -425,7 +432,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     pg.locator(f'button.group[data-group="rail #{railer}"]').click()
     until(pg, "the stations lit", lambda: len(lit(pg)) > 0)
     station = next(iter(lit(pg)))
-    lit(pg)[station].click(force=True)
+    press(lit(pg)[station])
     until(pg, "the rail move listed", lambda: f"rail #{railer} {station}" in pending(pg))
     pg.locator("#pass").click()
     until(pg, "the end of the second movement", lambda: not phase_is(pg, "second movement"))
