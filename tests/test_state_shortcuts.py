@@ -15,7 +15,7 @@ rolls), so mid-step memories (advances, paths, declared targets) are among them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,23 +43,35 @@ RECORD = Path(__file__).resolve().parent / "data" / "records" / "1937-seed3"
 AIR_RECORD = RECORD.parent / "1939-air-seed1"
 
 
-def _record_states(record: Path = RECORD) -> Iterator[GameState]:
-    """Every state of the record, each one before a record is applied to it (and the last)."""
+def _record_states(
+    record: Path = RECORD, wanted: Callable[[GameState], bool] = lambda _: True, months: int | None = None
+) -> Iterator[GameState]:
+    """Every state of the record (or of its first ``months`` months) that is ``wanted``, each
+    one before a record is applied to it, and the last; only those are copied."""
     [(_, files)] = audit.game_files(record).items()
     files.sort(key=lambda f: f.seq)
     seen: list[GameState] = []
 
+    def watch(g: machine.Game, _wire: object) -> None:
+        if wanted(g.state):
+            seen.append(g.state.copy())
+
     class EveryRecord(replay.Visitor):
         def before(self, game: machine.Game, tf: TurnFile) -> machine.Watcher:
-            return lambda g, _wire: seen.append(g.state.copy())
+            return watch
 
     last: GameState | None = None
+    start: int | None = None
     for game in replay.walk(files, visitor=EveryRecord()):
         yield from seen
         seen.clear()
         last = game.state
+        start = last.date if start is None else start
+        if months is not None and last.date >= start + months:
+            return
     assert last is not None
-    yield last
+    if wanted(last):
+        yield last
 
 
 @pytest.fixture(scope="module")
@@ -490,31 +502,13 @@ def test_a_side_s_map_searches_every_class_of_its_countries_each_as_alone(states
     assert without_units > 0
 
 
-def _interception_states(record: Path, months: int) -> Iterator[tuple[GameState, str]]:
-    """The states of the record's first ``months`` months where a side may intercept
-    something, with the side."""
-    [(_, files)] = audit.game_files(record).items()
-    files.sort(key=lambda f: f.seq)
-    seen: list[tuple[GameState, str]] = []
-
-    def watch(g: machine.Game, _wire: object) -> None:
-        state = g.state
-        if sequence.current(state).name == "interception" and state.acting:
-            side = state.acting[0]
-            if interception.targets(state, side):
-                seen.append((state.copy(), side))
-
-    class Interceptions(replay.Visitor):
-        def before(self, game: machine.Game, tf: TurnFile) -> machine.Watcher:
-            return watch
-
-    start: int | None = None
-    for game in replay.walk(files, visitor=Interceptions()):
-        yield from seen
-        seen.clear()
-        start = game.state.date if start is None else start
-        if game.state.date >= start + months:
-            return
+def _may_intercept(state: GameState) -> bool:
+    """Is it an interception step where the side to declare may intercept something?"""
+    return (
+        sequence.current(state).name == "interception"
+        and bool(state.acting)
+        and bool(interception.targets(state, state.acting[0]))
+    )
 
 
 def test_interceptions_found_near_the_targets_are_those_every_search_finds(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -529,7 +523,8 @@ def test_interceptions_found_near_the_targets_are_those_every_search_finds(monke
         return air_search(*args, **kwargs)
 
     monkeypatch.setattr(interception, "air_search", counted)
-    chosen = [(state, side, interception.actions(state, side)) for state, side in _interception_states(AIR_RECORD, 1)]
+    states = _record_states(AIR_RECORD, _may_intercept, months=1)
+    chosen = [(state, side, interception.actions(state, side)) for state in states for side in state.acting[:1]]
     assert len(chosen) > 15 and all(found for *_, found in chosen)
     near = searches
     # The long way: every target counts as near every air unit, so each one searches.

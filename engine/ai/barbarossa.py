@@ -15,7 +15,7 @@ the calendar whatever the position (the latest date).
 
 from __future__ import annotations
 
-from collections import deque
+import numpy as np
 
 from engine.ai.front import fallen
 from engine.ai.picture import Picture
@@ -47,25 +47,6 @@ BALKANS = ("Yugoslavia", "Greece")
 BALKAN_KEEP = 6
 
 
-def _land_strength(state: GameState, country: str) -> dict[int, int]:
-    """Hex -> land strength of ``country`` there (on the map, not embarked)."""
-    out: dict[int, int] = {}
-    for u in state.units_of(country):
-        if u.is_land and u.on_map and u.carrier == NO_UNIT and u.type is not UnitType.SUPPLY:
-            out[u.hex] = out.get(u.hex, 0) + u.strength
-    return out
-
-
-def _axis_strength(state: GameState) -> dict[int, int]:
-    """Hex -> land strength of the Axis countries at war."""
-    out: dict[int, int] = {}
-    for name, c in state.countries.items():
-        if c.side == "axis" and c.at_war and not c.conquered:
-            for h, s in _land_strength(state, name).items():
-                out[h] = out.get(h, 0) + s
-    return out
-
-
 def preparing(state: GameState) -> bool:
     """Is the Axis still to attack the Soviet Union, France beaten and the staging month come?"""
     soviet, germany = state.countries.get(SOVIET), state.countries.get("Germany")
@@ -76,59 +57,46 @@ def preparing(state: GameState) -> bool:
     return "France" not in state.countries or fallen(state, "France")
 
 
-def border(state: GameState) -> list[int]:
-    """Land hexes the European Axis controls (its countries at war, Japan's truce border
-    left out) next to Soviet-controlled land: the first line."""
-    nbr = state.world.map.land_neighbours
-    out = set()
-    for h in range(len(state.controller)):
-        if state.controller_of(h) != SOVIET:
-            continue
-        for o in nbr[h]:
-            name = state.controller_of(o)
-            c = state.countries.get(name)
-            if c is not None and c.side == "axis" and c.at_war and name not in JAPAN_SOVIET:
-                out.add(o)
-    return sorted(out)
+def _european_axis(pic: Picture) -> np.ndarray:
+    """Per country number: an Axis country at war in Europe's war (Japan, under its truce
+    with the Soviet Union, left out); ``pic`` is the Axis' picture."""
+    names = pic.state.world.country_names
+    return np.array([r == "mine" and n not in JAPAN_SOVIET for r, n in zip(pic.role_of_no, names, strict=True)])
 
 
-def zone(state: GameState) -> list[int]:
+def border(pic: Picture) -> list[int]:
+    """Land hexes the European Axis controls next to Soviet-controlled land: the first line."""
+    state = pic.state
+    hexmap = state.world.map
+    ctrl = np.frombuffer(state.controller, dtype=np.uint8)
+    ours = np.flatnonzero(_european_axis(pic)[ctrl])
+    # the neighbour table's padding is the extra hex ``size``, Soviet to nobody
+    soviet = np.append(ctrl == state.world.country_no[SOVIET], False)
+    first: list[int] = ours[soviet[hexmap.land_table[ours]].any(axis=1)].tolist()
+    return first
+
+
+def zone(pic: Picture) -> list[int]:
     """The first line and the Axis land right behind it (:data:`DEPTH` hexes): where the
     Axis masses, two units a hex."""
-    first = border(state)
-    out = set()
-    for h in _near(state, first, DEPTH):
-        name = state.controller_of(h)
-        c = state.countries.get(name)
-        if c is not None and c.side == "axis" and c.at_war and name not in JAPAN_SOVIET:
-            out.add(h)
-    return sorted(out)
+    european = _european_axis(pic)
+    ctrl = pic.state.controller
+    return sorted(h for h in pic.distances(border(pic), limit=DEPTH) if european[ctrl[h]])
 
 
-def _near(state: GameState, sources: list[int], radius: int) -> dict[int, int]:
-    """Land distance (up to ``radius``) from the nearest of ``sources``, over any land."""
-    nbr = state.world.map.land_neighbours
-    dist = dict.fromkeys(sources, 0)
-    queue = deque(sources)
-    while queue:
-        h = queue.popleft()
-        if dist[h] >= radius:
-            continue
-        for o in nbr[h]:
-            if o not in dist:
-                dist[o] = dist[h] + 1
-                queue.append(o)
-    return dist
-
-
-def expected(state: GameState, hexes: list[int]) -> int:
+def expected(pic: Picture, hexes: list[int]) -> int:
     """The Soviet land strength the Axis will face on ``hexes``: the Soviet land units on the
     map within :data:`FACING` hexes, and, while the Soviet Union is neutral, the land points
     of its pool, which all become units to place when war is declared on it (the rules'
     entry) and which the Soviets place facing the Axis: 162 of 176 points in seed 700."""
-    near = _near(state, hexes, FACING)
+    state = pic.state
+    near = pic.distances(hexes, limit=FACING)
     soviet = state.countries[SOVIET]
-    on_map = sum(s for h, s in _land_strength(state, SOVIET).items() if h in near)
+    on_map = sum(
+        u.strength
+        for u in state.units_of(SOVIET)
+        if u.is_land and u.hex in near and u.carrier == NO_UNIT and u.type is not UnitType.SUPPLY
+    )
     to_place = sum(soviet.pool_land.values()) + sum(soviet.free_land.values()) if soviet.side == "neutral" else 0
     return on_map + to_place
 
@@ -138,10 +106,10 @@ def stage(pic: Picture) -> dict[int, float]:
     state = pic.state
     if pic.side != "axis" or not preparing(state):
         return {}
-    hexes = zone(state)
+    hexes = zone(pic)
     if not hexes:
         return {}
-    share = STAGE_SHARE * expected(state, hexes) / len(hexes)
+    share = STAGE_SHARE * expected(pic, hexes) / len(hexes)
     return dict.fromkeys(hexes, STAGE_FLOOR + share)
 
 
@@ -153,19 +121,19 @@ def kept(pic: Picture) -> frozenset[int]:
     if not lands:
         return frozenset()
     sources = [h for n in lands for h in state.world.map.hexes_of_country.get(n, ())]
-    return frozenset(_near(state, sources, BALKAN_KEEP))
+    return frozenset(pic.distances(sources, limit=BALKAN_KEEP))
 
 
-def strengths(state: GameState) -> tuple[int, int]:
-    """(Axis land strength in the staging zone, Soviet land strength expected to face it)."""
-    hexes = zone(state)
-    axis = _axis_strength(state)
-    return sum(axis.get(h, 0) for h in hexes), expected(state, hexes)
+def strengths(pic: Picture) -> tuple[int, int]:
+    """(Axis land strength in the staging zone, Soviet land strength expected to face it);
+    ``pic`` is the Axis' picture."""
+    hexes = zone(pic)
+    return sum(pic.my_at.get(h, 0) for h in hexes), expected(pic, hexes)
 
 
 def ready(state: GameState) -> bool:
     """Is the Axis massed on the Soviet border (from :data:`READY_FROM`)?"""
     if state.date < parse_date(READY_FROM) or not preparing(state):
         return False
-    axis, soviet = strengths(state)
+    axis, soviet = strengths(Picture(state, "axis"))
     return axis > 0 and axis >= READY_RATIO * soviet

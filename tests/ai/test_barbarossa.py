@@ -56,9 +56,9 @@ def destinations(state: GameState, player: str) -> dict[int, int]:
 
 def test_the_border_and_the_soviet_strength_facing_it() -> None:
     state = position(*units("Soviet Union", 4, "12,1", "12,2"), *units("Germany", 6, "11,1", "11,2"))
-    assert hex_at(state, "11,1") in barbarossa.border(state)
-    assert hex_at(state, "10,1") not in barbarossa.border(state)
-    assert barbarossa.strengths(state) == (12, 8)
+    assert hex_at(state, "11,1") in barbarossa.border(Picture(state, "axis"))
+    assert hex_at(state, "10,1") not in barbarossa.border(Picture(state, "axis"))
+    assert barbarossa.strengths(Picture(state, "axis")) == (12, 8)
 
 
 def test_declared_when_ready_before_june() -> None:
