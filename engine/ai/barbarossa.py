@@ -11,13 +11,19 @@ whole pool becomes units to place when war is declared on it, so the strength ex
 that pool (:func:`expected`).  The Axis declares war from :data:`READY_FROM` once its
 strength in the zone is :data:`READY_RATIO` times that (:func:`ready`), and in June 1941 by
 the calendar whatever the position (the latest date).
+
+Once at war (the style switch ``eastern_effort``) the Axis drives at one Soviet city at a
+time, its *main effort* (:func:`effort_city`): the nearest to its massed army, a city
+behind a strong Soviet stack counting as farther.  Without it every unit was drawn to the
+Soviet objective nearest to itself and attacked whatever stood next to it, so the army
+spread along the whole border and no city fell.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.ai.front import fallen
+from engine.ai.front import fallen, soviet_war
 from engine.ai.picture import Picture
 from engine.state import NO_UNIT, GameState, parse_date
 from engine.units import UnitType
@@ -137,3 +143,57 @@ def ready(state: GameState) -> bool:
         return False
     axis, soviet = strengths(Picture(state, "axis"))
     return axis > 0 and axis >= READY_RATIO * soviet
+
+
+#: How far (hexes) from the Axis army a Soviet city may lie to be its main effort.
+EFFORT_REACH = 30
+#: The sector of a Soviet city (hexes around it) whose Axis and Soviet land strength is
+#: weighed when the Axis chooses its main effort: wide enough to reach the Axis army across
+#: the border (Minsk and Kiev lie 6 to 7 hexes behind it in 1941).
+SECTOR = 10
+#: What a Soviet point in the sector weighs against an Axis point there: the army drives
+#: where it is massed, its attacks at good odds wearing the defenders down (weighed in
+#: full, the empty north, Murmansk next to Finland's few units, drew the German army).
+SOVIET_WEIGHT = 0.5
+#: Strength (points) a hex of road from the Axis army to a Soviet city is worth in that
+#: choice: a nearer city is taken sooner.
+POINTS_PER_HEX = 2.0
+#: How far (hexes) from the main effort's city its pull is measured: movement counts a hex
+#: beyond as 40 hexes away, so no farther, or a farther hex would pull less.
+PULL_REACH = 40
+
+
+def effort_city(pic: Picture) -> int | None:
+    """The Soviet-held Soviet home city the Axis drives at: the one whose sector (within
+    :data:`SECTOR` hexes) holds the most European Axis land strength less
+    :data:`SOVIET_WEIGHT` times the Soviet, less :data:`POINTS_PER_HEX` a hex of road from
+    the Axis army, through land that is not neutral; None for the Allies or outside the war."""
+    state = pic.state
+    if pic.side != "axis" or not soviet_war(state):
+        return None
+    mass: dict[int, int] = {}
+    for u in pic.my_land:
+        if u.country not in JAPAN_SOVIET and u.type is not UnitType.SUPPLY:
+            mass[u.hex] = mass.get(u.hex, 0) + u.strength
+    if not mass:
+        return None
+    road = pic.distances(sorted(mass), limit=EFFORT_REACH, passable="not_neutral")
+    enemy = pic.enemy_at
+    best: tuple[float, int] | None = None
+    for h in state.world.home_cities_of.get(SOVIET, ()):
+        if h not in road or state.controller_of(h) != SOVIET:
+            continue
+        sector = pic.distances([h], limit=SECTOR, passable="not_neutral")
+        balance = sum(mass.get(o, 0) - SOVIET_WEIGHT * enemy.get(o, 0) for o in sector) - POINTS_PER_HEX * road[h]
+        if best is None or (-balance, h) < best:
+            best = (-balance, h)
+    return best[1] if best else None
+
+
+def effort(pic: Picture) -> dict[int, int]:
+    """Land distance to the main effort's city (:func:`effort_city`), through land that is
+    not neutral; empty without one."""
+    city = effort_city(pic)
+    if city is None:
+        return {}
+    return pic.distances([city], limit=PULL_REACH, passable="not_neutral")

@@ -58,7 +58,7 @@ def deployment(turn: Turn) -> None:
     state = turn.state
     pic = Picture(state, turn.side)
     stage = barbarossa.stage(pic) if turn.style.ready_offensives else {}
-    need = need_map(pic, shuttle=turn.style.shuttle, stage=stage)
+    need = need_map(pic, shuttle=turn.style.shuttle, stage=stage, east=turn.style.eastern_effort)
     have: dict[int, float] = {h: float(s) for h, s in pic.my_at.items()}
     to_front = {**ferry.to_ferry(pic, turn.style.shuttle), **pic.to_front}
     year = state.date // 12

@@ -39,16 +39,30 @@ def fallen(state: GameState, country: str) -> bool:
     return c.at_war and bool(cities) and all(state.enemies(country, state.controller_of(h)) for h in cities)
 
 
-def aims(pic: Picture) -> set[str]:
+def soviet_war(state: GameState) -> bool:
+    """Is Germany at war with the Soviet Union (Barbarossa under way)?"""
+    soviet, germany = state.countries.get("Soviet Union"), state.countries.get("Germany")
+    if soviet is None or germany is None or not germany.active:
+        return False
+    return soviet.at_war and soviet.side == "allies" and not soviet.conquered
+
+
+def aims(pic: Picture, east: bool = False) -> set[str]:
     """Enemy countries our side is attacking now (historical aims; see docs/ai.md).
 
     The Axis takes Poland first, then France and the countries on the way, then
     whoever else it is at war with; Japan always fights China.  The Allies
     counter-attack wherever the enemy is weak: every enemy is an aim, and the odds
-    thresholds keep the attacks to the good ones."""
+    thresholds keep the attacks to the good ones.  ``east`` is the style switch
+    ``eastern_effort``: at war with the Soviet Union the western stage is over (France has
+    fallen) and every enemy is an aim; without it France, Norway or the Netherlands, still
+    at war through a colony or a last city, held the Axis to the western stage and left the
+    Soviet Union no aim at all."""
     state = pic.state
     enemies = {n for n, c in state.countries.items() if c.at_war and not c.conquered and c.side == pic.enemy}
     if pic.side != "axis":
+        return enemies
+    if east and soviet_war(state):
         return enemies
     if "Poland" in enemies:
         chosen = {"Poland"}
@@ -66,11 +80,12 @@ def need_map(
     garrisons: dict[int, float] | None = None,
     shuttle: bool = False,
     stage: dict[int, float] | None = None,
+    east: bool = False,
 ) -> dict[int, float]:
     """Strength wanted per hex at the end of our movement, at least ``garrisons`` (in our
     capitals and home cities against what could reach them, :func:`engine.ai.garrison.hold`)
     and ``stage`` (on the Soviet border before Barbarossa, :func:`engine.ai.barbarossa.stage`);
-    ``shuttle`` is the style switch (:func:`engine.ai.ferry.ports`)."""
+    ``shuttle`` and ``east`` are style switches (:func:`engine.ai.ferry.ports`, :func:`aims`)."""
     need: dict[int, float] = {}
     threat = pic.threat
     objectives = pic.objectives
@@ -91,7 +106,7 @@ def need_map(
     for floors in (garrisons or {}, stage or {}):
         for h, want in floors.items():
             need[h] = max(need.get(h, 0.0), want)
-    targets = aims(pic)
+    targets = aims(pic, east)
     if not targets:
         return need
     state = pic.state
@@ -117,7 +132,7 @@ PULL = {"axis": 0.8, "allies": 0.5}
 MAIN_PULL = 1.0
 
 
-def main_effort(pic: Picture) -> dict[int, int]:
+def main_effort(pic: Picture, east: bool = False) -> dict[int, int]:
     """The Axis' main effort in the west: land distance, through land that is not
     neutral, to the enemy-held capital of the largest western country it attacks (most
     home cities): Paris, whose fall lets the Axis attempt Vichy France.
@@ -128,7 +143,7 @@ def main_effort(pic: Picture) -> dict[int, int]:
     left as it was (see docs/ai.md, "The main effort")."""
     world = pic.state.world
     capitals = []
-    for country in main_effort_countries(pic):
+    for country in main_effort_countries(pic, east):
         cities = world.home_cities_of.get(country, ())
         capitals += [(-len(cities), h) for h in cities if world.map.city_at[h].capital and pic.role(h) == "enemy"]
     if not capitals:
@@ -136,15 +151,18 @@ def main_effort(pic: Picture) -> dict[int, int]:
     return pic.distances([min(capitals)[1]], limit=60, passable="not_neutral")
 
 
-def main_effort_countries(pic: Picture) -> set[str]:
-    """The countries the Axis attacks in its main effort (the western campaign)."""
-    return aims(pic) & set(WEST) if pic.side == "axis" else set()
+def main_effort_countries(pic: Picture, east: bool = False) -> set[str]:
+    """The countries the Axis attacks in its main effort (the western campaign; over once at
+    war with the Soviet Union under the switch ``east``)."""
+    if pic.side != "axis" or (east and soviet_war(pic.state)):
+        return set()
+    return aims(pic, east) & set(WEST)
 
 
-def objective_distance(pic: Picture) -> dict[int, int]:
+def objective_distance(pic: Picture, east: bool = False) -> dict[int, int]:
     """Land distance to the nearest enemy-held city or resource hex of the countries we
     attack (our aims), through land that is not neutral."""
-    targets = aims(pic)
+    targets = aims(pic, east)
     state = pic.state
     sources = [h for h in pic.objectives if pic.role(h) == "enemy" and state.controller_of(h) in targets]
     if not sources:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.ai import air, air_war, barbarossa, convoys, ferry, garrison, intercept, landings, naval, staging
-from engine.ai.front import MAIN_PULL, PULL, main_effort, need_map, objective_distance
+from engine.ai.front import MAIN_PULL, PULL, main_effort, need_map, objective_distance, soviet_war
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
 from engine.ai.style import LATEST, Style
@@ -88,7 +88,7 @@ class Plan:
     def __init__(self, pic: Picture, style: Style = LATEST) -> None:
         self.pic = pic
         hold = garrison.hold(pic) if style.garrisons else {}
-        self.need = need_map(pic, hold, style.shuttle)
+        self.need = need_map(pic, hold, style.shuttle, east=style.eastern_effort)
         self._stage(pic, barbarossa.stage(pic) if style.ready_offensives else {})
         # key cities whose last unit stays
         self.guarded = set(hold)
@@ -97,9 +97,14 @@ class Plan:
         # land without a front: the distance to a ferry port stands in for the distance to the front
         self.to_front = {**ferry.to_ferry(pic, style.shuttle), **pic.to_front}
         self.objectives = pic.objectives
-        self.to_goal = objective_distance(pic)
+        self.to_goal = objective_distance(pic, style.eastern_effort)
         self.pull = PULL.get(pic.side, 0.5)
-        self.to_capital = main_effort(pic)
+        self.to_capital = main_effort(pic, style.eastern_effort)
+        # the Soviet campaign's main effort draws the units that staged for it
+        self.east = not self.to_capital and style.eastern_effort and soviet_war(pic.state)
+        if self.east:
+            self.to_capital = barbarossa.effort(pic)
+            self.kept = barbarossa.kept(pic)
 
     def _stage(self, pic: Picture, stage: dict[int, float]) -> None:
         """Raise the need on the Soviet border to ``stage``, remembering the need before
@@ -155,7 +160,7 @@ class Plan:
         if self.to_goal or self.to_border:
             # drawn towards the enemy's cities and resources (measured from the unit's own hex)
             score -= self.pull * self.goal(u, h)
-        if self.to_capital:
+        if self.to_capital and (not self.east or self.stages(u)):
             score -= MAIN_PULL * self.to_capital.get(h, FAR)
         if h not in self.need and role == "mine":
             score -= DISTANCE_WEIGHT * self.to_front.get(h, FAR)

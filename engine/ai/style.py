@@ -43,6 +43,10 @@ class Style:
     #: strength there matches the Soviet strength expected to face it, June 1941 still the
     #: latest month (:mod:`engine.ai.barbarossa`)
     ready_offensives: bool = True
+    #: once at war with the Soviet Union the Axis drives at one Soviet city at a time (its
+    #: main effort, :func:`engine.ai.barbarossa.effort_city`), and every Soviet hex is at
+    #: stake for its attacks
+    eastern_effort: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -65,6 +69,7 @@ V1 = Style(
     sure_landings=False,
     spend_all=False,
     ready_offensives=False,
+    eastern_effort=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {
