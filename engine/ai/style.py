@@ -43,6 +43,11 @@ class Style:
     #: strength there matches the Soviet strength expected to face it, June 1941 still the
     #: latest month (:mod:`engine.ai.barbarossa`)
     ready_offensives: bool = True
+    #: capitals are held ahead of the threat: every capital within a move of land not ours
+    #: (where the enemy may place units, or a neutral enter the war) keeps a unit, placed
+    #: there at the deployment or sent by the guard, whose last unit neither advances out
+    #: nor is taken by the guard for a lesser city (:func:`engine.ai.garrison.endangered`)
+    capitals_ahead: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -65,6 +70,7 @@ V1 = Style(
     sure_landings=False,
     spend_all=False,
     ready_offensives=False,
+    capitals_ahead=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {
