@@ -210,13 +210,15 @@ def _guard_capitals(turn: Turn, pic: Picture, plan: Plan, options: dict[int, dic
     month (:func:`engine.ai.garrison.exposed`) gets a unit before anything else moves: the
     weakest that can get there (a capital lost ends a country's war), by march or by rail.
     With ``capitals_ahead`` the capitals in danger (:func:`engine.ai.garrison.endangered`)
-    follow, and the last unit of a city that is not a capital may go when no other can.
+    follow, and the last unit of a city that is not a capital may go to a capital within an
+    enemy's reach when no other unit can.
     The plan's last-guard bonus then keeps it there.  Units that move are taken out of
     ``options``."""
     ahead = turn.style.capitals_ahead
     targets = [h for h, capital in sorted(garrison.exposed(pic).items()) if capital]
+    in_reach = set(targets)
     if ahead:
-        targets += [h for h in garrison.endangered(pic) if h not in targets]
+        targets += [h for h in garrison.endangered(pic) if h not in in_reach]
     capitals = {h for h, capital in garrison.key_cities(pic).items() if capital}
     for h in targets:
         if plan.count.get(h, 0):
@@ -227,7 +229,8 @@ def _guard_capitals(turn: Turn, pic: Picture, plan: Plan, options: dict[int, dic
             if h not in acts or u.type in (UnitType.SUPPLY, UnitType.PARATROOPER):
                 continue
             last = _last_guard(plan, u.hex)
-            if last and (not ahead or u.hex in capitals):
+            # a lesser city's last unit goes only to a capital an enemy could walk into now
+            if last and (not ahead or u.hex in capitals or h not in in_reach):
                 continue
             able.append((last, max(u.strength, 1), is_rail(acts[h]), uid))
         for *_, uid in sorted(able):

@@ -198,3 +198,17 @@ def test_the_last_unit_of_a_capital_does_not_advance_out_of_it() -> None:
     assert advances(AHEAD_OFF) == [(target, guard)]
     assert advances(LATEST) == []
     assert berlin in garrison.key_cities(Picture(state, "axis"))
+
+
+def test_a_lesser_city_keeps_its_last_unit_for_a_capital_only_in_danger() -> None:
+    """Breslau's only unit could reach empty Berlin, but no enemy could walk into Berlin this
+    month while one could into Breslau: the unit stays."""
+    state = at_war()
+    berlin, breslau = hx(state, "0,2"), hx(state, "2,5")
+    infantry(state, "Poland", "4,5", 3)  # two hexes from Breslau, out of Berlin's reach
+    guard = armor(state, "Germany", "2,5", 2)
+    advance_to(state, "axis.first_movement")
+    pic = Picture(state, "axis")
+    assert garrison.exposed(pic) == {} and berlin in garrison.endangered(pic)
+    assert breslau in garrison.hold(pic, ahead=True)
+    assert guard not in _moves_into(state, berlin, LATEST)
