@@ -45,8 +45,8 @@ class Style:
     ready_offensives: bool = True
     #: capitals are held ahead of the threat: every capital within a move of land not ours
     #: (where the enemy may place units, or a neutral enter the war) keeps a unit, placed
-    #: there at the deployment or sent by the guard, whose last unit neither advances out
-    #: nor is taken by the guard for a lesser city (:func:`engine.ai.garrison.endangered`)
+    #: there at the deployment or sent by the guard, and whose last unit does not advance
+    #: after combat (:func:`engine.ai.garrison.endangered`)
     capitals_ahead: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
