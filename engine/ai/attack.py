@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air_war, barbarossa
+from engine.ai import air_war, barbarossa, garrison
 from engine.ai.front import aims, main_effort_countries, soviet_war
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
@@ -72,9 +72,11 @@ def combat(turn: Turn) -> None:
 
 def advance(turn: Turn) -> None:
     """Advance into emptied hexes: two units into a city or resource hex, otherwise one,
-    preferring a unit whose own hex keeps another defender (the front must not open)."""
+    preferring a unit whose own hex keeps another defender (the front must not open); with
+    ``capitals_ahead`` the last unit of one of our capitals never leaves it."""
     state = turn.state
     pic = Picture(state, turn.side)
+    capitals = {h for h, capital in garrison.key_cities(pic).items() if capital} if turn.style.capitals_ahead else set()
     for right in state.memo.advances or ():
         h, eligible, done = right.hex, right.eligible, right.taken
         room = (2 if h in pic.objectives else 1) - done
@@ -91,6 +93,8 @@ def advance(turn: Turn) -> None:
         for u in units:
             if len(chosen) >= room:
                 break
+            if u.hex in capitals and pic.my_count_at.get(u.hex, 0) <= 1:
+                continue
             if turn.batch.offer(Action("advance", (h, u.id))):
                 chosen.append(u.id)
                 pic.my_count_at[u.hex] = pic.my_count_at.get(u.hex, 0) - 1

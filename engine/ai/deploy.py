@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air_war, barbarossa, ferry, staging
+from engine.ai import air_war, barbarossa, ferry, garrison, staging
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
 from engine.ai.seeding import mixed_order
@@ -70,11 +70,14 @@ def deployment(turn: Turn) -> None:
     _merge(turn, year)
     _repair_sites(turn)
     _fortify(turn, pic)
+    danger = garrison.endangered(pic) if turn.style.capitals_ahead else []
     for name in sorted(state.countries):
         c = state.countries[name]
         if c.side != turn.side or not c.active:
             continue
         area = placement_area(state, name)
+        if danger:
+            _guard_capitals(turn, name, [h for h in danger if h in area], have, year)
         if c.free_land and area:
             for key, n in sorted(c.free_land.items()):
                 t, move = key.type.value, key.move
@@ -102,6 +105,28 @@ def deployment(turn: Turn) -> None:
                     left -= points
         for uid in list(c.free_units):
             _place_unit(turn, pic, uid, area)
+
+
+#: The pool's land units a capital's garrison is placed from, the first available.
+GARRISON_TYPES = (UnitType.INFANTRY, UnitType.MARINE, UnitType.ARMOR)
+
+
+def _guard_capitals(turn: Turn, country: str, capitals: list[int], have: dict[int, float], year: int) -> None:
+    """Place one of ``country``'s new land units in each of our ``capitals`` in danger
+    (:func:`engine.ai.garrison.endangered`) that holds no strength of ours, before the
+    front takes the rest: the Allies are counted after this deployment, and a country
+    entering the war has no other chance to fill its capital before the enemy moves."""
+    pool = turn.state.countries[country].free_land
+    for h in capitals:
+        if have.get(h, 0.0) > 0:
+            continue
+        keys = sorted((GARRISON_TYPES.index(k.type), k) for k, n in pool.items() if n > 0 and k.type in GARRISON_TYPES)
+        if not keys:
+            return
+        key = keys[0][1]
+        points = min(max(1, max_strength(country, key.type, year, key.move)), pool[key])
+        if turn.batch.offer(Action("place_land", (country, key.type.value, key.move, points, h))):
+            have[h] = have.get(h, 0.0) + points
 
 
 #: Hexes from a supply unit within which it serves our land units surely: their line to

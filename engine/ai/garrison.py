@@ -7,6 +7,12 @@ city lies within its movement allowance in hexes, through land that is not neutr
 Terrain costs and zones of control are ignored: the reach is an upper bound, which is
 what a garrison must be planned against.  The arena counts the key cities left empty
 within such reach (:func:`exposed`); the bot keeps them held (:func:`hold`).
+
+A threat can also appear where no enemy unit stands yet: the enemy places new units in its
+own land at its deployment, and a neutral that enters the war places its whole army in its
+own land, both before we move again (and the Allies are counted after the Axis' deployment).
+A capital within a move of land that is not ours is therefore *in danger* (:func:`endangered`):
+it keeps a garrison ahead of any unit that could threaten it.
 """
 
 from __future__ import annotations
@@ -64,11 +70,25 @@ def exposed(pic: Picture) -> dict[int, bool]:
     return {h: cities[h] for h in reachable(pic, empty)}
 
 
-def hold(pic: Picture) -> dict[int, float]:
+def endangered(pic: Picture) -> list[int]:
+    """Our capitals within :data:`MAX_MOVE` hexes, over any land, of land that is not ours
+    (the enemy's, or a neutral's that may enter the war): where a unit the enemy places at
+    its next deployment could walk in within a month."""
+    out = []
+    for h, capital in sorted(key_cities(pic).items()):
+        if capital and any(pic.role(o) != "mine" for o in pic.distances([h], limit=MAX_MOVE)):
+            out.append(h)
+    return out
+
+
+def hold(pic: Picture, ahead: bool = False) -> dict[int, float]:
     """Strength wanted in each key city an enemy could reach within a month, and in each
-    capital that is a port (a landing can reach it from far beyond a land unit's move)."""
+    capital that is a port (a landing can reach it from far beyond a land unit's move);
+    with ``ahead`` (the style switch ``capitals_ahead``) in each capital in danger too."""
     cities = key_cities(pic)
     want = {h: HOLD for h, capital in cities.items() if capital and pic.map.is_port(h)}
+    if ahead:
+        want.update(dict.fromkeys(endangered(pic), HOLD))
     for h, s in reachable(pic, sorted(cities)).items():
         want[h] = HOLD + HOLD_SHARE * s
     return want

@@ -87,7 +87,7 @@ class Plan:
 
     def __init__(self, pic: Picture, style: Style = LATEST) -> None:
         self.pic = pic
-        hold = garrison.hold(pic) if style.garrisons else {}
+        hold = garrison.hold(pic, style.capitals_ahead) if style.garrisons else {}
         self.need = need_map(pic, hold, style.shuttle, east=style.eastern_effort)
         self._stage(pic, barbarossa.stage(pic) if style.ready_offensives else {})
         # key cities whose last unit stays
@@ -214,26 +214,42 @@ def _guard_capitals(turn: Turn, pic: Picture, plan: Plan, options: dict[int, dic
     """Each of our capitals left empty while an enemy land unit could walk into it within a
     month (:func:`engine.ai.garrison.exposed`) gets a unit before anything else moves: the
     weakest that can get there (a capital lost ends a country's war), by march or by rail.
+    With ``capitals_ahead`` the capitals in danger (:func:`engine.ai.garrison.endangered`)
+    follow, and the last unit of a city that is not a capital may go to a capital within an
+    enemy's reach when no other unit can.
     The plan's last-guard bonus then keeps it there.  Units that move are taken out of
     ``options``."""
-    state = turn.state
-    for h, capital in sorted(garrison.exposed(pic).items()):
-        if not capital or plan.count.get(h, 0):
+    ahead = turn.style.capitals_ahead
+    targets = [h for h, capital in sorted(garrison.exposed(pic).items()) if capital]
+    in_reach = set(targets)
+    if ahead:
+        targets += [h for h in garrison.endangered(pic) if h not in in_reach]
+    capitals = {h for h, capital in garrison.key_cities(pic).items() if capital}
+    for h in targets:
+        if plan.count.get(h, 0):
             continue
-        able = sorted(
-            (max(state.units[uid].strength, 1), is_rail(acts[h]), uid)
-            for uid, acts in options.items()
-            if h in acts
-            and state.units[uid].type not in (UnitType.SUPPLY, UnitType.PARATROOPER)
-            and not (state.units[uid].hex in plan.guarded and plan.count.get(state.units[uid].hex, 0) <= 1)
-        )
-        for _, _, uid in able:
-            u = state.units[uid]
+        able = []
+        for uid, acts in options.items():
+            u = turn.state.units[uid]
+            if h not in acts or u.type in (UnitType.SUPPLY, UnitType.PARATROOPER):
+                continue
+            last = _last_guard(plan, u.hex)
+            # a lesser city's last unit goes only to a capital an enemy could walk into now
+            if last and (not ahead or u.hex in capitals or h not in in_reach):
+                continue
+            able.append((last, max(u.strength, 1), is_rail(acts[h]), uid))
+        for *_, uid in sorted(able):
+            u = turn.state.units[uid]
             src = u.hex
             if turn.batch.offer(options[uid][h]):
                 plan.moved(u, src, h)
                 del options[uid]
                 break
+
+
+def _last_guard(plan: Plan, h: int) -> bool:
+    """Is hex ``h`` a key city the plan guards whose last unit would leave?"""
+    return h in plan.guarded and plan.count.get(h, 0) <= 1
 
 
 def _better(a: Action, b: Action) -> bool:

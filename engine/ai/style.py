@@ -47,6 +47,11 @@ class Style:
     #: main effort, :func:`engine.ai.barbarossa.effort_city`), and every Soviet hex is at
     #: stake for its attacks
     eastern_effort: bool = True
+    #: capitals are held ahead of the threat: every capital within a move of land not ours
+    #: (where the enemy may place units, or a neutral enter the war) keeps a unit, placed
+    #: there at the deployment or sent by the guard, and whose last unit does not advance
+    #: after combat (:func:`engine.ai.garrison.endangered`)
+    capitals_ahead: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -70,6 +75,7 @@ V1 = Style(
     spend_all=False,
     ready_offensives=False,
     eastern_effort=False,
+    capitals_ahead=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {

@@ -82,7 +82,8 @@ def test_not_declared_before_the_first_ready_month() -> None:
 
 
 def test_the_axis_stages_on_the_soviet_border_but_not_with_the_units_of_the_balkans() -> None:
-    facts = (*units("Soviet Union", 6, "12,1"), *units("Germany", 3, "7,1", "1,3"))
+    # Berlin is held (3 points, what a capital in danger wants): else it would draw the nearest unit
+    facts = (*units("Soviet Union", 6, "12,1"), *units("Germany", 3, "7,1", "1,3"), *units("Germany", 3, "0,0"))
     state = position(*facts, date="1941-03", step="axis.first_movement")
     at = {u.hex: u.id for u in state.units_of("Germany")}
     west, balkans = at[hex_at(state, "7,1")], at[hex_at(state, "1,3")]

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from engine import ai
-from engine.ai import arena, garrison
+from dataclasses import replace
+
+from engine import ai, api
+from engine.ai import arena, bot, garrison
 from engine.ai.picture import Picture
+from engine.ai.style import LATEST, Style
 from engine.position import hex_at as hx
 from engine.sequence import STEP_INDEX
-from engine.state import GameState
-from tests.ai.worlds import advance_to, armor, at_war, infantry
+from engine.state import AdvanceRight, GameState, LandKey
+from engine.units import UnitType
+from tests.ai.worlds import LONG_WORLD, advance_to, armor, at_war, infantry
 
 SEED = b"\x05" * 32
 
@@ -112,3 +116,99 @@ def test_a_capital_that_is_a_port_is_held_against_landings() -> None:
     kiel = hx(state, "1,1")
     assert world.map.is_port(kiel)
     assert garrison.hold(Picture(state, "axis")) == {kiel: garrison.HOLD}
+
+
+AHEAD_OFF = replace(LATEST, capitals_ahead=False)
+
+
+def _moves_into(state: GameState, h: int, style: Style) -> set[int]:
+    actions = bot.decide(api.view(state, "axis"), "axis", SEED, None, style)
+    return {int(a.args[0]) for a in actions if a.kind in ("move", "rail") and a.args[-1] == h}
+
+
+def test_a_capital_within_a_move_of_land_not_ours_is_in_danger() -> None:
+    state = at_war()
+    assert garrison.endangered(Picture(state, "axis")) == [hx(state, "0,2")]  # Berlin, 3 hexes from Poland
+    assert garrison.endangered(Picture(state, "allies")) == [hx(state, "6,2")]
+    far = at_war(LONG_WORLD)  # Berlin 9 hexes and more from Poland
+    assert garrison.endangered(Picture(far, "axis")) == []
+    assert garrison.endangered(Picture(far, "allies")) == [hx(far, "12,2")]
+
+
+def test_the_bot_fills_a_capital_in_danger_before_any_enemy_unit_could_reach_it() -> None:
+    """No Polish unit anywhere (Berlin is not exposed), yet Poland may place one next to the
+    border at its deployment: with ``capitals_ahead`` the weakest German unit goes in."""
+    state = at_war()
+    berlin = hx(state, "0,2")
+    weak = infantry(state, "Germany", "1,3", 1)
+    infantry(state, "Germany", "1,1", 8)
+    advance_to(state, "axis.first_movement")
+    assert garrison.exposed(Picture(state, "axis")) == {}
+    assert _moves_into(state, berlin, LATEST) == {weak}
+    assert _moves_into(state, berlin, AHEAD_OFF) == set()
+
+
+def test_the_guard_takes_the_last_unit_of_a_lesser_city_for_a_capital_when_no_other_can() -> None:
+    """Breslau's only unit is the only one that can reach empty Berlin, with a Polish armor
+    able to walk into both: the capital comes first."""
+    state = at_war()
+    berlin = hx(state, "0,2")
+    armor(state, "Poland", "5,2")
+    guard = armor(state, "Germany", "2,5", 2)  # Breslau, four hexes from Berlin
+    advance_to(state, "axis.first_movement")
+    pic = Picture(state, "axis")
+    assert garrison.exposed(pic) == {berlin: True}
+    assert hx(state, "2,5") in garrison.hold(pic, ahead=True)  # Breslau's last unit is a guard
+    assert _moves_into(state, berlin, LATEST) == {guard}
+    assert _moves_into(state, berlin, AHEAD_OFF) == set()
+
+
+def test_the_deployment_places_a_unit_in_an_empty_capital_in_danger_first() -> None:
+    state = at_war()
+    berlin = hx(state, "0,2")
+    state.countries["Germany"].free_land = {LandKey(UnitType.ARMOR, 5): 6, LandKey(UnitType.INFANTRY, 3): 20}
+    advance_to(state, "deployment")
+
+    def placed(style: Style) -> list[tuple[str, int, int]]:
+        actions = bot.decide(api.view(state, "axis"), "axis", SEED, None, style)
+        return [(str(a.args[1]), int(a.args[3]), int(a.args[4])) for a in actions if a.kind == "place_land"]
+
+    with_guard = placed(LATEST)
+    assert with_guard[0] == ("infantry", 8, berlin)  # a full infantry unit, not the armor
+    assert sum(p for _, p, _ in with_guard) == 26
+    assert all(h != berlin for _, _, h in placed(AHEAD_OFF))
+
+
+def test_the_last_unit_of_a_capital_does_not_advance_out_of_it() -> None:
+    """A Polish unit next to Berlin is wiped out: Berlin's only unit may advance into the
+    emptied hex under ``v1`` and the bot without the switch, never with it."""
+    state = at_war()
+    berlin, target = hx(state, "0,2"), hx(state, "1,2")
+    state.controller[target] = state.world.country_no["Poland"]
+    guard = infantry(state, "Germany", "0,2", 8)
+    advance_to(state, "axis.first_movement")
+    state.memo.advances = [AdvanceRight(target, [guard])]
+    state.step = STEP_INDEX["axis.advance"]  # as if the attack had emptied the hex
+    assert api.decision(state).phase == "axis.advance"
+
+    def advances(style: Style) -> list[object]:
+        actions = bot.decide(api.view(state, "axis"), "axis", SEED, None, style)
+        return [a.args for a in actions if a.kind == "advance"]
+
+    assert advances(AHEAD_OFF) == [(target, guard)]
+    assert advances(LATEST) == []
+    assert berlin in garrison.key_cities(Picture(state, "axis"))
+
+
+def test_a_lesser_city_keeps_its_last_unit_for_a_capital_only_in_danger() -> None:
+    """Breslau's only unit could reach empty Berlin, but no enemy could walk into Berlin this
+    month while one could into Breslau: the unit stays."""
+    state = at_war()
+    berlin, breslau = hx(state, "0,2"), hx(state, "2,5")
+    infantry(state, "Poland", "4,5", 3)  # two hexes from Breslau, out of Berlin's reach
+    guard = armor(state, "Germany", "2,5", 2)
+    advance_to(state, "axis.first_movement")
+    pic = Picture(state, "axis")
+    assert garrison.exposed(pic) == {} and berlin in garrison.endangered(pic)
+    assert breslau in garrison.hold(pic, ahead=True)
+    assert guard not in _moves_into(state, berlin, LATEST)

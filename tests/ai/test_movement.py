@@ -17,6 +17,7 @@ def test_reserves_move_towards_the_front() -> None:
     state = at_war()
     infantry(state, "Poland", "5,2", 3)
     uid = infantry(state, "Germany", "0,2", 8)
+    infantry(state, "Germany", "0,2", 1)  # Berlin, three hexes from Poland, keeps a unit of its own
     advance_to(state, "axis.first_movement")
     moves = _moves(ai.decide(state, "axis", SEED))
     assert uid in moves

@@ -15,6 +15,7 @@ SEED = b"\x02" * 32
 def test_deployment_forms_full_units_at_the_front() -> None:
     state = at_war()
     infantry(state, "Poland", "3,3", 5)
+    infantry(state, "Germany", "0,2", 3)  # Berlin is held: no new unit is wanted there first
     state.countries["Germany"].free_land = {LandKey(UnitType.INFANTRY, 3): 20}
     advance_to(state, "deployment")
     actions = ai.decide(state, "axis", SEED)
