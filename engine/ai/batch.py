@@ -18,7 +18,7 @@ Policies therefore only *propose*; whatever the batch refuses is simply left out
 from __future__ import annotations
 
 from engine import api
-from engine.actions import PASS, Action, EngineError
+from engine.actions import MAX_ARGS, PASS, Action, EngineError
 from engine.state import GameState
 
 
@@ -47,6 +47,11 @@ class Batch:
             return False
         if action.kind == "pass":
             return self.try_close()
+        if action.kind == "move" and len(action.args) > MAX_ARGS:
+            # A voyage of a whole allowance (64 hexes for the fastest ships) is one hex more
+            # than a file's action may carry: such a move goes as its destination, whose
+            # route the engine finds (rulebook "Naval Units": any path within the allowance).
+            action = Action("move", (action.args[0], action.args[-1]))
         try:
             if self.draft is None:
                 # api.apply checks first and leaves the state untouched if it refuses

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from engine import ai
+from engine.actions import MAX_ARGS, Action
 from engine.ai import naval as bot_naval
 from engine.ai.arena import GameResult, summarize
-from engine.position import parse
+from engine.ai.batch import Batch
+from engine.position import hex_at, parse
 from engine.state import Unit
 
 SEA = """
@@ -58,3 +60,21 @@ def test_the_bot_leaves_ships_inside_a_major_port_to_aircraft() -> None:
         )
         orders = ai.decide(s, "axis", b"\x03" * 32)
         assert any(a.kind == "naval" for a in orders) is attacked
+
+
+def test_a_voyage_of_a_whole_64_hex_allowance_goes_as_its_destination() -> None:
+    """A file's action carries at most 64 arguments (docs/turn-file-format.md), and a path
+    of 64 hexes with its unit is 65: a bot game stopped there ('action move has too many
+    arguments', a 1941 self-play).  The batch sends such a voyage as its destination, whose
+    route the engine finds, and the ship still arrives."""
+    row = "G:c " + "~ " * 66 + "P:c"
+    facts = "war axis Germany\nwar allies Poland\nstep axis.first_movement\nunit Germany carrier 1,0 move=64"
+    s = parse(f"{row}\n{facts}\n")
+    (ship,) = s.units_of("Germany")
+    path = [hex_at(s, f"{col},0") for col in range(2, 66)]
+    batch = Batch(s, "axis")
+    assert batch.offer(Action("move", (ship.id, *path)))
+    sent = batch.actions[-1]
+    assert sent == Action("move", (ship.id, path[-1])) and len(sent.args) <= MAX_ARGS
+    assert Action.from_wire(sent.to_wire()) == sent
+    assert batch.work.units[ship.id].hex == path[-1]
