@@ -95,8 +95,6 @@ class Action:
         spec = KINDS.get(kind)
         if spec is None:
             raise IllegalAction(f"unknown action '{kind[:40]}'", rule="action.unknown")
-        if len(args) > MAX_ARGS:
-            raise IllegalAction(f"action '{kind}' has too many arguments", rule="action.shape")
         spec.check_shape(args)
         return cls(kind, args)
 
@@ -143,6 +141,11 @@ class KindSpec:
         return list(self.roles[:-1]) + [self.roles[-1]] * (count - len(self.roles) + 1)
 
     def check_shape(self, args: tuple[object, ...]) -> None:
+        # Checked here, not only where a file is read, so that the engine refuses in memory
+        # what no file could carry (a bot's 64-hex voyage once passed every game played in
+        # memory and stopped the first self-play that wrote it).
+        if len(args) > MAX_ARGS:
+            raise IllegalAction(f"action '{self.name}' has too many arguments", rule="action.shape")
         roles = self.roles
         if self.variadic:
             if len(args) < len(roles) - 1:

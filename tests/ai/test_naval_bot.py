@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from engine import ai
-from engine.actions import MAX_ARGS, Action
+import pytest
+
+from engine import ai, api
+from engine.actions import MAX_ARGS, Action, IllegalAction
 from engine.ai import naval as bot_naval
 from engine.ai.arena import GameResult, summarize
 from engine.ai.batch import Batch
@@ -72,6 +74,9 @@ def test_a_voyage_of_a_whole_64_hex_allowance_goes_as_its_destination() -> None:
     s = parse(f"{row}\n{facts}\n")
     (ship,) = s.units_of("Germany")
     path = [hex_at(s, f"{col},0") for col in range(2, 66)]
+    # The engine refuses in memory what no file carries, so an arena game finds it too.
+    with pytest.raises(IllegalAction, match="too many arguments"):
+        api.check(s, "axis", Action("move", (ship.id, *path)))
     batch = Batch(s, "axis")
     assert batch.offer(Action("move", (ship.id, *path)))
     sent = batch.actions[-1]
