@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air_war, barbarossa, garrison
-from engine.ai.front import aims, main_effort_countries, soviet_war
+from engine.ai import air_war, garrison
+from engine.ai.front import aims, stake_countries
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
 from engine.combat import attack_candidates, attack_strength, defence_strength
@@ -145,9 +145,7 @@ def _attacks(turn: Turn, overrun: bool) -> None:
     judge = Judge(state, side)
     east = turn.style.eastern_effort
     targets = aims(pic, east)
-    main_effort = main_effort_countries(pic, east)
-    if east and side == "axis" and soviet_war(state):
-        main_effort = main_effort | {barbarossa.SOVIET}
+    main_effort = stake_countries(pic, east)
     enemy = other(side)
     plans = []
     for h, ids in targets_now.items():

@@ -159,6 +159,16 @@ def main_effort_countries(pic: Picture, east: bool = False) -> set[str]:
     return aims(pic, east) & set(WEST)
 
 
+def stake_countries(pic: Picture, east: bool = False) -> set[str]:
+    """The countries whose every hex is at stake for our attacks: those of the main effort
+    (:func:`main_effort_countries`), or, at war with the Soviet Union under the switch
+    ``east``, the Soviet Union, whose city the Axis then drives at
+    (:func:`engine.ai.barbarossa.effort_city`)."""
+    if east and pic.side == "axis" and soviet_war(pic.state):
+        return {"Soviet Union"}
+    return main_effort_countries(pic, east)
+
+
 def objective_distance(pic: Picture, east: bool = False) -> dict[int, int]:
     """Land distance to the nearest enemy-held city or resource hex of the countries we
     attack (our aims), through land that is not neutral."""

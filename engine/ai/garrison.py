@@ -17,6 +17,8 @@ it keeps a garrison ahead of any unit that could threaten it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.ai.picture import Picture
 from engine.units import UnitType
 
@@ -81,14 +83,13 @@ def endangered(pic: Picture) -> list[int]:
     return out
 
 
-def hold(pic: Picture, ahead: bool = False) -> dict[int, float]:
-    """Strength wanted in each key city an enemy could reach within a month, and in each
-    capital that is a port (a landing can reach it from far beyond a land unit's move);
-    with ``ahead`` (the style switch ``capitals_ahead``) in each capital in danger too."""
+def hold(pic: Picture, danger: Iterable[int] = ()) -> dict[int, float]:
+    """Strength wanted in each key city an enemy could reach within a month, in each
+    capital that is a port (a landing can reach it from far beyond a land unit's move), and
+    in each capital of ``danger`` (:func:`endangered`, under the style switch ``capitals_ahead``)."""
     cities = key_cities(pic)
     want = {h: HOLD for h, capital in cities.items() if capital and pic.map.is_port(h)}
-    if ahead:
-        want.update(dict.fromkeys(endangered(pic), HOLD))
+    want.update(dict.fromkeys(danger, HOLD))
     for h, s in reachable(pic, sorted(cities)).items():
         want[h] = HOLD + HOLD_SHARE * s
     return want

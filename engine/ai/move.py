@@ -87,7 +87,9 @@ class Plan:
 
     def __init__(self, pic: Picture, style: Style = LATEST) -> None:
         self.pic = pic
-        hold = garrison.hold(pic, style.capitals_ahead) if style.garrisons else {}
+        #: our capitals in danger (:func:`engine.ai.garrison.endangered`), with ``capitals_ahead``
+        self.danger = garrison.endangered(pic) if style.capitals_ahead else []
+        hold = garrison.hold(pic, self.danger) if style.garrisons else {}
         self.need = need_map(pic, hold, style.shuttle, east=style.eastern_effort)
         self._stage(pic, barbarossa.stage(pic) if style.ready_offensives else {})
         # key cities whose last unit stays
@@ -223,7 +225,7 @@ def _guard_capitals(turn: Turn, pic: Picture, plan: Plan, options: dict[int, dic
     targets = [h for h, capital in sorted(garrison.exposed(pic).items()) if capital]
     in_reach = set(targets)
     if ahead:
-        targets += [h for h in garrison.endangered(pic) if h not in in_reach]
+        targets += [h for h in plan.danger if h not in in_reach]
     capitals = {h for h, capital in garrison.key_cities(pic).items() if capital}
     for h in targets:
         if plan.count.get(h, 0):

@@ -158,7 +158,7 @@ def test_the_guard_takes_the_last_unit_of_a_lesser_city_for_a_capital_when_no_ot
     advance_to(state, "axis.first_movement")
     pic = Picture(state, "axis")
     assert garrison.exposed(pic) == {berlin: True}
-    assert hx(state, "2,5") in garrison.hold(pic, ahead=True)  # Breslau's last unit is a guard
+    assert hx(state, "2,5") in garrison.hold(pic, garrison.endangered(pic))  # Breslau's last unit is a guard
     assert _moves_into(state, berlin, LATEST) == {guard}
     assert _moves_into(state, berlin, AHEAD_OFF) == set()
 
@@ -210,5 +210,5 @@ def test_a_lesser_city_keeps_its_last_unit_for_a_capital_only_in_danger() -> Non
     advance_to(state, "axis.first_movement")
     pic = Picture(state, "axis")
     assert garrison.exposed(pic) == {} and berlin in garrison.endangered(pic)
-    assert breslau in garrison.hold(pic, ahead=True)
+    assert breslau in garrison.hold(pic, garrison.endangered(pic))
     assert guard not in _moves_into(state, berlin, LATEST)
