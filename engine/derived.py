@@ -23,6 +23,7 @@ index are explicit, local memos.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -50,6 +51,10 @@ class Derived(Generic[K, V]):
         self._compute = compute
         self._recent_size = recent
         self._recent: weakref.WeakKeyDictionary[World, OrderedDict[Hashable, dict[K, V]]] = weakref.WeakKeyDictionary()
+        # The shared results are read and trimmed by every thread that plays on the world
+        # (the browser board's requests, the bot checking a file): a thread's entry could
+        # be dropped between its lookup and its use.
+        self._lock = threading.Lock()
 
     def __call__(self, state: GameState, key: K) -> V:
         stamp = self._stamp(state)
@@ -64,14 +69,15 @@ class Derived(Generic[K, V]):
 
     def _shared(self, world: World, stamp: Hashable) -> dict[K, V]:
         """The results of ``stamp`` in ``world``, shared by every state that has it."""
-        recent = self._recent.get(world)
-        if recent is None:
-            recent = self._recent[world] = OrderedDict()
-        results = recent.get(stamp)
-        if results is None:
-            results = recent[stamp] = {}
-            if len(recent) > self._recent_size:
-                recent.popitem(last=False)
-        else:
-            recent.move_to_end(stamp)
-        return results
+        with self._lock:
+            recent = self._recent.get(world)
+            if recent is None:
+                recent = self._recent[world] = OrderedDict()
+            results = recent.get(stamp)
+            if results is None:
+                results = recent[stamp] = {}
+                if len(recent) > self._recent_size:
+                    recent.popitem(last=False)
+            else:
+                recent.move_to_end(stamp)
+            return results
