@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air_war, garrison
+from engine.ai import air_war, counter, garrison
 from engine.ai.front import aims, stake_countries
 from engine.ai.odds import Estimate, estimate
 from engine.ai.picture import Picture
@@ -146,6 +146,8 @@ def _attacks(turn: Turn, overrun: bool) -> None:
     east = turn.style.eastern_effort
     targets = aims(pic, east)
     main_effort = stake_countries(pic, east)
+    # the Allies' counter-offensives: every enemy hex near one of their efforts is at stake
+    near_effort = counter.sectors(pic, counter.effort_cities(pic)) if turn.style.allied_effort else set()
     enemy = other(side)
     plans = []
     for h, ids in targets_now.items():
@@ -180,7 +182,7 @@ def _attacks(turn: Turn, overrun: bool) -> None:
         exchange = 1.0
         if turn.style.model_odds and not overrun:
             threshold = MODEL_MIN_RATIO
-            at_stake = value or state.controller_of(h) in main_effort
+            at_stake = value or state.controller_of(h) in main_effort or h in near_effort
             exchange = (
                 EXCHANGE_AT_STAKE if at_stake else EXCHANGE if state.controller_of(h) in targets else EXCHANGE_OFF_AIM
             )

@@ -162,15 +162,23 @@ def _troops(state: GameState, side: str, h: int) -> list[Unit]:
     )
 
 
-def spare(pic: Picture, h: int, keep: dict[int, float] | None = None) -> list[Unit]:
-    """Our units in stranded hex ``h`` beyond its garrison, strongest first."""
+def spare(pic: Picture, h: int, keep: dict[int, float] | None = None, alone: bool = False) -> list[Unit]:
+    """Our units in stranded hex ``h`` beyond its garrison, strongest first.
+
+    The weakest stay as the garrison, added up until they make it.  With ``alone`` (the
+    style switch ``ferry_flow``) the weakest unit that makes the garrison by itself stays
+    instead, when there is one: a hex stacks two land units, and a port holding a 2 and a
+    4 against a garrison of 3 kept both, so it never shipped anyone again."""
     if not stranded(pic, h):
         return []
     troops = _troops(pic.state, pic.side, h)
     want = (keep if keep is not None else garrisons(pic)).get(h, 0.0)
+    guard = next((u for u in troops if u.strength >= want), None) if alone and want > 0 else None
+    if guard is not None:
+        return sorted((u for u in troops if u is not guard), key=lambda u: (-u.strength, u.id))
     kept = 0.0
     out = []
-    for u in troops:  # the weakest stay as the garrison
+    for u in troops:
         if kept < want:
             kept += u.strength
         else:
@@ -463,7 +471,7 @@ def sail(turn: Turn) -> None:
         if not ship.mp_used and friendly_port(turn.state, ship.hex, side) and stranded(pic, ship.hex):
             by_port.setdefault(ship.hex, []).append(ship)
     for port in sorted(by_port):
-        for ship, unit in zip(by_port[port], spare(pic, port, keep), strict=False):
+        for ship, unit in zip(by_port[port], spare(pic, port, keep, turn.style.ferry_flow), strict=False):
             if moved >= MAX_SHIPS:
                 return
             moved += 1

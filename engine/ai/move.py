@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.ai import air, air_war, barbarossa, convoys, ferry, garrison, intercept, landings, naval, staging
+from engine.ai import air, air_war, barbarossa, convoys, counter, ferry, garrison, intercept, landings, naval, staging
 from engine.ai.front import MAIN_PULL, PULL, main_effort, need_map, objective_distance, soviet_war
 from engine.ai.odds import terrain_factor
 from engine.ai.picture import Picture
@@ -107,6 +107,10 @@ class Plan:
         if self.east:
             self.to_capital = barbarossa.effort(pic)
             self.kept = barbarossa.kept(pic)
+        # the Allies' counter-offensives draw each unit to the nearest of their efforts
+        self.to_effort, self.to_effort_truce = (
+            counter.pulls(pic, counter.effort_cities(pic)) if style.allied_effort else ({}, {})
+        )
 
     def _stage(self, pic: Picture, stage: dict[int, float]) -> None:
         """Raise the need on the Soviet border to ``stage``, remembering the need before
@@ -164,6 +168,9 @@ class Plan:
             score -= self.pull * self.goal(u, h)
         if self.to_capital and (not self.east or self.stages(u)):
             score -= MAIN_PULL * self.to_capital.get(h, FAR)
+        if self.to_effort:
+            to_effort = self.to_effort_truce if u.country in pic.truce else self.to_effort
+            score -= MAIN_PULL * to_effort.get(h, FAR)
         if h not in self.need and role == "mine":
             score -= DISTANCE_WEIGHT * self.to_front.get(h, FAR)
         score += 0.05 * terrain_factor(pic.state, h)

@@ -52,6 +52,14 @@ class Style:
     #: there at the deployment or sent by the guard, and whose last unit does not advance
     #: after combat (:func:`engine.ai.garrison.endangered`)
     capitals_ahead: bool = True
+    #: the Allies drive at a few enemy-held cities at a time, each where their land strength
+    #: is massed and outweighs the enemy's around it, every enemy hex near one at stake for
+    #: their attacks (:func:`engine.ai.counter.effort_cities`)
+    allied_effort: bool = True
+    #: a ferry port's garrison is the weakest unit that makes it alone, where there is one,
+    #: so the port's other unit sails (:func:`engine.ai.ferry.spare`); v1 kept the weakest
+    #: added up, which kept both units of a 2 and a 4, and Britain shipped nobody from 1940
+    ferry_flow: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -76,6 +84,8 @@ V1 = Style(
     ready_offensives=False,
     eastern_effort=False,
     capitals_ahead=False,
+    allied_effort=False,
+    ferry_flow=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {

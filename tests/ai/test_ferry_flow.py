@@ -1,0 +1,82 @@
+"""A ferry port's garrison (issue 30; switch ``ferry_flow``): the weakest unit that makes the
+garrison alone stays and the port's other unit sails.  v1 kept the weakest added up, which
+kept both units of a 2 and a 4 against a garrison of 3 (a hex stacks two land units), so
+from 1940 Britain shipped nobody to the fronts and its new army idled at home."""
+
+from __future__ import annotations
+
+from engine import ai, api
+from engine.ai import ferry
+from engine.ai.picture import Picture
+from engine.position import hex_at, open_step, parse, put
+from engine.state import NO_UNIT, GameState
+
+SEED = b"\x2c" * 32
+
+CHANNEL = """
+U:c U:c ~ ~ F:c F:c G:c G:c
+ U:c U:c ~ ~ F:c F:c G:c G:c
+U:c U:c ~ ~ F:c F:c G:c G:c
+"""
+
+
+def channel() -> GameState:
+    """Britain (west) across a sea from France, which holds a front against Germany; London
+    is Britain's capital and port, with a 2 and a 4 and an empty transport."""
+    state = parse(
+        "\n".join(
+            [
+                CHANNEL,
+                "city London 1,1 capital",
+                "city Paris 4,1 capital",
+                "city Berlin 7,1 capital",
+                "resource 1,1 4,1 7,1",
+                "war axis Germany",
+                'war allies "United Kingdom" France',
+                "date 1940-03",
+                "step -",
+            ]
+        )
+    )
+    for label in ("5,0", "5,1", "5,2"):
+        put(state, "France", "infantry", label)
+        put(state, "Germany", "infantry", f"6,{label[-1]}")
+    put(state, "United Kingdom", "infantry", "1,1", strength=2)
+    put(state, "United Kingdom", "infantry", "1,1", strength=4)
+    put(state, "United Kingdom", "transport", "1,1", in_port=True)
+    return state
+
+
+def test_the_weakest_unit_that_makes_the_garrison_alone_stays() -> None:
+    state = channel()
+    pic = Picture(state, "allies")
+    london = hex_at(state, "1,1")
+    assert ferry.stranded(pic, london) and ferry.garrisons(pic)[london] == ferry.GARRISON
+    assert ferry.spare(pic, london) == []
+    assert [u.strength for u in ferry.spare(pic, london, alone=True)] == [2]
+    # no unit makes it alone: the weakest are added up as before
+    weak = channel()
+    for u in weak.units_at(london):
+        if u.is_land:
+            u.strength = 1
+    assert [u.strength for u in ferry.spare(Picture(weak, "allies"), london, alone=True)] == []
+
+
+def test_the_port_ships_a_unit_to_the_front() -> None:
+    """The bot's first movement takes the 2 aboard and lands it in France; v1 ships nobody."""
+    shipped = {}
+    for player in ("bot", "v1"):
+        state = channel()
+        open_step(state, "allies.first_movement")
+        phase = api.decision(state).phase
+        for action in ai.decide(state, "allies", SEED, player):
+            api.apply(state, "allies", action)
+            if api.decision(state).phase != phase:
+                break
+        france = {h for h in range(len(state.controller)) if state.world.map.country_of[h] == "France"}
+        shipped[player] = sorted(
+            u.strength
+            for u in state.units_of("United Kingdom")
+            if u.is_land and (u.carrier != NO_UNIT or u.hex in france)
+        )
+    assert shipped == {"bot": [2], "v1": []}
