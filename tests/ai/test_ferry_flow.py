@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine import ai, api
 from engine.ai import ferry
 from engine.ai.picture import Picture
+from engine.ai.style import STYLES, V1
 from engine.position import hex_at, open_step, parse, put
 from engine.state import NO_UNIT, GameState
 
@@ -80,3 +81,8 @@ def test_the_port_ships_a_unit_to_the_front() -> None:
             if u.is_land and (u.carrier != NO_UNIT or u.hex in france)
         )
     assert shipped == {"bot": [2], "v1": []}
+
+
+def test_the_switch_is_on_for_the_bot_and_deep_only() -> None:
+    assert STYLES["bot"].ferry_flow and STYLES["deep"].ferry_flow
+    assert not V1.ferry_flow and not STYLES["gentle"].ferry_flow
