@@ -174,9 +174,9 @@ def serialize(state: GameState) -> bytes:
 
 
 def deserialize(data: bytes, world: World | None = None, scenario: str | None = None) -> GameState:
-    """Load a state; the world is the given one, or the packaged ``scenario``'s, or found
-    from the state's own record (which may mean loading every scenario).  The state's
-    world digest must match either way (StateError)."""
+    """Load a state; the world is the given one, or the packaged ``scenario``'s on the
+    packaged map the state names, or found from the state's own record (which may mean
+    loading every scenario).  The state's world digest must match either way (StateError)."""
     if world is None and scenario is not None:
         if scenario not in list_scenarios():
             raise StateError(f"saved game belongs to scenario '{scenario[:40]}', which this program does not have")
