@@ -46,7 +46,7 @@ from engine.hexmap import HexMap as WorldMap
 from engine.inspect import HexReport
 from engine.jsondata import JsonObject
 from engine.newgame import new_game as _new_game
-from engine.newgame import scenario_digest, world_for, world_map, world_of
+from engine.newgame import scenario_digest, scenario_world, world_for, world_map, world_matching, world_of
 from engine.passing import PassWarning
 from engine.rng import SEED_BYTES, Rng
 from engine.scenario import ScenarioError, list_scenarios, load_scenario
@@ -123,6 +123,7 @@ __all__ = [
     "placements",
     "preview",
     "scenario_digest",
+    "scenario_has_digest",
     "scenario_names",
     "scenarios",
     "serialize",
@@ -140,9 +141,13 @@ __all__ = [
 ENGINE_VERSION = "0.3.0"
 
 
-def new_game(scenario: str | World, options: dict[str, object] | None = None) -> GameState:
-    """A new game at the start of a scenario ("1937", "1939") or of a custom world."""
-    state = _new_game(scenario, options or {})
+def new_game(
+    scenario: str | World, options: dict[str, object] | None = None, *, digest: str | None = None
+) -> GameState:
+    """A new game at the start of a scenario ("1937", "1939") or of a custom world.  A
+    scenario's game is on the newest packaged map, or on the one whose world has the
+    ``digest`` an invitation names (a game begun before the map changed)."""
+    state = _new_game(scenario, options or {}, digest)
     begin(state)
     return state
 
@@ -169,14 +174,24 @@ def serialize(state: GameState) -> bytes:
 
 
 def deserialize(data: bytes, world: World | None = None, scenario: str | None = None) -> GameState:
-    """Load a state; the world is the given one, or the packaged ``scenario``'s, or found
-    from the state's own record (which may mean loading every scenario).  The state's
-    world digest must match either way (StateError)."""
+    """Load a state; the world is the given one, or the packaged ``scenario``'s on the
+    packaged map the state names, or found from the state's own record (which may mean
+    loading every scenario).  The state's world digest must match either way (StateError)."""
     if world is None and scenario is not None:
         if scenario not in list_scenarios():
             raise StateError(f"saved game belongs to scenario '{scenario[:40]}', which this program does not have")
-        world = world_of(scenario)
+        # the scenario's world on the map the game began on; none matching, the newest
+        # one refuses the state with the loader's own reason
+        world = world_matching(data, (scenario,)) or world_of(scenario)
     return GameState.from_bytes(data, world if world is not None else world_for(data))
+
+
+def scenario_has_digest(name: str, digest: str) -> bool:
+    """Whether ``digest`` names the world of the packaged scenario ``name`` on one of the
+    packaged maps (the newest, or one a game begun earlier keeps).  Raises ScenarioError
+    or OSError for a scenario this program cannot load."""
+    world_of(name)
+    return scenario_world(name, digest) is not None
 
 
 def state_hash(state: GameState) -> bytes:

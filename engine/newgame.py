@@ -6,6 +6,9 @@ The world of a scenario is the packaged map (``scenarios/world.map``) plus the
 country facts and the scenario data (:mod:`engine.scenario`); its digest covers
 all of them, so a saved game names the data it was made with.  The scenario object
 rides along as ``World.schedule`` for the monthly arrivals.
+
+New games are made on the newest map; the earlier maps stay packaged so that a game
+keeps the map it began on (scenarios/README.md, "Map versions").
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
@@ -31,6 +35,9 @@ MAP_FILE = "world.map"
 #: The map's neighbour tables in their compact form (:meth:`HexMap.tables_to_bytes`),
 #: made by ``python -m scenarios.maptables`` whenever the map is regenerated.
 TABLES_FILE = "world.tables"
+#: Every packaged map, newest (the one new games use) first.  An old map has no tables
+#: file: only games begun on it read it, and they compute its tables on load.
+MAP_VERSIONS = (MAP_FILE, "maps/world-1.map")
 
 
 @cache
@@ -67,11 +74,25 @@ def load_packaged_map(data: bytes, tables: bytes | None) -> HexMap:
 
 
 @cache
+def packaged_map(version: str) -> HexMap:
+    """The packaged map of one of :data:`MAP_VERSIONS` (loaded once)."""
+    if version == MAP_FILE:
+        return world_map()
+    if version not in MAP_VERSIONS:
+        raise ValueError(f"no packaged map {version!r}")
+    return load_packaged_map(resources.files("scenarios").joinpath(*version.split("/")).read_bytes(), None)
+
+
 def world_of(name: str) -> World:
-    """The world of a packaged scenario (cached)."""
+    """The world of a packaged scenario on the newest map (cached): a new game's."""
+    return _world(name, MAP_FILE)
+
+
+@cache
+def _world(name: str, version: str) -> World:
     scenario = scenario_data.load_scenario(name)
     return World(
-        map=world_map(),
+        map=packaged_map(version),
         countries=tuple(
             CountryInfo(
                 c.name,
@@ -91,28 +112,47 @@ def world_of(name: str) -> World:
     )
 
 
-def world_matching(data: bytes) -> World | None:
-    """The packaged world a serialised state was made in, or None if none matches."""
+def world_matching(data: bytes, names: Sequence[str] | None = None) -> World | None:
+    """The packaged world a serialised state was made in (among the scenarios ``names``,
+    or all of them), or None if none matches."""
     try:
         doc = msgpack.unpackb(data, raw=False, strict_map_key=False)
         digest = doc["world"]
     except Exception:  # garbage of any shape: the loader reports it properly later
         return None
-    for name in scenario_data.list_scenarios():
-        try:
-            world = world_of(name)
-        except (OSError, ValueError):  # data not packaged or broken: it cannot be the match
-            continue
-        if world.digest == digest:
-            return world
+    if not isinstance(digest, str):
+        return None
+    return _find_world(scenario_data.list_scenarios() if names is None else names, digest)
+
+
+def scenario_world(name: str, digest: str) -> World | None:
+    """The world of the packaged scenario ``name`` whose digest is ``digest``, on whichever
+    packaged map gives it, or None."""
+    return _find_world((name,), digest)
+
+
+def _find_world(names: Sequence[str], digest: str) -> World | None:
+    # The newest map first, for every scenario: a game on it never loads an old map.
+    for version in MAP_VERSIONS:
+        for name in names:
+            try:
+                world = _world(name, version)
+            except (OSError, ValueError):  # data not packaged or broken: it cannot be the match
+                continue
+            if world.digest == digest:
+                return world
     return None
 
 
-def new_scenario_game(name: str, options: dict[str, object]) -> GameState:
-    """A game at the start of the packaged scenario ``name``."""
+def new_scenario_game(name: str, options: dict[str, object], digest: str | None = None) -> GameState:
+    """A game at the start of the packaged scenario ``name``: on the newest map, or on
+    the packaged map that gives the world ``digest`` (a game begun before a map change)."""
     if options:
         raise ScenarioError(f"unknown game option(s): {', '.join(sorted(options))}; no options are defined")
-    return start_scenario(world_of(name), scenario_data.load_scenario(name))
+    world = world_of(name) if digest is None else scenario_world(name, digest)
+    if world is None:
+        raise ScenarioError(f"scenario '{name[:40]}' has no packaged world of digest {digest!r:.70}")
+    return start_scenario(world, scenario_data.load_scenario(name))
 
 
 def start_scenario(world: World, scenario: Scenario) -> GameState:
@@ -137,13 +177,14 @@ def start_scenario(world: World, scenario: Scenario) -> GameState:
     return state
 
 
-def new_game(scenario: str | World, options: dict[str, object]) -> GameState:
-    """A state at the start of a packaged scenario, or a bare state on a custom world."""
+def new_game(scenario: str | World, options: dict[str, object], digest: str | None = None) -> GameState:
+    """A state at the start of a packaged scenario (on the world of ``digest`` if given),
+    or a bare state on a custom world."""
     if isinstance(scenario, World):
         state = GameState(scenario)
         control_home_lands(state)
         return state
-    return new_scenario_game(scenario, options)
+    return new_scenario_game(scenario, options, digest)
 
 
 def control_home_lands(state: GameState) -> None:

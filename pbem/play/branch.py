@@ -247,4 +247,5 @@ def new_branch(
         parent=parent,
         base=api.serialize(game.state),
         parent_files=carried,
+        digest=pg.body["digest"],
     )

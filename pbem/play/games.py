@@ -30,10 +30,12 @@ def new_game(
     parent: Parent | None = None,
     base: bytes | None = None,
     parent_files: bytes | None = None,
+    digest: str | None = None,
 ) -> tuple[str, Path]:
     """Write the genesis file (the invitation) into outbox/; returns (game id, path).
     A branch (pbem/play/branch.py) names its ``parent``, keeps its verified starting state
-    ``base`` and sends the ``parent_files`` with the invitation."""
+    ``base`` and sends the ``parent_files`` with the invitation; its ``digest`` is its
+    parent's, whose map its state is on (by default a game is on the newest map)."""
     api = engine_link.api()
     if side not in SIDES:
         raise PbemError(f"side must be 'axis' or 'allies', not '{side[:20]}'", "usage")
@@ -41,11 +43,12 @@ def new_game(
     if opponent.raw == ident.public.raw:
         raise PbemError("the opponent's public key is your own key", "usage")
     try:
-        digest = api.scenario_digest(scenario)
+        newest = api.scenario_digest(scenario)
     except Exception as exc:
         raise PbemError(
             f"cannot load scenario '{scenario[:40]}' ({type(exc).__name__}: {str(exc)[:120]})", "usage"
         ) from None
+    digest = newest if digest is None else digest
     gameoptions.check(dict(options or {}))  # malformed terms or level: refused before anything is signed
     gid = gid or os.urandom(6).hex()
     opp_email = keys.check_email(opponent_email or opponent.email)

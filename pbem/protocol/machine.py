@@ -289,12 +289,13 @@ def check_genesis(tf: TurnFile) -> Genesis:
             "version",
         )
     try:
-        digest = api.scenario_digest(tf.body["scenario"])
+        # a game begun on an earlier packaged map is still played on it
+        known = api.scenario_has_digest(tf.body["scenario"], tf.body["digest"])
     except Exception as exc:
         raise PbemError(
             f"{tf.name}: cannot load scenario '{tf.body['scenario']}' here ({type(exc).__name__})", "scenario"
         ) from None
-    if digest != tf.body["digest"]:
+    if not known:
         raise PbemError(
             f"{tf.name}: your scenario data for '{tf.body['scenario']}' differs from your opponent's "
             "(digest mismatch); both players need the same release",
@@ -310,7 +311,14 @@ def check_genesis(tf: TurnFile) -> Genesis:
 
 def new_state(g: Genesis) -> State:
     api = engine_link.api()
-    return _engine_call("new game", api.new_game, g.body["scenario"], gameoptions.engine_options(g.body["options"]))
+    # on the map the invitation's digest names: an older game keeps the map it began on
+    return _engine_call(
+        "new game",
+        api.new_game,
+        g.body["scenario"],
+        gameoptions.engine_options(g.body["options"]),
+        digest=g.body["digest"],
+    )
 
 
 def start(genesis_tf: TurnFile, join: Authentic, base: bytes | None = None) -> Game:

@@ -53,17 +53,33 @@ RECORD_LEN = {"act": 2, "commit": 2, "sim": 2, "reveal": 3, "dice": 3, "seal": 2
 )
 
 # The pinned data of the shipped release (the document's table "Pinned scenarios"):
-# scenario -> (engine version, scenario digest, state hash at the start of the game).
+# scenario -> one (engine version, scenario digest, state hash at the start of the game)
+# per packaged map, the newest (the one new games use) first; a game begun on an older
+# map keeps it.
 PINNED = {
     "1937": (
-        "0.3.0",
-        "e1464ab7dbf8b42902b8d351b10e1866ac47a09ffa08b97c3735181399eaca78",
-        "9ba210f60b0d9bbad294f712a4087d7286aa4fc3a986dcb5481cbfe9291aa3f4",
+        (
+            "0.3.0",
+            "34f55debf07c6b18e5057617d2e95de21a262d2e510755e696911c5a2ca9a4a4",
+            "c029bcbb89c26ee3fcb7c4f4199ffec112f5f804f189fe273dfdbfca0324dae8",
+        ),
+        (
+            "0.3.0",
+            "e1464ab7dbf8b42902b8d351b10e1866ac47a09ffa08b97c3735181399eaca78",
+            "9ba210f60b0d9bbad294f712a4087d7286aa4fc3a986dcb5481cbfe9291aa3f4",
+        ),
     ),
     "1939": (
-        "0.3.0",
-        "a4ef554248ca8c98704a2385b5876f6a865bed2e769f2f5fc67ca1929771e2ca",
-        "696267480a159b99f30c0f129d771b86c4bd5bc2424746c6f4ef5329e025648d",
+        (
+            "0.3.0",
+            "92513ae801535c596bbf72148b555e4245d5b06852b913e32fb6ccbd65831eef",
+            "69235fca7563113c75caf89cc091c1cd3f2b988c0534a61668bf9222b5a2ab20",
+        ),
+        (
+            "0.3.0",
+            "a4ef554248ca8c98704a2385b5876f6a865bed2e769f2f5fc67ca1929771e2ca",
+            "696267480a159b99f30c0f129d771b86c4bd5bc2424746c6f4ef5329e025648d",
+        ),
     ),
 }
 _ADDRESS = re.compile(
@@ -528,12 +544,17 @@ def check_genesis(f: File) -> None:
         raise Refused("no-genesis", "the first file of a game must be its genesis")
     if not signature_ok(b["keys"][b["side"]], f.signature, f.body_bytes):
         raise Refused("signature", "the genesis is not signed by its creator's key")
-    pin = PINNED.get(b["scenario"])
-    if pin is not None and b["engine"] != pin[0]:
-        raise Refused("engine-version", f"the game needs engine {b['engine']}, the pinned one is {pin[0]}")
-    if pin is None or b["digest"] != pin[1]:
+    pins = PINNED.get(b["scenario"], ())
+    if pins and b["engine"] != pins[0][0]:
+        raise Refused("engine-version", f"the game needs engine {b['engine']}, the pinned one is {pins[0][0]}")
+    if _pin(b["scenario"], b["digest"]) is None:
         raise Refused("scenario-digest", "the scenario or its digest is not a pinned one")
     terms(b["options"])
+
+
+def _pin(scenario: object, digest: object) -> tuple[str, str, str] | None:
+    """The pinned values of a scenario on the packaged map its digest names, if any."""
+    return next((pin for pin in PINNED.get(str(scenario), ()) if pin[1] == digest), None)
 
 
 def terms(options: Mapping[str, object]) -> tuple[int, str] | None:
@@ -571,7 +592,8 @@ def start(genesis: File, join: File, now: int) -> Game:
         game.ended = f"{join.side} declined the invitation"
         return game
     parent = genesis.body.get("parent")
-    start_state = parent["state"].hex() if parent is not None else PINNED[genesis.body["scenario"]][2]
+    pin = _pin(genesis.body["scenario"], genesis.body["digest"])  # found by check_genesis
+    start_state = parent["state"].hex() if parent is not None else "" if pin is None else pin[2]
     if b["state"].hex() != start_state:
         raise Refused("join-state", "the join file's starting state is not the pinned one (or the branch's)")
     _timing(game, join)

@@ -242,6 +242,11 @@ def kinds(w: World) -> bytes:
 
 
 def apply_straits(w: World) -> None:
+    for name, (lat, lon) in geodata.STRAIT_MOUTHS:
+        h = w.hex_at(lat, lon)
+        w.has_land[h] = False
+        w.has_sea[h] = True
+        w.notes.append(f"strait mouth {name}: {w.grid.label(h)} open water")
     for name, pts in geodata.STRAITS:
         hexes = path_hexes(w, list(pts))
         for h in hexes:

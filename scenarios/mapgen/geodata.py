@@ -1060,6 +1060,14 @@ STRAITS: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = (
     ("Sea of Azov", ((46.5, 36.5), (45.6, 36.6))),
 )
 
+# Open water at a strait's mouth where the coarse raster sees a sliver of coast: the
+# hex holding each (lat, lon) point becomes all sea.  A coastal hex is its owner's, and
+# no ship enters a neutral's hex, so a sliver of neutral coast closes a strait the
+# supplement keeps open.  West of the Rock the hex is the Gulf of Cadiz (its centre is
+# sea; Cape Trafalgar clips a corner): as Spanish coast it shut the British strait
+# while Spain was neutral.
+STRAIT_MOUTHS: tuple[tuple[str, tuple[float, float]], ...] = (("Strait of Gibraltar, west", (36.1, -6.6)),)
+
 # Narrow seas land units may not cross even where the ~90 km raster sees land
 # on both sides of a hexside: every hexside whose centre-to-centre segment
 # crosses one of these (lat, lon) lines becomes all-sea.
@@ -1682,5 +1690,6 @@ __all__ = [
     "LAND_DIVIDES",
     "RAILWAYS",
     "STRAITS",
+    "STRAIT_MOUTHS",
     "TERRAIN",
 ]

@@ -107,8 +107,8 @@ def describe_scenario(name: str, on_map: WorldMap | None = None) -> NoReturn:
     raise ScenarioError("the stand-in has no map")
 
 
-def new_game(name: str, options: dict[str, Any] | None = None) -> State:
-    if name not in SCENARIOS:
+def new_game(name: str, options: dict[str, Any] | None = None, *, digest: str | None = None) -> State:
+    if name not in SCENARIOS or digest not in (None, scenario_digest(name)):
         raise KeyError(name)
     return State(
         {
@@ -143,6 +143,10 @@ def scenario_digest(name: str) -> str:
     if name not in SCENARIOS:
         raise KeyError(name)
     return hashlib.sha256(f"fake scenario {name}".encode()).hexdigest()
+
+
+def scenario_has_digest(name: str, digest: str) -> bool:
+    return digest == scenario_digest(name)
 
 
 def decision(state: State) -> Decision:

@@ -25,8 +25,12 @@ def _text(name: str) -> bytes:
     return resources.files("scenarios").joinpath(name).read_bytes().replace(b"\r\n", b"\n")
 
 
-def digest_from_the_document(scenario: str) -> str:
-    map_hex = hashlib.sha256(resources.files("scenarios").joinpath("world.map").read_bytes()).hexdigest()
+#: The packaged map of each map version of the document, newest first.
+MAP_FILES = {2: ("world.map",), 1: ("maps", "world-1.map")}
+
+
+def digest_from_the_document(scenario: str, map_file: tuple[str, ...]) -> str:
+    map_hex = hashlib.sha256(resources.files("scenarios").joinpath(*map_file).read_bytes()).hexdigest()
     data = hashlib.sha256(b"pbem-scenario-data\x00")
     for name in DATA_FILES[scenario]:
         content = _text(name)
@@ -41,12 +45,20 @@ def digest_from_the_document(scenario: str) -> str:
 
 @pytest.mark.parametrize("scenario", sorted(DATA_FILES))
 def test_pinned_values(scenario: str) -> None:
+    """Each map version's digest and starting state, as the engine makes a game on it; a
+    new game is on the newest map, which is what `pbem scenario info` prints."""
     assert sorted(DATA_FILES) == sorted(api.scenarios())
-    digest = api.scenario_digest(scenario)
-    start = api.state_hash(api.new_game(scenario, {})).hex()
-    assert digest_from_the_document(scenario) == digest
-    assert spec_verify.PINNED[scenario] == (api.ENGINE_VERSION, digest, start)
-    assert f"| {scenario} | {api.ENGINE_VERSION} | `{digest}` | `{start}` |" in DOC
+    pins = []
+    for version, map_file in MAP_FILES.items():
+        digest = digest_from_the_document(scenario, map_file)
+        start = api.state_hash(api.new_game(scenario, {}, digest=digest)).hex()
+        assert f"| {scenario} | {version} | {api.ENGINE_VERSION} | `{digest}` | `{start}` |" in DOC
+        pins.append((api.ENGINE_VERSION, digest, start))
+    assert len({pin[1] for pin in pins}) == len(pins)
+    assert spec_verify.PINNED[scenario] == tuple(pins)
+    _, digest, start = pins[0]
+    assert api.scenario_digest(scenario) == digest
+    assert api.state_hash(api.new_game(scenario, {})).hex() == start
     out = CliRunner().invoke(app, ["scenario", "info", scenario]).output
     assert f"engine {api.ENGINE_VERSION}, scenario digest {digest}" in out
     assert f"state hash at the start {start}" in out

@@ -129,9 +129,9 @@ def test_the_dice_chain_and_the_first_roll() -> None:
 
 
 def test_the_genesis_digest_of_1937() -> None:
-    text = _example("Worked example (1937)")
+    text = _example("Worked example (1937, map 1)")
     files = resources.files("scenarios")
-    world_map = files.joinpath("world.map").read_bytes()
+    world_map = files.joinpath("maps", "world-1.map").read_bytes()
     map_hex = hashlib.sha256(world_map).hexdigest()
     assert map_hex == _after(text, "`map` =")
     sizes = {name: int(n.replace(",", "")) for name, n in re.findall(r"`([0-9a-z]+\.toml)` \(([\d,]+) bytes\)", text)}
@@ -151,4 +151,4 @@ def test_the_genesis_digest_of_1937() -> None:
     first = countries[0]
     assert f"the first `('{first['name']}', '{first['region']}'" in text
     world.update(data.hexdigest().encode())
-    assert f"| 1937 | 0.3.0 | `{world.hexdigest()}` |" in DOC
+    assert f"| 1937 | 1 | 0.3.0 | `{world.hexdigest()}` |" in DOC
