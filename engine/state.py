@@ -176,6 +176,12 @@ def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
     return _built_unit(facts)
 
 
+def probe_unit(country: str, unit_type: UnitType, strength: int, move: int) -> Unit:
+    """A land unit that belongs to no state (id -1), to ask the rules about a unit not yet
+    placed or split off; built as :func:`unit_from_profile` builds, without the watch."""
+    return _built_unit(_UnitFacts(id=-1, country=country, type=unit_type, strength=strength, move=move))
+
+
 def _packed_units(units: list[Unit]) -> bytes:
     """The msgpack array of the units' rows: each unit's row as the unit keeps it, those it
     lacks (set since, or never packed) found or packed by :data:`_UNIT_BYTES` and kept."""
