@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
-from itertools import chain, repeat
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, not_
 from typing import Any, NamedTuple, TypedDict, cast
 
 import msgpack
@@ -187,11 +187,10 @@ def _packed_units(units: list[Unit]) -> bytes:
     lacks (set since, or never packed) found or packed by :data:`_UNIT_BYTES` and kept."""
     rows: list[bytes | None] = list(map(getattr, units, repeat("_row"), repeat(None)))
     if not all(rows):
-        lacking = [i for i, row in enumerate(rows) if row is None]
-        for i, row in zip(lacking, _UNIT_BYTES.rows([units[i] for i in lacking]), strict=True):
-            # past the watch of Unit.__setattr__, which would forget the row at once
-            _set(units[i], "_row", row)
-            rows[i] = row
+        lacking = list(compress(units, map(not_, rows)))
+        for u, row in zip(lacking, _UNIT_BYTES.rows(lacking), strict=True):
+            _set(u, "_row", row)  # past the watch of Unit.__setattr__, which would forget it at once
+        rows = list(map(getattr, units, repeat("_row")))
     return array_of(rows)  # type: ignore[arg-type]  # no None left
 
 
@@ -594,6 +593,9 @@ class GameState:
         self.memo = StepMemo()  # what the current step remembers between orders
         self.winner: str | None = None
         self._by_hex: dict[int, list[int]] | None = None
+        #: packed before: its units and countries keep their rows from its second packing on
+        #: (see to_bytes)
+        self._packed_before = False
         #: results of the :class:`engine.derived.Derived` tables computed on this state, by
         #: table; they die with the state (a table keyed weakly by the state could never let
         #: it go, since results such as a supply map refer to their state)
@@ -742,12 +744,18 @@ class GameState:
     def to_bytes(self) -> bytes:
         """``msgpack.packb(self.to_doc())``, with the rows that earlier states had already
         packed taken as they were packed (engine/packed.py): the state hash packs only what
-        changed."""
-        packed = {
-            "countries": _packed_countries([c for _, c in sorted(self.countries.items())]),
-            "control": _CONTROL_BYTES.packed(self.world, self.controller, self._packed_control),
-            "units": _packed_units(list(map(self.units.__getitem__, sorted(self.units)))),
-        }
+        changed.  The units and countries of a state packed before keep their rows (a state
+        hashed again after a change packs only what changed, not even looking the others
+        up); a state packed once, as a receiver packs the state a file leads to, would only
+        pay for keeping them."""
+        countries = [c for _, c in sorted(self.countries.items())]
+        units = list(map(self.units.__getitem__, sorted(self.units)))
+        if self._packed_before:
+            packed = {"countries": _packed_countries(countries), "units": _packed_units(units)}
+        else:
+            packed = {"countries": _COUNTRY_BYTES.array(countries), "units": _UNIT_BYTES.array(units)}
+            self._packed_before = True
+        packed["control"] = _CONTROL_BYTES.packed(self.world, self.controller, self._packed_control)
         doc = self._doc(None, None, None)
         return packed_map(doc.items(), packed, len(doc))
 
@@ -812,7 +820,8 @@ class GameState:
             if extras is not None:
                 u.cargo, u.cargo_to = extras
             u.type = _TYPE_BY_NAME[u.type]
-            s.units[u.id] = _built_unit(u)
+            u.__class__ = Unit  # built unwatched (see _built_unit), inline: a load builds every unit
+            s.units[u.id] = cast(Unit, u)
         s.next_unit_id = doc["next_unit_id"]
         s.grounded_zones = set(doc["grounded"])
         s.combats = [DeclaredAttack.from_wire(row) for row in doc["combats"]]
@@ -852,7 +861,10 @@ class GameState:
             set(sorted(self.atomized)),
         )
         units = self.units
-        s.units = {k: _built_unit(_UnitFacts(*_unit_facts(units[k]))) for k in sorted(units)}
+        for k in sorted(units):
+            u = _UnitFacts(*_unit_facts(units[k]))
+            u.__class__ = Unit  # built unwatched (see _built_unit), inline: a copy builds every unit
+            s.units[k] = cast(Unit, u)
         s.next_unit_id = self.next_unit_id
         s.grounded_zones = set(sorted(self.grounded_zones))
         s.combats = [DeclaredAttack.from_wire(c.to_wire()) for c in self.combats]
@@ -999,17 +1011,15 @@ def _packed_countries(countries: list[CountryState]) -> bytes:
     it is found or packed by :data:`_COUNTRY_BYTES`.  Equal values pack alike because they
     have their declared types (engine/packed.py).  Kept on the country, not shared: a
     thread's countries are its own."""
-    rows = []
-    for c, values, kept in zip(
-        countries, map(_country_values, countries), map(getattr, countries, repeat("_kept"), repeat(None)), strict=True
-    ):
-        if kept is not None and kept[0] == values:
-            rows.append(kept[1])
-        else:
-            [row] = _COUNTRY_BYTES.rows([c])
-            c._kept = (values, row)  # type: ignore[misc]  # mypy misses a slot a dataclass inherits
-            rows.append(row)
-    return array_of(rows)
+    values = list(map(_country_values, countries))
+    kept = map(getattr, countries, repeat("_kept"), repeat(None))
+    rows = [k[1] if k is not None and k[0] == v else None for v, k in zip(values, kept, strict=True)]
+    if not all(rows):
+        lacking = [i for i, row in enumerate(rows) if row is None]
+        for i, row in zip(lacking, _COUNTRY_BYTES.rows([countries[i] for i in lacking]), strict=True):
+            countries[i]._kept = (values[i], row)  # type: ignore[misc]  # mypy misses a slot a dataclass inherits
+            rows[i] = row
+    return array_of(rows)  # type: ignore[arg-type]  # no None left
 
 
 def _country_canonical(key: Key) -> bool:
