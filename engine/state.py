@@ -144,8 +144,8 @@ class Unit(_UnitFacts):
 
 def _built_unit(unit: _UnitFacts) -> Unit:
     """``unit`` made a :class:`Unit`: built as plain facts first, so that its constructor's
-    thirty settings skip the watch (a copy of a state builds every unit; same layout, so the
-    class can be switched)."""
+    setting of each of its 29 fields skips the watch (a copy of a state builds every unit;
+    same layout, so the class can be switched)."""
     unit.__class__ = Unit
     return cast(Unit, unit)
 
