@@ -32,7 +32,7 @@ from engine.hexmap import Kind
 from engine.ownership import owned
 from engine.phase import Phase
 from engine.sides import ALLIES, AXIS, SIDES
-from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit, UnitIds
+from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit, UnitIds, probe_unit
 from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,
@@ -364,7 +364,7 @@ class Deployment(Phase):
                 t, move = key.type.value, key.move
                 top = 1 if key.type is UnitType.SUPPLY else min(n, max_strength(name, key.type, year, move))
                 for h in area:
-                    probe = Unit(id=-1, country=name, type=key.type, strength=1, move=move)
+                    probe = probe_unit(name, key.type, 1, move)
                     if land_refusal(state, name, t, h, [probe]):
                         continue
                     out.extend(Action("place_land", (name, t, move, p, h)) for p in range(1, min(top, n) + 1))
@@ -505,7 +505,7 @@ class Deployment(Phase):
                 )
         if not 0 <= h < state.world.map.size:
             raise IllegalAction("there is no such hex", rule="hex.off-map")
-        probe = Unit(id=-1, country=name, type=UnitType(t), strength=points, move=move)
+        probe = probe_unit(name, UnitType(t), points, move)
         why = land_refusal(state, name, t, h, [probe])
         if why:
             raise IllegalAction(why)
@@ -533,7 +533,7 @@ class Deployment(Phase):
             return Refusal(
                 "split.points", f"{u.label()} can split off 1 to {u.strength - 1} strength points, not {points}"
             )
-        part = Unit(id=-1, country=u.country, type=u.type, strength=points, move=u.move)
+        part = probe_unit(u.country, u.type, points, u.move)
         if not stacking.can_stack_land(state, u.hex, [u, part]):
             return Refusal(
                 "stacking.land",

@@ -665,11 +665,12 @@ class FirstMovement(_Movement):
     first = True
 
     def enter(self, state: GameState) -> None:
+        # Only what differs is set: most units are reset already, and setting a fact costs
+        # a unit its packed row (engine/state.py's Unit).
         for u in state.units.values():
-            u.mp_used = 0
-            u.moved = False
-            u.railed = False
-            if not u.is_air:
+            if u.mp_used or u.moved or u.railed:
+                u.mp_used, u.moved, u.railed = 0, False, False
+            if u.origin != u.hex and not u.is_air:
                 u.origin = u.hex
         state.memo.paths = None
         state.memo.rail_used = None
@@ -682,7 +683,8 @@ class FirstMovement(_Movement):
 
     def leave(self, state: GameState) -> None:
         for u in state.units.values():
-            u.overran = False  # it ignored control zones in this first movement only
+            if u.overran:  # it ignored control zones in this first movement only
+                u.overran = False
         resolve_pockets(state)
 
 

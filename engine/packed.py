@@ -55,15 +55,18 @@ class RowBytes(Generic[T]):
 
     def array(self, records: Sequence[T]) -> bytes:
         """The msgpack array of the rows of ``records``, in their order."""
-        packer = msgpack.Packer(use_bin_type=True)
+        return array_of(self.rows(records))
+
+    def rows(self, records: Sequence[T]) -> list[bytes]:
+        """The packed rows of ``records``, in their order."""
         keys = list(map(self._key, records))
         found = list(map(self._kept.get, keys))
         if None in found:
+            packer = msgpack.Packer(use_bin_type=True)
             found = [
                 b if b is not None else self._pack(packer, k, r) for k, r, b in zip(keys, records, found, strict=True)
             ]
-        header: bytes = packer.pack_array_header(len(keys))
-        return header + b"".join(found)  # type: ignore[arg-type]  # no None left
+        return found  # type: ignore[return-value]  # no None left
 
     def _pack(self, packer: msgpack.Packer, key: Key, record: T) -> bytes:
         packed: bytes = packer.pack(self._wire(record))
@@ -91,6 +94,12 @@ class SameBytes:
             self._kept.clear()
         self._kept[place] = (bytes(now), packed)
         return packed
+
+
+def array_of(rows: Sequence[bytes]) -> bytes:
+    """The msgpack array of rows already packed."""
+    header: bytes = msgpack.Packer(use_bin_type=True).pack_array_header(len(rows))
+    return header + b"".join(rows)
 
 
 def packed_map(items: Iterable[tuple[str, object]], raw: dict[str, bytes], size: int) -> bytes:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, not_
 from typing import Any, NamedTuple, TypedDict, cast
 
 import msgpack
@@ -26,7 +26,7 @@ import numpy as np
 
 from engine.actions import StateError
 from engine.hexgrid import NO_HEX
-from engine.packed import Key, RowBytes, SameBytes, exact, packed_map
+from engine.packed import Key, RowBytes, SameBytes, array_of, exact, packed_map
 from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES, Side
 from engine.units import Domain, UnitProfile, UnitType
 from engine.world import World
@@ -52,9 +52,19 @@ def parse_date(text: str) -> int:
     return y * 12 + m - 1
 
 
+class _PackedRow:
+    """Room for the msgpack bytes of a unit's wire row, kept until a fact of the unit is set
+    (:class:`Unit`): the state hash then packs only the units that changed.  Absent until
+    a hash has packed the unit."""
+
+    __slots__ = ("_row",)
+    _row: bytes | None
+
+
 @dataclass(slots=True)
-class Unit:
-    """A unit on the map, in transit, or embarked.  Numbers are copied from its profile."""
+class _UnitFacts(_PackedRow):
+    """A unit's facts without the watch on their changes: what a copy or a load builds,
+    made a :class:`Unit` at once (see :func:`_built_unit`)."""
 
     id: int
     country: str
@@ -115,6 +125,31 @@ class Unit:
         return f"#{self.id} {self.country} {what} {self.profile().text()}"
 
 
+_set = object.__setattr__
+
+
+class Unit(_UnitFacts):
+    """A unit on the map, in transit, or embarked.  Numbers are copied from its profile.
+
+    Setting any fact forgets the unit's packed row, so that the state hash never takes a
+    row packed from older facts; no field holds a mutable value, so setting one is the
+    only way to change a unit."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        _set(self, name, value)
+        _set(self, "_row", None)
+
+
+def _built_unit(unit: _UnitFacts) -> Unit:
+    """``unit`` made a :class:`Unit`: built as plain facts first, so that its constructor's
+    setting of each of its 29 fields skips the watch (a copy of a state builds every unit;
+    same layout, so the class can be switched)."""
+    unit.__class__ = Unit
+    return cast(Unit, unit)
+
+
 #: the facts a unit's wire row always holds, and those appended only when one is set
 _UNIT_EXTRAS = ("cargo", "cargo_to")
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit) if f.name not in _UNIT_EXTRAS)
@@ -137,7 +172,26 @@ def _unit_row(u: Unit) -> Sequence[object]:
 
 
 def unit_from_profile(uid: int, country: str, profile: UnitProfile) -> Unit:
-    return Unit(id=uid, country=country, type=profile.type, **{f: getattr(profile, f) for f in _PROFILE_NUMBERS})
+    facts = _UnitFacts(id=uid, country=country, type=profile.type, **{f: getattr(profile, f) for f in _PROFILE_NUMBERS})
+    return _built_unit(facts)
+
+
+def probe_unit(country: str, unit_type: UnitType, strength: int, move: int) -> Unit:
+    """A land unit that belongs to no state (id -1), to ask the rules about a unit not yet
+    placed or split off; built as :func:`unit_from_profile` builds, without the watch."""
+    return _built_unit(_UnitFacts(id=-1, country=country, type=unit_type, strength=strength, move=move))
+
+
+def _packed_units(units: list[Unit]) -> bytes:
+    """The msgpack array of the units' rows: each unit's row as the unit keeps it, those it
+    lacks (set since, or never packed) found or packed by :data:`_UNIT_BYTES` and kept."""
+    rows: list[bytes | None] = list(map(getattr, units, repeat("_row"), repeat(None)))
+    if not all(rows):
+        lacking = list(compress(units, map(not_, rows)))
+        for u, row in zip(lacking, _UNIT_BYTES.rows(lacking), strict=True):
+            _set(u, "_row", row)  # past the watch of Unit.__setattr__, which would forget it at once
+        rows = list(map(getattr, units, repeat("_row")))
+    return array_of(rows)  # type: ignore[arg-type]  # no None left
 
 
 @dataclass(slots=True)
@@ -228,8 +282,16 @@ _JOIN_CODE: dict[str, int] = {AXIS: 1, ALLIES: 2}
 _JOINS = {code: side for side, code in _JOIN_CODE.items()}
 
 
+class _KeptCountryRow:
+    """Room for a country's packed row and the values it was packed from (see
+    :func:`_packed_countries`).  Absent until a hash has packed the country."""
+
+    __slots__ = ("_kept",)
+    _kept: tuple[object, bytes]
+
+
 @dataclass(slots=True)
-class CountryState:
+class CountryState(_KeptCountryRow):
     name: str
     side: str = NEUTRAL  # partnership: axis, allies or neutral
     at_war: bool = False
@@ -531,6 +593,9 @@ class GameState:
         self.memo = StepMemo()  # what the current step remembers between orders
         self.winner: str | None = None
         self._by_hex: dict[int, list[int]] | None = None
+        #: packed before: its units and countries keep their rows from its second packing on
+        #: (see to_bytes)
+        self._packed_before = False
         #: results of the :class:`engine.derived.Derived` tables computed on this state, by
         #: table; they die with the state (a table keyed weakly by the state could never let
         #: it go, since results such as a supply map refer to their state)
@@ -679,12 +744,18 @@ class GameState:
     def to_bytes(self) -> bytes:
         """``msgpack.packb(self.to_doc())``, with the rows that earlier states had already
         packed taken as they were packed (engine/packed.py): the state hash packs only what
-        changed."""
-        packed = {
-            "countries": _COUNTRY_BYTES.array([c for _, c in sorted(self.countries.items())]),
-            "control": _CONTROL_BYTES.packed(self.world, self.controller, self._packed_control),
-            "units": _UNIT_BYTES.array(list(map(self.units.__getitem__, sorted(self.units)))),
-        }
+        changed.  The units and countries of a state packed before keep their rows (a state
+        hashed again after a change packs only what changed, not even looking the others
+        up); a state packed once, as a receiver packs the state a file leads to, would only
+        pay for keeping them."""
+        countries = [c for _, c in sorted(self.countries.items())]
+        units = list(map(self.units.__getitem__, sorted(self.units)))
+        if self._packed_before:
+            packed = {"countries": _packed_countries(countries), "units": _packed_units(units)}
+        else:
+            packed = {"countries": _COUNTRY_BYTES.array(countries), "units": _UNIT_BYTES.array(units)}
+            self._packed_before = True
+        packed["control"] = _CONTROL_BYTES.packed(self.world, self.controller, self._packed_control)
         doc = self._doc(None, None, None)
         return packed_map(doc.items(), packed, len(doc))
 
@@ -745,11 +816,12 @@ class GameState:
             # than the equal values of the rows kept packed (engine/packed.py): refused.
             if tuple(map(type, facts)) != _UNIT_WIRE_TYPES or (extras is not None and not exact(extras, (int, str))):
                 raise ValueError("a unit's facts are not of their types")
-            u = Unit(*facts)
+            u = _UnitFacts(*facts)
             if extras is not None:
                 u.cargo, u.cargo_to = extras
             u.type = _TYPE_BY_NAME[u.type]
-            s.units[u.id] = u
+            u.__class__ = Unit  # built unwatched (see _built_unit), inline: a load builds every unit
+            s.units[u.id] = cast(Unit, u)
         s.next_unit_id = doc["next_unit_id"]
         s.grounded_zones = set(doc["grounded"])
         s.combats = [DeclaredAttack.from_wire(row) for row in doc["combats"]]
@@ -789,7 +861,10 @@ class GameState:
             set(sorted(self.atomized)),
         )
         units = self.units
-        s.units = {k: Unit(*_unit_facts(units[k])) for k in sorted(units)}
+        for k in sorted(units):
+            u = _UnitFacts(*_unit_facts(units[k]))
+            u.__class__ = Unit  # built unwatched (see _built_unit), inline: a copy builds every unit
+            s.units[k] = cast(Unit, u)
         s.next_unit_id = self.next_unit_id
         s.grounded_zones = set(sorted(self.grounded_zones))
         s.combats = [DeclaredAttack.from_wire(c.to_wire()) for c in self.combats]
@@ -897,6 +972,54 @@ def _country_key(c: CountryState) -> Key:
         tuple(transit),
         tuple(placements.items()),
     )
+
+
+_country_own = attrgetter(
+    "name", "side", "at_war", "entered", "conquered", "liberated", "never_liberate", "money", "received_convoy_money"
+)
+_flag_facts = attrgetter(
+    "had_infantry", "joins", "vichy", "axis_war", "vichy_tried", "surrendered", "entry_attempt", "atomic_bombs",
+    "atomic_surrender",
+)  # fmt: skip
+_country_containers = attrgetter("pool_land", "pool_units", "free_land", "free_units", "transit")
+
+
+def _country_values(c: CountryState) -> object:
+    """What a country's row is packed from, cheaper to take than its key (:func:`_country_key`):
+    its pool's profiles themselves, which are frozen, instead of their facts.  Containers are
+    taken as tuples of their items, since a rule changes them in place."""
+    flags = c.flags
+    facts = (_country_own(c), _flag_facts(flags))
+    held = _country_containers(c)
+    if not (any(held) or flags.placements):
+        return facts
+    pool_land, pool_units, free_land, free_units, transit = held
+    return (
+        facts,
+        tuple(pool_land.items()),
+        tuple(pool_units),
+        tuple(free_land.items()),
+        tuple(free_units),
+        tuple(transit),
+        tuple(flags.placements.items()),
+    )
+
+
+def _packed_countries(countries: list[CountryState]) -> bytes:
+    """The msgpack array of the countries' rows: each country keeps its row with the values
+    it was packed from, and the row is taken again while the values are equal; otherwise
+    it is found or packed by :data:`_COUNTRY_BYTES`.  Equal values pack alike because they
+    have their declared types (engine/packed.py).  Kept on the country, not shared: a
+    thread's countries are its own."""
+    values = list(map(_country_values, countries))
+    kept = map(getattr, countries, repeat("_kept"), repeat(None))
+    rows = [k[1] if k is not None and k[0] == v else None for v, k in zip(values, kept, strict=True)]
+    if not all(rows):
+        lacking = [i for i, row in enumerate(rows) if row is None]
+        for i, row in zip(lacking, _COUNTRY_BYTES.rows([countries[i] for i in lacking]), strict=True):
+            countries[i]._kept = (values[i], row)  # type: ignore[misc]  # mypy misses a slot a dataclass inherits
+            rows[i] = row
+    return array_of(rows)  # type: ignore[arg-type]  # no None left
 
 
 def _country_canonical(key: Key) -> bool:

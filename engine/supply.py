@@ -688,7 +688,8 @@ def run_supply_phase(state: GameState) -> list[str]:
         smap = maps[side_of[u.country]]
         traces = smap.can_trace(u)
         if traces:
-            u.supplied, u.unsupplied = True, 0
+            if not u.supplied or u.unsupplied:  # setting an unchanged fact costs the unit its packed row
+                u.supplied, u.unsupplied = True, 0
             continue
         # Armor and supply units only suffer once they were already out at the last check.
         suffers = u.type not in LASTING or not u.supplied
@@ -714,8 +715,10 @@ def run_supply_phase(state: GameState) -> list[str]:
 def reset_month_flags(state: GameState) -> None:
     """Per-month bookkeeping of the main phases starts afresh after the supply phase."""
     for u in state.units.values():
-        u.moved = u.attacked = u.overran = u.railed = False
-        u.mp_used = 0
+        # Only units not reset already: setting a fact costs a unit its packed row (engine/state.py).
+        if u.moved or u.attacked or u.overran or u.railed or u.mp_used:
+            u.moved = u.attacked = u.overran = u.railed = False
+            u.mp_used = 0
 
 
 class SupplyPhase(Phase):

@@ -15,6 +15,10 @@ rolls), so mid-step memories (advances, paths, declared targets) are among them.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import random
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,8 +33,8 @@ from engine.actions import Action, StateError
 from engine.deployment import Deployment, home_area
 from engine.hexgrid import NO_HEX, HexGrid
 from engine.reach import air_search
-from engine.sides import ALLIES, SIDES
-from engine.state import GameState, LandKey
+from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES
+from engine.state import NO_UNIT, CountryFlags, GameState, LandKey, Unit
 from engine.supply import HexSupply, SupplyMap, supply_map
 from engine.units import UnitProfile, UnitType
 from engine.weather import frozen_zones
@@ -408,6 +412,116 @@ def test_a_row_of_other_types_is_packed_as_it_is_and_not_kept(states: list[GameS
     for moved in (1, True, 0, False):
         unit.moved = moved
         assert state.to_bytes() == _msgpack_bytes(state), repr(moved)
+
+
+def _rule_changes(state: GameState, rng: random.Random) -> list[Callable[[], object]]:
+    """Changes as the rules make them, to units and countries picked by ``rng``: moves,
+    strength, embarking and landing, a phase's flags, units bought, destroyed and taken
+    off the map, money, sides, pools, transit and country flags, each fact also set back
+    to a value it had (whose row a unit or country may still hold from before)."""
+    units = sorted(state.units)
+    unit = state.units[rng.choice(units)] if units else None
+    other = state.units[rng.choice(units)] if units else None
+    country = state.countries[rng.choice(sorted(state.countries))]
+    profile = rng.choice(
+        [UnitProfile(UnitType("infantry"), strength=3, move=3), UnitProfile(UnitType("armor"), strength=2, move=5)]
+    )
+    changes: list[Callable[[], object]] = [
+        lambda: state.place(state.new_unit(country.name, profile), rng.choice(list(state.occupied_hexes()))),
+        lambda: setattr(country, "money", max(0, country.money + rng.choice((-3, 1, 5)))),
+        lambda: setattr(country, "side", rng.choice((AXIS, ALLIES, NEUTRAL))),
+        lambda: setattr(country, "at_war", not country.at_war),
+        lambda: country.pool_land.__setitem__(LandKey(UnitType("infantry"), 3), rng.randrange(3)),
+        lambda: country.pool_units.append(profile),
+        lambda: country.pool_units and country.pool_units.pop(rng.randrange(len(country.pool_units))),
+        lambda: country.transit.append((state.date + rng.randrange(1, 4), rng.randrange(1, 99))),
+        lambda: country.transit and country.transit.pop(),
+        lambda: country.free_units.append(rng.randrange(1, 99)),
+        lambda: setattr(country.flags, "atomic_bombs", rng.randrange(2)),
+        lambda: setattr(country.flags, "axis_war", rng.choice((None, state.date))),
+        lambda: country.flags.placements.__setitem__("border", rng.randrange(2)),
+        lambda: setattr(country, "flags", CountryFlags(had_infantry=rng.random() < 0.5)),
+        lambda: state.controller.__setitem__(rng.randrange(len(state.controller)), rng.randrange(1, 5)),
+    ]
+    if unit is not None and other is not None:
+        changes += [
+            lambda: state.place(unit, other.hex),
+            lambda: setattr(unit, "strength", max(1, unit.strength + rng.choice((-1, 1)))),
+            lambda: setattr(unit, "carrier", rng.choice((NO_UNIT, other.id))),
+            lambda: setattr(
+                unit, rng.choice(("moved", "attacked", "overran", "railed", "supplied", "damaged")), rng.random() < 0.5
+            ),
+            lambda: setattr(unit, "mp_used", rng.randrange(3)),
+            lambda: setattr(unit, "origin", unit.hex),
+            lambda: setattr(unit, "unsupplied", rng.randrange(2)),
+            lambda: (
+                setattr(unit, "cargo", rng.randrange(2)),
+                setattr(unit, "cargo_to", rng.choice(("", country.name))),
+            ),
+            lambda: state.remove(unit),
+            lambda: state.destroy(unit),
+            # a unit replaced by another object with its facts, as a rule building units by hand would
+            lambda: state.units.__setitem__(unit.id, dataclasses.replace(unit, strength=unit.strength + 1)),
+            lambda: state.units.__setitem__(unit.id, Unit(*state_module._unit_facts(unit))),
+        ]
+    return changes
+
+
+def _walk(state: GameState, seed: int, steps: int) -> None:
+    """``steps`` rounds of one to three changes on ``state``, its bytes checked against
+    msgpack's after each round, and its hash against the bytes' (each also twice in a row,
+    the second taking every row the first kept)."""
+    rng = random.Random(seed)
+    for step in range(steps):
+        for _ in range(rng.randint(1, 3)):
+            rng.choice(_rule_changes(state, rng))()
+        expected = _msgpack_bytes(state)
+        assert state.to_bytes() == expected, (seed, step)
+        assert api.state_hash(state) == hashlib.sha256(expected).digest(), (seed, step)
+
+
+def test_the_bytes_of_a_state_changed_by_the_rules_between_its_hashes_are_msgpack_s(states: list[GameState]) -> None:
+    """One state hashed again and again while units and countries change as the rules
+    change them: a row kept by a unit or a country from before a change is never taken.
+    A copy's units and a loaded state's are watched as the original's."""
+    original = states[-1].copy()
+    original.to_bytes()  # every unit and country keeps its row
+    _walk(original, 1, 300)
+    loaded = GameState.from_bytes(states[-1].to_bytes(), states[-1].world)
+    _walk(loaded, 2, 100)
+    copy = loaded.copy()
+    before = loaded.to_bytes()
+    _walk(copy, 3, 100)
+    assert loaded.to_bytes() == before == _msgpack_bytes(loaded)
+
+
+def test_threads_hashing_their_own_states_take_only_their_rows(states: list[GameState], fast_switching: None) -> None:
+    """The rows shared between states (found again by their values) under four threads,
+    each changing and hashing its own copy of a state, switching every microsecond."""
+    errors: list[str] = []
+
+    def walk(state: GameState, seed: int) -> None:
+        try:
+            _walk(state, seed, 60)
+        except Exception as exc:
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=walk, args=(states[-1].copy(), 10 + i)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+@pytest.fixture
+def fast_switching() -> Iterator[None]:
+    # Threads switch every microsecond instead of every 5 ms, so that a window of a few
+    # instructions between one thread's lookup and its use is met.
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(before)
 
 
 def test_the_kept_winter_neighbour_table_is_the_land_steps_and_the_frozen_crossings(states: list[GameState]) -> None:
