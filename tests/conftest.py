@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 
 import pytest
 
@@ -85,3 +86,13 @@ def _joined(tests: list[tuple[pytest.Item, set[str]]]) -> list[tuple[pytest.Item
             a, b = sorted((find(first), find(name)))
             leader[b] = a
     return [(item, find(min(names))) for item, names in tests]
+
+
+@pytest.fixture
+def fast_switching() -> Iterator[None]:
+    """Threads switch every microsecond instead of every 5 ms, so that a thread-safety test
+    meets a window of a few instructions between one thread's lookup and its use."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(before)

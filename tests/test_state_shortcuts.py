@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -512,16 +511,6 @@ def test_threads_hashing_their_own_states_take_only_their_rows(states: list[Game
     for t in threads:
         t.join()
     assert errors == []
-
-
-@pytest.fixture
-def fast_switching() -> Iterator[None]:
-    # Threads switch every microsecond instead of every 5 ms, so that a window of a few
-    # instructions between one thread's lookup and its use is met.
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    yield
-    sys.setswitchinterval(before)
 
 
 def test_the_kept_winter_neighbour_table_is_the_land_steps_and_the_frozen_crossings(states: list[GameState]) -> None:

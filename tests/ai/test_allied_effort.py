@@ -14,6 +14,7 @@ from engine.ai.picture import Picture
 from engine.ai.style import LATEST, STYLES, V1
 from engine.position import hex_at, parse
 from engine.state import GameState
+from tests.ai.worlds import units
 
 SEED = b"\x0b" * 32
 
@@ -32,10 +33,6 @@ def _map(rows: int, german: int, soviet: int, mountain: str = "") -> str:
 def position(board: str, *facts: str, step: str = "allies.first_movement") -> GameState:
     text = "\n".join([board, "war axis Germany", 'war allies "Soviet Union"', "date 1941-09", f"step {step}", *facts])
     return parse(text)
-
-
-def units(country: str, strength: int, *at: str) -> list[str]:
-    return [f'unit "{country}" infantry {h} strength={strength}' for h in at]
 
 
 # 30 rows: German cities in the north and the south, each a column from the Soviet border.

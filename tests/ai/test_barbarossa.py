@@ -8,6 +8,7 @@ from engine.ai import barbarossa
 from engine.ai.picture import Picture
 from engine.position import hex_at, parse
 from engine.state import GameState
+from tests.ai.worlds import units
 
 SEED = b"\x05" * 32
 
@@ -37,10 +38,6 @@ def position(*facts: str, date: str = "1941-05", step: str = "war_declaration") 
         ]
     )
     return parse(text)
-
-
-def units(country: str, strength: int, *at: str, kind: str = "infantry") -> list[str]:
-    return [f'unit "{country}" {kind} {h} strength={strength}' for h in at]
 
 
 def declared(state: GameState, player: str) -> set[str]:

@@ -14,6 +14,7 @@ from engine.ai.picture import Picture
 from engine.ai.style import LATEST, STYLES, V1
 from engine.position import hex_at, parse
 from engine.state import GameState
+from tests.ai.worlds import units
 
 SEED = b"\x07" * 32
 
@@ -37,10 +38,6 @@ def position(board: str, *facts: str, step: str = "axis.first_movement") -> Game
         [board, "war axis Germany", 'war allies "Soviet Union" France', "date 1941-07", f"step {step}", *facts]
     )
     return parse(text)
-
-
-def units(country: str, strength: int, *at: str) -> list[str]:
-    return [f'unit "{country}" infantry {h} strength={strength}' for h in at]
 
 
 # 24 rows: a Soviet city in the north next to a small German stack, another in the south

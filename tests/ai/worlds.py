@@ -159,3 +159,8 @@ def strait(date: str, pacific: bool = False) -> GameState:
     for label in ("6,0", "6,1", "6,2"):
         put(state, "China", "infantry", label)
     return state
+
+
+def units(country: str, strength: int, *at: str, kind: str = "infantry") -> list[str]:
+    """Position lines (:func:`engine.position.parse`) for a unit of ``country`` in each hex of ``at``."""
+    return [f'unit "{country}" {kind} {h} strength={strength}' for h in at]

@@ -3,27 +3,13 @@ each request in a thread while the bot's checks of a file run in another)."""
 
 from __future__ import annotations
 
-import sys
 import threading
-from collections.abc import Iterator
-
-import pytest
 
 from engine.derived import Derived
 from engine.position import build_world, setup
 from engine.state import GameState
 
 WORLD = build_world("G:c P:c", cities={"Berlin": "0,0 capital", "Warsaw": "1,0 capital"})
-
-
-@pytest.fixture
-def fast_switching() -> Iterator[None]:
-    # Threads switch every microsecond instead of every 5 ms, so a window of a few
-    # instructions between two threads' steps is met within a second.
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    yield
-    sys.setswitchinterval(before)
 
 
 def test_threads_sharing_a_world_never_lose_an_entry_between_lookup_and_use(fast_switching: None) -> None:
