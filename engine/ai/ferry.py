@@ -22,10 +22,13 @@ of Units", "Naval Units"; :mod:`engine.movement`).  So, month after month:
   voyage's cost is the sea hexes sailed plus :data:`LAND_WEIGHT` per land hex the unit
   must then march to the front (a ship sails 44 hexes a movement, a unit walks 3 to 5);
   the unit lands where that cost is least.  A landing place beyond one movement is
-  sailed for over the months, the unit staying aboard (:func:`voyage_costs`).
+  sailed for over the months, the unit staying aboard (:func:`voyage_costs`).  With the
+  ``theatres`` switch a place near a thinly held enemy city costs less
+  (:mod:`engine.ai.theatres`), so a shipment may sail the longer way to it.
 * **Coming back** (:func:`home`, second movement): loaded transports sail on; while
   spare units stand on stranded land, an empty transport with nothing to carry where it
-  lies sails for a port of that land (two a port), over several months if it is far;
+  lies sails for a port of that land (two a port; with ``ferry_flow`` a port's transports
+  beyond two sail for one with fewer), over several months if it is far;
   otherwise empty transports at sea make for a port that stages landings or ships
   troops, else for the nearest friendly port.
 * **Shuttling** (:func:`shuttle`, both movements, before the landings; Japan's
@@ -50,7 +53,9 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.ai import convoys
+from engine.ai import theatres as theatres_mod
 from engine.ai.picture import Picture
+from engine.ai.theatres import bonus
 from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap
 from engine.reach import Search, naval_search, open_canals
@@ -166,14 +171,17 @@ def spare(pic: Picture, h: int, keep: dict[int, float] | None = None, alone: boo
     """Our units in stranded hex ``h`` beyond its garrison, strongest first.
 
     The weakest stay as the garrison, added up until they make it.  With ``alone`` (the
-    style switch ``ferry_flow``) the weakest unit that makes the garrison by itself stays
-    instead, when there is one: a hex stacks two land units, and a port holding a 2 and a
-    4 against a garrison of 3 kept both, so it never shipped anyone again."""
+    style switch ``ferry_flow``) one unit stays: the weakest that makes the garrison by
+    itself, or the strongest when none does.  A hex stacks two land units, and a port
+    holding a 2 and a 4 (or a 2 and a 1) against a garrison of 3 kept both, so it never
+    shipped anyone again, nor had room for a unit to come and be shipped."""
     if not stranded(pic, h):
         return []
     troops = _troops(pic.state, pic.side, h)
     want = (keep if keep is not None else garrisons(pic)).get(h, 0.0)
-    guard = next((u for u in troops if u.strength >= want), None) if alone and want > 0 else None
+    guard = None
+    if alone and want > 0 and troops:
+        guard = next((u for u in troops if u.strength >= want), troops[-1])
     if guard is not None:
         return sorted((u for u in troops if u is not guard), key=lambda u: (-u.strength, u.id))
     kept = 0.0
@@ -308,42 +316,51 @@ def landing_places(pic: Picture, country: str) -> dict[int, int]:
     }
 
 
-def voyage_costs(pic: Picture, country: str) -> dict[int, int]:
-    """Sea hex -> least cost of a voyage from there to a landing place of ``country``
-    (sea hexes sailed plus :data:`LAND_WEIGHT` per land hex to the front), up to
-    :data:`MAX_VOYAGE`."""
-    places = landing_places(pic, country)
+def place_costs(pic: Picture, country: str, theatres: bool = False) -> dict[int, int]:
+    """Landing place of ``country`` -> what landing there costs: :data:`LAND_WEIGHT` per
+    land hex to the front; with ``theatres`` (the style switch, :mod:`engine.ai.theatres`)
+    :data:`engine.ai.theatres.MOST` more, less what the openings near it are worth (a cost
+    is never below nought, and a place by an opening may cost less than one at the front)."""
+    places = {h: LAND_WEIGHT * d for h, d in landing_places(pic, country).items()}
+    if theatres and places:
+        off = bonus(pic, places)
+        places = {h: c + theatres_mod.MOST - off.get(h, 0) for h, c in places.items()}
+    return places
+
+
+def voyage_costs(pic: Picture, places: dict[int, int], limit: int = MAX_VOYAGE) -> dict[int, int]:
+    """Sea hex -> least cost of a voyage from there to one of the landing ``places`` (sea
+    hexes sailed plus the place's cost, :func:`place_costs`), up to ``limit``."""
     if not places:
         return {}
     state = pic.state
     canals = open_canals(state, pic.side) if state.world.map.canals else {}
-    seeds = tuple(sorted((h, LAND_WEIGHT * d) for h, d in places.items()))
-    return _voyages(state.world.map, tuple(sorted(canals.items())), seeds)
+    return _voyages(state.world.map, tuple(sorted(canals.items())), tuple(sorted(places.items())), limit)
 
 
 @functools.lru_cache(maxsize=8)
 def _voyages(
-    hexmap: HexMap, canals: tuple[tuple[int, tuple[int, ...]], ...], seeds: tuple[tuple[int, int], ...]
+    hexmap: HexMap, canals: tuple[tuple[int, tuple[int, ...]], ...], seeds: tuple[tuple[int, int], ...], limit: int
 ) -> dict[int, int]:
     """A search by cost buckets from the landing places outwards over the sea (each
     place starts at its own cost): it reads only the map, the canals and the places."""
     sea = hexmap.sea_neighbours
     extra = dict(canals)
-    buckets: list[list[int]] = [[] for _ in range(MAX_VOYAGE + 2)]
+    buckets: list[list[int]] = [[] for _ in range(limit + 2)]
     pending = 0
     for h, c in seeds:
-        if c <= MAX_VOYAGE:
+        if c <= limit:
             buckets[c].append(h)
             pending += 1
     dist: dict[int, int] = {}
-    for cost in range(MAX_VOYAGE + 1):
+    for cost in range(limit + 1):
         layer, nxt = buckets[cost], buckets[cost + 1]
         pending -= len(layer)
         for h in layer:
             if h in dist:
                 continue
             dist[h] = cost
-            if cost < MAX_VOYAGE:
+            if cost < limit:
                 for n in sea[h] + extra.get(h, ()) if extra else sea[h]:
                     if n not in dist:
                         nxt.append(n)
@@ -356,16 +373,20 @@ def _voyages(
 class _Voyages:
     """The voyage costs of one decision, per supply class (the landing places differ)."""
 
-    def __init__(self, pic: Picture) -> None:
+    def __init__(self, pic: Picture, theatres: bool = False) -> None:
         self.pic = pic
+        self.theatres = theatres
+        #: a voyage's greatest cost: the places' costs are :data:`engine.ai.theatres.MOST`
+        #: higher with the theatres (:func:`place_costs`)
+        self.limit = MAX_VOYAGE + (theatres_mod.MOST if theatres else 0)
         self.by_class: dict[str, tuple[dict[int, int], dict[int, int]]] = {}
 
     def of(self, country: str) -> tuple[dict[int, int], dict[int, int]]:
-        """(landing places -> their land cost, sea hex -> voyage cost) for ``country``."""
+        """(landing places -> their cost, sea hex -> voyage cost) for ``country``."""
         key = supply_class(country)
         if key not in self.by_class:
-            places = {h: LAND_WEIGHT * d for h, d in landing_places(self.pic, country).items()}
-            self.by_class[key] = (places, voyage_costs(self.pic, country) if places else {})
+            places = place_costs(self.pic, country, self.theatres)
+            self.by_class[key] = (places, voyage_costs(self.pic, places, self.limit))
         return self.by_class[key]
 
 
@@ -376,6 +397,7 @@ def _plan(
     costs: dict[int, int],
     can_land: Callable[[int], bool],
     wait_here: bool = True,
+    limit: int = MAX_VOYAGE,
 ) -> tuple[int, bool]:
     """Where a loaded transport in ``here`` sails (NO_HEX: nowhere better), and whether
     its unit lands there.  Without ``wait_here`` a transport that would stay where it is
@@ -386,7 +408,7 @@ def _plan(
     onward = min(((costs[h], h) for h in reach if h in costs), default=None)
     if ashore and (onward is None or ashore[0][0] <= onward[0] + MONTH_AT_SEA):
         return ashore[0][1], True
-    if onward is not None and onward[1] != here and onward[0] < costs.get(here, MAX_VOYAGE + 1):
+    if onward is not None and onward[1] != here and onward[0] < costs.get(here, limit + 1):
         return onward[1], False
     if ashore and not wait_here:
         return ashore[0][1], True
@@ -413,7 +435,7 @@ def _route(turn: Turn, ship: Unit, unit: Unit, voyages: _Voyages, zone: set[int]
     search = naval_search(state, ship, ship.move - ship.mp_used, zone)
     # a shuttle's transport does not wait off a full hex for months while it could land elsewhere
     patient = not (turn.style.shuttle and unit.country in SHUTTLE_COUNTRIES and _china_war(state, turn.side))
-    dest, land = _plan(search, ship.hex, places, costs, _can_land(state, turn.side, unit), patient)
+    dest, land = _plan(search, ship.hex, places, costs, _can_land(state, turn.side, unit), patient, voyages.limit)
     return None if dest == NO_HEX else (search, dest, land)
 
 
@@ -462,7 +484,7 @@ def sail(turn: Turn) -> None:
     pic = Picture(state, side)
     if not pic.to_front:
         return
-    voyages = _Voyages(pic)
+    voyages = _Voyages(pic, turn.style.theatres)
     zone = naval_zoc(state, other(side))
     moved = _sail_on(turn, pic, voyages, zone, fresh=True)
     keep = garrisons(pic)
@@ -498,7 +520,7 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
     staging = set(staging_ports())  # (the ports as the phase finds them, before the ferries sail)
     pic = Picture(state, side)
     zone = naval_zoc(state, other(side))
-    moved = _sail_on(turn, pic, _Voyages(pic), zone, fresh=False) if pic.to_front else 0
+    moved = _sail_on(turn, pic, _Voyages(pic, turn.style.theatres), zone, fresh=False) if pic.to_front else 0
     state = turn.state
     every = _empty_transports(state, side)
     empty = [s for s in every if s.mp_used < s.move]
@@ -506,8 +528,11 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
         return
     land = _troop_land(pic)
     wanted = {p: GROUP for p in land if friendly_port(state, p, side)}
+    waiting: set[int] = set()  # the transports a ferry port keeps: GROUP of them with ferry_flow
     for ship in every:
         if ship.hex in wanted:
+            if wanted[ship.hex] > 0 or not turn.style.ferry_flow:
+                waiting.add(ship.id)
             wanted[ship.hex] -= 1
     hexmap = state.world.map
     grid = hexmap.grid
@@ -521,9 +546,9 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
             return
         state = turn.state
         in_port = friendly_port(state, ship.hex, side)
-        if ship.hex in wanted:
+        if ship.id in waiting:
             continue  # it waits where troops come to it
-        if in_port and _troops(state, side, ship.hex):
+        if in_port and ship.hex not in wanted and _troops(state, side, ship.hex):
             continue  # troops to carry next month
         targets = sorted(p for p, n in wanted.items() if n > 0)
         left = ship.move - ship.mp_used
@@ -666,4 +691,4 @@ def _crossing(pic: Picture, country: str) -> dict[int, int]:
         return {}
     state = pic.state
     canals = open_canals(state, pic.side) if state.world.map.canals else {}
-    return _voyages(state.world.map, tuple(sorted(canals.items())), tuple((h, 0) for h in sorted(shore)))
+    return _voyages(state.world.map, tuple(sorted(canals.items())), tuple((h, 0) for h in sorted(shore)), MAX_VOYAGE)

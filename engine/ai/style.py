@@ -60,6 +60,9 @@ class Style:
     #: so the port's other unit sails (:func:`engine.ai.ferry.spare`); v1 kept the weakest
     #: added up, which kept both units of a 2 and a 4, and Britain shipped nobody from 1940
     ferry_flow: bool = True
+    #: a ferry lands its unit near an enemy city that is thinly held and not yet outweighed
+    #: by ours, sailing further for it than for the nearest front (:mod:`engine.ai.theatres`)
+    theatres: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -86,6 +89,7 @@ V1 = Style(
     capitals_ahead=False,
     allied_effort=False,
     ferry_flow=False,
+    theatres=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {

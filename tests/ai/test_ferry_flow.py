@@ -1,7 +1,8 @@
 """A ferry port's garrison (issue 30; switch ``ferry_flow``): the weakest unit that makes the
-garrison alone stays and the port's other unit sails.  v1 kept the weakest added up, which
-kept both units of a 2 and a 4 against a garrison of 3 (a hex stacks two land units), so
-from 1940 Britain shipped nobody to the fronts and its new army idled at home."""
+garrison alone stays (or the strongest, when none does) and the port's other unit sails.
+v1 kept the weakest added up, which kept both units of a 2 and a 4 against a garrison of 3
+(a hex stacks two land units), so from 1940 Britain shipped nobody to the fronts and its
+new army idled at home."""
 
 from __future__ import annotations
 
@@ -55,12 +56,12 @@ def test_the_weakest_unit_that_makes_the_garrison_alone_stays() -> None:
     assert ferry.stranded(pic, london) and ferry.garrisons(pic)[london] == ferry.GARRISON
     assert ferry.spare(pic, london) == []
     assert [u.strength for u in ferry.spare(pic, london, alone=True)] == [2]
-    # no unit makes it alone: the weakest are added up as before
+    # no unit makes it alone: the strongest stays, and the hex has room for one to come
     weak = channel()
-    for u in weak.units_at(london):
-        if u.is_land:
-            u.strength = 1
-    assert [u.strength for u in ferry.spare(Picture(weak, "allies"), london, alone=True)] == []
+    for u, strength in zip((u for u in weak.units_at(london) if u.is_land), (1, 2), strict=True):
+        u.strength = strength
+    assert ferry.spare(Picture(weak, "allies"), london) == []
+    assert [u.strength for u in ferry.spare(Picture(weak, "allies"), london, alone=True)] == [1]
 
 
 def test_the_port_ships_a_unit_to_the_front() -> None:
