@@ -322,10 +322,31 @@ def place_costs(pic: Picture, country: str, theatres: bool = False) -> dict[int,
     :data:`engine.ai.theatres.MOST` more, less what the openings near it are worth (a cost
     is never below nought, and a place by an opening may cost less than one at the front)."""
     places = {h: LAND_WEIGHT * d for h, d in landing_places(pic, country).items()}
-    if theatres and places:
-        off = bonus(pic, places)
-        places = {h: c + theatres_mod.MOST - off.get(h, 0) for h, c in places.items()}
-    return places
+    if not theatres or not places:
+        return places
+    off = bonus(pic, places)
+    return {h: c + theatres_mod.MOST - off.get(h, 0) for h, c in places.items()}
+
+
+def _enemy_ships_troops(pic: Picture) -> bool:
+    """Has the enemy a transport on the map (so it may land anywhere on our coasts)?"""
+    countries = pic.state.countries
+    return any(
+        u.type == UnitType.TRANSPORT and u.hex != NO_HEX and countries[u.country].at_war
+        for u in pic.state.side_units(pic.enemy)
+    )
+
+
+def outposts(pic: Picture) -> list[int]:
+    """Our capitals and major ports on land without a front that hold less than their
+    garrison and that no unit of ours can walk to or be placed in (:func:`walkable`), while
+    the enemy has a transport: only a ferry can bring their garrison (Gibraltar and Malta:
+    nobody may place units there, and a landing takes an empty city at once)."""
+    if not _enemy_ships_troops(pic):
+        return []
+    sea = pic.map.sea_neighbours
+    mine = pic.my_at
+    return sorted(h for h, want in garrisons(pic).items() if sea[h] and mine.get(h, 0) < want and not walkable(pic, h))
 
 
 def voyage_costs(pic: Picture, places: dict[int, int], limit: int = MAX_VOYAGE) -> dict[int, int]:
@@ -492,6 +513,8 @@ def sail(turn: Turn) -> None:
     for ship in _empty_transports(turn.state, side):
         if not ship.mp_used and friendly_port(turn.state, ship.hex, side) and stranded(pic, ship.hex):
             by_port.setdefault(ship.hex, []).append(ship)
+    if turn.style.theatres:
+        moved += _garrison_outposts(turn, pic, by_port, keep, zone)
     for port in sorted(by_port):
         for ship, unit in zip(by_port[port], spare(pic, port, keep, turn.style.ferry_flow), strict=False):
             if moved >= MAX_SHIPS:
@@ -504,6 +527,37 @@ def sail(turn: Turn) -> None:
                 break  # the port's other transports would find no better
             if turn.batch.offer(Action("embark", (unit.id, ship.id))):
                 _go(turn, turn.state.units[ship.id], turn.state.units[unit.id], route)
+
+
+def _garrison_outposts(
+    turn: Turn, pic: Picture, by_port: dict[int, list[Unit]], keep: dict[int, float], zone: set[int]
+) -> int:
+    """Each outpost (:func:`outposts`) that a transport in a ferry port reaches this
+    movement gets a spare unit from that port, landed there at once (one a decision: the
+    voyage field of :func:`voyage_costs` knows no ship's goal, so a longer voyage would be
+    turned aside to the fronts, or every ship would make for the outpost).  The transports
+    used are taken out of ``by_port``; returns how many sailed."""
+    state, side = turn.state, turn.side
+    trace = pic.supply.hex_traces
+    sent = 0
+    for outpost in outposts(pic):
+        for port in sorted(by_port):
+            ships = by_port[port]
+            units = spare(pic, port, keep, turn.style.ferry_flow)
+            if not ships or not units:
+                continue
+            ship, unit = ships[0], units[0]
+            if not trace(unit.country, outpost) or not _can_land(state, side, unit)(outpost):
+                continue
+            search = naval_search(state, ship, ship.move - ship.mp_used, zone, target=outpost)
+            if outpost not in search.cost:
+                continue
+            if turn.batch.offer(Action("embark", (unit.id, ship.id))):
+                _go(turn, state.units[ship.id], state.units[unit.id], (search, outpost, True))
+                ships.pop(0)
+                sent += 1
+            break
+    return sent
 
 
 def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> None:

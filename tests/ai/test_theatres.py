@@ -194,3 +194,69 @@ def test_a_port_with_no_unit_strong_enough_alone_keeps_its_strongest() -> None:
 def test_the_switch_is_on_for_the_bot_and_deep_only() -> None:
     assert STYLES["bot"].theatres and STYLES["deep"].theatres
     assert not V1.theatres and not STYLES["gentle"].theatres
+
+
+OUTPOST = """
+U:c U:c ~ ~ F:c F:c G:c G:c
+ U:c U:c ~ ~ F:c F:c G:c G:c
+U:c U:c ~ ~ F:c F:c G:c G:c
+ ~ ~ ~ ~ ~ ~ ~ ~
+~ ~ ~ U:c ~ ~ ~ ~
+"""
+
+
+def outpost(enemy_transport: bool = True) -> GameState:
+    """London (port) holds a 4 and a 6 and an empty transport; France holds a front; the
+    island colony of Malta (Valletta, 3,4, a major port) is empty, where no British unit
+    may be placed and none can walk."""
+    state = parse(
+        "\n".join(
+            [
+                OUTPOST,
+                "city London 1,1 capital port",
+                "city Paris 4,1 capital",
+                "city Berlin 7,1 capital",
+                "city Hamburg 7,2 port",
+                "city Valletta 3,4 port",
+                "resource 1,1 4,1 7,1 3,4",
+                "war axis Germany",
+                'war allies "United Kingdom" France',
+                "date 1940-03",
+                "step -",
+            ]
+        ),
+        colonies={"Malta": "United Kingdom"},
+        colony_hexes={"Malta": ["3,4"]},
+    )
+    for row in "012":
+        put(state, "France", "infantry", f"5,{row}", strength=5)
+        put(state, "Germany", "infantry", f"6,{row}", strength=5)
+    put(state, "United Kingdom", "infantry", "1,1", strength=4)
+    put(state, "United Kingdom", "infantry", "1,1", strength=6)
+    put(state, "United Kingdom", "transport", "1,1", in_port=True, move=12)
+    if enemy_transport:
+        put(state, "Germany", "transport", "7,2", in_port=True)
+    return state
+
+
+def test_an_empty_island_port_only_a_ferry_can_reach_is_an_outpost() -> None:
+    state = outpost()
+    valletta = hex_at(state, "3,4")
+    assert ferry.outposts(Picture(state, "allies")) == [valletta]
+    # no enemy transport: no landing can take it
+    assert ferry.outposts(Picture(outpost(enemy_transport=False), "allies")) == []
+    # garrisoned: no outpost
+    held = outpost()
+    put(held, "United Kingdom", "infantry", "3,4", strength=3)
+    assert ferry.outposts(Picture(held, "allies")) == []
+
+
+def test_the_bot_lands_a_garrison_in_the_outpost_and_v1_at_the_front() -> None:
+    where = {}
+    for player in ("bot", "v1"):
+        state = outpost()
+        _first_movement(state, player)
+        valletta = hex_at(state, "3,4")
+        landed = [u for u in state.units_of("United Kingdom") if u.is_land and u.carrier == NO_UNIT]
+        where[player] = sum(u.strength for u in landed if u.hex == valletta)
+    assert where == {"bot": 6, "v1": 0}
