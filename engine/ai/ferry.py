@@ -55,7 +55,6 @@ from engine.actions import Action
 from engine.ai import convoys
 from engine.ai import theatres as theatres_mod
 from engine.ai.picture import Picture
-from engine.ai.theatres import bonus
 from engine.hexgrid import NO_HEX
 from engine.hexmap import HexMap
 from engine.reach import Search, naval_search, open_canals
@@ -324,7 +323,7 @@ def place_costs(pic: Picture, country: str, theatres: bool = False) -> dict[int,
     places = {h: LAND_WEIGHT * d for h, d in landing_places(pic, country).items()}
     if not theatres or not places:
         return places
-    off = bonus(pic, places)
+    off = theatres_mod.bonus(pic, places)
     return {h: c + theatres_mod.MOST - off.get(h, 0) for h, c in places.items()}
 
 
@@ -533,10 +532,10 @@ def _garrison_outposts(
     turn: Turn, pic: Picture, by_port: dict[int, list[Unit]], keep: dict[int, float], zone: set[int]
 ) -> int:
     """Each outpost (:func:`outposts`) that a transport in a ferry port reaches this
-    movement gets a spare unit from that port, landed there at once (one a decision: the
-    voyage field of :func:`voyage_costs` knows no ship's goal, so a longer voyage would be
-    turned aside to the fronts, or every ship would make for the outpost).  The transports
-    used are taken out of ``by_port``; returns how many sailed."""
+    movement gets one spare unit from that port, landed there at once.  Only within one
+    movement: the voyage field of :func:`voyage_costs` knows no ship's goal, so a longer
+    voyage would be turned aside to a front, or every ship would make for the outpost.
+    The transports used are taken out of ``by_port``; returns how many sailed."""
     state, side = turn.state, turn.side
     trace = pic.supply.hex_traces
     sent = 0

@@ -61,7 +61,9 @@ class Style:
     #: added up, which kept both units of a 2 and a 4, and Britain shipped nobody from 1940
     ferry_flow: bool = True
     #: a ferry lands its unit near an enemy city that is thinly held and not yet outweighed
-    #: by ours, sailing further for it than for the nearest front (:mod:`engine.ai.theatres`)
+    #: by ours, sailing further for it than for the nearest front (:mod:`engine.ai.theatres`),
+    #: and an empty outpost a ferry reaches this movement gets a garrison (Gibraltar, Malta:
+    #: :func:`engine.ai.ferry.outposts`)
     theatres: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
