@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine import ai, api
+from engine import ai
 from engine.actions import Action
 from engine.ai import ferry
 from engine.ai.arena import play_game
@@ -28,11 +28,7 @@ def strait(pacific: bool = False) -> GameState:
 
 
 def play_movement(state: GameState, player: str) -> None:
-    phase = api.decision(state).phase
-    for action in ai.decide(state, "axis", SEED, player):
-        api.apply(state, "axis", action)
-        if api.decision(state).phase != phase:
-            break
+    worlds.play_phase(state, "axis", player, SEED)
 
 
 def test_one_transport_shuttles_two_units_from_a_home_port_to_the_mainland_in_one_movement() -> None:

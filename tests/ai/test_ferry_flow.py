@@ -6,12 +6,12 @@ new army idled at home."""
 
 from __future__ import annotations
 
-from engine import ai, api
 from engine.ai import ferry
 from engine.ai.picture import Picture
 from engine.ai.style import STYLES, V1
-from engine.position import hex_at, open_step, parse, put
+from engine.position import hex_at, parse, put
 from engine.state import NO_UNIT, GameState
+from tests.ai.worlds import play_phase
 
 SEED = b"\x2c" * 32
 
@@ -69,12 +69,7 @@ def test_the_port_ships_a_unit_to_the_front() -> None:
     shipped = {}
     for player in ("bot", "v1"):
         state = channel()
-        open_step(state, "allies.first_movement")
-        phase = api.decision(state).phase
-        for action in ai.decide(state, "allies", SEED, player):
-            api.apply(state, "allies", action)
-            if api.decision(state).phase != phase:
-                break
+        play_phase(state, "allies", player, SEED, "allies.first_movement")
         france = {h for h in range(len(state.controller)) if state.world.map.country_of[h] == "France"}
         shipped[player] = sorted(
             u.strength

@@ -4,12 +4,12 @@ port's spare transports go where troops can board them (switch ``ferry_flow``)."
 
 from __future__ import annotations
 
-from engine import ai, api
 from engine.ai import ferry, theatres
 from engine.ai.picture import Picture
 from engine.ai.style import STYLES, V1
-from engine.position import hex_at, open_step, parse, put
+from engine.position import hex_at, parse, put
 from engine.state import NO_UNIT, GameState
+from tests.ai.worlds import play_phase
 
 SEED = b"\x2d" * 32
 
@@ -62,12 +62,7 @@ def two_fronts(italians: int = 0) -> GameState:
 
 
 def _first_movement(state: GameState, player: str) -> None:
-    open_step(state, "allies.first_movement")
-    phase = api.decision(state).phase
-    for action in ai.decide(state, "allies", SEED, player):
-        api.apply(state, "allies", action)
-        if api.decision(state).phase != phase:
-            break
+    play_phase(state, "allies", player, SEED, "allies.first_movement")
 
 
 def _shipped_row(state: GameState) -> int | None:
@@ -167,12 +162,7 @@ def test_a_crowded_ferry_port_sends_its_spare_transports_to_another_port() -> No
     at_dover = {}
     for player in ("bot", "v1"):
         state = crowded()
-        open_step(state, "allies.second_movement")
-        phase = api.decision(state).phase
-        for action in ai.decide(state, "allies", SEED, player):
-            api.apply(state, "allies", action)
-            if api.decision(state).phase != phase:
-                break
+        play_phase(state, "allies", player, SEED, "allies.second_movement")
         dover, glasgow = hex_at(state, "4,2"), hex_at(state, "1,1")
         ships = [u.hex for u in state.units_of("United Kingdom") if u.type == "transport"]
         at_dover[player] = (ships.count(dover), ships.count(glasgow))

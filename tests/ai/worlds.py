@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine import api
-from engine.position import AT_START, build_world, parse, put, setup
+from engine import ai, api
+from engine.position import AT_START, build_world, open_step, parse, put, setup
 from engine.state import GameState, LandKey
 from engine.war import enter_war
 from engine.world import CountryInfo, World
@@ -50,6 +50,18 @@ LONG_WORLD = build_world(
     resources=["1,2", "8,1", "12,2"],
     countries=[CountryInfo("Germany", rail_capacity=6), CountryInfo("Poland", rail_capacity=1)],
 )
+
+
+def play_phase(state: GameState, side: str, player: str, seed: bytes, step: str | None = None) -> None:
+    """``player`` makes ``side``'s decisions of the phase open in ``state`` (first opened
+    at ``step``, when given) until the phase ends."""
+    if step is not None:
+        open_step(state, step)
+    phase = api.decision(state).phase
+    for action in ai.decide(state, side, seed, player):
+        api.apply(state, side, action)
+        if api.decision(state).phase != phase:
+            break
 
 
 def advance_to(state: GameState, phase: str, seed: bytes = b"\x00" * 32) -> None:
