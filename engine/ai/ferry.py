@@ -538,17 +538,24 @@ def _garrison_outposts(
     The transports used are taken out of ``by_port``; returns how many sailed."""
     state, side = turn.state, turn.side
     trace = pic.supply.hex_traces
+    distance = pic.map.grid.distance
     sent = 0
     for outpost in outposts(pic):
         for port in sorted(by_port):
             ships = by_port[port]
-            units = spare(pic, port, keep, turn.style.ferry_flow)
-            if not ships or not units:
+            if not ships:
                 continue
-            ship, unit = ships[0], units[0]
+            ship = ships[0]
+            allowance = ship.move - ship.mp_used
+            if distance(port, outpost) > allowance:  # a voyage is never shorter (engine.hexgrid)
+                continue
+            units = spare(pic, port, keep, turn.style.ferry_flow)
+            if not units:
+                continue
+            unit = units[0]
             if not trace(unit.country, outpost) or not _can_land(state, side, unit)(outpost):
                 continue
-            search = naval_search(state, ship, ship.move - ship.mp_used, zone, target=outpost)
+            search = naval_search(state, ship, allowance, zone, target=outpost)
             if outpost not in search.cost:
                 continue
             if turn.batch.offer(Action("embark", (unit.id, ship.id))):

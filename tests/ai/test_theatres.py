@@ -4,6 +4,7 @@ port's spare transports go where troops can board them (switch ``ferry_flow``)."
 
 from __future__ import annotations
 
+from engine import api
 from engine.ai import ferry, theatres
 from engine.ai.picture import Picture
 from engine.ai.style import STYLES, V1
@@ -27,27 +28,26 @@ U:c U:c ~ ~ F:c F:c G:c G:c G:c
 """
 
 
+def _position(picture: str, facts: list[str], date: str, axis: str = "Germany", **map_options: object) -> GameState:
+    """A position with the United Kingdom and France at war with ``axis``, no step open."""
+    war = [f"war axis {axis}", 'war allies "United Kingdom" France', f"date {date}", "step -"]
+    return parse("\n".join([picture, *facts, *war]), **map_options)
+
+
+def _london_ready(state: GameState) -> None:
+    """London (1,1) holds a 4 and a 6 and an empty transport."""
+    put(state, "United Kingdom", "infantry", "1,1", strength=4)
+    put(state, "United Kingdom", "infantry", "1,1", strength=6)
+    put(state, "United Kingdom", "transport", "1,1", in_port=True, move=12)
+
+
 def two_fronts(italians: int = 0) -> GameState:
     """London (port) holds a 4 and a 6 and an empty transport; France holds the German
     front with three 5s against three 6s; Italy's Tripoli (8,6) holds ``italians``
     points, France's Algiers (5,6) stands across from it."""
-    state = parse(
-        "\n".join(
-            [
-                TWO_FRONTS,
-                "city London 1,1 capital port",
-                "city Paris 4,1 capital",
-                "city Berlin 8,1 capital",
-                "city Tripoli 8,6",
-                "city Algiers 5,6 port",
-                "resource 1,1 4,1 8,1 5,6",
-                "war axis Germany Italy",
-                'war allies "United Kingdom" France',
-                "date 1941-03",
-                "step -",
-            ]
-        )
-    )
+    cities = ["city London 1,1 capital port", "city Paris 4,1 capital", "city Berlin 8,1 capital"]
+    cities += ["city Tripoli 8,6", "city Algiers 5,6 port", "resource 1,1 4,1 8,1 5,6"]
+    state = _position(TWO_FRONTS, cities, "1941-03", axis="Germany Italy")
     for row in "012":
         put(state, "France", "infantry", f"5,{row}", strength=5)
         put(state, "Germany", "infantry", f"6,{row}", strength=6)
@@ -55,9 +55,7 @@ def two_fronts(italians: int = 0) -> GameState:
     put(state, "France", "infantry", "6,7", strength=2)
     if italians:
         put(state, "Italy", "infantry", "7,6", strength=italians)
-    put(state, "United Kingdom", "infantry", "1,1", strength=4)
-    put(state, "United Kingdom", "infantry", "1,1", strength=6)
-    put(state, "United Kingdom", "transport", "1,1", in_port=True, move=12)
+    _london_ready(state)
     return state
 
 
@@ -131,23 +129,9 @@ CROWDED = """
 def crowded() -> GameState:
     """Four empty transports in Glasgow (1,1) on Britain's west coast; Dover (4,2), its other
     port, has none; a spare 4 stands between them."""
-    state = parse(
-        "\n".join(
-            [
-                CROWDED,
-                "city Glasgow 1,1 port",
-                "city Dover 4,2 port",
-                "city London 2,2 capital",
-                "city Paris 7,2 capital",
-                "city Berlin 8,2 capital",
-                "resource 2,2 7,2 8,2",
-                "war axis Germany",
-                'war allies "United Kingdom" France',
-                "date 1941-03",
-                "step -",
-            ]
-        )
-    )
+    cities = ["city Glasgow 1,1 port", "city Dover 4,2 port", "city London 2,2 capital"]
+    cities += ["city Paris 7,2 capital", "city Berlin 8,2 capital", "resource 2,2 7,2 8,2"]
+    state = _position(CROWDED, cities, "1941-03")
     for row in "123":
         put(state, "France", "infantry", f"7,{row}", strength=5)
         put(state, "Germany", "infantry", f"8,{row}", strength=5)
@@ -199,31 +183,13 @@ def outpost(enemy_transport: bool = True) -> GameState:
     """London (port) holds a 4 and a 6 and an empty transport; France holds a front; the
     island colony of Malta (Valletta, 3,4, a major port) is empty, where no British unit
     may be placed and none can walk."""
-    state = parse(
-        "\n".join(
-            [
-                OUTPOST,
-                "city London 1,1 capital port",
-                "city Paris 4,1 capital",
-                "city Berlin 7,1 capital",
-                "city Hamburg 7,2 port",
-                "city Valletta 3,4 port",
-                "resource 1,1 4,1 7,1 3,4",
-                "war axis Germany",
-                'war allies "United Kingdom" France',
-                "date 1940-03",
-                "step -",
-            ]
-        ),
-        colonies={"Malta": "United Kingdom"},
-        colony_hexes={"Malta": ["3,4"]},
-    )
+    cities = ["city London 1,1 capital port", "city Paris 4,1 capital", "city Berlin 7,1 capital"]
+    cities += ["city Hamburg 7,2 port", "city Valletta 3,4 port", "resource 1,1 4,1 7,1 3,4"]
+    state = _position(OUTPOST, cities, "1940-03", colonies={"Malta": "United Kingdom"}, colony_hexes={"Malta": ["3,4"]})
     for row in "012":
         put(state, "France", "infantry", f"5,{row}", strength=5)
         put(state, "Germany", "infantry", f"6,{row}", strength=5)
-    put(state, "United Kingdom", "infantry", "1,1", strength=4)
-    put(state, "United Kingdom", "infantry", "1,1", strength=6)
-    put(state, "United Kingdom", "transport", "1,1", in_port=True, move=12)
+    _london_ready(state)
     if enemy_transport:
         put(state, "Germany", "transport", "7,2", in_port=True)
     return state
@@ -250,3 +216,14 @@ def test_the_bot_lands_a_garrison_in_the_outpost_and_v1_at_the_front() -> None:
         landed = [u for u in state.units_of("United Kingdom") if u.is_land and u.carrier == NO_UNIT]
         where[player] = sum(u.strength for u in landed if u.hex == valletta)
     assert where == {"bot": 6, "v1": 0}
+
+
+def test_a_voyage_is_never_shorter_than_the_grid_distance() -> None:
+    """The outposts skip a port farther from an outpost (in grid distance) than a transport's
+    allowance: every step a ship takes, over the sea or through a canal, joins two
+    neighbouring hexes of the packaged map, so no voyage is shorter."""
+    state = api.new_game("1939")
+    hexmap = state.world.map
+    steps = [(h, n) for h in range(hexmap.size) for n in hexmap.sea_neighbours[h]]
+    steps += [(c.a, c.b) for c in hexmap.canals]
+    assert steps and all(hexmap.grid.distance(a, b) == 1 for a, b in steps)
