@@ -56,6 +56,8 @@ def row_text(g: dict[str, Any]) -> str:
     bombs = g["air"].get("allies", {}).get("atomic bombs", 0) + g["air"].get("axis", {}).get("atomic bombs", 0)
     convoys = f"{g['convoy_money'].get('axis', 0):,} / {g['convoy_money'].get('allies', 0):,}"
     result = f"{g['winner']} by {g['by']}" + (f" ({g['end_date']})" if g["by"] == "engine" else "")
+    if g["by"] != "engine" and g.get("standing", {}).get("axis"):  # older lines lack it
+        result += f"; Axis standing: {', '.join(g['standing']['axis'])}"
     cells = [
         str(g["seed"]),
         entries,

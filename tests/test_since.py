@@ -79,7 +79,9 @@ def test_the_advance_is_named_once_my_dice_finished_the_roll(walk: Walk) -> None
     # emptied the hex, air losses took every attacker) has no odds; it says which happened.
     resolved = [c for c in combats if not c.endswith((": no attackers", ": no defenders", ": supply only"))]
     assert resolved, combats
-    assert all(re.search(r"odds \d+\.\d\d, dice [01]\.\d{3} \(defender\) and [01]\.\d{3} \(attacker\)", c) for c in resolved)
+    assert all(
+        re.search(r"odds \d+\.\d\d, dice [01]\.\d{3} \(defender\) and [01]\.\d{3} \(attacker\)", c) for c in resolved
+    )
     assert "your automatic answer (it goes out with your next file)" in note["full"]
     # The window opens after my last decision (my combat orders), nothing of before it.
     first = _last_decision(walk, seq) + 1

@@ -121,6 +121,9 @@ class GameResult:
     #: side -> odds band (see ODDS_BANDS) -> [land attacks and overruns it made at those odds,
     #: strength points its defenders lost, points its attackers lost]
     attacks: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    #: side -> its countries at war and not conquered when the game ended (what a victory
+    #: by the rules still waited for)
+    standing: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -646,7 +649,16 @@ def play_game(
         idle_by_year,
         idlers_by_year,
         attacks,
+        standing(state),
     )
+
+
+def standing(state: GameState) -> dict[str, list[str]]:
+    """Side -> its countries at war and not conquered."""
+    return {
+        side: sorted(n for n, c in state.countries.items() if c.side == side and c.at_war and not c.conquered)
+        for side in SIDES
+    }
 
 
 def record_events(
@@ -730,6 +742,9 @@ class Summary:
     idle_by_year: dict[str, dict[str, int]] = field(default_factory=dict)
     #: side -> odds band -> [attacks, defenders' points lost, attackers' points lost], summed
     attacks: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    #: side -> its countries at war and not conquered when the game ended (what a victory
+    #: by the rules still waited for)
+    standing: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)

@@ -390,22 +390,41 @@ def _voyages(
     return dist
 
 
-class _Voyages:
-    """The voyage costs of one decision, per supply class (the landing places differ)."""
+def spearheads(pic: Picture, staging: Collection[int]) -> list[int]:
+    """The ports of ``staging`` (:func:`engine.ai.staging.ports`) where no marine of ours
+    stands: a marine sails for one (the ``spearheads`` switch of :mod:`engine.ai.style`)."""
+    state = pic.state
+    return sorted(
+        p
+        for p in staging
+        if not any(u.type is UnitType.MARINE and state.side_of(u.country) == pic.side for u in state.units_at(p))
+    )
 
-    def __init__(self, pic: Picture, theatres: bool = False) -> None:
+
+class _Voyages:
+    """The voyage costs of one decision, per supply class (the landing places differ);
+    a marine's, while ``wanting`` names staging ports without one, lead to those."""
+
+    def __init__(self, pic: Picture, theatres: bool = False, wanting: Collection[int] = ()) -> None:
         self.pic = pic
         self.theatres = theatres
+        self.wanting = sorted(wanting)
         #: a voyage's greatest cost: the places' costs are :data:`engine.ai.theatres.MOST`
         #: higher with the theatres (:func:`place_costs`)
         self.limit = MAX_VOYAGE + (theatres_mod.MOST if theatres else 0)
         self.by_class: dict[str, tuple[dict[int, int], dict[int, int]]] = {}
 
-    def of(self, country: str) -> tuple[dict[int, int], dict[int, int]]:
-        """(landing places -> their cost, sea hex -> voyage cost) for ``country``."""
-        key = supply_class(country)
+    def of(self, unit: Unit) -> tuple[dict[int, int], dict[int, int]]:
+        """(landing places -> their cost, sea hex -> voyage cost) for ``unit``."""
+        if unit.type is UnitType.MARINE and self.wanting:
+            key = "marine"
+            if key not in self.by_class:
+                places = dict.fromkeys(self.wanting, 0)
+                self.by_class[key] = (places, voyage_costs(self.pic, places, self.limit))
+            return self.by_class[key]
+        key = supply_class(unit.country)
         if key not in self.by_class:
-            places = place_costs(self.pic, country, self.theatres)
+            places = place_costs(self.pic, unit.country, self.theatres)
             self.by_class[key] = (places, voyage_costs(self.pic, places, self.limit))
         return self.by_class[key]
 
@@ -448,7 +467,7 @@ def _can_land(state: GameState, side: str, u: Unit) -> Callable[[int], bool]:
 
 def _route(turn: Turn, ship: Unit, unit: Unit, voyages: _Voyages, zone: set[int]) -> tuple[Search, int, bool] | None:
     """(the ship's search, where it sails, whether ``unit`` lands there), or None."""
-    places, costs = voyages.of(unit.country)
+    places, costs = voyages.of(unit)
     if not places:
         return None
     state = turn.state
@@ -497,14 +516,18 @@ def _sail_on(turn: Turn, pic: Picture, voyages: _Voyages, zone: set[int], fresh:
     return moved
 
 
-def sail(turn: Turn) -> None:
+def sail(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> None:
     """First movement: ferries at sea sail on (and land their units); empty transports
-    in ferry ports take spare units aboard and sail."""
+    in ferry ports take spare units aboard and sail.  With ``spearheads`` a marine in a
+    port of ``staging_ports`` stays for its landing, and marines elsewhere sail first,
+    for a staging port that has none."""
     state, side = turn.state, turn.side
     pic = Picture(state, side)
     if not pic.to_front:
         return
-    voyages = _Voyages(pic, turn.style.theatres)
+    staging = set(staging_ports()) if turn.style.spearheads else set()
+    wanting = spearheads(pic, staging)
+    voyages = _Voyages(pic, turn.style.theatres, wanting)
     zone = naval_zoc(state, other(side))
     moved = _sail_on(turn, pic, voyages, zone, fresh=True)
     keep = garrisons(pic)
@@ -515,7 +538,12 @@ def sail(turn: Turn) -> None:
     if turn.style.theatres:
         moved += _garrison_outposts(turn, pic, by_port, keep, zone)
     for port in sorted(by_port):
-        for ship, unit in zip(by_port[port], spare(pic, port, keep, turn.style.ferry_flow), strict=False):
+        units = spare(pic, port, keep, turn.style.ferry_flow)
+        if port in staging:
+            units = [u for u in units if u.type is not UnitType.MARINE]
+        elif wanting:
+            units.sort(key=lambda u: u.type is not UnitType.MARINE)  # (stable: strongest first after)
+        for ship, unit in zip(by_port[port], units, strict=False):
             if moved >= MAX_SHIPS:
                 return
             moved += 1
@@ -523,6 +551,8 @@ def sail(turn: Turn) -> None:
             ship, unit = state.units[ship.id], state.units[unit.id]
             route = _route(turn, ship, unit, voyages, zone)
             if route is None:
+                if unit.type is UnitType.MARINE and wanting:
+                    continue  # a marine's voyage leads elsewhere than the others'
                 break  # the port's other transports would find no better
             if turn.batch.offer(Action("embark", (unit.id, ship.id))):
                 _go(turn, turn.state.units[ship.id], turn.state.units[unit.id], route)
@@ -580,13 +610,16 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
     staging = set(staging_ports())  # (the ports as the phase finds them, before the ferries sail)
     pic = Picture(state, side)
     zone = naval_zoc(state, other(side))
-    moved = _sail_on(turn, pic, _Voyages(pic, turn.style.theatres), zone, fresh=False) if pic.to_front else 0
+    wanting = spearheads(pic, staging) if turn.style.spearheads else []
+    voyages = _Voyages(pic, turn.style.theatres, wanting)
+    moved = _sail_on(turn, pic, voyages, zone, fresh=False) if pic.to_front else 0
     state = turn.state
     every = _empty_transports(state, side)
     empty = [s for s in every if s.mp_used < s.move]
     if not empty:
         return
     land = _troop_land(pic)
+    keep = garrisons(pic)
     wanted = {p: GROUP for p in land if friendly_port(state, p, side)}
     waiting: set[int] = set()  # the transports a ferry port keeps: GROUP of them with ferry_flow
     for ship in every:
@@ -608,7 +641,7 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
         in_port = friendly_port(state, ship.hex, side)
         if ship.id in waiting:
             continue  # it waits where troops come to it
-        if in_port and ship.hex not in wanted and _troops(state, side, ship.hex):
+        if in_port and ship.hex not in wanted and _to_carry(turn, pic, ship.hex, keep):
             continue  # troops to carry next month
         targets = sorted(p for p, n in wanted.items() if n > 0)
         left = ship.move - ship.mp_used
@@ -635,6 +668,15 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
             continue
         moved += 1
         turn.batch.offer(Action("move", (ship.id, *search.path(dest))))
+
+
+def _to_carry(turn: Turn, pic: Picture, port: int, keep: dict[int, float]) -> bool:
+    """Are there units in ``port`` for a transport there to carry?  With ``theatres`` a
+    port on land without a front counts only its spare units: an outpost's garrison
+    (:func:`outposts`) kept every transport that put in there idle for good."""
+    if turn.style.theatres and stranded(pic, port):
+        return bool(spare(pic, port, keep, turn.style.ferry_flow))
+    return bool(_troops(turn.state, turn.side, port))
 
 
 def shuttle(turn: Turn) -> None:

@@ -51,7 +51,7 @@ def first_movement(turn: Turn) -> None:
         ferry.shuttle(turn)
     if turn.style.landings:
         landings.prepare(turn)
-    ferry.sail(turn)
+    ferry.sail(turn, lambda: staging.ports(Picture(turn.state, turn.side)))
     staging.gather(turn)
     _move_land(turn, second=False)
     air_war.send_atomic(turn)

@@ -65,6 +65,12 @@ class Style:
     #: and an empty outpost a ferry reaches this movement gets a garrison (Gibraltar, Malta:
     #: :func:`engine.ai.ferry.outposts`)
     theatres: bool = True
+    #: marines lead the landings: a marine in a port that stages landings stays there for
+    #: one (a landing with a marine succeeds three times in four, enough to hold at
+    #: :data:`engine.ai.landings.SURE`; without, half the time), and the ferries carry
+    #: marines from land without a front to a staging port that has none
+    #: (:func:`engine.ai.ferry.spearheads`); v1's marines sailed to the fronts as infantry
+    spearheads: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -92,6 +98,7 @@ V1 = Style(
     allied_effort=False,
     ferry_flow=False,
     theatres=False,
+    spearheads=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {

@@ -227,3 +227,18 @@ def test_a_voyage_is_never_shorter_than_the_grid_distance() -> None:
     steps = [(h, n) for h in range(hexmap.size) for n in hexmap.sea_neighbours[h]]
     steps += [(c.a, c.b) for c in hexmap.canals]
     assert steps and all(hexmap.grid.distance(a, b) == 1 for a, b in steps)
+
+
+def test_a_transport_leaves_an_outpost_whose_only_unit_is_its_garrison() -> None:
+    """Valletta holds its garrison and a transport: nothing to carry there, so the bot's
+    transport sails for London, where troops wait for ships; v1 counted the garrison as
+    troops to carry, and a transport that put in at an outpost lay there for good."""
+    left = {}
+    for player in ("bot", "v1"):
+        state = outpost()
+        valletta = hex_at(state, "3,4")
+        put(state, "United Kingdom", "infantry", "3,4", strength=3)
+        ship = put(state, "United Kingdom", "transport", "3,4", in_port=True, move=12)
+        play_phase(state, "allies", player, SEED, "allies.second_movement")
+        left[player] = state.units[ship.id].hex != valletta
+    assert left == {"bot": True, "v1": False}
