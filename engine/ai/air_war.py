@@ -150,7 +150,7 @@ def _rebase(turn: Turn, u: Unit) -> None:
     bases = [h for h in reach if can_land(state, u, h, side)]
     if u.origin == NO_HEX:
         bases.append(u.hex)  # staying is a choice
-    rank = base_ranks(state, side, u, bases)
+    rank = base_ranks(state, side, u, bases, turn.style.bomb_nearest)
     if not rank:
         return
     bases.sort(key=lambda h: rank[h])
@@ -161,30 +161,55 @@ def _rebase(turn: Turn, u: Unit) -> None:
             return
 
 
-def base_ranks(state: GameState, side: str, u: Unit, bases: list[int]) -> dict[int, tuple[int, int, int, int]]:
+def base_ranks(
+    state: GameState, side: str, u: Unit, bases: list[int], per_flight: bool = False
+) -> dict[int, tuple[int, int, int, int]]:
     """How good each of ``bases`` is for atomic aircraft ``u``, best lowest: the fewest
     flights to a base from which a target is within a bombing flight (out and back, with
     :data:`MARGIN` hexes to spare for detours round neutral countries), for the country
-    worth bombing most among those such flights lead to; then, within a bombing flight
-    the farther the better (a base next to the enemy invites his fighters), beyond it the
-    nearer.  Empty if there is no target."""
+    worth bombing most among those such flights lead to (``per_flight``, the style switch
+    ``bomb_nearest``: most per month of flights to get there, so that a near country is
+    not left standing while the aircraft crosses the world for a better one); then, within
+    a bombing flight the farther the better (a base next to the enemy invites his
+    fighters), beyond it the nearer.  Empty if there is no target."""
     grid = state.world.map.grid
     countries = atomic_targets(state, side, u.country)
     if not countries:
         return {}
     bombing = u.move // 2 - MARGIN
-    for goals in countries:
-        hops = _flights(state, side, u, goals, bombing)
-        if any(h in hops for h in bases):
-            break
-    else:
-        goals, hops = countries[0], {}  # none leads anywhere: the nearest to the best country
+    found = _aim(state, side, u, bases, countries, bombing, per_flight)
+    goals, hops = found if found is not None else (countries[0], {})  # none leads anywhere: the nearest to the best
 
     def rank(h: int) -> tuple[int, int, int, int]:
         d = min(grid.distance(h, t) for t in goals)
         return hops.get(h, FAR), max(0, d - bombing), -d, h
 
     return {h: rank(h) for h in bases}
+
+
+def _aim(
+    state: GameState,
+    side: str,
+    u: Unit,
+    bases: list[int],
+    countries: list[list[int]],
+    bombing: int,
+    per_flight: bool,
+) -> tuple[list[int], dict[int, int]] | None:
+    """The home cities ``u`` makes for, of one of ``countries`` (best worth first), with the
+    flights to them from each of our bases; None if no flight from ``bases`` leads to any."""
+    best: tuple[float, int, list[int], dict[int, int]] | None = None
+    for rank, goals in enumerate(countries):
+        hops = _flights(state, side, u, goals, bombing)
+        near = min((hops[h] for h in bases if h in hops), default=None)
+        if near is None:
+            continue
+        if not per_flight:
+            return goals, hops
+        per_month = _worth(state, side, state.world.map.country_of[goals[0]]) / (near + 1)
+        if best is None or (-per_month, rank) < (best[0], best[1]):
+            best = (-per_month, rank, goals, hops)
+    return None if best is None else (best[2], best[3])
 
 
 def _flights(state: GameState, side: str, u: Unit, goals: list[int], bombing: int) -> dict[int, int]:

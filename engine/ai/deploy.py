@@ -189,7 +189,8 @@ def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:
         ranked = sorted(drawn, key=lambda h: (m.country_of[h] != u.country, not m.city_at[h].major_port))
     elif u.is_air:
         bases = [h for h in area if h in m.city_at or h in m.resources or h in state.airfields]
-        rank = air_war.base_ranks(state, turn.side, u, bases) if air_war.is_atomic(state, u) else {}
+        atomic = air_war.is_atomic(state, u)
+        rank = air_war.base_ranks(state, turn.side, u, bases, turn.style.bomb_nearest) if atomic else {}
         if rank:  # the atomic aircraft starts on its way to its targets
             ranked = sorted(bases, key=lambda h: rank[h])
         else:

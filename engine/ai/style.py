@@ -71,6 +71,11 @@ class Style:
     #: marines from land without a front to a staging port that has none
     #: (:func:`engine.ai.ferry.spearheads`); v1's marines sailed to the fronts as infantry
     spearheads: bool = True
+    #: the atomic aircraft makes for the country whose bomb is worth most per month of
+    #: flights to get there, not the one worth most wherever it is
+    #: (:func:`engine.ai.air_war.base_ranks`): the last Axis countries stood for a year
+    #: while the aircraft crossed the world and back
+    bomb_nearest: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -99,6 +104,7 @@ V1 = Style(
     ferry_flow=False,
     theatres=False,
     spearheads=False,
+    bomb_nearest=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {

@@ -125,3 +125,31 @@ def test_the_atomic_aircraft_flies_to_a_base_nearer_its_targets() -> None:
     open_step(state, "axis.second_movement")
     actions = ai.decide(state, "axis", SEED)
     assert ("move", (b, hex_at(state, "5,0"))) in {(a.kind, a.args) for a in actions}
+
+
+# Denmark (one home city) beside Germany's west end, Poland (two) beyond its east end: the
+# He 177 in Berlin reaches a base within a bombing flight of Copenhagen in one flight,
+# and one of Poland's only after three (Breslau, Posen, Konigsberg).
+NEAR_FAR_MAP = " ".join(["D:c"] * 2 + ["G:c"] * 27 + ["P:c"] * 4)
+NEAR_FAR_MAP = f"\n{NEAR_FAR_MAP}\n {NEAR_FAR_MAP}\n"
+
+
+def test_the_bot_bombs_the_near_country_first_and_v1_the_one_worth_most_anywhere() -> None:
+    cities = {"Copenhagen": "0,0 capital", "Flensburg": "2,0", "Berlin": "8,0 capital", "Breslau": "14,0"}
+    cities |= {"Posen": "21,0", "Konigsberg": "28,0", "Warsaw": "30,0 capital", "Lodz": "31,1"}
+    went = {}
+    for player in ("bot", "v1"):
+        state = setup(
+            NEAR_FAR_MAP,
+            allies=("Poland", "Denmark"),
+            step="axis.second_movement",
+            date="1947-05",
+            countries=[HE_177],
+            cities=cities,
+        )
+        b = put(state, "Germany", "fighter", "8,0", attack=0, bomber=5, move=8, name="He 177").id
+        moves = [a.args for a in ai.decide(state, "axis", SEED, player) if a.kind == "move" and a.args[0] == b]
+        went[player] = moves[0][-1] if moves else None
+        near, far = hex_at(state, "2,0"), hex_at(state, "14,0")
+    # Poland's bomb is worth twice Denmark's (two cities), but a month away for every flight
+    assert went == {"bot": near, "v1": far}
