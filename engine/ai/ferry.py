@@ -42,7 +42,10 @@ of Units", "Naval Units"; :mod:`engine.movement`).  So, month after month:
   its trips in a home port; until the Pacific war (:data:`PACIFIC_ENEMY`), when the
   transports are the landings'.  Every home port within :data:`SHUTTLE_CROSSING` of that
   shore asks for troops, and while the enemy has no transport on the map (China has
-  none) the home islands keep no garrison (:func:`kept`).
+  none) the home islands keep no garrison (:func:`kept`).  With the ``channel`` switch
+  Britain's transports shuttle too (:func:`channel`), after the ferries have sailed in
+  the first movement and before they come home in the second, to a shore of ours joined
+  to a front within a short crossing (France before its fall, a landing's beachhead).
 """
 
 from __future__ import annotations
@@ -89,6 +92,10 @@ MAX_SHIPS = 16
 #: fights on the mainland a short crossing away, and its units trace supply only to
 #: Japanese sources, so they land on Japanese-held coast (rulebook "Supply Sources").
 SHUTTLE_COUNTRIES = frozenset({"Japan"})
+#: Countries whose transports shuttle with the ``channel`` switch: Britain's army is raised
+#: in Britain, and once a shore of ours joined to a front lies across the Channel or the
+#: North Sea (a landing's beachhead, France before its fall) it is a short crossing away.
+CHANNEL_COUNTRIES = frozenset({"United Kingdom"})
 #: Once this country is at war with us (the Pacific war), the transports are the
 #: landings' and the shuttle stops: the islands to take lie beyond any shuttle's reach.
 PACIFIC_ENEMY = "United States"
@@ -684,22 +691,39 @@ def shuttle(turn: Turn) -> None:
     :data:`SHUTTLE_COUNTRIES` country takes spare units from home ports within its reach
     to our shore, one a trip, as long as its allowance lasts (see the module's
     "Shuttling")."""
+    if not _china_war(turn.state, turn.side):
+        return
+    done = _shuttle(turn, SHUTTLE_COUNTRIES)
+    if done is not None:
+        _dock(turn, *done)
+
+
+def channel(turn: Turn) -> None:
+    """With the ``channel`` switch, after the ferries have sailed in the first movement and
+    before they come home in the second: Britain's empty transports shuttle its spare units
+    to a shore of ours joined to a front within a short crossing, as Japan's do (a
+    transport that landed a ferry's unit across the Channel goes back for more with the
+    rest of its allowance)."""
+    _shuttle(turn, CHANNEL_COUNTRIES)
+
+
+def _shuttle(turn: Turn, countries: frozenset[str]) -> tuple[Picture, set[int]] | None:
+    """The trips of the empty transports of ``countries``: the picture they were planned on
+    and the enemy's naval zone, or None if no transport could shuttle."""
     state, side = turn.state, turn.side
-    if not _china_war(state, side):
-        return
-    ships = [u.id for u in _empty_transports(state, side) if u.country in SHUTTLE_COUNTRIES and u.mp_used < u.move]
+    ships = [u.id for u in _empty_transports(state, side) if u.country in countries and u.mp_used < u.move]
     if not ships:
-        return
+        return None
     pic = Picture(state, side)
     if not pic.to_front:
-        return
+        return None
     zone = naval_zoc(state, other(side))
     keep = kept(pic, shuttle=True)
     trips = 0
     for ship in ships:
         while trips < MAX_TRIPS and _trip(turn, pic, ship, zone, keep):
             trips += 1
-    _dock(turn, pic, zone)
+    return pic, zone
 
 
 def _dock(turn: Turn, pic: Picture, zone: set[int]) -> None:
@@ -745,7 +769,7 @@ def _trip(turn: Turn, pic: Picture, ship_id: int, zone: set[int], keep: dict[int
     for p, cost in sorted(reach.items(), key=lambda t: (t[1], t[0])):
         if not friendly_port(state, p, side) or not stranded(pic, p):
             continue
-        units = [u for u in spare(pic, p, keep) if u.country in SHUTTLE_COUNTRIES]
+        units = [u for u in spare(pic, p, keep) if u.country == ship.country]
         if units and cost + _crossing(pic, units[0].country).get(p, MAX_VOYAGE) <= left:
             found = (p, units[0])
             break

@@ -52,6 +52,8 @@ def first_movement(turn: Turn) -> None:
     if turn.style.landings:
         landings.prepare(turn)
     ferry.sail(turn, lambda: staging.ports(Picture(turn.state, turn.side)))
+    if turn.style.channel:
+        ferry.channel(turn)
     staging.gather(turn)
     _move_land(turn, second=False)
     air_war.send_atomic(turn)
@@ -68,6 +70,8 @@ def second_movement(turn: Turn) -> None:
     naval.shelter(turn)
     if turn.style.shuttle:
         ferry.shuttle(turn)
+    if turn.style.channel:
+        ferry.channel(turn)
     ferry.home(turn, lambda: staging.ports(Picture(turn.state, turn.side)))
     _move_land(turn, second=True)
     convoys.sail(turn)

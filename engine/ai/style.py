@@ -76,6 +76,10 @@ class Style:
     #: (:func:`engine.ai.air_war.base_ranks`): the last Axis countries stood for a year
     #: while the aircraft crossed the world and back
     bomb_nearest: bool = True
+    #: Britain's transports shuttle like Japan's (:func:`engine.ai.ferry.shuttle`): from a
+    #: British port with spare units to a shore of ours joined to a front within a short
+    #: crossing, several trips a movement (a beachhead across the Channel fills in a month)
+    channel: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -105,6 +109,7 @@ V1 = Style(
     theatres=False,
     spearheads=False,
     bomb_nearest=False,
+    channel=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {

@@ -1,7 +1,9 @@
 """Marines lead the landings (issue 30; switch ``spearheads``): a landing with a marine
 succeeds three times in four, one without half the time, and only the first holds at the
 bot's bar (:data:`engine.ai.landings.SURE`).  So a marine in a port that stages landings
-waits there for one, and the ferries bring marines to staging ports that have none."""
+waits there for one, and the ferries bring marines to staging ports that have none.  Once
+a shore of ours joined to a front lies a short crossing away, Britain's transports shuttle
+its army there several trips a movement (switch ``channel``)."""
 
 from __future__ import annotations
 
@@ -96,3 +98,39 @@ def test_a_marine_elsewhere_sails_for_the_staging_port(monkeypatch: pytest.Monke
 
 def test_the_switch_is_on_for_the_bot_and_deep_only() -> None:
     assert {name for name, style in STYLES.items() if style.spearheads} == {"bot", "deep"}
+
+
+def channel() -> GameState:
+    """London holds a 6 (its garrison), three British 4s and one empty transport; France,
+    across a short sea, holds a front against Germany."""
+    cities = ["city London 1,1 capital port", "city Paris 4,1 capital", "city Berlin 8,1 capital"]
+    state = _position(PICTURE, [*cities, "resource 1,1 4,1 8,1"], "1942-03")
+    for row in "012":
+        put(state, "France", "infantry", f"5,{row}", strength=5)
+        put(state, "Germany", "infantry", f"6,{row}", strength=6)
+    put(state, "United Kingdom", "infantry", "1,1", strength=6)
+    for _ in range(3):
+        put(state, "United Kingdom", "infantry", "1,1", strength=4)
+    put(state, "United Kingdom", "transport", "1,1", in_port=True, move=12)
+    return state
+
+
+def _british_in_france(state: GameState) -> int:
+    return sum(
+        1
+        for u in state.units_of("United Kingdom")
+        if u.is_land and u.carrier == NO_UNIT and state.world.map.country_of[u.hex] == "France"
+    )
+
+
+def test_britain_shuttles_across_the_channel_several_trips_a_movement(monkeypatch: pytest.MonkeyPatch) -> None:
+    landed = {}
+    for on in (True, False):
+        with monkeypatch.context() as patch:
+            patch.setitem(STYLES, "bot", replace(LATEST, channel=on))
+            state = channel()
+            _first_movement(state, "bot")
+        landed[on] = _british_in_france(state)
+    # one transport, one unit a voyage: the ferry lands one; the shuttle goes back for more
+    assert landed[False] == 1
+    assert landed[True] >= 2
