@@ -26,11 +26,14 @@ import msgpack
 import numpy as np
 import pytest
 
-from engine import api, interception, sequence, supply
+from engine import api, assaults, combat, control, interception, movement, sequence, supply
 from engine import state as state_module
 from engine.actions import Action, StateError
 from engine.deployment import Deployment, home_area
 from engine.hexgrid import NO_HEX, HexGrid
+from engine.position import hex_at as position_hex
+from engine.position import put as position_put
+from engine.position import setup as position_setup
 from engine.reach import air_search
 from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES
 from engine.state import NO_UNIT, CountryFlags, GameState, LandKey, Unit
@@ -635,3 +638,76 @@ def test_interceptions_found_near_the_targets_are_those_every_search_finds(monke
     for state, side, found in chosen:
         assert interception.actions(state, side) == found
     assert near < searches - near  # the shortcut spared searches
+
+
+@pytest.mark.parametrize("record", ["1937-seed3", "1939-seed7", "1939-air-seed1"])
+def test_a_pockets_check_from_the_hexes_changed_since_a_calm_one_is_the_whole_check(
+    record: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a pockets check that flipped nothing, the next one searches only from the hexes
+    whose side or anchor changed and their neighbours (engine.control).  Every check of a
+    stored record's combats, movements and assaults, made both ways: the short way on the
+    game's own state, the whole check on a copy (which keeps no earlier check's inputs);
+    the same hexes flipped, in the same order (the states' bytes)."""
+    check = control.resolve_pockets
+    short = whole = 0
+
+    def both(state: GameState) -> list[int]:
+        nonlocal short, whole
+        other = state.copy()
+        short += control._CALM in state.derived_tables
+        got = check(state)
+        assert control._CALM not in other.derived_tables
+        assert check(other) == got
+        assert other.to_bytes() == state.to_bytes()
+        whole += 1
+        return got
+
+    for module in (combat, movement, assaults):
+        monkeypatch.setattr(module, "resolve_pockets", both)
+    [(_, files)] = audit.game_files(RECORD.parent / record).items()
+    files.sort(key=lambda f: f.seq)
+    for _ in replay.walk(files):
+        pass
+    assert short > whole // 3
+
+
+def test_a_pockets_check_after_a_calm_one_finds_the_pockets_made_since() -> None:
+    """The short way must not miss a pocket made between two checks in any way the check
+    reads: a defending unit destroyed (an anchor lost, as by a combat that takes no hex,
+    after which no check runs), a hex taken, a neutral neighbour joining the enemy."""
+    ring = """
+        G:c G:c G:c G:c G:c
+         G:c P:c P:c G:c G:c
+        G:c G:c G:c G:c G:c
+        """
+    pocket = ("1,1", "2,1")
+    for change in ("unit destroyed", "hex taken"):
+        s = position_setup(ring, cities={"Berlin": "4,0"})
+        defender = position_put(s, "Poland", "infantry", "2,1")
+        assert control.resolve_pockets(s) == [] and control._CALM in s.derived_tables
+        if change == "unit destroyed":
+            s.destroy(defender)
+            flipped = sorted(position_hex(s, h) for h in pocket)
+        else:
+            s.place(defender, position_hex(s, "1,1"))  # retreats; its hex is taken
+            s.set_controller(position_hex(s, "2,1"), "Germany")
+            assert control.resolve_pockets(s) == [] and control._CALM in s.derived_tables
+            s.destroy(defender)  # and is destroyed in its next combat
+            flipped = [position_hex(s, "1,1")]
+        assert control._CALM in s.derived_tables
+        assert control.resolve_pockets(s) == flipped, change
+        assert all(s.controller_of(h) == "Germany" for h in flipped)
+        assert control._CALM not in s.derived_tables  # a check that flipped keeps nothing
+
+    s = position_setup(
+        """
+        G:c G:c G:c
+         G:c P:c W:c
+        G:c G:c G:c
+        """,
+        cities={"Berlin": "0,0"},
+    )
+    assert control.resolve_pockets(s) == [] and control._CALM in s.derived_tables  # Sweden borders it
+    s.countries["Sweden"].side = AXIS
+    assert control.resolve_pockets(s) == [position_hex(s, "1,1")]
