@@ -26,7 +26,19 @@ import msgpack
 import numpy as np
 import pytest
 
-from engine import api, assaults, combat, control, interception, movement, sequence, supply
+from engine import (
+    api,
+    assaults,
+    combat,
+    control,
+    interception,
+    lost_bases,
+    movement,
+    sea_room,
+    sequence,
+    stacking,
+    supply,
+)
 from engine import state as state_module
 from engine.actions import Action, StateError
 from engine.deployment import Deployment, home_area
@@ -711,3 +723,33 @@ def test_a_pockets_check_after_a_calm_one_finds_the_pockets_made_since() -> None
     assert control.resolve_pockets(s) == [] and control._CALM in s.derived_tables  # Sweden borders it
     s.countries["Sweden"].side = AXIS
     assert control.resolve_pockets(s) == [position_hex(s, "1,1")]
+
+
+def _nearest_base_the_long_way(state: GameState, u: Unit, side: str) -> int | None:
+    hexmap = state.world.map
+    best: tuple[int, int] | None = None
+    for h in set(hexmap.city_at) | set(hexmap.resources) | set(state.airfields):
+        d = hexmap.grid.distance(u.hex, h)
+        if h == u.hex or d > u.move or (best is not None and (d, h) > best):
+            continue
+        if sea_room.not_neutral(state, u, h) and stacking.air_room(state, h, side) > 0:
+            best = (d, h)
+    return None if best is None else best[1]
+
+
+def test_an_air_unit_s_new_base_is_the_nearest_place_every_distance_finds(states: list[GameState]) -> None:
+    """An air unit whose base falls flies to the nearest place within its allowance that
+    may take it (engine.lost_bases, which now takes the distances of every place at once
+    and tries the places nearest first): against every place's distance asked one by one,
+    for every air unit on the map in every 6th state of the 1937 record, with its allowance
+    and with a short one (nowhere to go, or only a place at the edge of its reach)."""
+    answers = []
+    for state in states[::6]:
+        for u in [u for u in state.units.values() if u.is_air and u.on_map]:
+            side = state.side_of(u.country)
+            for allowance in (u.move, 1, 3):
+                trial = dataclasses.replace(u, move=allowance)
+                found = lost_bases._new_base(state, trial, side)
+                assert found == _nearest_base_the_long_way(state, trial, side), (state.date, u.label(), allowance)
+                answers.append(found)
+    assert None in answers and len({a for a in answers if a is not None}) >= 10
