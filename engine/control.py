@@ -131,15 +131,19 @@ def _fixed_anchors(hexmap: HexMap) -> frozenset[int]:
     return frozenset(hexmap.city_at) | hexmap.resources
 
 
-def _anchors(state: GameState, side: str) -> set[int]:
-    """Hexes that keep a pocket of ``side`` from flipping, besides the map's own
-    (:func:`_fixed_anchors`, asked apart: copying them cost more than the rest)."""
-    out = {h for h, m in state.forts.items() if m == 0}
-    out.update(h for h, m in state.airfields.items() if m == 0)
-    countries = state.countries
+def _anchors(state: GameState) -> dict[str, set[int]]:
+    """Hexes that keep a pocket of each side from flipping, besides the map's own
+    (:func:`_fixed_anchors`, asked apart: copying them cost more than the rest), in one
+    pass over the units for both sides."""
+    installations = {h for h, m in state.forts.items() if m == 0}
+    installations.update(h for h, m in state.airfields.items() if m == 0)
+    out: dict[str, set[int]] = {side: set(installations) for side in SIDES}
+    side_of = {name: c.side for name, c in state.countries.items()}
     for u in state.units.values():
-        if u.hex != NO_HEX and u.carrier == NO_UNIT and u.type in _LAND_TYPES and countries[u.country].side == side:
-            out.add(u.hex)
+        if u.hex != NO_HEX and u.carrier == NO_UNIT and u.type in _LAND_TYPES:
+            mine = out.get(side_of[u.country])
+            if mine is not None:
+                mine.add(u.hex)
     return out
 
 
@@ -166,7 +170,9 @@ def resolve_pockets(state: GameState) -> list[int]:
         code, enemy_code = _SIDE_CODE[side], _SIDE_CODE[other(side)]
         if not side_codes or changed:  # the first side's pockets flipped change the codes
             side_codes = _side_of_hexes(state)  # indexed hex by hex below: bytes read faster than an array
-        anchors = anchors_of[side] = _anchors(state, side)
+        if not anchors_of or changed:  # the first side's pockets flipped may have taken installations
+            anchors_of = _anchors(state)
+        anchors = anchors_of[side]
         if calm is None:
             pockets = _pockets(hexmap, side_codes, code, enemy_code, anchors)
         else:
