@@ -328,6 +328,165 @@ class Supplied:
         return int(self.mask[:-1].sum())
 
 
+def _side_codes(state: GameState, side: str) -> tuple[dict[str, str], bytes]:
+    """Each country's side, and the side code of each country number: 1 = ``side``, 2 = the
+    enemy, 0 = neither."""
+    names = state.world.country_names
+    side_of = {name: state.countries[name].side for name in names if name}
+    enemy = other(side)
+    return side_of, bytes([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]])
+
+
+#: Hexes a search from a combat's defenders may visit before it leaves the question to the
+#: whole-map arrays (a stack cut off in a wide pocket, a class whose sources are far away).
+_NEAR_LIMIT = 1500
+
+
+@dataclass(frozen=True, eq=False)
+class _HexFacts:
+    """What a search near one hex reads of the map's tables, as Python values: indexing
+    an array hex by hex costs more than the search's other work."""
+
+    land: bytes
+    through: bytes
+    city_class: dict[int, int]  # city resource hex -> class number of its territory
+    city_country: dict[int, int]  # city resource hex -> its territory's country number
+    chinese_cities: frozenset[int]
+
+
+@lru_cache(maxsize=8)
+def _hex_facts(t: _Tables) -> _HexFacts:
+    cities = t.city_resources.tolist()
+    return _HexFacts(
+        t.land.astype(np.uint8).tobytes(),
+        t.through.astype(np.uint8).tobytes(),
+        dict(zip(cities, t.city_class.tolist(), strict=True)),
+        dict(zip(cities, t.territory_country[t.city_resources].tolist(), strict=True)),
+        frozenset(t.chinese_cities.tolist()),
+    )
+
+
+class _Near:
+    """A side's supply lines near one hex, read from the hexes and the units in them rather
+    than from arrays of the whole map: a combat asks whether its defenders are in supply,
+    and they mostly stand a few hexes from a source.  Each hex is judged as
+    :meth:`SupplyMap._build` judges every hex (on land, held by the side, no enemy unit
+    in it, out of enemy land control zones unless a fortification or a friendly land unit
+    opens it) when the search first reaches it; the control zones come from the units
+    in the hex's land neighbours (the land steps are symmetric)."""
+
+    def __init__(self, state: GameState, side: str, ignoring: frozenset[int]) -> None:
+        self.state = state
+        self.facts = _hex_facts(_tables(state.world.map, state.world.country_names))
+        side_of, code_of = _side_codes(state, side)
+        self.code_of = code_of
+        self.enemy = other(side)
+        self.who = {name: 1 if x == side else 2 if x == self.enemy else 0 for name, x in side_of.items()}
+        self.ignoring = ignoring
+        self.occupied = state.occupied_hexes()
+        hexmap = state.world.map
+        self.land_rows = hexmap.land_neighbours
+        self.frozen = frozen_zones(state.date)
+        self.passable: dict[int, bool] = {}
+
+    def _row(self, h: int) -> tuple[int, ...]:
+        """``h``'s steps as :func:`_neighbour_table` gives them."""
+        row = self.land_rows[h]
+        if not self.frozen:
+            return row
+        hexmap = self.state.world.map
+        weather, zones = hexmap.weather, self.frozen
+        if weather[h] not in zones:
+            return row
+        return row + tuple(o for o in hexmap.frozen_neighbours[h] if weather[o] in zones)
+
+    def _units(self, h: int) -> list[Unit]:
+        ids = self.occupied.get(h)
+        if not ids:
+            return []
+        units = self.state.units
+        return [units[i] for i in ids if i not in self.ignoring]
+
+    def _zoc_source(self, h: int) -> bool:
+        """An enemy land unit (not embarked) in a hex the enemy holds."""
+        if h not in self.occupied or self.code_of[self.state.controller[h]] != 2:
+            return False
+        return any(
+            self.who[u.country] == 2 and u.carrier == NO_UNIT and _ROLE.get(u.type, 0) == 1 for u in self._units(h)
+        )
+
+    def _judge(self, h: int) -> bool:
+        if not self.facts.land[h] or self.code_of[self.state.controller[h]] != 1:
+            return False
+        here = self._units(h)
+        if any(self.who[u.country] == 2 for u in here):
+            return False
+        if not (self._zoc_source(h) or any(map(self._zoc_source, self.land_rows[h]))):
+            return True
+        if h in self.state.forts and fort_blocks(self.state, h, self.enemy):
+            return True
+        return any(self.who[u.country] == 1 and u.carrier == NO_UNIT and u.type in _ROLE for u in here)
+
+    def _passable(self, h: int) -> bool:
+        known = self.passable.get(h)
+        if known is None:
+            known = self.passable[h] = self._judge(h)
+        return known
+
+    def _source_bits(self, h: int, wanted: list[str]) -> int:
+        """The bits of :meth:`SupplyMap._build`'s seeds that start in passable hex ``h``."""
+        facts = self.facts
+        city = facts.city_class.get(h)
+        ours = city is not None and self.code_of[facts.city_country[h]] == 1
+        supply_classes = {
+            CLASSES.index(supply_class(u.country))
+            for u in self._units(h)
+            if u.type == UnitType.SUPPLY and u.carrier == NO_UNIT and self.who[u.country] == 1
+        }
+        bits = 0
+        for k, cls in enumerate(wanted):
+            number = CLASSES.index(cls)
+            if (ours and city == number) or (cls == "chinese" and h in facts.chinese_cities):
+                bits |= 3 << (2 * k)
+            elif number in supply_classes:
+                bits |= 2 << (2 * k)
+        return bits
+
+    def bits_at(self, h: int, wanted: list[str]) -> int | None:
+        """What :func:`_reach_at` gives ``h`` for the classes ``wanted`` (their bits as
+        :meth:`SupplyMap._build` numbers them), or None once the search has seen more
+        than :data:`_NEAR_LIMIT` hexes.  A search that runs out of hexes has found every
+        source it can reach, so its answer is whole too."""
+        if not self._passable(h):
+            return 0
+        every = sum(3 << (2 * k) for k in range(len(wanted)))
+        found = self._source_bits(h, wanted)
+        seen = {h}
+        frontier = [h]
+        through = self.facts.through
+        while frontier and found != every:
+            ahead = []
+            for x in frontier:
+                for o in self._row(x):
+                    if o in seen:
+                        continue
+                    seen.add(o)
+                    if self._passable(o):
+                        found |= self._source_bits(o, wanted)
+                        if through[o]:
+                            ahead.append(o)
+            if len(seen) > _NEAR_LIMIT:
+                return None
+            frontier = ahead
+        return found
+
+    def passable_mask(self, n: int) -> np.ndarray:
+        """The hexes the search found passable (the others it did not judge)."""
+        mask = np.zeros(n + 1, dtype=bool)
+        mask[[h for h, ok in self.passable.items() if ok]] = True
+        return mask
+
+
 @dataclass(frozen=True, eq=False)
 class _Found:
     """What a side's searches found (:class:`SupplyMap`), without the state they searched."""
@@ -390,11 +549,22 @@ class SupplyMap:
         hexmap = world.map
         t = _tables(hexmap, world.country_names)
         n = hexmap.size
-        names = world.country_names
-        side_of = {name: state.countries[name].side for name in names if name}
-        # side code per country number: 1 = this side, 2 = the enemy, 0 = neither
+        side_of, code_of = _side_codes(state, side)
         enemy = other(side)
-        code_of = bytes([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]])
+        self.forts = frozenset(
+            h for h, m in state.forts.items() if m == 0 and side_of.get(state.controller_of(h)) == side
+        )
+        if stop_at is not None and classes is not None:
+            near = _Near(state, side, self.ignoring)
+            bits = near.bits_at(stop_at, sorted(classes))
+            if bits is not None:
+                self.passable = near.passable_mask(n)
+                for k, cls in enumerate(sorted(classes)):
+                    self.cities[cls] = np.zeros(n + 1, dtype=bool)
+                    self.full[cls] = np.zeros(n + 1, dtype=bool)
+                    self.cities[cls][stop_at] = bool(bits & (1 << (2 * k)))
+                    self.full[cls][stop_at] = bool(bits & (2 << (2 * k)))
+                return
         codes = np.frombuffer(code_of, dtype=np.uint8)
         # The side code of every hex through a translation table (one pass in C): several
         # times faster than indexing ``codes`` with 55,000 country numbers.
@@ -440,9 +610,6 @@ class SupplyMap:
         frozen = frozen_zones(state.date)
         table = _neighbour_table(hexmap, frozen)
         self.passable = passable
-        self.forts = frozenset(
-            h for h, m in state.forts.items() if m == 0 and side_of.get(state.controller_of(h)) == side
-        )
         wanted = sorted(side_classes if classes is None else classes)
         # city sources by class: located in a friendly country, controlled by a friendly country
         cr = t.city_resources

@@ -753,3 +753,153 @@ def test_an_air_unit_s_new_base_is_the_nearest_place_every_distance_finds(states
                 assert found == _nearest_base_the_long_way(state, trial, side), (state.date, u.label(), allowance)
                 answers.append(found)
     assert None in answers and len({a for a in answers if a is not None}) >= 10
+
+
+def _hex_supply_both_ways(
+    state: GameState, side: str, h: int, ignoring: frozenset[int], monkeypatch: pytest.MonkeyPatch
+) -> list[bool]:
+    """Whether each unit of ``side`` in ``h`` is in supply, by the search near the hex and by
+    the whole-map arrays (the search given no hexes to visit), which must agree."""
+    units = [u for u in state.units_at(h) if state.side_of(u.country) == side]
+    near = HexSupply(state, side, h, ignoring)
+    with monkeypatch.context() as m:
+        m.setattr(supply, "_NEAR_LIMIT", -1)
+        whole = HexSupply(state, side, h, ignoring)
+    answers = [near.in_supply(u) for u in units]
+    assert answers == [whole.in_supply(u) for u in units], (state.date, side, h)
+    return answers
+
+
+def test_a_hex_supply_searched_near_the_hex_is_the_search_over_the_whole_map_arrays(
+    states: list[GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A combat's supply of its defenders is searched from their hex over the hexes
+    themselves (engine.supply._Near), each judged as the whole-map arrays judge it: every
+    stack of either side in every 4th state of the 1937 record, also with the enemy's
+    aircraft and ships next to it ignored (as supporting units are), against the search over
+    the arrays; then with a limit of 20 hexes, past which the arrays answer."""
+    answers: set[bool] = set()
+    given_up = near_answers = 0
+    searched = supply._Near.bits_at
+
+    def counting(self: Any, h: int, wanted: list[str]) -> int | None:
+        nonlocal given_up, near_answers
+        bits = searched(self, h, wanted)
+        if supply._NEAR_LIMIT >= 0:  # not the whole-map search of the comparison
+            given_up += bits is None
+            near_answers += bits is not None
+        return bits
+
+    monkeypatch.setattr(supply._Near, "bits_at", counting)
+    for state in states[::4]:
+        for side in SIDES:
+            for h in sorted(state.occupied_hexes()):
+                if not any(state.side_of(u.country) == side for u in state.units_at(h)):
+                    continue
+                answers.update(_hex_supply_both_ways(state, side, h, frozenset(), monkeypatch))
+                near = {h, *state.world.map.land_neighbours[h]}
+                support = frozenset(
+                    u.id for x in near for u in state.units_at(x) if not u.is_land and state.side_of(u.country) != side
+                )
+                if support:
+                    _hex_supply_both_ways(state, side, h, support, monkeypatch)
+    assert answers == {True, False}
+    assert near_answers > 1000
+    monkeypatch.setattr(supply, "_NEAR_LIMIT", 20)
+    for state in states[::8]:
+        for side in SIDES:
+            for h in sorted(state.occupied_hexes()):
+                if any(state.side_of(u.country) == side for u in state.units_at(h)):
+                    _hex_supply_both_ways(state, side, h, frozenset(), monkeypatch)
+    assert given_up > 100
+
+
+@pytest.mark.parametrize("record", ["1937-seed3", "1939-seed7"])
+def test_every_combat_s_hex_supply_searched_near_the_hex_is_the_whole_map_search(
+    record: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for the defenders of every combat of a stored record, with the supporting
+    units the combat ignored, on the state the combat was resolved on."""
+    made = HexSupply
+    combats = 0
+
+    def both(state: GameState, side: str, h: int, ignoring: frozenset[int] = frozenset()) -> HexSupply:
+        nonlocal combats
+        _hex_supply_both_ways(state, side, h, ignoring, monkeypatch)
+        combats += 1
+        return made(state, side, h, ignoring)
+
+    monkeypatch.setattr(combat, "HexSupply", both)
+    [(_, files)] = audit.game_files(RECORD.parent / record).items()
+    files.sort(key=lambda f: f.seq)
+    for _ in replay.walk(files):
+        pass
+    assert combats > 5
+
+
+def test_a_hex_supply_near_the_hex_on_positions_changed_by_hand(
+    states: list[GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Positions the records rarely hold, made by hand on every 24th state: an enemy land
+    unit put next to stacks (its control zone), a fortification in it, a supply unit in a
+    stack's hex, a stack's land units marked embarked (they no longer open their hex),
+    the enemy in a neighbour with an embarked unit only; the search near the hex against
+    the search over the whole map's arrays."""
+    rng = random.Random(25)
+    answers: set[bool] = set()
+    judged: set[bool] = set()
+    for state in states[::24]:
+        for side in SIDES:
+            enemy_country = next((u.country for u in state.side_units(SIDES[1 - SIDES.index(side)]) if u.is_land), None)
+            own_country = next((u.country for u in state.side_units(side) if u.is_land), None)
+            if enemy_country is None or own_country is None:
+                continue
+            trial = state.copy()
+            stacks = [
+                h
+                for h in sorted(trial.occupied_hexes())
+                if any(trial.side_of(u.country) == side and u.is_land for u in trial.units_at(h))
+            ]
+            for h in rng.sample(stacks, min(12, len(stacks))):
+                steps = trial.world.map.land_neighbours[h]
+                if not steps:
+                    continue
+                change = rng.randrange(4)
+                if change == 0:
+                    near = rng.choice(steps)
+                    trial.place(trial.new_unit(enemy_country, UnitProfile(UnitType.INFANTRY, strength=2, move=3)), near)
+                    if rng.random() < 0.5:
+                        trial.controller[near] = trial.world.country_no[enemy_country]
+                elif change == 1 and len(steps) > 1:  # a fortification in the enemy's new control zone
+                    fort, near = rng.sample(steps, 2)
+                    trial.forts[fort] = 0
+                    trial.place(trial.new_unit(enemy_country, UnitProfile(UnitType.INFANTRY, strength=2, move=3)), near)
+                    trial.controller[near] = trial.world.country_no[enemy_country]
+                elif change == 2:
+                    for u in trial.units_at(h):
+                        if u.is_land and rng.random() < 0.7:
+                            u.carrier = 10**6  # aboard a carrier the rules would name
+                else:
+                    trial.place(trial.new_unit(own_country, UnitProfile(UnitType.SUPPLY, strength=0, move=3)), h)
+            for h in stacks:
+                answers.update(_hex_supply_both_ways(trial, side, h, frozenset(), monkeypatch))
+            # Each hex judged near the stacks as the whole map judges it.
+            whole = SupplyMap(trial, side).passable
+            near = supply._Near(trial, side, frozenset())
+            around = {x for h in stacks for o in trial.world.map.land_neighbours[h] for x in (o, h)}
+            for x in sorted(around):
+                judged.add(near._passable(x))
+                assert near._passable(x) == whole[x], (trial.date, side, x)
+    assert answers == {True, False} and judged == {True, False}
+
+
+def test_the_packaged_map_s_land_steps_are_symmetric() -> None:
+    """The search near a hex finds the control zones over a hex from the units in its own
+    land neighbours, which is where the whole map's arrays spread them from each unit only
+    if every land step can be taken back."""
+    from engine.newgame import world_map
+
+    hexmap = world_map()
+    rows = hexmap.land_neighbours
+    assert sum(map(len, rows)) > 100_000
+    assert all(h in rows[o] for h, row in enumerate(rows) for o in row)
