@@ -437,6 +437,8 @@ class _Near:
         """The bits of :meth:`SupplyMap._build`'s seeds that start in passable hex ``h``."""
         facts = self.facts
         city = facts.city_class.get(h)
+        if city is None and h not in self.occupied and h not in facts.chinese_cities:
+            return 0  # most hexes: neither a city nor a unit
         ours = city is not None and self.code_of[facts.city_country[h]] == 1
         supply_classes = {
             CLASSES.index(supply_class(u.country))
