@@ -337,6 +337,30 @@ def _side_codes(state: GameState, side: str) -> tuple[dict[str, str], bytes]:
     return side_of, bytes([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]])
 
 
+#: A unit as a side's supply map reads it: hex, side (1 the map's, 2 the enemy), role
+#: (:data:`_ROLE`, 0 when embarked), supply class number.
+_Row = tuple[int, int, int, int]
+
+
+def _unit_rows(state: GameState, side_of: dict[str, str], side: str, ignoring: frozenset[int]) -> list[_Row]:
+    """The rows of the units on the map that a supply map of ``side`` reads, in the units'
+    order: every enemy unit (each blocks its hex) and the side's units with a role (they
+    open their hex to supply, supply units are sources); the side's other units, its
+    aircraft, ships and embarked units, change nothing of it.  One pass in Python over
+    every unit: the only per-unit work of a whole map."""
+    enemy = other(side)
+    who = {name: 1 if x == side else 2 if x == enemy else 0 for name, x in side_of.items()}
+    cls_no = {name: CLASSES.index(supply_class(name)) for name in side_of}
+    return [
+        (u.hex, w, role, cls_no[u.country])
+        for u in state.units.values()
+        if u.hex != NO_HEX
+        and (w := who[u.country])
+        and ((role := _ROLE.get(u.type, 0) if u.carrier == NO_UNIT else 0) or w == 2)
+        and u.id not in ignoring
+    ]
+
+
 #: Hexes a search from a combat's defenders may visit before it leaves the question to the
 #: whole-map arrays (a stack cut off in a wide pocket, a class whose sources are far away).
 _NEAR_LIMIT = 1500
@@ -521,6 +545,7 @@ class SupplyMap:
         classes: frozenset[str] | None = None,
         ignoring: frozenset[int] = frozenset(),
         stop_at: int | None = None,
+        rows: list[_Row] | None = None,
     ) -> None:
         self.state = state
         self.side = side
@@ -528,7 +553,7 @@ class SupplyMap:
         self.ignoring = ignoring
         self.cities: dict[str, np.ndarray] = {}
         self.full: dict[str, np.ndarray] = {}
-        self._build(classes, stop_at)
+        self._build(classes, stop_at, rows)
 
     @classmethod
     def over(cls, state: GameState, side: str, found: _Found) -> SupplyMap:
@@ -543,9 +568,10 @@ class SupplyMap:
         """What the searches found, referring to no state (the arrays are shared)."""
         return _Found(self.cities, self.full, self.forts, self.passable)
 
-    def _build(self, classes: frozenset[str] | None, stop_at: int | None) -> None:
+    def _build(self, classes: frozenset[str] | None, stop_at: int | None, rows: list[_Row] | None) -> None:
         """``stop_at``: only the side's units in that hex will be asked about (see
-        :class:`HexSupply`): one search from that hex answers them (:func:`_reach_at`)."""
+        :class:`HexSupply`): one search from that hex answers them (:func:`_reach_at`).
+        ``rows``: the units' rows (:func:`_unit_rows`), when the caller has them already."""
         state, side = self.state, self.side
         world = state.world
         hexmap = world.map
@@ -574,15 +600,8 @@ class SupplyMap:
         ctrl = np.frombuffer(control, dtype=np.uint8)
         friendly = np.zeros(n + 1, dtype=bool)
         friendly[:n] = np.frombuffer(control.translate(code_of.ljust(256, b"\0")), dtype=np.uint8) == 1
-        # One pass over the units of both sides on the map into lists (the only per-unit
-        # Python work; a combat makes one map for its defenders), then numpy.
-        who = {name: 1 if x == side else 2 if x == enemy else 0 for name, x in side_of.items()}
-        cls_no = {name: CLASSES.index(supply_class(name)) for name in side_of}
-        rows: list[tuple[int, int, int, int]] = [
-            (u.hex, w, _ROLE.get(u.type, 0) if u.carrier == NO_UNIT else 0, cls_no[u.country])
-            for u in state.units.values()
-            if u.hex != NO_HEX and (w := who[u.country]) and u.id not in self.ignoring
-        ]
+        if rows is None:
+            rows = _unit_rows(state, side_of, side, self.ignoring)
         # (a flat run of numbers makes an array several times faster than a list of rows)
         flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=4 * len(rows))
         hx, wh, role, cl = flat.reshape(-1, 4).T
@@ -779,8 +798,36 @@ _unit_stamp = attrgetter("id", "country", "hex", "carrier", "supplied", "unsuppl
 _country_stamp = attrgetter("side", "at_war")
 
 
+#: Per world and side, the inputs of the side's last whole map and what it found.
+_last_found: weakref.WeakKeyDictionary[World, dict[str, tuple[tuple[object, ...], _Found]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _search_side(state: GameState, side: str) -> _Found:
-    return SupplyMap(state, side).found()
+    """What the side's searches find, or found last time from the same inputs: the stamp
+    of :data:`_found_of_side` changes with any unit, and an interception file asked the
+    map again after each interceptor flew, which changes nothing a map reads (a side's
+    own aircraft are in no row of :func:`_unit_rows`).  The inputs are compared whole:
+    the date (frozen crossings), the countries' sides, control, fortifications and
+    their owners, and the units' rows."""
+    side_of, code_of = _side_codes(state, side)
+    rows = _unit_rows(state, side_of, side, frozenset())
+    inputs = (
+        state.date,
+        code_of,
+        bytes(state.controller),
+        tuple(sorted(state.forts.items())),
+        tuple(sorted(state.fort_owner.items())),
+        rows,
+    )
+    kept = _last_found.setdefault(state.world, {})
+    last = kept.get(side)
+    if last is not None and last[0] == inputs:
+        return last[1]
+    found = SupplyMap(state, side, rows=rows).found()
+    kept[side] = (inputs, found)
+    return found
 
 
 #: What a side's supply searches found as the state stands (every class: the searches of

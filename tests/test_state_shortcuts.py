@@ -903,3 +903,69 @@ def test_the_packaged_map_s_land_steps_are_symmetric() -> None:
     rows = hexmap.land_neighbours
     assert sum(map(len, rows)) > 100_000
     assert all(h in rows[o] for h, row in enumerate(rows) for o in row)
+
+
+def _found_whole(state: GameState, side: str) -> supply._Found:
+    supply._last_found.clear()
+    supply._last_search.clear()
+    return SupplyMap(state, side).found()
+
+
+def _same_found(a: supply._Found, b: supply._Found) -> bool:
+    return (
+        sorted(a.full) == sorted(b.full)
+        and all(np.array_equal(a.full[c], b.full[c]) and np.array_equal(a.cities[c], b.cities[c]) for c in a.full)
+        and a.forts == b.forts
+        and np.array_equal(a.passable, b.passable)
+    )
+
+
+def test_a_side_s_map_found_again_from_the_same_inputs_is_the_map_searched_whole(
+    states: list[GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A side's map whose inputs (the units' rows, control, sides, fortifications, the date)
+    are those of its last one is that one (engine.supply._search_side).  Along the
+    interception steps of the air record's first month, and in every 6th state of the
+    1937 record with each side's aircraft moved (their own map's inputs do not change)
+    and then the enemy's (they do), against the map searched whole."""
+    built = 0
+    build = SupplyMap._build
+
+    def counting(self: SupplyMap, *args: Any) -> None:
+        nonlocal built
+        built += 1
+        build(self, *args)
+
+    monkeypatch.setattr(SupplyMap, "_build", counting)
+    asked: list[tuple[GameState, str, supply._Found]] = []
+    reused = 0
+    for state in [*_record_states(AIR_RECORD, _may_intercept, months=1), *states[::6]]:
+        for side in SIDES:
+            state.derived_tables.clear()  # the stamp's table would answer before the inputs are compared
+            before = built
+            asked.append((state, side, supply._search_side(state, side)))
+            reused += built == before
+    for state, side, kept in asked:
+        assert _same_found(kept, _found_whole(state, side)), (state.date, side)
+    assert reused >= 20
+    moved = changed = 0
+    for state in states[::6]:
+        for side in SIDES:
+            planes = [u for u in state.side_units(side) if u.is_air and u.carrier == NO_UNIT]
+            if not planes:
+                continue
+            enemy = SIDES[1 - SIDES.index(side)]
+            trial = state.copy()
+            first = supply._search_side(trial, side)
+            theirs = supply._search_side(trial, enemy)
+            open_to_them = theirs.passable[:-1].nonzero()[0]
+            if not open_to_them.size:
+                continue
+            trial.place(trial.units[planes[0].id], open_to_them[len(open_to_them) // 2].item())
+            before = built
+            assert supply._search_side(trial, side) is first and built == before  # own aircraft: nothing read
+            moved += 1
+            again = supply._search_side(trial, enemy)  # an enemy unit in a hex they could pass
+            assert built > before and _same_found(again, _found_whole(trial, enemy))
+            changed += not _same_found(again, theirs)
+    assert moved > 5 and changed == moved
