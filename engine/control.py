@@ -231,23 +231,22 @@ def _pockets_near(
 ) -> list[tuple[list[int], list[int]]]:
     """What :func:`_pockets` finds, when every group with a front was anchored under
     ``calm_codes`` and ``calm_anchors``: the searches start only from the side's hexes
-    that changed code or lost an anchor since, or border a hex that changed code.  A
+    that changed code or lost an anchor since, or border a hex that changed code (found
+    among the changed hexes' neighbours: the land steps are symmetric).  A
     pocket found is searched again from its lowest front hex, so that its hexes come in
     the order (and the pockets in the turn) the search from every front hex gives them;
     a group with no front is no pocket (no front hex starts a search for it)."""
-    now = np.frombuffer(side_codes, dtype=np.uint8)
-    moved = now != np.frombuffer(calm_codes, dtype=np.uint8)
-    moved[hexmap.size] = False  # the padding hex
-    lost = [h for h in calm_anchors - anchors if now[h] == code]
-    if not moved.any() and not lost:
-        return []
-    mine = np.flatnonzero(now[: hexmap.size] == code)
-    near = moved.take(hexmap.land_table.take(mine, axis=0))
-    starts = mine[moved.take(mine) | functools.reduce(operator.or_, near.T)]
+    moved = np.flatnonzero(np.frombuffer(side_codes, dtype=np.uint8) != np.frombuffer(calm_codes, dtype=np.uint8))
     fixed, land_nbr = _fixed_anchors(hexmap), hexmap.land_neighbours
+    # The hexes that changed and their land neighbours (the land steps are symmetric: a
+    # hex next to a changed one is among the changed one's neighbours), and the anchors lost.
+    near = {*moved.tolist(), *(calm_anchors - anchors)}
+    for h in moved.tolist():
+        near.update(land_nbr[h])
+    starts = sorted(h for h in near if side_codes[h] == code)
     seen: set[int] = set()
     found = []
-    for seed in sorted({*starts.tolist(), *lost}):
+    for seed in starts:
         if seed in seen:
             continue
         group, _, anchored = _component(seed, side_codes, code, enemy_code, land_nbr, fixed, anchors, seen)
