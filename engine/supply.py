@@ -411,7 +411,7 @@ class _Near:
         hexmap = state.world.map
         self.land_rows = hexmap.land_neighbours
         self.frozen = frozen_zones(state.date)
-        self.passable: dict[int, bool] = {}
+        self.judged: dict[int, bool] = {}  # hex -> passable, for the hexes the search reached
 
     def _row(self, h: int) -> tuple[int, ...]:
         """``h``'s steps as :func:`_neighbour_table` gives them."""
@@ -452,9 +452,9 @@ class _Near:
         return any(self.who[u.country] == 1 and u.carrier == NO_UNIT and u.type in _ROLE for u in here)
 
     def _passable(self, h: int) -> bool:
-        known = self.passable.get(h)
+        known = self.judged.get(h)
         if known is None:
-            known = self.passable[h] = self._judge(h)
+            known = self.judged[h] = self._judge(h)
         return known
 
     def _source_bits(self, h: int, wanted: list[str]) -> int:
@@ -509,7 +509,7 @@ class _Near:
     def passable_mask(self, n: int) -> np.ndarray:
         """The hexes the search found passable (the others it did not judge)."""
         mask = np.zeros(n + 1, dtype=bool)
-        mask[[h for h, ok in self.passable.items() if ok]] = True
+        mask[[h for h, ok in self.judged.items() if ok]] = True
         return mask
 
 
@@ -528,7 +528,9 @@ class SupplyMap:
 
     ``cities[c]``: hexes that reach a city (or Chinese city) source of class ``c``;
     ``full[c]``: the same plus supply units of class ``c`` as sources; ``forts``:
-    the side's built fortifications (in supply for units inside, any nationality)."""
+    the side's built fortifications (in supply for units inside, any nationality);
+    ``passable``: the hexes a line may pass (in a map for one hex answered by the search
+    near it, only those the search reached)."""
 
     state: GameState
     side: str
