@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from typing import cast
 
 import numpy as np
 
@@ -130,51 +131,135 @@ def _fixed_anchors(hexmap: HexMap) -> frozenset[int]:
     return frozenset(hexmap.city_at) | hexmap.resources
 
 
-def _anchors(state: GameState, side: str) -> set[int]:
-    """Hexes that keep a pocket of ``side`` from flipping."""
-    out = set(_fixed_anchors(state.world.map))
-    out.update(h for h, m in state.forts.items() if m == 0)
-    out.update(h for h, m in state.airfields.items() if m == 0)
-    countries = state.countries
+def _anchors(state: GameState) -> dict[str, set[int]]:
+    """Hexes that keep a pocket of each side from flipping, besides the map's own
+    (:func:`_fixed_anchors`, asked apart: copying them cost more than the rest), in one
+    pass over the units for both sides."""
+    installations = {h for h, m in state.forts.items() if m == 0}
+    installations.update(h for h, m in state.airfields.items() if m == 0)
+    out: dict[str, set[int]] = {side: set(installations) for side in SIDES}
+    side_of = {name: c.side for name, c in state.countries.items()}
     for u in state.units.values():
-        if u.hex != NO_HEX and u.carrier == NO_UNIT and u.type in _LAND_TYPES and countries[u.country].side == side:
-            out.add(u.hex)
+        if u.hex != NO_HEX and u.carrier == NO_UNIT and u.type in _LAND_TYPES:
+            mine = out.get(side_of[u.country])
+            if mine is not None:
+                mine.add(u.hex)
     return out
 
 
+#: Where a state keeps the inputs of its last pockets check that flipped nothing: the
+#: hexes' side codes and each side's anchors (see :func:`resolve_pockets`).
+_CALM = "pockets: the inputs of the last check that flipped nothing"
+
+
 def resolve_pockets(state: GameState) -> list[int]:
-    """Flip every pocket; returns the hexes that changed control, sorted."""
+    """Flip every pocket; returns the hexes that changed control, sorted.
+
+    A check that flipped nothing found every group with a front anchored.  Its inputs are
+    kept on the state, and the next check searches only from its side's hexes whose code
+    changed since, or lost an anchor, or border a hex whose code changed: a group cut off
+    now that holds none of them had the same hexes, neighbours and anchors then, and so
+    was not cut off (see :func:`_pockets_near`).  This runs after every combat and every
+    movement, and a whole check searched from every hex of the front."""
     hexmap = state.world.map
-    table = hexmap.land_table[: hexmap.size]
+    calm = state.derived_tables.pop(_CALM, None)
     changed: list[int] = []
     side_codes = b""
+    anchors_of: dict[str, set[int]] = {}
     for side in SIDES:
         code, enemy_code = _SIDE_CODE[side], _SIDE_CODE[other(side)]
         if not side_codes or changed:  # the first side's pockets flipped change the codes
             side_codes = _side_of_hexes(state)  # indexed hex by hex below: bytes read faster than an array
-        sides_now = np.frombuffer(side_codes, dtype=np.uint8)
-        # This runs after every combat of every file: only the side's own hexes are looked
-        # at (a small part of the map), and the six direction columns are OR-ed, which is
-        # several times faster than ``any(axis=1)`` over rows of six.
-        mine = np.flatnonzero(sides_now[:-1] == code)
-        enemy_near = sides_now.take(table.take(mine, axis=0)) == enemy_code
-        seeds = mine[functools.reduce(operator.or_, enemy_near.T)].tolist()
-        if not seeds:
-            continue
-        anchors = _anchors(state, side)
-        land_nbr = hexmap.land_neighbours
-        seen: set[int] = set()
-        for seed in seeds:
-            if seed in seen:
-                continue
-            group, border, anchored = _component(seed, side_codes, code, enemy_code, land_nbr, anchors, seen)
-            if anchored:
-                continue
+        if not anchors_of or changed:  # the first side's pockets flipped may have taken installations
+            anchors_of = _anchors(state)
+        anchors = anchors_of[side]
+        if calm is None:
+            pockets = _pockets(hexmap, side_codes, code, enemy_code, anchors)
+        else:
+            calm_codes, calm_anchors = calm
+            pockets = _pockets_near(
+                hexmap, side_codes, code, enemy_code, anchors, cast(bytes, calm_codes), calm_anchors[side]
+            )
+        for group, border in pockets:
             winner = _encircler(state, border)
             for h in group:
                 take_control(state, h, winner)
             changed.extend(group)
+    if not changed:
+        state.derived_tables[_CALM] = (side_codes, anchors_of)
     return sorted(changed)
+
+
+def _front(hexmap: HexMap, side_codes: bytes, code: int, enemy_code: int, among: np.ndarray) -> np.ndarray:
+    """The hexes of ``among`` (hexes of side ``code``) with a land neighbour of the enemy."""
+    table = hexmap.land_table
+    sides_now = np.frombuffer(side_codes, dtype=np.uint8)
+    # The six direction columns OR-ed: several times faster than ``any(axis=1)`` over rows of six.
+    enemy_near = sides_now.take(table.take(among, axis=0)) == enemy_code
+    front: np.ndarray = among[functools.reduce(operator.or_, enemy_near.T)]
+    return front
+
+
+def _pockets(
+    hexmap: HexMap, side_codes: bytes, code: int, enemy_code: int, anchors: set[int]
+) -> list[tuple[list[int], list[int]]]:
+    """Every pocket of side ``code`` (its hexes, its border), searched from every hex of the
+    side's front in turn: a pocket is found from its lowest front hex."""
+    # Only the side's own hexes are looked at (a small part of the map).
+    mine = np.flatnonzero(np.frombuffer(side_codes, dtype=np.uint8)[: hexmap.size] == code)
+    seeds = _front(hexmap, side_codes, code, enemy_code, mine).tolist()
+    fixed, land_nbr = _fixed_anchors(hexmap), hexmap.land_neighbours
+    seen: set[int] = set()
+    out = []
+    for seed in seeds:
+        if seed in seen:
+            continue
+        group, border, anchored = _component(seed, side_codes, code, enemy_code, land_nbr, fixed, anchors, seen)
+        if not anchored:
+            out.append((group, border))
+    return out
+
+
+def _pockets_near(
+    hexmap: HexMap,
+    side_codes: bytes,
+    code: int,
+    enemy_code: int,
+    anchors: set[int],
+    calm_codes: bytes,
+    calm_anchors: set[int],
+) -> list[tuple[list[int], list[int]]]:
+    """What :func:`_pockets` finds, when every group with a front was anchored under
+    ``calm_codes`` and ``calm_anchors``: the searches start only from the side's hexes
+    that changed code or lost an anchor since, or border a hex that changed code (found
+    among the changed hexes' neighbours: the land steps are symmetric).  A
+    pocket found is searched again from its lowest front hex, so that its hexes come in
+    the order (and the pockets in the turn) the search from every front hex gives them;
+    a group with no front is no pocket (no front hex starts a search for it)."""
+    moved = np.flatnonzero(np.frombuffer(side_codes, dtype=np.uint8) != np.frombuffer(calm_codes, dtype=np.uint8))
+    fixed, land_nbr = _fixed_anchors(hexmap), hexmap.land_neighbours
+    # The hexes that changed and their land neighbours (the land steps are symmetric: a
+    # hex next to a changed one is among the changed one's neighbours), and the anchors lost.
+    near = {*moved.tolist(), *(calm_anchors - anchors)}
+    for h in moved.tolist():
+        near.update(land_nbr[h])
+    starts = sorted(h for h in near if side_codes[h] == code)
+    seen: set[int] = set()
+    found = []
+    for seed in starts:
+        if seed in seen:
+            continue
+        group, _, anchored = _component(seed, side_codes, code, enemy_code, land_nbr, fixed, anchors, seen)
+        if anchored:
+            continue
+        front = _front(hexmap, side_codes, code, enemy_code, np.asarray(group, dtype=np.int64))
+        if front.size:
+            found.append(int(front.min()))
+    out = []
+    for first in sorted(found):
+        group, border, _ = _component(first, side_codes, code, enemy_code, land_nbr, fixed, anchors, set())
+        out.append((group, border))
+    return out
 
 
 def _component(
@@ -183,14 +268,15 @@ def _component(
     code: int,
     enemy_code: int,
     land_nbr: tuple[tuple[int, ...], ...],
+    fixed: frozenset[int],
     anchors: set[int],
     seen: set[int],
 ) -> tuple[list[int], list[int], bool]:
     """The connected hexes of side ``code`` around ``seed``, the enemy hexes bordering
-    them, and whether the group is anchored (an anchor, or a border with anyone but the
-    enemy).  The search stops as soon as the group is known to be anchored; what it
-    visited stays in ``seen``, and a later search that reaches a hex in ``seen`` outside
-    its own group has reached that anchored group."""
+    them, and whether the group is anchored (an anchor, fixed by the map or not, or a
+    border with anyone but the enemy).  The search stops as soon as the group is known
+    to be anchored; what it visited stays in ``seen``, and a later search that reaches a
+    hex in ``seen`` outside its own group has reached that anchored group."""
     group = [seed]
     members = {seed}
     seen.add(seed)
@@ -198,7 +284,7 @@ def _component(
     stack = [seed]
     while stack:
         h = stack.pop()
-        if h in anchors:
+        if h in fixed or h in anchors:
             return group, [], True
         for o in land_nbr[h]:
             s = sides_now[o]

@@ -10,23 +10,39 @@ they were based or in port).
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+
 from engine import losses, sea_room, stacking
+from engine.hexmap import HexMap
 from engine.state import NO_UNIT, GameState, Unit
+
+
+@functools.lru_cache(maxsize=8)
+def _fixed_places(hexmap: HexMap) -> np.ndarray:
+    """The airbase places a map fixes for the whole game, its cities and resource hexes,
+    sorted (an air unit's new base is searched among them after each hex lost)."""
+    places = np.array(sorted(set(hexmap.city_at) | set(hexmap.resources)), dtype=np.int64)
+    places.flags.writeable = False
+    return places
 
 
 def _new_base(state: GameState, u: Unit, side: str) -> int | None:
     """The nearest hex within ``u``'s movement allowance where it may be based (lowest hex on ties)."""
     hexmap = state.world.map
     # only cities, resource hexes and airfields give airbase places
-    places = set(hexmap.city_at) | set(hexmap.resources) | set(state.airfields)
-    best: tuple[int, int] | None = None
-    for h in places:
-        d = hexmap.grid.distance(u.hex, h)
-        if h == u.hex or d > u.move or (best is not None and (d, h) > best):
-            continue
+    places = np.union1d(_fixed_places(hexmap), np.fromiter(state.airfields, dtype=np.int64, count=len(state.airfields)))
+    # The distances of every place at once, then the places within reach nearest first:
+    # the first that may take the unit is the nearest (a place's checks change nothing).
+    dist = hexmap.grid.distances(u.hex, places)
+    near = (dist <= u.move) & (places != u.hex)
+    candidates, dist = places[near], dist[near]
+    for i in np.lexsort((candidates, dist)).tolist():
+        h = int(candidates[i])
         if sea_room.not_neutral(state, u, h) and stacking.air_room(state, h, side) > 0:
-            best = (d, h)
-    return None if best is None else best[1]
+            return h
+    return None
 
 
 def evict(state: GameState, h: int, loser: str) -> None:

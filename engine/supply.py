@@ -328,6 +328,191 @@ class Supplied:
         return int(self.mask[:-1].sum())
 
 
+def _side_codes(state: GameState, side: str) -> tuple[dict[str, str], bytes]:
+    """Each country's side, and the side code of each country number: 1 = ``side``, 2 = the
+    enemy, 0 = neither."""
+    names = state.world.country_names
+    side_of = {name: state.countries[name].side for name in names if name}
+    enemy = other(side)
+    return side_of, bytes([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]])
+
+
+#: A unit as a side's supply map reads it: hex, side (1 the map's, 2 the enemy), role
+#: (:data:`_ROLE`, 0 when embarked), supply class number.
+_Row = tuple[int, int, int, int]
+
+
+def _unit_rows(state: GameState, side_of: dict[str, str], side: str, ignoring: frozenset[int]) -> list[_Row]:
+    """The rows of the units on the map that a supply map of ``side`` reads, in the units'
+    order: every enemy unit (each blocks its hex) and the side's units with a role (they
+    open their hex to supply, supply units are sources); the side's other units, its
+    aircraft, ships and embarked units, change nothing of it.  One pass in Python over
+    every unit: the only per-unit work of a whole map."""
+    enemy = other(side)
+    who = {name: 1 if x == side else 2 if x == enemy else 0 for name, x in side_of.items()}
+    cls_no = {name: CLASSES.index(supply_class(name)) for name in side_of}
+    return [
+        (u.hex, w, role, cls_no[u.country])
+        for u in state.units.values()
+        if u.hex != NO_HEX
+        and (w := who[u.country])
+        and ((role := _ROLE.get(u.type, 0) if u.carrier == NO_UNIT else 0) or w == 2)
+        and u.id not in ignoring
+    ]
+
+
+#: Hexes a search from a combat's defenders may visit before it leaves the question to the
+#: whole-map arrays (a stack cut off in a wide pocket, a class whose sources are far away).
+_NEAR_LIMIT = 1500
+
+
+@dataclass(frozen=True, eq=False)
+class _HexFacts:
+    """What a search near one hex reads of the map's tables, as Python values: indexing
+    an array hex by hex costs more than the search's other work."""
+
+    land: bytes
+    through: bytes
+    city_class: dict[int, int]  # city resource hex -> class number of its territory
+    city_country: dict[int, int]  # city resource hex -> its territory's country number
+    chinese_cities: frozenset[int]
+
+
+@lru_cache(maxsize=8)
+def _hex_facts(t: _Tables) -> _HexFacts:
+    cities = t.city_resources.tolist()
+    return _HexFacts(
+        t.land.astype(np.uint8).tobytes(),
+        t.through.astype(np.uint8).tobytes(),
+        dict(zip(cities, t.city_class.tolist(), strict=True)),
+        dict(zip(cities, t.territory_country[t.city_resources].tolist(), strict=True)),
+        frozenset(t.chinese_cities.tolist()),
+    )
+
+
+class _Near:
+    """A side's supply lines near one hex, read from the hexes and the units in them rather
+    than from arrays of the whole map: a combat asks whether its defenders are in supply,
+    and they mostly stand a few hexes from a source.  Each hex is judged as
+    :meth:`SupplyMap._build` judges every hex (on land, held by the side, no enemy unit
+    in it, out of enemy land control zones unless a fortification or a friendly land unit
+    opens it) when the search first reaches it; the control zones come from the units
+    in the hex's land neighbours (the land steps are symmetric)."""
+
+    def __init__(self, state: GameState, side: str, ignoring: frozenset[int]) -> None:
+        self.state = state
+        self.facts = _hex_facts(_tables(state.world.map, state.world.country_names))
+        side_of, code_of = _side_codes(state, side)
+        self.code_of = code_of
+        self.enemy = other(side)
+        self.who = {name: 1 if x == side else 2 if x == self.enemy else 0 for name, x in side_of.items()}
+        self.ignoring = ignoring
+        self.occupied = state.occupied_hexes()
+        hexmap = state.world.map
+        self.land_rows = hexmap.land_neighbours
+        self.frozen = frozen_zones(state.date)
+        self.judged: dict[int, bool] = {}  # hex -> passable, for the hexes the search reached
+
+    def _row(self, h: int) -> tuple[int, ...]:
+        """``h``'s steps as :func:`_neighbour_table` gives them."""
+        row = self.land_rows[h]
+        if not self.frozen:
+            return row
+        hexmap = self.state.world.map
+        weather, zones = hexmap.weather, self.frozen
+        if weather[h] not in zones:
+            return row
+        return row + tuple(o for o in hexmap.frozen_neighbours[h] if weather[o] in zones)
+
+    def _units(self, h: int) -> list[Unit]:
+        ids = self.occupied.get(h)
+        if not ids:
+            return []
+        units = self.state.units
+        return [units[i] for i in ids if i not in self.ignoring]
+
+    def _zoc_source(self, h: int) -> bool:
+        """An enemy land unit (not embarked) in a hex the enemy holds."""
+        if h not in self.occupied or self.code_of[self.state.controller[h]] != 2:
+            return False
+        return any(
+            self.who[u.country] == 2 and u.carrier == NO_UNIT and _ROLE.get(u.type, 0) == 1 for u in self._units(h)
+        )
+
+    def _judge(self, h: int) -> bool:
+        if not self.facts.land[h] or self.code_of[self.state.controller[h]] != 1:
+            return False
+        here = self._units(h)
+        if any(self.who[u.country] == 2 for u in here):
+            return False
+        if not (self._zoc_source(h) or any(map(self._zoc_source, self.land_rows[h]))):
+            return True
+        if h in self.state.forts and fort_blocks(self.state, h, self.enemy):
+            return True
+        return any(self.who[u.country] == 1 and u.carrier == NO_UNIT and u.type in _ROLE for u in here)
+
+    def _passable(self, h: int) -> bool:
+        known = self.judged.get(h)
+        if known is None:
+            known = self.judged[h] = self._judge(h)
+        return known
+
+    def _source_bits(self, h: int, wanted: list[str]) -> int:
+        """The bits of :meth:`SupplyMap._build`'s seeds that start in passable hex ``h``."""
+        facts = self.facts
+        city = facts.city_class.get(h)
+        if city is None and h not in self.occupied and h not in facts.chinese_cities:
+            return 0  # most hexes: neither a city nor a unit
+        ours = city is not None and self.code_of[facts.city_country[h]] == 1
+        supply_classes = {
+            CLASSES.index(supply_class(u.country))
+            for u in self._units(h)
+            if u.type == UnitType.SUPPLY and u.carrier == NO_UNIT and self.who[u.country] == 1
+        }
+        bits = 0
+        for k, cls in enumerate(wanted):
+            number = CLASSES.index(cls)
+            if (ours and city == number) or (cls == "chinese" and h in facts.chinese_cities):
+                bits |= 3 << (2 * k)
+            elif number in supply_classes:
+                bits |= 2 << (2 * k)
+        return bits
+
+    def bits_at(self, h: int, wanted: list[str]) -> int | None:
+        """What :func:`_reach_at` gives ``h`` for the classes ``wanted`` (their bits as
+        :meth:`SupplyMap._build` numbers them), or None once the search has seen more
+        than :data:`_NEAR_LIMIT` hexes.  A search that runs out of hexes has found every
+        source it can reach, so its answer is whole too."""
+        if not self._passable(h):
+            return 0
+        every = sum(3 << (2 * k) for k in range(len(wanted)))
+        found = self._source_bits(h, wanted)
+        seen = {h}
+        frontier = [h]
+        through = self.facts.through
+        while frontier and found != every:
+            ahead = []
+            for x in frontier:
+                for o in self._row(x):
+                    if o in seen:
+                        continue
+                    seen.add(o)
+                    if self._passable(o):
+                        found |= self._source_bits(o, wanted)
+                        if through[o]:
+                            ahead.append(o)
+            if len(seen) > _NEAR_LIMIT:
+                return None
+            frontier = ahead
+        return found
+
+    def passable_mask(self, n: int) -> np.ndarray:
+        """The hexes the search found passable (the others it did not judge)."""
+        mask = np.zeros(n + 1, dtype=bool)
+        mask[[h for h, ok in self.judged.items() if ok]] = True
+        return mask
+
+
 @dataclass(frozen=True, eq=False)
 class _Found:
     """What a side's searches found (:class:`SupplyMap`), without the state they searched."""
@@ -343,7 +528,9 @@ class SupplyMap:
 
     ``cities[c]``: hexes that reach a city (or Chinese city) source of class ``c``;
     ``full[c]``: the same plus supply units of class ``c`` as sources; ``forts``:
-    the side's built fortifications (in supply for units inside, any nationality)."""
+    the side's built fortifications (in supply for units inside, any nationality);
+    ``passable``: the hexes a line may pass (in a map for one hex answered by the search
+    near it, only those the search reached)."""
 
     state: GameState
     side: str
@@ -360,6 +547,7 @@ class SupplyMap:
         classes: frozenset[str] | None = None,
         ignoring: frozenset[int] = frozenset(),
         stop_at: int | None = None,
+        rows: list[_Row] | None = None,
     ) -> None:
         self.state = state
         self.side = side
@@ -367,7 +555,7 @@ class SupplyMap:
         self.ignoring = ignoring
         self.cities: dict[str, np.ndarray] = {}
         self.full: dict[str, np.ndarray] = {}
-        self._build(classes, stop_at)
+        self._build(classes, stop_at, rows)
 
     @classmethod
     def over(cls, state: GameState, side: str, found: _Found) -> SupplyMap:
@@ -382,19 +570,31 @@ class SupplyMap:
         """What the searches found, referring to no state (the arrays are shared)."""
         return _Found(self.cities, self.full, self.forts, self.passable)
 
-    def _build(self, classes: frozenset[str] | None, stop_at: int | None) -> None:
+    def _build(self, classes: frozenset[str] | None, stop_at: int | None, rows: list[_Row] | None) -> None:
         """``stop_at``: only the side's units in that hex will be asked about (see
-        :class:`HexSupply`): one search from that hex answers them (:func:`_reach_at`)."""
+        :class:`HexSupply`): one search from that hex answers them (:func:`_reach_at`).
+        ``rows``: the units' rows (:func:`_unit_rows`), when the caller has them already."""
         state, side = self.state, self.side
         world = state.world
         hexmap = world.map
         t = _tables(hexmap, world.country_names)
         n = hexmap.size
-        names = world.country_names
-        side_of = {name: state.countries[name].side for name in names if name}
-        # side code per country number: 1 = this side, 2 = the enemy, 0 = neither
+        side_of, code_of = _side_codes(state, side)
         enemy = other(side)
-        code_of = bytes([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]])
+        self.forts = frozenset(
+            h for h, m in state.forts.items() if m == 0 and side_of.get(state.controller_of(h)) == side
+        )
+        if stop_at is not None and classes is not None:
+            near = _Near(state, side, self.ignoring)
+            bits = near.bits_at(stop_at, sorted(classes))
+            if bits is not None:
+                self.passable = near.passable_mask(n)
+                for k, cls in enumerate(sorted(classes)):
+                    self.cities[cls] = np.zeros(n + 1, dtype=bool)
+                    self.full[cls] = np.zeros(n + 1, dtype=bool)
+                    self.cities[cls][stop_at] = bool(bits & (1 << (2 * k)))
+                    self.full[cls][stop_at] = bool(bits & (2 << (2 * k)))
+                return
         codes = np.frombuffer(code_of, dtype=np.uint8)
         # The side code of every hex through a translation table (one pass in C): several
         # times faster than indexing ``codes`` with 55,000 country numbers.
@@ -402,15 +602,8 @@ class SupplyMap:
         ctrl = np.frombuffer(control, dtype=np.uint8)
         friendly = np.zeros(n + 1, dtype=bool)
         friendly[:n] = np.frombuffer(control.translate(code_of.ljust(256, b"\0")), dtype=np.uint8) == 1
-        # One pass over the units of both sides on the map into lists (the only per-unit
-        # Python work; a combat makes one map for its defenders), then numpy.
-        who = {name: 1 if x == side else 2 if x == enemy else 0 for name, x in side_of.items()}
-        cls_no = {name: CLASSES.index(supply_class(name)) for name in side_of}
-        rows: list[tuple[int, int, int, int]] = [
-            (u.hex, w, _ROLE.get(u.type, 0) if u.carrier == NO_UNIT else 0, cls_no[u.country])
-            for u in state.units.values()
-            if u.hex != NO_HEX and (w := who[u.country]) and u.id not in self.ignoring
-        ]
+        if rows is None:
+            rows = _unit_rows(state, side_of, side, self.ignoring)
         # (a flat run of numbers makes an array several times faster than a list of rows)
         flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=4 * len(rows))
         hx, wh, role, cl = flat.reshape(-1, 4).T
@@ -440,9 +633,6 @@ class SupplyMap:
         frozen = frozen_zones(state.date)
         table = _neighbour_table(hexmap, frozen)
         self.passable = passable
-        self.forts = frozenset(
-            h for h, m in state.forts.items() if m == 0 and side_of.get(state.controller_of(h)) == side
-        )
         wanted = sorted(side_classes if classes is None else classes)
         # city sources by class: located in a friendly country, controlled by a friendly country
         cr = t.city_resources
@@ -610,8 +800,36 @@ _unit_stamp = attrgetter("id", "country", "hex", "carrier", "supplied", "unsuppl
 _country_stamp = attrgetter("side", "at_war")
 
 
+#: Per world and side, the inputs of the side's last whole map and what it found.
+_last_found: weakref.WeakKeyDictionary[World, dict[str, tuple[tuple[object, ...], _Found]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _search_side(state: GameState, side: str) -> _Found:
-    return SupplyMap(state, side).found()
+    """What the side's searches find, or found last time from the same inputs: the stamp
+    of :data:`_found_of_side` changes with any unit, and an interception file asked the
+    map again after each interceptor flew, which changes nothing a map reads (a side's
+    own aircraft are in no row of :func:`_unit_rows`).  The inputs are compared whole:
+    the date (frozen crossings), the countries' sides, control, fortifications and
+    their owners, and the units' rows."""
+    side_of, code_of = _side_codes(state, side)
+    rows = _unit_rows(state, side_of, side, frozenset())
+    inputs = (
+        state.date,
+        code_of,
+        bytes(state.controller),
+        tuple(sorted(state.forts.items())),
+        tuple(sorted(state.fort_owner.items())),
+        rows,
+    )
+    kept = _last_found.setdefault(state.world, {})
+    last = kept.get(side)
+    if last is not None and last[0] == inputs:
+        return last[1]
+    found = SupplyMap(state, side, rows=rows).found()
+    kept[side] = (inputs, found)
+    return found
 
 
 #: What a side's supply searches found as the state stands (every class: the searches of

@@ -26,11 +26,26 @@ import msgpack
 import numpy as np
 import pytest
 
-from engine import api, interception, sequence, supply
+from engine import (
+    api,
+    assaults,
+    combat,
+    control,
+    interception,
+    lost_bases,
+    movement,
+    sea_room,
+    sequence,
+    stacking,
+    supply,
+)
 from engine import state as state_module
 from engine.actions import Action, StateError
 from engine.deployment import Deployment, home_area
 from engine.hexgrid import NO_HEX, HexGrid
+from engine.position import hex_at as position_hex
+from engine.position import put as position_put
+from engine.position import setup as position_setup
 from engine.reach import air_search
 from engine.sides import ALLIES, AXIS, NEUTRAL, SIDES
 from engine.state import NO_UNIT, CountryFlags, GameState, LandKey, Unit
@@ -635,3 +650,322 @@ def test_interceptions_found_near_the_targets_are_those_every_search_finds(monke
     for state, side, found in chosen:
         assert interception.actions(state, side) == found
     assert near < searches - near  # the shortcut spared searches
+
+
+@pytest.mark.parametrize("record", ["1937-seed3", "1939-seed7", "1939-air-seed1"])
+def test_a_pockets_check_from_the_hexes_changed_since_a_calm_one_is_the_whole_check(
+    record: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a pockets check that flipped nothing, the next one searches only from the hexes
+    whose side or anchor changed and their neighbours (engine.control).  Every check of a
+    stored record's combats, movements and assaults, made both ways: the short way on the
+    game's own state, the whole check on a copy (which keeps no earlier check's inputs);
+    the same hexes flipped, in the same order (the states' bytes)."""
+    check = control.resolve_pockets
+    short = whole = 0
+
+    def both(state: GameState) -> list[int]:
+        nonlocal short, whole
+        other = state.copy()
+        short += control._CALM in state.derived_tables
+        got = check(state)
+        assert control._CALM not in other.derived_tables
+        assert check(other) == got
+        assert other.to_bytes() == state.to_bytes()
+        whole += 1
+        return got
+
+    for module in (combat, movement, assaults):
+        monkeypatch.setattr(module, "resolve_pockets", both)
+    [(_, files)] = audit.game_files(RECORD.parent / record).items()
+    files.sort(key=lambda f: f.seq)
+    for _ in replay.walk(files):
+        pass
+    assert short > whole // 3
+
+
+def test_a_pockets_check_after_a_calm_one_finds_the_pockets_made_since() -> None:
+    """The short way must not miss a pocket made between two checks in any way the check
+    reads: a defending unit destroyed (an anchor lost, as by a combat that takes no hex,
+    after which no check runs), a hex taken, a neutral neighbour joining the enemy."""
+    ring = """
+        G:c G:c G:c G:c G:c
+         G:c P:c P:c G:c G:c
+        G:c G:c G:c G:c G:c
+        """
+    pocket = ("1,1", "2,1")
+    for change in ("unit destroyed", "hex taken"):
+        s = position_setup(ring, cities={"Berlin": "4,0"})
+        defender = position_put(s, "Poland", "infantry", "2,1")
+        assert control.resolve_pockets(s) == [] and control._CALM in s.derived_tables
+        if change == "unit destroyed":
+            s.destroy(defender)
+            flipped = sorted(position_hex(s, h) for h in pocket)
+        else:
+            s.place(defender, position_hex(s, "1,1"))  # retreats; its hex is taken
+            s.set_controller(position_hex(s, "2,1"), "Germany")
+            assert control.resolve_pockets(s) == [] and control._CALM in s.derived_tables
+            s.destroy(defender)  # and is destroyed in its next combat
+            flipped = [position_hex(s, "1,1")]
+        assert control._CALM in s.derived_tables
+        assert control.resolve_pockets(s) == flipped, change
+        assert all(s.controller_of(h) == "Germany" for h in flipped)
+        assert control._CALM not in s.derived_tables  # a check that flipped keeps nothing
+
+    s = position_setup(
+        """
+        G:c G:c G:c
+         G:c P:c W:c
+        G:c G:c G:c
+        """,
+        cities={"Berlin": "0,0"},
+    )
+    assert control.resolve_pockets(s) == [] and control._CALM in s.derived_tables  # Sweden borders it
+    s.countries["Sweden"].side = AXIS
+    assert control.resolve_pockets(s) == [position_hex(s, "1,1")]
+
+
+def _nearest_base_the_long_way(state: GameState, u: Unit, side: str) -> int | None:
+    hexmap = state.world.map
+    best: tuple[int, int] | None = None
+    for h in set(hexmap.city_at) | set(hexmap.resources) | set(state.airfields):
+        d = hexmap.grid.distance(u.hex, h)
+        if h == u.hex or d > u.move or (best is not None and (d, h) > best):
+            continue
+        if sea_room.not_neutral(state, u, h) and stacking.air_room(state, h, side) > 0:
+            best = (d, h)
+    return None if best is None else best[1]
+
+
+def test_an_air_unit_s_new_base_is_the_nearest_place_every_distance_finds(states: list[GameState]) -> None:
+    """An air unit whose base falls flies to the nearest place within its allowance that
+    may take it (engine.lost_bases, which now takes the distances of every place at once
+    and tries the places nearest first): against every place's distance asked one by one,
+    for every air unit on the map in every 6th state of the 1937 record, with its allowance
+    and with a short one (nowhere to go, or only a place at the edge of its reach)."""
+    answers = []
+    for state in states[::6]:
+        for u in [u for u in state.units.values() if u.is_air and u.on_map]:
+            side = state.side_of(u.country)
+            for allowance in (u.move, 1, 3):
+                trial = dataclasses.replace(u, move=allowance)
+                found = lost_bases._new_base(state, trial, side)
+                assert found == _nearest_base_the_long_way(state, trial, side), (state.date, u.label(), allowance)
+                answers.append(found)
+    assert None in answers and len({a for a in answers if a is not None}) >= 10
+
+
+def _hex_supply_both_ways(
+    state: GameState, side: str, h: int, ignoring: frozenset[int], monkeypatch: pytest.MonkeyPatch
+) -> list[bool]:
+    """Whether each unit of ``side`` in ``h`` is in supply, by the search near the hex and by
+    the whole-map arrays (the search given no hexes to visit), which must agree."""
+    units = [u for u in state.units_at(h) if state.side_of(u.country) == side]
+    near = HexSupply(state, side, h, ignoring)
+    with monkeypatch.context() as m:
+        m.setattr(supply, "_NEAR_LIMIT", -1)
+        whole = HexSupply(state, side, h, ignoring)
+    answers = [near.in_supply(u) for u in units]
+    assert answers == [whole.in_supply(u) for u in units], (state.date, side, h)
+    return answers
+
+
+def test_a_hex_supply_searched_near_the_hex_is_the_search_over_the_whole_map_arrays(
+    states: list[GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A combat's supply of its defenders is searched from their hex over the hexes
+    themselves (engine.supply._Near), each judged as the whole-map arrays judge it: every
+    stack of either side in every 4th state of the 1937 record, also with the enemy's
+    aircraft and ships next to it ignored (as supporting units are), against the search over
+    the arrays; then with a limit of 20 hexes, past which the arrays answer."""
+    answers: set[bool] = set()
+    given_up = near_answers = 0
+    searched = supply._Near.bits_at
+
+    def counting(self: Any, h: int, wanted: list[str]) -> int | None:
+        nonlocal given_up, near_answers
+        bits = searched(self, h, wanted)
+        if supply._NEAR_LIMIT >= 0:  # not the whole-map search of the comparison
+            given_up += bits is None
+            near_answers += bits is not None
+        return bits
+
+    monkeypatch.setattr(supply._Near, "bits_at", counting)
+    for state in states[::4]:
+        for side in SIDES:
+            for h in sorted(state.occupied_hexes()):
+                if not any(state.side_of(u.country) == side for u in state.units_at(h)):
+                    continue
+                answers.update(_hex_supply_both_ways(state, side, h, frozenset(), monkeypatch))
+                near = {h, *state.world.map.land_neighbours[h]}
+                support = frozenset(
+                    u.id for x in near for u in state.units_at(x) if not u.is_land and state.side_of(u.country) != side
+                )
+                if support:
+                    _hex_supply_both_ways(state, side, h, support, monkeypatch)
+    assert answers == {True, False}
+    assert near_answers > 1000
+    monkeypatch.setattr(supply, "_NEAR_LIMIT", 20)
+    for state in states[::8]:
+        for side in SIDES:
+            for h in sorted(state.occupied_hexes()):
+                if any(state.side_of(u.country) == side for u in state.units_at(h)):
+                    _hex_supply_both_ways(state, side, h, frozenset(), monkeypatch)
+    assert given_up > 100
+
+
+@pytest.mark.parametrize("record", ["1937-seed3", "1939-seed7"])
+def test_every_combat_s_hex_supply_searched_near_the_hex_is_the_whole_map_search(
+    record: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for the defenders of every combat of a stored record, with the supporting
+    units the combat ignored, on the state the combat was resolved on."""
+    made = HexSupply
+    combats = 0
+
+    def both(state: GameState, side: str, h: int, ignoring: frozenset[int] = frozenset()) -> HexSupply:
+        nonlocal combats
+        _hex_supply_both_ways(state, side, h, ignoring, monkeypatch)
+        combats += 1
+        return made(state, side, h, ignoring)
+
+    monkeypatch.setattr(combat, "HexSupply", both)
+    [(_, files)] = audit.game_files(RECORD.parent / record).items()
+    files.sort(key=lambda f: f.seq)
+    for _ in replay.walk(files):
+        pass
+    assert combats > 5
+
+
+def test_a_hex_supply_near_the_hex_on_positions_changed_by_hand(
+    states: list[GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Positions the records rarely hold, made by hand on every 24th state: an enemy land
+    unit put next to stacks (its control zone), a fortification in it, a supply unit in a
+    stack's hex, a stack's land units marked embarked (they no longer open their hex),
+    the enemy in a neighbour with an embarked unit only; the search near the hex against
+    the search over the whole map's arrays."""
+    rng = random.Random(25)
+    answers: set[bool] = set()
+    judged: set[bool] = set()
+    for state in states[::24]:
+        for side in SIDES:
+            enemy_country = next((u.country for u in state.side_units(SIDES[1 - SIDES.index(side)]) if u.is_land), None)
+            own_country = next((u.country for u in state.side_units(side) if u.is_land), None)
+            if enemy_country is None or own_country is None:
+                continue
+            trial = state.copy()
+            stacks = [
+                h
+                for h in sorted(trial.occupied_hexes())
+                if any(trial.side_of(u.country) == side and u.is_land for u in trial.units_at(h))
+            ]
+            for h in rng.sample(stacks, min(12, len(stacks))):
+                steps = trial.world.map.land_neighbours[h]
+                if not steps:
+                    continue
+                change = rng.randrange(4)
+                if change == 0:
+                    near = rng.choice(steps)
+                    trial.place(trial.new_unit(enemy_country, UnitProfile(UnitType.INFANTRY, strength=2, move=3)), near)
+                    if rng.random() < 0.5:
+                        trial.controller[near] = trial.world.country_no[enemy_country]
+                elif change == 1 and len(steps) > 1:  # a fortification in the enemy's new control zone
+                    fort, near = rng.sample(steps, 2)
+                    trial.forts[fort] = 0
+                    trial.place(trial.new_unit(enemy_country, UnitProfile(UnitType.INFANTRY, strength=2, move=3)), near)
+                    trial.controller[near] = trial.world.country_no[enemy_country]
+                elif change == 2:
+                    for u in trial.units_at(h):
+                        if u.is_land and rng.random() < 0.7:
+                            u.carrier = 10**6  # aboard a carrier the rules would name
+                else:
+                    trial.place(trial.new_unit(own_country, UnitProfile(UnitType.SUPPLY, strength=0, move=3)), h)
+            for h in stacks:
+                answers.update(_hex_supply_both_ways(trial, side, h, frozenset(), monkeypatch))
+            # Each hex judged near the stacks as the whole map judges it.
+            whole = SupplyMap(trial, side).passable
+            near = supply._Near(trial, side, frozenset())
+            around = {x for h in stacks for o in trial.world.map.land_neighbours[h] for x in (o, h)}
+            for x in sorted(around):
+                judged.add(near._passable(x))
+                assert near._passable(x) == whole[x], (trial.date, side, x)
+    assert answers == {True, False} and judged == {True, False}
+
+
+def test_the_packaged_map_s_land_steps_are_symmetric() -> None:
+    """The search near a hex finds the control zones over a hex from the units in its own
+    land neighbours, which is where the whole map's arrays spread them from each unit only
+    if every land step can be taken back."""
+    from engine.newgame import world_map
+
+    hexmap = world_map()
+    rows = hexmap.land_neighbours
+    assert sum(map(len, rows)) > 100_000
+    assert all(h in rows[o] for h, row in enumerate(rows) for o in row)
+
+
+def _found_whole(state: GameState, side: str) -> supply._Found:
+    supply._last_found.clear()
+    supply._last_search.clear()
+    return SupplyMap(state, side).found()
+
+
+def _same_found(a: supply._Found, b: supply._Found) -> bool:
+    return (
+        sorted(a.full) == sorted(b.full)
+        and all(np.array_equal(a.full[c], b.full[c]) and np.array_equal(a.cities[c], b.cities[c]) for c in a.full)
+        and a.forts == b.forts
+        and np.array_equal(a.passable, b.passable)
+    )
+
+
+def test_a_side_s_map_found_again_from_the_same_inputs_is_the_map_searched_whole(
+    states: list[GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A side's map whose inputs (the units' rows, control, sides, fortifications, the date)
+    are those of its last one is that one (engine.supply._search_side).  Along the
+    interception steps of the air record's first month, and in every 6th state of the
+    1937 record with each side's aircraft moved (their own map's inputs do not change)
+    and then the enemy's (they do), against the map searched whole."""
+    built = 0
+    build = SupplyMap._build
+
+    def counting(self: SupplyMap, *args: Any) -> None:
+        nonlocal built
+        built += 1
+        build(self, *args)
+
+    monkeypatch.setattr(SupplyMap, "_build", counting)
+    asked: list[tuple[GameState, str, supply._Found]] = []
+    reused = 0
+    for state in [*_record_states(AIR_RECORD, _may_intercept, months=1), *states[::6]]:
+        for side in SIDES:
+            state.derived_tables.clear()  # the stamp's table would answer before the inputs are compared
+            before = built
+            asked.append((state, side, supply._search_side(state, side)))
+            reused += built == before
+    for state, side, kept in asked:
+        assert _same_found(kept, _found_whole(state, side)), (state.date, side)
+    assert reused >= 20
+    moved = changed = 0
+    for state in states[::6]:
+        for side in SIDES:
+            planes = [u for u in state.side_units(side) if u.is_air and u.carrier == NO_UNIT]
+            if not planes:
+                continue
+            enemy = SIDES[1 - SIDES.index(side)]
+            trial = state.copy()
+            first = supply._search_side(trial, side)
+            theirs = supply._search_side(trial, enemy)
+            open_to_them = theirs.passable[:-1].nonzero()[0]
+            if not open_to_them.size:
+                continue
+            trial.place(trial.units[planes[0].id], open_to_them[len(open_to_them) // 2].item())
+            before = built
+            assert supply._search_side(trial, side) is first and built == before  # own aircraft: nothing read
+            moved += 1
+            again = supply._search_side(trial, enemy)  # an enemy unit in a hex they could pass
+            assert built > before and _same_found(again, _found_whole(trial, enemy))
+            changed += not _same_found(again, theirs)
+    assert moved > 5 and changed == moved
