@@ -17,20 +17,11 @@ from engine.ai.style import LATEST, STYLES
 from engine.position import hex_at, put
 from engine.state import NO_UNIT, GameState
 from engine.units import UnitType
-from tests.ai.test_theatres import _first_movement, _position
+from tests.ai.test_theatres import TWO_FRONTS, _first_movement, _position
 
 # Britain (west) with London (1,1) and Glasgow (0,2), France across a short sea holding a
 # front against Germany, and to the south an Italian shore with Tripoli (8,6).
-PICTURE = """
-U:c U:c ~ ~ F:c F:c G:c G:c G:c
- U:c U:c ~ ~ F:c F:c G:c G:c G:c
-U:c U:c ~ ~ F:c F:c G:c G:c G:c
- ~ ~ ~ ~ ~ ~ ~ ~ ~
-~ ~ ~ ~ ~ ~ ~ ~ ~
- ~ ~ ~ ~ ~ ~ ~ ~ ~
-~ ~ ~ ~ ~ F:c F:c I:c I:c
- ~ ~ ~ ~ ~ F:c F:c I:c I:c
-"""
+PICTURE = TWO_FRONTS
 
 
 def britain(marine_in: str) -> GameState:
