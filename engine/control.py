@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Iterator
 from typing import cast
 
 import numpy as np
@@ -208,16 +209,22 @@ def _pockets(
     # Only the side's own hexes are looked at (a small part of the map).
     mine = np.flatnonzero(np.frombuffer(side_codes, dtype=np.uint8)[: hexmap.size] == code)
     seeds = _front(hexmap, side_codes, code, enemy_code, mine).tolist()
+    return list(_unanchored(hexmap, seeds, side_codes, code, enemy_code, anchors))
+
+
+def _unanchored(
+    hexmap: HexMap, seeds: list[int], side_codes: bytes, code: int, enemy_code: int, anchors: set[int]
+) -> Iterator[tuple[list[int], list[int]]]:
+    """The groups of side ``code`` around ``seeds`` (each searched once, from its first
+    seed) that are not anchored, with their borders."""
     fixed, land_nbr = _fixed_anchors(hexmap), hexmap.land_neighbours
     seen: set[int] = set()
-    out = []
     for seed in seeds:
         if seed in seen:
             continue
         group, border, anchored = _component(seed, side_codes, code, enemy_code, land_nbr, fixed, anchors, seen)
         if not anchored:
-            out.append((group, border))
-    return out
+            yield group, border
 
 
 def _pockets_near(
@@ -244,14 +251,8 @@ def _pockets_near(
     for h in moved.tolist():
         near.update(land_nbr[h])
     starts = sorted(h for h in near if side_codes[h] == code)
-    seen: set[int] = set()
     found = []
-    for seed in starts:
-        if seed in seen:
-            continue
-        group, _, anchored = _component(seed, side_codes, code, enemy_code, land_nbr, fixed, anchors, seen)
-        if anchored:
-            continue
+    for group, _ in _unanchored(hexmap, starts, side_codes, code, enemy_code, anchors):
         front = _front(hexmap, side_codes, code, enemy_code, np.asarray(group, dtype=np.int64))
         if front.size:
             found.append(int(front.min()))
