@@ -523,7 +523,11 @@ def _sail_on(turn: Turn, pic: Picture, voyages: _Voyages, zone: set[int], fresh:
     return moved
 
 
-def sail(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> None:
+def _no_ports(pic: Picture) -> Collection[int]:
+    return ()
+
+
+def sail(turn: Turn, staging_ports: Callable[[Picture], Collection[int]] = _no_ports) -> None:
     """First movement: ferries at sea sail on (and land their units); empty transports
     in ferry ports take spare units aboard and sail.  With ``spearheads`` a marine in a
     port of ``staging_ports`` stays for its landing, and marines elsewhere sail first,
@@ -532,7 +536,7 @@ def sail(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
     pic = Picture(state, side)
     if not pic.to_front:
         return
-    staging = set(staging_ports()) if turn.style.spearheads else set()
+    staging = set(staging_ports(pic)) if turn.style.spearheads else set()
     wanting = spearheads(pic, staging)
     voyages = _Voyages(pic, turn.style.theatres, wanting)
     zone = naval_zoc(state, other(side))
@@ -603,7 +607,7 @@ def _garrison_outposts(
     return sent
 
 
-def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> None:
+def home(turn: Turn, staging_ports: Callable[[Picture], Collection[int]] = _no_ports) -> None:
     """Second movement: ferries sail on; empty transports come to where they are wanted.
 
     While spare units stand on land without a front, an empty transport that has no
@@ -614,8 +618,8 @@ def home(turn: Turn, staging_ports: Callable[[], Collection[int]] = tuple) -> No
     state, side = turn.state, turn.side
     if not any(u.type == UnitType.TRANSPORT and u.hex != NO_HEX for u in state.side_units(side)):
         return
-    staging = set(staging_ports())  # (the ports as the phase finds them, before the ferries sail)
     pic = Picture(state, side)
+    staging = set(staging_ports(pic))  # (the ports as the phase finds them, before the ferries sail)
     zone = naval_zoc(state, other(side))
     wanting = spearheads(pic, staging) if turn.style.spearheads else []
     voyages = _Voyages(pic, turn.style.theatres, wanting)

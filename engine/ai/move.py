@@ -51,7 +51,7 @@ def first_movement(turn: Turn) -> None:
         ferry.shuttle(turn)
     if turn.style.landings:
         landings.prepare(turn)
-    ferry.sail(turn, lambda: staging.ports(Picture(turn.state, turn.side)))
+    ferry.sail(turn, staging.ports)
     if turn.style.channel:
         ferry.channel(turn)
     staging.gather(turn)
@@ -72,7 +72,7 @@ def second_movement(turn: Turn) -> None:
         ferry.shuttle(turn)
     if turn.style.channel:
         ferry.channel(turn)
-    ferry.home(turn, lambda: staging.ports(Picture(turn.state, turn.side)))
+    ferry.home(turn, staging.ports)
     _move_land(turn, second=True)
     convoys.sail(turn)
 
