@@ -23,6 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from engine import vichy
 from engine.ai import barbarossa, reading
 from engine.ai.front import fallen
 from engine.state import GameState, parse_date
@@ -74,6 +75,8 @@ def war_declaration(turn: Turn) -> None:
     wanted = set(drawn_targets(turn)) | set(pacific_targets(state)) if turn.side == "axis" else set()
     if turn.side == "axis" and turn.style.ready_offensives and barbarossa.ready(state):
         wanted.add(barbarossa.SOVIET)
+    if turn.side == "axis" and turn.style.anton and anton_due(state):
+        wanted.add(vichy.FRANCE)
     for action in batch.legal():
         if action.kind == "pass":
             continue
@@ -169,6 +172,22 @@ def pacific_war_due(state: GameState) -> bool:
     if not holds_home(state, "Japan"):
         return False
     return fleet_strength(state, "Japan") >= FLEET_SHARE * fleet_strength(state, "United States")
+
+
+def anton_due(state: GameState) -> bool:
+    """Should the Axis declare war on Vichy France now?  While Germany is an active Axis
+    country: from the month after Vichy France's creation (it is rolled after the month's
+    declarations).
+
+    Why: Vichy France's creation took France's units, pool and money for good
+    (docs/rules-decisions.md), so the France a declaration brings back is an Allied country
+    with no army: the four cities of the south are a march away, and with them the whole
+    of mainland France (its conquest again counts the home cities only).  The colonies it
+    brings back to the Allies hold no unit either."""
+    france, germany = state.countries.get(vichy.FRANCE), state.countries.get("Germany")
+    if france is None or germany is None or not vichy.is_vichy(state):
+        return False
+    return germany.side == "axis" and germany.active
 
 
 def pacific_targets(state: GameState) -> list[str]:

@@ -80,6 +80,11 @@ class Style:
     #: British port with spare units to a shore of ours joined to a front within a short
     #: crossing, several trips a movement (a beachhead across the Channel fills in a month)
     channel: bool = True
+    #: the Axis declares war on Vichy France in the month after its creation (Case Anton):
+    #: France comes back as an Allied country with no army, pool or money (all lost at the
+    #: creation), so its cities of the south (Bordeaux, Lyon, Marseille, Toulon) are the
+    #: Axis' for a march (:func:`engine.ai.declare.anton_due`); v1 left them to Vichy
+    anton: bool = True
     #: the lowest combat ratio of any attack or overrun (0: the bot's own thresholds alone)
     min_odds: float = 0.0
     #: amphibious assaults are made (off: the side never lands on an enemy shore)
@@ -110,6 +115,7 @@ V1 = Style(
     spearheads=False,
     bomb_nearest=False,
     channel=False,
+    anton=False,
 )
 #: The heuristic players by name.
 STYLES: dict[str, Style] = {

@@ -17,6 +17,34 @@ def test_the_axis_bot_attempts_vichy_as_soon_as_paris_falls() -> None:
     assert Action("vichy", ()) in orders
 
 
+def test_the_axis_bot_declares_war_on_vichy_france_the_month_after_its_creation() -> None:
+    """Case Anton (style ``anton``): Vichy France's creation took France's army, pool and
+    money, so the France a declaration brings back has nothing to hold its south with.
+    v1 leaves Vichy France alone."""
+    state = test_vichy.at_war()
+    test_vichy.paris_falls(state)
+    test_vichy.orders(state, [Action("vichy", ())])
+    test_vichy.roll_until(state, True)
+    begin_at(state, "war_declaration")
+    assert declare.anton_due(state)
+    assert Action("declare", ("France",)) in ai.decide(state, "axis", b"\0" * 32, "bot")
+    assert Action("declare", ("France",)) not in ai.decide(state, "axis", b"\0" * 32, "v1")
+    test_vichy.orders(state, [Action("declare", ("France",))])
+    france = state.countries["France"]
+    assert (france.side, france.at_war, france.conquered, france.pool_land) == ("allies", True, False, {})
+    assert not declare.anton_due(state)  # France is no longer Vichy: nothing more to declare
+
+
+def test_the_axis_bot_leaves_a_france_alone_that_is_not_vichy() -> None:
+    state = test_vichy.at_war()
+    test_vichy.paris_falls(state)
+    assert not declare.anton_due(state)  # France still fights: not Vichy
+    test_vichy.orders(state, [Action("vichy", ())])
+    test_vichy.roll_until(state, False)
+    begin_at(state, "war_declaration")
+    assert not declare.anton_due(state)  # the attempt failed: France fights on
+
+
 def test_the_soviet_side_has_finland_surrender_when_it_may() -> None:
     state = test_surrender.finland_at_war()
     begin_at(state, "war_declaration")
