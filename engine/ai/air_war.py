@@ -138,19 +138,20 @@ def rebase_atomic(turn: Turn) -> None:
     """Second movement: atomic aircraft fly towards their targets base by base
     (:func:`base_ranks`); they stay where no base in reach is better."""
     state = turn.state
+    aimed: set[str] = set()  # (with bomb_nearest, one aircraft's country is worth less to the next)
     for u in sorted(state.side_units(turn.side), key=lambda x: x.id):
         if u.carrier == NO_UNIT and u.hex != NO_HEX and is_atomic(state, u):
-            _rebase(turn, u)
+            _rebase(turn, u, aimed)
 
 
-def _rebase(turn: Turn, u: Unit) -> None:
+def _rebase(turn: Turn, u: Unit, aimed: set[str]) -> None:
     state = turn.state
     side = turn.side
     reach = air_search(state, u, max(0, u.move - u.mp_used)).cost
     bases = [h for h in reach if can_land(state, u, h, side)]
     if u.origin == NO_HEX:
         bases.append(u.hex)  # staying is a choice
-    rank = base_ranks(state, side, u, bases, turn.style.bomb_nearest)
+    rank = base_ranks(state, side, u, bases, turn.style.bomb_nearest, aimed)
     if not rank:
         return
     bases.sort(key=lambda h: rank[h])
@@ -162,7 +163,7 @@ def _rebase(turn: Turn, u: Unit) -> None:
 
 
 def base_ranks(
-    state: GameState, side: str, u: Unit, bases: list[int], per_flight: bool = False
+    state: GameState, side: str, u: Unit, bases: list[int], per_flight: bool = False, aimed: set[str] | None = None
 ) -> dict[int, tuple[int, int, int, int]]:
     """How good each of ``bases`` is for atomic aircraft ``u``, best lowest: the fewest
     flights to a base from which a target is within a bombing flight (out and back, with
@@ -171,14 +172,19 @@ def base_ranks(
     ``bomb_nearest``: most per month of flights to get there, so that a near country is
     not left standing while the aircraft crosses the world for a better one); then, within
     a bombing flight the farther the better (a base next to the enemy invites his
-    fighters), beyond it the nearer.  Empty if there is no target."""
+    fighters), beyond it the nearer.  Empty if there is no target.  ``aimed``: the
+    countries other atomic aircraft make for this movement, whose bomb counts half with
+    ``per_flight`` (two countries bombed at once fall sooner than one twice); the country
+    chosen is added to it."""
     grid = state.world.map.grid
     countries = atomic_targets(state, side, u.country)
     if not countries:
         return {}
     bombing = u.move // 2 - MARGIN
-    found = _aim(state, side, u, bases, countries, bombing, per_flight)
+    found = _aim(state, side, u, bases, countries, bombing, per_flight, aimed or set())
     goals, hops = found if found is not None else (countries[0], {})  # none leads anywhere: the nearest to the best
+    if aimed is not None:
+        aimed.add(state.world.map.country_of[goals[0]])
 
     def rank(h: int) -> tuple[int, int, int, int]:
         d = min(grid.distance(h, t) for t in goals)
@@ -195,6 +201,7 @@ def _aim(
     countries: list[list[int]],
     bombing: int,
     per_flight: bool,
+    aimed: set[str],
 ) -> tuple[list[int], dict[int, int]] | None:
     """The home cities ``u`` makes for, of one of ``countries`` (best worth first), with the
     flights to them from each of our bases; None if no flight from ``bases`` leads to any."""
@@ -206,7 +213,8 @@ def _aim(
             continue
         if not per_flight:
             return goals, hops
-        per_month = _worth(state, side, state.world.map.country_of[goals[0]]) / (near + 1)
+        country = state.world.map.country_of[goals[0]]
+        per_month = _worth(state, side, country) / (near + 1) / (2 if country in aimed else 1)
         if best is None or (-per_month, rank) < (best[0], best[1]):
             best = (-per_month, rank, goals, hops)
     return None if best is None else (best[2], best[3])

@@ -153,3 +153,20 @@ def test_the_bot_bombs_the_near_country_first_and_v1_the_one_worth_most_anywhere
         near, far = hex_at(state, "2,0"), hex_at(state, "14,0")
     # Poland's bomb is worth twice Denmark's (two cities), but a month away for every flight
     assert went == {"bot": near, "v1": far}
+
+
+def test_a_second_atomic_aircraft_makes_for_another_country() -> None:
+    cities = {"Copenhagen": "0,0 capital", "Flensburg": "2,0", "Berlin": "8,0 capital", "Breslau": "14,0"}
+    cities |= {"Posen": "21,0", "Konigsberg": "28,0", "Warsaw": "30,0 capital", "Lodz": "31,1"}
+    state = setup(
+        NEAR_FAR_MAP,
+        allies=("Poland", "Denmark"),
+        step="axis.second_movement",
+        date="1947-05",
+        countries=[HE_177],
+        cities=cities,
+    )
+    planes = [put(state, "Germany", "fighter", "8,0", attack=0, bomber=5, move=8, name="He 177").id for _ in range(2)]
+    went = {a.args[0]: a.args[-1] for a in ai.decide(state, "axis", SEED) if a.kind == "move" and a.args[0] in planes}
+    # the first to Denmark (worth most a month); Denmark counts half for the second: Poland
+    assert [went.get(p) for p in planes] == [hex_at(state, "2,0"), hex_at(state, "14,0")]
