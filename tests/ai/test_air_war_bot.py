@@ -134,20 +134,30 @@ NEAR_FAR_MAP = " ".join(["D:c"] * 2 + ["G:c"] * 27 + ["P:c"] * 4)
 NEAR_FAR_MAP = f"\n{NEAR_FAR_MAP}\n {NEAR_FAR_MAP}\n"
 
 
+NEAR_FAR_CITIES = {"Copenhagen": "0,0 capital", "Flensburg": "2,0", "Berlin": "8,0 capital", "Breslau": "14,0"}
+NEAR_FAR_CITIES |= {"Posen": "21,0", "Konigsberg": "28,0", "Warsaw": "30,0 capital", "Lodz": "31,1"}
+
+
+def near_far(planes: int) -> tuple[GameState, list[int]]:
+    """The Axis' second movement of 1947-05 on :data:`NEAR_FAR_MAP`, with ``planes`` He 177s
+    in Berlin."""
+    state = setup(
+        NEAR_FAR_MAP,
+        allies=("Poland", "Denmark"),
+        step="axis.second_movement",
+        date="1947-05",
+        countries=[HE_177],
+        cities=NEAR_FAR_CITIES,
+    )
+    return state, [
+        put(state, "Germany", "fighter", "8,0", attack=0, bomber=5, move=8, name="He 177").id for _ in range(planes)
+    ]
+
+
 def test_the_bot_bombs_the_near_country_first_and_v1_the_one_worth_most_anywhere() -> None:
-    cities = {"Copenhagen": "0,0 capital", "Flensburg": "2,0", "Berlin": "8,0 capital", "Breslau": "14,0"}
-    cities |= {"Posen": "21,0", "Konigsberg": "28,0", "Warsaw": "30,0 capital", "Lodz": "31,1"}
     went = {}
     for player in ("bot", "v1"):
-        state = setup(
-            NEAR_FAR_MAP,
-            allies=("Poland", "Denmark"),
-            step="axis.second_movement",
-            date="1947-05",
-            countries=[HE_177],
-            cities=cities,
-        )
-        b = put(state, "Germany", "fighter", "8,0", attack=0, bomber=5, move=8, name="He 177").id
+        state, (b,) = near_far(1)
         moves = [a.args for a in ai.decide(state, "axis", SEED, player) if a.kind == "move" and a.args[0] == b]
         went[player] = moves[0][-1] if moves else None
         near, far = hex_at(state, "2,0"), hex_at(state, "14,0")
@@ -156,17 +166,7 @@ def test_the_bot_bombs_the_near_country_first_and_v1_the_one_worth_most_anywhere
 
 
 def test_a_second_atomic_aircraft_makes_for_another_country() -> None:
-    cities = {"Copenhagen": "0,0 capital", "Flensburg": "2,0", "Berlin": "8,0 capital", "Breslau": "14,0"}
-    cities |= {"Posen": "21,0", "Konigsberg": "28,0", "Warsaw": "30,0 capital", "Lodz": "31,1"}
-    state = setup(
-        NEAR_FAR_MAP,
-        allies=("Poland", "Denmark"),
-        step="axis.second_movement",
-        date="1947-05",
-        countries=[HE_177],
-        cities=cities,
-    )
-    planes = [put(state, "Germany", "fighter", "8,0", attack=0, bomber=5, move=8, name="He 177").id for _ in range(2)]
+    state, planes = near_far(2)
     went = {a.args[0]: a.args[-1] for a in ai.decide(state, "axis", SEED) if a.kind == "move" and a.args[0] in planes}
     # the first to Denmark (worth most a month); Denmark counts half for the second: Poland
     assert [went.get(p) for p in planes] == [hex_at(state, "2,0"), hex_at(state, "14,0")]
