@@ -464,6 +464,26 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the game now", lambda: "history" not in (pg.locator("#map").get_attribute("class") or ""))
 
 
+def look_back(pg: Page, seq: int, text: str) -> None:
+    """Move the history slider to file ``seq`` until its report shows ``text``.  Once in a
+    CI run the report of the file chosen right after a send was never drawn (the page
+    settled with another report; the cause was not found): a person moves the slider
+    again, and so does this, each time the page has settled without it."""
+    move = f"e => {{ e.value = '{seq}'; e.dispatchEvent(new Event('change')); }}"
+    pg.locator("#history").evaluate(move)
+
+    def there() -> bool:
+        if text in pg.locator("#report").inner_text():
+            return True
+        if pg.locator("body").get_attribute("data-busy") == "0":
+            pg.wait_for_timeout(1000)
+            if text not in pg.locator("#report").inner_text():
+                pg.locator("#history").evaluate(move)
+        return False
+
+    until(pg, f"the report of file {seq}", there)
+
+
 def shown(pg: Page) -> list[Locator]:
     """The lit hexes inside the map's visible box (the map hides what lies beyond it)."""
     return [mark for mark in lit(pg).values() if on_map(pg, mark)]
@@ -557,8 +577,7 @@ def test_an_interception_with_the_mouse_in_a_branch_of_a_recorded_game(
     verify_at_bot(duo, path)
     # The history of a branch starts from the recorded position.
     until(pg, "the reports", lambda: pg.locator("#report").inner_text() != "")
-    pg.locator("#history").evaluate("e => { e.value = '1'; e.dispatchEvent(new Event('change')); }")
-    until(pg, "the report of the join", lambda: "after its file 18" in pg.locator("#report").inner_text())
+    look_back(pg, 1, "after its file 18")
     pg.close()
 
 
