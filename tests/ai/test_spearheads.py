@@ -17,7 +17,7 @@ from engine.ai.style import LATEST, STYLES
 from engine.position import hex_at, put
 from engine.state import NO_UNIT, GameState
 from engine.units import UnitType
-from tests.ai.test_theatres import TWO_FRONTS, _first_movement, _position
+from tests.ai.test_theatres import TWO_FRONTS, _first_movement, _position, french_front
 
 # Britain (west) with London (1,1) and Glasgow (0,2), France across a short sea holding a
 # front against Germany, and to the south an Italian shore with Tripoli (8,6).
@@ -32,11 +32,7 @@ def britain(marine_in: str) -> GameState:
     cities = ["city London 1,1 capital port", "city Glasgow 0,2 port", "city Paris 4,1 capital"]
     cities += ["city Berlin 8,1 capital", "city Tripoli 8,6", "city Algiers 5,6 port", "resource 1,1 4,1 8,1 5,6"]
     state = _position(PICTURE, cities, "1942-03", axis="Germany Italy")
-    for row in "012":
-        put(state, "France", "infantry", f"5,{row}", strength=5)
-        put(state, "Germany", "infantry", f"6,{row}", strength=6)
-        put(state, "Germany", "infantry", f"7,{row}", strength=6)
-    put(state, "France", "infantry", "6,7", strength=2)
+    french_front(state)
     put(state, "Italy", "infantry", "7,6", strength=6)
     for port, move in (("1,1", 12), ("0,2", 4)):
         put(state, "United Kingdom", "infantry", port, strength=6)

@@ -41,6 +41,16 @@ def _london_ready(state: GameState) -> None:
     put(state, "United Kingdom", "transport", "1,1", in_port=True, move=12)
 
 
+def french_front(state: GameState) -> None:
+    """France holds the German front with three 5s against three 6s, and Algiers' coast
+    (6,7) with a 2."""
+    for row in "012":
+        put(state, "France", "infantry", f"5,{row}", strength=5)
+        put(state, "Germany", "infantry", f"6,{row}", strength=6)
+        put(state, "Germany", "infantry", f"7,{row}", strength=6)
+    put(state, "France", "infantry", "6,7", strength=2)
+
+
 def two_fronts(italians: int = 0) -> GameState:
     """London (port) holds a 4 and a 6 and an empty transport; France holds the German
     front with three 5s against three 6s; Italy's Tripoli (8,6) holds ``italians``
@@ -48,11 +58,7 @@ def two_fronts(italians: int = 0) -> GameState:
     cities = ["city London 1,1 capital port", "city Paris 4,1 capital", "city Berlin 8,1 capital"]
     cities += ["city Tripoli 8,6", "city Algiers 5,6 port", "resource 1,1 4,1 8,1 5,6"]
     state = _position(TWO_FRONTS, cities, "1941-03", axis="Germany Italy")
-    for row in "012":
-        put(state, "France", "infantry", f"5,{row}", strength=5)
-        put(state, "Germany", "infantry", f"6,{row}", strength=6)
-        put(state, "Germany", "infantry", f"7,{row}", strength=6)
-    put(state, "France", "infantry", "6,7", strength=2)
+    french_front(state)
     if italians:
         put(state, "Italy", "infantry", "7,6", strength=italians)
     _london_ready(state)
