@@ -184,10 +184,8 @@ def anton_due(state: GameState) -> bool:
     with no army: the four cities of the south are a march away, and with them the whole
     of mainland France (its conquest again counts the home cities only).  The colonies it
     brings back to the Allies hold no unit either."""
-    france, germany = state.countries.get(vichy.FRANCE), state.countries.get("Germany")
-    if france is None or germany is None or not vichy.is_vichy(state):
-        return False
-    return germany.side == "axis" and germany.active
+    germany = state.countries.get("Germany")
+    return vichy.is_vichy(state) and germany is not None and germany.side == "axis" and germany.active
 
 
 def pacific_targets(state: GameState) -> list[str]:

@@ -457,11 +457,16 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     until(pg, "the map redrawn", lambda: pg.locator("#map").get_attribute("data-seq") == now)
 
     # History: the slider shows the position after an earlier file, from positions kept.
-    pg.locator("#history").evaluate("e => { e.value = '3'; e.dispatchEvent(new Event('change')); }")
+    slide(pg, 3)
     until(pg, "the position after file 3", lambda: pg.locator("#map").get_attribute("class") == "history")
     until(pg, "the report of file 3", lambda: "1939-09" in pg.locator("#report").inner_text())
     pg.locator("#now").click()
     until(pg, "the game now", lambda: "history" not in (pg.locator("#map").get_attribute("class") or ""))
+
+
+def slide(pg: Page, seq: int) -> None:
+    """Move the history slider to file ``seq``, as a person's drag ends."""
+    pg.locator("#history").evaluate(f"e => {{ e.value = '{seq}'; e.dispatchEvent(new Event('change')); }}")
 
 
 def look_back(pg: Page, seq: int, text: str) -> None:
@@ -469,8 +474,7 @@ def look_back(pg: Page, seq: int, text: str) -> None:
     CI run the report of the file chosen right after a send was never drawn (the page
     settled with another report; the cause was not found): a person moves the slider
     again, and so does this, each time the page has settled without it."""
-    move = f"e => {{ e.value = '{seq}'; e.dispatchEvent(new Event('change')); }}"
-    pg.locator("#history").evaluate(move)
+    slide(pg, seq)
 
     def there() -> bool:
         if text in pg.locator("#report").inner_text():
@@ -478,7 +482,7 @@ def look_back(pg: Page, seq: int, text: str) -> None:
         if pg.locator("body").get_attribute("data-busy") == "0":
             pg.wait_for_timeout(1000)
             if text not in pg.locator("#report").inner_text():
-                pg.locator("#history").evaluate(move)
+                slide(pg, seq)
         return False
 
     until(pg, f"the report of file {seq}", there)
