@@ -24,7 +24,7 @@ players read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -373,8 +373,22 @@ def supporter_refusal(
 
 def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, list[int]]:
     """Enemy hexes ``side`` may attack now, with the units that may attack each."""
-    hexmap = state.world.map
     targets: dict[int, list[int]] = {}
+    for h, uid in _attack_pairs(state, side, overrun):
+        targets.setdefault(h, []).append(uid)
+    return {h: sorted(set(v)) for h, v in targets.items()}
+
+
+def may_attack(state: GameState, side: str, overrun: bool) -> bool:
+    """Has ``side`` any attack to declare now?  (The step asks it each time it begins: it
+    stops at the first attack found instead of listing them all.)"""
+    return next(_attack_pairs(state, side, overrun), None) is not None
+
+
+def _attack_pairs(state: GameState, side: str, overrun: bool) -> Iterator[tuple[int, int]]:
+    """(enemy hex, unit of ``side`` that may attack it), hexes in the order of the units'
+    hexes and their neighbours, then the landed assaults'."""
+    hexmap = state.world.map
     smap: SupplyMap | None = None
     declared = declared_units(state)
     for h, ids in sorted(state.occupied_hexes().items()):
@@ -390,15 +404,14 @@ def attack_candidates(state: GameState, side: str, overrun: bool) -> dict[int, l
                 smap = side_supply(state, side)
             for u in mine:
                 if not attacker_refusal(state, side, u, u.id, o, overrun, smap, declared):
-                    targets.setdefault(o, []).append(u.id)
+                    yield o, u.id
     if not overrun:
         for h, ids in assaults.landed_targets(state, side).items():
             if smap is None:
                 smap = side_supply(state, side)
             for uid in ids:
                 if not attacker_refusal(state, side, state.units[uid], uid, h, overrun, smap, declared):
-                    targets.setdefault(h, []).append(uid)
-    return {h: sorted(set(v)) for h, v in targets.items()}
+                    yield h, uid
 
 
 def attack_actions(state: GameState, side: str, overrun: bool) -> list[Action]:
@@ -738,7 +751,7 @@ class _Declare(Phase):
     overrun = False
 
     def needed(self, state: GameState, side: str) -> bool:
-        return bool(attack_candidates(state, side, self.overrun))
+        return may_attack(state, side, self.overrun)
 
     def legal(self, state: GameState, side: str) -> list[Action]:
         actions = attack_actions(state, side, self.overrun)

@@ -942,8 +942,15 @@ def _canonical(x: object) -> object:
     if isinstance(x, dict):
         return {k: _canonical(x[k]) for k in sorted(x)}
     if isinstance(x, list | tuple):
+        # A list of plain numbers and texts (a unit's path, most of a memo) is copied whole:
+        # the state hash meets hundreds of them in a movement step.
+        if set(map(type, x)) <= _PLAIN:
+            return list(x)
         return [_canonical(v) for v in x]
     return x
+
+
+_PLAIN = {int, str, bool, float, type(None)}
 
 
 #: the values a country's row is made of (the key of its packed row): its plain facts and its
