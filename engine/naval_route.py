@@ -34,7 +34,7 @@ class Distances(dict[int, int]):
     def __init__(self, grid: HexGrid, dest: int) -> None:
         super().__init__()
         self.width = grid.width
-        self.shifts = (-grid.width, 0, grid.width) if grid.wrap else (0,)
+        self.wrap = grid.wrap
         col, self.row = grid.col_row(dest)
         self.q = col - (self.row - (self.row & 1)) // 2
 
@@ -42,7 +42,11 @@ class Distances(dict[int, int]):
         row, col = divmod(h, self.width)
         dr = row - self.row
         dq = col - (row - (row & 1)) // 2 - self.q
-        d = min(abs(dq + s) + abs(dr) + abs(dq + s + dr) for s in self.shifts) // 2
+        d = abs(dq) + abs(dr) + abs(dq + dr)
+        if self.wrap:  # the way round the world's other edge, either way (written out: hot)
+            w = self.width
+            d = min(d, abs(dq - w) + abs(dr) + abs(dq - w + dr), abs(dq + w) + abs(dr) + abs(dq + w + dr))
+        d //= 2
         self[h] = d
         return d
 
