@@ -128,6 +128,7 @@ __all__ = [
     "scenarios",
     "serialize",
     "snapshot",
+    "spelled_out",
     "stack",
     "standing_before_roll",
     "standing_orders",
@@ -349,6 +350,18 @@ def _check(state: GameState, side: str, action: Action) -> Callable[[], None] | 
             f"it is not the {side}' turn to act in {d.phase.replace('_', ' ')}", rule="decision.not-your-turn"
         )
     return check_order(state, side, action)
+
+
+def spelled_out(state: GameState, side: str, action: Action) -> Action:
+    """``action`` as it is best written into a turn file: the same order in the form the
+    receiver checks fastest (a land or naval move given by its destination alone becomes
+    the move along the path the rules choose for it, so the receiver checks that path
+    instead of searching for one).  An order ``side`` may not give now is left as it is:
+    :func:`apply` refuses it."""
+    d = _decision(state)
+    if d.kind != "sequential" or side not in d.sides:
+        return action
+    return current(state).spelled_out(state, side, action)
 
 
 def apply(state: GameState, side: str, action: Action) -> None:

@@ -21,9 +21,9 @@ are if they can, and are eliminated otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import ClassVar
+from typing import ClassVar, NoReturn
 
-from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
+from engine.actions import MAX_ARGS, PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
 from engine.control import pass_to_side, resolve_pockets
 from engine.hexgrid import NO_HEX
 from engine.hexmap import Terrain
@@ -41,6 +41,7 @@ from engine.reach import (
     can_land,
     check_land_path,
     check_naval_path,
+    flight_is_open,
     land_allowance,
     land_search,
     landing_carrier,
@@ -238,6 +239,29 @@ class _Movement(Phase):
             return self._plan_embark(state, u, carrier)
         return self._plan_disembark(state, side, u, int(action.args[1]))
 
+    def spelled_out(self, state: GameState, side: str, action: Action) -> Action:
+        """A move given by its destination alone, as the move along the path
+        the rules choose for it: the same move, which whoever checks it again (the
+        receiver of a turn file) checks hex by hex instead of searching for a path.  Any
+        other order, one the rules refuse, or a path longer than an order may hold, as it is."""
+        if action.kind != "move" or len(action.args) != 2 or not self.accepts("move"):
+            return action
+        try:
+            u = self._unit(state, side, action.args[0])
+            hexes = [int(action.args[1])]
+            self._hexes_on_map(state, hexes)
+            if u.is_land:
+                path, _ = self._land_route(state, u, hexes)
+            elif u.is_naval:
+                path = self._naval_route(state, u, hexes)
+            else:
+                path = self._air_route(state, side, u, hexes)
+        except IllegalAction:
+            return action
+        if len(path) < 2 or len(path) >= MAX_ARGS:
+            return action
+        return Action("move", (u.id, *path))
+
     @staticmethod
     def _hexes_on_map(state: GameState, hexes: list[int]) -> None:
         size = state.world.map.size
@@ -248,6 +272,12 @@ class _Movement(Phase):
     # --- land ------------------------------------------------------------------------
 
     def _plan_land(self, state: GameState, u: Unit, hexes: list[int]) -> Apply:
+        path, cost = self._land_route(state, u, hexes)
+        return lambda: self._do_land(state, u, path, cost)
+
+    def _land_route(self, state: GameState, u: Unit, hexes: list[int]) -> tuple[list[int], int]:
+        """The hexes a land move enters and its cost (the path the rules choose for a
+        move given by its destination), or IllegalAction."""
         if u.carrier != NO_UNIT:
             raise IllegalAction(
                 f"{u.label()} is embarked; it moves with its carrier or disembarks", rule="movement.embarked"
@@ -271,7 +301,7 @@ class _Movement(Phase):
             cost, reason = check_land_path(rules, path, allowance)
             if reason:
                 raise IllegalAction(reason)
-        return lambda: self._do_land(state, u, path, cost)
+        return path, cost
 
     @staticmethod
     def _land_refusal(state: GameState, rules: LandRules, u: Unit, dest: int, allowance: int) -> str:
@@ -352,6 +382,23 @@ class _Movement(Phase):
     # --- naval -----------------------------------------------------------------------
 
     def _plan_naval(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> Apply:
+        path = self._naval_route(state, u, hexes)
+        dest, cost = path[-1], len(path)
+        first = self.first
+
+        def do() -> None:
+            state.place(u, dest)
+            u.in_port = friendly_port(state, dest, side)
+            u.mp_used += cost
+            if first:
+                u.moved = True
+                _record_path(state, u, path)
+
+        return do
+
+    def _naval_route(self, state: GameState, u: Unit, hexes: list[int]) -> list[int]:
+        """The hexes a ship's move enters (the path the rules choose for a move given by
+        its destination), or IllegalAction."""
         why = self.may_move_naval(u)
         if why:
             raise IllegalAction(prefixed(f"{u.label()} ", why))
@@ -367,18 +414,7 @@ class _Movement(Phase):
             reason = check_naval_path(state, u, path, allowance)
             if reason:
                 raise IllegalAction(reason)
-        cost = len(path)
-        first = self.first
-
-        def do() -> None:
-            state.place(u, dest)
-            u.in_port = friendly_port(state, dest, side)
-            u.mp_used += cost
-            if first:
-                u.moved = True
-                _record_path(state, u, path)
-
-        return do
+        return path
 
     @staticmethod
     def _naval_refusal(state: GameState, u: Unit, dest: int, allowance: int) -> str:
@@ -412,6 +448,12 @@ class _Movement(Phase):
         return [h for h, c in search.cost.items() if to_base.get(h, allowance + 1) <= allowance - c]
 
     def _plan_air(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> Apply:
+        path = self._air_route(state, side, u, hexes)
+        return lambda: self._do_air(state, side, u, path, len(path))
+
+    def _air_route(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> list[int]:
+        """The hexes an air unit's flight enters (the shortest flight for a move given by
+        its destination), or IllegalAction."""
         why = self.may_move_air(u)
         if why:
             raise IllegalAction(prefixed(f"{u.label()} ", why))
@@ -423,24 +465,15 @@ class _Movement(Phase):
             )
         allowance = max(0, u.move - u.mp_used)
         dest = hexes[-1]
-        search = air_search(state, u, allowance, target=dest if len(hexes) == 1 else None)
         if len(hexes) == 1:
+            search = air_search(state, u, allowance, target=dest)
             if dest not in search.cost:
                 raise IllegalAction(self._air_refusal(state, u, dest, allowance))
             path = search.path(dest)
         else:
             path = hexes
-            prev = u.hex
-            for h in path:
-                if h not in hexmap.neighbours[prev * 6 : prev * 6 + 6]:
-                    raise IllegalAction(
-                        f"{u.label()}: hex {label(h)} is not next to {label(prev)}", rule="movement.path"
-                    )
-                if h not in search.cost:
-                    raise IllegalAction(self._air_refusal(state, u, h, allowance))
-                prev = h
-            if len(path) > allowance:
-                raise IllegalAction(f"{u.label()} has only {allowance} movement points left", rule="movement.points")
+            if not flight_is_open(state, u, path, allowance):
+                self._refuse_flight(state, u, path, allowance)
         cost = len(path)
         if self.air_mission():
             if not base_within(state, u, dest, allowance - cost, side):
@@ -453,7 +486,22 @@ class _Movement(Phase):
             raise IllegalAction(
                 f"{u.label()} must return to a base: hex {label(dest)} has no room for it", rule="air.no-base-room"
             )
-        return lambda: self._do_air(state, side, u, path, cost)
+        return path
+
+    def _refuse_flight(self, state: GameState, u: Unit, path: list[int], allowance: int) -> NoReturn:
+        """Raise the refusal of a flight along ``path`` that is not open: its first hex off
+        the unit's whole reach, or the allowance."""
+        label = state.world.map.grid.label
+        neighbours = state.world.map.neighbours
+        reach = air_search(state, u, allowance).cost
+        prev = u.hex
+        for h in path:
+            if h not in neighbours[prev * 6 : prev * 6 + 6]:
+                raise IllegalAction(f"{u.label()}: hex {label(h)} is not next to {label(prev)}", rule="movement.path")
+            if h not in reach:
+                raise IllegalAction(self._air_refusal(state, u, h, allowance))
+            prev = h
+        raise IllegalAction(f"{u.label()} has only {allowance} movement points left", rule="movement.points")
 
     @staticmethod
     def _air_refusal(state: GameState, u: Unit, dest: int, allowance: int) -> str:

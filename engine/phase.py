@@ -95,6 +95,11 @@ class Phase:
             raise self.wrong_order(action)
         return None
 
+    def spelled_out(self, state: GameState, side: str, action: Action) -> Action:
+        """``action`` in the form that is cheapest to check again and has the same effect
+        (the movement phases give a move its whole path); by default, as it is."""
+        return action
+
     def apply(self, state: GameState, side: str, action: Action) -> None:
         """Carry out a checked action (``pass`` is handled by the engine)."""
 

@@ -636,6 +636,26 @@ def air_search(
     return result
 
 
+def flight_is_open(state: GameState, unit: Unit, path: list[int], allowance: int) -> bool:
+    """May air unit ``unit`` fly along ``path`` now?  Asked of the path's hexes alone, it
+    accepts exactly the paths whose every hex :func:`air_search` reaches within
+    ``allowance``, no longer than it: each hex next to the one before, never the start
+    again, not grounded, not closed to the unit.  (A path it refuses is refused by the
+    search too, which names the first fault.)"""
+    if len(path) > allowance:
+        return False
+    hexmap = state.world.map
+    nbr, zone, grounded = hexmap.neighbours, hexmap.weather, state.grounded_zones
+    a = start = unit.hex
+    for b in path:
+        if b == start or b not in nbr[a * 6 : a * 6 + 6] or (grounded and zone[b] in grounded):
+            return False
+        if not may_enter_country(state, unit, b):
+            return False
+        a = b
+    return True
+
+
 def can_land(state: GameState, unit: Unit, h: int, side: str) -> bool:
     """Could ``unit`` (an air unit) be based at hex ``h`` now?  A unit still based there
     holds a place of its own, which it gets back."""

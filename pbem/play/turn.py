@@ -67,6 +67,7 @@ def answer(
         if marked:
             standing += range(len(records), len(records) + len(answered))
         for owed in answered:
+            owed = machine.spelled(game, lg.me, owed)
             if recorder is not None:
                 recorder.standing = frozenset(standing)
                 recorder.watch(game, owed)

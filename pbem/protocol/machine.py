@@ -725,13 +725,33 @@ def build_turn(
     standing: Sequence[int] = (),
 ) -> TurnFile:
     """Apply my ``records`` to ``game`` and seal them as the next file (mutates ``game``);
-    ``watch`` as for :func:`apply_turn`, ``standing`` as for :func:`seal_turn`."""
+    ``watch`` as for :func:`apply_turn`, ``standing`` as for :func:`seal_turn`.  Each order
+    is sealed as the engine spells it out (:func:`spelled`)."""
     seq = game.seq + 1
+    sealed = []
     for i, rec in enumerate(records, 1):
+        rec = spelled(game, side, rec)
         if watch is not None:
             watch(game, rec)
         apply_record(game, side, seq, rec, f"my record {i}")
-    return seal_turn(game, side, records, sign, standing)
+        sealed.append(rec)
+    return seal_turn(game, side, sealed, sign, standing)
+
+
+def spelled(game: Game, side: str, rec: Record) -> Record:
+    """An order of mine as the engine would have it written (``spelled_out``): the same
+    order in the form every receiver re-executes fastest (a move given by its destination
+    goes with its whole path, which the receiver checks instead of searching for one).
+    Any other record, or an order the engine refuses, as it is: applying it says why."""
+    if not isinstance(rec, Act):
+        return rec
+    api = engine_link.api()
+    try:
+        action = api.Action.from_wire(rec.action)
+    except api.IllegalAction:
+        return rec
+    written = api.spelled_out(game.state, side, action)
+    return rec if written == action else Act(written.to_wire())
 
 
 def seal_turn(game: Game, side: str, records: Sequence[Record], sign: Sign, standing: Sequence[int] = ()) -> TurnFile:

@@ -189,6 +189,10 @@ def check(state: State, side: str, action: Action) -> None:
         raise IllegalAction(f"{format_action(state, action)} is not allowed now", rule="action.not-allowed")
 
 
+def spelled_out(state: State, side: str, action: Action) -> Action:
+    return action
+
+
 def apply(state: State, side: str, action: Action) -> None:
     d = decision(state)
     if d.kind != "sequential" or side not in d.sides:

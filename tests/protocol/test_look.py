@@ -59,6 +59,12 @@ def sealed_records(duo: Duo, path: Path) -> list[Any]:
     return list(turnfile.read(path).body["records"])
 
 
+def by_destination(records: list[Any]) -> list[Any]:
+    """Sealed records with each move as a person gives it, by its destination (a file
+    carries a move's whole path: pbem.protocol.machine.spelled)."""
+    return [["act", ["move", r[1][1], r[1][-1]]] if r[0] == "act" and r[1][0] == "move" else r for r in records]
+
+
 def twin(duo: Duo, tmp_path: Path) -> Duo:
     """A copy of ``duo``'s game as it stands, pending orders included."""
     root = tmp_path / "twin"
@@ -120,7 +126,8 @@ def test_suggest_in_a_movement_phase_gives_what_bot_play_gives(first_movement: D
     by_bot = sealed_records(bot, turn.bot_play(bot.axis.ws, bot.gid, bot.axis.home))
     suggest_then_orders(duo, tmp_path, force=True)  # the bot passes knowingly; the file says what it costs
     mine = pending(duo)["records"]
-    assert mine == by_bot[: len(mine)]
+    assert mine == by_destination(by_bot)[: len(mine)]
+    assert any(len(r[1]) > 3 for r in by_bot if r[1][0] == "move")  # the file spells moves out
     assert mine[-1] == ["act", ["pass"]] and len(mine) > 2
     work = turn.my_turn(LocalGame(duo.axis.ws, duo.gid, duo.axis.home)).work
     assert engine_link.api().decision(work.state).phase != "axis.first_movement"
