@@ -23,6 +23,7 @@ took off from), and its own interceptions do not take place.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -244,8 +245,11 @@ class Interception(Phase):
     def legal(self, state: GameState, side: str) -> list[Action]:
         return [PASS, *sorted(actions(state, side), key=lambda a: a.args)]
 
-    def check(self, state: GameState, side: str, action: Action) -> None:
-        check(state, side, action)
+    def check(self, state: GameState, side: str, action: Action) -> Callable[[], None]:
+        # The checked interception is carried out from its check's result: checking it again
+        # (its targets, the interceptor's supply and flight) was half of an interception file.
+        cost = check(state, side, action)
+        return lambda: apply(state, action, cost)
 
     def apply(self, state: GameState, side: str, action: Action) -> None:
         apply(state, action, check(state, side, action))
