@@ -838,10 +838,12 @@ def test_an_amphibious_assault_with_the_mouse_in_a_branch_of_a_recorded_game(
 #: The air war in 1939-10 (file 34 of the recorded game): the weather lets aircraft fly and
 #: a paratrooper stands a walk away from the base of Germany's transport aircraft.
 PARADROP = (AMPHIBIOUS[0], 34)
-#: Where the transport drops the paratrooper, found by playing the branch: of the 30 hexes
-#: it may drop in, one of the 4 where it comes through the Allied interception. The dice
-#: follow the files, so the same orders in the same order give the same rolls on every run.
-DROP = "153,61"
+#: Where the transport drops the paratrooper, found by playing the branch: of the hexes it
+#: may fly to, one of the 2 where it comes through the Allied interception and the paradrop
+#: follows. The dice follow the files, so the same orders in the same order give the same
+#: rolls on every run (and another release that writes other bytes, other rolls: the files
+#: carry each move's path since 2026-11-29, which moved this hex from 153,61).
+DROP = "157,58"
 
 
 paradrop = served_branch("paradrop", PARADROP)
