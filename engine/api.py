@@ -354,10 +354,10 @@ def _check(state: GameState, side: str, action: Action) -> Callable[[], None] | 
 
 def spelled_out(state: GameState, side: str, action: Action) -> Action:
     """``action`` as it is best written into a turn file: the same order in the form the
-    receiver checks fastest (a land or naval move given by its destination alone becomes
-    the move along the path the rules choose for it, so the receiver checks that path
-    instead of searching for one).  An order ``side`` may not give now is left as it is:
-    :func:`apply` refuses it."""
+    receiver checks fastest (a move of a land, naval or air unit given by its destination
+    alone becomes the move along the path the rules choose for it, so the receiver checks
+    that path instead of searching for one).  An order ``side`` may not give now is left as
+    it is: :func:`apply` refuses it."""
     d = _decision(state)
     if d.kind != "sequential" or side not in d.sides:
         return action

@@ -240,10 +240,10 @@ class _Movement(Phase):
         return self._plan_disembark(state, side, u, int(action.args[1]))
 
     def spelled_out(self, state: GameState, side: str, action: Action) -> Action:
-        """A move given by its destination alone, as the move along the path
-        the rules choose for it: the same move, which whoever checks it again (the
-        receiver of a turn file) checks hex by hex instead of searching for a path.  Any
-        other order, one the rules refuse, or a path longer than an order may hold, as it is."""
+        """A move given by its destination alone, as the move along the path the rules
+        choose for it: the same move, which whoever checks it again (the receiver of a turn
+        file) checks hex by hex instead of searching for a path.  Any other order, one the
+        rules refuse, or a path longer than an order may hold, as it is."""
         if action.kind != "move" or len(action.args) != 2 or not self.accepts("move"):
             return action
         try:

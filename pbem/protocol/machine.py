@@ -747,10 +747,9 @@ def spelled(game: Game, side: str, rec: Record) -> Record:
         return rec
     api = engine_link.api()
     try:
-        action = api.Action.from_wire(rec.action)
-    except api.IllegalAction:
+        written = api.spelled_out(game.state, side, action := api.Action.from_wire(rec.action))
+    except Exception:  # the record as given: applying it refuses it, in one line
         return rec
-    written = api.spelled_out(game.state, side, action)
     return rec if written == action else Act(written.to_wire())
 
 
