@@ -226,12 +226,8 @@ class _Movement(Phase):
             hexes = [int(h) for h in action.args[1:]]
             if not hexes:
                 raise IllegalAction(f"say where {u.label()} should move", rule="movement.no-destination")
-            self._hexes_on_map(state, hexes)
-            if u.is_land:
-                return self._plan_land(state, u, hexes)
-            if u.is_naval:
-                return self._plan_naval(state, side, u, hexes)
-            return self._plan_air(state, side, u, hexes)
+            path, cost = self._route(state, side, u, hexes)
+            return lambda: self._move(state, side, u, path, cost)
         if action.kind == "rail":
             return self._plan_rail(state, u, int(action.args[1]))
         if action.kind == "embark":
@@ -248,19 +244,30 @@ class _Movement(Phase):
             return action
         try:
             u = self._unit(state, side, action.args[0])
-            hexes = [int(action.args[1])]
-            self._hexes_on_map(state, hexes)
-            if u.is_land:
-                path, _ = self._land_route(state, u, hexes)
-            elif u.is_naval:
-                path = self._naval_route(state, u, hexes)
-            else:
-                path = self._air_route(state, side, u, hexes)
+            path, _ = self._route(state, side, u, [int(action.args[1])])
         except IllegalAction:
             return action
         if len(path) < 2 or len(path) >= MAX_ARGS:
             return action
         return Action("move", (u.id, *path))
+
+    def _route(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> tuple[list[int], int]:
+        """The hexes a move of ``u`` through ``hexes`` (or to its one destination) enters,
+        and its cost in movement points; or IllegalAction."""
+        self._hexes_on_map(state, hexes)
+        if u.is_land:
+            return self._land_route(state, u, hexes)
+        path = self._naval_route(state, u, hexes) if u.is_naval else self._air_route(state, side, u, hexes)
+        return path, len(path)
+
+    def _move(self, state: GameState, side: str, u: Unit, path: list[int], cost: int) -> None:
+        """Carry out a move :meth:`_route` checked."""
+        if u.is_land:
+            self._do_land(state, u, path, cost)
+        elif u.is_naval:
+            self._do_naval(state, side, u, path)
+        else:
+            self._do_air(state, side, u, path, cost)
 
     @staticmethod
     def _hexes_on_map(state: GameState, hexes: list[int]) -> None:
@@ -270,10 +277,6 @@ class _Movement(Phase):
                 raise IllegalAction(f"hex number {h} is off the map", rule="hex.off-map")
 
     # --- land ------------------------------------------------------------------------
-
-    def _plan_land(self, state: GameState, u: Unit, hexes: list[int]) -> Apply:
-        path, cost = self._land_route(state, u, hexes)
-        return lambda: self._do_land(state, u, path, cost)
 
     def _land_route(self, state: GameState, u: Unit, hexes: list[int]) -> tuple[list[int], int]:
         """The hexes a land move enters and its cost (the path the rules choose for a
@@ -381,20 +384,14 @@ class _Movement(Phase):
 
     # --- naval -----------------------------------------------------------------------
 
-    def _plan_naval(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> Apply:
-        path = self._naval_route(state, u, hexes)
-        dest, cost = path[-1], len(path)
-        first = self.first
-
-        def do() -> None:
-            state.place(u, dest)
-            u.in_port = friendly_port(state, dest, side)
-            u.mp_used += cost
-            if first:
-                u.moved = True
-                _record_path(state, u, path)
-
-        return do
+    def _do_naval(self, state: GameState, side: str, u: Unit, path: list[int]) -> None:
+        dest = path[-1]
+        state.place(u, dest)
+        u.in_port = friendly_port(state, dest, side)
+        u.mp_used += len(path)
+        if self.first:
+            u.moved = True
+            _record_path(state, u, path)
 
     def _naval_route(self, state: GameState, u: Unit, hexes: list[int]) -> list[int]:
         """The hexes a ship's move enters (the path the rules choose for a move given by
@@ -446,10 +443,6 @@ class _Movement(Phase):
         region[u.hex] = 0
         to_base = base_distance(state, u, region, side)
         return [h for h, c in search.cost.items() if to_base.get(h, allowance + 1) <= allowance - c]
-
-    def _plan_air(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> Apply:
-        path = self._air_route(state, side, u, hexes)
-        return lambda: self._do_air(state, side, u, path, len(path))
 
     def _air_route(self, state: GameState, side: str, u: Unit, hexes: list[int]) -> list[int]:
         """The hexes an air unit's flight enters (the shortest flight for a move given by
