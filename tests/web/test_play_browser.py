@@ -902,7 +902,10 @@ def test_a_paradrop_with_the_mouse_in_a_branch_of_a_recorded_game(
         # list is lost, as a person's would be, and the person clicks again.
         if "unit #103:" not in pg.locator("#selection").inner_text():
             until(pg, "the transport's hex listed", listed)
-            transport.click()
+            try:
+                transport.click(timeout=3000)
+            except PlaywrightError:
+                return False  # the list was drawn again between finding the line and the click
             pg.wait_for_timeout(500)
         return "unit #103:" in pg.locator("#selection").inner_text()
 
