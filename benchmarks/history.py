@@ -7,6 +7,12 @@ appends each game's result (the arena's JSON of a game, plus its CPU seconds) to
 JSON line as soon as it ends, and prints the history table in Markdown with the targets of
 the issue "Politics and the war's calendar".  A run cut short is taken up again: seeds
 already in FILE are not played twice.  ``--table`` prints the table of FILE and plays nothing.
+
+A change that acts only late in the war is measured without the years before it: ``--keep DIR
+--keep-at 1945-01`` writes each game as that month begins to ``DIR/SEED.pickle`` (the arena's
+``Resume``), and ``--resume DIR`` plays each seed on from there, with the code of the tree it
+runs in (the games are the same up to the month kept while the change has not yet acted).  The
+pickles are this machine's own scratch files, read back by the same tool and no one else.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import pickle
 import time
 from pathlib import Path
 from typing import Any
@@ -25,14 +32,28 @@ AXIS_ENTRIES = ("Italy", "Hungary", "Romania", "Bulgaria", "Finland", "Spain", "
 BALKANS = ("Hungary", "Romania", "Bulgaria")
 
 
-def play(job: tuple[int, str]) -> dict[str, Any]:
-    """One game, in a worker process: the arena's result and the CPU time it took."""
+def play(job: tuple[int, str, Path | None, str, Path | None]) -> dict[str, Any]:
+    """One game, in a worker process: the arena's result and the CPU time it took.  ``job``:
+    the seed, the month it stops at, where to keep it as ``keep_at`` begins (or None), and
+    where to resume it from (or None)."""
     from engine.ai import arena
-    from engine.state import parse_date
+    from engine.state import date_text, parse_date
 
-    seed, until = job
+    seed, until, keep, keep_at, resume_dir = job
+    resume = None
+    if resume_dir is not None:
+        with (resume_dir / f"{seed}.pickle").open("rb") as f:
+            resume = pickle.load(f)
+
+    def kept(r: arena.Resume) -> None:
+        if keep is not None and date_text(r.state.date) == keep_at:
+            with (keep / f"{seed}.pickle").open("wb") as f:
+                pickle.dump(arena.Resume(r.state.copy(), r.decisions, r.chances), f)
+
     started = time.process_time()
-    result = arena.play_game("1939", parse_date(until), {"axis": "bot", "allies": "bot"}, seed)
+    result = arena.play_game(
+        "1939", parse_date(until), {"axis": "bot", "allies": "bot"}, seed, resume=resume, on_resume=kept
+    )
     row = dataclasses.asdict(result)
     row["cpu_seconds"] = round(time.process_time() - started, 1)
     return row
@@ -129,10 +150,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games played at a time")
     parser.add_argument("--out", type=Path, default=Path("history.jsonl"), help="one JSON line per game")
     parser.add_argument("--table", action="store_true", help="print the table of --out and play nothing")
+    parser.add_argument("--keep", type=Path, help="keep each game in this folder as --keep-at begins")
+    parser.add_argument("--keep-at", default="1945-01", help="the month (YYYY-MM) --keep keeps")
+    parser.add_argument("--resume", type=Path, help="play each seed on from the game --keep kept in this folder")
     args = parser.parse_args(argv)
     if not args.table:
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
         done = {g["seed"] for g in load(args.out)}
-        jobs = [(s, args.until) for s in range(args.seed, args.seed + args.games) if s not in done]
+        jobs = [
+            (s, args.until, args.keep, args.keep_at, args.resume)
+            for s in range(args.seed, args.seed + args.games)
+            if s not in done
+        ]
         print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
         with multiprocessing.Pool(max(1, args.jobs)) as pool:
             for row in pool.imap_unordered(play, jobs):

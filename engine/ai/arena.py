@@ -447,6 +447,18 @@ def _seed(game_seed: bytes, *parts: bytes | str | int) -> bytes:
 Decide = Callable[[GameState, str, bytes, str, float | None], list[api.Action]]
 
 
+@dataclass(slots=True)
+class Resume:
+    """A game of the arena stopped as a month began: its state and how many decisions and
+    chance events its seed has numbered so far, which is all :func:`play_game` needs to go
+    on exactly as the whole game would.  A change that acts only late in a war is measured
+    from here on many seeds without playing the years before again."""
+
+    state: GameState
+    decisions: int
+    chances: int
+
+
 def play_game(
     scenario: str | World,
     until: int,
@@ -459,6 +471,8 @@ def play_game(
     on_decision: Callable[[api.Decision, GameState], None] | None = None,
     decide_hidden: Decide | None = None,
     marks: tuple[str, ...] = MARKS,
+    resume: Resume | None = None,
+    on_resume: Callable[[Resume], None] | None = None,
 ) -> GameResult:
     """Play one game from the scenario's start until the date ``until`` begins (or the game ends).
 
@@ -468,7 +482,11 @@ def play_game(
     the state it is made at (to read, not to change).
     ``decide_hidden`` makes the simultaneous decisions in the computer player's place (a
     player who gives some of them ahead); by default the computer player makes them.
-    ``marks`` are the months at whose start the territorial margin is read."""
+    ``marks`` are the months at whose start the territorial margin is read.
+    ``on_resume`` is handed, as each month begins, what ``resume`` needs to go on from there
+    (the game's own state, which play goes on changing: keep a copy); the margins of a game
+    resumed still count from the scenario's start, the result's other counts only the months
+    played in this call."""
     hidden = decide_hidden or ai.decide
     state = api.new_game(scenario)
     if setup is not None:
@@ -477,6 +495,10 @@ def play_game(
     hexes = objective_hexes(state)
     start = {h: state.side_controlling(h) for h in hexes}
     cities = city_hexes(state)
+    at_start = frozenset(n for n, c in state.countries.items() if c.at_war)
+    chance_no = decision_no = 0
+    if resume is not None:
+        state, decision_no, chance_no = resume.state, resume.decisions, resume.chances
     margins: dict[str, int | None] = dict.fromkeys(marks)
     victory = ""
     empty_capitals: dict[str, dict[str, int]] = {side: {} for side in SIDES}
@@ -486,10 +508,11 @@ def play_game(
     surrendered: dict[str, str] = {}
     dates: dict[str, str] = {}
     overrun: dict[str, str] = {}
-    at_start = frozenset(n for n, c in state.countries.items() if c.at_war)
     entered: dict[str, tuple[str, str]] = {}
     failed: dict[str, str] = {}
     furthest = (date_text(state.date), 0)
+    if resume is not None and date_text(state.date) in margins:
+        margins[date_text(state.date)] = margin(state, cities, start)  # read as its month began
     month_seconds: list[float] = []
     decide_seconds: dict[str, float] = dict.fromkeys(SIDES, 0.0)
     decisions: dict[str, int] = dict.fromkeys(SIDES, 0)
@@ -499,8 +522,6 @@ def play_game(
     landings: dict[str, dict[str, int]] = {side: dict.fromkeys(LANDING_EVENTS, 0) for side in SIDES}
     assaults: list[tuple[str, Assault]] = []
     attacks: dict[str, dict[str, list[int]]] = {side: {band: [0, 0, 0] for _, band in ODDS_BANDS} for side in SIDES}
-    chance_no = 0
-    decision_no = 0
     stalls = 0
     error = ""
     month = state.date
@@ -604,6 +625,8 @@ def play_game(
                 furthest = (date_text(state.date), g)
             if on_month is not None:
                 on_month(state)
+            if on_resume is not None:
+                on_resume(Resume(state, decision_no, chance_no))
     holds, gains = held(state, hexes), gained(state, hexes, start)
     if state.winner:
         winner, by = state.winner, "engine"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import api
 from engine.ai import arena
 from engine.state import date_text
 from tests.ai.worlds import FRONT_WORLD, at_war
@@ -87,3 +88,36 @@ def _war(state: arena.GameState) -> None:
 
     enter_war(state, "Germany", "axis")
     enter_war(state, "Poland", "allies")
+
+
+def test_a_game_resumed_where_a_month_began_ends_as_the_whole_game() -> None:
+    """A late-war change is measured from a month's start without the years before: the
+    game handed on as a month began, resumed, ends in the same state with the same margins."""
+    marks = (date_text(2), date_text(3))
+    kept: dict[int, arena.Resume] = {}
+
+    def keep(r: arena.Resume) -> None:
+        kept[r.state.date] = arena.Resume(r.state.copy(), r.decisions, r.chances)
+
+    ends: list[bytes] = []
+    players = {"axis": "bot", "allies": "v1"}
+    whole = arena.play_game(
+        FRONT_WORLD, 4, players, seed=2, setup=_war, marks=marks, on_resume=keep,
+        on_month=lambda s: ends.append(api.state_hash(s)),
+    )  # fmt: skip
+    assert not whole.error and sorted(kept) == [1, 2, 3, 4]
+    resumed_ends: list[bytes] = []
+    part = arena.play_game(
+        FRONT_WORLD, 4, players, seed=2, setup=_war, marks=marks, resume=kept[2],
+        on_month=lambda s: resumed_ends.append(api.state_hash(s)),
+    )  # fmt: skip
+    assert resumed_ends == ends[2:]
+    assert (part.held, part.gained, part.winner) == (whole.held, whole.gained, whole.winner)
+    assert part.margin == whole.margin  # both marks read after month 2 began, from the same start
+    assert len(part.month_seconds) == 2  # the months played in this call
+    # the kept state was a copy: resuming from month 1 goes through month 2's state again
+    again: list[bytes] = []
+    arena.play_game(
+        FRONT_WORLD, 4, players, seed=2, setup=_war, resume=kept[1], on_month=lambda s: again.append(api.state_hash(s))
+    )
+    assert again == ends[1:]
