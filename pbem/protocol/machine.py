@@ -747,8 +747,9 @@ def spelled(game: Game, side: str, rec: Record) -> Record:
         return rec
     api = engine_link.api()
     try:
-        written = api.spelled_out(game.state, side, action := api.Action.from_wire(rec.action))
-    except Exception:  # the record as given: applying it refuses it, in one line
+        action = _engine_call("an order", api.Action.from_wire, rec.action)
+        written = _engine_call("an order", api.spelled_out, game.state, side, action)
+    except PbemError:  # the record as given: applying it refuses it, in one line
         return rec
     return rec if written == action else Act(written.to_wire())
 
