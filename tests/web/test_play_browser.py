@@ -181,9 +181,23 @@ def take_back(pg: Page, index: int) -> tuple[str, str]:
 
 
 def choose_kind(pg: Page, kind: str) -> None:
-    """Click one of the kinds of order the engine offers now; its groups are listed."""
-    pg.locator(f'#offers button.kind[data-kind="{kind}"]').click()
-    until(pg, f"the {kind} orders", lambda: f"{kind} orders:" in pg.locator("#selection").inner_text())
+    """Click one of the kinds of order the engine offers now; its groups are listed.  A page
+    still drawing what the order before brought may draw over the list (it failed so once under
+    the whole suite's load): the person who sees no list for a while clicks the kind again."""
+    shown, button = f"{kind} orders:", pg.locator(f'#offers button.kind[data-kind="{kind}"]')
+    button.click()
+    clicked = time.monotonic()
+
+    def listed() -> bool:
+        nonlocal clicked
+        if shown in pg.locator("#selection").inner_text():
+            return True
+        if time.monotonic() - clicked > 10:
+            button.click()
+            clicked = time.monotonic()
+        return False
+
+    until(pg, f"the {kind} orders", listed)
 
 
 def lit(pg: Page) -> dict[str, Locator]:
