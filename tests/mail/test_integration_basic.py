@@ -69,6 +69,8 @@ def test_ordinary_mail_is_left_alone_and_unread(make_player) -> None:
     plain = turn_mail(alice.address, bob.address, "holiday.jpg", b"\xff\xd8 picture", subject="photos")
     send_raw(alice, bob.address, plain)
     send_raw(alice, bob.address, b"Subject: hello\r\nFrom: x@pbem.test\r\n\r\nJust text.\r\n")
+    # Postfix may deliver out of order under load: the daemon must meet both before the turn file.
+    wait_until(lambda: count(bob) == 2, 10, what="the two ordinary mails")
     name, data = fx.make_turn(GAME, 1, {"invite": {"axis": alice.address, "allies": bob.address}})
     send_raw(alice, bob.address, turn_mail(alice.address, bob.address, name, data))
     b = bob.daemon()

@@ -151,6 +151,7 @@ def test_hostile_mails_are_set_aside_once_and_the_good_one_answered(make_player,
     send_raw(alice, bot_player.address, folded)
     flood = turn_mail(alice.address, bot_player.address, "ab0000000003-00001-axis.pbem", b"x").as_bytes()
     send_raw(alice, bot_player.address, headers + flood)
+    wait_until(lambda: count(bot_player) == 3, 10, what="the three hostile mails")  # Postfix may reorder
     alice.daemon().cycle()  # the invitation of a real game goes out too
     bot = BotMailbox(bot_player.config, exchange=fx, player=fx)  # type: ignore[arg-type]
     wait_until(lambda: count(bot_player, "pbem-set-aside") == 2, 20, step=bot.cycle, what="the hostile mails")
