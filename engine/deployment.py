@@ -21,18 +21,17 @@ Orders::
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Container, Hashable
 
 import numpy as np
 
 from engine import stacking, supply, zoc
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
-from engine.derived import Derived
 from engine.hexmap import Kind
 from engine.ownership import owned
 from engine.phase import Phase
 from engine.sides import ALLIES, AXIS, SIDES
-from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit, UnitIds, probe_unit
+from engine.state import NO_UNIT, CountryState, GameState, LandKey, StepMemo, Unit, UnitIds, probe_unit
 from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,
@@ -101,13 +100,79 @@ AIR_PORT_HOSTS = {"United States": ("United States", "United Kingdom")}
 # ----------------------------------------------------------- placement areas
 
 
-def _area_stamp(state: GameState) -> Hashable:
-    # The area changes with control and, on a country's turn of entry, with its placed
-    # supply units (counted in the step memo); other placements are taken to leave it alone,
-    # so a long list of orders reuses one search.  Known gap: a land unit placed in an
-    # enemy control zone could let supply pass there and so widen the area; the area is
-    # searched again only when control or the step changes (docs/rules-decisions.md).
-    return (state.date, state.step, (state.memo.supply_placed or 0), bytes(state.controller))
+#: Where a state keeps its placement areas (in ``GameState.derived_tables``, so a copy
+#: starts without them): country -> :class:`_Kept`.
+_AREAS = "placement areas"
+
+
+def _pools(enemies: tuple[CountryState, ...]) -> tuple[int, ...]:
+    return tuple(len(c.free_units) + sum(c.free_land.values()) for c in enemies)
+
+
+class _Kept:
+    """A placement area found on a state, with what can only narrow it when it changes.
+    Within a deployment step a side's own orders only widen its areas (a unit placed
+    opens its hex to supply, a supply unit is a source, a repair brings a city back); the
+    enemy's placements could narrow them (their control zones; the enemy countries with
+    units to place are watched: a step's pools only shrink), and so could a new step,
+    date or control."""
+
+    __slots__ = ("area", "controller", "enemies", "moment", "pools", "stamp")
+
+    def __init__(self, state: GameState, country: str, stamp: Hashable, area: frozenset[int]) -> None:
+        side = state.countries[country].side
+        self.area, self.stamp = area, stamp
+        self.moment = (state.date, state.step)
+        self.controller = bytes(state.controller)
+        self.enemies = tuple(c for c in state.countries.values() if c.side != side and (c.free_units or c.free_land))
+        self.pools = _pools(self.enemies)
+
+    def holds(self, state: GameState, h: int) -> bool:
+        """``h`` is in the area now: it was, and nothing that narrows areas happened since."""
+        return (
+            h in self.area
+            and self.moment == (state.date, state.step)
+            and state.controller == self.controller
+            and self.pools == _pools(self.enemies)
+        )
+
+
+def home_area(state: GameState, country: str) -> frozenset[int]:
+    """Land hexes where ``country`` may place land and air units as the state stands
+    (supplement "Placement"): searched again when anything a supply map reads changed.
+    The areas of the side's other active countries are kept from the same search: what
+    they hold stays theirs as the side's placements go on (:meth:`_Kept.holds`)."""
+    kept: dict[str, _Kept] = state.derived_tables.setdefault(_AREAS, (None, {}))[1]
+    stamp = supply.side_stamp(state)
+    entry = kept.get(country)
+    if entry is not None and entry.stamp == stamp:
+        return entry.area
+    side = state.countries[country].side
+    for name, c in state.countries.items():
+        if name == country or (c.side == side and c.active):
+            kept[name] = _Kept(state, name, stamp, _compute_area(state, name))
+    return kept[country].area
+
+
+def in_home_area(state: GameState, country: str, h: int) -> bool:
+    """``h in home_area(state, country)``, without searching again where an area found
+    earlier in the step already holds ``h`` (:meth:`_Kept.holds`): a long list of orders,
+    each placed where the area was, needs one search per country, not one after each
+    unit.  Only the deployment step asks for areas, and in it units only arrive."""
+    entry = state.derived_tables.get(_AREAS, (None, {}))[1].get(country)
+    return (entry is not None and entry.holds(state, h)) or h in home_area(state, country)
+
+
+class _AreaOf:
+    """A country's placement area as a container: membership by :func:`in_home_area`."""
+
+    __slots__ = ("country", "state")
+
+    def __init__(self, state: GameState, country: str) -> None:
+        self.state, self.country = state, country
+
+    def __contains__(self, h: object) -> bool:
+        return isinstance(h, int) and in_home_area(self.state, self.country, h)
 
 
 def _compute_area(state: GameState, country: str) -> frozenset[int]:
@@ -130,10 +195,6 @@ def _compute_area(state: GameState, country: str) -> frozenset[int]:
             border = hexmap.temp_borders.get(name, frozenset())
             area |= {h for h in border if controller[h] == own}
     return frozenset(area)
-
-
-#: Land hexes where a country may place land and air units (supplement "Placement").
-home_area: Derived[str, frozenset[int]] = Derived(_area_stamp, _compute_area)
 
 
 def _reach_of_supply_units(state: GameState, country: str, home: set[int]) -> set[int]:
@@ -159,7 +220,7 @@ def land_refusal(state: GameState, country: str, unit_type: str, h: int, units: 
     if not 0 <= h < hexmap.size or hexmap.kind[h] == Kind.SEA:
         return Refusal("placement.no-land", f"hex {where} has no land")
     supply_exception = unit_type == UnitType.SUPPLY and state.countries[country].entered == state.date
-    if h not in home_area(state, country) and not (supply_exception and _own_home(state, country, h)):
+    if not (supply_exception and _own_home(state, country, h)) and not in_home_area(state, country, h):
         return Refusal(
             "placement.area",
             f"{country} may not place units in hex {where}: not a home hex its side controls and supplies",
@@ -188,7 +249,7 @@ def unit_refusal(state: GameState, u: Unit, h: int) -> str:
     if u.is_land:
         why = land_refusal(state, u.country, u.type, h, [u])
         return prefixed(f"{u.label()}: ", why) if why else ""
-    problem = _unit_problem(state, u, h, home_area(state, u.country))
+    problem = _unit_problem(state, u, h, _AreaOf(state, u.country))
     if not problem:
         return ""
     where = state.world.map.grid.label(h)
@@ -207,7 +268,7 @@ def unit_refusal(state: GameState, u: Unit, h: int) -> str:
     return Refusal("stacking.air", f"{u.label()} may not be placed in {where}: no free airbase place")
 
 
-def _unit_problem(state: GameState, u: Unit, h: int, area: frozenset[int]) -> str:
+def _unit_problem(state: GameState, u: Unit, h: int, area: Container[int]) -> str:
     """'' if naval or air unit ``u`` may be placed in ``h``, else a short code (kept cheap:
     legal() asks it for many hexes)."""
     hexmap = state.world.map
@@ -215,18 +276,19 @@ def _unit_problem(state: GameState, u: Unit, h: int, area: frozenset[int]) -> st
     if u.is_naval:
         if not stacking.friendly_port(state, h, side):
             return "port"
-        guests = NAVAL_GUESTS.get(u.country, ())
-        if h not in area and not (hexmap.country_of[h] in guests and not hexmap.is_colony(h)):
+        guests = NAVAL_GUESTS.get(u.country, ())  # first, as the ports above
+        if not (hexmap.country_of[h] in guests and not hexmap.is_colony(h)) and h not in area:
             return "home_port"
         return "" if stacking.naval_room(state, h, side) >= 1 else "full"
-    in_area = h in area
-    if not in_area and u.country in AIR_PORT_HOSTS:
-        in_area = (
-            stacking.friendly_port(state, h, side)
-            and state.controller_of(h) in AIR_PORT_HOSTS[u.country]
-            and not zoc.in_enemy_naval_zoc(state, side, h)
-        )
-    if not in_area:
+    # The ports first: a port abroad is never in the area, and asking the area for a hex
+    # outside it searches it again.
+    hosted = (
+        u.country in AIR_PORT_HOSTS
+        and stacking.friendly_port(state, h, side)
+        and state.controller_of(h) in AIR_PORT_HOSTS[u.country]
+        and not zoc.in_enemy_naval_zoc(state, side, h)
+    )
+    if not hosted and h not in area:
         return "area"
     return "" if stacking.air_room(state, h, side) >= 1 else "airbase"
 
@@ -557,14 +619,14 @@ class Deployment(Phase):
             if t == UnitType.SUPPLY:
                 state.memo.supply_placed = (state.memo.supply_placed or 0) + 1
             u = _new_unit(state, side, name, UnitProfile(UnitType(t), strength=strength, move=move))
-            state.place(u, h)
+            state.place_alone(u, h)  # a new unit
         elif k == "place":
             u = state.units[int(a[0])]
             state.countries[u.country].free_units.remove(u.id)
             u.in_port = u.is_naval
             if u.type == UnitType.SUPPLY:
                 state.memo.supply_placed = (state.memo.supply_placed or 0) + 1
-            state.place(u, int(a[1]))
+            state.place_alone(u, int(a[1]))  # an arrival: it carries nothing
         elif k == "merge":
             u, o = state.units[int(a[0])], state.units[int(a[1])]
             u.strength += o.strength

@@ -650,7 +650,16 @@ class GameState:
         return u
 
     def place(self, u: Unit, h: int) -> None:
-        """Put (or move) a unit at hex h, keeping the hex index right."""
+        """Put (or move) a unit at hex h, keeping the hex index right; what it carries goes
+        with it."""
+        self.place_alone(u, h)
+        for cargo in self.cargo_of(u):
+            self.place(cargo, h)
+
+    def place_alone(self, u: Unit, h: int) -> None:
+        """Put (or move) a unit that carries nothing at hex h: :meth:`place` without looking
+        through every unit for its cargo (a deployment places hundreds of arrivals, and
+        none carries anything: a unit sent home sends its cargo home on its own)."""
         idx = self._index()
         if u.hex != NO_HEX:
             lst = idx.get(u.hex)
@@ -661,8 +670,6 @@ class GameState:
         u.hex = h
         if h != NO_HEX:
             idx.setdefault(h, []).append(u.id)
-        for cargo in self.cargo_of(u):
-            self.place(cargo, h)
 
     def remove(self, u: Unit) -> None:
         """Take a unit off the map (it stays known, e.g. to be bought back)."""

@@ -779,7 +779,7 @@ class SupplyWords:
         return u.hex != NO_HEX and self.word(u) == self.OUT
 
 
-def _side_stamp(state: GameState) -> Hashable:
+def side_stamp(state: GameState) -> Hashable:
     """Everything a side's supply map reads (declaring attacks changes none of it, so the
     checks and the legal orders of a combat step share one map per side)."""
     return (
@@ -838,7 +838,7 @@ def _search_side(state: GameState, side: str) -> _Found:
 #: It is kept on the state, so it refers to none: a result referring back to its state made
 #: every state a reference cycle, left for the interpreter's full collections, each of which
 #: paused whatever ran then (some 30 ms with the world's tables in memory).
-_found_of_side: Derived[str, _Found] = Derived(_side_stamp, _search_side, recent=4)
+_found_of_side: Derived[str, _Found] = Derived(side_stamp, _search_side, recent=4)
 
 
 def supply_of_side(state: GameState, side: str) -> SupplyMap:

@@ -31,6 +31,7 @@ from engine import (
     assaults,
     combat,
     control,
+    deployment,
     interception,
     lost_bases,
     movement,
@@ -276,6 +277,50 @@ def test_a_side_s_supply_search_extended_by_new_sources_is_the_whole_search(monk
                 compare(draft.state, side)
     assert compared > 50
     assert extended > 10
+
+
+def test_a_placement_area_kept_from_earlier_in_the_list_answers_as_one_searched_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A country's placement area is searched once for a list and kept while the list's
+    orders only widen it (engine.deployment.in_home_area).  Along the first deployment's
+    lists of the 1939 record (some 400 placements): the whole lists need about a search
+    per country, not one per unit; and before every eighth order each country's answer
+    for every hex of its land is the same as from an area searched on the draft as it
+    stands."""
+    lists = list(_deployment_lists(RECORD.parent / "1939-seed7"))
+    searched = offered = 0
+    compute = deployment._compute_area
+
+    def counting(state: GameState, country: str) -> frozenset[int]:
+        nonlocal searched
+        searched += 1
+        return compute(state, country)
+
+    with monkeypatch.context() as m:
+        m.setattr(deployment, "_compute_area", counting)
+        for state, side, actions in lists:
+            draft = api.draft(state, side)
+            for action in actions:
+                draft.offer(action)
+                offered += 1
+    countries = sum(1 for state, side, _ in lists for c in state.countries.values() if c.side == side and c.active)
+    assert offered > 300 and searched <= countries + 2, (searched, countries, offered)
+
+    compared = 0
+    for state, side, actions in lists:
+        draft = api.draft(state, side)
+        names = sorted(n for n, c in state.countries.items() if c.side == side and c.active)
+        for i, action in enumerate(actions):
+            if i % 8 == 0:
+                for name in names:
+                    now = compute(draft.state, name)
+                    land = draft.state.world.map.hexes_of_territory.get(name, ())
+                    kept = [h for h in land if deployment.in_home_area(draft.state, name, h)]
+                    assert kept == [h for h in land if h in now], (side, i, name)
+                    compared += 1
+            draft.offer(action)
+    assert compared > 50
 
 
 def test_a_supply_unit_out_of_reach_extends_the_search_as_a_whole_search(states: list[GameState]) -> None:

@@ -8,9 +8,10 @@ import pytest
 
 from engine import api, supply
 from engine.actions import PASS, Action, IllegalAction
+from engine.losses import send_home
 from engine.position import build_world, put
 from engine.sequence import STEP_INDEX, begin
-from engine.state import GameState, LandKey
+from engine.state import NO_UNIT, GameState, LandKey
 from engine.units import UnitProfile, UnitType
 from engine.war import enter_war
 
@@ -250,3 +251,52 @@ def test_legal_actions_agree_with_check() -> None:
     assert {"place_land", "fortify", "build_airfield", "pass"} <= kinds
     for action in legal:
         api.check(state, "axis", action)
+
+
+def test_the_area_is_the_state_s_as_it_stands_a_unit_placed_before_opening_a_control_zone() -> None:
+    """Supplement "Placement": a hex in supply when the order is checked.  A Soviet unit
+    placed in a border hex of its first turn (no supply needed there) that stands in a
+    German control zone opens the hex to supply, and the home hex beyond it, reached only
+    through the border hex, may take the list's next unit (docs/rules-decisions.md)."""
+    world = build_world(
+        """
+        ~   S:c P:c S:c ~
+         ~   G:c ~   ~   ~
+        """,
+        cities={"Moscow": "1,0 capital", "Berlin": "1,1 capital"},
+        resources=["1,0", "1,1"],
+        temp_borders={"poland_east": ["2,0"]},
+    )
+    at = world.map.grid.parse_label
+    state = api.new_game(world)
+    state.countries["Soviet Union"].pool_land = {LandKey(UnitType.INFANTRY, 3): 3}
+    state.set_controller(at("2,0"), "Soviet Union")
+    enter_war(state, "Germany", "axis")
+    enter_war(state, "Soviet Union", "allies")
+    put(state, "Germany", "infantry", "1,1")
+    put(state, "Soviet Union", "infantry", "1,0")  # Moscow held open in the zone
+    state.step = STEP_INDEX["deployment"]
+    begin(state)
+    beyond = Action("place_land", ("Soviet Union", "infantry", 3, 1, at("3,0")))
+    with pytest.raises(IllegalAction) as refused:
+        api.check(state, "allies", beyond)  # the border hex in the German zone cuts it off
+    assert refused.value.rule == "placement.area"
+    draft = api.draft(state, "allies")
+    draft.offer(Action("place_land", ("Soviet Union", "infantry", 3, 1, at("2,0"))))
+    draft.offer(beyond)
+    assert sorted(u.hex for u in draft.state.units_of("Soviet Union")) == [at("1,0"), at("2,0"), at("3,0")]
+
+
+def test_a_ship_sent_home_leaves_its_cargo_behind_it_and_is_placed_alone() -> None:
+    """A unit sent home (Vichy France, Greenland, Finland's surrender) sends its cargo home
+    on its own, so an arrival carries nothing and the deployment places it without looking
+    for cargo (GameState.place_alone): a carrier and its aircraft come back as two free
+    units, each placed where its order says."""
+    state = deployment()
+    ship = put(state, "Germany", "carrier", "5,0")
+    plane = put(state, "Germany", "navy_fighter", "5,0", carrier=ship.id)
+    send_home(state, ship)
+    assert plane.carrier == NO_UNIT and not state.cargo_of(ship)
+    assert sorted(state.countries["Germany"].free_units) == sorted([ship.id, plane.id])
+    deploy(state, axis=[Action("place", (ship.id, hx("5,0"))), Action("place", (plane.id, hx("6,1")))])
+    assert (state.units[ship.id].hex, state.units[plane.id].hex) == (hx("5,0"), hx("6,1"))
