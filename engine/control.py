@@ -87,12 +87,13 @@ def china_holds(state: GameState) -> list[int]:
     held = held[ctrl[held] != own].tolist()
     if not held:
         return []
-    occupied, units, countries = state.occupied_hexes(), state.units, state.countries
+    occupied, units = state.occupied_hexes(), state.units
+    enemies = {name for name, x in state.countries.items() if x.side not in (c.side, NEUTRAL)}
     taken = []
     for h in held:
         for i in occupied.get(h, ()):
             u = units[i]
-            if u.is_land and u.carrier == NO_UNIT and countries[u.country].side not in (c.side, NEUTRAL):
+            if u.country in enemies and u.carrier == NO_UNIT and u.type in _LAND_TYPES:
                 break
         else:
             take_control(state, h, CHINA)

@@ -30,8 +30,8 @@ from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefi
 from engine.hexmap import Kind
 from engine.ownership import owned
 from engine.phase import Phase
-from engine.sides import ALLIES, AXIS, SIDES
-from engine.state import NO_UNIT, CountryState, GameState, LandKey, StepMemo, Unit, UnitIds, probe_unit
+from engine.sides import ALLIES, AXIS, SIDES, other
+from engine.state import NO_UNIT, GameState, LandKey, StepMemo, Unit, UnitIds, probe_unit
 from engine.terrain import barred_terrain
 from engine.units import (
     AIRFIELD_COST,
@@ -105,27 +105,33 @@ AIR_PORT_HOSTS = {"United States": ("United States", "United Kingdom")}
 _AREAS = "placement areas"
 
 
-def _pools(enemies: tuple[CountryState, ...]) -> tuple[int, ...]:
-    return tuple(len(c.free_units) + sum(c.free_land.values()) for c in enemies)
-
-
 class _Kept:
     """A placement area found on a state, with what can only narrow it when it changes.
     Within a deployment step a side's own orders only widen its areas (a unit placed
-    opens its hex to supply, a supply unit is a source, a repair brings a city back); the
-    enemy's placements could narrow them (their control zones; the enemy countries with
-    units to place are watched: a step's pools only shrink), and so could a new step,
-    date or control."""
+    opens its hex to supply, a supply unit is a source); the enemy's land units could
+    narrow them (their control zones), and so could a new step, date or control.  An
+    enemy land unit arrives by a new unit (the ids its side drew, :func:`_new_unit`) or,
+    rarely, from a free unit of its country's list (a liberated force)."""
 
-    __slots__ = ("area", "controller", "enemies", "moment", "pools", "stamp")
+    __slots__ = ("area", "controller", "drawn", "enemy", "land_lists", "moment", "stamp")
 
     def __init__(self, state: GameState, country: str, stamp: Hashable, area: frozenset[int]) -> None:
         side = state.countries[country].side
         self.area, self.stamp = area, stamp
         self.moment = (state.date, state.step)
         self.controller = bytes(state.controller)
-        self.enemies = tuple(c for c in state.countries.values() if c.side != side and (c.free_units or c.free_land))
-        self.pools = _pools(self.enemies)
+        self.enemy = other(side) if side in SIDES else ""
+        self.land_lists = tuple(
+            c.free_units
+            for c in state.countries.values()
+            if c.side == self.enemy and any(state.units[uid].is_land for uid in c.free_units)
+        )
+        self.drawn = self._enemy_arrivals(state)
+
+    def _enemy_arrivals(self, state: GameState) -> tuple[int, ...]:
+        ids = state.memo.ids
+        drawn = ids.drawn.get(self.enemy, 0) if ids is not None else 0
+        return (drawn, *map(len, self.land_lists))
 
     def holds(self, state: GameState, h: int) -> bool:
         """``h`` is in the area now: it was, and nothing that narrows areas happened since."""
@@ -133,7 +139,7 @@ class _Kept:
             h in self.area
             and self.moment == (state.date, state.step)
             and state.controller == self.controller
-            and self.pools == _pools(self.enemies)
+            and self.drawn == self._enemy_arrivals(state)
         )
 
 

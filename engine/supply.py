@@ -330,11 +330,18 @@ class Supplied:
 
 def _side_codes(state: GameState, side: str) -> tuple[dict[str, str], bytes]:
     """Each country's side, and the side code of each country number: 1 = ``side``, 2 = the
-    enemy, 0 = neither."""
-    names = state.world.country_names
-    side_of = {name: state.countries[name].side for name in names if name}
+    enemy, 0 = neither.  Shared, not to be changed: a combat roll asks them twice a combat,
+    and the sides change only when a country enters the war or leaves it."""
+    countries = state.countries
+    return _codes_of(state.world, tuple(countries[name].side for name in state.world.country_names[1:]), side)
+
+
+@lru_cache(maxsize=16)
+def _codes_of(world: World, sides: tuple[str, ...], side: str) -> tuple[dict[str, str], bytes]:
+    names = world.country_names[1:]
+    side_of = dict(zip(names, sides, strict=True))
     enemy = other(side)
-    return side_of, bytes([0] + [1 if side_of[x] == side else 2 if side_of[x] == enemy else 0 for x in names[1:]])
+    return side_of, bytes([0] + [1 if x == side else 2 if x == enemy else 0 for x in sides])
 
 
 #: A unit as a side's supply map reads it: hex, side (1 the map's, 2 the enemy), role

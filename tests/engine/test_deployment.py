@@ -8,6 +8,7 @@ import pytest
 
 from engine import api, supply
 from engine.actions import PASS, Action, IllegalAction
+from engine.deployment import Deployment, home_area, in_home_area
 from engine.losses import send_home
 from engine.position import build_world, put
 from engine.sequence import STEP_INDEX, begin
@@ -300,3 +301,14 @@ def test_a_ship_sent_home_leaves_its_cargo_behind_it_and_is_placed_alone() -> No
     assert sorted(state.countries["Germany"].free_units) == sorted([ship.id, plane.id])
     deploy(state, axis=[Action("place", (ship.id, hx("5,0"))), Action("place", (plane.id, hx("6,1")))])
     assert (state.units[ship.id].hex, state.units[plane.id].hex) == (hx("5,0"), hx("6,1"))
+
+
+def test_an_area_kept_for_a_list_does_not_outlive_an_enemy_unit_placed_beside_it() -> None:
+    """A kept area answers only while nothing could narrow it (engine.deployment._Kept):
+    a German unit placed beside a Polish hex puts it in a German control zone, and the hex
+    leaves Poland's area at once, on the same state."""
+    state = deployment(Germany={LandKey(UnitType.INFANTRY, 3): 3})
+    assert in_home_area(state, "Poland", hx("8,1"))
+    Deployment().apply(state, "axis", Action("place_land", ("Germany", "infantry", 3, 1, hx("7,1"))))
+    assert not in_home_area(state, "Poland", hx("8,1"))
+    assert hx("8,1") not in home_area(state, "Poland") and hx("9,1") in home_area(state, "Poland")

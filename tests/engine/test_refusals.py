@@ -74,3 +74,33 @@ def test_a_misspelt_city_gets_a_suggestion_and_a_refused_list_shows_hexes_as_pla
         api.preview(state, "axis", [berlin])
     assert "(move #12 161,52)" in str(err.value) and str(berlin.args[1]) not in str(err.value)
     assert err.value.side == "axis" and err.value.index == 0
+
+
+@pytest.mark.parametrize(
+    ("wire", "why"),
+    [
+        (["place_land", "Germany", "infantry", 3, 4, 2**31], "argument 5 of 'place_land' is out of range"),
+        (["place_land", "Germany", "infantry", 3, 4, -(2**31) - 1], "argument 5 of 'place_land' is out of range"),
+        (["place_land", "Germany", "infantry", True, 4, 7], "argument 3 of 'place_land' must be a whole number"),
+        (["place_land", "Germany", "infantry", 3, 4, "7"], "argument 5 of 'place_land' must be a hex number"),
+        (["place_land", "G" * 201, "infantry", 3, 4, 7], "argument 1 of 'place_land' is too long"),
+        (["place_land", "Germany", "infantry", 3, 4], "action 'place_land' takes 5 arguments, got 4"),
+        (["split", 14, 2.0], "argument 2 of 'split' must be a whole number"),
+    ],
+)
+def test_an_order_of_the_wrong_shape_is_refused_naming_its_argument(wire: list[object], why: str) -> None:
+    with pytest.raises(IllegalAction) as refused:
+        Action.from_wire(wire)
+    assert refused.value.rule == "action.shape" and why in str(refused.value)
+
+
+def test_an_order_of_the_right_shape_passes_whatever_str_or_int_it_holds() -> None:
+    class Name(str):
+        """A str of another class (as a side's name is): checked by the slower path, still a str."""
+
+    for wire in (
+        ["place_land", "Germany", "infantry", 3, 4, 2**31 - 1],
+        ["place_land", "G" * 200, "infantry", 3, 4, -(2**31)],
+        ["place_land", Name("Germany"), "infantry", 3, 4, 7],
+    ):
+        assert Action.from_wire(wire).to_wire() == wire
