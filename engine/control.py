@@ -87,13 +87,12 @@ def china_holds(state: GameState) -> list[int]:
     held = held[ctrl[held] != own].tolist()
     if not held:
         return []
-    occupied, units = state.occupied_hexes(), state.units
-    enemies = {name for name, x in state.countries.items() if x.side not in (c.side, NEUTRAL)}
+    occupied, units, countries, side = state.occupied_hexes(), state.units, state.countries, c.side
     taken = []
     for h in held:
         for i in occupied.get(h, ()):
             u = units[i]
-            if u.country in enemies and u.carrier == NO_UNIT and u.type in _LAND_TYPES:
+            if u.carrier == NO_UNIT and u.type in _LAND_TYPES and countries[u.country].side not in (side, NEUTRAL):
                 break
         else:
             take_control(state, h, CHINA)
