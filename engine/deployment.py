@@ -622,16 +622,12 @@ class Deployment(Phase):
             if not c.free_land[key]:
                 del c.free_land[key]
             strength = 0 if t == UnitType.SUPPLY else points
-            if t == UnitType.SUPPLY:
-                state.memo.supply_placed = (state.memo.supply_placed or 0) + 1
             u = _new_unit(state, side, name, UnitProfile(UnitType(t), strength=strength, move=move))
             state.place_alone(u, h)  # a new unit
         elif k == "place":
             u = state.units[int(a[0])]
             state.countries[u.country].free_units.remove(u.id)
             u.in_port = u.is_naval
-            if u.type == UnitType.SUPPLY:
-                state.memo.supply_placed = (state.memo.supply_placed or 0) + 1
             state.place_alone(u, int(a[1]))  # an arrival: it carries nothing
         elif k == "merge":
             u, o = state.units[int(a[0])], state.units[int(a[1])]

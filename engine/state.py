@@ -452,7 +452,6 @@ class MemoWire(TypedDict, total=False):
     advance: list[list[object]]  # AdvanceRight rows
     rail_used: dict[str, int]
     paths: dict[str, list[int]]  # unit ids as text
-    supply_placed: int
     ids: dict[str, int]
     declared: dict[str, list[str]]
     base: dict[str, int]
@@ -477,8 +476,6 @@ class StepMemo:
     rail_used: dict[str, int] | None = None
     #: first movement: unit id -> hexes flown or sailed, for interception (``paths``)
     paths: dict[int, list[int]] | None = None
-    #: deployment: supply units placed so far (``supply_placed``)
-    supply_placed: int | None = None
     #: deployment: the ids the two sides' new units are drawn from (``ids``)
     ids: UnitIds | None = None
     #: war declaration: targets already declared in a side's list (``declared``)
@@ -505,8 +502,6 @@ class StepMemo:
         if self.paths is not None:
             # Unit ids are string keys on the wire (the form the first games were recorded in).
             doc["paths"] = {str(uid): hexes for uid, hexes in self.paths.items()}
-        if self.supply_placed is not None:
-            doc["supply_placed"] = self.supply_placed
         if self.ids is not None:
             doc["ids"] = self.ids.to_wire()
         if self.declared is not None:
@@ -538,8 +533,6 @@ class StepMemo:
             m.rail_used = dict(doc["rail_used"])
         if "paths" in doc:
             m.paths = {int(uid): list(hexes) for uid, hexes in doc["paths"].items()}
-        if "supply_placed" in doc:
-            m.supply_placed = doc["supply_placed"]
         if "ids" in doc:
             m.ids = UnitIds.from_wire(doc["ids"])
         if "declared" in doc:
@@ -560,7 +553,7 @@ class StepMemo:
 
 
 _MEMO_KEYS = frozenset(
-    {"advance", "rail_used", "paths", "supply_placed", "ids", "declared", "base", "sent", "attempts", "intercepts",
+    {"advance", "rail_used", "paths", "ids", "declared", "base", "sent", "attempts", "intercepts",
      "intercept_round", "assaults"}
 )  # fmt: skip
 

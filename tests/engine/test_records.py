@@ -25,7 +25,6 @@ FULL_MEMO: dict[str, Any] = {
     "paths": {"10": [5, 6], "9": [7]},
     "rail_used": {"Germany": 2},
     "sent": {"Germany": 10},
-    "supply_placed": 3,
 }
 
 
