@@ -904,17 +904,15 @@ class Advance(Phase):
     orders = (ADVANCE,)
 
     def needed(self, state: GameState, side: str) -> bool:
-        return bool(self._actions(state, side))
+        return next(self._actions(state, side), None) is not None
 
-    def _actions(self, state: GameState, side: str) -> list[Action]:
-        out = []
+    def _actions(self, state: GameState, side: str) -> Iterator[Action]:
         for right in state.memo.advances or ():
             for n in range(1, MAX_ADVANCE - right.taken + 1):
                 for group in combinations(sorted(right.eligible), n):
                     action = Action("advance", (right.hex, *group))
                     if not advance_refusal(state, side, action):
-                        out.append(action)
-        return out
+                        yield action
 
     def legal(self, state: GameState, side: str) -> list[Action]:
         return [PASS, *_sorted(self._actions(state, side))]

@@ -18,6 +18,7 @@ points in ``strength``, supply purchases their number of supply units).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
 from engine import stacking
@@ -368,10 +369,13 @@ class Build(Phase):
     prompt = "buy units and repair damaged units"
 
     def needed(self, state: GameState, side: str) -> bool:
-        return len(self.legal(state, side)) > 1
+        return next(self._offers(state, side), None) is not None
 
     def legal(self, state: GameState, side: str) -> list[Action]:
-        out = [PASS]
+        return sorted([PASS, *self._offers(state, side)], key=lambda a: (a.kind, a.args))
+
+    def _offers(self, state: GameState, side: str) -> Iterator[Action]:
+        """The purchases and repairs ``side`` may order (the first is enough to need the step)."""
         for name in sorted(state.countries):
             if _buyer(state, side, name):
                 continue
@@ -380,14 +384,13 @@ class Build(Phase):
                 t, move = key.type.value, key.move
                 price = COSTS[key.type].price
                 top = have if price == 0 else min(have, c.money // price)
-                out.extend(Action("buy", (name, t, move, n)) for n in range(1, top + 1))
+                yield from (Action("buy", (name, t, move, n)) for n in range(1, top + 1))
             for unit_name in sorted({p.name for p in c.pool_units}):
                 if not unit_refusal(state, side, name, unit_name):
-                    out.append(Action("buy_unit", (name, unit_name)))
+                    yield Action("buy_unit", (name, unit_name))
         for u in sorted(state.side_units(side), key=lambda x: x.id):
             if u.damaged and not repair_refusal(state, side, u.id):
-                out.append(Action("repair", (u.id,)))
-        return sorted(out, key=lambda a: (a.kind, a.args))
+                yield Action("repair", (u.id,))
 
     def check(self, state: GameState, side: str, action: Action) -> None:
         k, a = action.kind, action.args
