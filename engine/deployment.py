@@ -22,12 +22,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container, Hashable
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from engine import stacking, supply, zoc
 from engine.actions import PASS, Action, IllegalAction, KindSpec, Refusal, prefixed
-from engine.hexmap import Kind
+from engine.hexmap import HexMap, Kind
 from engine.ownership import owned
 from engine.phase import Phase
 from engine.sides import ALLIES, AXIS, SIDES, other
@@ -105,26 +107,26 @@ AIR_PORT_HOSTS = {"United States": ("United States", "United Kingdom")}
 _AREAS = "placement areas"
 
 
-class _Kept:
-    """A placement area found on a state, with what can only narrow it when it changes.
-    Within a deployment step a side's own orders only widen its areas (a unit placed
-    opens its hex to supply, a supply unit is a source); the enemy's land units could
-    narrow them (their control zones), and so could a new step, date or control.  An
-    enemy land unit arrives by a new unit (the ids its side drew, :func:`_new_unit`) or,
-    rarely, from a free unit of its country's list (a liberated force)."""
+class _Watch:
+    """What can only narrow a side's placement areas when it changes, shared by the areas
+    of its countries found together.  Within a deployment step a side's own orders only
+    widen its areas (a unit placed opens its hex to supply, a supply unit is a source);
+    the enemy's land units could narrow them (their control zones), and so could a new
+    step, date or control.  An enemy land unit arrives by a new unit (the ids its side
+    drew, :func:`_new_unit`) or, rarely, from a free unit of its country's list (a
+    liberated force)."""
 
-    __slots__ = ("area", "controller", "drawn", "enemy", "land_lists", "moment", "stamp")
+    __slots__ = ("controller", "drawn", "enemy", "land_lists", "moment")
 
-    def __init__(self, state: GameState, country: str, stamp: Hashable, area: frozenset[int]) -> None:
-        side = state.countries[country].side
-        self.area, self.stamp = area, stamp
+    def __init__(self, state: GameState, side: str) -> None:
         self.moment = (state.date, state.step)
         self.controller = bytes(state.controller)
         self.enemy = other(side) if side in SIDES else ""
+        units = state.units
         self.land_lists = tuple(
             c.free_units
             for c in state.countries.values()
-            if c.side == self.enemy and any(state.units[uid].is_land for uid in c.free_units)
+            if c.side == self.enemy and any(units[uid].type in zoc.LAND_TYPES for uid in c.free_units)
         )
         self.drawn = self._enemy_arrivals(state)
 
@@ -133,40 +135,70 @@ class _Kept:
         drawn = ids.drawn.get(self.enemy, 0) if ids is not None else 0
         return (drawn, *map(len, self.land_lists))
 
-    def holds(self, state: GameState, h: int) -> bool:
-        """``h`` is in the area now: it was, and nothing that narrows areas happened since."""
+    def stands(self, state: GameState) -> bool:
+        """Nothing that narrows the areas happened since they were found."""
         return (
-            h in self.area
-            and self.moment == (state.date, state.step)
+            self.moment == (state.date, state.step)
             and state.controller == self.controller
             and self.drawn == self._enemy_arrivals(state)
         )
+
+
+class _Kept(NamedTuple):
+    """A placement area found on a state: the supply stamp it was found under, and the
+    watch on what could narrow it since."""
+
+    area: frozenset[int]
+    stamp: Hashable
+    watch: _Watch
 
 
 def home_area(state: GameState, country: str) -> frozenset[int]:
     """Land hexes where ``country`` may place land and air units as the state stands
     (supplement "Placement"): searched again when anything a supply map reads changed.
     The areas of the side's other active countries are kept from the same search: what
-    they hold stays theirs as the side's placements go on (:meth:`_Kept.holds`)."""
+    they hold stays theirs as the side's placements go on (:func:`in_home_area`)."""
     kept: dict[str, _Kept] = state.derived_tables.setdefault(_AREAS, (None, {}))[1]
     stamp = supply.side_stamp(state)
     entry = kept.get(country)
     if entry is not None and entry.stamp == stamp:
         return entry.area
     side = state.countries[country].side
+    watch = _Watch(state, side)
     for name, c in state.countries.items():
         if name == country or (c.side == side and c.active):
-            kept[name] = _Kept(state, name, stamp, _compute_area(state, name))
+            kept[name] = _Kept(_compute_area(state, name), stamp, watch)
     return kept[country].area
 
 
 def in_home_area(state: GameState, country: str, h: int) -> bool:
     """``h in home_area(state, country)``, without searching again where an area found
-    earlier in the step already holds ``h`` (:meth:`_Kept.holds`): a long list of orders,
-    each placed where the area was, needs one search per country, not one after each
-    unit.  Only the deployment step asks for areas, and in it units only arrive."""
+    earlier in the step already holds ``h`` and nothing narrowed it since (:class:`_Watch`):
+    a long list of orders, each placed where the area was, needs one search per side, not
+    one after each unit; nor for a hex that no area of the country can hold (a port
+    abroad a ship is offered).  Only the deployment step asks for areas, and in it units
+    only arrive."""
     entry = state.derived_tables.get(_AREAS, (None, {}))[1].get(country)
-    return (entry is not None and entry.holds(state, h)) or h in home_area(state, country)
+    if entry is not None and h in entry.area and entry.watch.stands(state):
+        return True
+    return _may_hold(state, country, h) and h in home_area(state, country)
+
+
+def _may_hold(state: GameState, country: str, h: int) -> bool:
+    """Is ``h`` among the hexes any placement area of ``country`` is made of now: its
+    territory, and the border hexes of its first-turn areas (:func:`_compute_area`)?"""
+    hexmap = state.world.map
+    if h in _territory(hexmap, country):
+        return True
+    return any(
+        when == state.date and h in hexmap.temp_borders.get(name, frozenset())
+        for name, when in state.countries[country].flags.placements.items()
+    )
+
+
+@lru_cache(maxsize=64)
+def _territory(hexmap: HexMap, country: str) -> frozenset[int]:
+    return frozenset(hexmap.hexes_of_territory.get(country, ()))
 
 
 class _AreaOf:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from engine import api, supply
+from engine import deployment as deployment_module
 from engine.actions import PASS, Action, IllegalAction
 from engine.deployment import Deployment, home_area, in_home_area
 from engine.losses import send_home
@@ -312,3 +313,24 @@ def test_an_area_kept_for_a_list_does_not_outlive_an_enemy_unit_placed_beside_it
     Deployment().apply(state, "axis", Action("place_land", ("Germany", "infantry", 3, 1, hx("7,1"))))
     assert not in_home_area(state, "Poland", hx("8,1"))
     assert hx("8,1") not in home_area(state, "Poland") and hx("9,1") in home_area(state, "Poland")
+
+
+def test_a_hex_no_area_of_the_country_holds_is_refused_without_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer player offers a ship every friendly port: a port abroad is never in
+    the country's area, and asking about it after the list has placed units (which
+    changes the supply map's stamp) must not search the areas again."""
+    state = deployment(Poland={LandKey(UnitType.INFANTRY, 3): 3})
+    draft = api.draft(state, "allies")
+    draft.offer(Action("place_land", ("Poland", "infantry", 3, 1, hx("9,1"))))
+    searched: list[str] = []
+    compute = deployment_module._compute_area
+
+    def counting(s: GameState, country: str) -> frozenset[int]:
+        searched.append(country)
+        return compute(s, country)
+
+    monkeypatch.setattr(deployment_module, "_compute_area", counting)
+    assert not in_home_area(draft.state, "Poland", hx("1,0"))  # London
+    assert not in_home_area(draft.state, "Poland", hx("5,1"))  # Germany
+    assert searched == []
+    assert in_home_area(draft.state, "Poland", hx("9,2")) and searched == []  # kept from before the unit
