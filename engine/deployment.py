@@ -471,7 +471,7 @@ class Deployment(Phase):
             # Where a unit may go depends only on its country, domain and type: test each
             # kind of unit once, not every unit (a fleet has dozens of ships).
             allowed: dict[str, list[int]] = {}
-            ports = [city.hex for city in state.world.map.cities if state.world.map.is_port(city.hex)]
+            ports = state.world.map.port_hexes
             for uid in c.free_units:
                 u = state.units[uid]
                 if u.type not in allowed:

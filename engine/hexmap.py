@@ -191,6 +191,11 @@ class HexMap:
         return {c.hex: c for c in self.cities}
 
     @cached_property
+    def port_hexes(self) -> tuple[int, ...]:
+        """The hexes of the cities that are ports (:meth:`is_port`), in the cities' order."""
+        return tuple(c.hex for c in self.cities if self.is_port(c.hex))
+
+    @cached_property
     def city_by_name(self) -> dict[str, City]:
         return {c.name.lower(): c for c in self.cities}
 

@@ -182,7 +182,7 @@ def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:
     u = state.units[uid]
     m = state.world.map
     if u.is_naval:
-        ports = [c.hex for c in m.cities if m.is_port(c.hex)]
+        ports = m.port_hexes
         # home ports first (the rules allow few others); the fleet stays out of harm's way:
         # major ports first, then the least threatened
         drawn = mixed_order(turn.rng, sorted(ports), lambda h: pic.threat.get(h, 0.0), THREAT_MARGIN)
