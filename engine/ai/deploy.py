@@ -20,13 +20,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from engine.actions import Action
 from engine.ai import air_war, barbarossa, ferry, garrison, staging
 from engine.ai.front import need_map
 from engine.ai.picture import Picture
 from engine.ai.seeding import mixed_order
 from engine.deployment import home_area
-from engine.hexgrid import NO_HEX
+from engine.hexgrid import NO_HEX, HexGrid
 from engine.hexmap import Kind
 from engine.state import NO_UNIT, GameState, Unit
 from engine.units import FORTIFICATION_COST, UnitType, max_strength
@@ -153,18 +155,18 @@ def _place_supply(
     sources = [h for h in hexmap.resources if h in hexmap.city_at and state.side_controlling(h) == turn.side]
     served = [u.hex for u in state.side_units(turn.side) if u.type is UnitType.SUPPLY and u.hex != NO_HEX]
     front = {h: s for h, s in have.items() if s > 0 and pic.to_front.get(h, FAR) <= FRONT_DEPTH}
-    far = {h: min((grid.distance(h, x) for x in sources), default=SOURCE_FAR) for h in area if have.get(h, 0) > 0}
+    # Distances to many hexes at once (grid.distances): a deployment ranks every hex of
+    # the area against every source and every front hex.
+    cities = np.asarray(sources, dtype=np.int64)
+    far = {h: int(grid.distances(h, cities).min()) if cities.size else SOURCE_FAR for h in area if have.get(h, 0) > 0}
 
     candidates = sorted(far)
     for _ in range(n):
-        unserved = [x for x in front if all(grid.distance(x, y) > SUPPLY_REACH for y in served)]
+        reached = np.asarray(served, dtype=np.int64)
+        unserved = [x for x in front if not reached.size or grid.distances(x, reached).min() > SUPPLY_REACH]
+        targets, weights = np.asarray(unserved, dtype=np.int64), [front[x] for x in unserved]
         rank = {
-            h: (
-                -sum(front[x] for x in unserved if grid.distance(h, x) <= SUPPLY_REACH),
-                pic.to_front.get(h, FAR),
-                -min(far[h], SOURCE_FAR),
-                h,
-            )
+            h: (-_served(grid, h, targets, weights), pic.to_front.get(h, FAR), -min(far[h], SOURCE_FAR), h)
             for h in candidates
         }
         ranked = sorted(candidates, key=rank.__getitem__)
@@ -175,6 +177,15 @@ def _place_supply(
         if placed is None:
             return
         served.append(placed)
+
+
+def _served(grid: HexGrid, h: int, targets: np.ndarray, weights: list[float]) -> float:
+    """The strength of the front hexes ``targets`` (``weights``) a supply unit in ``h``
+    serves, summed in the targets' order one number at a time (the ranks compare sums)."""
+    if not targets.size:
+        return 0
+    near = grid.distances(h, targets) <= SUPPLY_REACH
+    return sum(w for w, ok in zip(weights, near.tolist(), strict=True) if ok)
 
 
 def _place_unit(turn: Turn, pic: Picture, uid: int, area: list[int]) -> None:
