@@ -214,6 +214,31 @@ def press(mark: Locator) -> None:
     mark.click(force=True)
 
 
+def press_empty(pg: Page, occupied: set[str]) -> str:
+    """Click the first lit hex in view that is not in ``occupied``, as a person picks an
+    empty hex they see, and return it.  A lit hex may lie beyond the map's visible box, and
+    a redraw between the look and the click can move a mark out of it (Playwright:
+    "element is not visible"): look again."""
+    clicked = ""
+
+    def picked() -> bool:
+        nonlocal clicked
+        for h, mark in lit(pg).items():
+            if h in occupied or not on_map(pg, mark):
+                continue
+            try:
+                mark.click(force=True, timeout=3000)
+            except PlaywrightError:
+                return False
+            clicked = h
+            return True
+        pg.locator("#fit").click()  # none in view: show the whole window
+        return False
+
+    until(pg, "an empty lit hex in view clicked", picked)
+    return clicked
+
+
 def solitary(board: api.Board, unit_ids: set[int]) -> list[int]:
     """Of ``unit_ids``, those alone in their hex (their counter is not under another's)."""
     stacked = Counter(u.hex for u in board.units)
@@ -298,9 +323,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
     board = api.board(axis_state(duo), "axis")
     occupied = {board.map.grid.label(u.hex) for u in board.units}
     until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
-    hexes = lit(pg)
-    empty = next(h for h in hexes if h not in occupied)
-    press(hexes[empty])
+    empty = press_empty(pg, occupied)
     placed = f"place_land Germany infantry 3 {points // 2} {empty}"
     until(pg, "two units placed", lambda: pending(pg)[-2:] == [placed, placed])
     # The group stays chosen: the rest of the points go where the next click says.
@@ -309,8 +332,7 @@ def test_a_1939_turn_with_the_mouse_against_the_bot(live: tuple[Duo, PlayServer]
         pg.locator("#amount").select_option("1")
         pg.locator("#count").fill("1")
         until(pg, "the hexes lit", lambda: len(lit(pg)) > 0)
-        again = next(h for h in lit(pg) if h not in occupied and h != empty)
-        press(lit(pg)[again])
+        again = press_empty(pg, occupied | {empty})
         until(pg, "the last point placed", lambda: pending(pg)[-1] == f"place_land Germany infantry 3 1 {again}")
     until(pg, "the placed units", lambda: pg.locator("g.unit[data-side=axis]").count() > 50)
     pg.locator("#force").check()
