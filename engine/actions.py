@@ -18,6 +18,8 @@ Arg = int | str | bool
 
 MAX_ARGS = 64
 MAX_STR = 200
+#: The range of a number argument (a signed 32-bit integer).
+INT_LOW, INT_HIGH = -(2**31), 2**31
 
 
 class EngineError(Exception):
@@ -162,7 +164,7 @@ class KindSpec:
                 if typ is not ROLES[role]:
                     break
                 if typ is int:
-                    if not -(2**31) <= cast(int, arg) < 2**31:
+                    if not INT_LOW <= cast(int, arg) < INT_HIGH:
                         break
                 elif typ is str and len(cast(str, arg)) > MAX_STR:
                     break
@@ -192,7 +194,7 @@ class KindSpec:
                 raise IllegalAction(f"argument {i + 1} of '{self.name}' must be {_AS[role]}", rule="action.shape")
             if isinstance(arg, str) and len(arg) > MAX_STR:
                 raise IllegalAction(f"argument {i + 1} of '{self.name}' is too long", rule="action.shape")
-            if isinstance(arg, int) and not isinstance(arg, bool) and not -(2**31) <= arg < 2**31:
+            if isinstance(arg, int) and not isinstance(arg, bool) and not INT_LOW <= arg < INT_HIGH:
                 raise IllegalAction(f"argument {i + 1} of '{self.name}' is out of range", rule="action.shape")
 
 

@@ -216,24 +216,13 @@ def press(mark: Locator) -> None:
 
 def press_empty(pg: Page, occupied: set[str]) -> str:
     """Click the first lit hex in view that is not in ``occupied``, as a person picks an
-    empty hex they see, and return it.  A lit hex may lie beyond the map's visible box, and
-    a redraw between the look and the click can move a mark out of it (Playwright:
-    "element is not visible"): look again."""
+    empty hex they see, and return it."""
     clicked = ""
 
     def picked() -> bool:
         nonlocal clicked
-        for h, mark in lit(pg).items():
-            if h in occupied or not on_map(pg, mark):
-                continue
-            try:
-                mark.click(force=True, timeout=3000)
-            except PlaywrightError:
-                return False
-            clicked = h
-            return True
-        pg.locator("#fit").click()  # none in view: show the whole window
-        return False
+        clicked = click_lit(pg, skip=occupied)
+        return bool(clicked)
 
     until(pg, "an empty lit hex in view clicked", picked)
     return clicked
@@ -529,26 +518,34 @@ def shown(pg: Page) -> list[Locator]:
     return [mark for mark in lit(pg).values() if on_map(pg, mark)]
 
 
-def pick_lit_or_choice(pg: Page) -> None:
-    """Give the order of a chosen group: click its first lit hex in view, or its one listed
-    order.  Where every lit hex lies beyond the map's edge, show the whole window first, as
-    a person would."""
+def click_lit(pg: Page, skip: set[str] | frozenset[str] = frozenset()) -> str:
+    """One look at the map: click the first lit hex in view not in ``skip`` and return it,
+    or '' (and show the whole window where every such hex lies beyond the map's edge, as a
+    person would).  The page redraws its marks while it refreshes, so what is read and what
+    is clicked are taken in one look; a redraw between the look and the click can move the
+    mark out of the map's box (Playwright: "element is not visible"), and the caller looks
+    again."""
+    marks = [(h, mark) for h, mark in lit(pg).items() if h not in skip]
+    if not marks:
+        return ""
+    for h, mark in marks:
+        if on_map(pg, mark):
+            try:
+                mark.click(force=True, timeout=3000)
+            except PlaywrightError:
+                return ""
+            return h
+    pg.locator("#fit").click()
+    return ""
 
-    # The page redraws its marks while it refreshes, so what is read and what is clicked are
-    # taken in one look, and the look is repeated until a click lands.
+
+def pick_lit_or_choice(pg: Page) -> None:
+    """Give the order of a chosen group: click its first lit hex in view (:func:`click_lit`),
+    or its one listed order."""
+
     def picked() -> bool:
         if lit(pg):
-            in_view = shown(pg)
-            if not in_view:
-                pg.locator("#fit").click()
-                return False
-            try:
-                # A redraw between the look and the click can move the mark out of the
-                # map's box (Playwright: "element is not visible"): look again.
-                in_view[0].click(force=True, timeout=3000)
-            except PlaywrightError:
-                return False
-            return True
+            return bool(click_lit(pg))
         orders = pg.locator("#choices button.order")
         if orders.count():
             orders.first.click()
